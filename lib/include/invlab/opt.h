@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one option table.
+ *
+ * Every option is declared once, in a struct il_opt row: its name, type,
+ * default, allowed range and help.  getopt_long's table, --help, the
+ * defaults, the range checks and the man page's option list all come from
+ * these rows, so they cannot drift apart.
+ *
+ * A program keeps its settings in one struct; each row names the offset of
+ * its field (offsetof) and the parser writes there:
+ *   IL_OPT_FLAG      int (0/1)
+ *   IL_OPT_INT       int64_t, checked against [min, max]
+ *   IL_OPT_DURATION  uint64_t ns, units as il_parse_duration, [min, max] ns
+ *   IL_OPT_SIZE      uint64_t bytes, units as il_parse_size, [min, max]
+ *   IL_OPT_STRING    const char * (points into argv or the default)
+ *   IL_OPT_CHOICE    int, the index of the value in the '|'-separated choices
+ *
+ * Several tables can be combined (the common options of every program,
+ * then the program's own).  The library never prints or exits: errors come
+ * back as a message in the caller's buffer.
+ */
+#ifndef INVLAB_OPT_H
+#define INVLAB_OPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum il_opt_type {
+	IL_OPT_FLAG,
+	IL_OPT_INT,
+	IL_OPT_DURATION,
+	IL_OPT_SIZE,
+	IL_OPT_STRING,
+	IL_OPT_CHOICE,
+};
+
+struct il_opt {
+	const char *name;	 /* long name without dashes; NULL ends a table */
+	int short_name;		 /* single character, or 0 */
+	enum il_opt_type type;
+	size_t offset;		 /* offsetof() the field in the settings struct */
+	const char *def;	 /* default, in the same syntax as the command line;
+				    NULL: flag off / string unset */
+	int64_t min, max;	 /* allowed range (INT, DURATION in ns, SIZE) */
+	uint64_t unit_ns;	 /* DURATION: unit of a bare number (0: seconds) */
+	const char *choices;	 /* CHOICE: "none|inherit|protect|all" */
+	const char *metavar;	 /* shown in --help, e.g. "TIME" */
+	const char *help;	 /* one sentence */
+	const char *unsupported; /* non-NULL: the feature was compiled out; the
+				    option is refused with this reason */
+};
+
+/* Options every program takes; their fields live in struct il_common_cfg. */
+struct il_common_cfg {
+	int help;
+	int version;
+	int quiet;
+	int tap;
+	const char *json;
+	uint64_t duration_ns;
+};
+extern const struct il_opt il_common_opts[];
+
+/*
+ * Parse argv.  tables is a NULL-terminated array of tables, all writing into
+ * cfg.  Defaults are applied first, then the command line.  Returns the
+ * index of the first non-option argument (>= 1) on success, or -EINVAL with
+ * a message in err ("--cs: '2xs' is not a duration ...", "unknown option
+ * '--duraton'; did you mean '--duration'?").
+ */
+int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
+		 void *cfg, char *err, size_t errlen);
+/* Apply one option by name, e.g. from a job file or --set key=value. */
+int il_opt_set(const struct il_opt *const *tables, void *cfg, const char *name,
+	       const char *value, char *err, size_t errlen);
+/* Find a row by long name, or NULL. */
+const struct il_opt *il_opt_find(const struct il_opt *const *tables,
+				 const char *name);
+/* The closest long name to a misspelt one, or NULL when none is close. */
+const char *il_opt_suggest(const struct il_opt *const *tables, const char *name);
+/* Write --help: usage line, summary, then one entry per option with its
+ * default and range. */
+void il_opt_help(FILE *out, const char *prog, const char *usage,
+		 const char *summary, const struct il_opt *const *tables);
+/* Write the options as a man-page (roff) OPTIONS section. */
+void il_opt_man(FILE *out, const struct il_opt *const *tables);
+/* The text of choice number idx of a CHOICE row ("inherit"), in buf. */
+const char *il_opt_choice_name(const struct il_opt *o, int idx, char *buf,
+			       size_t len);
+
+#endif

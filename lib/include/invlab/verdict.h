@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The verdict of a bound check, with its evidence.
+ *
+ *   PASS       the bound held in every judged sample
+ *   FAIL       the bound was violated by more than measured noise explains
+ *   UNDECIDED  a violation that measured noise explains, or too few samples
+ *   SKIP       could not run: missing privilege or kernel feature (reason)
+ */
+#ifndef INVLAB_VERDICT_H
+#define INVLAB_VERDICT_H
+
+#include <stdint.h>
+
+enum il_verdict {
+	IL_PASS,
+	IL_FAIL,
+	IL_UNDECIDED,
+	IL_SKIP,
+};
+
+struct il_check {
+	enum il_verdict verdict;
+	const char *bound_name; /* "priority inheritance (one CPU)" */
+	uint64_t bound_ns;	/* the bound, before the noise allowance */
+	uint64_t noise_ns;	/* the noise allowance used */
+	uint64_t worst_ns;	/* the worst measured value judged */
+	char evidence[512];
+};
+
+const char *il_verdict_name(enum il_verdict v);
+/* parse "PASS"... (case-insensitive); -EINVAL when unknown */
+int il_verdict_parse(const char *s, enum il_verdict *v);
+
+#endif
