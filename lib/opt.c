@@ -1,2 +1,1031 @@
 // SPDX-License-Identifier: MIT
-/* placeholder */
+/*
+ * The one option table: parsing, defaults, range checks, --help and the
+ * man page's option list, all from struct il_opt rows.
+ *
+ * A program declares its settings struct with struct il_common_cfg as its
+ * FIRST member, then its own fields:
+ *
+ *	struct pi_cfg {
+ *		struct il_common_cfg common;	<- must come first
+ *		uint64_t cs_ns;
+ *		...
+ *	};
+ *	static const struct il_opt pi_opts[] = { ... { .name = NULL } };
+ *	static const struct il_opt *const tables[] = {
+ *		il_common_opts, pi_opts, NULL
+ *	};
+ *
+ * il_common_opts uses offsetof(struct il_common_cfg, ...), which are only
+ * the right offsets into the program's struct when the common part sits
+ * at offset 0.
+ *
+ * The command line is parsed here rather than with getopt_long, for three
+ * reasons: there is no global state (optind, opterr), so parsing twice in
+ * one process needs no reset; the errors can name the option and suggest
+ * the right one instead of getopt's generic text; and long options must be
+ * spelt out, since getopt's unique-prefix matching would silently change
+ * meaning when an option is added.  The syntax is getopt_long's otherwise:
+ *
+ *   --name=value, --name value, -x value, -xvalue, bundled flags -qh,
+ *   "--" ends the options, a lone "-" is an operand, and options may
+ *   follow operands: argv is permuted (stably) so that the operands come
+ *   last, and their first index is returned.  After an error argv may be
+ *   partly permuted; the program is expected to stop there anyway.
+ *
+ * One difference: an option's value is not taken from the next argument
+ * when that argument starts with "--" ("--json --tap" is a missing
+ * argument, not a file named "--tap").  Negative numbers ("--nice -5")
+ * still work.
+ *
+ * Range conventions: min == max == 0 means "no range".  Ranges and values
+ * are shown exactly, in the largest unit that divides them (100ms, 60m,
+ * 64K), so every number in a message can be typed back.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "invlab/opt.h"
+#include "invlab/time.h"
+
+/* --help layout: help text starts at most at this column, wraps at 79 */
+#define HELP_COL_MAX 30
+#define HELP_WIDTH   79
+/* longest name the edit distance is computed for */
+#define SUGGEST_MAX_LEN 64
+
+#define COMMON(field) offsetof(struct il_common_cfg, field)
+
+const struct il_opt il_common_opts[] = {
+	{
+		.name = "help",
+		.short_name = 'h',
+		.type = IL_OPT_FLAG,
+		.offset = COMMON(help),
+		.help = "print this help and exit",
+	},
+	{
+		.name = "version",
+		.short_name = 'V',
+		.type = IL_OPT_FLAG,
+		.offset = COMMON(version),
+		.help = "print the version and exit",
+	},
+	{
+		.name = "quiet",
+		.short_name = 'q',
+		.type = IL_OPT_FLAG,
+		.offset = COMMON(quiet),
+		.help = "print only the verdict lines",
+	},
+	{
+		.name = "tap",
+		.type = IL_OPT_FLAG,
+		.offset = COMMON(tap),
+		.help = "print results as TAP 13 on stdout",
+	},
+	{
+		.name = "json",
+		.type = IL_OPT_STRING,
+		.offset = COMMON(json),
+		.metavar = "FILE",
+		.help = "write results as JSON to FILE ('-' for stdout), "
+			"atomically",
+	},
+	{
+		.name = "duration",
+		.short_name = 'd',
+		.type = IL_OPT_DURATION,
+		.offset = COMMON(duration_ns),
+		.def = "3s",
+		.min = 100 * (int64_t)IL_NSEC_PER_MSEC,
+		.max = 3600 * (int64_t)IL_NSEC_PER_SEC,
+		.metavar = "TIME",
+		.help = "measurement time per configuration",
+	},
+	{.name = NULL},
+};
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static const struct il_opt *find_n(const struct il_opt *const *tables,
+				   const char *name, size_t len)
+{
+	for (const struct il_opt *const *t = tables; t && *t; t++)
+		for (const struct il_opt *o = *t; o->name; o++)
+			if (strlen(o->name) == len &&
+			    !strncmp(o->name, name, len))
+				return o;
+	return NULL;
+}
+
+const struct il_opt *il_opt_find(const struct il_opt *const *tables,
+				 const char *name)
+{
+	if (!name)
+		return NULL;
+	return find_n(tables, name, strlen(name));
+}
+
+static const struct il_opt *find_short(const struct il_opt *const *tables,
+				       int c)
+{
+	for (const struct il_opt *const *t = tables; t && *t; t++)
+		for (const struct il_opt *o = *t; o->name; o++)
+			if (o->short_name && o->short_name == c)
+				return o;
+	return NULL;
+}
+
+/* Levenshtein distance, two rows; UINT_MAX when a string is too long */
+static unsigned int edit_distance(const char *a, size_t la, const char *b,
+				  size_t lb)
+{
+	unsigned int row[SUGGEST_MAX_LEN + 1];
+
+	if (la > SUGGEST_MAX_LEN || lb > SUGGEST_MAX_LEN)
+		return UINT_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned int)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned int diag = row[0];
+
+		row[0] = (unsigned int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned int up = row[j];
+			unsigned int best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * Closest-candidate search shared by option names and choice values.
+ * A candidate is close when its distance is at most max(2, len / 3) of
+ * the typed length, and also below that length, so that "-ab" does not
+ * suggest "tap" (everything short is within 2 edits of everything
+ * short).  A unique prefix wins over both: "--prot" was an abbreviation
+ * of --protocol (getopt would have accepted it), not a typo of --prio.
+ */
+struct suggest {
+	const char *typed;
+	size_t typed_len;
+	const char *best;
+	size_t best_len;
+	unsigned int best_dist;
+	const char *prefix;
+	size_t prefix_len;
+	int prefixes;
+};
+
+static void suggest_init(struct suggest *s, const char *typed, size_t len)
+{
+	memset(s, 0, sizeof(*s));
+	s->typed = typed;
+	s->typed_len = len;
+	s->best_dist = UINT_MAX;
+}
+
+static void suggest_consider(struct suggest *s, const char *cand, size_t len)
+{
+	unsigned int d = edit_distance(s->typed, s->typed_len, cand, len);
+	unsigned int limit = (unsigned int)(s->typed_len / 3);
+
+	if (limit < 2)
+		limit = 2;
+	if (d <= limit && d < s->typed_len && d < s->best_dist) {
+		s->best = cand;
+		s->best_len = len;
+		s->best_dist = d;
+	}
+	if (s->typed_len && s->typed_len < len &&
+	    !strncmp(cand, s->typed, s->typed_len)) {
+		s->prefix = cand;
+		s->prefix_len = len;
+		s->prefixes++;
+	}
+}
+
+static const char *suggest_result(const struct suggest *s, size_t *len)
+{
+	if (s->prefixes == 1) {
+		*len = s->prefix_len;
+		return s->prefix;
+	}
+	if (s->best) {
+		*len = s->best_len;
+		return s->best;
+	}
+	return NULL;
+}
+
+static const char *suggest_n(const struct il_opt *const *tables,
+			     const char *name, size_t len)
+{
+	struct suggest s;
+	size_t rlen;
+
+	suggest_init(&s, name, len);
+	for (const struct il_opt *const *t = tables; t && *t; t++)
+		for (const struct il_opt *o = *t; o->name; o++)
+			suggest_consider(&s, o->name, strlen(o->name));
+	return suggest_result(&s, &rlen);
+}
+
+const char *il_opt_suggest(const struct il_opt *const *tables, const char *name)
+{
+	if (!name)
+		return NULL;
+	return suggest_n(tables, name, strlen(name));
+}
+
+const char *il_opt_choice_name(const struct il_opt *o, int idx, char *buf,
+			       size_t len)
+{
+	const char *p;
+
+	if (!o || o->type != IL_OPT_CHOICE || !o->choices || idx < 0 || !buf ||
+	    !len)
+		return NULL;
+	p = o->choices;
+	for (int i = 0; i < idx; i++) {
+		p = strchr(p, '|');
+		if (!p)
+			return NULL;
+		p++;
+	}
+	snprintf(buf, len, "%.*s", (int)strcspn(p, "|"), p);
+	return buf;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* strtoll without its leniency: no spaces, no empty string, no garbage */
+static int parse_int(const char *s, int64_t *v)
+{
+	const char *d = (*s == '-' || *s == '+') ? s + 1 : s;
+	char *end;
+	long long x;
+
+	if (!is_digit(*d))
+		return -EINVAL;
+	errno = 0;
+	x = strtoll(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE)
+		return -ERANGE;
+	*v = x;
+	return 0;
+}
+
+/* flags given a value (job files, --set, defaults) */
+static int parse_bool(const char *s, int *v)
+{
+	static const char *const on[] = {"1", "yes", "true", "on"};
+	static const char *const off[] = {"0", "no", "false", "off"};
+
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+		if (!strcmp(s, on[i])) {
+			*v = 1;
+			return 0;
+		}
+		if (!strcmp(s, off[i])) {
+			*v = 0;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Exactly, in the largest unit that divides ns: "100ms", "60m", "0ns" */
+static void fmt_duration_exact(char *buf, size_t len, uint64_t ns)
+{
+	static const struct {
+		const char *name;
+		uint64_t ns;
+	} units[] = {
+		{"m", 60 * IL_NSEC_PER_SEC},
+		{"s", IL_NSEC_PER_SEC},
+		{"ms", IL_NSEC_PER_MSEC},
+		{"us", IL_NSEC_PER_USEC},
+	};
+
+	for (size_t i = 0; ns && i < sizeof(units) / sizeof(units[0]); i++) {
+		if (ns % units[i].ns == 0) {
+			snprintf(buf, len, "%llu%s",
+				 (unsigned long long)(ns / units[i].ns),
+				 units[i].name);
+			return;
+		}
+	}
+	snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
+/* Exactly, with the largest binary suffix that divides: "64K", "1G" */
+static void fmt_size_exact(char *buf, size_t len, uint64_t v)
+{
+	static const char suffix[] = "TGMK";
+
+	for (int i = 0; v && i < 4; i++) {
+		unsigned int shift = (unsigned int)(40 - 10 * i);
+
+		if ((v & ((1ull << shift) - 1)) == 0) {
+			snprintf(buf, len, "%llu%c",
+				 (unsigned long long)(v >> shift), suffix[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+static bool has_range(const struct il_opt *o)
+{
+	return (o->type == IL_OPT_INT || o->type == IL_OPT_DURATION ||
+		o->type == IL_OPT_SIZE) &&
+	       (o->min || o->max);
+}
+
+static uint64_t to_u64(int64_t v)
+{
+	return v < 0 ? 0 : (uint64_t)v;
+}
+
+static void fmt_value(const struct il_opt *o, char *buf, size_t len, uint64_t v)
+{
+	if (o->type == IL_OPT_DURATION)
+		fmt_duration_exact(buf, len, v);
+	else if (o->type == IL_OPT_SIZE)
+		fmt_size_exact(buf, len, v);
+	else
+		snprintf(buf, len, "%lld", (long long)(int64_t)v);
+}
+
+/* "10us..1s", "1..99", or "" when the row has no range */
+static void fmt_range(const struct il_opt *o, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+
+	if (!has_range(o)) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	if (o->type == IL_OPT_INT) {
+		snprintf(buf, len, "%lld..%lld", (long long)o->min,
+			 (long long)o->max);
+		return;
+	}
+	fmt_value(o, lo, sizeof(lo), to_u64(o->min));
+	fmt_value(o, hi, sizeof(hi), to_u64(o->max));
+	snprintf(buf, len, "%s..%s", lo, hi);
+}
+
+static int out_of_range(const struct il_opt *o, const char *shown, char *err,
+			size_t errlen)
+{
+	char range[80];
+
+	fmt_range(o, range, sizeof(range));
+	if (range[0])
+		set_err(err, errlen, "--%s: %s is out of range; allowed %s",
+			o->name, shown, range);
+	else
+		set_err(err, errlen, "--%s: %s is out of range", o->name,
+			shown);
+	return -EINVAL;
+}
+
+static int parse_choice(const struct il_opt *o, const char *value, int *idx,
+			char *err, size_t errlen)
+{
+	struct suggest s;
+	const char *p = o->choices, *best;
+	size_t blen;
+	int i = 0;
+
+	suggest_init(&s, value, strlen(value));
+	for (;;) {
+		size_t n = strcspn(p, "|");
+
+		if (n == strlen(value) && !strncmp(p, value, n)) {
+			*idx = i;
+			return 0;
+		}
+		suggest_consider(&s, p, n);
+		if (!p[n])
+			break;
+		p += n + 1;
+		i++;
+	}
+	best = suggest_result(&s, &blen);
+	if (best)
+		set_err(err, errlen,
+			"--%s: '%s' is not one of %s; did you mean '%.*s'?",
+			o->name, value, o->choices, (int)blen, best);
+	else
+		set_err(err, errlen, "--%s: '%s' is not one of %s", o->name,
+			value, o->choices);
+	return -EINVAL;
+}
+
+/*
+ * Parse value for row o and store it in cfg; the field is written only
+ * when the value is valid.  value is NULL for a flag given without one.
+ */
+static int apply(const struct il_opt *o, void *cfg, const char *value,
+		 char *err, size_t errlen)
+{
+	char *field = (char *)cfg + o->offset;
+	char shown[40];
+	int64_t iv;
+	uint64_t uv;
+	int ret, v;
+
+	if (!value && o->type != IL_OPT_FLAG) {
+		set_err(err, errlen, "--%s: missing argument", o->name);
+		return -EINVAL;
+	}
+
+	switch (o->type) {
+	case IL_OPT_FLAG:
+		v = 1;
+		if (value && parse_bool(value, &v)) {
+			set_err(err, errlen,
+				"--%s: '%s' is not a boolean (1, yes, true, "
+				"on or 0, no, false, off)",
+				o->name, value);
+			return -EINVAL;
+		}
+		*(int *)field = v;
+		return 0;
+
+	case IL_OPT_INT:
+		ret = parse_int(value, &iv);
+		if (ret == -ERANGE) {
+			snprintf(shown, sizeof(shown), "'%s'", value);
+			return out_of_range(o, shown, err, errlen);
+		}
+		if (ret) {
+			set_err(err, errlen, "--%s: '%s' is not an integer",
+				o->name, value);
+			return -EINVAL;
+		}
+		if (has_range(o) && (iv < o->min || iv > o->max)) {
+			snprintf(shown, sizeof(shown), "%lld", (long long)iv);
+			return out_of_range(o, shown, err, errlen);
+		}
+		*(int64_t *)field = iv;
+		return 0;
+
+	case IL_OPT_DURATION:
+	case IL_OPT_SIZE:
+		if (o->type == IL_OPT_DURATION)
+			ret = il_parse_duration(value, o->unit_ns, &uv);
+		else
+			ret = il_parse_size(value, &uv);
+		if (ret == -ERANGE) {
+			snprintf(shown, sizeof(shown), "'%s'", value);
+			return out_of_range(o, shown, err, errlen);
+		}
+		if (ret && o->type == IL_OPT_DURATION) {
+			set_err(err, errlen,
+				"--%s: '%s' is not a duration "
+				"(a number with unit ns, us, ms, s or m)",
+				o->name, value);
+			return -EINVAL;
+		}
+		if (ret) {
+			set_err(err, errlen,
+				"--%s: '%s' is not a size "
+				"(an integer with optional suffix K, M, G or "
+				"T)",
+				o->name, value);
+			return -EINVAL;
+		}
+		if (has_range(o) &&
+		    (uv < to_u64(o->min) || uv > to_u64(o->max))) {
+			fmt_value(o, shown, sizeof(shown), uv);
+			return out_of_range(o, shown, err, errlen);
+		}
+		*(uint64_t *)field = uv;
+		return 0;
+
+	case IL_OPT_STRING:
+		*(const char **)field = value;
+		return 0;
+
+	case IL_OPT_CHOICE:
+		ret = parse_choice(o, value, &v, err, errlen);
+		if (ret)
+			return ret;
+		*(int *)field = v;
+		return 0;
+	}
+	set_err(err, errlen, "--%s: unknown option type %d", o->name, o->type);
+	return -EINVAL;
+}
+
+/* A compiled-out feature is refused by name, never "unknown option". */
+static int check_supported(const struct il_opt *o, char *err, size_t errlen)
+{
+	if (!o->unsupported)
+		return 0;
+	set_err(err, errlen, "--%s: not supported: %s", o->name,
+		o->unsupported);
+	return -EINVAL;
+}
+
+/* Mistakes in the tables themselves: caught on every parse, in tests */
+static int check_tables(const struct il_opt *const *tables, char *err,
+			size_t errlen)
+{
+	for (const struct il_opt *const *t = tables; *t; t++) {
+		for (const struct il_opt *o = *t; o->name; o++) {
+			if (!o->name[0] || strchr(o->name, '=')) {
+				set_err(err, errlen,
+					"option table: bad name '%s'", o->name);
+				return -EINVAL;
+			}
+			if (find_n(tables, o->name, strlen(o->name)) != o) {
+				set_err(err, errlen,
+					"option table: --%s declared twice",
+					o->name);
+				return -EINVAL;
+			}
+			if (o->short_name &&
+			    find_short(tables, o->short_name) != o) {
+				set_err(err, errlen,
+					"option table: -%c declared twice "
+					"(--%s)",
+					o->short_name, o->name);
+				return -EINVAL;
+			}
+			if (o->type == IL_OPT_CHOICE && !o->choices) {
+				set_err(err, errlen,
+					"option table: --%s has no choices",
+					o->name);
+				return -EINVAL;
+			}
+			if (has_range(o) && o->min > o->max) {
+				set_err(err, errlen,
+					"option table: --%s has min > max",
+					o->name);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Defaults go through apply() too, so a bad default cannot hide. */
+static int apply_defaults(const struct il_opt *const *tables, void *cfg,
+			  char *err, size_t errlen)
+{
+	for (const struct il_opt *const *t = tables; *t; t++) {
+		for (const struct il_opt *o = *t; o->name; o++) {
+			char *field = (char *)cfg + o->offset;
+			char msg[256];
+
+			if (o->def) {
+				if (apply(o, cfg, o->def, msg, sizeof(msg))) {
+					set_err(err, errlen,
+						"option table: bad default "
+						"for --%s: %s",
+						o->name, msg);
+					return -EINVAL;
+				}
+				continue;
+			}
+			switch (o->type) {
+			case IL_OPT_FLAG:
+			case IL_OPT_CHOICE:
+				*(int *)field = 0;
+				break;
+			case IL_OPT_INT:
+				*(int64_t *)field = 0;
+				break;
+			case IL_OPT_DURATION:
+			case IL_OPT_SIZE:
+				*(uint64_t *)field = 0;
+				break;
+			case IL_OPT_STRING:
+				*(const char **)field = NULL;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Move argv[b..e) before argv[a..b) keeping both orders: reverse thrice */
+static void reverse(char **v, int a, int e)
+{
+	for (e--; a < e; a++, e--) {
+		char *tmp = v[a];
+
+		v[a] = v[e];
+		v[e] = tmp;
+	}
+}
+
+static void rotate(char **v, int a, int b, int e)
+{
+	if (a == b || b == e)
+		return;
+	reverse(v, a, b);
+	reverse(v, b, e);
+	reverse(v, a, e);
+}
+
+/* "--json --tap": the next argument looks like an option, not a value */
+static bool takes_next(int argc, char **argv, int i)
+{
+	return i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0;
+}
+
+/* One "--name[=value]" at argv[i]; returns the arguments used or -EINVAL */
+static int parse_long(int argc, char **argv, int i,
+		      const struct il_opt *const *tables, void *cfg, char *err,
+		      size_t errlen)
+{
+	const char *name = argv[i] + 2;
+	const char *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct il_opt *o = find_n(tables, name, len);
+	int ret;
+
+	if (!o) {
+		const char *s = suggest_n(tables, name, len);
+
+		if (s)
+			set_err(err, errlen,
+				"unknown option '--%.*s'; did you mean '--%s'?",
+				(int)len, name, s);
+		else
+			set_err(err, errlen, "unknown option '--%.*s'",
+				(int)len, name);
+		return -EINVAL;
+	}
+	ret = check_supported(o, err, errlen);
+	if (ret)
+		return ret;
+	if (o->type == IL_OPT_FLAG) {
+		if (eq) {
+			set_err(err, errlen, "--%s: takes no value", o->name);
+			return -EINVAL;
+		}
+		return apply(o, cfg, NULL, err, errlen) ?: 1;
+	}
+	if (eq)
+		return apply(o, cfg, eq + 1, err, errlen) ?: 1;
+	if (!takes_next(argc, argv, i))
+		return apply(o, cfg, NULL, err, errlen);
+	return apply(o, cfg, argv[i + 1], err, errlen) ?: 2;
+}
+
+/* A cluster "-qd3s" at argv[i]; returns the arguments used or -EINVAL */
+static int parse_short(int argc, char **argv, int i,
+		       const struct il_opt *const *tables, void *cfg, char *err,
+		       size_t errlen)
+{
+	for (const char *p = argv[i] + 1; *p; p++) {
+		const struct il_opt *o = find_short(tables, (unsigned char)*p);
+		int ret;
+
+		if (!o) {
+			set_err(err, errlen, "unknown option '-%c'", *p);
+			return -EINVAL;
+		}
+		ret = check_supported(o, err, errlen);
+		if (ret)
+			return ret;
+		if (o->type == IL_OPT_FLAG) {
+			ret = apply(o, cfg, NULL, err, errlen);
+			if (ret)
+				return ret;
+			continue;
+		}
+		/* the rest of the cluster is the value, else the next arg */
+		if (p[1])
+			return apply(o, cfg, p + 1, err, errlen) ?: 1;
+		if (!takes_next(argc, argv, i))
+			return apply(o, cfg, NULL, err, errlen);
+		return apply(o, cfg, argv[i + 1], err, errlen) ?: 2;
+	}
+	return 1;
+}
+
+int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
+		 void *cfg, char *err, size_t errlen)
+{
+	int i, w, ret;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!tables || !cfg) {
+		set_err(err, errlen, "no option tables");
+		return -EINVAL;
+	}
+	ret = check_tables(tables, err, errlen);
+	if (ret)
+		return ret;
+	ret = apply_defaults(tables, cfg, err, errlen);
+	if (ret)
+		return ret;
+	if (argc < 1 || !argv)
+		return 1;
+
+	/*
+	 * w: where the next option goes.  Operands met on the way are left
+	 * in place and the options after them are rotated in front, so
+	 * argv ends as [prog, options..., "--"?, operands...].
+	 */
+	for (i = w = 1; i < argc;) {
+		const char *a = argv[i];
+
+		if (a[0] != '-' || !a[1]) {
+			i++;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			rotate(argv, w, i, i + 1);
+			w++;
+			break;
+		}
+		if (a[1] == '-')
+			ret = parse_long(argc, argv, i, tables, cfg, err,
+					 errlen);
+		else
+			ret = parse_short(argc, argv, i, tables, cfg, err,
+					  errlen);
+		if (ret < 0)
+			return ret;
+		rotate(argv, w, i, i + ret);
+		w += ret;
+		i += ret;
+	}
+	return w;
+}
+
+int il_opt_set(const struct il_opt *const *tables, void *cfg, const char *name,
+	       const char *value, char *err, size_t errlen)
+{
+	const struct il_opt *o;
+	int ret;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!tables || !cfg || !name) {
+		set_err(err, errlen, "no option tables or name");
+		return -EINVAL;
+	}
+	o = il_opt_find(tables, name);
+	if (!o) {
+		const char *s = il_opt_suggest(tables, name);
+
+		if (s)
+			set_err(err, errlen,
+				"unknown option '--%s'; did you mean '--%s'?",
+				name, s);
+		else
+			set_err(err, errlen, "unknown option '--%s'", name);
+		return -EINVAL;
+	}
+	ret = check_supported(o, err, errlen);
+	if (ret)
+		return ret;
+	return apply(o, cfg, value, err, errlen);
+}
+
+static const char *metavar(const struct il_opt *o)
+{
+	if (o->metavar)
+		return o->metavar;
+	switch (o->type) {
+	case IL_OPT_INT:
+		return "N";
+	case IL_OPT_DURATION:
+		return "TIME";
+	case IL_OPT_SIZE:
+		return "SIZE";
+	case IL_OPT_CHOICE:
+		return "CHOICE";
+	case IL_OPT_STRING:
+	case IL_OPT_FLAG:
+		break;
+	}
+	return "STRING";
+}
+
+/* Append to a fixed buffer; help texts are one sentence, 1 KiB is ample */
+static void append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The text shown for a row: its help sentence, then what the table knows
+ * about it in parentheses: "(default: 3s; range: 100ms..60m)".
+ */
+static void describe(const struct il_opt *o, char *buf, size_t len)
+{
+	char range[80];
+	const char *sep = " (";
+
+	snprintf(buf, len, "%s", o->help ? o->help : "");
+	if (o->type == IL_OPT_CHOICE) {
+		append(buf, len, "%sone of: %s", sep, o->choices);
+		sep = "; ";
+	}
+	if (o->def) {
+		append(buf, len, "%sdefault: %s", sep, o->def);
+		sep = "; ";
+	}
+	fmt_range(o, range, sizeof(range));
+	if (range[0]) {
+		append(buf, len, "%srange: %s", sep, range);
+		sep = "; ";
+	}
+	if (o->type == IL_OPT_DURATION && o->unit_ns &&
+	    o->unit_ns != IL_NSEC_PER_SEC) {
+		char unit[32];
+
+		/* "1ms" reads "in ms"; an odd unit such as 10ms stays whole */
+		fmt_duration_exact(unit, sizeof(unit), o->unit_ns);
+		append(buf, len, "%sa bare number is in %s", sep,
+		       unit[0] == '1' && !is_digit(unit[1]) ? unit + 1 : unit);
+		sep = "; ";
+	}
+	if (o->unsupported) {
+		append(buf, len, "%snot supported: %s", sep, o->unsupported);
+		sep = "; ";
+	}
+	if (sep[0] == ';')
+		append(buf, len, ")");
+}
+
+/* "  -d, --duration=TIME" or "      --json=FILE" */
+static int left_column(const struct il_opt *o, char *buf, size_t len)
+{
+	char shortpart[8] = "    ";
+
+	if (o->short_name)
+		snprintf(shortpart, sizeof(shortpart), "-%c, ", o->short_name);
+	if (o->type == IL_OPT_FLAG)
+		return snprintf(buf, len, "  %s--%s", shortpart, o->name);
+	return snprintf(buf, len, "  %s--%s=%s", shortpart, o->name,
+			metavar(o));
+}
+
+/*
+ * Write text word by word from column pos, wrapping at HELP_WIDTH to col.
+ * A word ending in ':' stays with the next one, so "range: 10us..1s" is
+ * never split across lines.
+ */
+static void wrap(FILE *out, const char *text, int col, int pos)
+{
+	const char *p = text;
+
+	while (*p) {
+		int n;
+
+		while (*p == ' ')
+			p++;
+		n = (int)strcspn(p, " ");
+		if (!n)
+			break;
+		if (p[n - 1] == ':' && p[n] == ' ' && p[n + 1] != ' ')
+			n += 1 + (int)strcspn(p + n + 1, " ");
+		if (pos > col && pos + 1 + n > HELP_WIDTH) {
+			fprintf(out, "\n%*s", col, "");
+			pos = col;
+		} else if (pos > col) {
+			fputc(' ', out);
+			pos++;
+		}
+		fprintf(out, "%.*s", n, p);
+		pos += n;
+		p += n;
+	}
+	fputc('\n', out);
+}
+
+void il_opt_help(FILE *out, const char *prog, const char *usage,
+		 const char *summary, const struct il_opt *const *tables)
+{
+	char left[128], text[1024];
+	int col = 0;
+
+	fprintf(out, "Usage: %s %s\n", prog ? prog : "PROG",
+		usage ? usage : "[OPTIONS]");
+	if (summary && summary[0]) {
+		fputc('\n', out);
+		wrap(out, summary, 0, 0);
+	}
+	fprintf(out, "\nOptions:\n");
+
+	for (const struct il_opt *const *t = tables; t && *t; t++) {
+		for (const struct il_opt *o = *t; o->name; o++) {
+			int n = left_column(o, left, sizeof(left));
+
+			if (n + 2 > col)
+				col = n + 2;
+		}
+	}
+	if (col > HELP_COL_MAX)
+		col = HELP_COL_MAX;
+
+	for (const struct il_opt *const *t = tables; t && *t; t++) {
+		for (const struct il_opt *o = *t; o->name; o++) {
+			int n = left_column(o, left, sizeof(left));
+
+			describe(o, text, sizeof(text));
+			fputs(left, out);
+			if (n + 2 > col) {
+				fprintf(out, "\n%*s", col, "");
+			} else {
+				fprintf(out, "%*s", col - n, "");
+			}
+			wrap(out, text, col, col);
+		}
+	}
+}
+
+/* roff: a backslash is \e, a dash is \- (so it can be copied), and a
+ * leading '.' or '\'' would be read as a request */
+static void roff_escape(FILE *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+void il_opt_man(FILE *out, const struct il_opt *const *tables)
+{
+	char text[1024];
+
+	fputs(".SH OPTIONS\n", out);
+	for (const struct il_opt *const *t = tables; t && *t; t++) {
+		for (const struct il_opt *o = *t; o->name; o++) {
+			fputs(".TP\n", out);
+			if (o->short_name)
+				fprintf(out, "\\fB\\-%c\\fR, ", o->short_name);
+			fputs("\\fB\\-\\-", out);
+			roff_escape(out, o->name);
+			fputs("\\fR", out);
+			if (o->type != IL_OPT_FLAG) {
+				fputs("=\\fI", out);
+				roff_escape(out, metavar(o));
+				fputs("\\fR", out);
+			}
+			fputc('\n', out);
+			describe(o, text, sizeof(text));
+			roff_escape(out, text);
+			fputc('\n', out);
+		}
+	}
+}
