@@ -1,2 +1,31 @@
 // SPDX-License-Identifier: MIT
-/* placeholder */
+/* Verdict names, as printed and as written in JSON. */
+#include <errno.h>
+#include <strings.h>
+
+#include <invlab/verdict.h>
+
+static const char *const names[] = {
+	[IL_PASS] = "PASS",
+	[IL_FAIL] = "FAIL",
+	[IL_UNDECIDED] = "UNDECIDED",
+	[IL_SKIP] = "SKIP",
+};
+
+const char *il_verdict_name(enum il_verdict v)
+{
+	if ((unsigned)v < sizeof(names) / sizeof(names[0]))
+		return names[v];
+	return "?";
+}
+
+int il_verdict_parse(const char *s, enum il_verdict *v)
+{
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcasecmp(s, names[i])) {
+			*v = (enum il_verdict)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
