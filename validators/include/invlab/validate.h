@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bound checks (DESIGN.md section 4) as pure functions: they take measured
+ * data and return a verdict with its evidence.  They never measure and
+ * never print, so they are tested on synthetic data for every verdict.
+ */
+#ifndef INVLAB_VALIDATE_H
+#define INVLAB_VALIDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <invlab/verdict.h>
+
+/*
+ * Critical-section lengths of the tasks that can block the task under
+ * test: L[j * nlocks + l] is the longest outermost critical section of
+ * lower-priority task j on lock l (0 when j never takes l).
+ *
+ * Priority inheritance on one CPU (at most min(n, m) sections):
+ *   B <= min( sum_j max_l L[j][l], sum_l max_j L[j][l] )
+ */
+uint64_t il_pi_bound(const uint64_t *L, size_t ntasks, size_t nlocks);
+/*
+ * Immediate priority ceiling on one CPU (at most one section, and only on
+ * a lock whose ceiling reaches the task's priority):
+ *   B <= max_{j, l : ceiling[l] >= prio} L[j][l]
+ */
+uint64_t il_ceiling_bound(const uint64_t *L, const int *ceiling, int prio,
+			  size_t ntasks, size_t nlocks);
+
+/*
+ * One job of the task under test that requested a contended lock.
+ *
+ * delay_ns is release -> lock acquired: the blocking the protocol allows,
+ * whether it shows as a wait at the lock (inheritance) or as a delayed
+ * start (ceiling).  foreign_ns is the part of that interval in which no
+ * lower-priority thread of the scenario ran: the waiter's own lock
+ * operations, host steal, interrupts, other processes; it is measured
+ * from the threads' CPU clocks.  lower_ns is the CPU time that
+ * lower-priority threads which do not hold the lock (the hog) got during
+ * the interval: with a working protocol it is zero, and it is the
+ * direct evidence of an inversion.
+ */
+struct il_wait_sample {
+	uint64_t delay_ns;
+	uint64_t foreign_ns;
+	uint64_t lower_ns;
+	int timed_out; /* not acquired within the run's time bound */
+};
+
+struct il_bound_input {
+	const char *bound_name;
+	uint64_t bound_ns;    /* the protocol's bound on blocking */
+	uint64_t noise_ns;    /* allowance from this run's calibration */
+	size_t min_samples;   /* fewer clean samples: UNDECIDED */
+};
+
+/*
+ * Judge the samples against bound_ns + noise_ns:
+ *  - a sample whose delay, less its measured foreign time, still exceeds
+ *    the limit (or that timed out) is a violation -> FAIL, with the excess
+ *    and the hog time in the evidence;
+ *  - a sample over the limit only because of foreign time is set aside;
+ *  - PASS needs no violation and at least min_samples samples within the
+ *    limit outright; otherwise UNDECIDED.
+ * out->worst_ns is the largest delay less foreign time.  Returns 0, or
+ * -EINVAL on bad arguments.
+ */
+int il_check_blocking(const struct il_bound_input *in,
+		      const struct il_wait_sample *s, size_t n,
+		      struct il_check *out);
+
+/* Counts behind a verdict, for reports. */
+struct il_blocking_stats {
+	size_t clean, noisy, violations, timed_out;
+	uint64_t worst_excess_ns; /* largest (delay - foreign) - limit */
+	uint64_t worst_lower_ns;  /* largest hog time during a wait */
+	uint64_t worst_foreign_ns;
+};
+void il_blocking_stats(const struct il_bound_input *in,
+		       const struct il_wait_sample *s, size_t n,
+		       struct il_blocking_stats *st);
+
+#endif
