@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The command line of a demo: --help lists every option with its default,
+# every option in --help appears in the man page, and bad input is
+# refused with exit 2 and a message that says what is allowed.
+#
+#   check-cli.sh PROGRAM MANPAGE
+set -u
+prog=$1
+man=$2
+fail=0
+n=0
+
+check() { # description, command...
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		fail=$((fail + 1))
+	fi
+}
+
+# expect_error EXPECTED_TEXT ARGS...: exit 2 and the text on stderr
+expect_error() {
+	want=$1
+	shift
+	out=$("$prog" "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 2 ] || { echo "# $*: exit $rc, wanted 2" >&2; return 1; }
+	case $out in
+	*"$want"*) return 0 ;;
+	esac
+	echo "# $*: stderr was: $out" >&2
+	return 1
+}
+
+help=$("$prog" --help)
+check "--help exits 0" test $? -eq 0
+check "--help shows usage" sh -c 'case "$1" in *Usage:*) exit 0;; esac; exit 1' - "$help"
+opts=$(printf '%s\n' "$help" | grep -o -- '--[a-z][a-z-]*' | sort -u)
+check "--help lists options" test -n "$opts"
+for o in $opts; do
+	check "man page documents $o" grep -q -- "$(printf '%s' "$o" | sed 's/-/\\\\-/g')" "$man"
+done
+check "--help shows defaults" sh -c 'case "$1" in *default*) exit 0;; esac; exit 1' - "$help"
+check "--version exits 0" "$prog" --version
+check "misspelt option gets a suggestion" expect_error "did you mean '--duration'" --duraton 3s
+check "bad duration unit" expect_error "not a duration" --duration 3xs
+check "duration out of range shows the range" expect_error "allowed" --duration 10ms
+check "bad choice lists the choices" expect_error "none|inherit|protect|all" --protocol inheritt
+check "critical section out of range" expect_error "out of range" --cs 0
+check "priorities must rise" expect_error "low < medium < high" --prio-low 25
+check "offline CPU refused" expect_error "not online" --cpu 1000
+check "stray argument refused" expect_error "unexpected argument" extra
+
+echo "1..$n"
+[ "$fail" -eq 0 ]

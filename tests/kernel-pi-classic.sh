@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# pi-classic on the live kernel, as TAP.
+#
+#   kernel-pi-classic.sh PROGRAM inherit|protect|none  the verdict as expected
+#   kernel-pi-classic.sh PROGRAM ignored   protocol attribute dropped: must FAIL
+#   kernel-pi-classic.sh PROGRAM sigterm   SIGTERM mid-run: prompt exit,
+#                                          partial JSON, nothing left behind
+#   kernel-pi-classic.sh PROGRAM nopriv    without CAP_SYS_NICE: exit 77
+#
+# Exits 77 (SKIP) with the reason when SCHED_FIFO is not available.
+set -u
+prog=$1
+mode=$2
+dur=${INVLAB_TEST_DURATION:-2s}
+
+case $mode in
+inherit | protect | none)
+	# pi-classic prints its own TAP: one check, ok when the verdict is
+	# the expected one (PASS, PASS, FAIL), and exits 77 when it cannot run
+	exec "$prog" --protocol "$mode" --duration "$dur" --tap
+	;;
+ignored)
+	# inherit requested, no protocol applied: a check that judges the
+	# attribute instead of the behaviour would PASS here
+	exec "$prog" --protocol inherit --ignore-protocol --duration "$dur" --tap
+	;;
+esac
+
+tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fail=1
+	fi
+}
+
+case $mode in
+sigterm)
+	echo "TAP version 13"
+	"$prog" --protocol none --duration 20s --json "$tmp/out.json" \
+		>"$tmp/stdout" 2>"$tmp/stderr" &
+	pid=$!
+	sleep 1.5
+	t0=$(date +%s)
+	kill -TERM "$pid"
+	# bounded wait: a run must end within a few seconds of SIGTERM
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		check 1 "exits within 10 s of SIGTERM"
+	else
+		check 0 "exits within 10 s of SIGTERM ($(($(date +%s) - t0)) s)"
+	fi
+	wait "$pid"
+	rc=$?
+	if grep -q "SKIP" "$tmp/stderr"; then
+		echo "1..0 # SKIP $(cat "$tmp/stderr")"
+		exit 77
+	fi
+	[ "$rc" -eq 143 ]
+	check $? "exit status 128+SIGTERM (got $rc)"
+	python3 - "$tmp/out.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["interrupted"] is True, d["interrupted"]
+assert d["return_code"] == 143, d["return_code"]
+assert d["program"] == "pi-classic"
+print("# partial JSON: %d run(s), %s rounds" % (len(d["runs"]),
+      [r["rounds"] for r in d["runs"]]))
+PY
+	check $? "partial results written as valid JSON, marked interrupted"
+	left=$(ls "$tmp" | grep -c '\.tmp\.' || true)
+	[ "$left" -eq 0 ]
+	check $? "no temporary result file left behind"
+	;;
+nopriv)
+	echo "TAP version 13"
+	cp "$prog" "$tmp/pi-classic" && chmod 755 "$tmp" "$tmp/pi-classic"
+	if [ "$(id -u)" -eq 0 ]; then
+		if ! command -v setpriv >/dev/null; then
+			echo "1..0 # SKIP setpriv (util-linux) not found"
+			exit 77
+		fi
+		run() {
+			prlimit --rtprio=0 setpriv --reuid=65534 --regid=65534 \
+				--clear-groups --inh-caps=-all \
+				--bounding-set=-all "$@"
+		}
+	else
+		run() { prlimit --rtprio=0 "$@"; }
+	fi
+	run "$tmp/pi-classic" --duration 1s >"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	[ "$rc" -eq 77 ]
+	check $? "exit 77 without CAP_SYS_NICE (got $rc)"
+	grep -q "CAP_SYS_NICE" "$tmp/stderr"
+	check $? "the reason names CAP_SYS_NICE: $(head -c 200 "$tmp/stderr")"
+	run "$tmp/pi-classic" --duration 1s --tap >"$tmp/stdout" 2>/dev/null
+	grep -q "^1\.\.0 # SKIP" "$tmp/stdout"
+	check $? "--tap prints a TAP skip plan"
+	;;
+*)
+	echo "unknown mode '$mode'" >&2
+	exit 99
+	;;
+esac
+echo "1..$n"
+exit $fail
