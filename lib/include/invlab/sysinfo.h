@@ -11,7 +11,16 @@
 #ifndef INVLAB_SYSINFO_H
 #define INVLAB_SYSINFO_H
 
+#include <limits.h>
 #include <stdint.h>
+
+/*
+ * Unknown markers where -1 does not fit: sched_rt_runtime_us is -1 when
+ * RT throttling is off, and steal_ns is unsigned.  JSON reports both as
+ * null.
+ */
+#define IL_RT_RUNTIME_UNKNOWN LONG_MIN
+#define IL_STEAL_UNKNOWN UINT64_MAX
 
 struct il_sysinfo {
 	char release[65];	/* uname -r */
@@ -34,7 +43,8 @@ struct il_sysinfo {
 
 	int hz;		    /* CONFIG_HZ, -1 unknown */
 	int rt_group_sched; /* CONFIG_RT_GROUP_SCHED: 1, 0, -1 */
-	long rt_runtime_us; /* /proc/sys/kernel/sched_rt_runtime_us (-1 = unlimited) */
+	long rt_runtime_us; /* sched_rt_runtime_us: -1 = unlimited,
+			       IL_RT_RUNTIME_UNKNOWN when unreadable */
 	long rt_period_us;
 	int64_t fair_server_runtime_ns; /* cpu0, debugfs; -1 unknown */
 	int64_t fair_server_period_ns;
@@ -45,7 +55,8 @@ struct il_sysinfo {
 	int cgroup_version; /* 1, 2, or 3 for a v1/v2 hybrid; 0 none */
 	char cgroup_v2_mount[128]; /* "/sys/fs/cgroup" or "/sys/fs/cgroup/unified" */
 	char virt[32];		   /* "kvm", "xen", ... or "none" / "" */
-	uint64_t steal_ns;	   /* total steal time since boot, all CPUs */
+	uint64_t steal_ns;	   /* steal since boot, all CPUs, or
+				      IL_STEAL_UNKNOWN */
 };
 
 int il_sysinfo_read(struct il_sysinfo *si);
