@@ -135,13 +135,20 @@ struct run {
 	uint32_t acquired; /* round in which high got the mutex */
 	uint32_t done;	   /* thread completions, 3 per round */
 	uint32_t ready;	   /* threads set up */
-	uint32_t snap_k;   /* round whose clock snapshot was taken */
 	int setup_err;
 	char setup_why[256];
 
 	/* the round in flight */
 	uint64_t r0, r;
-	uint64_t snap_t, snap_low, snap_med;
+	/*
+	 * CPU clocks at high's release: low's, as low first sees the release
+	 * time pass inside its critical section (it cannot run between the
+	 * release and that moment, so its CPU clock has not moved; and a
+	 * thread's own clock stays consistent even if it is preempted between
+	 * two reads).  Medium's is read by high as soon as it runs: medium
+	 * is asleep until high releases it, and cannot run while high does.
+	 */
+	uint64_t low_cpu_at_r;
 	clockid_t clk_low, clk_med, clk_high;
 
 	struct round *rounds;
@@ -212,23 +219,6 @@ static void count_done(struct run *rn)
 	il_futex_post(&rn->done, __atomic_load_n(&rn->done, __ATOMIC_ACQUIRE));
 }
 
-/*
- * The first scenario thread to run after high's release records the wall
- * clock and every thread's CPU clock: what each consumed from then until
- * high has the mutex tells who ran during the wait.
- */
-static void take_snapshot(struct run *rn, uint32_t k)
-{
-	uint32_t expect = k - 1;
-
-	if (!__atomic_compare_exchange_n(&rn->snap_k, &expect, k, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return;
-	rn->snap_t = il_now_ns();
-	rn->snap_low = clock_of(rn->clk_low);
-	rn->snap_med = clock_of(rn->clk_med);
-}
-
 /* Thread setup: pin, class, then report ready. */
 static int enter_class(struct run *rn, int prio, clockid_t *clk)
 {
@@ -269,8 +259,8 @@ static void *low_thread(void *arg)
 		return NULL;
 	while (wait_change(&rn->arm, k, 0) == 0) {
 		struct timespec dl;
-		uint64_t c_pre, c0, c_end;
-		bool snapped = false;
+		uint64_t c_pre, c0, c_end, c;
+		bool seen = false;
 
 		k = __atomic_load_n(&rn->arm, __ATOMIC_ACQUIRE);
 		il_sleep_until(rn->r0, &g_stop);
@@ -287,12 +277,14 @@ static void *low_thread(void *arg)
 		/* the critical section: --cs of CPU time, however long it
 		 * takes in wall time */
 		c_end = c0 + rn->cfg->cs_ns;
-		while (il_thread_cpu_ns() < c_end && !stopping()) {
-			if (!snapped && il_now_ns() >= rn->r) {
-				take_snapshot(rn, k);
-				snapped = true;
+		while ((c = il_thread_cpu_ns()) < c_end && !stopping()) {
+			if (!seen && il_now_ns() >= rn->r) {
+				rn->low_cpu_at_r = c;
+				seen = true;
 			}
 		}
+		if (!seen)
+			rn->low_cpu_at_r = c;
 		pthread_mutex_unlock(&rn->m);
 		rn->rounds[k - 1].hold_ns = il_thread_cpu_ns() - c_pre;
 		count_done(rn);
@@ -331,14 +323,14 @@ static void *high_thread(void *arg)
 	while (wait_change(&rn->arm, k, 0) == 0) {
 		struct round *rd;
 		struct timespec dl;
-		uint64_t s, t_req, t_acq, cl, cm, lower, window;
+		uint64_t s, t_req, t_acq, cl, cm, lower, med_base;
 		int ret;
 
 		k = __atomic_load_n(&rn->arm, __ATOMIC_ACQUIRE);
 		rd = &rn->rounds[k - 1];
 		il_sleep_until(rn->r, &g_stop);
 		s = il_now_ns();
-		take_snapshot(rn, k);
+		med_base = clock_of(rn->clk_med);
 		rd->wakeup_ns = sub0(s, rn->r);
 		if (__atomic_load_n(&rn->held, __ATOMIC_ACQUIRE) != k) {
 			/* low was late: wait for it so the round stays in
@@ -365,12 +357,9 @@ static void *high_thread(void *arg)
 		rd->delay_ns = sub0(t_acq, rn->r);
 		/* blocking is what lower-priority threads ran during the wait;
 		 * the rest is high's own lock operations, steal, interrupts */
-		lower = sub0(cl, rn->snap_low) + sub0(cm, rn->snap_med);
-		window = sub0(t_acq, rn->snap_t);
-		rd->foreign_ns = sub0(rn->snap_t, rn->r) + sub0(window, lower);
-		if (rd->foreign_ns > rd->delay_ns)
-			rd->foreign_ns = rd->delay_ns;
-		rd->lower_ns = sub0(cm, rn->snap_med);
+		lower = sub0(cl, rn->low_cpu_at_r) + sub0(cm, med_base);
+		rd->foreign_ns = sub0(rd->delay_ns, lower);
+		rd->lower_ns = sub0(cm, med_base);
 		count_done(rn);
 	}
 	return NULL;
