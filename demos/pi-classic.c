@@ -766,6 +766,8 @@ static void write_json(struct il_json *j, const struct cfg *cfg, int cpu,
 		if (!r->ran)
 			continue;
 		il_json_begin_object(j, NULL);
+		/* "configuration" names the run for compare and gate tools */
+		il_json_str(j, "configuration", proto_names[r->protocol]);
 		il_json_str(j, "protocol", proto_names[r->protocol]);
 		il_json_str(j, "verdict", il_verdict_name(r->check.verdict));
 		il_json_str(j, "expected", il_verdict_name(r->expected));

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The scenario model (DESIGN.md section 2): tasks, resources and task
+ * bodies made of phases, as read from an fio-style job file or built by a
+ * demo in C.  The engine (engine.h) runs a scenario; this header only
+ * describes one.
+ *
+ * Job file grammar (docs/job-files.md):
+ *
+ *   ; comment            # comment
+ *   [global]             name, duration, validate, ...
+ *   [resource NAME]      type, protocol, ceiling, node
+ *   [task NAME]          class, cpu, activation, period, offset, on, body
+ *
+ * Every key of every section is a row of one of the option tables below
+ * (il_global_keys, il_resource_keys, il_task_keys), so ranges, units,
+ * defaults and help come from the same place as the command line's.
+ *
+ * A body is a comma-separated list of phases:
+ *
+ *   run TIME          busy for TIME of CPU time
+ *   spin TIME [until EVENT]
+ *                     busy for TIME of wall time, or until EVENT is
+ *                     signalled in this round
+ *   lock RES          request RES (the wait is recorded)
+ *   unlock RES
+ *   sleep TIME        relative sleep
+ *   signal EVENT      mark EVENT as happened in this round, waking waiters
+ *   wait EVENT        block until EVENT happened in this round
+ *
+ * Events are declared by use; a `wait` or `until` on an event nothing
+ * signals is an error, as are unlocking a resource not held, locking one
+ * already held, ending a body with a resource held, and lock orders that
+ * can deadlock (a cycle between tasks).
+ */
+#ifndef INVLAB_SCENARIO_H
+#define INVLAB_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <invlab/opt.h>
+#include <invlab/sched.h>
+
+#define IL_MAX_TASKS 16
+#define IL_MAX_RESOURCES 16
+#define IL_MAX_EVENTS 16
+#define IL_MAX_PHASES 32
+#define IL_NAME_MAX 32
+
+/* resource types and protocols, in the order of their CHOICE strings */
+enum il_res_type { IL_RES_MUTEX };
+#define IL_RES_TYPE_CHOICES "mutex"
+enum il_protocol { IL_PROTO_NONE, IL_PROTO_INHERIT, IL_PROTO_PROTECT };
+#define IL_PROTOCOL_CHOICES "none|inherit|protect"
+
+/*
+ * How a task's jobs are released:
+ *   round     once per round, offset after the round's start; a round
+ *             starts when every job of the previous one has finished and
+ *             as much idle time as the round took has passed (keeps RT
+ *             use at or below half of each CPU)
+ *   periodic  every period, offset after the start (absolute releases)
+ *   oneshot   once, offset after the start
+ *   hog       one job for the whole run (the body repeats until the end)
+ *   event     once per round, when `on` is signalled
+ */
+enum il_activation {
+	IL_ACT_ROUND,
+	IL_ACT_PERIODIC,
+	IL_ACT_ONESHOT,
+	IL_ACT_HOG,
+	IL_ACT_EVENT,
+};
+#define IL_ACTIVATION_CHOICES "round|periodic|oneshot|hog|event"
+
+enum il_phase_kind {
+	IL_PH_RUN,
+	IL_PH_SPIN,
+	IL_PH_LOCK,
+	IL_PH_UNLOCK,
+	IL_PH_SLEEP,
+	IL_PH_SIGNAL,
+	IL_PH_WAIT,
+};
+
+struct il_phase {
+	enum il_phase_kind kind;
+	uint64_t ns; /* run, spin, sleep */
+	int res;     /* lock, unlock: index into resources */
+	int event;   /* signal, wait, spin-until: index into events; -1 */
+};
+
+/* Raw key values of a section, written by the option tables. */
+struct il_resource_keys {
+	int type;	 /* IL_RES_TYPE_CHOICES index */
+	int protocol;	 /* IL_PROTOCOL_CHOICES index */
+	int64_t ceiling; /* protect: 1..99; 0 = highest priority among users */
+	int64_t node;	 /* NUMA node for the lock's memory; -1 none */
+};
+
+struct il_task_keys {
+	const char *class_spec; /* "fifo:30", see il_sched_parse */
+	const char *cpu;	/* "1", "0-3", "node:0", "spread", "any" */
+	int activation;		/* IL_ACTIVATION_CHOICES index */
+	uint64_t period_ns;
+	uint64_t offset_ns;
+	const char *on;	  /* event that releases an `event` task */
+	const char *body; /* phases, see above */
+};
+
+struct il_global_keys {
+	const char *name;
+	const char *description;
+	uint64_t duration_ns;
+	const char *validate; /* comma-separated validator names, or "auto" */
+	uint64_t timeout_ns;  /* a wait longer than this ends the run */
+};
+
+struct il_resource {
+	char name[IL_NAME_MAX];
+	struct il_resource_keys k;
+	int line; /* of its section header; 0 when built in C */
+};
+
+struct il_task {
+	char name[IL_NAME_MAX];
+	struct il_task_keys k;
+	struct il_sched sched; /* parsed from k.class_spec */
+	int on_event;	       /* parsed from k.on; -1 */
+	struct il_phase phases[IL_MAX_PHASES];
+	int nphases;
+	int line;
+};
+
+struct il_scenario {
+	char file[256]; /* for messages: the job file, or the demo's name */
+	struct il_global_keys g;
+	struct il_task tasks[IL_MAX_TASKS];
+	int ntasks;
+	struct il_resource res[IL_MAX_RESOURCES];
+	int nres;
+	char events[IL_MAX_EVENTS][IL_NAME_MAX];
+	int nevents;
+	/* strings the raw keys point to, owned by the scenario */
+	char **strings;
+	int nstrings;
+};
+
+extern const struct il_opt il_global_keys[];
+extern const struct il_opt il_resource_keys[];
+extern const struct il_opt il_task_keys[];
+
+/* An empty scenario with the global defaults applied. */
+void il_scenario_init(struct il_scenario *sc, const char *name);
+void il_scenario_free(struct il_scenario *sc);
+
+/*
+ * Read a job file (il_scenario_load) or job-file text (il_scenario_parse;
+ * file names the text in messages).  On error returns -EINVAL (or
+ * -errno when the file cannot be read) with "FILE:LINE: message" in err;
+ * unknown keys get a suggestion.  The result has passed
+ * il_scenario_check.
+ */
+int il_scenario_load(const char *path, struct il_scenario *sc, char *err,
+		     size_t errlen);
+int il_scenario_parse(const char *text, const char *file,
+		      struct il_scenario *sc, char *err, size_t errlen);
+
+/*
+ * Apply "SECTION.KEY=VALUE" (SECTION is "global" or a task or resource
+ * name; a bare "KEY=VALUE" means global), as --set does, then re-check
+ * the scenario.  -EINVAL with the reason in err.
+ */
+int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
+		    size_t errlen);
+
+/*
+ * Add a section built in C (demos): returns its index, or -ENOSPC.
+ * Keys are then set with il_scenario_set or directly in .k.
+ */
+int il_scenario_add_task(struct il_scenario *sc, const char *name);
+int il_scenario_add_resource(struct il_scenario *sc, const char *name);
+
+/*
+ * Resolve and check everything: class specs, bodies, event names,
+ * resource references, lock balance and order (no cycle between tasks),
+ * activation keys (periodic needs a period, event needs `on`).  Messages
+ * are "FILE:LINE: message" (line of the section) and name the task.
+ */
+int il_scenario_check(struct il_scenario *sc, char *err, size_t errlen);
+
+/* indices by name, or -1 */
+int il_scenario_task(const struct il_scenario *sc, const char *name);
+int il_scenario_resource(const struct il_scenario *sc, const char *name);
+int il_scenario_event(const struct il_scenario *sc, const char *name);
+
+/* Write the scenario back as a job file (what was run, for the record). */
+void il_scenario_write(const struct il_scenario *sc, FILE *f);
+
+#endif
