@@ -225,3 +225,39 @@ int il_pin_cpu(pid_t tid, int cpu)
 		return -errno;
 	return 0;
 }
+
+int il_pin_mask(pid_t tid, const unsigned long *mask)
+{
+	if (syscall(SYS_sched_setaffinity, tid, IL_MAX_CPUS / 8, mask))
+		return -errno;
+	return 0;
+}
+
+void *il_alloc_on_node(size_t size, int node, int *placed)
+{
+	void *p;
+
+	*placed = 0;
+#if HAVE_LIBNUMA
+	if (node >= 0) {
+		p = __il_numa_alloc(size, node);
+		if (p) {
+			*placed = 1;
+			return p;
+		}
+	}
+#endif
+	/* cache-line aligned, so two locks never share a line */
+	if (posix_memalign(&p, 64, size))
+		return NULL;
+	return p;
+}
+
+void il_free_on_node(void *p, size_t size)
+{
+#if HAVE_LIBNUMA
+	if (__il_numa_owns(p, size))
+		return;
+#endif
+	free(p);
+}

@@ -27,6 +27,15 @@ int il_numa_nodes(void);
 const char *il_numa_source(void);
 /* Pin tid (0: the calling thread) to one CPU.  0 or -errno. */
 int il_pin_cpu(pid_t tid, int cpu);
+/* Pin tid to the CPUs of a bitmap of IL_MAX_CPUS bits.  0 or -errno. */
+int il_pin_mask(pid_t tid, const unsigned long *mask);
+/*
+ * Memory for a lock, on NUMA node `node` when libnuma is there (node < 0:
+ * anywhere).  *placed tells whether the node was honoured.  Free with
+ * il_free_on_node(p, size).
+ */
+void *il_alloc_on_node(size_t size, int node, int *placed);
+void il_free_on_node(void *p, size_t size);
 /*
  * Parse a CPU list "0-3,8,10-11" into a bitmap of IL_MAX_CPUS bits.
  * Returns the number of CPUs, or -EINVAL with the reason in err.

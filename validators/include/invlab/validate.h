@@ -29,26 +29,6 @@ uint64_t il_pi_bound(const uint64_t *L, size_t ntasks, size_t nlocks);
 uint64_t il_ceiling_bound(const uint64_t *L, const int *ceiling, int prio,
 			  size_t ntasks, size_t nlocks);
 
-/*
- * One job of the task under test that requested a contended lock.
- *
- * delay_ns is release -> lock acquired: the blocking the protocol allows,
- * whether it shows as a wait at the lock (inheritance) or as a delayed
- * start (ceiling).  foreign_ns is the part of that interval in which no
- * lower-priority thread of the scenario ran: the waiter's own lock
- * operations, host steal, interrupts, other processes; it is measured
- * from the threads' CPU clocks.  lower_ns is the CPU time that
- * lower-priority threads which do not hold the lock (the hog) got during
- * the interval: with a working protocol it is zero, and it is the
- * direct evidence of an inversion.
- */
-struct il_wait_sample {
-	uint64_t delay_ns;
-	uint64_t foreign_ns;
-	uint64_t lower_ns;
-	int timed_out; /* not acquired within the run's time bound */
-};
-
 struct il_bound_input {
 	const char *bound_name;
 	uint64_t bound_ns;    /* the protocol's bound on blocking */

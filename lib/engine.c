@@ -1,0 +1,1083 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The scenario engine: one thread per task, pinned and put in its class,
+ * running its body once per job; an orchestrator (the caller's thread)
+ * that releases rounds, bounds the run in time and merges nothing until
+ * the threads are gone.
+ *
+ * Rounds.  Tasks with `round` activation are released together, each at
+ * its offset after the round's start; `event` tasks when their event is
+ * signalled in the round.  A round ends when all their jobs have ended;
+ * the next starts after as much idle time as the round took, which keeps
+ * real-time use at or below half of each CPU, clear of RT throttling and
+ * the fair server.  `periodic`, `oneshot` and `hog` tasks run on their own
+ * clocks beside the rounds.
+ *
+ * Who ran during a wait.  Every task watches the release times of the
+ * tasks that take locks: at each phase boundary and in every busy-loop
+ * iteration it notes its own CPU clock the first time it sees such a
+ * release time pass.  A task that was not running at the release had a
+ * still clock until it next ran, so that note is its clock at the release.
+ * When the waiter gets its lock it reads the others' clocks; the
+ * differences are what each ran while it waited.  Each thread reads only
+ * its own clock for the note, which stays consistent even if it is
+ * preempted between two reads.
+ *
+ * Nothing on the measured path allocates, locks a mutex of ours, prints
+ * or makes a syscall other than the clock reads and the operation being
+ * measured.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <invlab/cpu.h>
+#include <invlab/engine.h>
+#include <invlab/sched.h>
+#include <invlab/sync.h>
+#include <invlab/sysinfo.h>
+#include <invlab/time.h>
+
+#define BITS_PER_LONG (8 * sizeof(unsigned long))
+#define MASK_LONGS (IL_MAX_CPUS / BITS_PER_LONG)
+/* foreign time to be filled with the round's steal once it is known */
+#define FOREIGN_PENDING UINT64_MAX
+
+struct engine;
+
+struct trt {
+	struct engine *e;
+	int idx;
+	const struct il_task *t;
+	struct il_task_result *r;
+	pthread_t th;
+	bool started;
+	clockid_t clk;
+	int rank;		  /* priority rank; higher runs first */
+	int cpu;		  /* single CPU or -1 */
+	unsigned long mask[MASK_LONGS];
+	bool pinned;
+	bool waiter;		  /* takes locks: its releases are watched */
+
+	/* this task's current release, for the others to watch */
+	uint64_t rel;
+	uint32_t rel_seq;
+
+	/* CPU clock when this task first saw task w's release pass */
+	uint32_t seen_seq[IL_MAX_TASKS];
+	uint64_t seen_cpu[IL_MAX_TASKS];
+
+	/* per lock phase: lower tasks, and those of them that are hogs */
+	uint32_t lower_mask;
+	uint32_t hog_mask[IL_MAX_PHASES];
+	bool exact[IL_MAX_PHASES];
+	uint64_t pending_from[IL_MAX_PHASES]; /* first sample of the round */
+};
+
+struct engine {
+	const struct il_scenario *sc;
+	int n;
+	struct trt t[IL_MAX_TASKS];
+	pthread_mutex_t *mtx[IL_MAX_RESOURCES];
+
+	/* rounds */
+	uint32_t arm;	/* round released */
+	uint32_t done;	/* jobs ended, all rounds */
+	uint32_t per_round;
+	uint64_t r0;
+	uint32_t ev[IL_MAX_EVENTS];	/* round in which signalled */
+	uint64_t ev_time[IL_MAX_EVENTS];
+
+	uint32_t ready;
+	uint32_t go;
+	uint64_t t_start, t_end;
+	int stop;	/* internal: end, hung, or external stop */
+	int hung;
+	const int *ext_stop;
+	int setup_err;
+	char setup_why[256];
+	unsigned long cpus_used[MASK_LONGS];
+	bool all_cpus;
+};
+
+static bool stopping(struct engine *e)
+{
+	return __atomic_load_n(&e->stop, __ATOMIC_RELAXED) ||
+	       (e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED));
+}
+
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static uint64_t clock_of(clockid_t c)
+{
+	uint64_t ns = 0;
+
+	il_clock_ns(c, &ns);
+	return ns;
+}
+
+static int rank_of(const struct il_sched *s)
+{
+	switch (s->policy) {
+	case IL_SCHED_DEADLINE:
+		return 200;
+	case IL_SCHED_FIFO:
+	case IL_SCHED_RR:
+		return 100 + s->prio;
+	default:
+		/* fair-class tasks are not ordered among themselves */
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* watching releases                                                    */
+
+static void publish_release(struct trt *me, uint64_t rel)
+{
+	me->rel = rel;
+	__atomic_store_n(&me->rel_seq, me->rel_seq + 1, __ATOMIC_RELEASE);
+}
+
+static void observe(struct trt *me, uint64_t now, uint64_t cpu)
+{
+	struct engine *e = me->e;
+
+	for (int w = 0; w < e->n; w++) {
+		struct trt *o = &e->t[w];
+		uint32_t seq;
+
+		if (!o->waiter || w == me->idx)
+			continue;
+		seq = __atomic_load_n(&o->rel_seq, __ATOMIC_ACQUIRE);
+		if (seq == me->seen_seq[w] || now < o->rel)
+			continue;
+		me->seen_cpu[w] = cpu;
+		__atomic_store_n(&me->seen_seq[w], seq, __ATOMIC_RELEASE);
+	}
+}
+
+static void observe_now(struct trt *me)
+{
+	observe(me, il_now_ns(), il_thread_cpu_ns());
+}
+
+/* CPU time task o ran since it first saw my current release pass */
+static uint64_t ran_since_release(struct trt *me, struct trt *o)
+{
+	uint32_t seq = __atomic_load_n(&o->seen_seq[me->idx], __ATOMIC_ACQUIRE);
+	uint64_t now = clock_of(o->clk);
+
+	/* not seen yet: it has not passed a phase boundary or loop
+	 * iteration since the release, so it has not run */
+	if (seq != __atomic_load_n(&me->rel_seq, __ATOMIC_ACQUIRE))
+		return 0;
+	return sub0(now, o->seen_cpu[me->idx]);
+}
+
+/* ------------------------------------------------------------------ */
+/* phases                                                               */
+
+static struct timespec rt_deadline(uint64_t from_now)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return il_ns_to_ts(il_ts_to_ns(&ts) + from_now);
+}
+
+static void run_cpu(struct trt *me, uint64_t ns)
+{
+	uint64_t c = il_thread_cpu_ns(), end = c + ns;
+
+	while (c < end && !stopping(me->e)) {
+		observe(me, il_now_ns(), c);
+		c = il_thread_cpu_ns();
+	}
+}
+
+static void spin_wall(struct trt *me, uint64_t ns, int event, uint32_t k)
+{
+	struct engine *e = me->e;
+	uint64_t now = il_now_ns(), end = now + ns;
+
+	while (now < end && !stopping(e)) {
+		if (event >= 0 &&
+		    __atomic_load_n(&e->ev[event], __ATOMIC_ACQUIRE) >= k)
+			break;
+		observe(me, now, il_thread_cpu_ns());
+		now = il_now_ns();
+	}
+}
+
+static void signal_event(struct trt *me, int event, uint32_t k)
+{
+	struct engine *e = me->e;
+	uint64_t now = il_now_ns();
+
+	/* tasks released by this event: their release is now */
+	for (int i = 0; i < e->n; i++)
+		if (e->t[i].t->k.activation == IL_ACT_EVENT &&
+		    e->t[i].t->on_event == event)
+			publish_release(&e->t[i], now);
+	e->ev_time[event] = now;
+	il_futex_post(&e->ev[event], k);
+}
+
+/* wait until event was signalled in round k; true if it had to sleep */
+static bool wait_event(struct trt *me, int event, uint32_t k, int *timed_out)
+{
+	struct engine *e = me->e;
+	uint64_t deadline = il_now_ns() + e->sc->g.timeout_ns;
+	bool slept = false;
+
+	for (;;) {
+		uint32_t v = __atomic_load_n(&e->ev[event], __ATOMIC_ACQUIRE);
+
+		if (v >= k || stopping(e))
+			return slept;
+		if (il_now_ns() >= deadline) {
+			*timed_out = 1;
+			return slept;
+		}
+		slept = true;
+		il_futex_wait(&e->ev[event], v, il_now_ns() + 50 * IL_NSEC_PER_MSEC);
+	}
+}
+
+static void mark_hung(struct engine *e)
+{
+	__atomic_store_n(&e->hung, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
+}
+
+/* One job of task me, released at rel, in round (or job number) k. */
+static void run_job(struct trt *me, uint64_t rel, uint32_t k)
+{
+	struct engine *e = me->e;
+	const struct il_task *t = me->t;
+	struct il_task_result *r = me->r;
+	uint64_t start, cpu0, hold_from[IL_MAX_RESOURCES];
+	uint32_t held = 0;
+	bool late = false, first_lock = true;
+	int li = 0, timed_out = 0;
+
+	start = il_now_ns();
+	cpu0 = il_thread_cpu_ns();
+	observe(me, start, cpu0);
+	il_hist_record(&r->wakeup, sub0(start, rel));
+
+	for (int p = 0; p < t->nphases && !stopping(e); p++) {
+		const struct il_phase *ph = &t->phases[p];
+
+		switch (ph->kind) {
+		case IL_PH_RUN:
+			run_cpu(me, ph->ns);
+			break;
+		case IL_PH_SPIN:
+			spin_wall(me, ph->ns, ph->event, k);
+			break;
+		case IL_PH_SLEEP:
+			observe_now(me);
+			il_sleep_until(il_now_ns() + ph->ns, &e->stop);
+			observe_now(me);
+			break;
+		case IL_PH_SIGNAL:
+			observe_now(me);
+			signal_event(me, ph->event, k);
+			break;
+		case IL_PH_WAIT:
+			observe_now(me);
+			if (wait_event(me, ph->event, k, &timed_out))
+				late = true;
+			if (timed_out)
+				mark_hung(e);
+			observe_now(me);
+			break;
+		case IL_PH_LOCK: {
+			struct il_lock_result *lr = r->locks[li];
+			struct timespec dl = rt_deadline(e->sc->g.timeout_ns);
+			uint64_t t_req, t_acq, lower = 0, hog = 0;
+			int ret;
+
+			hold_from[ph->res] = il_thread_cpu_ns();
+			t_req = il_now_ns();
+			observe(me, t_req, hold_from[ph->res]);
+			ret = pthread_mutex_timedlock(e->mtx[ph->res], &dl);
+			t_acq = il_now_ns();
+			if (first_lock) {
+				for (int o = 0; o < e->n; o++) {
+					uint64_t d;
+
+					if (!(me->lower_mask & (1u << o)))
+						continue;
+					d = ran_since_release(me, &e->t[o]);
+					lower += d;
+					if (me->hog_mask[li] & (1u << o))
+						hog += d;
+				}
+			}
+			il_hist_record(&lr->blocked, t_acq - t_req);
+			if (first_lock && !late && lr->nsamples < lr->cap) {
+				struct il_wait_sample *s =
+					&lr->samples[lr->nsamples++];
+
+				s->delay_ns = sub0(t_acq, rel);
+				s->lower_ns = hog;
+				s->timed_out = ret != 0;
+				s->foreign_ns = me->exact[li]
+							? sub0(s->delay_ns, lower)
+							: FOREIGN_PENDING;
+				il_hist_record(&lr->delay, s->delay_ns);
+			} else if (first_lock && late) {
+				lr->late++;
+			} else {
+				il_hist_record(&lr->delay, t_acq - t_req);
+			}
+			first_lock = false;
+			li++;
+			if (!ret)
+				held |= 1u << ph->res;
+			if (ret) {
+				/* never got it: the protocol failed to bound
+				 * the wait, and the run stops */
+				mark_hung(e);
+				goto out;
+			}
+			break;
+		}
+		case IL_PH_UNLOCK: {
+			uint64_t c;
+
+			pthread_mutex_unlock(e->mtx[ph->res]);
+			held &= ~(1u << ph->res);
+			c = il_thread_cpu_ns();
+			if (r->hold[ph->res]) {
+				uint64_t h = sub0(c, hold_from[ph->res]);
+
+				il_hist_record(r->hold[ph->res], h);
+				if (h > r->hold_max[ph->res])
+					r->hold_max[ph->res] = h;
+			}
+			observe(me, il_now_ns(), c);
+			break;
+		}
+		}
+	}
+out:
+	/* a job cut short by a stop still releases what it holds, so no
+	 * other task waits for it until its timeout */
+	for (int res = 0; res < IL_MAX_RESOURCES; res++)
+		if (held & (1u << res))
+			pthread_mutex_unlock(e->mtx[res]);
+	{
+	uint64_t end = il_now_ns(), resp = sub0(end, rel);
+	uint64_t dl = t->sched.policy == IL_SCHED_DEADLINE ? t->sched.deadline_ns
+			  : t->k.activation == IL_ACT_PERIODIC	  ? t->k.period_ns
+								  : 0;
+
+	r->jobs++;
+	il_hist_record(&r->response, resp);
+	il_hist_record(&r->job_cpu, sub0(il_thread_cpu_ns(), cpu0));
+	if (dl && resp > dl)
+		r->misses++;
+}
+}
+
+/* ------------------------------------------------------------------ */
+/* task threads                                                         */
+
+static void job_done(struct engine *e)
+{
+	__atomic_fetch_add(&e->done, 1, __ATOMIC_ACQ_REL);
+	il_futex_post(&e->done, __atomic_load_n(&e->done, __ATOMIC_ACQUIRE));
+}
+
+/* wait for *word to differ from seen, in slices that honour stop */
+static int wait_change(struct engine *e, uint32_t *word, uint32_t seen)
+{
+	while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == seen) {
+		if (stopping(e))
+			return -EINTR;
+		il_futex_wait(word, seen, il_now_ns() + 50 * IL_NSEC_PER_MSEC);
+	}
+	return 0;
+}
+
+static void *task_thread(void *arg)
+{
+	struct trt *me = arg;
+	struct engine *e = me->e;
+	const struct il_task *t = me->t;
+	int ret = 0;
+
+	pthread_getcpuclockid(pthread_self(), &me->clk);
+	if (me->pinned && (ret = il_pin_mask(0, me->mask))) {
+		snprintf(e->setup_why, sizeof(e->setup_why),
+			 "task '%s': cannot set its CPU affinity (%s): %s",
+			 t->name, t->k.cpu, strerror(-ret));
+	} else if ((ret = il_sched_set(0, &t->sched))) {
+		char why[200];
+
+		il_sched_strerror(ret, &t->sched, why, sizeof(why));
+		snprintf(e->setup_why, sizeof(e->setup_why), "task '%s': %s",
+			 t->name, why);
+	}
+	if (ret)
+		__atomic_store_n(&e->setup_err, ret, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&e->ready, 1, __ATOMIC_ACQ_REL);
+	il_futex_post(&e->ready, __atomic_load_n(&e->ready, __ATOMIC_ACQUIRE));
+	if (ret || wait_change(e, &e->go, 0))
+		return NULL;
+
+	switch (t->k.activation) {
+	case IL_ACT_ROUND: {
+		uint32_t k = 0;
+
+		while (wait_change(e, &e->arm, k) == 0) {
+			k = __atomic_load_n(&e->arm, __ATOMIC_ACQUIRE);
+			il_sleep_until(e->r0 + t->k.offset_ns, &e->stop);
+			run_job(me, e->r0 + t->k.offset_ns, k);
+			job_done(e);
+		}
+		break;
+	}
+	case IL_ACT_EVENT: {
+		uint32_t k = 0;
+
+		/* between rounds the event may be far off: no timeout here,
+		 * only the stop flag */
+		while (!stopping(e)) {
+			uint32_t v;
+
+			k++;
+			while ((v = __atomic_load_n(&e->ev[t->on_event],
+						    __ATOMIC_ACQUIRE)) < k &&
+			       !stopping(e))
+				il_futex_wait(&e->ev[t->on_event], v,
+					      il_now_ns() + 50 * IL_NSEC_PER_MSEC);
+			if (stopping(e))
+				break;
+			run_job(me, e->ev_time[t->on_event], k);
+			job_done(e);
+		}
+		break;
+	}
+	case IL_ACT_PERIODIC:
+	case IL_ACT_ONESHOT: {
+		uint64_t rel = e->t_start + t->k.offset_ns;
+		uint32_t k = 0;
+
+		while (!stopping(e) && rel < e->t_end) {
+			publish_release(me, rel);
+			il_sleep_until(rel, &e->stop);
+			if (stopping(e))
+				break;
+			run_job(me, rel, ++k);
+			if (t->k.activation == IL_ACT_ONESHOT)
+				break;
+			rel += t->k.period_ns;
+		}
+		break;
+	}
+	case IL_ACT_HOG: {
+		uint32_t k = 0;
+
+		publish_release(me, e->t_start);
+		il_sleep_until(e->t_start + t->k.offset_ns, &e->stop);
+		while (!stopping(e) && il_now_ns() < e->t_end)
+			run_job(me, il_now_ns(), ++k);
+		break;
+	}
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* setup                                                                */
+
+static void mask_set(unsigned long *m, int cpu)
+{
+	m[cpu / BITS_PER_LONG] |= 1ul << (cpu % BITS_PER_LONG);
+}
+
+static bool mask_test(const unsigned long *m, int cpu)
+{
+	return (m[cpu / BITS_PER_LONG] >> (cpu % BITS_PER_LONG)) & 1;
+}
+
+static int mask_count(const unsigned long *m, int *only)
+{
+	int n = 0;
+
+	for (int c = 0; c < IL_MAX_CPUS; c++)
+		if (mask_test(m, c)) {
+			n++;
+			*only = c;
+		}
+	return n;
+}
+
+static void mask_describe(const unsigned long *m, char *buf, size_t len)
+{
+	size_t off = 0;
+	int c = 0;
+
+	buf[0] = '\0';
+	while (c < IL_MAX_CPUS && off < len) {
+		int lo;
+
+		if (!mask_test(m, c)) {
+			c++;
+			continue;
+		}
+		lo = c;
+		while (c + 1 < IL_MAX_CPUS && mask_test(m, c + 1))
+			c++;
+		off += (size_t)snprintf(buf + off, len - off, "%s%d", off ? "," : "", lo);
+		if (c > lo && off < len)
+			off += (size_t)snprintf(buf + off, len - off, "-%d", c);
+		c++;
+	}
+}
+
+/*
+ * The order `spread` hands out CPUs: across nodes first (cpu 0 of node 0,
+ * of node 1, ..., then the second CPU of each node).
+ */
+static int spread_order(int *order, int max)
+{
+	int cpus[IL_MAX_CPUS], node[IL_MAX_CPUS], n, k = 0, nodes;
+
+	n = il_cpu_online(cpus, IL_MAX_CPUS);
+	if (n <= 0)
+		return n;
+	nodes = il_numa_nodes();
+	for (int i = 0; i < n; i++)
+		node[i] = il_cpu_node(cpus[i]);
+	for (int round = 0; k < n && k < max; round++) {
+		for (int nd = 0; nd < nodes + 1 && k < max; nd++) {
+			int seen = 0;
+
+			for (int i = 0; i < n; i++) {
+				if (node[i] != nd && !(nd == nodes && node[i] >= nodes))
+					continue;
+				if (seen++ == round) {
+					order[k++] = cpus[i];
+					break;
+				}
+			}
+		}
+		if (round > n)
+			break;
+	}
+	return k;
+}
+
+static int place(struct engine *e, struct il_engine_result *res, char *why,
+		 size_t len)
+{
+	int order[IL_MAX_CPUS], norder = spread_order(order, IL_MAX_CPUS);
+	int nspread = 0, only = -1;
+	char err[128], desc[48];
+	size_t off = 0;
+
+	for (int i = 0; i < e->n; i++) {
+		struct trt *tr = &e->t[i];
+		const char *spec = tr->t->k.cpu ? tr->t->k.cpu : "any";
+
+		memset(tr->mask, 0, sizeof(tr->mask));
+		tr->cpu = -1;
+		tr->pinned = false;
+		if (!strcmp(spec, "any")) {
+			snprintf(tr->r->placement, sizeof(tr->r->placement), "any");
+			e->all_cpus = true;
+		} else if (!strcmp(spec, "spread")) {
+			if (norder <= 0)
+				return -ENOENT;
+			mask_set(tr->mask, order[nspread % norder]);
+			nspread++;
+		} else if (!strncmp(spec, "node:", 5)) {
+			int node = atoi(spec + 5), cpus[IL_MAX_CPUS];
+			int n = il_cpu_online(cpus, IL_MAX_CPUS);
+
+			for (int c = 0; c < n; c++)
+				if (il_cpu_node(cpus[c]) == node)
+					mask_set(tr->mask, cpus[c]);
+		} else if (il_cpulist_parse(spec, tr->mask, err, sizeof(err)) < 0) {
+			snprintf(why, len, "task '%s': cpu = %s: %s", tr->t->name,
+				 spec, err);
+			return -EINVAL;
+		}
+		if (strcmp(spec, "any")) {
+			for (int c = 0; c < IL_MAX_CPUS; c++)
+				if (mask_test(tr->mask, c) && !il_cpu_is_online(c))
+					tr->mask[c / BITS_PER_LONG] &=
+						~(1ul << (c % BITS_PER_LONG));
+			if (!mask_count(tr->mask, &only)) {
+				snprintf(why, len,
+					 "task '%s': cpu = %s names no online CPU "
+					 "(see /sys/devices/system/cpu/online)",
+					 tr->t->name, spec);
+				return -EINVAL;
+			}
+			if (tr->t->sched.policy == IL_SCHED_DEADLINE) {
+				snprintf(why, len,
+					 "task '%s': a SCHED_DEADLINE task cannot "
+					 "have an affinity narrower than its root "
+					 "domain; use cpu = any (global EDF)",
+					 tr->t->name);
+				return -EINVAL;
+			}
+			tr->pinned = true;
+			if (mask_count(tr->mask, &only) == 1)
+				tr->cpu = only;
+			mask_describe(tr->mask, desc, sizeof(desc));
+			snprintf(tr->r->placement, sizeof(tr->r->placement),
+				 "%s %s%s", tr->cpu >= 0 ? "cpu" : "cpus", desc,
+				 !strcmp(spec, "spread") ? " (spread)" : "");
+			for (int c = 0; c < IL_MAX_CPUS; c++)
+				if (mask_test(tr->mask, c))
+					mask_set(e->cpus_used, c);
+		}
+		tr->r->cpu = tr->cpu;
+		off += (size_t)snprintf(res->placement + off,
+					sizeof(res->placement) - off, "%s%s: %s",
+					off ? ", " : "", tr->t->name,
+					tr->r->placement);
+		if (off >= sizeof(res->placement))
+			off = sizeof(res->placement) - 1;
+	}
+	if (nspread > norder && off + 1 < sizeof(res->placement))
+		snprintf(res->placement + off, sizeof(res->placement) - off,
+			 "; %d spread tasks share %d CPUs", nspread, norder);
+	snprintf(res->numa, sizeof(res->numa), "%s, %d node%s",
+		 il_numa_source(), il_numa_nodes(),
+		 il_numa_nodes() == 1 ? "" : "s");
+	return 0;
+}
+
+/* resources that can be held while r is requested: users of r and,
+ * through nesting, the users of what they wait for while holding r */
+static uint32_t blockers_of(const struct il_scenario *sc, int r, int depth)
+{
+	uint32_t users = 0;
+
+	if (depth > IL_MAX_RESOURCES)
+		return 0;
+	for (int i = 0; i < sc->ntasks; i++) {
+		const struct il_task *t = &sc->tasks[i];
+		uint32_t held = 0;
+
+		for (int p = 0; p < t->nphases; p++) {
+			const struct il_phase *ph = &t->phases[p];
+
+			if (ph->kind == IL_PH_LOCK) {
+				if (ph->res == r)
+					users |= 1u << i;
+				if (held & (1u << r))
+					users |= blockers_of(sc, ph->res, depth + 1);
+				held |= 1u << ph->res;
+			} else if (ph->kind == IL_PH_UNLOCK) {
+				held &= ~(1u << ph->res);
+			}
+		}
+	}
+	return users;
+}
+
+static void prepare_tasks(struct engine *e)
+{
+	const struct il_scenario *sc = e->sc;
+
+	for (int i = 0; i < e->n; i++)
+		e->t[i].rank = rank_of(&sc->tasks[i].sched);
+	for (int i = 0; i < e->n; i++) {
+		struct trt *me = &e->t[i];
+		int li = 0;
+
+		for (int o = 0; o < e->n; o++)
+			if (o != i && e->t[o].rank < me->rank)
+				me->lower_mask |= 1u << o;
+		for (int p = 0; p < me->t->nphases; p++) {
+			const struct il_phase *ph = &me->t->phases[p];
+			bool exact = me->cpu >= 0;
+
+			if (ph->kind != IL_PH_LOCK)
+				continue;
+			me->waiter = true;
+			me->hog_mask[li] = me->lower_mask &
+					   ~blockers_of(sc, ph->res, 0);
+			for (int o = 0; o < e->n; o++)
+				if ((me->lower_mask & (1u << o)) &&
+				    e->t[o].cpu != me->cpu)
+					exact = false;
+			me->exact[li] = exact;
+			li++;
+		}
+	}
+}
+
+static int alloc_results(struct engine *e, struct il_engine_result *res,
+			 uint64_t duration)
+{
+	const struct il_scenario *sc = e->sc;
+
+	res->ntasks = e->n;
+	for (int i = 0; i < e->n; i++) {
+		const struct il_task *t = &sc->tasks[i];
+		struct il_task_result *r = &res->tasks[i];
+		/* generous: a job every 100 us */
+		size_t cap = (size_t)(duration / (100 * IL_NSEC_PER_USEC)) + 64;
+
+		snprintf(r->name, sizeof(r->name), "%s", t->name);
+		il_hist_init(&r->wakeup);
+		il_hist_init(&r->response);
+		il_hist_init(&r->job_cpu);
+		for (int p = 0; p < t->nphases; p++) {
+			const struct il_phase *ph = &t->phases[p];
+			struct il_lock_result *lr;
+
+			if (ph->kind != IL_PH_LOCK)
+				continue;
+			if (!r->hold[ph->res]) {
+				r->hold[ph->res] = malloc(sizeof(struct il_hist));
+				if (!r->hold[ph->res])
+					return -ENOMEM;
+				il_hist_init(r->hold[ph->res]);
+			}
+			lr = calloc(1, sizeof(*lr));
+			if (!lr)
+				return -ENOMEM;
+			r->locks[r->nlocks++] = lr;
+			lr->res = ph->res;
+			il_hist_init(&lr->blocked);
+			il_hist_init(&lr->delay);
+			lr->cap = cap;
+			lr->samples = calloc(cap, sizeof(*lr->samples));
+			if (!lr->samples)
+				return -ENOMEM;
+			/* touch it now, not on the measured path */
+			memset(lr->samples, 0, cap * sizeof(*lr->samples));
+		}
+	}
+	return 0;
+}
+
+static int make_mutexes(struct engine *e, char *why, size_t len)
+{
+	const struct il_scenario *sc = e->sc;
+
+	for (int r = 0; r < sc->nres; r++) {
+		const struct il_resource *rs = &sc->res[r];
+		pthread_mutexattr_t a;
+		int ceiling = (int)rs->k.ceiling, proto, ret, placed;
+
+		e->mtx[r] = il_alloc_on_node(sizeof(pthread_mutex_t),
+					     (int)rs->k.node, &placed);
+		if (!e->mtx[r])
+			return -ENOMEM;
+		if (!ceiling) {
+			/* the highest RT priority among the lock's users */
+			for (int i = 0; i < sc->ntasks; i++)
+				for (int p = 0; p < sc->tasks[i].nphases; p++)
+					if (sc->tasks[i].phases[p].kind ==
+						    IL_PH_LOCK &&
+					    sc->tasks[i].phases[p].res == r &&
+					    sc->tasks[i].sched.prio > ceiling)
+						ceiling = sc->tasks[i].sched.prio;
+			if (!ceiling)
+				ceiling = 1;
+		}
+		proto = rs->k.protocol == IL_PROTO_INHERIT   ? PTHREAD_PRIO_INHERIT
+			: rs->k.protocol == IL_PROTO_PROTECT ? PTHREAD_PRIO_PROTECT
+							     : PTHREAD_PRIO_NONE;
+		pthread_mutexattr_init(&a);
+		ret = pthread_mutexattr_setprotocol(&a, proto);
+		if (!ret && proto == PTHREAD_PRIO_PROTECT)
+			ret = pthread_mutexattr_setprioceiling(&a, ceiling);
+		if (!ret)
+			ret = pthread_mutex_init(e->mtx[r], &a);
+		pthread_mutexattr_destroy(&a);
+		if (ret) {
+			snprintf(why, len, "resource '%s': cannot create the "
+				 "mutex: %s", rs->name, strerror(ret));
+			return -ret;
+		}
+	}
+	return 0;
+}
+
+static uint64_t steal_now(struct engine *e)
+{
+	uint64_t total = 0, v;
+
+	if (e->all_cpus) {
+		il_steal_ns(-1, &total);
+		return total;
+	}
+	for (int c = 0; c < IL_MAX_CPUS; c++)
+		if (mask_test(e->cpus_used, c) && il_steal_ns(c, &v) == 0)
+			total += v;
+	return total;
+}
+
+/* give the samples of the round that just ended their steal time */
+static void settle_foreign(struct engine *e, struct il_engine_result *res,
+			   uint64_t steal)
+{
+	for (int i = 0; i < res->ntasks; i++) {
+		struct il_task_result *r = &res->tasks[i];
+
+		for (int l = 0; l < r->nlocks; l++) {
+			struct il_lock_result *lr = r->locks[l];
+
+			for (size_t s = e->t[i].pending_from[l]; s < lr->nsamples;
+			     s++)
+				if (lr->samples[s].foreign_ns == FOREIGN_PENDING)
+					lr->samples[s].foreign_ns =
+						steal < lr->samples[s].delay_ns
+							? steal
+							: lr->samples[s].delay_ns;
+			e->t[i].pending_from[l] = lr->nsamples;
+		}
+	}
+}
+
+static int start_thread(struct trt *tr)
+{
+	sigset_t all, old;
+	pthread_attr_t a;
+	int ret;
+
+	/* signals are for the caller's thread, never for a measurement */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, 256 * 1024);
+	ret = pthread_create(&tr->th, &a, task_thread, tr);
+	pthread_attr_destroy(&a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	tr->started = ret == 0;
+	return -ret;
+}
+
+int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
+		  struct il_engine_result *res, char *why, size_t len)
+{
+	uint64_t duration = o && o->duration_ns ? o->duration_ns
+						: sc->g.duration_ns;
+	uint64_t steal0, next, t0;
+	struct engine *e;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	why[0] = '\0';
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->sc = sc;
+	e->n = sc->ntasks;
+	e->ext_stop = o ? o->stop : NULL;
+	for (int i = 0; i < e->n; i++) {
+		e->t[i].e = e;
+		e->t[i].idx = i;
+		e->t[i].t = &sc->tasks[i];
+		e->t[i].r = &res->tasks[i];
+		if (sc->tasks[i].k.activation == IL_ACT_ROUND ||
+		    sc->tasks[i].k.activation == IL_ACT_EVENT)
+			e->per_round++;
+	}
+	ret = place(e, res, why, len);
+	if (!ret)
+		ret = alloc_results(e, res, duration);
+	if (!ret)
+		ret = make_mutexes(e, why, len);
+	if (ret)
+		goto out;
+	prepare_tasks(e);
+
+	for (int i = 0; i < e->n; i++) {
+		ret = start_thread(&e->t[i]);
+		if (ret) {
+			snprintf(why, len, "cannot create a thread: %s",
+				 strerror(-ret));
+			goto stop;
+		}
+	}
+	while (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < (uint32_t)e->n)
+		il_futex_wait(&e->ready, __atomic_load_n(&e->ready, __ATOMIC_ACQUIRE),
+			      il_now_ns() + 100 * IL_NSEC_PER_MSEC);
+	if (e->setup_err) {
+		ret = e->setup_err;
+		snprintf(why, len, "%s", e->setup_why);
+		goto stop;
+	}
+
+	steal0 = steal_now(e);
+	t0 = il_now_ns();
+	e->t_start = t0 + IL_NSEC_PER_MSEC;
+	e->t_end = e->t_start + duration;
+	next = e->t_start;
+	il_futex_post(&e->go, 1);
+
+	if (!e->per_round) {
+		/* no rounds: wait for the end, in slices */
+		while (!stopping(e) && il_now_ns() < e->t_end)
+			il_sleep_until(il_now_ns() + 20 * IL_NSEC_PER_MSEC <
+						       e->t_end
+					       ? il_now_ns() + 20 * IL_NSEC_PER_MSEC
+					       : e->t_end,
+				       e->ext_stop);
+	}
+	for (uint32_t k = 1; e->per_round && !stopping(e); k++) {
+		uint64_t now = il_now_ns(), deadline, busy, s0;
+
+		if (now >= e->t_end)
+			break;
+		e->r0 = next > now + 200 * IL_NSEC_PER_USEC
+				? next
+				: now + 200 * IL_NSEC_PER_USEC;
+		for (int i = 0; i < e->n; i++)
+			if (sc->tasks[i].k.activation == IL_ACT_ROUND)
+				publish_release(&e->t[i],
+						e->r0 + sc->tasks[i].k.offset_ns);
+		s0 = steal_now(e);
+		il_futex_post(&e->arm, k);
+		/* every wait in the round is bounded by the timeout; allow
+		 * one per phase before calling the round stuck */
+		deadline = e->r0 + (uint64_t)IL_MAX_PHASES * sc->g.timeout_ns +
+			   IL_NSEC_PER_SEC;
+		for (;;) {
+			uint32_t d = __atomic_load_n(&e->done, __ATOMIC_ACQUIRE);
+
+			if (d >= e->per_round * k || stopping(e))
+				break;
+			if (il_now_ns() >= deadline) {
+				mark_hung(e);
+				break;
+			}
+			il_futex_wait(&e->done, d,
+				      il_now_ns() + 50 * IL_NSEC_PER_MSEC);
+		}
+		res->rounds = k;
+		settle_foreign(e, res, sub0(steal_now(e), s0));
+		now = il_now_ns();
+		busy = sub0(now, e->r0);
+		next = now + (busy > IL_NSEC_PER_MSEC ? busy : IL_NSEC_PER_MSEC);
+	}
+	res->steal_ns = sub0(steal_now(e), steal0);
+	res->elapsed_ns = sub0(il_now_ns(), e->t_start);
+	ret = 0;
+stop:
+	res->stopped = e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED);
+	res->hung = e->hung;
+	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
+	il_futex_post(&e->go, 1);
+	for (int i = 0; i < e->n; i++)
+		if (e->t[i].started)
+			pthread_join(e->t[i].th, NULL);
+	/* samples whose round never settled get no forgiveness */
+	settle_foreign(e, res, 0);
+out:
+	for (int r = 0; r < sc->nres; r++)
+		if (e->mtx[r]) {
+			pthread_mutex_destroy(e->mtx[r]);
+			il_free_on_node(e->mtx[r], sizeof(pthread_mutex_t));
+		}
+	free(e);
+	if (ret)
+		il_engine_result_free(res);
+	return ret;
+}
+
+void il_engine_result_free(struct il_engine_result *res)
+{
+	for (int i = 0; i < IL_MAX_TASKS; i++) {
+		struct il_task_result *r = &res->tasks[i];
+
+		for (int l = 0; l < r->nlocks; l++) {
+			free(r->locks[l]->samples);
+			free(r->locks[l]);
+			r->locks[l] = NULL;
+		}
+		r->nlocks = 0;
+		for (int k = 0; k < IL_MAX_RESOURCES; k++) {
+			free(r->hold[k]);
+			r->hold[k] = NULL;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* calibration                                                          */
+
+struct calib {
+	int cpu, samples, err;
+	uint64_t period;
+	const struct il_sched *s;
+	const int *stop;
+	struct il_hist *h;
+	char why[200];
+};
+
+static void *calib_thread(void *arg)
+{
+	struct calib *c = arg;
+	uint64_t t;
+
+	if (c->cpu >= 0 && (c->err = il_pin_cpu(0, c->cpu))) {
+		snprintf(c->why, sizeof(c->why), "cannot pin to CPU %d: %s",
+			 c->cpu, strerror(-c->err));
+		return NULL;
+	}
+	if ((c->err = il_sched_set(0, c->s))) {
+		il_sched_strerror(c->err, c->s, c->why, sizeof(c->why));
+		return NULL;
+	}
+	t = il_now_ns();
+	for (int i = 0; i < c->samples; i++) {
+		if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED))
+			break;
+		t += c->period;
+		if (il_sleep_until(t, c->stop))
+			break;
+		il_hist_record(c->h, sub0(il_now_ns(), t));
+	}
+	return NULL;
+}
+
+int il_engine_calibrate(int cpu, const struct il_sched *s, int samples,
+			uint64_t period_ns, const int *stop, struct il_hist *h,
+			char *why, size_t len)
+{
+	struct calib c = { .cpu = cpu, .samples = samples, .period = period_ns,
+			   .s = s, .stop = stop, .h = h };
+	sigset_t all, old;
+	pthread_t t;
+	int ret;
+
+	il_hist_init(h);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(&t, NULL, calib_thread, &c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		snprintf(why, len, "cannot create a thread: %s", strerror(ret));
+		return -ret;
+	}
+	pthread_join(t, NULL);
+	if (c.err)
+		snprintf(why, len, "%s", c.why);
+	return c.err;
+}

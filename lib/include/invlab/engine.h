@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine: runs a checked scenario (scenario.h) on the live kernel and
+ * returns plain, merged measurements.  It owns placement, scheduling
+ * classes, releases, the phases of every job, recording and the run's
+ * time bound; demos only describe scenarios and judge the results.
+ *
+ * What is recorded, per task: wakeup latency (release -> running),
+ * response time (release -> job end), CPU time per job, jobs and
+ * deadline misses; per lock request: blocked time (request -> acquired)
+ * and one wait sample for the validators (validate.h):
+ *
+ *   delay    release of the job -> lock acquired (first lock of a job) or
+ *            request -> acquired (later locks)
+ *   lower    CPU time that lower-priority tasks which cannot hold the lock
+ *            (directly or through a chain) got in that interval: the hog
+ *   foreign  the part of delay not caused by lower-priority tasks: when
+ *            every lower-priority task shares the waiter's single CPU,
+ *            measured exactly from their CPU clocks (it is then the
+ *            waiter's own time, higher-priority work, steal, interrupts);
+ *            otherwise the steal time measured on the scenario's CPUs
+ *            during the round
+ *
+ * and per task and resource, the CPU time of each critical section
+ * (lock, work, unlock) as the holder saw it.
+ *
+ * CPU clocks are read so that they cannot be moving: each task reads only
+ * its own, when it first sees a watched release time pass, and a waiter
+ * reads others' at acquisition.
+ */
+#ifndef INVLAB_ENGINE_H
+#define INVLAB_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <invlab/hist.h>
+#include <invlab/scenario.h>
+#include <invlab/verdict.h>
+
+/* one lock phase's measurements */
+struct il_lock_result {
+	int res;		  /* resource index */
+	struct il_hist blocked;	  /* request -> acquired */
+	struct il_hist delay;	  /* see above */
+	struct il_wait_sample *samples;
+	size_t nsamples, cap;
+	size_t late;		  /* not judged: an earlier `wait` slept */
+	int exact_foreign;	  /* foreign time measured exactly (one CPU) */
+};
+
+struct il_task_result {
+	char name[IL_NAME_MAX];
+	char placement[96]; /* "cpu 1", "cpus 0-1", "node 0 (cpus 0-3)", "any" */
+	int cpu;	    /* the single CPU it was pinned to, or -1 */
+	uint64_t jobs, misses;
+	struct il_hist wakeup, response, job_cpu;
+	/* critical sections this task held, CPU time, per resource */
+	struct il_hist *hold[IL_MAX_RESOURCES];
+	uint64_t hold_max[IL_MAX_RESOURCES];
+	/* lock phases of the body, in order */
+	struct il_lock_result *locks[IL_MAX_PHASES];
+	int nlocks;
+};
+
+struct il_engine_result {
+	int ntasks;
+	struct il_task_result tasks[IL_MAX_TASKS];
+	uint64_t rounds;
+	uint64_t steal_ns;	/* on the scenario's CPUs, whole run */
+	uint64_t elapsed_ns;
+	int hung;		/* a wait exceeded the timeout: run stopped */
+	int stopped;		/* *stop was set before the end */
+	char placement[256];	/* how tasks were placed, for people */
+	char numa[64];		/* "libnuma, 1 node", "sysfs, 2 nodes", ... */
+};
+
+struct il_engine_opts {
+	uint64_t duration_ns; /* 0: the scenario's */
+	int *stop;	      /* set it (e.g. from a signal handler) to stop */
+};
+
+/*
+ * Run sc.  Returns 0 with res filled (also when stopped or hung: see
+ * res->stopped and res->hung), -EPERM/-EBUSY/-EINVAL when a task cannot
+ * get its class or placement (why says which task and why, in the terms
+ * of il_sched_strerror), or -errno for other failures.
+ */
+int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
+		  struct il_engine_result *res, char *why, size_t len);
+void il_engine_result_free(struct il_engine_result *res);
+
+/*
+ * Idle wakeup latency of a thread of class s on cpu (-1: unpinned):
+ * samples periodic sleeps of period_ns into h.  The noise allowance of a
+ * run is taken from it.  0, or -errno with why filled.
+ */
+int il_engine_calibrate(int cpu, const struct il_sched *s, int samples,
+			uint64_t period_ns, const int *stop, struct il_hist *h,
+			char *why, size_t len);
+
+#endif
