@@ -40,6 +40,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <invlab/cpu.h>
 #include <invlab/opt.h>
 #include <invlab/sched.h>
 
@@ -48,6 +49,8 @@
 #define IL_MAX_EVENTS 16
 #define IL_MAX_PHASES 32
 #define IL_NAME_MAX 32
+/* rows of the largest section table; key_line[] is indexed by row */
+#define IL_MAX_KEYS 8
 
 /* resource types and protocols, in the order of their CHOICE strings */
 enum il_res_type { IL_RES_MUTEX };
@@ -118,10 +121,21 @@ struct il_global_keys {
 	uint64_t timeout_ns;  /* a wait longer than this ends the run */
 };
 
+/* where a task may run, parsed from k.cpu */
+enum il_placement {
+	IL_PLACE_ANY,	 /* "any": wherever the kernel puts it */
+	IL_PLACE_CPUS,	 /* a CPU list: cpus[] */
+	IL_PLACE_NODE,	 /* "node:N": the CPUs of node place_node */
+	IL_PLACE_SPREAD, /* "spread": the engine picks distinct CPUs/nodes */
+};
+
 struct il_resource {
 	char name[IL_NAME_MAX];
 	struct il_resource_keys k;
 	int line; /* of its section header; 0 when built in C */
+	/* line of each key (index: row of il_resource_keys); 0: not from
+	 * the file, messages then give the section's line */
+	int key_line[IL_MAX_KEYS];
 };
 
 struct il_task {
@@ -132,6 +146,11 @@ struct il_task {
 	struct il_phase phases[IL_MAX_PHASES];
 	int nphases;
 	int line;
+	int key_line[IL_MAX_KEYS]; /* as in struct il_resource */
+	/* parsed from k.cpu */
+	enum il_placement place;
+	int place_node;
+	unsigned long cpus[IL_MAX_CPUS / (8 * sizeof(unsigned long))];
 };
 
 struct il_scenario {
@@ -146,22 +165,38 @@ struct il_scenario {
 	/* strings the raw keys point to, owned by the scenario */
 	char **strings;
 	int nstrings;
+	int global_line;		  /* of the [global] header; 0: none */
+	int global_key_line[IL_MAX_KEYS]; /* as in struct il_resource */
+	/* passed il_scenario_check since the last section was added */
+	int checked;
 };
 
 extern const struct il_opt il_global_keys[];
 extern const struct il_opt il_resource_keys[];
 extern const struct il_opt il_task_keys[];
 
-/* An empty scenario with the global defaults applied. */
+/*
+ * An empty scenario with the global defaults applied; name is both the
+ * default global name and what messages call the scenario (sc->file).
+ */
 void il_scenario_init(struct il_scenario *sc, const char *name);
+/* Free the owned strings and leave sc zeroed (freeing twice is safe). */
 void il_scenario_free(struct il_scenario *sc);
+/*
+ * A copy of s owned by the scenario (freed by il_scenario_free), for a
+ * demo that fills .k directly with strings it formats; NULL on ENOMEM.
+ */
+const char *il_scenario_strdup(struct il_scenario *sc, const char *s);
 
 /*
  * Read a job file (il_scenario_load) or job-file text (il_scenario_parse;
  * file names the text in messages).  On error returns -EINVAL (or
  * -errno when the file cannot be read) with "FILE:LINE: message" in err;
  * unknown keys get a suggestion.  The result has passed
- * il_scenario_check.
+ * il_scenario_check.  Both initialize sc themselves; on error it is
+ * already freed, on success the caller frees it with il_scenario_free.
+ * Without a `name` key in [global], the scenario's name is the file's
+ * base name without its extension.
  */
 int il_scenario_load(const char *path, struct il_scenario *sc, char *err,
 		     size_t errlen);
@@ -171,14 +206,22 @@ int il_scenario_parse(const char *text, const char *file,
 /*
  * Apply "SECTION.KEY=VALUE" (SECTION is "global" or a task or resource
  * name; a bare "KEY=VALUE" means global), as --set does, then re-check
- * the scenario.  -EINVAL with the reason in err.
+ * the scenario when it had passed a check before (sc->checked: a loaded
+ * job file).  -EINVAL with the reason in err, which starts with
+ * "--set ASSIGNMENT: "; the scenario is then left as it was.  A scenario
+ * being built in C is not complete yet, so there only the key itself is
+ * checked (unknown key, value, range) and the builder calls
+ * il_scenario_check once it has added everything.
  */
 int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 		    size_t errlen);
 
 /*
- * Add a section built in C (demos): returns its index, or -ENOSPC.
- * Keys are then set with il_scenario_set or directly in .k.
+ * Add a section built in C (demos) with the table's defaults: returns its
+ * index, or -ENOSPC (too many), -EINVAL (not a valid name: 1..31 of
+ * A-Z a-z 0-9 _ . -, and not "global"), -EEXIST (a task or a resource
+ * has that name already).  Keys are then set with il_scenario_set or
+ * directly in .k.
  */
 int il_scenario_add_task(struct il_scenario *sc, const char *name);
 int il_scenario_add_resource(struct il_scenario *sc, const char *name);
@@ -187,7 +230,9 @@ int il_scenario_add_resource(struct il_scenario *sc, const char *name);
  * Resolve and check everything: class specs, bodies, event names,
  * resource references, lock balance and order (no cycle between tasks),
  * activation keys (periodic needs a period, event needs `on`).  Messages
- * are "FILE:LINE: message" (line of the section) and name the task.
+ * are "FILE:LINE: message" (line of the key, or of the section when the
+ * key was not read from the file, or no line when it has none) and name
+ * the task or resource.  Can be run again after keys change.
  */
 int il_scenario_check(struct il_scenario *sc, char *err, size_t errlen);
 

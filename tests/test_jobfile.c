@@ -1,0 +1,1166 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests for the scenario model and job files (lib/scenario.c,
+ * lib/jobfile.c): valid files read into the expected structures, every
+ * kind of mistake reported at its exact line with its message (the
+ * messages are the user interface, so their text is checked), --set,
+ * writing a scenario back and reading it again, building one in C, the
+ * documentation's key tables against the option tables, and robustness:
+ * mutated and random text must give a result or an error, never a crash
+ * or a leak (run it under valgrind: meson test --setup valgrind jobfile).
+ *
+ * Run: meson test -C build jobfile   (or build/tests/test-jobfile SRCDIR)
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "invlab/scenario.h"
+#include "invlab/time.h"
+#include "t_util.h"
+
+#define ERR_LEN 1024
+
+static const char *srcdir = ".";
+
+static const char *src(char *buf, size_t len, const char *rel)
+{
+	snprintf(buf, len, "%s/%s", srcdir, rel);
+	return buf;
+}
+
+/* Load SRCDIR/rel; a failure is reported with its message. */
+static int load(const char *rel, struct il_scenario *sc)
+{
+	char p[512], err[ERR_LEN];
+	int ret =
+		il_scenario_load(src(p, sizeof(p), rel), sc, err, sizeof(err));
+
+	if (ret)
+		fprintf(stderr, "%s: unexpected error: %s\n", rel, err);
+	t_check_int(ret, 0);
+	return ret;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/*
+ * The first difference between two scenarios in what they mean (keys,
+ * resolved classes, phases, events), or "" when there is none.  Line
+ * numbers and the file name are where a scenario came from, not what it
+ * is, so they are not compared.
+ */
+static const char *diff(const struct il_scenario *a,
+			const struct il_scenario *b, char *buf, size_t len)
+{
+	buf[0] = '\0';
+#define D(cond, ...)                                                           \
+	do {                                                                   \
+		if (cond) {                                                    \
+			snprintf(buf, len, __VA_ARGS__);                       \
+			return buf;                                            \
+		}                                                              \
+	} while (0)
+	D(!same_str(a->g.name, b->g.name), "name");
+	D(!same_str(a->g.description, b->g.description), "description");
+	D(!same_str(a->g.validate, b->g.validate), "validate");
+	D(a->g.duration_ns != b->g.duration_ns, "duration");
+	D(a->g.timeout_ns != b->g.timeout_ns, "timeout");
+	D(a->nres != b->nres, "nres %d vs %d", a->nres, b->nres);
+	for (int i = 0; i < a->nres; i++) {
+		const struct il_resource *x = &a->res[i], *y = &b->res[i];
+
+		D(strcmp(x->name, y->name), "resource %d name", i);
+		D(x->k.type != y->k.type || x->k.protocol != y->k.protocol ||
+			  x->k.ceiling != y->k.ceiling ||
+			  x->k.node != y->k.node,
+		  "resource %s keys", x->name);
+	}
+	D(a->ntasks != b->ntasks, "ntasks %d vs %d", a->ntasks, b->ntasks);
+	for (int i = 0; i < a->ntasks; i++) {
+		const struct il_task *x = &a->tasks[i], *y = &b->tasks[i];
+
+		D(strcmp(x->name, y->name), "task %d name", i);
+		D(!same_str(x->k.class_spec, y->k.class_spec) ||
+			  !same_str(x->k.cpu, y->k.cpu) ||
+			  !same_str(x->k.on, y->k.on) ||
+			  !same_str(x->k.body, y->k.body) ||
+			  x->k.activation != y->k.activation ||
+			  x->k.period_ns != y->k.period_ns ||
+			  x->k.offset_ns != y->k.offset_ns,
+		  "task %s keys", x->name);
+		D(x->sched.policy != y->sched.policy ||
+			  x->sched.prio != y->sched.prio ||
+			  x->sched.nice != y->sched.nice ||
+			  x->sched.runtime_ns != y->sched.runtime_ns ||
+			  x->sched.deadline_ns != y->sched.deadline_ns ||
+			  x->sched.period_ns != y->sched.period_ns,
+		  "task %s sched", x->name);
+		D(x->place != y->place || x->place_node != y->place_node ||
+			  memcmp(x->cpus, y->cpus, sizeof(x->cpus)),
+		  "task %s placement", x->name);
+		D(x->on_event != y->on_event, "task %s on_event", x->name);
+		D(x->nphases != y->nphases, "task %s nphases", x->name);
+		for (int p = 0; p < x->nphases; p++) {
+			const struct il_phase *u = &x->phases[p];
+			const struct il_phase *v = &y->phases[p];
+
+			D(u->kind != v->kind || u->ns != v->ns ||
+				  u->res != v->res || u->event != v->event,
+			  "task %s phase %d", x->name, p + 1);
+		}
+	}
+	D(a->nevents != b->nevents, "nevents");
+	for (int i = 0; i < a->nevents; i++)
+		D(strcmp(a->events[i], b->events[i]), "event %d", i);
+#undef D
+	return buf;
+}
+
+/* il_scenario_write into a string the caller frees */
+static char *write_text(const struct il_scenario *sc)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f)
+		return NULL;
+	il_scenario_write(sc, f);
+	fclose(f);
+	return text;
+}
+
+/*
+ * Write sc, read it back, compare; write again and compare the texts
+ * (writing is a fixed point).  Returns 0, or -1 with the reason printed.
+ */
+static int round_trip(const struct il_scenario *sc, const char *what)
+{
+	struct il_scenario back;
+	char err[ERR_LEN], d[128];
+	char *text = write_text(sc), *again;
+	int ret = -1;
+
+	if (!text)
+		return -1;
+	if (il_scenario_parse(text, sc->file, &back, err, sizeof(err))) {
+		fprintf(stderr,
+			"%s: written scenario does not read back: %s\n"
+			"%s",
+			what, err, text);
+		free(text);
+		return -1;
+	}
+	if (diff(sc, &back, d, sizeof(d))[0]) {
+		fprintf(stderr, "%s: read back differs: %s\n%s", what, d, text);
+	} else {
+		again = write_text(&back);
+		if (again && !strcmp(text, again))
+			ret = 0;
+		else
+			fprintf(stderr, "%s: writing is not stable\n", what);
+		free(again);
+	}
+	il_scenario_free(&back);
+	free(text);
+	return ret;
+}
+
+static void test_tables(void)
+{
+	static const struct il_opt *const g[] = { il_global_keys, NULL };
+	static const struct il_opt *const r[] = { il_resource_keys, NULL };
+	static const struct il_opt *const t[] = { il_task_keys, NULL };
+	static const struct il_opt *const *const tables[] = { g, r, t };
+	union {
+		struct il_global_keys g;
+		struct il_resource_keys r;
+		struct il_task_keys t;
+	} k;
+	struct il_scenario sc;
+	char err[ERR_LEN];
+
+	/* il_opt_parse checks the tables and applies every default */
+	for (size_t i = 0; i < 3; i++) {
+		t_check_int(
+			il_opt_parse(0, NULL, tables[i], &k, err, sizeof(err)),
+			1);
+		t_check_str(err, "");
+	}
+
+	il_scenario_init(&sc, "demo");
+	t_check_str(sc.file, "demo");
+	t_check_str(sc.g.name, "demo");
+	t_check(sc.g.description == NULL);
+	t_check_int(sc.g.duration_ns, 3 * IL_NSEC_PER_SEC);
+	t_check_int(sc.g.timeout_ns, IL_NSEC_PER_SEC);
+	t_check_str(sc.g.validate, "auto");
+	t_check_int(il_scenario_add_resource(&sc, "M"), 0);
+	t_check_int(sc.res[0].k.type, IL_RES_MUTEX);
+	t_check_int(sc.res[0].k.protocol, IL_PROTO_INHERIT);
+	t_check_int(sc.res[0].k.ceiling, 0);
+	t_check_int(sc.res[0].k.node, -1);
+	t_check_int(il_scenario_add_task(&sc, "t"), 0);
+	t_check_str(sc.tasks[0].k.class_spec, "other");
+	t_check_str(sc.tasks[0].k.cpu, "any");
+	t_check_int(sc.tasks[0].k.activation, IL_ACT_ROUND);
+	t_check_int(sc.tasks[0].k.period_ns, 0);
+	t_check_int(sc.tasks[0].k.offset_ns, 0);
+	t_check(sc.tasks[0].k.on == NULL);
+	t_check(sc.tasks[0].k.body == NULL);
+	t_check_int(sc.tasks[0].on_event, -1);
+	il_scenario_free(&sc);
+	t_check(sc.strings == NULL && sc.ntasks == 0);
+	il_scenario_free(&sc); /* twice is fine */
+}
+
+static void test_minimal(void)
+{
+	struct il_scenario sc;
+
+	if (load("tests/data/jobs/minimal.job", &sc))
+		return;
+	t_check_str(sc.g.name, "minimal");
+	t_check_int(sc.ntasks, 1);
+	t_check_int(sc.nres, 0);
+	t_check_int(sc.nevents, 0);
+	t_check_str(sc.tasks[0].name, "only");
+	t_check_int(sc.tasks[0].line, 3);
+	t_check_int(sc.tasks[0].sched.policy, IL_SCHED_OTHER);
+	t_check_int(sc.tasks[0].sched.nice, 0);
+	t_check_int(sc.tasks[0].place, IL_PLACE_ANY);
+	t_check_int(sc.tasks[0].nphases, 1);
+	t_check_int(sc.tasks[0].phases[0].kind, IL_PH_RUN);
+	t_check_int(sc.tasks[0].phases[0].ns, IL_NSEC_PER_MSEC);
+	t_check_int(sc.tasks[0].phases[0].res, -1);
+	t_check_int(sc.tasks[0].phases[0].event, -1);
+	t_check(sc.checked);
+	il_scenario_free(&sc);
+}
+
+static void check_phase(const struct il_task *t, int p, enum il_phase_kind k,
+			uint64_t ns, int res, int event)
+{
+	t_check(p < t->nphases);
+	if (p >= t->nphases)
+		return;
+	t_check_int(t->phases[p].kind, k);
+	t_check_int(t->phases[p].ns, ns);
+	t_check_int(t->phases[p].res, res);
+	t_check_int(t->phases[p].event, event);
+}
+
+static void test_all_phases(void)
+{
+	const uint64_t us = IL_NSEC_PER_USEC, ms = IL_NSEC_PER_MSEC;
+	struct il_scenario sc;
+	const struct il_task *t;
+	int A, B, C, start, done;
+
+	if (load("tests/data/jobs/all-phases.job", &sc))
+		return;
+	t_check_str(sc.g.name, "all-phases");
+	t_check_str(sc.g.description, "all phases and activations");
+	t_check_int(sc.g.duration_ns, 2 * IL_NSEC_PER_SEC);
+	t_check_str(sc.g.validate, "pi, blocking");
+	t_check_int(sc.g.timeout_ns, 500 * ms);
+	t_check_int(sc.global_line, 6);
+	t_check_int(sc.global_key_line[2], 8); /* duration */
+
+	t_check_int(sc.nres, 3);
+	A = il_scenario_resource(&sc, "A");
+	B = il_scenario_resource(&sc, "B");
+	C = il_scenario_resource(&sc, "C");
+	t_check(A == 0 && B == 1 && C == 2);
+	t_check_int(sc.res[A].k.protocol, IL_PROTO_NONE);
+	t_check_int(sc.res[B].k.protocol, IL_PROTO_PROTECT);
+	t_check_int(sc.res[B].k.ceiling, 50);
+	t_check_int(sc.res[B].k.node, 0);
+	t_check_int(sc.res[C].k.protocol, IL_PROTO_INHERIT);
+	t_check_int(sc.res[C].k.node, -1);
+	t_check_int(sc.res[C].line, 20);
+
+	t_check_int(sc.nevents, 2);
+	start = il_scenario_event(&sc, "start");
+	done = il_scenario_event(&sc, "done");
+	t_check(start == 0 && done == 1);
+	t_check_int(il_scenario_event(&sc, "nope"), -1);
+
+	t_check_int(sc.ntasks, 5);
+	t = &sc.tasks[il_scenario_task(&sc, "producer")];
+	t_check_int(t->sched.policy, IL_SCHED_FIFO);
+	t_check_int(t->sched.prio, 40);
+	t_check_int(t->place, IL_PLACE_CPUS);
+	t_check(t->cpus[0] == 0xb); /* 0-1,3 */
+	t_check_int(t->k.activation, IL_ACT_ROUND);
+	t_check_int(t->k.offset_ns, 1500 * us);
+	t_check_int(t->nphases, 6);
+	check_phase(t, 0, IL_PH_SIGNAL, 0, -1, start);
+	check_phase(t, 1, IL_PH_LOCK, 0, A, -1);
+	check_phase(t, 2, IL_PH_RUN, ms, -1, -1);
+	check_phase(t, 3, IL_PH_UNLOCK, 0, A, -1);
+	check_phase(t, 4, IL_PH_SLEEP, 250 * us, -1, -1);
+	check_phase(t, 5, IL_PH_SIGNAL, 0, -1, done);
+
+	t = &sc.tasks[il_scenario_task(&sc, "periodic")];
+	t_check_int(t->sched.policy, IL_SCHED_RR);
+	t_check_int(t->sched.prio, 30);
+	t_check_int(t->place, IL_PLACE_NODE);
+	t_check_int(t->place_node, 0);
+	t_check_int(t->k.activation, IL_ACT_PERIODIC);
+	t_check_int(t->k.period_ns, 10 * ms);
+	t_check_int(t->k.offset_ns, 2 * ms);
+	t_check_int(t->nphases, 6);
+	check_phase(t, 0, IL_PH_WAIT, 0, -1, start);
+	check_phase(t, 1, IL_PH_LOCK, 0, B, -1);
+	check_phase(t, 2, IL_PH_LOCK, 0, C, -1);
+	check_phase(t, 3, IL_PH_SPIN, 3 * ms, -1, -1);
+	check_phase(t, 4, IL_PH_UNLOCK, 0, C, -1);
+	check_phase(t, 5, IL_PH_UNLOCK, 0, B, -1);
+
+	t = &sc.tasks[il_scenario_task(&sc, "once")];
+	t_check_int(t->sched.policy, IL_SCHED_DEADLINE);
+	t_check_int(t->sched.runtime_ns, 2 * ms);
+	t_check_int(t->sched.deadline_ns, 8 * ms);
+	t_check_int(t->sched.period_ns, 10 * ms);
+	t_check_int(t->place, IL_PLACE_SPREAD);
+	t_check_int(t->k.activation, IL_ACT_ONESHOT);
+	t_check_int(t->nphases, 1);
+	check_phase(t, 0, IL_PH_SPIN, 50 * ms, -1, done);
+
+	t = &sc.tasks[il_scenario_task(&sc, "hog")];
+	t_check_int(t->sched.policy, IL_SCHED_OTHER);
+	t_check_int(t->sched.nice, 5);
+	t_check_int(t->k.activation, IL_ACT_HOG);
+	check_phase(t, 0, IL_PH_RUN, 100 * ms, -1, -1); /* bare: ms */
+
+	t = &sc.tasks[il_scenario_task(&sc, "reactive")];
+	t_check_int(t->sched.policy, IL_SCHED_BATCH);
+	t_check_int(t->k.activation, IL_ACT_EVENT);
+	t_check_str(t->k.on, "done");
+	t_check_int(t->on_event, done);
+	t_check_int(t->line, 49);
+	t_check_int(t->key_line[6], 53); /* body */
+	t_check_int(t->nphases, 5);
+	check_phase(t, 0, IL_PH_LOCK, 0, A, -1);
+	check_phase(t, 1, IL_PH_LOCK, 0, C, -1);
+	check_phase(t, 2, IL_PH_RUN, 200 * us, -1, -1);
+	check_phase(t, 3, IL_PH_UNLOCK, 0, C, -1);
+	check_phase(t, 4, IL_PH_UNLOCK, 0, A, -1);
+	il_scenario_free(&sc);
+}
+
+static void test_nested(void)
+{
+	struct il_scenario sc;
+
+	if (load("tests/data/jobs/nested.job", &sc))
+		return;
+	t_check_str(sc.g.name, "nested-locks");
+	t_check_int(sc.nres, 3);
+	t_check_int(il_scenario_resource(&sc, "r-2"), 1);
+	t_check_int(il_scenario_task(&sc, "T_3"), 2);
+	t_check_int(sc.tasks[0].nphases, 7);
+	il_scenario_free(&sc);
+}
+
+static void test_demo_jobs(void)
+{
+	struct il_scenario sc;
+	const struct il_task *t;
+	int go, got, held;
+
+	if (!load("demos/jobs/pi-classic.job", &sc)) {
+		t_check_str(sc.g.name, "pi-classic");
+		t_check_str(sc.g.validate, "pi");
+		t_check_int(sc.ntasks, 3);
+		t_check_int(sc.res[0].k.protocol, IL_PROTO_INHERIT);
+		held = il_scenario_event(&sc, "held");
+		go = il_scenario_event(&sc, "go");
+		got = il_scenario_event(&sc, "got");
+		t_check(held >= 0 && go >= 0 && got >= 0);
+		for (int i = 0; i < sc.ntasks; i++) {
+			t_check_int(sc.tasks[i].sched.policy, IL_SCHED_FIFO);
+			t_check_int(sc.tasks[i].place, IL_PLACE_CPUS);
+			t_check(sc.tasks[i].cpus[0] == 2); /* cpu 1 */
+		}
+		t = &sc.tasks[il_scenario_task(&sc, "low")];
+		t_check_int(t->k.offset_ns, 0);
+		check_phase(t, 1, IL_PH_SIGNAL, 0, -1, held);
+		t = &sc.tasks[il_scenario_task(&sc, "high")];
+		t_check_int(t->k.offset_ns, 500 * IL_NSEC_PER_USEC);
+		t_check(t->sched.prio == 30);
+		t = &sc.tasks[il_scenario_task(&sc, "medium")];
+		t_check_int(t->k.activation, IL_ACT_EVENT);
+		t_check_int(t->on_event, go);
+		check_phase(t, 0, IL_PH_SPIN, 20 * IL_NSEC_PER_MSEC, -1, got);
+		il_scenario_free(&sc);
+	}
+	if (!load("demos/jobs/pi-chain-3.job", &sc)) {
+		t_check_int(sc.ntasks, 5);
+		t_check_int(sc.nres, 2);
+		t = &sc.tasks[il_scenario_task(&sc, "mid")];
+		t_check_int(t->place, IL_PLACE_SPREAD);
+		t_check_int(t->on_event, il_scenario_event(&sc, "h2"));
+		t = &sc.tasks[il_scenario_task(&sc, "hog2")];
+		t_check_int(t->sched.prio, 25);
+		il_scenario_free(&sc);
+	}
+}
+
+/* Every kind of mistake: the file, the line it must be reported at, and
+ * the part of the message that says what is wrong. */
+static const struct {
+	const char *file;
+	int line;
+	const char *msg;
+} bad[] = {
+	{ "bad-syntax.job", 5,
+	  "syntax error: expected 'key = value' or '[section]', got "
+	  "'lock M'" },
+	{ "bad-unterminated.job", 3,
+	  "unterminated section header '[task high'" },
+	{ "bad-outside.job", 3, "key 'duration' outside a section" },
+	{ "bad-section-type.job", 3,
+	  "unknown section type 'tsak'; did you mean 'task'?" },
+	{ "bad-dup-task.job", 6, "duplicate task 'a' (first at line 3)" },
+	{ "bad-dup-global.job", 5,
+	  "duplicate section [global] (first at line 3)" },
+	{ "bad-same-name.job", 6, "'M' already names a resource (line 3)" },
+	{ "bad-name.job", 3, "invalid task name 'hi/gh'" },
+	{ "bad-unknown-key.job", 5,
+	  "unknown key 'perod' in task 'p'; did you mean 'period'?" },
+	{ "bad-dup-key.job", 6,
+	  "duplicate key 'body' in task 'a' (first at line 4)" },
+	{ "bad-unit.job", 4,
+	  "duration: '2xs' is not a duration (a number with unit ns, us, "
+	  "ms, s or m)" },
+	{ "bad-int.job", 6, "ceiling: 'high' is not an integer" },
+	{ "bad-range.job", 6, "ceiling: 100 is out of range; allowed 0..99" },
+	{ "bad-range-duration.job", 4,
+	  "duration: 90m is out of range; allowed 100ms..60m" },
+	{ "bad-choice.job", 4,
+	  "protocol: 'inherti' is not one of none|inherit|protect; did you "
+	  "mean 'inherit'?" },
+	{ "bad-class.job", 5,
+	  "task 'a': class: 'fifo:100': fifo needs a priority 1..99" },
+	{ "bad-deadline.job", 4,
+	  "task 'dl': class = deadline:5ms/2ms/10ms: deadline runtime "
+	  "exceeds the relative deadline" },
+	{ "bad-cpu.job", 4, "task 'a': cpu: '1-' is not a CPU list" },
+	{ "bad-cpu-node.job", 4,
+	  "task 'a': cpu = node:x: node:N needs a node number" },
+	{ "bad-resource.job", 6,
+	  "task 'a': body phase 1 'lock mutx': no resource 'mutx'; did you "
+	  "mean 'mutex'?" },
+	{ "bad-phase.job", 7,
+	  "task 'a': body phase 1 'lok M': unknown phase 'lok'; did you "
+	  "mean 'lock'?" },
+	{ "bad-missing-arg.job", 7,
+	  "task 'a': body phase 2 'lock': 'lock' needs a resource" },
+	{ "bad-extra-word.job", 4,
+	  "task 'a': body phase 1 'spin 2ms while x': unexpected 'while' "
+	  "after 'spin 2ms'; did you mean 'until'?" },
+	{ "bad-unlock.job", 7,
+	  "task 'a': body phase 2 'unlock M': 'M' is not held by this task" },
+	{ "bad-relock.job", 7,
+	  "task 'a': body phase 3 'lock M': 'M' is already held by this "
+	  "task" },
+	{ "bad-held-at-end.job", 7,
+	  "task 'a': body ends holding 'M'; add 'unlock M'" },
+	{ "bad-wait.job", 6,
+	  "task 'b': body phase 1 'wait og': no task signals 'og'" },
+	{ "bad-until.job", 4,
+	  "task 'a': body phase 1 'spin ... until got': no task signals "
+	  "'got'" },
+	{ "bad-on.job", 7, "task 'b': on = go, but no task signals 'go'" },
+	{ "bad-self-wait.job", 4,
+	  "task 'a': body phase 1 'wait go': waits for 'go' before it "
+	  "signals it, and no other task does" },
+	{ "bad-cycle.job", 8,
+	  "lock-order cycle, these tasks can deadlock: task 'A' holds 'R1' "
+	  "and locks 'R2'; task 'B' holds 'R2' and locks 'R1'" },
+	{ "bad-cycle-3.job", 8,
+	  "lock-order cycle, these tasks can deadlock: task 'A' holds 'R1' "
+	  "and locks 'R2'; task 'B' holds 'R2' and locks 'R3'; task 'C' "
+	  "holds 'R3' and locks 'R1'" },
+	{ "bad-periodic.job", 4,
+	  "task 'p': activation = periodic needs a period" },
+	{ "bad-period-min.job", 5,
+	  "task 'p': period 50us is out of range; allowed 0 or 100us..10s" },
+	{ "bad-period-not-periodic.job", 4,
+	  "task 'p': period is only used with activation = periodic, not "
+	  "round" },
+	{ "bad-event-no-on.job", 6,
+	  "task 'b': activation = event needs 'on = EVENT'" },
+	{ "bad-on-not-event.job", 6,
+	  "task 'b': on = go is only used with activation = event, not "
+	  "round" },
+	{ "bad-no-body.job", 3, "task 'a' has no body" },
+	{ "bad-ceiling.job", 5,
+	  "resource 'M': ceiling 20 is below the priority of task 'high' "
+	  "(fifo:40)" },
+	/* a problem of the whole file has no line */
+	{ "bad-no-tasks.job", 0, "no tasks: a scenario needs at least one" },
+};
+
+static void test_bad_files(void)
+{
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct il_scenario sc;
+		char rel[128], p[512], err[ERR_LEN], prefix[600];
+		int ret;
+
+		snprintf(rel, sizeof(rel), "tests/data/jobs/%s", bad[i].file);
+		src(p, sizeof(p), rel);
+		ret = il_scenario_load(p, &sc, err, sizeof(err));
+		t_check_int(ret, -EINVAL);
+		if (bad[i].line)
+			snprintf(prefix, sizeof(prefix), "%s:%d: ", p,
+				 bad[i].line);
+		else
+			snprintf(prefix, sizeof(prefix), "%s: ", p);
+		if (strncmp(err, prefix, strlen(prefix)))
+			fprintf(stderr, "%s: expected the prefix '%s'\n",
+				bad[i].file, prefix);
+		t_check(!strncmp(err, prefix, strlen(prefix)));
+		t_check_contains(err, bad[i].msg);
+		/* a failed load leaves nothing to free */
+		t_check(sc.strings == NULL && sc.ntasks == 0);
+	}
+}
+
+/* Parse text named "t.job"; expect an error at line with msg in it. */
+static void expect_error(const char *text, int line, const char *msg)
+{
+	struct il_scenario sc;
+	char err[ERR_LEN], prefix[64];
+
+	t_check_int(il_scenario_parse(text, "t.job", &sc, err, sizeof(err)),
+		    -EINVAL);
+	snprintf(prefix, sizeof(prefix), "t.job:%d: ", line);
+	if (strncmp(err, prefix, strlen(prefix)))
+		fprintf(stderr, "expected an error at line %d, got: %s\n", line,
+			err);
+	t_check(!strncmp(err, prefix, strlen(prefix)));
+	t_check_contains(err, msg);
+}
+
+static void expect_ok(const char *text, struct il_scenario *sc)
+{
+	char err[ERR_LEN];
+	int ret = il_scenario_parse(text, "t.job", sc, err, sizeof(err));
+
+	if (ret)
+		fprintf(stderr, "unexpected error: %s\n", err);
+	t_check_int(ret, 0);
+}
+
+/* A buffer that grows; the texts below are a few KiB */
+struct text {
+	char buf[16384];
+	size_t n;
+};
+
+static void add(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	t->n += (size_t)vsnprintf(t->buf + t->n, sizeof(t->buf) - t->n, fmt,
+				  ap);
+	va_end(ap);
+}
+
+static void test_limits(void)
+{
+	struct text t;
+
+	/* IL_MAX_TASKS + 1 tasks: the error is at the header too many */
+	t.n = 0;
+	for (int i = 0; i <= IL_MAX_TASKS; i++)
+		add(&t, "[task t%d]\nbody = run 1ms\n", i);
+	expect_error(t.buf, 2 * IL_MAX_TASKS + 1,
+		     "too many tasks; at most 16 (IL_MAX_TASKS)");
+
+	t.n = 0;
+	for (int i = 0; i <= IL_MAX_RESOURCES; i++)
+		add(&t, "[resource r%d]\n", i);
+	add(&t, "[task a]\nbody = run 1ms\n");
+	expect_error(t.buf, IL_MAX_RESOURCES + 1,
+		     "too many resources; at most 16 (IL_MAX_RESOURCES)");
+
+	t.n = 0;
+	add(&t, "[task a]\nbody = run 1ms");
+	for (int i = 1; i <= IL_MAX_PHASES; i++)
+		add(&t, ", run 1ms");
+	add(&t, "\n");
+	expect_error(t.buf, 2,
+		     "task 'a': body has more than 32 phases (IL_MAX_PHASES)");
+
+	/* exactly IL_MAX_PHASES is fine */
+	t.n = 0;
+	add(&t, "[task a]\nbody = run 1ms");
+	for (int i = 1; i < IL_MAX_PHASES; i++)
+		add(&t, ", run 1ms");
+	add(&t, "\n");
+	{
+		struct il_scenario sc;
+
+		expect_ok(t.buf, &sc);
+		t_check_int(sc.tasks[0].nphases, IL_MAX_PHASES);
+		il_scenario_free(&sc);
+	}
+
+	t.n = 0;
+	add(&t, "[task a]\nbody = signal e0");
+	for (int i = 1; i <= IL_MAX_EVENTS; i++)
+		add(&t, ", signal e%d", i);
+	add(&t, "\n");
+	expect_error(t.buf, 2,
+		     "task 'a': body phase 17 'signal e16': too many events; "
+		     "at most 16 (IL_MAX_EVENTS)");
+}
+
+static void test_syntax(void)
+{
+	struct il_scenario sc;
+
+	expect_error("[task a]\nbody = run 1ms\n\x01\n", 3,
+		     "control character 0x01");
+	expect_error("[task a]\n= 5\n", 2, "syntax error: no key before '='");
+	expect_error("[]\n", 1, "empty section header '[]'");
+	expect_error("[job a]\n", 1,
+		     "unknown section type 'job'; expected global, resource "
+		     "or task");
+	expect_error("[task]\n", 1, "[task] needs a name, e.g. [task high]");
+	expect_error("[global x]\n", 1, "[global] takes no name, got 'x'");
+	expect_error("[task a] b\n", 1,
+		     "unexpected 'b' after the section header");
+	expect_error("[task a23456789012345678901234567890bc]\n", 1,
+		     "invalid task name");
+	expect_error("[resource global]\n", 1,
+		     "'global' cannot name a resource");
+	expect_error("[task a]\nclass =\nbody = run 1ms\n", 2,
+		     "task 'a': class = : unknown class ''");
+	expect_error("[task a]\nbody =\n", 2, "task 'a': body is empty");
+	expect_error("[task a]\nbody = run 1ms,\n", 2,
+		     "task 'a': body phase 2 is empty (a stray comma?)");
+	expect_error("[task a]\nbody = run 0\n", 2,
+		     "task 'a': body phase 1 'run 0': 0 is out of range; "
+		     "allowed 1us..60s");
+	expect_error("[task a]\nbody = sleep 2s5\n", 2,
+		     "'2s5' is not a duration (a number with unit ns, us, ms, "
+		     "s or m; a bare number is in ms)");
+	expect_error("[task a]\nbody = signal a/b\n", 2,
+		     "'a/b' is not a valid event name");
+	expect_error("[task a]\nbody = spin 1ms until\n", 2,
+		     "'until' needs an event, e.g. 'spin 20ms until got'");
+	expect_error("[task a]\nbody = jump\n", 2,
+		     "unknown phase 'jump'; phases are run, spin, lock, "
+		     "unlock, sleep, signal and wait");
+	expect_error("[task a]\nbody = run 1ms\nactivation = event\n"
+		     "on = go\noffset = 1ms\n[task b]\nbody = signal go\n",
+		     5, "task 'a': offset is not used with activation = event");
+	expect_error("[task a]\nbody = signal go\nactivation = event\n"
+		     "on = go\n",
+		     4, "only this task signals 'go', so it is never released");
+	expect_error("[resource M]\nprotocol = protect\n[task a]\n"
+		     "body = lock M, unlock M\n",
+		     2,
+		     "resource 'M': protocol = protect needs a ceiling: set "
+		     "ceiling = 1..99, or lock it from a fifo or rr task");
+	expect_error("[global]\nvalidate = pi,,x\n[task a]\nbody = run 1ms\n",
+		     2, "validate = pi,,x: expected validator names");
+	expect_error("[global]\nname = a/b\n[task a]\nbody = run 1ms\n", 2,
+		     "name must be non-empty and without '/'");
+
+	/* comments: whole line, trailing after a blank, never inside a word */
+	expect_ok("# c\n  ; c\n[global]   ; c\ndescription = C# and a;b # c\n"
+		  "[task a]\t# c\nbody = run 1ms\t; c\n",
+		  &sc);
+	t_check_str(sc.g.description, "C# and a;b");
+	il_scenario_free(&sc);
+
+	/* CRLF line ends, blanks around everything, no final newline */
+	expect_ok("[task a]\r\n  class\t=  fifo:5 \r\n\r\nbody=run 1ms", &sc);
+	t_check_int(sc.tasks[0].sched.prio, 5);
+	il_scenario_free(&sc);
+}
+
+static void test_load_errors(void)
+{
+	struct il_scenario sc;
+	char err[ERR_LEN], p[] = "/tmp/test-jobfile-XXXXXX";
+	int fd;
+
+	t_check_int(
+		il_scenario_load("/nonexistent/x.job", &sc, err, sizeof(err)),
+		-ENOENT);
+	t_check_str(err, "/nonexistent/x.job: No such file or directory");
+	t_check_int(il_scenario_load("/", &sc, err, sizeof(err)), -EISDIR);
+
+	fd = mkstemp(p);
+	t_check(fd >= 0);
+	if (fd < 0)
+		return;
+	t_check_int(write(fd, "[task a]\nbody = run 1ms\n\0\n", 26), 26);
+	close(fd);
+	t_check_int(il_scenario_load(p, &sc, err, sizeof(err)), -EINVAL);
+	t_check_contains(err, ":3: NUL byte");
+	unlink(p);
+}
+
+static void test_set(void)
+{
+	struct il_scenario sc;
+	char err[ERR_LEN];
+	int high, M;
+
+	if (load("demos/jobs/pi-classic.job", &sc))
+		return;
+	high = il_scenario_task(&sc, "high");
+	M = il_scenario_resource(&sc, "M");
+
+	t_check_int(
+		il_scenario_set(&sc, "high.class=fifo:40", err, sizeof(err)),
+		0);
+	t_check_int(sc.tasks[high].sched.prio, 40);
+	t_check_str(sc.tasks[high].k.class_spec, "fifo:40");
+	t_check_int(
+		il_scenario_set(&sc, "global.duration=2s", err, sizeof(err)),
+		0);
+	t_check_int(sc.g.duration_ns, 2 * IL_NSEC_PER_SEC);
+	t_check_int(il_scenario_set(&sc, " duration = 5 ", err, sizeof(err)),
+		    0);
+	t_check_int(sc.g.duration_ns, 5 * IL_NSEC_PER_SEC);
+	t_check_int(il_scenario_set(&sc, "M.protocol=none", err, sizeof(err)),
+		    0);
+	t_check_int(sc.res[M].k.protocol, IL_PROTO_NONE);
+	t_check_int(
+		il_scenario_set(&sc, "M.protocol=protect", err, sizeof(err)),
+		0);
+	t_check_int(
+		il_scenario_set(&sc, "description=set twice", err, sizeof(err)),
+		0);
+	t_check_int(
+		il_scenario_set(&sc, "description=and again", err, sizeof(err)),
+		0);
+	t_check_str(sc.g.description, "and again");
+
+	/* errors name the assignment */
+	t_check_int(il_scenario_set(&sc, "high.clas=fifo:40", err, sizeof(err)),
+		    -EINVAL);
+	t_check_str(err, "--set high.clas=fifo:40: unknown key 'clas' in "
+			 "task 'high'; did you mean 'class'?");
+	t_check_int(
+		il_scenario_set(&sc, "hihg.class=fifo:40", err, sizeof(err)),
+		-EINVAL);
+	t_check_str(err, "--set hihg.class=fifo:40: no task or resource "
+			 "'hihg'; did you mean 'high'?");
+	t_check_int(il_scenario_set(&sc, "duration", err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "--set duration: expected SECTION.KEY=VALUE");
+	t_check_int(il_scenario_set(&sc, "duration=1ms", err, sizeof(err)),
+		    -EINVAL);
+	t_check_str(err, "--set duration=1ms: duration: 1ms is out of range; "
+			 "allowed 100ms..60m");
+	t_check_int(il_scenario_set(&sc, "description=a ; b", err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "' ;' and ' #' start a comment");
+
+	/* the re-check refuses, and the scenario stays as it was */
+	t_check_int(
+		il_scenario_set(&sc, "high.class=fifo:400", err, sizeof(err)),
+		-EINVAL);
+	t_check_contains(err, "--set high.class=fifo:400: ");
+	t_check_contains(err, "task 'high': class: 'fifo:400': fifo needs a "
+			      "priority 1..99");
+	t_check_str(sc.tasks[high].k.class_spec, "fifo:40");
+	t_check_int(sc.tasks[high].sched.prio, 40);
+	t_check_int(il_scenario_set(&sc, "low.body=lock M, run 1ms", err,
+				    sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "body ends holding 'M'");
+	t_check_str(sc.tasks[0].k.body,
+		    "lock M, signal held, run 2ms, unlock M");
+	t_check_int(sc.tasks[0].nphases, 4);
+	t_check_int(il_scenario_set(&sc, "medium.activation=round", err,
+				    sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "task 'medium': on = go is only used with "
+			      "activation = event");
+	t_check_int(sc.tasks[2].k.activation, IL_ACT_EVENT);
+	t_check(sc.checked);
+
+	t_check_int(round_trip(&sc, "pi-classic after --set"), 0);
+	il_scenario_free(&sc);
+
+	/* a name with dots: the key follows the last one */
+	if (load("tests/data/jobs/nested.job", &sc))
+		return;
+	t_check_int(
+		il_scenario_set(&sc, "t.one.class=fifo:9", err, sizeof(err)),
+		0);
+	t_check_int(sc.tasks[0].sched.prio, 9);
+	t_check_int(il_scenario_set(&sc, "r.1.protocol=none", err, sizeof(err)),
+		    0);
+	t_check_int(sc.res[0].k.protocol, IL_PROTO_NONE);
+	il_scenario_free(&sc);
+}
+
+/* A scenario built in C, key by key, as demos/pi-chain.c does. */
+static void test_build_in_c(void)
+{
+	struct il_scenario sc;
+	char err[ERR_LEN], name[8];
+	int ret = 0;
+
+	il_scenario_init(&sc, "demo");
+	t_check_int(il_scenario_add_resource(&sc, "M"), 0);
+	t_check_int(il_scenario_add_task(&sc, "low"), 0);
+	t_check_int(il_scenario_add_task(&sc, "M"), -EEXIST);
+	t_check_int(il_scenario_add_resource(&sc, "low"), -EEXIST);
+	t_check_int(il_scenario_add_task(&sc, "global"), -EINVAL);
+	t_check_int(il_scenario_add_task(&sc, "a b"), -EINVAL);
+	t_check_int(il_scenario_add_task(&sc, ""), -EINVAL);
+	/* incomplete: keys are checked one by one, not the scenario */
+	ret |= il_scenario_set(&sc, "M.protocol=none", err, sizeof(err));
+	ret |= il_scenario_set(&sc, "low.class=fifo:10", err, sizeof(err));
+	ret |= il_scenario_set(&sc, "low.body=lock M, signal x, unlock M", err,
+			       sizeof(err));
+	t_check_int(ret, 0);
+	t_check_int(il_scenario_set(&sc, "low.clas=fifo:10", err, sizeof(err)),
+		    -EINVAL);
+	t_check_int(il_scenario_add_task(&sc, "high"), 1);
+	/* no line: the message starts with the scenario's name */
+	t_check_int(il_scenario_check(&sc, err, sizeof(err)), -EINVAL);
+	t_check_str(err, "demo: task 'high' has no body; add 'body = PHASES', "
+			 "e.g. 'body = lock M, run 2ms, unlock M'");
+	sc.tasks[1].k.body =
+		il_scenario_strdup(&sc, "wait x, lock M, unlock M");
+	t_check_int(il_scenario_check(&sc, err, sizeof(err)), 0);
+	t_check(sc.checked);
+	/* complete now: --set re-checks */
+	t_check_int(il_scenario_set(&sc, "high.body=wait y", err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "no task signals 'y'");
+	t_check_int(round_trip(&sc, "built in C"), 0);
+	for (int i = 2; i < IL_MAX_TASKS; i++) {
+		snprintf(name, sizeof(name), "t%d", i);
+		t_check_int(il_scenario_add_task(&sc, name), i);
+	}
+	t_check_int(il_scenario_add_task(&sc, "one-more"), -ENOSPC);
+	t_check(!sc.checked);
+	il_scenario_free(&sc);
+}
+
+static void test_round_trips(void)
+{
+	static const char *const files[] = {
+		"tests/data/jobs/minimal.job", "tests/data/jobs/all-phases.job",
+		"tests/data/jobs/nested.job",  "demos/jobs/pi-classic.job",
+		"demos/jobs/pi-chain-3.job",
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct il_scenario sc;
+
+		if (load(files[i], &sc))
+			continue;
+		t_check_int(round_trip(&sc, files[i]), 0);
+		il_scenario_free(&sc);
+	}
+}
+
+/*
+ * The lock-order search on the largest graphs a file can make: it must
+ * finish, accept what cannot deadlock and find what can.
+ */
+static void test_lock_order(void)
+{
+	struct il_scenario sc;
+	struct text t;
+
+	/* every task locks every resource in one order: a dense DAG */
+	t.n = 0;
+	for (int r = 0; r < IL_MAX_RESOURCES; r++)
+		add(&t, "[resource r%d]\n", r);
+	for (int ti = 0; ti < IL_MAX_TASKS; ti++) {
+		add(&t, "[task t%d]\nbody = ", ti);
+		for (int r = 0; r < IL_MAX_RESOURCES; r++)
+			add(&t, "lock r%d, ", r);
+		for (int r = IL_MAX_RESOURCES - 1; r >= 0; r--)
+			add(&t, "unlock r%d%s", r, r ? ", " : "\n");
+	}
+	expect_ok(t.buf, &sc);
+	il_scenario_free(&sc);
+
+	/*
+	 * Each task takes its pair of neighbours in both orders: a cycle of
+	 * two edges per pair, but each from one task, and the pairs chain
+	 * through every resource.  No deadlock, many paths.
+	 */
+	t.n = 0;
+	for (int r = 0; r < IL_MAX_RESOURCES; r++)
+		add(&t, "[resource r%d]\n", r);
+	for (int ti = 0; ti < IL_MAX_TASKS - 1; ti++)
+		add(&t,
+		    "[task t%d]\nbody = lock r%d, lock r%d, unlock r%d, "
+		    "unlock r%d, lock r%d, lock r%d, unlock r%d, unlock r%d\n",
+		    ti, ti, ti + 1, ti + 1, ti, ti + 1, ti, ti, ti + 1);
+	expect_ok(t.buf, &sc);
+	il_scenario_free(&sc);
+
+	/* a ring through all 16 resources and 16 tasks */
+	t.n = 0;
+	for (int r = 0; r < IL_MAX_RESOURCES; r++)
+		add(&t, "[resource r%d]\n", r);
+	for (int ti = 0; ti < IL_MAX_TASKS; ti++)
+		add(&t,
+		    "[task t%d]\nbody = lock r%d, lock r%d, unlock r%d, "
+		    "unlock r%d\n",
+		    ti, ti, (ti + 1) % 16, (ti + 1) % 16, ti);
+	expect_error(t.buf, 18,
+		     "lock-order cycle, these tasks can deadlock: "
+		     "task 't0' holds 'r0' and locks 'r1'; task "
+		     "'t1' holds 'r1' and locks 'r2';");
+	expect_error(t.buf, 18, "task 't15' holds 'r15' and locks 'r0'");
+}
+
+/* ---- robustness --------------------------------------------------------- */
+
+static int fuzz_bad, fuzz_runs, fuzz_ok;
+
+/*
+ * Any text gives a checked scenario that writes back and reads back the
+ * same, or -EINVAL with a "fuzz.job:" message and nothing to free.
+ */
+static void fuzz_one(const char *text)
+{
+	struct il_scenario sc;
+	char err[ERR_LEN];
+	int ret = il_scenario_parse(text, "fuzz.job", &sc, err, sizeof(err));
+
+	fuzz_runs++;
+	fuzz_ok += !ret;
+	if (!ret) {
+		if (round_trip(&sc, "fuzz"))
+			goto bad;
+		il_scenario_free(&sc);
+		return;
+	}
+	if (ret == -EINVAL && !strncmp(err, "fuzz.job:", 9) && !sc.strings &&
+	    !sc.ntasks)
+		return;
+bad:
+	if (!fuzz_bad++)
+		fprintf(stderr, "fuzz: ret %d, err '%s' for:\n%s\n", ret, err,
+			text);
+	if (!ret)
+		il_scenario_free(&sc);
+}
+
+static char *read_all(const char *rel)
+{
+	char p[512];
+	FILE *f = fopen(src(p, sizeof(p), rel), "re");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = calloc(1, 65536);
+	n = buf ? fread(buf, 1, 65535, f) : 0;
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_fuzz(void)
+{
+	static const char *const seeds[] = {
+		"tests/data/jobs/all-phases.job",  "tests/data/jobs/nested.job",
+		"tests/data/jobs/bad-cycle-3.job", "demos/jobs/pi-classic.job",
+		"demos/jobs/pi-chain-3.job",
+	};
+	/* the characters the grammar cares about, and some it does not */
+	static const char alphabet[] = "[]=,;# \t\n\r:.-_/0123456789"
+				       "abcdefghijklmnopqrstuvwxyzMRT";
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+	char buf[8192];
+
+	for (size_t s = 0; s < sizeof(seeds) / sizeof(seeds[0]); s++) {
+		char *seed = read_all(seeds[s]);
+		size_t len;
+
+		t_check(seed != NULL);
+		if (!seed)
+			continue;
+		len = strlen(seed);
+		/* every truncation */
+		for (size_t cut = 0; cut <= len && cut < sizeof(buf); cut++) {
+			memcpy(buf, seed, cut);
+			buf[cut] = '\0';
+			fuzz_one(buf);
+		}
+		/* 1 to 4 random edits */
+		for (int i = 0; i < 2000; i++) {
+			size_t n = len;
+			int edits = 1 + (int)(t_rand(&rng) % 4);
+
+			memcpy(buf, seed, len + 1);
+			for (int e = 0; e < edits && n; e++) {
+				size_t pos = t_rand(&rng) % n;
+				uint64_t r = t_rand(&rng);
+				size_t k;
+
+				switch (r % 5) {
+				case 0: /* replace with a grammar character */
+					buf[pos] = alphabet[(r >> 8) %
+							    (sizeof(alphabet) -
+							     1)];
+					break;
+				case 1: /* replace with any non-NUL byte */
+					buf[pos] = (char)(1 + (r >> 8) % 255);
+					break;
+				case 2: /* insert */
+					if (n + 2 >= sizeof(buf))
+						break;
+					memmove(buf + pos + 1, buf + pos,
+						n - pos + 1);
+					buf[pos] = alphabet[(r >> 8) %
+							    (sizeof(alphabet) -
+							     1)];
+					n++;
+					break;
+				case 3: /* delete up to 16 bytes */
+					k = 1 + (r >> 8) % 16;
+					if (k > n - pos)
+						k = n - pos;
+					memmove(buf + pos, buf + pos + k,
+						n - pos - k + 1);
+					n -= k;
+					break;
+				default: /* copy a piece elsewhere */
+					k = 1 + (r >> 8) % 64;
+					if (k > n - pos)
+						k = n - pos;
+					if (n + k + 1 >= sizeof(buf))
+						break;
+					{
+						size_t to = (r >> 20) % (n + 1);
+						char piece[64];
+
+						memcpy(piece, buf + pos, k);
+						memmove(buf + to + k, buf + to,
+							n - to + 1);
+						memcpy(buf + to, piece, k);
+						n += k;
+					}
+					break;
+				}
+			}
+			fuzz_one(buf);
+		}
+		free(seed);
+	}
+	/* random text, from the grammar's characters and from any byte */
+	for (int i = 0; i < 3000; i++) {
+		size_t n = t_rand(&rng) % 400;
+
+		for (size_t j = 0; j < n; j++) {
+			uint64_t r = t_rand(&rng);
+
+			buf[j] = i % 2 ? (char)(1 + r % 255)
+				       : alphabet[r % (sizeof(alphabet) - 1)];
+		}
+		buf[n] = '\0';
+		fuzz_one(buf);
+	}
+	printf("fuzz: %d inputs, %d read as scenarios\n", fuzz_runs, fuzz_ok);
+	t_check(fuzz_ok > 100 && fuzz_runs - fuzz_ok > 100);
+	t_check_int(fuzz_bad, 0);
+}
+
+/*
+ * docs/job-files.md lists every key with its default, from the same
+ * tables; a key added to a table and not to the document fails here.
+ */
+static void test_docs(void)
+{
+	static const struct il_opt *const tables[] = { il_global_keys,
+						       il_resource_keys,
+						       il_task_keys };
+	static const char *const phases[] = {
+		"`run TIME`",	"`spin TIME [until EVENT]`",
+		"`lock RES`",	"`unlock RES`",
+		"`sleep TIME`", "`signal EVENT`",
+		"`wait EVENT`",
+	};
+	char *doc = read_all("docs/job-files.md");
+
+	t_check(doc != NULL);
+	if (!doc)
+		return;
+	for (size_t i = 0; i < 3; i++) {
+		for (const struct il_opt *o = tables[i]; o->name; o++) {
+			char row[64], def[64];
+			const char *line;
+			size_t n;
+
+			snprintf(row, sizeof(row), "\n| `%s` |", o->name);
+			line = strstr(doc, row);
+			t_check_contains(doc, row);
+			if (!line || !o->def)
+				continue;
+			n = strcspn(line + 1, "\n");
+			snprintf(def, sizeof(def), "`%s`", o->def);
+			/* the default is in the key's own row */
+			{
+				char copy[512];
+
+				snprintf(copy, sizeof(copy), "%.*s", (int)n,
+					 line + 1);
+				t_check_contains(copy, def);
+			}
+		}
+	}
+	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++)
+		t_check_contains(doc, phases[i]);
+	free(doc);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		srcdir = argv[1];
+	test_tables();
+	test_minimal();
+	test_all_phases();
+	test_nested();
+	test_demo_jobs();
+	test_bad_files();
+	test_limits();
+	test_syntax();
+	test_load_errors();
+	test_set();
+	test_build_in_c();
+	test_round_trips();
+	test_lock_order();
+	test_fuzz();
+	test_docs();
+	return t_done("jobfile");
+}
