@@ -6,8 +6,9 @@
  *   sudo pi-classic                      # none, inherit and protect, 3 s each
  *   sudo pi-classic -p inherit -d 10s --json out.json
  *
- * Three SCHED_FIFO threads share one CPU.  Each round is ordered by
- * hand-offs, not by hoping sleeps line up:
+ * Three SCHED_FIFO tasks share one CPU.  Each round is ordered by
+ * hand-offs (events of the scenario engine), not by hoping sleeps line
+ * up:
  *
  *   1. low (prio 10) is released, takes the mutex and starts a critical
  *      section of --cs CPU time;
@@ -22,11 +23,12 @@
  * with the ceiling low runs at high's priority from the moment it locks,
  * so high's start is delayed instead.
  *
- * For each round the threads' CPU clocks tell who ran while high waited:
- * low (the bounded part), medium (the inversion) or nobody in the
- * scenario (steal, interrupts: noise).  validators/pi.c judges that
- * against the bound; the noise allowance comes from a wakeup-latency
- * calibration on the same CPU just before each protocol's run.
+ * For each round the engine's CPU-clock accounting tells who ran while
+ * high waited: low (the bounded part), medium (the inversion) or nobody
+ * lower in the scenario (steal, interrupts: noise).  validators/pi.c
+ * judges that against the bound; the noise allowance comes from a
+ * wakeup-latency calibration on the same CPU just before each protocol's
+ * run.  This file only describes the scenario and judges it.
  *
  * Exit: 0 every verdict as expected (none fails, inherit and protect
  * pass), 1 otherwise, 2 bad usage, 77 cannot run here (reason printed),
@@ -34,7 +36,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,11 +47,12 @@
 #include <unistd.h>
 
 #include <invlab/cpu.h>
+#include <invlab/engine.h>
 #include <invlab/hist.h>
 #include <invlab/opt.h>
 #include <invlab/report.h>
+#include <invlab/scenario.h>
 #include <invlab/sched.h>
-#include <invlab/sync.h>
 #include <invlab/sysinfo.h>
 #include <invlab/time.h>
 #include <invlab/validate.h>
@@ -105,57 +107,6 @@ static const struct il_opt pi_opts[] = {
 
 static const struct il_opt *const tables[] = { il_common_opts, pi_opts, NULL };
 
-/* per-round flags */
-#define R_LATE 1u	/* low had not locked by high's release: not judged */
-#define R_TIMEOUT 2u	/* high never got the mutex within the bound */
-#define R_UNSTARTED 4u	/* stopped before the round ran */
-
-struct round {
-	uint64_t wakeup_ns;  /* high: release -> running */
-	uint64_t blocked_ns; /* high: request -> acquired */
-	uint64_t delay_ns;   /* high: release -> acquired */
-	uint64_t foreign_ns; /* part of delay no scenario thread ran */
-	uint64_t lower_ns;   /* medium's CPU time during the wait */
-	uint64_t hold_ns;    /* low's critical section, CPU time */
-	unsigned flags;
-};
-
-/* Shared by the three threads of one protocol's run. */
-struct run {
-	const struct cfg *cfg;
-	int cpu;
-	int protocol;
-	uint64_t lead_ns;
-	pthread_mutex_t m;
-
-	/* futex words, each holding a round number or a count */
-	uint32_t arm;	   /* round released by the orchestrator */
-	uint32_t held;	   /* round whose mutex low holds */
-	uint32_t med_go;   /* round in which medium was released */
-	uint32_t acquired; /* round in which high got the mutex */
-	uint32_t done;	   /* thread completions, 3 per round */
-	uint32_t ready;	   /* threads set up */
-	int setup_err;
-	char setup_why[256];
-
-	/* the round in flight */
-	uint64_t r0, r;
-	/*
-	 * CPU clocks at high's release: low's, as low first sees the release
-	 * time pass inside its critical section (it cannot run between the
-	 * release and that moment, so its CPU clock has not moved; and a
-	 * thread's own clock stays consistent even if it is preempted between
-	 * two reads).  Medium's is read by high as soon as it runs: medium
-	 * is asleep until high releases it, and cannot run while high does.
-	 */
-	uint64_t low_cpu_at_r;
-	clockid_t clk_low, clk_med, clk_high;
-
-	struct round *rounds;
-	size_t cap, nrounds;
-	struct il_hist blocked, wakeup, delay, hold;
-};
-
 struct result {
 	int protocol;
 	bool ran;
@@ -164,11 +115,12 @@ struct result {
 	struct il_blocking_stats st;
 	size_t rounds, late;
 	uint64_t steal_ns;
+	char placement[256];
 	struct il_hist calib;
 	struct il_hist blocked, wakeup, delay, hold;
 };
 
-static int g_stop;	   /* set by SIGINT/SIGTERM or a stuck round */
+static int g_stop; /* set by SIGINT/SIGTERM */
 static volatile sig_atomic_t g_signal;
 
 static void on_signal(int sig)
@@ -177,470 +129,134 @@ static void on_signal(int sig)
 	__atomic_store_n(&g_stop, 1, __ATOMIC_RELAXED);
 }
 
-static bool stopping(void)
-{
-	return __atomic_load_n(&g_stop, __ATOMIC_RELAXED);
-}
-
-static uint64_t clock_of(clockid_t c)
-{
-	uint64_t ns = 0;
-
-	il_clock_ns(c, &ns);
-	return ns;
-}
-
-static uint64_t sub0(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
-}
-
-/* Wait until *word != seen or stop; slices keep the stop flag honoured. */
-static int wait_change(uint32_t *word, uint32_t seen, uint64_t deadline)
-{
-	while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == seen) {
-		uint64_t now = il_now_ns(), until;
-
-		if (stopping())
-			return -EINTR;
-		if (deadline && now >= deadline)
-			return -ETIMEDOUT;
-		until = now + 50 * IL_NSEC_PER_MSEC;
-		if (deadline && until > deadline)
-			until = deadline;
-		il_futex_wait(word, seen, until);
-	}
-	return 0;
-}
-
-static void count_done(struct run *rn)
-{
-	__atomic_fetch_add(&rn->done, 1, __ATOMIC_ACQ_REL);
-	il_futex_post(&rn->done, __atomic_load_n(&rn->done, __ATOMIC_ACQUIRE));
-}
-
-/* Thread setup: pin, class, then report ready. */
-static int enter_class(struct run *rn, int prio, clockid_t *clk)
-{
-	struct il_sched s = { .policy = IL_SCHED_FIFO, .prio = prio };
-	int ret;
-
-	pthread_getcpuclockid(pthread_self(), clk);
-	ret = il_pin_cpu(0, rn->cpu);
-	if (ret) {
-		snprintf(rn->setup_why, sizeof(rn->setup_why),
-			 "cannot pin to CPU %d: %s", rn->cpu, strerror(-ret));
-		rn->setup_err = ret;
-	} else if ((ret = il_sched_set(0, &s))) {
-		il_sched_strerror(ret, &s, rn->setup_why,
-				  sizeof(rn->setup_why));
-		rn->setup_err = ret;
-	}
-	__atomic_fetch_add(&rn->ready, 1, __ATOMIC_ACQ_REL);
-	il_futex_post(&rn->ready, __atomic_load_n(&rn->ready, __ATOMIC_ACQUIRE));
-	return ret;
-}
-
-/* a CLOCK_REALTIME deadline for pthread_mutex_timedlock */
-static struct timespec lock_deadline(uint64_t from_now_ns)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return il_ns_to_ts(il_ts_to_ns(&ts) + from_now_ns);
-}
-
-static void *low_thread(void *arg)
-{
-	struct run *rn = arg;
-	uint32_t k = 0;
-
-	if (enter_class(rn, (int)rn->cfg->prio_low, &rn->clk_low))
-		return NULL;
-	while (wait_change(&rn->arm, k, 0) == 0) {
-		struct timespec dl;
-		uint64_t c_pre, c0, c_end, c;
-		bool seen = false;
-
-		k = __atomic_load_n(&rn->arm, __ATOMIC_ACQUIRE);
-		il_sleep_until(rn->r0, &g_stop);
-		dl = lock_deadline(IL_NSEC_PER_SEC);
-		/* the section the bound speaks of includes the lock and unlock
-		 * operations (a ceiling changes priority in both) */
-		c_pre = il_thread_cpu_ns();
-		if (pthread_mutex_timedlock(&rn->m, &dl)) {
-			count_done(rn);
-			continue;
-		}
-		c0 = il_thread_cpu_ns();
-		il_futex_post(&rn->held, k);
-		/* the critical section: --cs of CPU time, however long it
-		 * takes in wall time */
-		c_end = c0 + rn->cfg->cs_ns;
-		while ((c = il_thread_cpu_ns()) < c_end && !stopping()) {
-			if (!seen && il_now_ns() >= rn->r) {
-				rn->low_cpu_at_r = c;
-				seen = true;
-			}
-		}
-		if (!seen)
-			rn->low_cpu_at_r = c;
-		pthread_mutex_unlock(&rn->m);
-		rn->rounds[k - 1].hold_ns = il_thread_cpu_ns() - c_pre;
-		count_done(rn);
-	}
-	return NULL;
-}
-
-static void *medium_thread(void *arg)
-{
-	struct run *rn = arg;
-	uint32_t k = 0;
-
-	if (enter_class(rn, (int)rn->cfg->prio_medium, &rn->clk_med))
-		return NULL;
-	while (wait_change(&rn->med_go, k, 0) == 0) {
-		uint64_t end;
-
-		k = __atomic_load_n(&rn->med_go, __ATOMIC_ACQUIRE);
-		end = il_now_ns() + rn->cfg->hog_ns;
-		/* spin while high waits; nothing here may block */
-		while (__atomic_load_n(&rn->acquired, __ATOMIC_ACQUIRE) != k &&
-		       il_now_ns() < end && !stopping())
-			;
-		count_done(rn);
-	}
-	return NULL;
-}
-
-static void *high_thread(void *arg)
-{
-	struct run *rn = arg;
-	uint32_t k = 0;
-
-	if (enter_class(rn, (int)rn->cfg->prio_high, &rn->clk_high))
-		return NULL;
-	while (wait_change(&rn->arm, k, 0) == 0) {
-		struct round *rd;
-		struct timespec dl;
-		uint64_t s, t_req, t_acq, cl, cm, lower, med_base;
-		int ret;
-
-		k = __atomic_load_n(&rn->arm, __ATOMIC_ACQUIRE);
-		rd = &rn->rounds[k - 1];
-		il_sleep_until(rn->r, &g_stop);
-		s = il_now_ns();
-		med_base = clock_of(rn->clk_med);
-		rd->wakeup_ns = sub0(s, rn->r);
-		if (__atomic_load_n(&rn->held, __ATOMIC_ACQUIRE) != k) {
-			/* low was late: wait for it so the round stays in
-			 * step, but do not judge this round */
-			rd->flags |= R_LATE;
-			wait_change(&rn->held, k - 1, s + IL_NSEC_PER_SEC);
-		}
-		il_futex_post(&rn->med_go, k);
-		t_req = il_now_ns();
-		dl = lock_deadline(rn->cfg->cs_ns + rn->cfg->hog_ns +
-				   IL_NSEC_PER_SEC);
-		ret = pthread_mutex_timedlock(&rn->m, &dl);
-		t_acq = il_now_ns();
-		cl = clock_of(rn->clk_low);
-		cm = clock_of(rn->clk_med);
-		if (ret == 0) {
-			__atomic_store_n(&rn->acquired, k, __ATOMIC_RELEASE);
-			pthread_mutex_unlock(&rn->m);
-		} else {
-			rd->flags |= R_TIMEOUT;
-			__atomic_store_n(&g_stop, 1, __ATOMIC_RELAXED);
-		}
-		rd->blocked_ns = t_acq - t_req;
-		rd->delay_ns = sub0(t_acq, rn->r);
-		/* blocking is what lower-priority threads ran during the wait;
-		 * the rest is high's own lock operations, steal, interrupts */
-		lower = sub0(cl, rn->low_cpu_at_r) + sub0(cm, med_base);
-		rd->foreign_ns = sub0(rd->delay_ns, lower);
-		rd->lower_ns = sub0(cm, med_base);
-		count_done(rn);
-	}
-	return NULL;
-}
-
-static int make_mutex(pthread_mutex_t *m, int protocol, int ceiling,
-		      bool ignore)
-{
-	pthread_mutexattr_t a;
-	int proto = PTHREAD_PRIO_NONE, ret;
-
-	if (!ignore && protocol == P_INHERIT)
-		proto = PTHREAD_PRIO_INHERIT;
-	if (!ignore && protocol == P_PROTECT)
-		proto = PTHREAD_PRIO_PROTECT;
-	pthread_mutexattr_init(&a);
-	ret = pthread_mutexattr_setprotocol(&a, proto);
-	if (!ret && proto == PTHREAD_PRIO_PROTECT)
-		ret = pthread_mutexattr_setprioceiling(&a, ceiling);
-	if (!ret)
-		ret = pthread_mutex_init(m, &a);
-	pthread_mutexattr_destroy(&a);
-	return -ret;
-}
-
 /*
- * Threads start with SIGINT/SIGTERM blocked, so signals reach the
- * orchestrating main thread only and never interrupt a measurement.
+ * The scenario, as a job file (demos/jobs/pi-classic.job is the same with
+ * the defaults): all three tasks on one CPU.  `wait held` only sleeps
+ * when low was late; such rounds are not judged.
  */
-static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg)
+static int build(struct il_scenario *sc, const struct cfg *cfg, int cpu,
+		 int protocol, char *err, size_t len)
 {
-	sigset_t block, old;
-	pthread_attr_t a;
-	int ret;
+	char job[2048];
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	pthread_attr_init(&a);
-	pthread_attr_setstacksize(&a, 256 * 1024);
-	ret = pthread_create(t, &a, fn, arg);
-	pthread_attr_destroy(&a);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return -ret;
+	snprintf(job, sizeof(job),
+		 "[global]\n"
+		 "name = pi-classic\n"
+		 "duration = %" PRIu64 "ns\n"
+		 "[resource M]\n"
+		 "protocol = %s\n"
+		 "ceiling = %" PRId64 "\n"
+		 "[task low]\n"
+		 "class = fifo:%" PRId64 "\n"
+		 "cpu = %d\n"
+		 "body = lock M, signal held, run %" PRIu64 "ns, unlock M\n"
+		 "[task high]\n"
+		 "class = fifo:%" PRId64 "\n"
+		 "cpu = %d\n"
+		 "offset = %" PRIu64 "ns\n"
+		 "body = wait held, signal go, lock M, signal got, unlock M\n"
+		 "[task medium]\n"
+		 "class = fifo:%" PRId64 "\n"
+		 "cpu = %d\n"
+		 "activation = event\n"
+		 "on = go\n"
+		 "body = spin %" PRIu64 "ns until got\n",
+		 cfg->common.duration_ns,
+		 cfg->ignore_protocol ? "none" : proto_names[protocol],
+		 cfg->prio_high, cfg->prio_low, cpu, cfg->cs_ns,
+		 cfg->prio_high, cpu, cfg->cs_ns / 4, cfg->prio_medium, cpu,
+		 cfg->hog_ns);
+	return il_scenario_parse(job, "pi-classic", sc, err, len);
 }
 
 /*
- * Idle wakeup latency of a thread at high's priority on the test CPU:
- * the noise allowance of this run.
- */
-struct calib {
-	int cpu, prio, err;
-	char why[256];
-	struct il_hist *h;
-};
-
-static void *calib_thread(void *arg)
-{
-	struct calib *c = arg;
-	struct il_sched s = { .policy = IL_SCHED_FIFO, .prio = c->prio };
-	uint64_t t;
-
-	c->err = il_pin_cpu(0, c->cpu);
-	if (!c->err && (c->err = il_sched_set(0, &s)))
-		il_sched_strerror(c->err, &s, c->why, sizeof(c->why));
-	if (c->err)
-		return NULL;
-	t = il_now_ns();
-	/* 1000 samples: p90 then ignores up to a hundred stalls of the host */
-	for (int i = 0; i < 1000 && !stopping(); i++) {
-		t += 200 * IL_NSEC_PER_USEC;
-		if (il_sleep_until(t, &g_stop))
-			break;
-		il_hist_record(c->h, sub0(il_now_ns(), t));
-	}
-	return NULL;
-}
-
-static int calibrate(int cpu, int prio, struct il_hist *h, char *why,
-		     size_t len)
-{
-	struct calib c = { .cpu = cpu, .prio = prio, .h = h };
-	pthread_t t;
-	int ret;
-
-	il_hist_init(h);
-	ret = start_thread(&t, calib_thread, &c);
-	if (ret)
-		return ret;
-	pthread_join(t, NULL);
-	if (c.err)
-		snprintf(why, len, "%s", c.why);
-	return c.err;
-}
-
-/*
- * One protocol: calibrate, run rounds for --duration, judge.  Returns 0,
- * -EPERM-like errors with why filled (cannot run), or -EIO (broken).
+ * One protocol: calibrate, run the scenario for --duration, judge high's
+ * waits.  Returns 0, or a negative errno with why filled.
  */
 static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 			struct result *res, char *why, size_t len)
 {
-	struct run *rn;
-	pthread_t th[3];
-	uint64_t t_end, next, steal0 = 0, steal1 = 0, dur;
-	size_t cap;
-	int ret, nthreads = 0;
+	struct il_sched hi = { .policy = IL_SCHED_FIFO,
+			       .prio = (int)cfg->prio_high };
+	struct il_engine_opts eo = { .stop = &g_stop };
+	struct il_engine_result er;
+	struct il_bound_input in = { 0 };
+	struct il_scenario sc;
+	struct il_lock_result *lr;
+	struct il_task_result *low, *high;
+	int ret, m, ceiling[1];
+	uint64_t L, eps = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->protocol = protocol;
 	res->expected = (protocol == P_NONE || cfg->ignore_protocol) ? IL_FAIL
 								      : IL_PASS;
-	ret = calibrate(cpu, (int)cfg->prio_high, &res->calib, why, len);
-	if (ret)
-		return ret;
-
-	/* a round takes at least 2*cs (work, then as much idle) */
-	dur = cfg->common.duration_ns;
-	cap = (size_t)(dur / (2 * cfg->cs_ns)) + 16;
-	rn = calloc(1, sizeof(*rn));
-	if (!rn)
-		return -ENOMEM;
-	rn->rounds = calloc(cap, sizeof(*rn->rounds));
-	if (!rn->rounds) {
-		free(rn);
-		return -ENOMEM;
-	}
-	rn->cap = cap;
-	rn->cfg = cfg;
-	rn->cpu = cpu;
-	rn->protocol = protocol;
-	rn->lead_ns = cfg->cs_ns / 4;
-	ret = make_mutex(&rn->m, protocol, (int)cfg->prio_high,
-			 cfg->ignore_protocol);
+	ret = build(&sc, cfg, cpu, protocol, why, len);
 	if (ret) {
-		snprintf(why, len, "cannot create a %s mutex: %s",
-			 proto_names[protocol], strerror(-ret));
-		free(rn->rounds);
-		free(rn);
+		il_scenario_free(&sc);
 		return -EIO;
 	}
-	/* touch everything the threads write before the clock starts */
-	memset(rn->rounds, 0, cap * sizeof(*rn->rounds));
-
-	void *(*fns[3])(void *) = { low_thread, medium_thread, high_thread };
-	for (int i = 0; i < 3; i++) {
-		ret = start_thread(&th[i], fns[i], rn);
-		if (ret) {
-			snprintf(why, len, "cannot create a thread: %s",
-				 strerror(-ret));
-			__atomic_store_n(&g_stop, 1, __ATOMIC_RELAXED);
-			ret = -EIO;
-			goto join;
-		}
-		nthreads++;
+	/*
+	 * The noise allowance: idle wakeup latency of a thread at high's
+	 * priority on the same CPU, just before the run.  1000 samples, p90:
+	 * a few host stalls during calibration do not widen it; steal and
+	 * interrupts during the run are removed round by round anyway.
+	 */
+	ret = il_engine_calibrate(cpu, &hi, 1000, 200 * IL_NSEC_PER_USEC,
+				  &g_stop, &res->calib, why, len);
+	if (ret) {
+		il_scenario_free(&sc);
+		return ret;
 	}
-	while (__atomic_load_n(&rn->ready, __ATOMIC_ACQUIRE) < 3)
-		il_futex_wait(&rn->ready,
-			      __atomic_load_n(&rn->ready, __ATOMIC_ACQUIRE),
-			      il_now_ns() + 100 * IL_NSEC_PER_MSEC);
-	if (rn->setup_err) {
-		snprintf(why, len, "%s", rn->setup_why);
-		ret = rn->setup_err;
-		goto join;
+	ret = il_engine_run(&sc, &eo, &er, why, len);
+	if (ret) {
+		il_scenario_free(&sc);
+		return ret;
 	}
+	m = il_scenario_resource(&sc, "M");
+	low = &er.tasks[il_scenario_task(&sc, "low")];
+	high = &er.tasks[il_scenario_task(&sc, "high")];
+	lr = high->locks[0];
 
-	il_steal_ns(cpu, &steal0);
-	next = il_now_ns() + IL_NSEC_PER_MSEC;
-	t_end = next + dur;
-	for (uint32_t k = 1; k <= cap && !stopping(); k++) {
-		uint64_t now = il_now_ns(), deadline, busy;
-
-		if (now >= t_end)
-			break;
-		rn->r0 = next > now + 200 * IL_NSEC_PER_USEC
-				 ? next
-				 : now + 200 * IL_NSEC_PER_USEC;
-		rn->r = rn->r0 + rn->lead_ns;
-		rn->nrounds = k;
-		il_futex_post(&rn->arm, k);
-		/* the round's own bound: high gives up on the lock before */
-		deadline = rn->r + cfg->cs_ns + cfg->hog_ns +
-			   2 * IL_NSEC_PER_SEC;
-		for (;;) {
-			uint32_t d = __atomic_load_n(&rn->done,
-						     __ATOMIC_ACQUIRE);
-
-			if (d >= 3 * k)
-				break;
-			if (il_now_ns() >= deadline) {
-				/* a thread is stuck: stop everything */
-				rn->rounds[k - 1].flags |= R_TIMEOUT;
-				__atomic_store_n(&g_stop, 1, __ATOMIC_RELAXED);
-				break;
-			}
-			il_futex_wait(&rn->done, d,
-				      il_now_ns() + 50 * IL_NSEC_PER_MSEC);
-		}
-		/* a round cut short by a stop request is not judged */
-		if (stopping() && !(rn->rounds[k - 1].flags & R_TIMEOUT))
-			rn->rounds[k - 1].flags |= R_UNSTARTED;
-		/* as much idle as work keeps RT use at or below half the CPU,
-		 * away from RT throttling and the fair server */
-		now = il_now_ns();
-		busy = sub0(now, rn->r0);
-		next = now + (busy > IL_NSEC_PER_MSEC ? busy : IL_NSEC_PER_MSEC);
-	}
-	il_steal_ns(cpu, &steal1);
-	ret = 0;
-join:
-	__atomic_store_n(&g_stop, 1, __ATOMIC_RELAXED);
-	for (int i = 0; i < nthreads; i++)
-		pthread_join(th[i], NULL);
-	if (!g_signal)
-		__atomic_store_n(&g_stop, 0, __ATOMIC_RELAXED);
-	if (ret == 0) {
-		struct il_wait_sample *ws;
-		struct il_bound_input in = { 0 };
-		uint64_t L = 0, eps = 0;
-		size_t n = 0;
-
-		il_hist_init(&res->blocked);
-		il_hist_init(&res->wakeup);
-		il_hist_init(&res->delay);
+	res->blocked = lr->blocked;
+	res->delay = lr->delay;
+	res->wakeup = high->wakeup;
+	if (low->hold[m])
+		res->hold = *low->hold[m];
+	else
 		il_hist_init(&res->hold);
-		ws = calloc(rn->nrounds + 1, sizeof(*ws));
-		for (size_t i = 0; ws && i < rn->nrounds; i++) {
-			struct round *rd = &rn->rounds[i];
+	res->late = lr->late;
+	res->rounds = lr->nsamples;
+	res->steal_ns = er.steal_ns;
+	snprintf(res->placement, sizeof(res->placement), "%s", er.placement);
 
-			if (rd->flags & R_UNSTARTED)
-				continue;
-			if (rd->flags & R_LATE) {
-				res->late++;
-				continue;
-			}
-			il_hist_record(&res->hold, rd->hold_ns);
-			if (rd->hold_ns > L)
-				L = rd->hold_ns;
-			il_hist_record(&res->blocked, rd->blocked_ns);
-			il_hist_record(&res->wakeup, rd->wakeup_ns);
-			il_hist_record(&res->delay, rd->delay_ns);
-			ws[n].delay_ns = rd->delay_ns;
-			ws[n].foreign_ns = rd->foreign_ns;
-			ws[n].lower_ns = rd->lower_ns;
-			ws[n].timed_out = !!(rd->flags & R_TIMEOUT);
-			n++;
-		}
-		/*
-		 * The allowance only has to cover what the per-round accounting
-		 * cannot see (clock-read skew, the switch to high); steal and
-		 * interrupts are removed round by round.  p90 keeps a few host
-		 * stalls during calibration from widening it.
-		 */
-		if (il_hist_percentile_upper(&res->calib, 0.90, &eps))
-			eps = res->calib.count ? res->calib.max : 0;
-		in.bound_name = protocol == P_PROTECT
-					? "immediate priority ceiling (one CPU)"
-					: "priority inheritance (one CPU)";
-		/* one lower task, one lock: both bounds are its longest
-		 * section, measured (CPU time of low's critical section) */
-		in.bound_ns = protocol == P_PROTECT
-				      ? il_ceiling_bound(&L,
-							 &(int){ (int)cfg->prio_high },
-							 (int)cfg->prio_high, 1, 1)
-				      : il_pi_bound(&L, 1, 1);
-		if (!in.bound_ns)
-			in.bound_ns = cfg->cs_ns;
-		in.noise_ns = eps;
-		in.min_samples = 20;
-		il_check_blocking(&in, ws, n, &res->check);
-		il_blocking_stats(&in, ws, n, &res->st);
-		res->rounds = n;
-		res->steal_ns = sub0(steal1, steal0);
-		res->ran = true;
-		free(ws);
+	if (il_hist_percentile_upper(&res->calib, 0.90, &eps))
+		eps = res->calib.count ? res->calib.max : 0;
+	/* one lower task, one lock: both bounds are its longest section,
+	 * measured (low's CPU time from lock to unlock) */
+	L = low->hold_max[m] ? low->hold_max[m] : cfg->cs_ns;
+	ceiling[0] = (int)cfg->prio_high;
+	if (protocol == P_PROTECT) {
+		in.bound_name = "immediate priority ceiling (one CPU)";
+		in.bound_ns = il_ceiling_bound(&L, ceiling,
+					       (int)cfg->prio_high, 1, 1);
+	} else {
+		in.bound_name = "priority inheritance (one CPU)";
+		in.bound_ns = il_pi_bound(&L, 1, 1);
 	}
-	pthread_mutex_destroy(&rn->m);
-	free(rn->rounds);
-	free(rn);
-	return ret;
+	in.noise_ns = eps;
+	in.min_samples = 20;
+	il_check_blocking(&in, lr->samples, lr->nsamples, &res->check);
+	il_blocking_stats(&in, lr->samples, lr->nsamples, &res->st);
+	if (er.hung)
+		snprintf(res->check.evidence + strlen(res->check.evidence),
+			 sizeof(res->check.evidence) -
+				 strlen(res->check.evidence),
+			 "; the run was stopped: %s", er.hung_why);
+	res->ran = true;
+	il_engine_result_free(&er);
+	il_scenario_free(&sc);
+	return 0;
 }
 
 static void fmt(char *buf, size_t len, const struct il_hist *h, double p)
@@ -702,7 +318,7 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 			      r->check.verdict == r->expected ? ""
 							      : " (unexpected)");
 	}
-	if (cfg->common.quiet) {
+	if (cfg->common.quiet || !nres) {
 		/* verdict lines only */
 	} else if (!prefix[0]) {
 		il_table_print(&t, f);
@@ -787,6 +403,7 @@ static void write_json(struct il_json *j, const struct cfg *cfg, int cpu,
 			     r->st.worst_lower_ns);
 		il_json_uint(j, "worst_foreign_ns", r->st.worst_foreign_ns);
 		il_json_uint(j, "steal_ns", r->steal_ns);
+		il_json_str(j, "placement", r->placement);
 		il_json_hist(j, "blocked_ns", &r->blocked);
 		il_json_hist(j, "wakeup_ns", &r->wakeup);
 		il_json_hist(j, "release_to_lock_ns", &r->delay);

@@ -261,3 +261,36 @@ void il_free_on_node(void *p, size_t size)
 #endif
 	free(p);
 }
+
+/*
+ * The order `spread` hands out CPUs: across nodes first (cpu 0 of node 0,
+ * of node 1, ..., then the second CPU of each node).
+ */
+int il_cpu_spread_order(int *order, int max)
+{
+	int cpus[IL_MAX_CPUS], node[IL_MAX_CPUS], n, k = 0, nodes;
+
+	n = il_cpu_online(cpus, IL_MAX_CPUS);
+	if (n <= 0)
+		return n;
+	nodes = il_numa_nodes();
+	for (int i = 0; i < n; i++)
+		node[i] = il_cpu_node(cpus[i]);
+	for (int round = 0; k < n && k < max; round++) {
+		for (int nd = 0; nd < nodes + 1 && k < max; nd++) {
+			int seen = 0;
+
+			for (int i = 0; i < n; i++) {
+				if (node[i] != nd && !(nd == nodes && node[i] >= nodes))
+					continue;
+				if (seen++ == round) {
+					order[k++] = cpus[i];
+					break;
+				}
+			}
+		}
+		if (round > n)
+			break;
+	}
+	return k;
+}

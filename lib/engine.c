@@ -28,8 +28,10 @@
  * measured.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,8 +79,19 @@ struct trt {
 	/* per lock phase: lower tasks, and those of them that are hogs */
 	uint32_t lower_mask;
 	uint32_t hog_mask[IL_MAX_PHASES];
-	bool exact[IL_MAX_PHASES];
+	uint32_t last_round; /* last round whose job ended */
+	/* per lock phase: the tasks that may hold what it waits for */
+	uint32_t blockers[IL_MAX_PHASES];
+	/* this task's /proc/.../schedstat, for its run-queue delay */
+	int schedstat_fd;
 	uint64_t pending_from[IL_MAX_PHASES]; /* first sample of the round */
+
+	/* inherited-priority watch (boost_from) */
+	bool boost_watch;
+	int stat_fd;
+	long base_prio;
+	uint32_t boost_seen;
+	uint64_t boost_next;
 };
 
 struct engine {
@@ -100,11 +113,15 @@ struct engine {
 	uint64_t t_start, t_end;
 	int stop;	/* internal: end, hung, or external stop */
 	int hung;
+	char hung_why[160];
 	const int *ext_stop;
 	int setup_err;
 	char setup_why[256];
 	unsigned long cpus_used[MASK_LONGS];
 	bool all_cpus;
+	int boost_from;
+	uint64_t boost_req;
+	uint32_t boost_seq;
 };
 
 static bool stopping(struct engine *e)
@@ -124,6 +141,29 @@ static uint64_t clock_of(clockid_t c)
 
 	il_clock_ns(c, &ns);
 	return ns;
+}
+
+/*
+ * Time a task has waited on a run queue (runnable, not running), from
+ * /proc/.../schedstat (CONFIG_SCHED_INFO); UINT64_MAX when unreadable.
+ * The kernel adds a wait when it ends, so a value read while the task
+ * waits does not include that wait yet.
+ */
+static uint64_t run_delay(const struct trt *t)
+{
+	char buf[128];
+	ssize_t n;
+	unsigned long long exec, delay;
+
+	if (t->schedstat_fd < 0)
+		return UINT64_MAX;
+	n = pread(t->schedstat_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return UINT64_MAX;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu", &exec, &delay) != 2)
+		return UINT64_MAX;
+	return delay;
 }
 
 static int rank_of(const struct il_sched *s)
@@ -149,9 +189,54 @@ static void publish_release(struct trt *me, uint64_t rel)
 	__atomic_store_n(&me->rel_seq, me->rel_seq + 1, __ATOMIC_RELEASE);
 }
 
+/* The kernel's "priority" of this thread (field 18 of its stat file):
+ * lower is more urgent, and it includes inherited boosts. */
+static long stat_prio(int fd)
+{
+	char buf[512], *p;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	int field = 2;
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	for (p++; *p && field < 18; p++)
+		if (*p == ' ')
+			field++;
+	return strtol(p, NULL, 10);
+}
+
+/*
+ * Has the watched task requested a lock since we last looked, and are we
+ * running boosted?  Checked at most every 20 us: each look is a read of
+ * /proc/thread-self/stat.
+ */
+static void watch_boost(struct trt *me, uint64_t now)
+{
+	struct engine *e = me->e;
+	uint32_t seq;
+
+	if (now < me->boost_next)
+		return;
+	me->boost_next = now + 20 * IL_NSEC_PER_USEC;
+	seq = __atomic_load_n(&e->boost_seq, __ATOMIC_ACQUIRE);
+	if (seq == me->boost_seen)
+		return;
+	if (stat_prio(me->stat_fd) < me->base_prio) {
+		il_hist_record(&me->r->boost, sub0(now, e->boost_req));
+		me->boost_seen = seq;
+	}
+}
+
 static void observe(struct trt *me, uint64_t now, uint64_t cpu)
 {
 	struct engine *e = me->e;
+
+	if (me->boost_watch)
+		watch_boost(me, now);
 
 	for (int w = 0; w < e->n; w++) {
 		struct trt *o = &e->t[w];
@@ -255,9 +340,21 @@ static bool wait_event(struct trt *me, int event, uint32_t k, int *timed_out)
 	}
 }
 
-static void mark_hung(struct engine *e)
+/* Stop the run because a wait was not bounded; the first says why. */
+static void mark_hung(struct engine *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void mark_hung(struct engine *e, const char *fmt, ...)
 {
-	__atomic_store_n(&e->hung, 1, __ATOMIC_RELAXED);
+	int expect = 0;
+
+	if (__atomic_compare_exchange_n(&e->hung, &expect, 1, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(e->hung_why, sizeof(e->hung_why), fmt, ap);
+		va_end(ap);
+	}
 	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 }
 
@@ -268,6 +365,7 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 	const struct il_task *t = me->t;
 	struct il_task_result *r = me->r;
 	uint64_t start, cpu0, hold_from[IL_MAX_RESOURCES];
+	uint64_t rd0[IL_MAX_TASKS] = { 0 };
 	uint32_t held = 0;
 	bool late = false, first_lock = true;
 	int li = 0, timed_out = 0;
@@ -276,6 +374,12 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 	cpu0 = il_thread_cpu_ns();
 	observe(me, start, cpu0);
 	il_hist_record(&r->wakeup, sub0(start, rel));
+	/* the run-queue delay of whoever may block the first lock request,
+	 * read as soon as this task runs (see the lock phase) */
+	if (me->waiter)
+		for (int o = 0; o < e->n; o++)
+			if (me->blockers[0] & (1u << o))
+				rd0[o] = run_delay(&e->t[o]);
 
 	for (int p = 0; p < t->nphases && !stopping(e); p++) {
 		const struct il_phase *ph = &t->phases[p];
@@ -301,28 +405,49 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			if (wait_event(me, ph->event, k, &timed_out))
 				late = true;
 			if (timed_out)
-				mark_hung(e);
+				mark_hung(e, "task '%s' waited longer than the "
+					  "timeout for event '%s' (round %u)",
+					  t->name, e->sc->events[ph->event], k);
 			observe_now(me);
 			break;
 		case IL_PH_LOCK: {
 			struct il_lock_result *lr = r->locks[li];
 			struct timespec dl = rt_deadline(e->sc->g.timeout_ns);
-			uint64_t t_req, t_acq, lower = 0, hog = 0;
+			uint64_t t_req, t_acq, blocking = 0, hog = 0;
+			bool exact = true;
 			int ret;
 
 			hold_from[ph->res] = il_thread_cpu_ns();
 			t_req = il_now_ns();
+			if (first_lock && me->idx == e->boost_from) {
+				e->boost_req = t_req;
+				__atomic_store_n(&e->boost_seq, e->boost_seq + 1,
+						 __ATOMIC_RELEASE);
+			}
 			observe(me, t_req, hold_from[ph->res]);
 			ret = pthread_mutex_timedlock(e->mtx[ph->res], &dl);
 			t_acq = il_now_ns();
 			if (first_lock) {
+				/*
+				 * Blocking is what the possible holders ran plus
+				 * what they waited on a run queue (a hog, or the
+				 * hand-over of the lock): time they lost to host
+				 * steal while running is in neither, and is the
+				 * foreign part of the wait.
+				 */
 				for (int o = 0; o < e->n; o++) {
-					uint64_t d;
+					uint64_t d, q;
 
-					if (!(me->lower_mask & (1u << o)))
+					if (o == me->idx)
 						continue;
 					d = ran_since_release(me, &e->t[o]);
-					lower += d;
+					if (me->blockers[li] & (1u << o)) {
+						q = run_delay(&e->t[o]);
+						if (q == UINT64_MAX || rd0[o] == UINT64_MAX)
+							exact = false;
+						else
+							blocking += d + sub0(q, rd0[o]);
+					}
 					if (me->hog_mask[li] & (1u << o))
 						hog += d;
 				}
@@ -335,9 +460,10 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 				s->delay_ns = sub0(t_acq, rel);
 				s->lower_ns = hog;
 				s->timed_out = ret != 0;
-				s->foreign_ns = me->exact[li]
-							? sub0(s->delay_ns, lower)
-							: FOREIGN_PENDING;
+				/* without schedstat, fall back to the round's
+				 * steal time */
+				s->foreign_ns = exact ? sub0(s->delay_ns, blocking)
+						      : FOREIGN_PENDING;
 				il_hist_record(&lr->delay, s->delay_ns);
 			} else if (first_lock && late) {
 				lr->late++;
@@ -351,7 +477,9 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			if (ret) {
 				/* never got it: the protocol failed to bound
 				 * the wait, and the run stops */
-				mark_hung(e);
+				mark_hung(e, "task '%s' did not get '%s' within "
+					  "the timeout (round %u)",
+					  t->name, e->sc->res[ph->res].name, k);
 				goto out;
 			}
 			break;
@@ -422,6 +550,8 @@ static void *task_thread(void *arg)
 	int ret = 0;
 
 	pthread_getcpuclockid(pthread_self(), &me->clk);
+	me->schedstat_fd = open("/proc/thread-self/schedstat",
+				O_RDONLY | O_CLOEXEC);
 	if (me->pinned && (ret = il_pin_mask(0, me->mask))) {
 		snprintf(e->setup_why, sizeof(e->setup_why),
 			 "task '%s': cannot set its CPU affinity (%s): %s",
@@ -432,6 +562,13 @@ static void *task_thread(void *arg)
 		il_sched_strerror(ret, &t->sched, why, sizeof(why));
 		snprintf(e->setup_why, sizeof(e->setup_why), "task '%s': %s",
 			 t->name, why);
+	}
+	if (!ret && me->boost_watch) {
+		me->stat_fd = open("/proc/thread-self/stat", O_RDONLY | O_CLOEXEC);
+		if (me->stat_fd < 0)
+			me->boost_watch = false;
+		else
+			me->base_prio = stat_prio(me->stat_fd);
 	}
 	if (ret)
 		__atomic_store_n(&e->setup_err, ret, __ATOMIC_RELAXED);
@@ -448,6 +585,7 @@ static void *task_thread(void *arg)
 			k = __atomic_load_n(&e->arm, __ATOMIC_ACQUIRE);
 			il_sleep_until(e->r0 + t->k.offset_ns, &e->stop);
 			run_job(me, e->r0 + t->k.offset_ns, k);
+			__atomic_store_n(&me->last_round, k, __ATOMIC_RELAXED);
 			job_done(e);
 		}
 		break;
@@ -469,6 +607,7 @@ static void *task_thread(void *arg)
 			if (stopping(e))
 				break;
 			run_job(me, e->ev_time[t->on_event], k);
+			__atomic_store_n(&me->last_round, k, __ATOMIC_RELAXED);
 			job_done(e);
 		}
 		break;
@@ -500,6 +639,8 @@ static void *task_thread(void *arg)
 		break;
 	}
 	}
+	if (me->boost_watch)
+		close(me->stat_fd);
 	return NULL;
 }
 
@@ -551,43 +692,10 @@ static void mask_describe(const unsigned long *m, char *buf, size_t len)
 	}
 }
 
-/*
- * The order `spread` hands out CPUs: across nodes first (cpu 0 of node 0,
- * of node 1, ..., then the second CPU of each node).
- */
-static int spread_order(int *order, int max)
-{
-	int cpus[IL_MAX_CPUS], node[IL_MAX_CPUS], n, k = 0, nodes;
-
-	n = il_cpu_online(cpus, IL_MAX_CPUS);
-	if (n <= 0)
-		return n;
-	nodes = il_numa_nodes();
-	for (int i = 0; i < n; i++)
-		node[i] = il_cpu_node(cpus[i]);
-	for (int round = 0; k < n && k < max; round++) {
-		for (int nd = 0; nd < nodes + 1 && k < max; nd++) {
-			int seen = 0;
-
-			for (int i = 0; i < n; i++) {
-				if (node[i] != nd && !(nd == nodes && node[i] >= nodes))
-					continue;
-				if (seen++ == round) {
-					order[k++] = cpus[i];
-					break;
-				}
-			}
-		}
-		if (round > n)
-			break;
-	}
-	return k;
-}
-
 static int place(struct engine *e, struct il_engine_result *res, char *why,
 		 size_t len)
 {
-	int order[IL_MAX_CPUS], norder = spread_order(order, IL_MAX_CPUS);
+	int order[IL_MAX_CPUS], norder = il_cpu_spread_order(order, IL_MAX_CPUS);
 	int nspread = 0, only = -1;
 	char err[128], desc[48];
 	size_t off = 0;
@@ -711,21 +819,23 @@ static void prepare_tasks(struct engine *e)
 				me->lower_mask |= 1u << o;
 		for (int p = 0; p < me->t->nphases; p++) {
 			const struct il_phase *ph = &me->t->phases[p];
-			bool exact = me->cpu >= 0;
 
 			if (ph->kind != IL_PH_LOCK)
 				continue;
 			me->waiter = true;
-			me->hog_mask[li] = me->lower_mask &
-					   ~blockers_of(sc, ph->res, 0);
-			for (int o = 0; o < e->n; o++)
-				if ((me->lower_mask & (1u << o)) &&
-				    e->t[o].cpu != me->cpu)
-					exact = false;
-			me->exact[li] = exact;
+			me->blockers[li] = blockers_of(sc, ph->res, 0) &
+					   ~(1u << i);
+			me->hog_mask[li] = me->lower_mask & ~me->blockers[li];
 			li++;
 		}
 	}
+	/* lock holders below the boosting task watch their own priority */
+	if (e->boost_from >= 0)
+		for (int i = 0; i < e->n; i++)
+			e->t[i].boost_watch = e->t[i].waiter &&
+					      i != e->boost_from &&
+					      e->t[i].rank <
+						      e->t[e->boost_from].rank;
 }
 
 static int alloc_results(struct engine *e, struct il_engine_result *res,
@@ -744,6 +854,7 @@ static int alloc_results(struct engine *e, struct il_engine_result *res,
 		il_hist_init(&r->wakeup);
 		il_hist_init(&r->response);
 		il_hist_init(&r->job_cpu);
+		il_hist_init(&r->boost);
 		for (int p = 0; p < t->nphases; p++) {
 			const struct il_phase *ph = &t->phases[p];
 			struct il_lock_result *lr;
@@ -889,11 +1000,15 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	e->sc = sc;
 	e->n = sc->ntasks;
 	e->ext_stop = o ? o->stop : NULL;
+	e->boost_from = o && o->boost_from
+				? il_scenario_task(sc, o->boost_from)
+				: -1;
 	for (int i = 0; i < e->n; i++) {
 		e->t[i].e = e;
 		e->t[i].idx = i;
 		e->t[i].t = &sc->tasks[i];
 		e->t[i].r = &res->tasks[i];
+		e->t[i].schedstat_fd = -1;
 		if (sc->tasks[i].k.activation == IL_ACT_ROUND ||
 		    sc->tasks[i].k.activation == IL_ACT_EVENT)
 			e->per_round++;
@@ -956,15 +1071,27 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		il_futex_post(&e->arm, k);
 		/* every wait in the round is bounded by the timeout; allow
 		 * one per phase before calling the round stuck */
-		deadline = e->r0 + (uint64_t)IL_MAX_PHASES * sc->g.timeout_ns +
-			   IL_NSEC_PER_SEC;
+		deadline = e->r0 + 3 * sc->g.timeout_ns + IL_NSEC_PER_SEC;
 		for (;;) {
 			uint32_t d = __atomic_load_n(&e->done, __ATOMIC_ACQUIRE);
 
 			if (d >= e->per_round * k || stopping(e))
 				break;
 			if (il_now_ns() >= deadline) {
-				mark_hung(e);
+				char late[128] = "";
+				size_t off = 0;
+
+				for (int i = 0; i < e->n && off < sizeof(late); i++)
+					if ((sc->tasks[i].k.activation == IL_ACT_ROUND ||
+					     sc->tasks[i].k.activation == IL_ACT_EVENT) &&
+					    e->t[i].last_round < k)
+						off += (size_t)snprintf(late + off,
+							sizeof(late) - off, " %s(%u)",
+							sc->tasks[i].name, e->t[i].last_round);
+				mark_hung(e, "round %u did not end in time "
+					  "(%u of %u jobs); still running:%s",
+					  k, d - e->per_round * (k - 1),
+					  e->per_round, late);
 				break;
 			}
 			il_futex_wait(&e->done, d,
@@ -982,11 +1109,15 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 stop:
 	res->stopped = e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED);
 	res->hung = e->hung;
+	snprintf(res->hung_why, sizeof(res->hung_why), "%s", e->hung_why);
 	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 	il_futex_post(&e->go, 1);
 	for (int i = 0; i < e->n; i++)
 		if (e->t[i].started)
 			pthread_join(e->t[i].th, NULL);
+	for (int i = 0; i < e->n; i++)
+		if (e->t[i].schedstat_fd >= 0)
+			close(e->t[i].schedstat_fd);
 	/* samples whose round never settled get no forgiveness */
 	settle_foreign(e, res, 0);
 out:

@@ -25,6 +25,12 @@ int il_cpu_node(int cpu);
 int il_numa_nodes(void);
 /* how node information was obtained: "libnuma", "sysfs" or "none" */
 const char *il_numa_source(void);
+/*
+ * Online CPUs in the order `spread` placement uses them: across NUMA
+ * nodes first (the first CPU of each node, then the second of each...).
+ * Returns how many were written, or a negative errno.
+ */
+int il_cpu_spread_order(int *order, int max);
 /* Pin tid (0: the calling thread) to one CPU.  0 or -errno. */
 int il_pin_cpu(pid_t tid, int cpu);
 /* Pin tid to the CPUs of a bitmap of IL_MAX_CPUS bits.  0 or -errno. */

@@ -58,6 +58,12 @@ struct il_task_result {
 	/* critical sections this task held, CPU time, per resource */
 	struct il_hist *hold[IL_MAX_RESOURCES];
 	uint64_t hold_max[IL_MAX_RESOURCES];
+	/*
+	 * With il_engine_opts.boost_from: time from that task's lock request
+	 * until this task was first seen running with a priority above its
+	 * own (inherited), read from /proc/thread-self/stat.
+	 */
+	struct il_hist boost;
 	/* lock phases of the body, in order */
 	struct il_lock_result *locks[IL_MAX_PHASES];
 	int nlocks;
@@ -70,6 +76,7 @@ struct il_engine_result {
 	uint64_t steal_ns;	/* on the scenario's CPUs, whole run */
 	uint64_t elapsed_ns;
 	int hung;		/* a wait exceeded the timeout: run stopped */
+	char hung_why[160];	/* which wait, for people */
 	int stopped;		/* *stop was set before the end */
 	char placement[256];	/* how tasks were placed, for people */
 	char numa[64];		/* "libnuma, 1 node", "sysfs, 2 nodes", ... */
@@ -78,6 +85,9 @@ struct il_engine_result {
 struct il_engine_opts {
 	uint64_t duration_ns; /* 0: the scenario's */
 	int *stop;	      /* set it (e.g. from a signal handler) to stop */
+	/* name of the task whose first lock request of a job starts the
+	 * boost clock of the lock holders below it; NULL: none */
+	const char *boost_from;
 };
 
 /*
