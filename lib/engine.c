@@ -527,8 +527,7 @@ out:
 
 static void job_done(struct engine *e)
 {
-	__atomic_fetch_add(&e->done, 1, __ATOMIC_ACQ_REL);
-	il_futex_post(&e->done, __atomic_load_n(&e->done, __ATOMIC_ACQUIRE));
+	il_futex_count(&e->done);
 }
 
 /* wait for *word to differ from seen, in slices that honour stop */
@@ -572,8 +571,7 @@ static void *task_thread(void *arg)
 	}
 	if (ret)
 		__atomic_store_n(&e->setup_err, ret, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&e->ready, 1, __ATOMIC_ACQ_REL);
-	il_futex_post(&e->ready, __atomic_load_n(&e->ready, __ATOMIC_ACQUIRE));
+	il_futex_count(&e->ready);
 	if (ret || wait_change(e, &e->go, 0))
 		return NULL;
 
@@ -697,37 +695,42 @@ static int place(struct engine *e, struct il_engine_result *res, char *why,
 {
 	int order[IL_MAX_CPUS], norder = il_cpu_spread_order(order, IL_MAX_CPUS);
 	int nspread = 0, only = -1;
-	char err[128], desc[48];
+	char desc[48];
 	size_t off = 0;
 
 	for (int i = 0; i < e->n; i++) {
 		struct trt *tr = &e->t[i];
-		const char *spec = tr->t->k.cpu ? tr->t->k.cpu : "any";
+		const struct il_task *t = tr->t;
+		const char *spec = t->k.cpu ? t->k.cpu : "any";
 
+		/* the job file's check parsed `cpu`; here it meets the machine */
 		memset(tr->mask, 0, sizeof(tr->mask));
 		tr->cpu = -1;
 		tr->pinned = false;
-		if (!strcmp(spec, "any")) {
+		switch (t->place) {
+		case IL_PLACE_ANY:
 			snprintf(tr->r->placement, sizeof(tr->r->placement), "any");
 			e->all_cpus = true;
-		} else if (!strcmp(spec, "spread")) {
+			break;
+		case IL_PLACE_SPREAD:
 			if (norder <= 0)
 				return -ENOENT;
 			mask_set(tr->mask, order[nspread % norder]);
 			nspread++;
-		} else if (!strncmp(spec, "node:", 5)) {
-			int node = atoi(spec + 5), cpus[IL_MAX_CPUS];
-			int n = il_cpu_online(cpus, IL_MAX_CPUS);
+			break;
+		case IL_PLACE_NODE: {
+			int cpus[IL_MAX_CPUS], n = il_cpu_online(cpus, IL_MAX_CPUS);
 
 			for (int c = 0; c < n; c++)
-				if (il_cpu_node(cpus[c]) == node)
+				if (il_cpu_node(cpus[c]) == t->place_node)
 					mask_set(tr->mask, cpus[c]);
-		} else if (il_cpulist_parse(spec, tr->mask, err, sizeof(err)) < 0) {
-			snprintf(why, len, "task '%s': cpu = %s: %s", tr->t->name,
-				 spec, err);
-			return -EINVAL;
+			break;
 		}
-		if (strcmp(spec, "any")) {
+		case IL_PLACE_CPUS:
+			memcpy(tr->mask, t->cpus, sizeof(tr->mask));
+			break;
+		}
+		if (t->place != IL_PLACE_ANY) {
 			for (int c = 0; c < IL_MAX_CPUS; c++)
 				if (mask_test(tr->mask, c) && !il_cpu_is_online(c))
 					tr->mask[c / BITS_PER_LONG] &=
@@ -753,7 +756,7 @@ static int place(struct engine *e, struct il_engine_result *res, char *why,
 			mask_describe(tr->mask, desc, sizeof(desc));
 			snprintf(tr->r->placement, sizeof(tr->r->placement),
 				 "%s %s%s", tr->cpu >= 0 ? "cpu" : "cpus", desc,
-				 !strcmp(spec, "spread") ? " (spread)" : "");
+				 t->place == IL_PLACE_SPREAD ? " (spread)" : "");
 			for (int c = 0; c < IL_MAX_CPUS; c++)
 				if (mask_test(tr->mask, c))
 					mask_set(e->cpus_used, c);
@@ -1069,8 +1072,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 						e->r0 + sc->tasks[i].k.offset_ns);
 		s0 = steal_now(e);
 		il_futex_post(&e->arm, k);
-		/* every wait in the round is bounded by the timeout; allow
-		 * one per phase before calling the round stuck */
+		/* a wait longer than the timeout stops the run by itself;
+		 * a round still unfinished well after that is stuck */
 		deadline = e->r0 + 3 * sc->g.timeout_ns + IL_NSEC_PER_SEC;
 		for (;;) {
 			uint32_t d = __atomic_load_n(&e->done, __ATOMIC_ACQUIRE);
@@ -1086,8 +1089,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 					     sc->tasks[i].k.activation == IL_ACT_EVENT) &&
 					    e->t[i].last_round < k)
 						off += (size_t)snprintf(late + off,
-							sizeof(late) - off, " %s(%u)",
-							sc->tasks[i].name, e->t[i].last_round);
+							sizeof(late) - off, " %s",
+							sc->tasks[i].name);
 				mark_hung(e, "round %u did not end in time "
 					  "(%u of %u jobs); still running:%s",
 					  k, d - e->per_round * (k - 1),

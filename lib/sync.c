@@ -35,3 +35,10 @@ void il_futex_post(uint32_t *word, uint32_t val)
 	syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, INT32_MAX,
 		NULL, NULL, 0);
 }
+
+void il_futex_count(uint32_t *word)
+{
+	__atomic_fetch_add(word, 1, __ATOMIC_ACQ_REL);
+	syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, INT32_MAX,
+		NULL, NULL, 0);
+}

@@ -17,5 +17,8 @@
 int il_futex_wait(uint32_t *word, uint32_t val, uint64_t abs_ns);
 /* Store val and wake every waiter. */
 void il_futex_post(uint32_t *word, uint32_t val);
+/* Add one and wake every waiter: for counters several threads bump,
+ * where a store of a value read earlier would lose increments. */
+void il_futex_count(uint32_t *word);
 
 #endif
