@@ -547,6 +547,18 @@ static int apply(const struct il_opt *o, void *cfg, const char *value,
 			return ret;
 		*(int *)field = v;
 		return 0;
+
+	case IL_OPT_LIST: {
+		struct il_strlist *l = (struct il_strlist *)field;
+
+		if (l->n == IL_OPT_LIST_MAX) {
+			set_err(err, errlen, "--%s: given more than %d times",
+				o->name, IL_OPT_LIST_MAX);
+			return -EINVAL;
+		}
+		l->v[l->n++] = value;
+		return 0;
+	}
 	}
 	set_err(err, errlen, "--%s: unknown option type %d", o->name, o->type);
 	return -EINVAL;
@@ -637,6 +649,9 @@ static int apply_defaults(const struct il_opt *const *tables, void *cfg,
 				break;
 			case IL_OPT_STRING:
 				*(const char **)field = NULL;
+				break;
+			case IL_OPT_LIST:
+				((struct il_strlist *)field)->n = 0;
 				break;
 			}
 		}
@@ -837,6 +852,8 @@ static const char *metavar(const struct il_opt *o)
 		return "SIZE";
 	case IL_OPT_CHOICE:
 		return "CHOICE";
+	case IL_OPT_LIST:
+		return "VALUE";
 	case IL_OPT_STRING:
 	case IL_OPT_FLAG:
 		break;

@@ -45,7 +45,8 @@
 /* paths the lock-order search may follow before it gives up */
 #define CYCLE_BUDGET (1L << 20)
 
-enum { GK_NAME, GK_DESCRIPTION, GK_DURATION, GK_VALIDATE, GK_TIMEOUT, GK_N };
+enum { GK_NAME, GK_DESCRIPTION, GK_DURATION, GK_VALIDATE, GK_TIMEOUT, GK_EXPECT,
+       GK_N };
 enum { RK_TYPE, RK_PROTOCOL, RK_CEILING, RK_NODE, RK_N };
 enum {
 	TK_CLASS,
@@ -111,6 +112,16 @@ const struct il_opt il_global_keys[] = {
 		.metavar = "TIME",
 		.help = "the longest any single wait may take before the run "
 			"is stopped as hung",
+	},
+	[GK_EXPECT] = {
+		.name = "expect",
+		.type = IL_OPT_CHOICE,
+		.offset = G(expect),
+		.def = "PASS",
+		.choices = "PASS|FAIL|UNDECIDED",
+		.metavar = "VERDICT",
+		.help = "the verdict every check should reach; a job that "
+			"shows an inversion on purpose expects FAIL",
 	},
 	[GK_N] = { .name = NULL },
 };
@@ -1562,6 +1573,9 @@ static void write_keys(FILE *f, const struct il_opt *rows, const void *keys)
 		case IL_OPT_FLAG:
 			fprintf(f, "%s = %s\n", o->name,
 				*(const int *)field ? "yes" : "no");
+			break;
+		case IL_OPT_LIST:
+			/* no job-file key is a list */
 			break;
 		}
 	}

@@ -15,6 +15,7 @@
  *   IL_OPT_SIZE      uint64_t bytes, units as il_parse_size, [min, max]
  *   IL_OPT_STRING    const char * (points into argv or the default)
  *   IL_OPT_CHOICE    int, the index of the value in the '|'-separated choices
+ *   IL_OPT_LIST      struct il_strlist: every occurrence is kept, in order
  *
  * Several tables can be combined (the common options of every program,
  * then the program's own).  The library never prints or exits: errors come
@@ -34,6 +35,14 @@ enum il_opt_type {
 	IL_OPT_SIZE,
 	IL_OPT_STRING,
 	IL_OPT_CHOICE,
+	IL_OPT_LIST,
+};
+
+/* An option that may be given several times (--set a=1 --set b=2). */
+#define IL_OPT_LIST_MAX 32
+struct il_strlist {
+	const char *v[IL_OPT_LIST_MAX];
+	int n;
 };
 
 struct il_opt {

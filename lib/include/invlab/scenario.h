@@ -119,6 +119,7 @@ struct il_global_keys {
 	uint64_t duration_ns;
 	const char *validate; /* comma-separated validator names, or "auto" */
 	uint64_t timeout_ns;  /* a wait longer than this ends the run */
+	int expect;	      /* expected verdict: enum il_verdict order */
 };
 
 /* where a task may run, parsed from k.cpu */
