@@ -51,11 +51,33 @@ check "--version exits 0" "$prog" --version
 check "misspelt option gets a suggestion" expect_error "did you mean '--duration'" --duraton 3s
 check "bad duration unit" expect_error "not a duration" --duration 3xs
 check "duration out of range shows the range" expect_error "allowed" --duration 10ms
-check "bad choice lists the choices" expect_error "none|inherit|protect|all" --protocol inheritt
-check "critical section out of range" expect_error "out of range" --cs 0
-check "priorities must rise" expect_error "low < medium < high" --prio-low 25
-check "offline CPU refused" expect_error "not online" --cpu 1000
-check "stray argument refused" expect_error "unexpected argument" extra
+
+# what each program adds
+data=$(dirname "$0")/data/jobs
+case $(basename "$prog") in
+pi-classic)
+	check "bad choice lists the choices" expect_error "none|inherit|protect|all" --protocol inheritt
+	check "critical section out of range" expect_error "out of range" --cs 0
+	check "priorities must rise" expect_error "low < medium < high" --prio-low 25
+	check "offline CPU refused" expect_error "not online" --cpu 1000
+	check "stray argument refused" expect_error "unexpected argument" extra
+	;;
+pi-chain)
+	check "depth out of range shows the range" expect_error "allowed 2..8" --depth 9
+	check "bad choice lists the choices" expect_error "none|inherit|all" --protocol protect
+	check "unknown class refused" expect_error "not one of fifo, rr, deadline, other" --classes fifo,fair,fifo
+	check "class count must match the depth" expect_error "one per member" --depth 3 --classes fifo,fifo
+	check "stray argument refused" expect_error "unexpected argument" extra
+	;;
+invlab-run)
+	check "a job file is required" expect_error "which job file?" --quiet
+	check "a missing job file is named" expect_error "no-such.job" "$data/no-such.job"
+	check "a bad job file gives FILE:LINE" expect_error "bad-class.job:5: task 'a': class" "$data/bad-class.job"
+	check "--set with a misspelt key gets a suggestion" expect_error "did you mean 'class'" "$data/../../../demos/jobs/pi-classic.job" --set high.clas=fifo:40
+	check "--set out of range shows the range" expect_error "allowed" "$data/../../../demos/jobs/pi-classic.job" --set global.duration=90m
+	check "unknown validator refused" expect_error "unknown validator 'pii'" "$data/../../../demos/jobs/pi-classic.job" --set validate=pii
+	;;
+esac
 
 echo "1..$n"
 [ "$fail" -eq 0 ]

@@ -407,11 +407,13 @@ static void test_demo_jobs(void)
 	if (!load("demos/jobs/pi-chain-3.job", &sc)) {
 		t_check_int(sc.ntasks, 5);
 		t_check_int(sc.nres, 2);
-		t = &sc.tasks[il_scenario_task(&sc, "mid")];
-		t_check_int(t->place, IL_PLACE_SPREAD);
+		t_check(il_scenario_task(&sc, "owner1") >= 0);
+		t_check(il_scenario_task(&sc, "hog0") >= 0);
+		t = &sc.tasks[il_scenario_task(&sc, "owner1")];
+		t_check_int(t->place, IL_PLACE_CPUS);
 		t_check_int(t->on_event, il_scenario_event(&sc, "h2"));
-		t = &sc.tasks[il_scenario_task(&sc, "hog2")];
-		t_check_int(t->sched.prio, 25);
+		t = &sc.tasks[il_scenario_task(&sc, "hog0")];
+		t_check_int(t->sched.prio, 35);
 		il_scenario_free(&sc);
 	}
 }

@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: MIT
+/*
+ * invlab-run: run any job file and judge it.
+ *
+ *   sudo invlab-run demos/jobs/pi-classic.job
+ *   sudo invlab-run demos/jobs/pi-classic.job --set M.protocol=none \
+ *        --set expect=FAIL --json out.json
+ *
+ * The job file describes tasks, resources and bodies (docs/job-files.md);
+ * the engine runs it; the validators the job names in `validate` judge
+ * it ("auto" picks them from the scenario's shape):
+ *
+ *   pi     every real-time task that takes locks is judged against the
+ *          one-CPU priority-inheritance bound over the critical sections
+ *          of the lower-priority tasks that use its locks (the immediate
+ *          ceiling bound when all its locks are `protect`);
+ *   chain  the highest-priority task that takes a lock is the head of a
+ *          chain of owners; judged against the transitive inheritance
+ *          bound, or the remote-blocking fixed point when a task above
+ *          the head shares an owner's CPU;
+ *   none   measure only.
+ *
+ * Exit: 0 when every verdict is the job's `expect` (PASS by default), 1
+ * otherwise, 2 for a bad job file or usage (FILE:LINE: message), 77 when
+ * it cannot run here (reason printed), 99 broken setup, 128+N interrupted.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include <invlab/chain.h>
+#include <invlab/cpu.h>
+#include <invlab/engine.h>
+#include <invlab/hist.h>
+#include <invlab/opt.h>
+#include <invlab/report.h>
+#include <invlab/scenario.h>
+#include <invlab/sched.h>
+#include <invlab/sysinfo.h>
+#include <invlab/time.h>
+#include <invlab/validate.h>
+#include <invlab/verdict.h>
+
+struct cfg {
+	struct il_common_cfg common; /* must come first: see opt.h */
+	struct il_strlist set;
+	int print_job;
+};
+
+#define O(f) offsetof(struct cfg, f)
+static const struct il_opt run_opts[] = {
+	{ "set", 's', IL_OPT_LIST, O(set), NULL, 0, 0, 0, NULL,
+	  "NAME.KEY=VALUE",
+	  "change one key of the job before it runs (NAME is global, a task "
+	  "or a resource; may be repeated)",
+	  NULL },
+	{ "print-job", 0, IL_OPT_FLAG, O(print_job), NULL, 0, 0, 0, NULL, NULL,
+	  "print the job as it will run (after --set and --duration) and "
+	  "exit",
+	  NULL },
+	{ NULL },
+};
+#undef O
+
+static const struct il_opt *const tables[] = { il_common_opts, run_opts,
+					       NULL };
+
+#define MAX_CHECKS IL_MAX_TASKS
+
+struct check {
+	const char *validator;
+	char task[IL_NAME_MAX];
+	struct il_check c;
+};
+
+static int g_stop;
+static volatile sig_atomic_t g_signal;
+
+static void on_signal(int sig)
+{
+	g_signal = sig;
+	__atomic_store_n(&g_stop, 1, __ATOMIC_RELAXED);
+}
+
+static bool has_validator(const struct il_scenario *sc, const char *name)
+{
+	const char *v = sc->g.validate;
+	size_t n = strlen(name);
+
+	for (const char *p = v; p && *p;) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!strncmp(p, name, n) && (p[n] == '\0' || p[n] == ',' ||
+					     p[n] == ' '))
+			return true;
+		p += strcspn(p, ",");
+	}
+	return false;
+}
+
+static int rank(const struct il_sched *s)
+{
+	if (s->policy == IL_SCHED_DEADLINE)
+		return 200;
+	if (s->policy == IL_SCHED_FIFO || s->policy == IL_SCHED_RR)
+		return 100 + s->prio;
+	return 0;
+}
+
+static int first_lock(const struct il_task *t)
+{
+	for (int p = 0; p < t->nphases; p++)
+		if (t->phases[p].kind == IL_PH_LOCK)
+			return t->phases[p].res;
+	return -1;
+}
+
+/* the noise allowance: p90 idle wakeup latency of the task's class on
+ * its CPU */
+static int noise_for(const struct il_task_result *r, const struct il_task *t,
+		     uint64_t *eps, char *why, size_t len)
+{
+	struct il_hist h;
+	int ret;
+
+	ret = il_engine_calibrate(r->cpu, &t->sched, 1000,
+				  200 * IL_NSEC_PER_USEC, &g_stop, &h, why, len);
+	if (ret)
+		return ret;
+	if (il_hist_percentile_upper(&h, 0.90, eps))
+		*eps = h.count ? h.max : 0;
+	return 0;
+}
+
+/* `pi`: one check per real-time task that takes locks */
+static int check_pi(const struct il_scenario *sc,
+		    const struct il_engine_result *er, struct check *out,
+		    int *n, char *why, size_t len)
+{
+	for (int i = 0; i < sc->ntasks; i++) {
+		const struct il_task *t = &sc->tasks[i];
+		const struct il_task_result *r = &er->tasks[i];
+		uint64_t L[IL_MAX_TASKS * IL_MAX_RESOURCES] = { 0 };
+		int ceil[IL_MAX_RESOURCES] = { 0 }, nl = 0, lower = 0;
+		int locks[IL_MAX_RESOURCES];
+		bool all_protect = true;
+		struct il_bound_input in = { 0 };
+		uint64_t eps = 0;
+		int ret;
+
+		if (!r->nlocks || !rank(&t->sched))
+			continue;
+		/* beta_i: the locks it requests */
+		for (int p = 0; p < t->nphases; p++) {
+			int res = t->phases[p].res, seen = 0;
+
+			if (t->phases[p].kind != IL_PH_LOCK)
+				continue;
+			for (int k = 0; k < nl; k++)
+				seen |= locks[k] == res;
+			if (!seen)
+				locks[nl++] = res;
+		}
+		for (int k = 0; k < nl; k++) {
+			const struct il_resource *rs = &sc->res[locks[k]];
+
+			all_protect &= rs->k.protocol == IL_PROTO_PROTECT;
+			ceil[k] = rs->k.ceiling ? (int)rs->k.ceiling : 99;
+		}
+		/* L[j][l]: longest section of each lower task on each lock */
+		for (int j = 0; j < sc->ntasks; j++) {
+			uint64_t any = 0;
+
+			if (j == i || rank(&sc->tasks[j].sched) >= rank(&t->sched))
+				continue;
+			for (int k = 0; k < nl; k++) {
+				L[lower * nl + k] = er->tasks[j].hold_max[locks[k]];
+				any |= L[lower * nl + k];
+			}
+			if (any)
+				lower++;
+		}
+		/* no lower-priority task shares a lock with it: nothing to
+		 * bound */
+		if (!lower)
+			continue;
+		ret = noise_for(r, t, &eps, why, len);
+		if (ret)
+			return ret;
+		if (all_protect) {
+			in.bound_name = "immediate priority ceiling (one CPU)";
+			in.bound_ns = il_ceiling_bound(L, ceil, t->sched.prio,
+						       (size_t)lower, (size_t)nl);
+		} else {
+			in.bound_name = "priority inheritance (one CPU)";
+			in.bound_ns = il_pi_bound(L, (size_t)lower, (size_t)nl);
+		}
+		in.noise_ns = eps;
+		in.min_samples = 20;
+		out[*n].validator = "pi";
+		snprintf(out[*n].task, sizeof(out[*n].task), "%s", t->name);
+		il_check_blocking(&in, r->locks[0]->samples,
+				  r->locks[0]->nsamples, &out[*n].c);
+		(*n)++;
+	}
+	return 0;
+}
+
+/*
+ * `chain`: the highest-priority task that takes a lock is the head; each
+ * lock's owner is its other, lower-priority user; an owner that requests
+ * another lock while holding one extends the chain.
+ */
+static int check_chain(const struct il_scenario *sc,
+		       const struct il_engine_result *er, struct check *out,
+		       int *n, char *why, size_t len)
+{
+	struct il_chain_link links[IL_MAX_TASKS];
+	struct il_interferer other[IL_MAX_TASKS];
+	struct il_chain_input in = { 0 };
+	uint32_t in_chain = 0;
+	int head = -1, nlinks = 0, nother = 0, res, hops = 0, prev;
+	uint64_t eps = 0;
+	struct check *c = &out[*n];
+	int ret;
+
+	for (int i = 0; i < sc->ntasks; i++)
+		if (first_lock(&sc->tasks[i]) >= 0 &&
+		    (head < 0 || rank(&sc->tasks[i].sched) >
+					 rank(&sc->tasks[head].sched)))
+			head = i;
+	c->validator = "chain";
+	if (head < 0) {
+		snprintf(c->task, sizeof(c->task), "-");
+		c->c.verdict = IL_UNDECIDED;
+		snprintf(c->c.evidence, sizeof(c->c.evidence),
+			 "bound does not apply: no task takes a lock");
+		(*n)++;
+		return 0;
+	}
+	snprintf(c->task, sizeof(c->task), "%s", sc->tasks[head].name);
+	in_chain = 1u << head;
+	prev = head;
+	res = first_lock(&sc->tasks[head]);
+	while (res >= 0 && nlinks < IL_MAX_TASKS) {
+		int owner = -1, next = -1;
+		bool holds = false;
+
+		/* the owner: the one other task below the head that locks it */
+		for (int j = 0; j < sc->ntasks; j++) {
+			if ((in_chain & (1u << j)) ||
+			    rank(&sc->tasks[j].sched) >=
+				    rank(&sc->tasks[head].sched))
+				continue;
+			for (int p = 0; p < sc->tasks[j].nphases; p++)
+				if (sc->tasks[j].phases[p].kind == IL_PH_LOCK &&
+				    sc->tasks[j].phases[p].res == res) {
+					owner = owner == -1 ? j : -2;
+					break;
+				}
+		}
+		if (owner < 0) {
+			c->c.verdict = IL_UNDECIDED;
+			snprintf(c->c.evidence, sizeof(c->c.evidence),
+				 "bound does not apply: resource '%s' has %s "
+				 "owner below the head",
+				 sc->res[res].name,
+				 owner == -1 ? "no" : "more than one");
+			(*n)++;
+			return 0;
+		}
+		/* the next link: what the owner requests while holding res */
+		for (int p = 0; p < sc->tasks[owner].nphases && next < 0; p++) {
+			const struct il_phase *ph = &sc->tasks[owner].phases[p];
+
+			if (ph->kind == IL_PH_LOCK && ph->res == res)
+				holds = true;
+			else if (ph->kind == IL_PH_UNLOCK && ph->res == res)
+				holds = false;
+			else if (holds && ph->kind == IL_PH_LOCK)
+				next = ph->res;
+		}
+		in_chain |= 1u << owner;
+		links[nlinks].own_ns = er->tasks[owner].hold_max[res];
+		links[nlinks].cpu = er->tasks[owner].cpu >= 0
+					    ? er->tasks[owner].cpu
+					    : 0;
+		if (er->tasks[owner].cpu < 0 ||
+		    er->tasks[owner].cpu != er->tasks[prev].cpu)
+			hops++;
+		nlinks++;
+		prev = owner;
+		res = next;
+	}
+	/* every other task pinned to one CPU may interfere; spinning and
+	 * running tasks are taken as hogs that never yield */
+	for (int j = 0; j < sc->ntasks; j++) {
+		const struct il_task *t = &sc->tasks[j];
+		uint64_t work = 0;
+
+		if ((in_chain & (1u << j)) || er->tasks[j].cpu < 0)
+			continue;
+		for (int p = 0; p < t->nphases; p++)
+			if (t->phases[p].kind == IL_PH_RUN ||
+			    t->phases[p].kind == IL_PH_SPIN)
+				work += t->phases[p].ns;
+		other[nother].cpu = er->tasks[j].cpu;
+		other[nother].prio = rank(&t->sched) - 100;
+		other[nother].wcet_ns = work;
+		other[nother].period_ns = 0;
+		nother++;
+	}
+	ret = noise_for(&er->tasks[head], &sc->tasks[head], &eps, why, len);
+	if (ret)
+		return ret;
+	in.links = links;
+	in.nlinks = (size_t)nlinks;
+	in.head_prio = rank(&sc->tasks[head].sched) - 100;
+	in.interferers = other;
+	in.ninterferers = (size_t)nother;
+	in.horizon_ns = sc->g.timeout_ns;
+	/* one wakeup for the head, one per lock handed across CPUs */
+	in.noise_ns = (uint64_t)(hops + 1) * eps;
+	in.min_samples = 20;
+	il_check_chain(&in, er->tasks[head].locks[0]->samples,
+		       er->tasks[head].locks[0]->nsamples, &c->c);
+	(*n)++;
+	return 0;
+}
+
+/* chain-shaped: some owner below the head requests a lock while holding
+ * the one the head wants */
+static bool looks_like_chain(const struct il_scenario *sc)
+{
+	for (int i = 0; i < sc->ntasks; i++) {
+		const struct il_task *t = &sc->tasks[i];
+		uint32_t held = 0;
+
+		for (int p = 0; p < t->nphases; p++) {
+			const struct il_phase *ph = &t->phases[p];
+
+			if (ph->kind == IL_PH_LOCK) {
+				if (held)
+					return true;
+				held |= 1u << ph->res;
+			} else if (ph->kind == IL_PH_UNLOCK) {
+				held &= ~(1u << ph->res);
+			}
+		}
+	}
+	return false;
+}
+
+static void fmt(char *buf, size_t len, const struct il_hist *h, double p)
+{
+	uint64_t v;
+
+	if (!h->count)
+		snprintf(buf, len, "-");
+	else if (p < 0)
+		il_format_duration(buf, len, h->max);
+	else if (il_hist_percentile(h, p, &v))
+		snprintf(buf, len, "n/a");
+	else
+		il_format_duration(buf, len, v);
+}
+
+static void print_tasks(FILE *f, const struct il_scenario *sc,
+			const struct il_engine_result *er, const char *pfx)
+{
+	struct il_table t;
+	char a[24], b[24], c[24], d[24], e[24];
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *m;
+
+	il_table_init(&t);
+	il_table_col(&t, "task", false);
+	il_table_col(&t, "placement", false);
+	il_table_col(&t, "jobs", true);
+	il_table_col(&t, "wakeup p99", true);
+	il_table_col(&t, "response p99", true);
+	il_table_col(&t, "lock", false);
+	il_table_col(&t, "blocked p50", true);
+	il_table_col(&t, "p99", true);
+	il_table_col(&t, "max", true);
+	for (int i = 0; i < er->ntasks; i++) {
+		const struct il_task_result *r = &er->tasks[i];
+		int rows = r->nlocks ? r->nlocks : 1;
+
+		for (int l = 0; l < rows; l++) {
+			fmt(a, sizeof(a), &r->wakeup, 0.99);
+			fmt(b, sizeof(b), &r->response, 0.99);
+			il_table_cell(&t, "%s", l ? "" : r->name);
+			il_table_cell(&t, "%s", l ? "" : r->placement);
+			if (l)
+				il_table_cell(&t, "%s", "");
+			else
+				il_table_cell(&t, "%" PRIu64, r->jobs);
+			il_table_cell(&t, "%s", l ? "" : a);
+			il_table_cell(&t, "%s", l ? "" : b);
+			if (!r->nlocks) {
+				for (int k = 0; k < 4; k++)
+					il_table_cell(&t, "%s", "");
+				continue;
+			}
+			fmt(c, sizeof(c), &r->locks[l]->blocked, 0.5);
+			fmt(d, sizeof(d), &r->locks[l]->blocked, 0.99);
+			fmt(e, sizeof(e), &r->locks[l]->blocked, -1);
+			il_table_cell(&t, "%s", sc->res[r->locks[l]->res].name);
+			il_table_cell(&t, "%s", c);
+			il_table_cell(&t, "%s", d);
+			il_table_cell(&t, "%s", e);
+		}
+	}
+	m = open_memstream(&buf, &blen);
+	if (m) {
+		il_table_print(&t, m);
+		fclose(m);
+		for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+			fprintf(f, "%s%s\n", pfx, l);
+		free(buf);
+	}
+	il_table_free(&t);
+}
+
+static void write_json(struct il_json *j, const struct il_scenario *sc,
+		       const struct il_engine_result *er,
+		       const struct check *ck, int nck)
+{
+	char *job = NULL;
+	size_t jlen = 0;
+	FILE *m = open_memstream(&job, &jlen);
+
+	if (m) {
+		il_scenario_write(sc, m);
+		fclose(m);
+	}
+	il_json_begin_object(j, "job");
+	il_json_str(j, "file", sc->file);
+	il_json_str(j, "name", sc->g.name);
+	il_json_str(j, "description", sc->g.description);
+	il_json_str(j, "text", job);
+	il_json_end_object(j);
+	free(job);
+	il_json_bool(j, "interrupted", g_signal != 0);
+	il_json_begin_array(j, "runs");
+	il_json_begin_object(j, NULL);
+	il_json_str(j, "configuration", sc->g.name);
+	il_json_str(j, "expected", il_verdict_name((enum il_verdict)sc->g.expect));
+	il_json_uint(j, "rounds", er->rounds);
+	il_json_uint(j, "elapsed_ns", er->elapsed_ns);
+	il_json_uint(j, "steal_ns", er->steal_ns);
+	il_json_str(j, "placement", er->placement);
+	il_json_str(j, "numa", er->numa);
+	il_json_bool(j, "hung", er->hung);
+	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
+	il_json_begin_array(j, "checks");
+	for (int i = 0; i < nck; i++) {
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "validator", ck[i].validator);
+		il_json_str(j, "task", ck[i].task);
+		il_json_str(j, "verdict", il_verdict_name(ck[i].c.verdict));
+		il_json_str(j, "bound", ck[i].c.bound_name);
+		il_json_uint(j, "bound_ns", ck[i].c.bound_ns);
+		il_json_uint(j, "noise_ns", ck[i].c.noise_ns);
+		il_json_uint(j, "worst_ns", ck[i].c.worst_ns);
+		il_json_str(j, "evidence", ck[i].c.evidence);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+	il_json_begin_array(j, "tasks");
+	for (int i = 0; i < er->ntasks; i++) {
+		const struct il_task_result *r = &er->tasks[i];
+
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "name", r->name);
+		il_json_str(j, "placement", r->placement);
+		il_json_uint(j, "jobs", r->jobs);
+		il_json_uint(j, "deadline_misses", r->misses);
+		il_json_hist(j, "wakeup_ns", &r->wakeup);
+		il_json_hist(j, "response_ns", &r->response);
+		il_json_hist(j, "job_cpu_ns", &r->job_cpu);
+		il_json_begin_array(j, "locks");
+		for (int l = 0; l < r->nlocks; l++) {
+			il_json_begin_object(j, NULL);
+			il_json_str(j, "resource", sc->res[r->locks[l]->res].name);
+			il_json_uint(j, "judged", r->locks[l]->nsamples);
+			il_json_uint(j, "late", r->locks[l]->late);
+			il_json_hist(j, "blocked_ns", &r->locks[l]->blocked);
+			il_json_hist(j, "release_to_lock_ns",
+				     &r->locks[l]->delay);
+			il_json_end_object(j);
+		}
+		il_json_end_array(j);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+	il_json_end_object(j);
+	il_json_end_array(j);
+}
+
+static int skip(const struct cfg *cfg, const char *why)
+{
+	if (cfg->common.tap)
+		printf("TAP version 13\n1..0 # SKIP %s\n", why);
+	fprintf(stderr, "invlab-run: SKIP: %s\n", why);
+	return 77;
+}
+
+int main(int argc, char **argv)
+{
+	static const char summary[] =
+		"Run a job file (docs/job-files.md) on the live kernel and judge "
+		"it with the validators it names.  Exit status: 0 every verdict "
+		"as the job expects, 1 otherwise, 2 bad job file or usage, 77 "
+		"cannot run here, 99 broken setup, 128+N interrupted.";
+	struct il_run_info ri = { .program = "invlab-run",
+				  .argc = argc,
+				  .argv = argv };
+	struct il_engine_opts eo = { .stop = &g_stop };
+	struct check ck[MAX_CHECKS + 1];
+	struct il_engine_result er;
+	struct il_scenario sc;
+	struct il_sysinfo si;
+	struct sigaction sa;
+	struct cfg cfg;
+	char err[512];
+	int ret, nck = 0, rc = 0;
+	bool want_pi, want_chain;
+
+	memset(&cfg, 0, sizeof(cfg));
+	ret = il_opt_parse(argc, argv, tables, &cfg, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "invlab-run: %s\nTry 'invlab-run --help'.\n",
+			err);
+		return 2;
+	}
+	if (cfg.common.help) {
+		il_opt_help(stdout, "invlab-run", "JOBFILE [OPTIONS]", summary,
+			    tables);
+		return 0;
+	}
+	if (cfg.common.version) {
+		printf("invlab-run %s (%s)\n", il_version(), il_features());
+		return 0;
+	}
+	if (ret != argc - 1) {
+		fprintf(stderr, "invlab-run: %s\nTry 'invlab-run --help'.\n",
+			ret >= argc ? "which job file? (e.g. demos/jobs/"
+				      "pi-classic.job)"
+				    : "one job file at a time");
+		return 2;
+	}
+	ret = il_scenario_load(argv[ret], &sc, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "invlab-run: %s\n", err);
+		il_scenario_free(&sc);
+		return 2;
+	}
+	for (int i = 0; i < cfg.set.n; i++) {
+		if (il_scenario_set(&sc, cfg.set.v[i], err, sizeof(err))) {
+			fprintf(stderr, "invlab-run: %s\n", err);
+			il_scenario_free(&sc);
+			return 2;
+		}
+	}
+	/* --duration on the command line wins over the job's; the table's
+	 * default must not, so look for the option itself */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], "--duration", 10) ||
+		    (!strncmp(argv[i], "-d", 2) && argv[i][1] != '-'))
+			sc.g.duration_ns = cfg.common.duration_ns;
+	if (cfg.print_job) {
+		il_scenario_write(&sc, stdout);
+		il_scenario_free(&sc);
+		return 0;
+	}
+	want_pi = has_validator(&sc, "pi");
+	want_chain = has_validator(&sc, "chain");
+	if (has_validator(&sc, "auto")) {
+		want_chain = looks_like_chain(&sc);
+		want_pi = !want_chain;
+	}
+	for (const char *p = sc.g.validate; *p;) {
+		char name[IL_NAME_MAX];
+		size_t n;
+
+		while (*p == ' ' || *p == ',')
+			p++;
+		n = strcspn(p, ", ");
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (n && strcmp(name, "pi") && strcmp(name, "chain") &&
+		    strcmp(name, "none") && strcmp(name, "auto")) {
+			fprintf(stderr,
+				"invlab-run: %s: validate: unknown validator "
+				"'%s' (pi, chain, none or auto)\n",
+				sc.file, name);
+			il_scenario_free(&sc);
+			return 2;
+		}
+		p += n;
+	}
+
+	for (int i = 0; i < sc.ntasks; i++) {
+		int r = rank(&sc.tasks[i].sched);
+
+		if (r && (ret = il_sched_probe_rt(1, err, sizeof(err)))) {
+			il_scenario_free(&sc);
+			return skip(&cfg, err);
+		}
+	}
+	mlockall(MCL_CURRENT | MCL_FUTURE);
+	clock_gettime(CLOCK_REALTIME, &ri.start);
+	il_sysinfo_read(&si);
+	ri.sys = &si;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (!cfg.common.quiet && !cfg.common.tap) {
+		char d[24];
+
+		il_format_duration(d, sizeof(d), sc.g.duration_ns);
+		printf("invlab-run: %s (%s): %d tasks, %d resources, %s; "
+		       "validate = %s\n",
+		       sc.g.name, sc.file, sc.ntasks, sc.nres, d,
+		       sc.g.validate);
+		if (sc.g.description)
+			printf("  %s\n", sc.g.description);
+		printf("kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %s\n",
+		       si.release, si.preempt_current, si.hz,
+		       si.proxy_exec_active == 1   ? "on"
+		       : si.proxy_exec_active == 0 ? "off"
+						   : "unknown",
+		       il_features());
+		fflush(stdout);
+	}
+	ret = il_engine_run(&sc, &eo, &er, err, sizeof(err));
+	if (ret == -EPERM || ret == -EBUSY || ret == -EINVAL) {
+		il_scenario_free(&sc);
+		return skip(&cfg, err);
+	}
+	if (ret) {
+		fprintf(stderr, "invlab-run: %s\n", err[0] ? err : strerror(-ret));
+		il_scenario_free(&sc);
+		return 99;
+	}
+	if (want_pi)
+		ret = check_pi(&sc, &er, ck, &nck, err, sizeof(err));
+	if (!ret && want_chain)
+		ret = check_chain(&sc, &er, ck, &nck, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "invlab-run: calibration: %s\n", err);
+		rc = 99;
+	}
+	for (int i = 0; i < nck; i++)
+		if (ck[i].c.verdict != (enum il_verdict)sc.g.expect)
+			rc = rc ? rc : 1;
+	if (er.hung)
+		fprintf(stderr, "invlab-run: the run was stopped: %s\n",
+			er.hung_why);
+	if (g_signal)
+		rc = 128 + g_signal;
+
+	if (cfg.common.tap) {
+		printf("TAP version 13\n1..%d\n", nck);
+		print_tasks(stdout, &sc, &er, "# ");
+		for (int i = 0; i < nck; i++) {
+			char desc[160];
+
+			snprintf(desc, sizeof(desc), "%s %s %s: %s (expected %s)",
+				 sc.g.name, ck[i].validator, ck[i].task,
+				 il_verdict_name(ck[i].c.verdict),
+				 il_verdict_name((enum il_verdict)sc.g.expect));
+			il_tap_result(stdout,
+				      ck[i].c.verdict ==
+					      (enum il_verdict)sc.g.expect,
+				      i + 1, desc, NULL);
+			il_tap_diag(stdout, "%s", ck[i].c.evidence);
+		}
+	} else {
+		if (!cfg.common.quiet) {
+			printf("placement: %s (%s)\n", er.placement, er.numa);
+			print_tasks(stdout, &sc, &er, "");
+		}
+		for (int i = 0; i < nck; i++)
+			printf("%s %s: %s, expected %s: %s\n", ck[i].validator,
+			       ck[i].task, il_verdict_name(ck[i].c.verdict),
+			       il_verdict_name((enum il_verdict)sc.g.expect),
+			       ck[i].c.evidence);
+		if (!nck)
+			printf("no check: validate = %s\n", sc.g.validate);
+	}
+	if (cfg.common.json) {
+		struct il_afile af;
+		struct il_json j;
+
+		if (il_afile_open(&af, cfg.common.json) == 0) {
+			il_json_init(&j, af.f);
+			il_report_begin(&j, &ri);
+			write_json(&j, &sc, &er, ck, nck);
+			il_report_end(&j, rc);
+			fputc('\n', af.f);
+			if (il_json_error(&j))
+				il_afile_abort(&af);
+			else if (il_afile_commit(&af) == 0)
+				goto written;
+		}
+		fprintf(stderr, "invlab-run: --json: cannot write '%s'\n",
+			cfg.common.json);
+		rc = rc ? rc : 99;
+	}
+written:
+	il_engine_result_free(&er);
+	il_scenario_free(&sc);
+	return rc;
+}
