@@ -42,6 +42,7 @@
 
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
+#include <invlab/release.h>
 #include <invlab/sched.h>
 #include <invlab/sync.h>
 #include <invlab/sysinfo.h>
@@ -612,8 +613,9 @@ static void *task_thread(void *arg)
 	}
 	case IL_ACT_PERIODIC:
 	case IL_ACT_ONESHOT: {
-		uint64_t rel = e->t_start + t->k.offset_ns;
 		uint32_t k = 0;
+		uint64_t rel = il_periodic_release(e->t_start, t->k.offset_ns,
+						   t->k.period_ns, k);
 
 		while (!stopping(e) && rel < e->t_end) {
 			publish_release(me, rel);
@@ -623,7 +625,8 @@ static void *task_thread(void *arg)
 			run_job(me, rel, ++k);
 			if (t->k.activation == IL_ACT_ONESHOT)
 				break;
-			rel += t->k.period_ns;
+			rel = il_periodic_release(e->t_start, t->k.offset_ns,
+						  t->k.period_ns, k);
 		}
 		break;
 	}
@@ -1059,13 +1062,11 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 				       e->ext_stop);
 	}
 	for (uint32_t k = 1; e->per_round && !stopping(e); k++) {
-		uint64_t now = il_now_ns(), deadline, busy, s0;
+		uint64_t now = il_now_ns(), deadline, s0;
 
 		if (now >= e->t_end)
 			break;
-		e->r0 = next > now + 200 * IL_NSEC_PER_USEC
-				? next
-				: now + 200 * IL_NSEC_PER_USEC;
+		e->r0 = il_round_release(now, next);
 		for (int i = 0; i < e->n; i++)
 			if (sc->tasks[i].k.activation == IL_ACT_ROUND)
 				publish_release(&e->t[i],
@@ -1102,9 +1103,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		}
 		res->rounds = k;
 		settle_foreign(e, res, sub0(steal_now(e), s0));
-		now = il_now_ns();
-		busy = sub0(now, e->r0);
-		next = now + (busy > IL_NSEC_PER_MSEC ? busy : IL_NSEC_PER_MSEC);
+		next = il_round_next(e->r0, il_now_ns());
 	}
 	res->steal_ns = sub0(steal_now(e), steal0);
 	res->elapsed_ns = sub0(il_now_ns(), e->t_start);

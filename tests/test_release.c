@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Release timing on synthetic clocks: rounds keep real-time work to at
+ * most half of the time whatever the rounds last, never release in the
+ * past, and periodic releases are absolute (an overrun does not shift
+ * the later ones, and there is no drift over a million periods).
+ */
+#include <invlab/release.h>
+#include <invlab/time.h>
+
+#include "t_util.h"
+
+#define MS IL_NSEC_PER_MSEC
+#define US IL_NSEC_PER_USEC
+
+static void test_round_release(void)
+{
+	/* a planned time far enough ahead is kept */
+	t_check_int(il_round_release(10 * MS, 20 * MS), 20 * MS);
+	/* one that has passed, or is too close to arm timers, is moved */
+	t_check_int(il_round_release(30 * MS, 20 * MS), 30 * MS + IL_ROUND_LEAD_NS);
+	t_check_int(il_round_release(20 * MS, 20 * MS), 20 * MS + IL_ROUND_LEAD_NS);
+	t_check_int(il_round_release(20 * MS - IL_ROUND_LEAD_NS, 20 * MS),
+		    20 * MS);
+	t_check_int(il_round_release(20 * MS - IL_ROUND_LEAD_NS + 1, 20 * MS),
+		    20 * MS + 1);
+}
+
+static void test_round_next(void)
+{
+	/* idle as long as the round was busy */
+	t_check_int(il_round_next(100 * MS, 122 * MS), 144 * MS);
+	/* but at least the minimum */
+	t_check_int(il_round_next(100 * MS, 100 * MS + 10 * US),
+		    100 * MS + 10 * US + IL_ROUND_MIN_IDLE_NS);
+	/* an end before the release (clock skew) is no round at all */
+	t_check_int(il_round_next(100 * MS, 99 * MS),
+		    99 * MS + IL_ROUND_MIN_IDLE_NS);
+}
+
+/* 10000 rounds of random length and random orchestrator delay */
+static void test_round_simulation(void)
+{
+	uint64_t seed = 42, now = 0, next = 0, busy_total = 0, prev_end = 0;
+	uint64_t prev_busy = 0;
+	int bad_idle = 0, past = 0;
+
+	for (int k = 0; k < 10000; k++) {
+		/* the orchestrator wakes a little late, sometimes very */
+		uint64_t late = t_rand(&seed) % (k % 97 ? 300 * US : 40 * MS);
+		uint64_t r0, busy, end;
+
+		now = (next > now ? next : now) + late;
+		r0 = il_round_release(now, next);
+		if (r0 < now + IL_ROUND_LEAD_NS && r0 != next)
+			past++;
+		if (r0 < now)
+			past++;
+		/* rounds of 10 us .. 50 ms */
+		busy = 10 * US + t_rand(&seed) % (50 * MS);
+		end = r0 + busy;
+		if (k && r0 - prev_end < prev_busy)
+			bad_idle++;
+		busy_total += busy;
+		prev_end = end;
+		prev_busy = busy > IL_ROUND_MIN_IDLE_NS ? busy
+						       : IL_ROUND_MIN_IDLE_NS;
+		next = il_round_next(r0, end);
+		now = end;
+	}
+	t_check_int(past, 0);
+	t_check_int(bad_idle, 0);
+	/* at most half of the elapsed time is real-time work */
+	t_check(busy_total * 2 <= prev_end);
+}
+
+static void test_periodic(void)
+{
+	const uint64_t start = 5 * MS, offset = 300 * US, period = 4 * MS;
+	uint64_t now = start, late_jobs = 0;
+
+	t_check_int(il_periodic_release(start, offset, period, 0),
+		    start + offset);
+	t_check_int(il_periodic_release(start, offset, period, 3),
+		    start + offset + 3 * period);
+	/* job 5 overruns by two and a half periods: the releases after it
+	 * stay on the grid, the late ones start at once */
+	for (uint64_t j = 0; j < 20; j++) {
+		uint64_t rel = il_periodic_release(start, offset, period, j);
+		uint64_t run = j == 5 ? 10 * MS : 1 * MS;
+		uint64_t begin = rel > now ? rel : now;
+
+		if (begin > rel)
+			late_jobs++;
+		t_check_int((rel - start - offset) % period, 0);
+		now = begin + run;
+	}
+	t_check_int(late_jobs, 2);
+	/* no drift: exact after a million periods of 333333 ns */
+	t_check_int(il_periodic_release(0, 0, 333333, 1000000),
+		    333333000000ull);
+}
+
+int main(void)
+{
+	test_round_release();
+	test_round_next();
+	test_round_simulation();
+	test_periodic();
+	return t_done("release");
+}
