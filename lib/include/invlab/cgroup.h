@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Control groups a run creates for its tasks and removes afterwards (also
+ * on SIGINT/SIGTERM and on error paths), on cgroup v2 (unified) and on
+ * cgroup v1 (one hierarchy per controller), including the v1/v2 hybrid
+ * layout where v1 `cpu` and `cpuset` sit under /sys/fs/cgroup/<ctrl> and
+ * v2 under /sys/fs/cgroup/unified.  Where a controller is mounted is read
+ * from /proc/self/mountinfo, never assumed.
+ *
+ * Every group lives under one parent per process, "invlab-<pid>", created
+ * in the hierarchy of the controller next to the calling process's own
+ * group, so cleanup is one recursive removal of that parent.
+ *
+ * Group names come from job files: they are checked (il_cgroup_name_ok)
+ * before any path is built, so "../x", "a/b", ".", "" and control
+ * characters never reach the filesystem.
+ *
+ * With CONFIG_RT_GROUP_SCHED a new cpu group has cpu.rt_runtime_us = 0 and
+ * refuses SCHED_FIFO/RR threads; real-time tasks stay in their group
+ * unless the run gives the group RT runtime (il_cgroup_set).
+ */
+#ifndef INVLAB_CGROUP_H
+#define INVLAB_CGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+enum il_cg_ctrl {
+	IL_CG_CPU,    /* weights, RT runtime */
+	IL_CG_CPUSET, /* CPU partitions for SCHED_DEADLINE */
+};
+
+struct il_cgroup {
+	char name[64];
+	enum il_cg_ctrl ctrl;
+	int version;	/* 1 or 2 */
+	char path[512]; /* absolute directory of the group */
+	bool created;
+};
+
+/* Is name usable as a group name ([A-Za-z0-9_-]{1,48}, not "." or "..")?
+ * 0, or -EINVAL with the reason in err. */
+int il_cgroup_name_ok(const char *name, char *err, size_t len);
+
+/* Where ctrl is mounted and in which version: 0, or -ENOENT with the
+ * reason (controller not mounted, or not enabled in v2's subtree). */
+int il_cgroup_mount(enum il_cg_ctrl ctrl, char *path, size_t len,
+		    int *version, char *err, size_t errlen);
+
+/* Create group name for ctrl under this process's parent group. */
+int il_cgroup_create(struct il_cgroup *cg, enum il_cg_ctrl ctrl,
+		     const char *name, char *err, size_t len);
+
+/* Write value to file inside the group ("cpu.rt_runtime_us", ...). */
+int il_cgroup_set(const struct il_cgroup *cg, const char *file,
+		  const char *value, char *err, size_t len);
+
+/* CPU weight on the v2 scale (1..10000, default 100); on v1 it becomes
+ * cpu.shares = weight * 1024 / 100. */
+int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight,
+			 char *err, size_t len);
+
+/* Move one thread into the group. */
+int il_cgroup_attach(const struct il_cgroup *cg, pid_t tid, char *err,
+		     size_t len);
+
+/* Move the group's threads back to where this process runs and remove
+ * the group.  Safe to call twice. */
+int il_cgroup_remove(struct il_cgroup *cg);
+
+/* Remove every group this process created, and its parent.  Idempotent;
+ * called by the programs on exit and after a signal stops a run. */
+void il_cgroup_cleanup_all(void);
+
+#endif
