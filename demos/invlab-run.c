@@ -460,6 +460,7 @@ static void write_json(struct il_json *j, const struct il_scenario *sc,
 	il_json_uint(j, "steal_ns", er->steal_ns);
 	il_json_str(j, "placement", er->placement);
 	il_json_str(j, "numa", er->numa);
+	il_json_str(j, "lock_placement", er->lock_placement);
 	il_json_bool(j, "hung", er->hung);
 	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
 	il_json_begin_array(j, "checks");

@@ -130,6 +130,7 @@ struct result {
 	size_t rounds, late;
 	uint64_t steal_ns;
 	char placement[256];
+	char numa[64];
 	int hops;
 	struct il_hist calib, blocked, delay, wakeup;
 	struct link_result links[MAX_DEPTH];
@@ -345,6 +346,7 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 	res->late = lr->late;
 	res->steal_ns = er.steal_ns;
 	snprintf(res->placement, sizeof(res->placement), "%s", er.placement);
+	snprintf(res->numa, sizeof(res->numa), "%s", er.numa);
 
 	/* links head-side first: link k is lock R(k+1), owned by member k+1 */
 	for (int k = 0; k < d - 1; k++) {
@@ -556,6 +558,7 @@ static void write_json(struct il_json *j, const struct cfg *cfg,
 		il_json_uint(j, "cross_cpu_handoffs", (uint64_t)r->hops);
 		il_json_uint(j, "steal_ns", r->steal_ns);
 		il_json_str(j, "placement", r->placement);
+		il_json_str(j, "numa", r->numa);
 		il_json_hist(j, "blocked_ns", &r->blocked);
 		il_json_hist(j, "release_to_lock_ns", &r->delay);
 		il_json_hist(j, "wakeup_ns", &r->wakeup);
@@ -701,7 +704,8 @@ int main(int argc, char **argv)
 		}
 	} else if (rc != 77) {
 		if (nres && !cfg.common.quiet)
-			printf("placement: %s\n", res[0].placement);
+			printf("placement: %s (%s)\n", res[0].placement,
+			       res[0].numa);
 		print_text(stdout, &cfg, res, nres, "");
 	}
 	if (g_signal)

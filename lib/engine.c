@@ -891,9 +891,11 @@ static int alloc_results(struct engine *e, struct il_engine_result *res,
 	return 0;
 }
 
-static int make_mutexes(struct engine *e, char *why, size_t len)
+static int make_mutexes(struct engine *e, struct il_engine_result *res,
+			char *why, size_t len)
 {
 	const struct il_scenario *sc = e->sc;
+	size_t off = 0;
 
 	for (int r = 0; r < sc->nres; r++) {
 		const struct il_resource *rs = &sc->res[r];
@@ -904,6 +906,14 @@ static int make_mutexes(struct engine *e, char *why, size_t len)
 					     (int)rs->k.node, &placed);
 		if (!e->mtx[r])
 			return -ENOMEM;
+		if (rs->k.node >= 0 && off < sizeof(res->lock_placement))
+			off += (size_t)snprintf(
+				res->lock_placement + off,
+				sizeof(res->lock_placement) - off,
+				"%s%s on node %d%s", off ? ", " : "", rs->name,
+				(int)rs->k.node,
+				placed ? "" : " requested, not placed (no libnuma "
+					      "or no such node)");
 		if (!ceiling) {
 			/* the highest RT priority among the lock's users */
 			for (int i = 0; i < sc->ntasks; i++)
@@ -1023,7 +1033,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	if (!ret)
 		ret = alloc_results(e, res, duration);
 	if (!ret)
-		ret = make_mutexes(e, why, len);
+		ret = make_mutexes(e, res, why, len);
 	if (ret)
 		goto out;
 	prepare_tasks(e);

@@ -80,6 +80,7 @@ struct il_engine_result {
 	int stopped;		/* *stop was set before the end */
 	char placement[256];	/* how tasks were placed, for people */
 	char numa[64];		/* "libnuma, 1 node", "sysfs, 2 nodes", ... */
+	char lock_placement[128]; /* locks with a `node`: where they went */
 };
 
 struct il_engine_opts {
