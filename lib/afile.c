@@ -64,6 +64,7 @@ static void afile_clear(struct il_afile *a)
 
 int il_afile_open(struct il_afile *a, const char *path)
 {
+	struct stat st;
 	int fd, err;
 
 	if (!a)
@@ -76,6 +77,24 @@ int il_afile_open(struct il_afile *a, const char *path)
 		return -ENOMEM;
 	if (!strcmp(path, "-")) {
 		a->f = stdout;
+		return 0;
+	}
+	/*
+	 * A device, FIFO or socket (/dev/null, a pipe to a lab's collector)
+	 * is written in place: renaming a file over it would replace the
+	 * device node itself.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			afile_clear(a);
+			return -EISDIR;
+		}
+		a->f = fopen(path, "we");
+		if (!a->f) {
+			err = -errno;
+			afile_clear(a);
+			return err;
+		}
 		return 0;
 	}
 	if (asprintf(&a->tmp, "%s.tmp.XXXXXX", path) < 0) {
@@ -106,9 +125,12 @@ int il_afile_commit(struct il_afile *a)
 	if (!a || !a->f)
 		return -EINVAL;
 	if (!a->tmp) {
-		/* stdout: nothing to rename, and not ours to close */
+		/* stdout or a device: nothing to rename; stdout is not ours
+		 * to close */
 		errno = 0;
 		if (fflush(a->f) || ferror(a->f))
+			err = errno ? -errno : -EIO;
+		if (a->f != stdout && fclose(a->f) && !err)
 			err = errno ? -errno : -EIO;
 		afile_clear(a);
 		return err;
@@ -140,6 +162,8 @@ void il_afile_abort(struct il_afile *a)
 	if (a->f && a->tmp) {
 		fclose(a->f);
 		unlink(a->tmp);
+	} else if (a->f && a->f != stdout) {
+		fclose(a->f);
 	}
 	afile_clear(a);
 }

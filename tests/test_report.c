@@ -608,15 +608,23 @@ static void test_afile(void)
 	list_dir(dir, names, sizeof(names));
 	t_check_str(names, "out.json");
 
-	/* a directory in the way: rename fails, the temporary is removed */
+	/* a directory in the way: refused before anything is written, and
+	 * no temporary is left */
 	snprintf(path, sizeof(path), "%s/sub", dir);
 	t_check_int(mkdir(path, 0755), 0);
-	t_check_int(il_afile_open(&a, path), 0);
-	fputs("x", a.f);
-	t_check_int(il_afile_commit(&a), -EISDIR);
+	t_check_int(il_afile_open(&a, path), -EISDIR);
+	t_check(a.f == NULL);
 	list_dir(dir, names, sizeof(names));
 	t_check_str(names, "out.json sub");
 	rmdir(path);
+
+	/* a device is written in place: renaming over /dev/null would
+	 * replace the device node (root can) */
+	t_check_int(il_afile_open(&a, "/dev/null"), 0);
+	t_check(a.tmp == NULL);
+	fputs("discarded", a.f);
+	t_check_int(il_afile_commit(&a), 0);
+	t_check(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
 
 	/* no such directory */
 	snprintf(path, sizeof(path), "%s/missing/out.json", dir);
