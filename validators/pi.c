@@ -129,16 +129,18 @@ int il_check_blocking(const struct il_bound_input *in,
 				 "the run's time bound: blocking is unbounded",
 				 st.timed_out, n);
 		else if (st.worst_lower_ns > in->noise_ns)
-			snprintf(out->evidence, sizeof(out->evidence),
-				 "%zu of %zu waits exceeded %s + %s noise by up "
-				 "to %s; a lower-priority thread ran up to %s "
-				 "while the lock was awaited",
-				 st.violations, n, b, e, x, w);
+			snprintf(
+				out->evidence, sizeof(out->evidence),
+				"%zu of %zu waits exceeded %s + %s noise by up "
+				"to %s; a lower-priority thread ran up to %s "
+				"while the lock was awaited",
+				st.violations, n, b, e, x, w);
 		else
-			snprintf(out->evidence, sizeof(out->evidence),
-				 "%zu of %zu waits exceeded %s + %s noise by up "
-				 "to %s beyond measured foreign time",
-				 st.violations, n, b, e, x);
+			snprintf(
+				out->evidence, sizeof(out->evidence),
+				"%zu of %zu waits exceeded %s + %s noise by up "
+				"to %s beyond measured foreign time",
+				st.violations, n, b, e, x);
 		return 0;
 	}
 	if (st.clean < in->min_samples) {

@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: MIT
+/*
+ * invlab-compare and the arithmetic under it, on synthetic results with
+ * known answers.
+ *
+ *   test-compare build/validators/invlab-compare docs/man/invlab-compare.1
+ *
+ * The statistics are checked against values worked out by hand (a rank
+ * test whose permutation distribution is small enough to count, a t test
+ * from its tables, binomial tails summed exactly) and against brute
+ * force.  Then result files are written with the real JSON writer and
+ * compared: identical inputs must read as no change with p = 1, a clear
+ * shift as worse with the ratio it was built with, runs from the same
+ * distribution as no change, and the reviewers' "ratio [pct imp](CV)"
+ * must come out digit for digit where the data makes it exact.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include <invlab/hist.h>
+#include <invlab/sysinfo.h>
+#include <invlab/time.h>
+
+#include "results.h"
+#include "t_tools.h"
+#include "t_util.h"
+
+#define US		IL_NSEC_PER_USEC
+#define MS		IL_NSEC_PER_MSEC
+#define near(a, b, eps) (fabs((a) - (b)) <= (eps))
+
+static const char *tool;
+
+/* ---- arithmetic ------------------------------------------------------ */
+
+static void test_normalization(void)
+{
+	double v[] = { 1, 2, NAN, 3, 4 };
+	struct il_res_spread s;
+
+	/* positive is better: lower latency is better */
+	t_check(near(il_res_pct_improvement(100, 103.94), -3.94, 1e-9));
+	t_check(near(il_res_pct_improvement(100, 96.06), 3.94, 1e-9));
+	t_check(near(il_res_pct_improvement(2, 2), 0, 0));
+	t_check(isnan(il_res_pct_improvement(0, 5)));
+	t_check(il_res_pct_improvement(0, 0) == 0);
+	t_check(isnan(il_res_pct_improvement(NAN, 1)));
+
+	/* NAN is "this run has no value" and is left out */
+	il_res_spread(v, 1, 5, &s);
+	t_check_int(s.n, 4);
+	t_check(near(s.mean, 2.5, 1e-12));
+	t_check(near(s.sd, sqrt(5.0 / 3), 1e-12));
+	t_check(near(s.cv_pct, sqrt(5.0 / 3) / 2.5 * 100, 1e-9));
+	il_res_spread(v, 1, 1, &s);
+	t_check_int(s.n, 1);
+	t_check(isnan(s.sd) && isnan(s.cv_pct));
+	/* a stride walks one column of the per-run table */
+	{
+		double tab[3][2] = { { 10, 1 }, { 20, 1 }, { 30, 1 } };
+
+		il_res_spread(&tab[0][0], 2, 3, &s);
+		t_check(near(s.mean, 20, 1e-12));
+		t_check(near(s.cv_pct, 50, 1e-9));
+	}
+}
+
+/* the exact two-sided p by enumerating every split (small n only) */
+static double brute_mw(const double *a, int na, const double *b, int nb)
+{
+	double all[16], r[16], e, obs = 0, hit = 0, total = 0;
+	int n = na + nb;
+
+	for (int i = 0; i < na; i++)
+		all[i] = a[i];
+	for (int i = 0; i < nb; i++)
+		all[na + i] = b[i];
+	for (int i = 0; i < n; i++) {
+		double less = 0, eq = 0;
+
+		for (int k = 0; k < n; k++) {
+			less += all[k] < all[i];
+			eq += all[k] == all[i];
+		}
+		r[i] = less + (eq + 1) / 2;
+	}
+	for (int i = 0; i < na; i++)
+		obs += r[i];
+	e = na * (n + 1) / 2.0;
+	for (unsigned m = 0; m < 1u << n; m++) {
+		double s = 0;
+
+		if (__builtin_popcount(m) != na)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (m & 1u << i)
+				s += r[i];
+		total++;
+		if (fabs(s - e) >= fabs(obs - e) - 1e-9)
+			hit++;
+	}
+	return hit / total;
+}
+
+static void test_mann_whitney(void)
+{
+	double a[40], b[40], p;
+	uint64_t seed = 7;
+	bool exact;
+
+	/* three against three, fully apart: 2 of C(6, 3) = 20 splits */
+	a[0] = 1, a[1] = 2, a[2] = 3, b[0] = 4, b[1] = 5, b[2] = 6;
+	t_check_int(il_res_mann_whitney(a, 3, b, 3, &p, &exact), 0);
+	t_check(exact);
+	t_check(near(p, 0.1, 1e-12));
+	/* five against five: 2 / 252 */
+	for (int i = 0; i < 5; i++)
+		a[i] = i, b[i] = 10 + i;
+	il_res_mann_whitney(a, 5, b, 5, &p, &exact);
+	t_check(near(p, 2.0 / 252, 1e-12));
+	/* identical samples: no evidence at all */
+	il_res_mann_whitney(a, 5, a, 5, &p, &exact);
+	t_check(near(p, 1, 1e-12));
+	/* ties, many small cases, against brute force */
+	{
+		int bad = 0;
+
+		for (int round = 0; round < 200; round++) {
+			int na = 2 + (int)(t_rand(&seed) % 5),
+			    nb = 2 + (int)(t_rand(&seed) % 5);
+			double pb;
+
+			for (int i = 0; i < na; i++)
+				a[i] = (double)(t_rand(&seed) % 4);
+			for (int i = 0; i < nb; i++)
+				b[i] = (double)(t_rand(&seed) % 4);
+			il_res_mann_whitney(a, (size_t)na, b, (size_t)nb, &p,
+					    &exact);
+			pb = brute_mw(a, na, b, nb);
+			if (!near(p, pb, 1e-9) && !bad++)
+				fprintf(stderr, "  %d vs %d: %g, brute %g\n",
+					na, nb, p, pb);
+		}
+		t_check_int(bad, 0);
+	}
+	/* NAN values are not runs */
+	a[0] = 1, a[1] = NAN, a[2] = 2, b[0] = 3, b[1] = 4;
+	il_res_mann_whitney(a, 3, b, 2, &p, &exact);
+	t_check(near(p, 2.0 / 6, 1e-12));
+	t_check_int(il_res_mann_whitney(a, 0, b, 2, &p, &exact), -EINVAL);
+	/* large samples: the normal approximation */
+	for (int i = 0; i < 40; i++)
+		a[i] = i, b[i] = 100 + i;
+	il_res_mann_whitney(a, 40, b, 40, &p, &exact);
+	t_check(!exact);
+	t_check(p < 1e-10);
+	for (int i = 0; i < 40; i++)
+		a[i] = 2 * i, b[i] = 2 * i + 1;
+	il_res_mann_whitney(a, 40, b, 40, &p, &exact);
+	t_check(p > 0.8);
+	/* what three or four runs a side can ever show */
+	t_check(near(il_res_mann_whitney_min_p(3, 3), 0.1, 1e-12));
+	t_check(near(il_res_mann_whitney_min_p(4, 4), 2.0 / 70, 1e-12));
+	t_check(near(il_res_mann_whitney_min_p(1, 1), 1, 0));
+}
+
+static void test_welch_and_beta(void)
+{
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 2, 3, 4, 5, 6 }, p;
+	double c1[] = { 5, 5, 5 }, c2[] = { 6, 6, 6 };
+
+	/* I_x(1, 1) = x; I_0.5(a, a) = 1/2; I_0.4(2, 3) summed by hand */
+	t_check(near(il_res_betai(1, 1, 0.3), 0.3, 1e-12));
+	t_check(near(il_res_betai(7.5, 7.5, 0.5), 0.5, 1e-12));
+	t_check(near(il_res_betai(2, 3, 0.4), 0.5248, 1e-12));
+	/* t = -1 with 8 degrees of freedom: p = 0.346594 (tables) */
+	t_check_int(il_res_welch(a, 5, b, 5, &p), 0);
+	t_check(near(p, 0.346594, 1e-6));
+	/* no spread: equal means are no evidence, different ones are */
+	il_res_welch(c1, 3, c1, 3, &p);
+	t_check(p == 1);
+	il_res_welch(c1, 3, c2, 3, &p);
+	t_check(p == 0);
+	t_check_int(il_res_welch(a, 1, b, 5, &p), -EINVAL);
+}
+
+static void test_binomial(void)
+{
+	/* sums of C(10, k) / 1024 */
+	t_check(near(il_res_binom_tail(10, 0.5, 5), 638.0 / 1024, 1e-12));
+	t_check(near(il_res_binom_tail(10, 0.5, 8), 56.0 / 1024, 1e-12));
+	t_check(near(il_res_binom_tail(10, 0.5, 1), 1023.0 / 1024, 1e-12));
+	t_check(il_res_binom_tail(10, 0.5, 0) == 1);
+	t_check(il_res_binom_tail(10, 0.5, 11) == 0);
+	t_check(il_res_binom_tail(10, 0, 1) == 0);
+	t_check(il_res_binom_tail(10, 1, 10) == 1);
+	/* P(X >= 3), X ~ Bin(1000, 0.001): 1 - e^-1 (1 + 1 + 1/2), ~Poisson */
+	t_check(near(il_res_binom_tail(1000, 0.001, 3), 0.0802, 2e-4));
+	/* the normal branch: the middle of a symmetric million */
+	t_check(near(il_res_binom_tail(1000000, 0.5, 500000), 0.5004, 1e-3));
+}
+
+static void test_bootstrap(void)
+{
+	static struct il_hist a, a2, up, other, small;
+	uint64_t s;
+	double p;
+
+	s = 1, t_fill_hist(&a, &s, 2000, 1.0 * MS, 0.2);
+	s = 1, t_fill_hist(&a2, &s, 2000, 1.0 * MS, 0.2);
+	s = 1, t_fill_hist(&up, &s, 2000, 1.2 * MS, 0.2);
+	s = 99, t_fill_hist(&other, &s, 2000, 1.0 * MS, 0.2);
+	s = 3, t_fill_hist(&small, &s, 500, 1.0 * MS, 0.2);
+
+	/* identical inputs: every resample is a tie or symmetric */
+	t_check_int(il_res_boot_quantile(&a, &a2, 0.5, &p), 0);
+	t_check(near(p, 1, 1e-9));
+	il_res_boot_quantile(&a, &a2, 0.99, &p);
+	t_check(near(p, 1, 1e-9));
+	/* a 20 % shift of 2000 samples is no accident */
+	il_res_boot_quantile(&a, &up, 0.5, &p);
+	t_check(p < 1e-6);
+	il_res_boot_quantile(&a, &up, 0.99, &p);
+	t_check(p < 1e-3);
+	/* another draw of the same distribution is */
+	il_res_boot_quantile(&a, &other, 0.5, &p);
+	t_check(p > 0.05);
+	/* p999 of 500 samples does not exist */
+	t_check_int(il_res_boot_quantile(&a, &small, 0.999, &p), -ENODATA);
+
+	t_check_int(il_res_mean_z(&a, &a2, &p), 0);
+	t_check(near(p, 1, 1e-12));
+	il_res_mean_z(&a, &up, &p);
+	t_check(p < 1e-6);
+	il_res_mean_z(&a, &other, &p);
+	t_check(p > 0.05);
+}
+
+/* ---- result files ---------------------------------------------------- */
+
+/* one file: configurations "inherit" and "none" with blocked_ns */
+static void write_file(const char *name, const struct il_sysinfo *si,
+		       uint64_t cs_ns, uint64_t seed, double scale)
+{
+	static struct il_hist inh, none;
+	struct t_run runs[2] = {
+		{ "inherit", "PASS", "PASS", 1, { { "blocked_ns", &inh } } },
+		{ "none", "FAIL", "FAIL", 1, { { "blocked_ns", &none } } },
+	};
+	uint64_t s = seed;
+
+	t_fill_hist(&inh, &s, 400, 1.5 * MS * scale, 0.1);
+	t_fill_hist(&none, &s, 40, 20.0 * MS * scale, 0.05);
+	t_check_int(
+		t_write_result(t_tmp(name), "pi-classic", si, cs_ns, runs, 2),
+		0);
+}
+
+/* a file whose every sample is v: percentiles are exactly v */
+static void write_const(const char *name, const struct il_sysinfo *si,
+			uint64_t v)
+{
+	static struct il_hist h;
+	struct t_run run = {
+		"inherit", NULL, NULL, 1, { { "blocked_ns", &h } }
+	};
+
+	il_hist_init(&h);
+	for (int i = 0; i < 200; i++)
+		il_hist_record(&h, v);
+	t_check_int(
+		t_write_result(t_tmp(name), "pi-classic", si, 2 * MS, &run, 1),
+		0);
+}
+
+/* argv[i] = the path of PREFIX<i>.json */
+static void files(const char *prefix, int n, char **argv)
+{
+	for (int i = 0; i < n; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s%d.json", prefix, i);
+		argv[i] = strdup(t_tmp(name));
+	}
+}
+
+static int run(char **out, char **err, ...)
+{
+	char *argv[40];
+	va_list ap;
+	int n = 0;
+
+	argv[n++] = (char *)tool;
+	va_start(ap, err);
+	while (n < 39 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return t_run_tool(argv, out, err);
+}
+
+static void load_set(struct il_res_set *s, char **paths, int n)
+{
+	char err[512];
+
+	il_res_set_init(s, false);
+	for (int i = 0; i < n; i++) {
+		int ret = il_res_set_load(s, paths[i], err, sizeof(err));
+
+		t_check_int(ret, 0);
+		if (ret)
+			fprintf(stderr, "  %s\n", err);
+	}
+}
+
+static void test_merge_exact(char **base)
+{
+	static struct il_hist orig[5], none, merged;
+	struct il_res_set s;
+	const struct il_res_metric *m;
+	uint64_t v1, v2;
+	double d;
+
+	/* rebuild what write_file wrote, and merge it in memory */
+	il_hist_init(&merged);
+	for (int i = 0; i < 5; i++) {
+		uint64_t seed = 100 + (uint64_t)i;
+
+		t_fill_hist(&orig[i], &seed, 400, 1.5 * MS, 0.1);
+		t_fill_hist(&none, &seed, 40, 20.0 * MS, 0.05);
+		il_hist_merge(&merged, &orig[i]);
+	}
+	load_set(&s, base, 5);
+	t_check_int(s.nfiles, 5);
+	t_check_int(s.ngroups, 2);
+	m = il_res_group_metric(il_res_set_find(&s, "pi-classic", "inherit", 0),
+				"blocked_ns");
+	t_check(m != NULL);
+	if (!m)
+		return;
+	t_check_int(m->nruns, 5);
+	/* bins added up are the histogram of all samples: exactly */
+	t_check_int(m->merged->count, merged.count);
+	t_check_int(m->merged->min, merged.min);
+	t_check_int(m->merged->max, merged.max);
+	t_check(memcmp(m->merged->bins, merged.bins, sizeof(merged.bins)) == 0);
+	t_check_int(il_res_stat_value(m->merged, IL_RES_P99, false, &d), 0);
+	il_hist_percentile(&merged, 0.99, &v1);
+	t_check(d == (double)v1);
+	/* a run read back reports what the demo reported */
+	il_hist_percentile(&orig[0], 0.5, &v2);
+	t_check(m->run[0][IL_RES_P50] == (double)v2);
+	t_check(m->run[0][IL_RES_MAX] == (double)orig[0].max);
+	t_check(isnan(m->run[0][IL_RES_P999])); /* 400 samples */
+	il_res_set_free(&s);
+}
+
+static void test_compare_sets(char **base, char **same, char **shift,
+			      char **noise)
+{
+	struct il_res_cmp_opts o = { IL_RES_TEST_AUTO, 0.05, 1 };
+	struct il_res_set b, c;
+	const struct il_res_metric *mb, *mc;
+	struct il_res_cmp r;
+	static const enum il_res_stat st[] = { IL_RES_P50, IL_RES_P90,
+					       IL_RES_P99, IL_RES_MAX,
+					       IL_RES_MEAN };
+
+	load_set(&b, base, 5);
+	mb = il_res_group_metric(
+		il_res_set_find(&b, "pi-classic", "inherit", 0), "blocked_ns");
+
+	/* identical inputs: ratio 1, p 1, no change */
+	load_set(&c, same, 5);
+	mc = il_res_group_metric(
+		il_res_set_find(&c, "pi-classic", "inherit", 0), "blocked_ns");
+	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
+		il_res_compare(mb, mc, st[i], &o, &r);
+		t_check(r.ratio == 1 && r.pct_imp == 0);
+		t_check(near(r.p, 1, 1e-9));
+		t_check_int(r.change, IL_RES_SAME);
+		t_check_int(r.test, IL_RES_T_RANK_EXACT);
+	}
+	il_res_set_free(&c);
+
+	/* 25 % slower in every run: worse, by the rank test, 2 / 252 */
+	load_set(&c, shift, 5);
+	mc = il_res_group_metric(
+		il_res_set_find(&c, "pi-classic", "inherit", 0), "blocked_ns");
+	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
+		il_res_compare(mb, mc, st[i], &o, &r);
+		t_check_int(r.change, IL_RES_WORSE);
+		t_check_int(r.test, IL_RES_T_RANK_EXACT);
+		t_check(near(r.p, 2.0 / 252, 1e-12));
+		/* the histogram's resolution: within 0.8 % */
+		t_check(near(r.ratio, 1.25, 0.0125));
+		t_check(near(r.pct_imp, -25, 1.25));
+		t_check_int(r.sb.n, 5);
+		t_check_int(r.sc.n, 5);
+	}
+	/* the same, told by Welch's t and by the bootstrap */
+	o.mode = IL_RES_TEST_WELCH;
+	il_res_compare(mb, mc, IL_RES_P50, &o, &r);
+	t_check_int(r.test, IL_RES_T_WELCH);
+	t_check_int(r.change, IL_RES_WORSE);
+	o.mode = IL_RES_TEST_BOOTSTRAP;
+	il_res_compare(mb, mc, IL_RES_P50, &o, &r);
+	t_check_int(r.test, IL_RES_T_BOOT_QUANTILE);
+	t_check_int(r.change, IL_RES_WORSE);
+	/* the bootstrap has nothing to say about a maximum */
+	il_res_compare(mb, mc, IL_RES_MAX, &o, &r);
+	t_check_int(r.change, IL_RES_TOO_FEW);
+	/* rank only, two runs a side: too few runs, not "no change" */
+	o.mode = IL_RES_TEST_RANK;
+	{
+		struct il_res_metric m2b = *mb, m2c = *mc;
+
+		m2b.nruns = m2c.nruns = 2;
+		il_res_compare(&m2b, &m2c, IL_RES_P50, &o, &r);
+		t_check_int(r.change, IL_RES_TOO_FEW);
+		t_check(isnan(r.p));
+	}
+	/* a smaller change than --min-change is no change */
+	o.mode = IL_RES_TEST_AUTO;
+	o.min_change_pct = 30;
+	il_res_compare(mb, mc, IL_RES_P50, &o, &r);
+	t_check_int(r.change, IL_RES_SAME);
+	o.min_change_pct = 1;
+	il_res_set_free(&c);
+
+	/*
+	 * The same distribution drawn again: noise, read as no change.  (At
+	 * alpha 0.05 each row has a 5 % chance of a false alarm; the seeds
+	 * are fixed, and these give none.)
+	 */
+	load_set(&c, noise, 5);
+	mc = il_res_group_metric(
+		il_res_set_find(&c, "pi-classic", "inherit", 0), "blocked_ns");
+	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
+		il_res_compare(mb, mc, st[i], &o, &r);
+		t_check_int(r.change, IL_RES_SAME);
+		t_check(fabs(r.pct_imp) < 5);
+	}
+	il_res_set_free(&c);
+	il_res_set_free(&b);
+}
+
+static void test_cli(char **base, char **same, char **shift, char **noise)
+{
+	char *out = NULL, *err = NULL;
+	int rc;
+
+	rc = run(&out, &err, "--quiet", base[0], base[1], base[2], base[3],
+		 base[4], "--", same[0], same[1], same[2], same[3], same[4],
+		 NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "no change");
+	t_check(!strstr(out, "worse") && !strstr(out, "better"));
+	t_check_contains(out, "1.00 [  0.00]");
+	t_check_contains(out, "U-exact");
+	free(out), free(err);
+
+	rc = run(&out, &err, base[0], base[1], base[2], base[3], base[4], "--",
+		 shift[0], shift[1], shift[2], shift[3], shift[4], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "worse");
+	t_check_contains(out, "pi-classic/inherit");
+	t_check_contains(out, "the kernel fingerprints agree");
+	free(out), free(err);
+
+	rc = run(&out, &err, base[0], base[1], base[2], base[3], base[4], "--",
+		 noise[0], noise[1], noise[2], noise[3], noise[4], NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "\n0 worse, 0 better, 9 no change, 0 too few");
+	free(out), free(err);
+
+	/* one file against one: the bootstrap, named as such */
+	rc = run(&out, &err, "-m", "blocked_ns", "-s", "p50", base[0], shift[0],
+		 NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "bootstrap");
+	t_check_contains(out, "1:1");
+	free(out), free(err);
+}
+
+static void test_exact_format(const struct il_sysinfo *si)
+{
+	char *b[5], *c[5], *d[3], *out = NULL, *err = NULL;
+	char name[32];
+	int rc;
+
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "kb%d.json", i);
+		write_const(name, si, 1000 * US);
+		b[i] = strdup(t_tmp(name));
+		snprintf(name, sizeof(name), "kc%d.json", i);
+		write_const(name, si, 1250 * US);
+		c[i] = strdup(t_tmp(name));
+	}
+	/* constant runs: every percentile exact, CV 0 */
+	rc = run(&out, &err, "-s", "p50,p99", b[0], b[1], b[2], b[3], b[4],
+		 "--", c[0], c[1], c[2], c[3], c[4], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "1.00 [  0.00]( 0.00)");
+	t_check_contains(out, "1.25 [-25.00]( 0.00)");
+	t_check_contains(out, "1.00ms");
+	t_check_contains(out, "1.25ms");
+	free(out), free(err);
+	/* the other way round: better, +20 % */
+	rc = run(&out, &err, "-q", "-s", "p50", c[0], c[1], c[2], c[3], c[4],
+		 "--", b[0], b[1], b[2], b[3], b[4], NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "0.80 [ 20.00]( 0.00)");
+	t_check_contains(out, "better");
+	free(out), free(err);
+
+	/* runs at 800, 1000 and 1200 us: CV exactly 20 % */
+	write_const("cv0.json", si, 800 * US);
+	write_const("cv1.json", si, 1000 * US);
+	write_const("cv2.json", si, 1200 * US);
+	files("cv", 3, d);
+	rc = run(&out, &err, "-q", "-s", "p50", d[0], d[1], d[2], "--", d[0],
+		 d[1], d[2], NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "1.00 [  0.00](20.00)");
+	free(out), free(err);
+
+	/* markdown and JSON say the same */
+	rc = run(&out, &err, "--format", "markdown", "-s", "p50", b[0], b[1],
+		 b[2], b[3], b[4], "--", c[0], c[1], c[2], c[3], c[4], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "| configuration | metric | stat |");
+	t_check_contains(out, "`1.25 [-25.00]( 0.00)`");
+	t_check_contains(out, "**worse**");
+	free(out), free(err);
+	rc = run(&out, &err, "--format=json", "--json", t_tmp("cmp.json"), "-s",
+		 "p50", b[0], b[1], b[2], b[3], b[4], "--", c[0], c[1], c[2],
+		 c[3], c[4], NULL);
+	t_check_int(rc, 1);
+	{
+		struct json_object *o = json_tokener_parse(out), *cmp, *x;
+		char *written = t_read_file(t_tmp("cmp.json"));
+
+		t_check(o != NULL);
+		t_check(written && !strcmp(written, out));
+		t_check(json_object_object_get_ex(o, "comparisons", &cmp));
+		t_check_int(json_object_array_length(cmp), 1);
+		x = json_object_array_get_idx(cmp, 0);
+		t_check_str(json_object_get_string(
+				    json_object_object_get(x, "change")),
+			    "worse");
+		t_check(near(json_object_get_double(
+				     json_object_object_get(x, "ratio")),
+			     1.25, 1e-12));
+		t_check(near(json_object_get_double(json_object_object_get(
+				     x, "pct_improvement")),
+			     -25, 1e-9));
+		t_check_str(json_object_get_string(
+				    json_object_object_get(x, "test")),
+			    "U-exact");
+		t_check_int(json_object_get_int(
+				    json_object_object_get(o, "return_code")),
+			    1);
+		json_object_put(o);
+		free(written);
+	}
+	free(out), free(err);
+	for (int i = 0; i < 5; i++)
+		free(b[i]), free(c[i]);
+	for (int i = 0; i < 3; i++)
+		free(d[i]);
+}
+
+static void test_fingerprints(const struct il_sysinfo *si, char **base)
+{
+	struct il_sysinfo other = *si;
+	char *out = NULL, *err = NULL;
+	int rc;
+
+	snprintf(other.release, sizeof(other.release), "6.19.0-test");
+	snprintf(other.preempt_current, sizeof(other.preempt_current), "lazy");
+	snprintf(other.cmdline, sizeof(other.cmdline),
+		 "root=/dev/vda1 console=ttyS0 threadirqs");
+	other.proxy_exec_active = 1;
+	write_file("k.json", &other, 3 * MS, 100, 1.0);
+	rc = run(&out, &err, base[0], t_tmp("k.json"), NULL);
+	t_check(rc == 0 || rc == 1);
+	t_check_contains(out, "DIFFERS");
+	t_check_contains(out, "release differs: 6.18.0-test (baseline) vs "
+			      "6.19.0-test (candidate)");
+	t_check_contains(out, "preempt_current differs: full (baseline) vs "
+			      "lazy (candidate)");
+	t_check_contains(out, "proxy_exec_active differs: false (baseline) "
+			      "vs true (candidate)");
+	t_check_contains(out, "baseline only 'quiet', candidate only "
+			      "'threadirqs'");
+	t_check_contains(out, "scenario differs: cs_ns 2.00ms (baseline) vs "
+			      "3.00ms (candidate)");
+	t_check(!strstr(out, "hz differs"));
+	free(out), free(err);
+}
+
+static void test_errors(const struct il_sysinfo *si, char **base)
+{
+	static struct il_hist h;
+	struct t_run r = { "x", NULL, NULL, 1, { { "other_ns", &h } } };
+	char *out = NULL, *err = NULL;
+	uint64_t s = 5;
+	FILE *f;
+	int rc;
+
+	rc = run(&out, &err, base[0], base[1], base[2], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "BASE.json... -- CAND.json...");
+	free(out), free(err);
+	rc = run(&out, &err, base[0], "--", NULL);
+	t_check_int(rc, 2);
+	free(out), free(err);
+	rc = run(&out, &err, base[0], "--", base[1], "--format", "json", NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "options go before '--'");
+	free(out), free(err);
+	rc = run(&out, &err, "--alpha", "2", base[0], base[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--alpha");
+	free(out), free(err);
+	rc = run(&out, &err, "--stat", "p95", base[0], base[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "unknown statistic 'p95'");
+	free(out), free(err);
+	rc = run(&out, &err, "--formt", "json", base[0], base[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "did you mean '--format'");
+	free(out), free(err);
+
+	/* unreadable inputs: 99, with the file (and line) named */
+	rc = run(&out, &err, base[0], t_tmp("absent.json"), NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "absent.json: No such file or directory");
+	free(out), free(err);
+	f = fopen(t_tmp("broken.json"), "w");
+	fputs("{\n  \"schema_version\": 1,\n  \"runs\": [\n", f);
+	fclose(f);
+	rc = run(&out, &err, base[0], t_tmp("broken.json"), NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "broken.json:");
+	t_check_contains(err, "not JSON");
+	free(out), free(err);
+	f = fopen(t_tmp("badbin.json"), "w");
+	fputs("{\"schema_version\": 1, \"program\": \"p\", \"runs\": [{"
+	      "\"configuration\": \"c\", \"x_ns\": {\"count\": 1, \"bins\": "
+	      "[[257, 1]]}}]}\n",
+	      f);
+	fclose(f);
+	rc = run(&out, &err, base[0], t_tmp("badbin.json"), NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "runs[0].x_ns.bins[0]: 257 is not a bucket "
+			      "edge");
+	free(out), free(err);
+
+	/* nothing in common: 77 */
+	t_fill_hist(&h, &s, 100, 1000, 0.1);
+	t_check_int(
+		t_write_result(t_tmp("other.json"), "pi-other", si, 0, &r, 1),
+		0);
+	rc = run(&out, &err, base[0], t_tmp("other.json"), NULL);
+	t_check_int(rc, 77);
+	t_check_contains(out, "pi-classic/inherit only in the baseline");
+	t_check_contains(out, "pi-other/x only in the candidate");
+	t_check_contains(err, "nothing to compare");
+	free(out), free(err);
+}
+
+int main(int argc, char **argv)
+{
+	struct il_sysinfo si;
+	char *base[5], *same[5], *shift[5], *noise[5];
+	char name[32];
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s INVLAB-COMPARE MANPAGE\n", argv[0]);
+		return 99;
+	}
+	tool = argv[1];
+
+	test_normalization();
+	test_mann_whitney();
+	test_welch_and_beta();
+	test_binomial();
+	test_bootstrap();
+
+	t_sysinfo(&si);
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "base%d.json", i);
+		write_file(name, &si, 2 * MS, 100 + (uint64_t)i, 1.0);
+		snprintf(name, sizeof(name), "same%d.json", i);
+		write_file(name, &si, 2 * MS, 100 + (uint64_t)i, 1.0);
+		snprintf(name, sizeof(name), "shift%d.json", i);
+		write_file(name, &si, 2 * MS, 100 + (uint64_t)i, 1.25);
+		snprintf(name, sizeof(name), "noise%d.json", i);
+		write_file(name, &si, 2 * MS, 200 + (uint64_t)i, 1.0);
+	}
+	files("base", 5, base);
+	files("same", 5, same);
+	files("shift", 5, shift);
+	files("noise", 5, noise);
+
+	test_merge_exact(base);
+	test_compare_sets(base, same, shift, noise);
+	test_cli(base, same, shift, noise);
+	test_exact_format(&si);
+	test_fingerprints(&si, base);
+	test_errors(&si, base);
+	t_check_man_page(tool, argv[2]);
+
+	for (int i = 0; i < 5; i++)
+		free(base[i]), free(same[i]), free(shift[i]), free(noise[i]);
+	t_tmp_cleanup();
+	return t_done("compare");
+}

@@ -1,0 +1,1050 @@
+// SPDX-License-Identifier: MIT
+/*
+ * invlab-compare: a candidate's results normalized to a baseline's, in the
+ * format kernel reviewers use, with the kernels' fingerprints side by side.
+ *
+ *   invlab-compare base.json cand.json
+ *   invlab-compare --format markdown base-*.json -- cand-*.json
+ *
+ * Each side is one or more result files (repeated runs, several devices).
+ * Runs are grouped by scenario and configuration and their histograms
+ * merged bin by bin; for every histogram and statistic the candidate is
+ * shown as "ratio [pct imp](CV)": cand / base, the percent improvement
+ * (positive is better: lower latency is better) and the coefficient of
+ * variation of the per-run values, as in "1.00 [ -3.94]( 1.51)".  A
+ * difference only counts as better or worse when a significance test
+ * says it is not noise (results.c explains which test and why) and it is
+ * at least --min-change; otherwise it reads "no change".
+ *
+ * Exit: 0 compared and nothing significantly worse, 1 something is
+ * significantly worse, 2 bad usage, 77 nothing in common to compare,
+ * 99 a result file cannot be read.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <invlab/opt.h>
+#include <invlab/report.h>
+#include <invlab/time.h>
+
+#include "results.h"
+
+enum format { F_TEXT, F_MARKDOWN, F_JSON };
+
+struct cfg {
+	int help;
+	int version;
+	int quiet;
+	int format;
+	const char *json;
+	const char *metric;
+	const char *stat;
+	int test;
+	const char *alpha;
+	int64_t min_change;
+};
+
+#define O(f) offsetof(struct cfg, f)
+static const struct il_opt opts[] = {
+	{ "help", 'h', IL_OPT_FLAG, O(help), NULL, 0, 0, 0, NULL, NULL,
+	  "print this help and exit", NULL },
+	{ "version", 'V', IL_OPT_FLAG, O(version), NULL, 0, 0, 0, NULL, NULL,
+	  "print the version and exit", NULL },
+	{ "quiet", 'q', IL_OPT_FLAG, O(quiet), NULL, 0, 0, 0, NULL, NULL,
+	  "print only the comparison table, without the kernel fingerprints "
+	  "and notes",
+	  NULL },
+	{ "format", 'f', IL_OPT_CHOICE, O(format), "text", 0, 0, 0,
+	  "text|markdown|json", "FORMAT", "what to print on standard output",
+	  NULL },
+	{ "json", 0, IL_OPT_STRING, O(json), NULL, 0, 0, 0, NULL, "FILE",
+	  "also write the comparison as JSON to FILE ('-' for stdout), "
+	  "complete or not at all",
+	  NULL },
+	{ "metric", 'm', IL_OPT_STRING, O(metric), NULL, 0, 0, 0, NULL, "LIST",
+	  "histograms to compare, comma-separated, e.g. blocked_ns,wakeup_ns "
+	  "(default: every histogram of the results)",
+	  NULL },
+	{ "stat", 's', IL_OPT_STRING, O(stat), "p50,p99,p999,max,mean", 0, 0, 0,
+	  NULL, "LIST",
+	  "statistics of each histogram to compare, comma-separated, from: "
+	  "min, mean, p50, p90, p99, p999, p9999, max",
+	  NULL },
+	{ "test", 't', IL_OPT_CHOICE, O(test), "auto", 0, 0, 0,
+	  "auto|rank|welch|bootstrap", "TEST",
+	  "significance test: rank is Mann-Whitney U over the per-run "
+	  "values, welch is Welch's t test over them, bootstrap resamples "
+	  "the merged bins; auto takes rank when the runs can reach --alpha "
+	  "(4 a side at 0.05), welch with 2 or 3 runs a side, bootstrap when "
+	  "a side has one run",
+	  NULL },
+	{ "alpha", 0, IL_OPT_STRING, O(alpha), "0.05", 0, 0, 0, NULL, "P",
+	  "significance level: a difference counts when its p-value is below "
+	  "P (0 < P <= 0.5)",
+	  NULL },
+	{ "min-change", 0, IL_OPT_INT, O(min_change), "1", 0, 100, 0, NULL,
+	  "PCT",
+	  "smaller changes read as no change even when significant; "
+	  "histogram buckets are up to 0.8% wide",
+	  NULL },
+	{ .name = NULL },
+};
+#undef O
+
+static const struct il_opt *const tables[] = { opts, NULL };
+
+#define MAX_STATS IL_RES_NSTATS
+
+struct row {
+	const char *group; /* "pi-classic/inherit", owned by struct cmp */
+	const char *metric;
+	enum il_res_stat st;
+	struct il_res_cmp c;
+	bool first_of_group, first_of_metric;
+};
+
+struct cmp {
+	const struct cfg *cfg;
+	struct il_res_cmp_opts o;
+	struct il_res_set base, cand;
+	enum il_res_stat stats[MAX_STATS];
+	int nstats;
+	char **metrics; /* NULL: all */
+	int nmetrics;
+	struct row *rows;
+	size_t nrows, cap;
+	char **names; /* group labels */
+	size_t nnames;
+	char **only; /* groups found on one side only, "baseline: x" */
+	size_t nonly;
+	size_t count[IL_RES_WORSE + 1];
+	int argc;
+	char **argv;
+};
+
+/* ---- helpers --------------------------------------------------------- */
+
+static int push_str(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = strdup(s);
+	if (!nv[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+static bool metric_wanted(const struct cmp *c, const char *name)
+{
+	if (!c->metrics)
+		return true;
+	for (int i = 0; i < c->nmetrics; i++)
+		if (!strcmp(c->metrics[i], name))
+			return true;
+	return false;
+}
+
+static int add_row(struct cmp *c, const char *group, const char *metric,
+		   enum il_res_stat st, const struct il_res_cmp *r)
+{
+	if (c->nrows == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 64;
+		struct row *nr = realloc(c->rows, cap * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		c->rows = nr;
+		c->cap = cap;
+	}
+	c->rows[c->nrows] = (struct row){
+		.group = group, .metric = metric, .st = st, .c = *r
+	};
+	c->nrows++;
+	c->count[r->change]++;
+	return 0;
+}
+
+/* Compare every statistic of every metric of one group present on both
+ * sides; rows where neither side has a value are left out. */
+static int compare_group(struct cmp *c, const struct il_res_group *gb,
+			 const struct il_res_group *gc, const char *label)
+{
+	for (int side = 0; side < 2; side++) {
+		const struct il_res_group *g = side ? gc : gb;
+
+		for (size_t m = 0; m < g->nmetrics; m++) {
+			const char *name = g->metrics[m].name;
+			const struct il_res_metric *mb, *mc;
+			bool first = true;
+
+			/* a metric on both sides is done from the baseline */
+			if (side && il_res_group_metric(gb, name))
+				continue;
+			if (!metric_wanted(c, name))
+				continue;
+			mb = il_res_group_metric(gb, name);
+			mc = il_res_group_metric(gc, name);
+			for (int s = 0; s < c->nstats; s++) {
+				struct il_res_cmp r;
+
+				il_res_compare(mb, mc, c->stats[s], &c->o, &r);
+				if (isnan(r.base) && isnan(r.cand))
+					continue;
+				if (add_row(c, label, name, c->stats[s], &r))
+					return -ENOMEM;
+				c->rows[c->nrows - 1].first_of_metric = first;
+				first = false;
+			}
+		}
+	}
+	return 0;
+}
+
+static int build(struct cmp *c)
+{
+	char label[512];
+
+	for (size_t i = 0; i < c->base.ngroups; i++) {
+		const struct il_res_group *gb = &c->base.groups[i], *gc;
+		size_t before = c->nrows;
+
+		snprintf(label, sizeof(label), "%s/%s", gb->scenario,
+			 gb->configuration);
+		gc = il_res_set_find(&c->cand, gb->scenario, gb->configuration,
+				     0);
+		if (!gc) {
+			if (push_str(&c->only, &c->nonly, "baseline") ||
+			    push_str(&c->only, &c->nonly, label))
+				return -ENOMEM;
+			continue;
+		}
+		if (push_str(&c->names, &c->nnames, label) ||
+		    compare_group(c, gb, gc, c->names[c->nnames - 1]))
+			return -ENOMEM;
+		if (c->nrows > before)
+			c->rows[before].first_of_group = true;
+	}
+	for (size_t i = 0; i < c->cand.ngroups; i++) {
+		const struct il_res_group *g = &c->cand.groups[i];
+
+		if (il_res_set_find(&c->base, g->scenario, g->configuration, 0))
+			continue;
+		snprintf(label, sizeof(label), "%s/%s", g->scenario,
+			 g->configuration);
+		if (push_str(&c->only, &c->nonly, "candidate") ||
+		    push_str(&c->only, &c->nonly, label))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* "1.00 [ -3.94]( 1.51)" */
+static void fmt_norm(char *buf, size_t len, double ratio, double pct, double cv)
+{
+	char r[16], p[16], v[16];
+
+	if (isnan(ratio))
+		snprintf(r, sizeof(r), " n/a");
+	else
+		snprintf(r, sizeof(r), "%4.2f", ratio);
+	if (isnan(pct))
+		snprintf(p, sizeof(p), "%6s", "n/a");
+	else
+		/* + 0.0 turns -0.00 into 0.00 */
+		snprintf(p, sizeof(p), "%6.2f", round(pct * 100) / 100 + 0.0);
+	if (isnan(cv))
+		snprintf(v, sizeof(v), "%5s", "n/a");
+	else
+		snprintf(v, sizeof(v), "%5.2f", cv);
+	snprintf(buf, len, "%s [%s](%s)", r, p, v);
+}
+
+static void fmt_p(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+static const char *fp_label(int i)
+{
+	return il_res_fp_key(i);
+}
+
+/* the first file's kernel command line words missing from the other's */
+static void cmdline_only(const char *a, const char *b, char *out, size_t len)
+{
+	char *copy = strdup(a), *save = NULL;
+	size_t used = 0;
+
+	out[0] = '\0';
+	if (!copy)
+		return;
+	for (char *w = strtok_r(copy, " ", &save); w;
+	     w = strtok_r(NULL, " ", &save)) {
+		const char *p = b;
+		size_t wl = strlen(w);
+		bool found = false;
+
+		while ((p = strstr(p, w))) {
+			if ((p == b || p[-1] == ' ') &&
+			    (p[wl] == ' ' || p[wl] == '\0')) {
+				found = true;
+				break;
+			}
+			p += wl;
+		}
+		if (!found && used + wl + 2 < len) {
+			used += (size_t)snprintf(out + used, len - used, "%s%s",
+						 used ? " " : "", w);
+		}
+	}
+	free(copy);
+}
+
+/* the name of a file relative to nothing: its last component */
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static void print_files(FILE *f, const char *what, const struct il_res_set *s,
+			bool md)
+{
+	fprintf(f, "%s%s%s %zu file%s:", md ? "**" : "", what, md ? "**" : "",
+		s->nfiles, s->nfiles == 1 ? "" : "s");
+	for (size_t i = 0; i < s->nfiles; i++) {
+		/* many files: the first and last name the set well enough */
+		if (s->nfiles > 4 && i == 2) {
+			fprintf(f, " ...");
+			i = s->nfiles - 2;
+			continue;
+		}
+		fprintf(f, md ? " `%s`%s" : " %s%s",
+			i ? base_name(s->files[i].path) : s->files[i].path,
+			i + 1 < s->nfiles ? "," : "");
+	}
+	fprintf(f, "%s\n", md ? "  " : "");
+}
+
+/* A scenario value for people: "2.00ms" for an integer in a _ns key */
+static const char *scalar(const char *key, const char *v, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	unsigned long long ns;
+	char *end;
+
+	if (!v)
+		return "absent";
+	if (kl > 3 && !strcmp(key + kl - 3, "_ns") && v[0] >= '0' &&
+	    v[0] <= '9') {
+		errno = 0;
+		ns = strtoull(v, &end, 10);
+		if (!errno && !*end) {
+			il_format_duration(buf, len, ns);
+			return buf;
+		}
+	}
+	return v;
+}
+
+/* Did an earlier file (baseline first) already have scenario key k? */
+static bool key_seen_before(const struct cmp *c, int side, size_t fi, size_t k)
+{
+	const struct il_res_set *s = side ? &c->cand : &c->base;
+	const char *key = s->files[fi].scenario[k].key;
+
+	for (int ps = 0; ps <= side; ps++) {
+		const struct il_res_set *p = ps ? &c->cand : &c->base;
+		size_t nf = ps == side ? fi : p->nfiles;
+
+		for (size_t pf = 0; pf < nf; pf++)
+			for (size_t pk = 0; pk < p->files[pf].nscenario; pk++)
+				if (!strcmp(p->files[pf].scenario[pk].key, key))
+					return true;
+	}
+	return false;
+}
+
+/* Differences between the sides, as notes: kernel, then scenario. */
+static void print_notes(FILE *f, const struct cmp *c, bool md)
+{
+	const char *bullet = md ? "- " : "note: ";
+	int diffs = 0;
+
+	for (int i = 0; i < IL_RES_FP_N; i++) {
+		int nb, nc;
+		const char *vb = il_res_set_fp(&c->base, i, &nb);
+		const char *vc = il_res_set_fp(&c->cand, i, &nc);
+
+		if (nb > 1 || nc > 1) {
+			fprintf(f, "%s%s differs between the files of the %s\n",
+				bullet, fp_label(i),
+				nb > 1 && nc > 1
+					? "baseline and of the candidate"
+				: nb > 1 ? "baseline"
+					 : "candidate");
+			continue;
+		}
+		if (!strcmp(vb, vc))
+			continue;
+		diffs++;
+		if (i == IL_RES_FP_CMDLINE) {
+			char ob[1024], oc[1024];
+
+			cmdline_only(vb, vc, ob, sizeof(ob));
+			cmdline_only(vc, vb, oc, sizeof(oc));
+			fprintf(f,
+				"%skernel command line differs: baseline only "
+				"'%s', candidate only '%s'\n",
+				bullet, ob, oc);
+		} else {
+			fprintf(f,
+				"%s%s differs: %s (baseline) vs %s "
+				"(candidate)\n",
+				bullet, fp_label(i), vb, vc);
+		}
+	}
+	if (!diffs)
+		fprintf(f, "%sthe kernel fingerprints agree\n", bullet);
+
+	/* scenario parameters, for every key either side has, once */
+	for (int side = 0; side < 2; side++) {
+		const struct il_res_set *s = side ? &c->cand : &c->base;
+
+		for (size_t fi = 0; fi < s->nfiles; fi++) {
+			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
+				const char *key = s->files[fi].scenario[k].key;
+				const char *vb, *vc;
+				char b1[64], b2[64];
+
+				if (key_seen_before(c, side, fi, k))
+					continue;
+				vb = il_res_set_scenario(&c->base, key, NULL);
+				vc = il_res_set_scenario(&c->cand, key, NULL);
+				if (!strcmp(vb ? vb : "absent",
+					    vc ? vc : "absent"))
+					continue;
+				fprintf(f,
+					"%sscenario differs: %s %s (baseline) "
+					"vs %s (candidate)\n",
+					bullet, key,
+					scalar(key, vb, b1, sizeof(b1)),
+					scalar(key, vc, b2, sizeof(b2)));
+			}
+		}
+	}
+	for (size_t i = 0; i + 1 < c->nonly; i += 2)
+		fprintf(f, "%s%s only in the %s\n", bullet, c->only[i + 1],
+			c->only[i]);
+	for (int side = 0; side < 2; side++) {
+		const struct il_res_set *s = side ? &c->cand : &c->base;
+
+		for (size_t i = 0; i < s->nfiles; i++)
+			if (s->files[i].interrupted)
+				fprintf(f,
+					"%s%s was interrupted: its runs are "
+					"shorter\n",
+					bullet, s->files[i].path);
+	}
+}
+
+/* the --test choices are the modes, in order */
+static const char *mode_name(enum il_res_test_mode m)
+{
+	static const char *const names[] = { "auto", "rank", "welch",
+					     "bootstrap" };
+
+	return (unsigned)m < 4 ? names[m] : "?";
+}
+
+static void print_summary(FILE *f, const struct cmp *c, bool md)
+{
+	fprintf(f,
+		"%s%zu worse, %zu better, %zu no change, %zu too few runs "
+		"(alpha %g, min change %lld%%, test %s; lower is better; "
+		"ratio = candidate / baseline, pct imp > 0 is better, CV over "
+		"runs)\n",
+		md ? "\n" : "", c->count[IL_RES_WORSE], c->count[IL_RES_BETTER],
+		c->count[IL_RES_SAME], c->count[IL_RES_TOO_FEW], c->o.alpha,
+		(long long)c->cfg->min_change, mode_name(c->o.mode));
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+static void print_fp_text(FILE *f, const struct cmp *c)
+{
+	struct il_table t;
+
+	il_table_init(&t);
+	il_table_col(&t, "kernel", false);
+	il_table_col(&t, "baseline", false);
+	il_table_col(&t, "candidate", false);
+	il_table_col(&t, "", false);
+	for (int i = 0; i < IL_RES_FP_N; i++) {
+		int nb, nc;
+		const char *vb = il_res_set_fp(&c->base, i, &nb);
+		const char *vc = il_res_set_fp(&c->cand, i, &nc);
+		bool differs = nb > 1 || nc > 1 || strcmp(vb, vc);
+
+		il_table_cell(&t, "%s", fp_label(i));
+		/* the command line is long: its difference is a note */
+		il_table_cell(&t, "%.40s%s", vb, strlen(vb) > 40 ? "..." : "");
+		il_table_cell(&t, "%.40s%s", vc, strlen(vc) > 40 ? "..." : "");
+		il_table_cell(&t, "%s", differs ? "DIFFERS" : "");
+	}
+	il_table_print(&t, f);
+	il_table_free(&t);
+}
+
+static void print_text(FILE *f, const struct cmp *c)
+{
+	struct il_table t;
+	char nb[64], nc[64], vb[24], vc[24], p[16];
+
+	if (!c->cfg->quiet) {
+		print_files(f, "baseline: ", &c->base, false);
+		print_files(f, "candidate:", &c->cand, false);
+		fputc('\n', f);
+		print_fp_text(f, c);
+		print_notes(f, c, false);
+		fputc('\n', f);
+	}
+	il_table_init(&t);
+	il_table_col(&t, "configuration", false);
+	il_table_col(&t, "metric", false);
+	il_table_col(&t, "stat", false);
+	il_table_col(&t, "baseline", true);
+	il_table_col(&t, "candidate", true);
+	il_table_col(&t, "base[pct imp](CV)", false);
+	il_table_col(&t, "cand[pct imp](CV)", false);
+	il_table_col(&t, "runs", true);
+	il_table_col(&t, "p", true);
+	il_table_col(&t, "test", false);
+	il_table_col(&t, "change", false);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct row *r = &c->rows[i];
+
+		fmt_norm(nb, sizeof(nb), isnan(r->c.base) ? NAN : 1.0,
+			 isnan(r->c.base) ? NAN : 0.0, r->c.sb.cv_pct);
+		fmt_norm(nc, sizeof(nc), r->c.ratio, r->c.pct_imp,
+			 r->c.sc.cv_pct);
+		fmt_p(p, sizeof(p), r->c.p);
+		il_table_cell(&t, "%s", r->first_of_group ? r->group : "");
+		il_table_cell(&t, "%s", r->first_of_metric ? r->metric : "");
+		il_table_cell(&t, "%s", il_res_stat_name(r->st));
+		il_table_cell(&t, "%s",
+			      il_res_fmt_ns(vb, sizeof(vb), r->c.base));
+		il_table_cell(&t, "%s",
+			      il_res_fmt_ns(vc, sizeof(vc), r->c.cand));
+		il_table_cell(&t, "%s", nb);
+		il_table_cell(&t, "%s", nc);
+		il_table_cell(&t, "%zu:%zu", r->c.sb.n, r->c.sc.n);
+		il_table_cell(&t, "%s", p);
+		il_table_cell(&t, "%s", il_res_test_name(r->c.test));
+		il_table_cell(&t, "%s", il_res_change_name(r->c.change));
+	}
+	il_table_print(&t, f);
+	il_table_free(&t);
+	if (!c->cfg->quiet) {
+		fputc('\n', f);
+		print_summary(f, c, false);
+	}
+}
+
+/* ---- markdown -------------------------------------------------------- */
+
+/* a table cell: '|' would end it, a newline would end the row */
+static void md_cell(FILE *f, const char *s, bool code)
+{
+	fputs(code ? " `" : " ", f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else if (*s == '`' && code)
+			fputc('\'', f);
+		else
+			fputc(*s, f);
+	}
+	fputs(code ? "` |" : " |", f);
+}
+
+static void print_markdown(FILE *f, const struct cmp *c)
+{
+	char nb[64], nc[64], vb[24], vc[24], p[16], runs[32];
+
+	if (!c->cfg->quiet) {
+		fprintf(f, "### invlab-compare\n\n");
+		print_files(f, "Baseline:", &c->base, true);
+		print_files(f, "Candidate:", &c->cand, true);
+		fprintf(f, "\n| kernel | baseline | candidate | |\n"
+			   "|---|---|---|---|\n");
+		for (int i = 0; i < IL_RES_FP_N; i++) {
+			int n1, n2;
+			const char *v1 = il_res_set_fp(&c->base, i, &n1);
+			const char *v2 = il_res_set_fp(&c->cand, i, &n2);
+
+			fputc('|', f);
+			md_cell(f, fp_label(i), false);
+			md_cell(f, v1, true);
+			md_cell(f, v2, true);
+			md_cell(f,
+				n1 > 1 || n2 > 1 || strcmp(v1, v2)
+					? "**differs**"
+					: "",
+				false);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+		print_notes(f, c, true);
+		fputc('\n', f);
+	}
+	fprintf(f, "| configuration | metric | stat | baseline | candidate "
+		   "| base [pct imp](CV) | cand [pct imp](CV) | runs | p | "
+		   "test | change |\n"
+		   "|---|---|---|---:|---:|---|---|---:|---:|---|---|\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct row *r = &c->rows[i];
+		const char *ch = il_res_change_name(r->c.change);
+		char chb[32];
+
+		fmt_norm(nb, sizeof(nb), isnan(r->c.base) ? NAN : 1.0,
+			 isnan(r->c.base) ? NAN : 0.0, r->c.sb.cv_pct);
+		fmt_norm(nc, sizeof(nc), r->c.ratio, r->c.pct_imp,
+			 r->c.sc.cv_pct);
+		fmt_p(p, sizeof(p), r->c.p);
+		snprintf(runs, sizeof(runs), "%zu:%zu", r->c.sb.n, r->c.sc.n);
+		if (r->c.change == IL_RES_WORSE ||
+		    r->c.change == IL_RES_BETTER) {
+			snprintf(chb, sizeof(chb), "**%s**", ch);
+			ch = chb;
+		}
+		fputc('|', f);
+		md_cell(f, r->first_of_group ? r->group : "", false);
+		md_cell(f, r->first_of_metric ? r->metric : "", false);
+		md_cell(f, il_res_stat_name(r->st), false);
+		md_cell(f, il_res_fmt_ns(vb, sizeof(vb), r->c.base), false);
+		md_cell(f, il_res_fmt_ns(vc, sizeof(vc), r->c.cand), false);
+		md_cell(f, nb, true);
+		md_cell(f, nc, true);
+		md_cell(f, runs, false);
+		md_cell(f, p, false);
+		md_cell(f, il_res_test_name(r->c.test), false);
+		md_cell(f, ch, false);
+		fputc('\n', f);
+	}
+	if (!c->cfg->quiet)
+		print_summary(f, c, true);
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static void json_side(struct il_json *j, const char *key,
+		      const struct il_res_set *s)
+{
+	il_json_begin_object(j, key);
+	il_json_begin_array(j, "files");
+	for (size_t i = 0; i < s->nfiles; i++)
+		il_json_str(j, NULL, s->files[i].path);
+	il_json_end_array(j);
+	il_json_begin_object(j, "kernel");
+	for (int i = 0; i < IL_RES_FP_N; i++) {
+		int n;
+		const char *v = il_res_set_fp(s, i, &n);
+
+		il_json_str(j, il_res_fp_key(i), n > 1 ? NULL : v);
+	}
+	il_json_end_object(j);
+	il_json_end_object(j);
+}
+
+/* a number, or null when it is not one */
+static void json_num(struct il_json *j, const char *key, double v)
+{
+	il_json_double(j, key, v);
+}
+
+static int write_json(FILE *f, const struct cmp *c, int rc)
+{
+	struct il_json j;
+
+	il_json_init(&j, f);
+	il_json_begin_object(&j, NULL);
+	il_json_int(&j, "schema_version", IL_JSON_SCHEMA_VERSION);
+	il_json_str(&j, "program", "invlab-compare");
+	il_json_str(&j, "version", il_version());
+	il_json_begin_array(&j, "command_line");
+	for (int i = 0; i < c->argc; i++)
+		il_json_str(&j, NULL, c->argv[i]);
+	il_json_end_array(&j);
+	il_json_begin_object(&j, "settings");
+	il_json_str(&j, "test", mode_name(c->o.mode));
+	il_json_double(&j, "alpha", c->o.alpha);
+	il_json_double(&j, "min_change_pct", c->o.min_change_pct);
+	il_json_str(&j, "better", "lower");
+	il_json_end_object(&j);
+	json_side(&j, "baseline", &c->base);
+	json_side(&j, "candidate", &c->cand);
+	il_json_begin_array(&j, "kernel_differences");
+	for (int i = 0; i < IL_RES_FP_N; i++) {
+		int nb, nc;
+		const char *vb = il_res_set_fp(&c->base, i, &nb);
+		const char *vc = il_res_set_fp(&c->cand, i, &nc);
+
+		if (nb <= 1 && nc <= 1 && !strcmp(vb, vc))
+			continue;
+		il_json_begin_object(&j, NULL);
+		il_json_str(&j, "field", il_res_fp_key(i));
+		il_json_str(&j, "baseline", nb > 1 ? NULL : vb);
+		il_json_str(&j, "candidate", nc > 1 ? NULL : vc);
+		il_json_end_object(&j);
+	}
+	il_json_end_array(&j);
+	il_json_begin_array(&j, "scenario_differences");
+	for (int side = 0; side < 2; side++) {
+		const struct il_res_set *s = side ? &c->cand : &c->base;
+
+		for (size_t fi = 0; fi < s->nfiles; fi++) {
+			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
+				const char *key = s->files[fi].scenario[k].key;
+				const char *vb, *vc;
+
+				if (key_seen_before(c, side, fi, k))
+					continue;
+				vb = il_res_set_scenario(&c->base, key, NULL);
+				vc = il_res_set_scenario(&c->cand, key, NULL);
+				if (!strcmp(vb ? vb : "absent",
+					    vc ? vc : "absent"))
+					continue;
+				il_json_begin_object(&j, NULL);
+				il_json_str(&j, "key", key);
+				il_json_str(&j, "baseline", vb);
+				il_json_str(&j, "candidate", vc);
+				il_json_end_object(&j);
+			}
+		}
+	}
+	il_json_end_array(&j);
+	il_json_begin_array(&j, "comparisons");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct row *r = &c->rows[i];
+
+		il_json_begin_object(&j, NULL);
+		il_json_str(&j, "configuration", r->group);
+		il_json_str(&j, "metric", r->metric);
+		il_json_str(&j, "stat", il_res_stat_name(r->st));
+		il_json_begin_object(&j, "baseline");
+		json_num(&j, "value_ns", r->c.base);
+		il_json_uint(&j, "runs", r->c.sb.n);
+		json_num(&j, "cv_pct", r->c.sb.cv_pct);
+		il_json_end_object(&j);
+		il_json_begin_object(&j, "candidate");
+		json_num(&j, "value_ns", r->c.cand);
+		il_json_uint(&j, "runs", r->c.sc.n);
+		json_num(&j, "cv_pct", r->c.sc.cv_pct);
+		il_json_end_object(&j);
+		json_num(&j, "ratio", r->c.ratio);
+		json_num(&j, "pct_improvement", r->c.pct_imp);
+		if (r->c.test == IL_RES_T_NONE)
+			il_json_null(&j, "test");
+		else
+			il_json_str(&j, "test", il_res_test_name(r->c.test));
+		json_num(&j, "p_value", r->c.p);
+		il_json_str(&j, "change", il_res_change_name(r->c.change));
+		il_json_end_object(&j);
+	}
+	il_json_end_array(&j);
+	il_json_begin_array(&j, "only_in_one_side");
+	for (size_t i = 0; i + 1 < c->nonly; i += 2) {
+		il_json_begin_object(&j, NULL);
+		il_json_str(&j, "side", c->only[i]);
+		il_json_str(&j, "configuration", c->only[i + 1]);
+		il_json_end_object(&j);
+	}
+	il_json_end_array(&j);
+	il_json_begin_object(&j, "summary");
+	il_json_uint(&j, "worse", c->count[IL_RES_WORSE]);
+	il_json_uint(&j, "better", c->count[IL_RES_BETTER]);
+	il_json_uint(&j, "no_change", c->count[IL_RES_SAME]);
+	il_json_uint(&j, "too_few_runs", c->count[IL_RES_TOO_FEW]);
+	il_json_end_object(&j);
+	il_json_int(&j, "return_code", rc);
+	il_json_end_object(&j);
+	fputc('\n', f);
+	return il_json_error(&j) || ferror(f) ? -EIO : 0;
+}
+
+/* ---- command line ---------------------------------------------------- */
+
+static int parse_lists(struct cmp *c, char *err, size_t len)
+{
+	const struct cfg *cfg = c->cfg;
+	char *copy, *save = NULL, *end;
+	double a;
+
+	errno = 0;
+	a = strtod(cfg->alpha, &end);
+	if (errno || end == cfg->alpha || *end || !(a > 0 && a <= 0.5)) {
+		snprintf(err, len,
+			 "--alpha: '%s' is not a level between 0 "
+			 "and 0.5 (e.g. 0.05)",
+			 cfg->alpha);
+		return -EINVAL;
+	}
+	c->o.alpha = a;
+
+	copy = strdup(cfg->stat);
+	if (!copy)
+		return -ENOMEM;
+	for (char *s = strtok_r(copy, ",", &save); s;
+	     s = strtok_r(NULL, ",", &save)) {
+		enum il_res_stat st;
+
+		if (il_res_stat_parse(s, &st) || st == IL_RES_COUNT) {
+			snprintf(err, len,
+				 "--stat: unknown statistic '%s' "
+				 "(known: min, mean, p50, p90, p99, p999, "
+				 "p9999, max)",
+				 s);
+			free(copy);
+			return -EINVAL;
+		}
+		if (c->nstats < MAX_STATS)
+			c->stats[c->nstats++] = st;
+	}
+	free(copy);
+	if (!c->nstats) {
+		snprintf(err, len, "--stat: no statistic given");
+		return -EINVAL;
+	}
+	if (cfg->metric) {
+		size_t n = 0;
+
+		copy = strdup(cfg->metric);
+		if (!copy)
+			return -ENOMEM;
+		save = NULL;
+		for (char *s = strtok_r(copy, ",", &save); s;
+		     s = strtok_r(NULL, ",", &save))
+			if (push_str(&c->metrics, &n, s)) {
+				free(copy);
+				return -ENOMEM;
+			}
+		free(copy);
+		c->nmetrics = (int)n;
+		if (!n) {
+			snprintf(err, len, "--metric: no histogram given");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int load(struct il_res_set *s, char **files, int n)
+{
+	char err[1024];
+
+	for (int i = 0; i < n; i++) {
+		if (il_res_set_load(s, files[i], err, sizeof(err))) {
+			fprintf(stderr, "invlab-compare: %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_cmp(struct cmp *c)
+{
+	il_res_set_free(&c->base);
+	il_res_set_free(&c->cand);
+	for (int i = 0; i < c->nmetrics; i++)
+		free(c->metrics[i]);
+	free(c->metrics);
+	for (size_t i = 0; i < c->nnames; i++)
+		free(c->names[i]);
+	free(c->names);
+	for (size_t i = 0; i < c->nonly; i++)
+		free(c->only[i]);
+	free(c->only);
+	free(c->rows);
+	free(c->argv);
+}
+
+int main(int argc, char **argv)
+{
+	static const char usage[] =
+		"[OPTIONS] BASE.json CAND.json\n"
+		"   or: invlab-compare [OPTIONS] BASE.json... -- CAND.json...";
+	static const char summary[] =
+		"Compare invlab result files: for each configuration, "
+		"histogram and statistic, the candidate normalized to the "
+		"baseline as 'ratio [pct imp](CV)' (positive pct imp is "
+		"better: lower latency is better; CV is over runs), with a "
+		"significance test so that noise reads as 'no change'.  Runs "
+		"of the same configuration are merged bin by bin.  With two "
+		"files the first is the baseline; with more, the files before "
+		"'--' are the baseline and those after it the candidate "
+		"(options go before '--').  The kernel fingerprints of both "
+		"sides are shown and their differences pointed out.  Exit "
+		"status: 0 nothing is significantly worse, 1 something is, 2 "
+		"bad usage, 77 nothing in common to compare, 99 a file cannot "
+		"be read.";
+	struct cfg cfg;
+	struct cmp c;
+	char err[512];
+	int after, first, nops, nbase, rc = 0, ret;
+	bool any = false;
+
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&c, 0, sizeof(c));
+	c.cfg = &cfg;
+	/* the command line as typed: il_opt_parse reorders argv */
+	c.argc = argc;
+	c.argv = calloc((size_t)argc + 1, sizeof(*c.argv));
+	if (!c.argv) {
+		fprintf(stderr, "invlab-compare: out of memory\n");
+		return 99;
+	}
+	memcpy(c.argv, argv, (size_t)argc * sizeof(*argv));
+	after = il_res_count_after_dashdash(argc, argv);
+	first = il_opt_parse(argc, argv, tables, &cfg, err, sizeof(err));
+	if (first < 0) {
+		fprintf(stderr,
+			"invlab-compare: %s\n"
+			"Try 'invlab-compare --help'.\n",
+			err);
+		free_cmp(&c);
+		return 2;
+	}
+	if (cfg.help || cfg.version) {
+		if (cfg.help)
+			il_opt_help(stdout, "invlab-compare", usage, summary,
+				    tables);
+		else
+			printf("invlab-compare %s (%s)\n", il_version(),
+			       il_features());
+		free_cmp(&c);
+		return 0;
+	}
+	if (parse_lists(&c, err, sizeof(err))) {
+		fprintf(stderr, "invlab-compare: %s\n", err);
+		free_cmp(&c);
+		return 2;
+	}
+	c.o.mode = (enum il_res_test_mode)cfg.test;
+	c.o.min_change_pct = (double)cfg.min_change;
+	nops = argc - first;
+	if (after < 0) {
+		if (nops != 2) {
+			fprintf(stderr,
+				"invlab-compare: give BASE.json CAND.json, or "
+				"BASE.json... -- CAND.json... (got %d "
+				"file%s)\n",
+				nops, nops == 1 ? "" : "s");
+			free_cmp(&c);
+			return 2;
+		}
+		after = 1;
+	}
+	nbase = nops - after;
+	if (nbase < 1 || after < 1) {
+		fprintf(stderr,
+			"invlab-compare: no %s files: give at least "
+			"one on each side of '--'\n",
+			nbase < 1 ? "baseline" : "candidate");
+		free_cmp(&c);
+		return 2;
+	}
+	/* after "--" nothing is an option: say so rather than open "-o" */
+	for (int i = argc - after; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr,
+				"invlab-compare: options go before '--': '%s' "
+				"comes after it (write ./%s for a file of "
+				"that name)\n",
+				argv[i], argv[i]);
+			free_cmp(&c);
+			return 2;
+		}
+	}
+	il_res_set_init(&c.base, false);
+	il_res_set_init(&c.cand, false);
+	if (load(&c.base, argv + first, nbase) ||
+	    load(&c.cand, argv + first + nbase, after)) {
+		free_cmp(&c);
+		return 99;
+	}
+	if (build(&c)) {
+		fprintf(stderr, "invlab-compare: out of memory\n");
+		free_cmp(&c);
+		return 99;
+	}
+	for (size_t i = 0; i < c.nrows; i++)
+		if (c.rows[i].c.change != IL_RES_NA)
+			any = true;
+	if (!any)
+		rc = 77;
+	else if (c.count[IL_RES_WORSE])
+		rc = 1;
+
+	switch (cfg.format) {
+	case F_MARKDOWN:
+		print_markdown(stdout, &c);
+		break;
+	case F_JSON:
+		write_json(stdout, &c, rc);
+		break;
+	default:
+		print_text(stdout, &c);
+		break;
+	}
+	if (rc == 77)
+		fprintf(stderr,
+			"invlab-compare: nothing to compare: no "
+			"configuration and histogram with values on both "
+			"sides\n");
+	if (cfg.json) {
+		struct il_afile af;
+
+		ret = il_afile_open(&af, cfg.json);
+		if (ret) {
+			fprintf(stderr,
+				"invlab-compare: --json: cannot create "
+				"'%s': %s\n",
+				cfg.json, strerror(-ret));
+			free_cmp(&c);
+			return 99;
+		}
+		ret = write_json(af.f, &c, rc);
+		if (ret)
+			il_afile_abort(&af);
+		else
+			ret = il_afile_commit(&af);
+		if (ret) {
+			fprintf(stderr,
+				"invlab-compare: --json: cannot write "
+				"'%s': %s\n",
+				cfg.json, strerror(-ret));
+			free_cmp(&c);
+			return 99;
+		}
+	}
+	fflush(stdout);
+	free_cmp(&c);
+	return rc;
+}
