@@ -39,6 +39,7 @@
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
 #include <invlab/hist.h>
+#include <invlab/live.h>
 #include <invlab/opt.h>
 #include <invlab/report.h>
 #include <invlab/scenario.h>
@@ -65,7 +66,7 @@ static const struct il_opt run_opts[] = {
 	  "print the job as it will run (after --set and --duration) and "
 	  "exit",
 	  NULL },
-	{ NULL },
+	{ .name = NULL },
 };
 #undef O
 
@@ -431,9 +432,8 @@ static void print_tasks(FILE *f, const struct il_scenario *sc,
 	il_table_free(&t);
 }
 
-static void write_json(struct il_json *j, const struct il_scenario *sc,
-		       const struct il_engine_result *er,
-		       const struct check *ck, int nck)
+static void write_job(struct il_json *j, const struct il_scenario *sc,
+		      int64_t repeat)
 {
 	char *job = NULL;
 	size_t jlen = 0;
@@ -448,12 +448,18 @@ static void write_json(struct il_json *j, const struct il_scenario *sc,
 	il_json_str(j, "name", sc->g.name);
 	il_json_str(j, "description", sc->g.description);
 	il_json_str(j, "text", job);
+	il_json_int(j, "repeat", repeat);
 	il_json_end_object(j);
 	free(job);
-	il_json_bool(j, "interrupted", g_signal != 0);
-	il_json_begin_array(j, "runs");
+}
+
+static void write_run(struct il_json *j, const struct il_scenario *sc,
+		      const struct il_engine_result *er,
+		      const struct check *ck, int nck, int repeat)
+{
 	il_json_begin_object(j, NULL);
 	il_json_str(j, "configuration", sc->g.name);
+	il_json_int(j, "repeat", repeat);
 	il_json_str(j, "expected", il_verdict_name((enum il_verdict)sc->g.expect));
 	il_json_uint(j, "rounds", er->rounds);
 	il_json_uint(j, "elapsed_ns", er->elapsed_ns);
@@ -505,7 +511,39 @@ static void write_json(struct il_json *j, const struct il_scenario *sc,
 	}
 	il_json_end_array(j);
 	il_json_end_object(j);
-	il_json_end_array(j);
+}
+
+/* --live: every task's lock waits (or wakeups) as they come */
+struct live_ctx {
+	struct il_live live;
+	char title[96];
+	const struct il_scenario *sc;
+};
+
+static void live_frame(void *arg, const struct il_engine_result *er)
+{
+	struct live_ctx *lc = arg;
+	struct il_live_row rows[IL_LIVE_MAX_ROWS];
+	int n = 0;
+
+	memset(rows, 0, sizeof(rows));
+	for (int i = 0; i < er->ntasks && n < IL_LIVE_MAX_ROWS; i++) {
+		const struct il_task_result *r = &er->tasks[i];
+
+		if (!r->nlocks) {
+			snprintf(rows[n].name, sizeof(rows[n].name),
+				 "%.30s wakeup", r->name);
+			rows[n++].h = &r->wakeup;
+			continue;
+		}
+		for (int l = 0; l < r->nlocks && n < IL_LIVE_MAX_ROWS; l++) {
+			snprintf(rows[n].name, sizeof(rows[n].name),
+				 "%.20s blocked on %.10s", r->name,
+				 lc->sc->res[r->locks[l]->res].name);
+			rows[n++].h = &r->locks[l]->blocked;
+		}
+	}
+	il_live_frame(&lc->live, lc->title, rows, n);
 }
 
 static int skip(const struct cfg *cfg, const char *why)
@@ -534,8 +572,10 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	struct cfg cfg;
 	char err[512];
-	int ret, nck = 0, rc = 0;
-	bool want_pi, want_chain;
+	int ret, nck = 0, rc = 0, ntap = 0;
+	bool want_pi, want_chain, json_open = false;
+	struct il_afile af;
+	struct il_json j;
 
 	memset(&cfg, 0, sizeof(cfg));
 	ret = il_opt_parse(argc, argv, tables, &cfg, err, sizeof(err));
@@ -645,83 +685,122 @@ int main(int argc, char **argv)
 		       il_features());
 		fflush(stdout);
 	}
-	ret = il_engine_run(&sc, &eo, &er, err, sizeof(err));
-	if (ret == -EPERM || ret == -EBUSY || ret == -EINVAL) {
-		il_scenario_free(&sc);
-		return skip(&cfg, err);
-	}
-	if (ret) {
-		fprintf(stderr, "invlab-run: %s\n", err[0] ? err : strerror(-ret));
-		il_scenario_free(&sc);
-		return 99;
-	}
-	if (want_pi)
-		ret = check_pi(&sc, &er, ck, &nck, err, sizeof(err));
-	if (!ret && want_chain)
-		ret = check_chain(&sc, &er, ck, &nck, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "invlab-run: calibration: %s\n", err);
-		rc = 99;
-	}
-	for (int i = 0; i < nck; i++)
-		if (ck[i].c.verdict != (enum il_verdict)sc.g.expect)
-			rc = rc ? rc : 1;
-	if (er.hung)
-		fprintf(stderr, "invlab-run: the run was stopped: %s\n",
-			er.hung_why);
-	if (g_signal)
-		rc = 128 + g_signal;
-
-	if (cfg.common.tap) {
-		printf("TAP version 13\n1..%d\n", nck);
-		print_tasks(stdout, &sc, &er, "# ");
-		for (int i = 0; i < nck; i++) {
-			char desc[160];
-
-			snprintf(desc, sizeof(desc), "%s %s %s: %s (expected %s)",
-				 sc.g.name, ck[i].validator, ck[i].task,
-				 il_verdict_name(ck[i].c.verdict),
-				 il_verdict_name((enum il_verdict)sc.g.expect));
-			il_tap_result(stdout,
-				      ck[i].c.verdict ==
-					      (enum il_verdict)sc.g.expect,
-				      i + 1, desc, NULL);
-			il_tap_diag(stdout, "%s", ck[i].c.evidence);
+	if (cfg.common.json) {
+		if (il_afile_open(&af, cfg.common.json)) {
+			fprintf(stderr, "invlab-run: --json: cannot create "
+				"'%s'\n", cfg.common.json);
+			il_scenario_free(&sc);
+			return 2;
 		}
-	} else {
-		if (!cfg.common.quiet) {
-			printf("placement: %s (%s)\n", er.placement, er.numa);
-			print_tasks(stdout, &sc, &er, "");
+		json_open = true;
+		il_json_init(&j, af.f);
+		il_report_begin(&j, &ri);
+		write_job(&j, &sc, cfg.common.repeat);
+		il_json_begin_array(&j, "runs");
+	}
+	if (cfg.common.tap)
+		printf("TAP version 13\n");
+	for (int rep = 1; rep <= cfg.common.repeat && !g_signal; rep++) {
+		struct live_ctx lc;
+		char tag[16] = "";
+
+		if (cfg.common.repeat > 1)
+			snprintf(tag, sizeof(tag), " #%d", rep);
+		if (cfg.common.live) {
+			memset(&lc, 0, sizeof(lc));
+			il_live_init(&lc.live, stdout, -1);
+			snprintf(lc.title, sizeof(lc.title), "invlab-run: %s%s",
+				 sc.g.name, tag);
+			lc.sc = &sc;
+			eo.progress = live_frame;
+			eo.progress_ctx = &lc;
+		}
+		ret = il_engine_run(&sc, &eo, &er, err, sizeof(err));
+		if (cfg.common.live)
+			il_live_end(&lc.live);
+		if (ret == -EPERM || ret == -EBUSY || ret == -EINVAL) {
+			rc = skip(&cfg, err);
+			break;
+		}
+		if (ret) {
+			fprintf(stderr, "invlab-run: %s\n",
+				err[0] ? err : strerror(-ret));
+			rc = 99;
+			break;
+		}
+		nck = 0;
+		if (want_pi)
+			ret = check_pi(&sc, &er, ck, &nck, err, sizeof(err));
+		if (!ret && want_chain)
+			ret = check_chain(&sc, &er, ck, &nck, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "invlab-run: calibration: %s\n", err);
+			rc = 99;
 		}
 		for (int i = 0; i < nck; i++)
-			printf("%s %s: %s, expected %s: %s\n", ck[i].validator,
-			       ck[i].task, il_verdict_name(ck[i].c.verdict),
-			       il_verdict_name((enum il_verdict)sc.g.expect),
-			       ck[i].c.evidence);
-		if (!nck)
-			printf("no check: validate = %s\n", sc.g.validate);
-	}
-	if (cfg.common.json) {
-		struct il_afile af;
-		struct il_json j;
+			if (ck[i].c.verdict != (enum il_verdict)sc.g.expect)
+				rc = rc ? rc : 1;
+		if (er.hung)
+			fprintf(stderr, "invlab-run: the run was stopped: %s\n",
+				er.hung_why);
+		if (cfg.common.tap) {
+			print_tasks(stdout, &sc, &er, "# ");
+			for (int i = 0; i < nck; i++) {
+				char desc[160];
 
-		if (il_afile_open(&af, cfg.common.json) == 0) {
-			il_json_init(&j, af.f);
-			il_report_begin(&j, &ri);
-			write_json(&j, &sc, &er, ck, nck);
-			il_report_end(&j, rc);
-			fputc('\n', af.f);
-			if (il_json_error(&j))
-				il_afile_abort(&af);
-			else if (il_afile_commit(&af) == 0)
-				goto written;
+				snprintf(desc, sizeof(desc),
+					 "%s%s %s %s: %s (expected %s)",
+					 sc.g.name, tag, ck[i].validator,
+					 ck[i].task,
+					 il_verdict_name(ck[i].c.verdict),
+					 il_verdict_name(
+						 (enum il_verdict)sc.g.expect));
+				il_tap_result(stdout,
+					      ck[i].c.verdict ==
+						      (enum il_verdict)sc.g.expect,
+					      ++ntap, desc, NULL);
+				il_tap_diag(stdout, "%s", ck[i].c.evidence);
+			}
+		} else {
+			if (!cfg.common.quiet) {
+				printf("placement: %s (%s)\n", er.placement,
+				       er.numa);
+				print_tasks(stdout, &sc, &er, "");
+			}
+			for (int i = 0; i < nck; i++)
+				printf("%s %s%s: %s, expected %s: %s\n",
+				       ck[i].validator, ck[i].task, tag,
+				       il_verdict_name(ck[i].c.verdict),
+				       il_verdict_name(
+					       (enum il_verdict)sc.g.expect),
+				       ck[i].c.evidence);
+			if (!nck)
+				printf("no check: validate = %s\n",
+				       sc.g.validate);
+		}
+		if (json_open)
+			write_run(&j, &sc, &er, ck, nck, rep);
+		il_engine_result_free(&er);
+	}
+	if (g_signal)
+		rc = 128 + g_signal;
+	if (cfg.common.tap && rc != 77)
+		printf("1..%d\n", ntap);
+	if (json_open) {
+		il_json_end_array(&j);
+		il_json_bool(&j, "interrupted", g_signal != 0);
+		il_report_end(&j, rc);
+		fputc('\n', af.f);
+		if (il_json_error(&j)) {
+			il_afile_abort(&af);
+		} else if (il_afile_commit(&af) == 0) {
+			goto written;
 		}
 		fprintf(stderr, "invlab-run: --json: cannot write '%s'\n",
 			cfg.common.json);
 		rc = rc ? rc : 99;
 	}
 written:
-	il_engine_result_free(&er);
 	il_scenario_free(&sc);
 	return rc;
 }

@@ -50,6 +50,7 @@
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
 #include <invlab/hist.h>
+#include <invlab/live.h>
 #include <invlab/opt.h>
 #include <invlab/report.h>
 #include <invlab/scenario.h>
@@ -97,7 +98,7 @@ static const struct il_opt chain_opts[] = {
 	  "class of each member, head first, comma-separated: fifo, rr, "
 	  "deadline or other; one class applies to all",
 	  NULL },
-	{ NULL },
+	{ .name = NULL },
 };
 #undef O
 
@@ -123,6 +124,7 @@ struct link_result {
 
 struct result {
 	int protocol;
+	int repeat; /* 1.. */
 	bool ran;
 	enum il_verdict expected;
 	struct il_check check;
@@ -303,10 +305,38 @@ static int build(struct il_scenario *sc, const struct cfg *cfg,
 	return ret;
 }
 
+/* --live: the head's waits and each owner's boost as they come */
+struct live_ctx {
+	struct il_live live;
+	char title[96];
+	const struct il_scenario *sc;
+	int head;
+};
+
+static void live_frame(void *arg, const struct il_engine_result *er)
+{
+	struct live_ctx *lc = arg;
+	struct il_live_row rows[MAX_DEPTH + 2];
+	int n = 0;
+
+	memset(rows, 0, sizeof(rows));
+	snprintf(rows[n].name, sizeof(rows[n].name), "head blocked");
+	rows[n++].h = &er->tasks[lc->head].locks[0]->blocked;
+	for (int i = 0; i < lc->sc->ntasks && n < MAX_DEPTH + 2; i++) {
+		if (i == lc->head || !er->tasks[i].nlocks)
+			continue;
+		snprintf(rows[n].name, sizeof(rows[n].name),
+			 "%.20s boosted after", er->tasks[i].name);
+		rows[n++].h = &er->tasks[i].boost;
+	}
+	il_live_frame(&lc->live, lc->title, rows, n);
+}
+
 static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 			int protocol, struct result *res, char *why,
 			size_t len)
 {
+	struct live_ctx lc;
 	struct il_engine_opts eo = { .stop = &g_stop, .boost_from = "head" };
 	struct il_chain_link links[MAX_DEPTH];
 	struct il_interferer hogs[MAX_DEPTH];
@@ -319,7 +349,6 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 	int ret, nh = 0, head;
 	char err[256];
 
-	memset(res, 0, sizeof(*res));
 	res->protocol = protocol;
 	res->expected = protocol == P_NONE ? IL_FAIL : IL_PASS;
 	ret = build(&sc, cfg, m, d, protocol, why, len);
@@ -332,8 +361,20 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 	ret = il_engine_calibrate(m[0].cpu, &head_sched, 1000,
 				  200 * IL_NSEC_PER_USEC, &g_stop, &res->calib,
 				  why, len);
+	if (ret == 0 && cfg->common.live) {
+		memset(&lc, 0, sizeof(lc));
+		il_live_init(&lc.live, stdout, -1);
+		snprintf(lc.title, sizeof(lc.title), "pi-chain: depth %d, %s, "
+			 "run %d", d, proto_names[protocol], res->repeat);
+		lc.sc = &sc;
+		lc.head = head;
+		eo.progress = live_frame;
+		eo.progress_ctx = &lc;
+	}
 	if (ret == 0)
 		ret = il_engine_run(&sc, &eo, &er, why, len);
+	if (cfg->common.live)
+		il_live_end(&lc.live);
 	if (ret) {
 		il_scenario_free(&sc);
 		return ret;
@@ -438,6 +479,17 @@ static void fmt(char *buf, size_t len, const struct il_hist *h, double p)
 	}
 }
 
+/* " #2" for the second run of a configuration, "" without --repeat */
+static const char *run_tag(const struct cfg *cfg, const struct result *r)
+{
+	static char buf[16];
+
+	if (cfg->common.repeat <= 1)
+		return "";
+	snprintf(buf, sizeof(buf), " #%d", r->repeat);
+	return buf;
+}
+
 static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 		       int nres, const char *pfx)
 {
@@ -449,8 +501,8 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 
 		if (!r->ran)
 			continue;
-		fprintf(f, "%s%s: %s, expected %s: %s\n", pfx,
-			proto_names[r->protocol],
+		fprintf(f, "%s%s%s: %s, expected %s: %s\n", pfx,
+			proto_names[r->protocol], run_tag(cfg, r),
 			il_verdict_name(r->check.verdict),
 			il_verdict_name(r->expected), r->check.evidence);
 		if (cfg->common.quiet)
@@ -543,6 +595,7 @@ static void write_json(struct il_json *j, const struct cfg *cfg,
 		il_json_begin_object(j, NULL);
 		il_json_str(j, "configuration", proto_names[r->protocol]);
 		il_json_str(j, "protocol", proto_names[r->protocol]);
+		il_json_int(j, "repeat", r->repeat);
 		il_json_str(j, "verdict", il_verdict_name(r->check.verdict));
 		il_json_str(j, "expected", il_verdict_name(r->expected));
 		il_json_str(j, "bound", r->check.bound_name);
@@ -599,7 +652,7 @@ int main(int argc, char **argv)
 				  .argc = argc,
 				  .argv = argv };
 	struct member m[MAX_DEPTH];
-	struct result res[2];
+	struct result *res;
 	struct il_sysinfo si;
 	struct sigaction sa;
 	struct cfg cfg;
@@ -670,7 +723,16 @@ int main(int argc, char **argv)
 	}
 	first = cfg.protocol == P_ALL ? P_NONE : cfg.protocol;
 	last = cfg.protocol == P_ALL ? P_INHERIT : cfg.protocol;
-	for (int p = first; p <= last && !g_signal; p++) {
+	res = calloc((size_t)(2 * cfg.common.repeat), sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "pi-chain: out of memory\n");
+		return 99;
+	}
+	for (int k = 0; k < cfg.common.repeat * (last - first + 1) && !g_signal;
+	     k++) {
+		int p = first + k % (last - first + 1);
+
+		res[nres].repeat = 1 + k / (last - first + 1);
 		ret = run_protocol(&cfg, m, d, p, &res[nres], err, sizeof(err));
 		if (ret == -EPERM || ret == -EBUSY || ret == -EINVAL) {
 			rc = skip(&cfg, err);
@@ -694,8 +756,9 @@ int main(int argc, char **argv)
 			char desc[160];
 
 			snprintf(desc, sizeof(desc),
-				 "depth %d, %s: %s (expected %s)", d,
+				 "depth %d, %s%s: %s (expected %s)", d,
 				 proto_names[res[i].protocol],
+				 run_tag(&cfg, &res[i]),
 				 il_verdict_name(res[i].check.verdict),
 				 il_verdict_name(res[i].expected));
 			il_tap_result(stdout,
@@ -738,5 +801,6 @@ int main(int argc, char **argv)
 			return rc ? rc : 99;
 		}
 	}
+	free(res);
 	return rc;
 }

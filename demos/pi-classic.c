@@ -49,6 +49,7 @@
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
 #include <invlab/hist.h>
+#include <invlab/live.h>
 #include <invlab/opt.h>
 #include <invlab/report.h>
 #include <invlab/scenario.h>
@@ -101,7 +102,7 @@ static const struct il_opt pi_opts[] = {
 	  "as a C library that ignores the attribute would; the verdict must "
 	  "then be FAIL (a self-test of the check)",
 	  NULL },
-	{ NULL },
+	{ .name = NULL },
 };
 #undef O
 
@@ -109,6 +110,7 @@ static const struct il_opt *const tables[] = { il_common_opts, pi_opts, NULL };
 
 struct result {
 	int protocol;
+	int repeat; /* 1.. */
 	bool ran;
 	enum il_verdict expected;
 	struct il_check check;
@@ -173,9 +175,43 @@ static int build(struct il_scenario *sc, const struct cfg *cfg, int cpu,
  * One protocol: calibrate, run the scenario for --duration, judge high's
  * waits.  Returns 0, or a negative errno with why filled.
  */
+/* --live: high's waits as they come, and the verdict forming */
+struct live_ctx {
+	struct il_live live;
+	char title[96];
+	int hi, lo, m;
+	struct il_bound_input in;
+};
+
+static void live_frame(void *arg, const struct il_engine_result *er)
+{
+	struct live_ctx *lc = arg;
+	const struct il_task_result *high = &er->tasks[lc->hi];
+	const struct il_task_result *low = &er->tasks[lc->lo];
+	struct il_live_row rows[3];
+	struct il_check c;
+	size_t n;
+	uint64_t L = low->hold_max[lc->m];
+
+	memset(rows, 0, sizeof(rows));
+	n = __atomic_load_n(&high->locks[0]->nsamples, __ATOMIC_ACQUIRE);
+	lc->in.bound_ns = L;
+	il_check_blocking(&lc->in, high->locks[0]->samples, n, &c);
+	snprintf(rows[0].name, sizeof(rows[0].name), "high blocked");
+	rows[0].h = &high->locks[0]->blocked;
+	snprintf(rows[0].verdict, sizeof(rows[0].verdict), "%s so far",
+		 il_verdict_name(c.verdict));
+	snprintf(rows[1].name, sizeof(rows[1].name), "high wakeup");
+	rows[1].h = &high->wakeup;
+	snprintf(rows[2].name, sizeof(rows[2].name), "low section (CPU)");
+	rows[2].h = low->hold[lc->m];
+	il_live_frame(&lc->live, lc->title, rows, rows[2].h ? 3 : 2);
+}
+
 static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 			struct result *res, char *why, size_t len)
 {
+	struct live_ctx lc;
 	struct il_sched hi = { .policy = IL_SCHED_FIFO,
 			       .prio = (int)cfg->prio_high };
 	struct il_engine_opts eo = { .stop = &g_stop };
@@ -187,7 +223,6 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 	int ret, m, ceiling[1];
 	uint64_t L, eps = 0;
 
-	memset(res, 0, sizeof(*res));
 	res->protocol = protocol;
 	res->expected = (protocol == P_NONE || cfg->ignore_protocol) ? IL_FAIL
 								      : IL_PASS;
@@ -208,7 +243,25 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 		il_scenario_free(&sc);
 		return ret;
 	}
+	if (il_hist_percentile_upper(&res->calib, 0.90, &eps))
+		eps = res->calib.count ? res->calib.max : 0;
+	if (cfg->common.live) {
+		memset(&lc, 0, sizeof(lc));
+		il_live_init(&lc.live, stdout, -1);
+		snprintf(lc.title, sizeof(lc.title), "pi-classic: %s, run %d",
+			 proto_names[protocol], res->repeat);
+		lc.hi = il_scenario_task(&sc, "high");
+		lc.lo = il_scenario_task(&sc, "low");
+		lc.m = il_scenario_resource(&sc, "M");
+		lc.in.noise_ns = eps;
+		lc.in.min_samples = 20;
+		lc.in.bound_name = "bound";
+		eo.progress = live_frame;
+		eo.progress_ctx = &lc;
+	}
 	ret = il_engine_run(&sc, &eo, &er, why, len);
+	if (cfg->common.live)
+		il_live_end(&lc.live);
 	if (ret) {
 		il_scenario_free(&sc);
 		return ret;
@@ -230,8 +283,6 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 	res->steal_ns = er.steal_ns;
 	snprintf(res->placement, sizeof(res->placement), "%s", er.placement);
 
-	if (il_hist_percentile_upper(&res->calib, 0.90, &eps))
-		eps = res->calib.count ? res->calib.max : 0;
 	/* one lower task, one lock: both bounds are its longest section,
 	 * measured (low's CPU time from lock to unlock) */
 	L = low->hold_max[m] ? low->hold_max[m] : cfg->cs_ns;
@@ -276,6 +327,17 @@ static void fmt(char *buf, size_t len, const struct il_hist *h, double p)
 		il_format_duration(buf, len, v);
 }
 
+/* " #2" for the second run of a configuration, "" without --repeat */
+static const char *run_tag(const struct cfg *cfg, const struct result *r)
+{
+	static char buf[16];
+
+	if (cfg->common.repeat <= 1)
+		return "";
+	snprintf(buf, sizeof(buf), " #%d", r->repeat);
+	return buf;
+}
+
 static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 		       int nres, const char *prefix)
 {
@@ -305,7 +367,11 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 		fmt(e, sizeof(e), &r->wakeup, 0.99);
 		fmt(g, sizeof(g), &r->wakeup, 0.999);
 		il_format_duration(x, sizeof(x), r->check.bound_ns);
-		il_table_cell(&t, "%s", proto_names[r->protocol]);
+		if (cfg->common.repeat > 1)
+			il_table_cell(&t, "%s #%d", proto_names[r->protocol],
+				      r->repeat);
+		else
+			il_table_cell(&t, "%s", proto_names[r->protocol]);
 		il_table_cell(&t, "%zu", r->rounds);
 		il_table_cell(&t, "%s", a);
 		il_table_cell(&t, "%s", b);
@@ -345,8 +411,8 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 		if (!r->ran)
 			continue;
 		il_format_duration(steal, sizeof(steal), r->steal_ns);
-		fprintf(f, "%s%s: %s, expected %s: %s\n", prefix,
-			proto_names[r->protocol],
+		fprintf(f, "%s%s%s: %s, expected %s: %s\n", prefix,
+			proto_names[r->protocol], run_tag(cfg, r),
 			il_verdict_name(r->check.verdict),
 			il_verdict_name(r->expected), r->check.evidence);
 		if (!cfg->common.quiet)
@@ -372,6 +438,7 @@ static void write_json(struct il_json *j, const struct cfg *cfg, int cpu,
 	il_json_int(j, "prio_medium", cfg->prio_medium);
 	il_json_int(j, "prio_high", cfg->prio_high);
 	il_json_uint(j, "duration_ns", cfg->common.duration_ns);
+	il_json_int(j, "repeat", cfg->common.repeat);
 	il_json_bool(j, "ignore_protocol", cfg->ignore_protocol);
 	il_json_end_object(j);
 	il_json_bool(j, "interrupted", g_signal != 0);
@@ -385,6 +452,7 @@ static void write_json(struct il_json *j, const struct cfg *cfg, int cpu,
 		/* "configuration" names the run for compare and gate tools */
 		il_json_str(j, "configuration", proto_names[r->protocol]);
 		il_json_str(j, "protocol", proto_names[r->protocol]);
+		il_json_int(j, "repeat", r->repeat);
 		il_json_str(j, "verdict", il_verdict_name(r->check.verdict));
 		il_json_str(j, "expected", il_verdict_name(r->expected));
 		il_json_str(j, "bound", r->check.bound_name);
@@ -432,7 +500,7 @@ int main(int argc, char **argv)
 		"CAP_SYS_NICE (SCHED_FIFO).  Exit status: 0 every verdict as "
 		"expected, 1 otherwise, 2 bad usage, 77 cannot run here, 99 "
 		"broken setup, 128+N interrupted by signal N.";
-	struct result res[3];
+	struct result *res;
 	struct il_sysinfo si;
 	struct il_run_info ri = { .program = "pi-classic",
 				  .argc = argc,
@@ -528,7 +596,20 @@ int main(int argc, char **argv)
 		       il_features());
 		fflush(stdout);
 	}
-	for (int p = first; p <= last && !g_signal; p++) {
+	res = calloc((size_t)(3 * cfg.common.repeat), sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "pi-classic: out of memory\n");
+		return 99;
+	}
+	for (int i = 0; i < 3 * cfg.common.repeat; i++)
+		il_hist_init(&res[i].calib);
+	for (int k = 0; k < cfg.common.repeat * (last - first + 1) && !g_signal;
+	     k++) {
+		int p = first + k % (last - first + 1);
+
+		if (rc == 77 || rc == 99)
+			break;
+		res[nres].repeat = 1 + k / (last - first + 1);
 		ret = run_protocol(&cfg, cpu, p, &res[nres], err, sizeof(err));
 		if (ret == -EPERM || ret == -EBUSY || ret == -EINVAL) {
 			rc = skip(&cfg, err);
@@ -554,8 +635,9 @@ int main(int argc, char **argv)
 		for (int i = 0; i < nres; i++) {
 			char desc[160];
 
-			snprintf(desc, sizeof(desc), "%s: %s (expected %s)",
+			snprintf(desc, sizeof(desc), "%s%s: %s (expected %s)",
 				 proto_names[res[i].protocol],
+				 run_tag(&cfg, &res[i]),
 				 il_verdict_name(res[i].check.verdict),
 				 il_verdict_name(res[i].expected));
 			il_tap_result(stdout, res[i].check.verdict ==
@@ -592,5 +674,6 @@ int main(int argc, char **argv)
 			return rc ? rc : 99;
 		}
 	}
+	free(res);
 	return rc;
 }

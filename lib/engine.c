@@ -121,6 +121,7 @@ struct engine {
 	unsigned long cpus_used[MASK_LONGS];
 	bool all_cpus;
 	int boost_from;
+	uint64_t next_progress;
 	uint64_t boost_req;
 	uint32_t boost_seq;
 };
@@ -456,7 +457,7 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			il_hist_record(&lr->blocked, t_acq - t_req);
 			if (first_lock && !late && lr->nsamples < lr->cap) {
 				struct il_wait_sample *s =
-					&lr->samples[lr->nsamples++];
+					&lr->samples[lr->nsamples];
 
 				s->delay_ns = sub0(t_acq, rel);
 				s->lower_ns = hog;
@@ -465,6 +466,10 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 				 * steal time */
 				s->foreign_ns = exact ? sub0(s->delay_ns, blocking)
 						      : FOREIGN_PENDING;
+				/* complete before counted: the live view reads
+				 * samples while the run goes on */
+				__atomic_store_n(&lr->nsamples, lr->nsamples + 1,
+						 __ATOMIC_RELEASE);
 				il_hist_record(&lr->delay, s->delay_ns);
 			} else if (first_lock && late) {
 				lr->late++;
@@ -981,6 +986,21 @@ static void settle_foreign(struct engine *e, struct il_engine_result *res,
 	}
 }
 
+/* the live view's hook, at most once a second, never from a task */
+static void progress(struct engine *e, const struct il_engine_opts *o,
+		     struct il_engine_result *res)
+{
+	uint64_t now;
+
+	if (!o || !o->progress)
+		return;
+	now = il_now_ns();
+	if (now < e->next_progress)
+		return;
+	e->next_progress = now + IL_NSEC_PER_SEC;
+	o->progress(o->progress_ctx, res);
+}
+
 static int start_thread(struct trt *tr)
 {
 	sigset_t all, old;
@@ -1064,12 +1084,14 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 
 	if (!e->per_round) {
 		/* no rounds: wait for the end, in slices */
-		while (!stopping(e) && il_now_ns() < e->t_end)
+		while (!stopping(e) && il_now_ns() < e->t_end) {
 			il_sleep_until(il_now_ns() + 20 * IL_NSEC_PER_MSEC <
 						       e->t_end
 					       ? il_now_ns() + 20 * IL_NSEC_PER_MSEC
 					       : e->t_end,
 				       e->ext_stop);
+			progress(e, o, res);
+		}
 	}
 	for (uint32_t k = 1; e->per_round && !stopping(e); k++) {
 		uint64_t now = il_now_ns(), deadline, s0;
@@ -1113,6 +1135,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		}
 		res->rounds = k;
 		settle_foreign(e, res, sub0(steal_now(e), s0));
+		progress(e, o, res);
 		next = il_round_next(e->r0, il_now_ns());
 	}
 	res->steal_ns = sub0(steal_now(e), steal0);

@@ -108,6 +108,25 @@ const struct il_opt il_common_opts[] = {
 		.metavar = "TIME",
 		.help = "measurement time per configuration",
 	},
+	{
+		.name = "repeat",
+		.short_name = 'r',
+		.type = IL_OPT_INT,
+		.offset = COMMON(repeat),
+		.def = "1",
+		.min = 1,
+		.max = 1000,
+		.metavar = "N",
+		.help = "run every configuration N times in turn; each run is "
+			"kept in the results for comparison",
+	},
+	{
+		.name = "live",
+		.type = IL_OPT_FLAG,
+		.offset = COMMON(live),
+		.help = "show the figures forming, once a second (a refreshing "
+			"screen on a terminal, plain lines otherwise)",
+	},
 	{.name = NULL},
 };
 

@@ -8,6 +8,8 @@
 #   kernel-pi-classic.sh PROGRAM sigterm   SIGTERM mid-run: prompt exit,
 #                                          partial JSON, nothing left behind
 #   kernel-pi-classic.sh PROGRAM nopriv    without CAP_SYS_NICE: exit 77
+#   kernel-pi-classic.sh PROGRAM live      --live --repeat 2 under a pseudo
+#                                          terminal: redraws, then the report
 #
 # Exits 77 (SKIP) with the reason when SCHED_FIFO is not available.
 set -u
@@ -110,6 +112,32 @@ nopriv)
 	run "$tmp/pi-classic" --duration 1s --tap >"$tmp/stdout" 2>/dev/null
 	grep -q "^1\.\.0 # SKIP" "$tmp/stdout"
 	check $? "--tap prints a TAP skip plan"
+	;;
+live)
+	echo "TAP version 13"
+	if ! command -v script >/dev/null; then
+		echo "1..0 # SKIP script (util-linux) not found"
+		exit 77
+	fi
+	# script gives the program a pseudo terminal and returns its status
+	script -qec "'$prog' -p inherit -d 2500ms --repeat 2 --live" \
+		"$tmp/typescript" >"$tmp/out" 2>&1 </dev/null
+	rc=$?
+	if grep -q "SKIP" "$tmp/out"; then
+		echo "1..0 # SKIP $(grep SKIP "$tmp/out" | head -1)"
+		exit 77
+	fi
+	[ "$rc" -eq 0 ]
+	check $? "exit status 0 under a terminal (got $rc)"
+	frames=$(grep -o "$(printf '\033')\[H" "$tmp/out" | wc -l)
+	[ "$frames" -ge 2 ]
+	check $? "the screen was redrawn in place ($frames frames)"
+	grep -q "high blocked" "$tmp/out"
+	check $? "frames show high's waits"
+	grep -q "so far" "$tmp/out"
+	check $? "frames show the verdict forming"
+	grep -q "inherit #2: PASS" "$tmp/out"
+	check $? "the final report follows the live view"
 	;;
 *)
 	echo "unknown mode '$mode'" >&2

@@ -89,6 +89,13 @@ struct il_engine_opts {
 	/* name of the task whose first lock request of a job starts the
 	 * boost clock of the lock holders below it; NULL: none */
 	const char *boost_from;
+	/*
+	 * Called from the caller's thread about once a second while the
+	 * run goes on (--live).  res is being written by the tasks: read
+	 * it for display only (counts published with release ordering).
+	 */
+	void (*progress)(void *ctx, const struct il_engine_result *res);
+	void *progress_ctx;
 };
 
 /*

@@ -69,6 +69,8 @@ struct il_common_cfg {
 	int tap;
 	const char *json;
 	uint64_t duration_ns;
+	int64_t repeat;
+	int live;
 };
 extern const struct il_opt il_common_opts[];
 
