@@ -445,10 +445,20 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 					d = ran_since_release(me, &e->t[o]);
 					if (me->blockers[li] & (1u << o)) {
 						q = run_delay(&e->t[o]);
+						/*
+						 * A holder queued behind other
+						 * work before this task even
+						 * asked for the lock was not
+						 * blocking it: no protocol can
+						 * act before the request (the
+						 * requester may be late, e.g.
+						 * stolen by the host).
+						 */
 						if (q == UINT64_MAX || rd0[o] == UINT64_MAX)
 							exact = false;
 						else
-							blocking += d + sub0(q, rd0[o]);
+							blocking += d + sub0(sub0(q, rd0[o]),
+									     sub0(t_req, rel));
 					}
 					if (me->hog_mask[li] & (1u << o))
 						hog += d;
