@@ -49,6 +49,8 @@
 #include <invlab/validate.h>
 #include <invlab/verdict.h>
 
+#include "demo.h"
+
 struct cfg {
 	struct il_common_cfg common; /* must come first: see opt.h */
 	struct il_strlist set;
@@ -80,15 +82,6 @@ struct check {
 	char task[IL_NAME_MAX];
 	struct il_check c;
 };
-
-static int g_stop;
-static volatile sig_atomic_t g_signal;
-
-static void on_signal(int sig)
-{
-	g_signal = sig;
-	__atomic_store_n(&g_stop, 1, __ATOMIC_RELAXED);
-}
 
 static bool has_validator(const struct il_scenario *sc, const char *name)
 {
@@ -132,7 +125,7 @@ static int noise_for(const struct il_task_result *r, const struct il_task *t,
 	int ret;
 
 	ret = il_engine_calibrate(r->cpu, &t->sched, 1000,
-				  200 * IL_NSEC_PER_USEC, &g_stop, &h, why, len);
+				  200 * IL_NSEC_PER_USEC, &demo_stop, &h, why, len);
 	if (ret)
 		return ret;
 	if (il_hist_percentile_upper(&h, 0.90, eps))
@@ -359,28 +352,11 @@ static bool looks_like_chain(const struct il_scenario *sc)
 	return false;
 }
 
-static void fmt(char *buf, size_t len, const struct il_hist *h, double p)
-{
-	uint64_t v;
-
-	if (!h->count)
-		snprintf(buf, len, "-");
-	else if (p < 0)
-		il_format_duration(buf, len, h->max);
-	else if (il_hist_percentile(h, p, &v))
-		snprintf(buf, len, "n/a");
-	else
-		il_format_duration(buf, len, v);
-}
-
 static void print_tasks(FILE *f, const struct il_scenario *sc,
 			const struct il_engine_result *er, const char *pfx)
 {
 	struct il_table t;
 	char a[24], b[24], c[24], d[24], e[24];
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *m;
 
 	il_table_init(&t);
 	il_table_col(&t, "task", false);
@@ -397,8 +373,8 @@ static void print_tasks(FILE *f, const struct il_scenario *sc,
 		int rows = r->nlocks ? r->nlocks : 1;
 
 		for (int l = 0; l < rows; l++) {
-			fmt(a, sizeof(a), &r->wakeup, 0.99);
-			fmt(b, sizeof(b), &r->response, 0.99);
+			il_format_stat(a, sizeof(a), &r->wakeup, 0.99);
+			il_format_stat(b, sizeof(b), &r->response, 0.99);
 			il_table_cell(&t, "%s", l ? "" : r->name);
 			il_table_cell(&t, "%s", l ? "" : r->placement);
 			if (l)
@@ -412,23 +388,16 @@ static void print_tasks(FILE *f, const struct il_scenario *sc,
 					il_table_cell(&t, "%s", "");
 				continue;
 			}
-			fmt(c, sizeof(c), &r->locks[l]->blocked, 0.5);
-			fmt(d, sizeof(d), &r->locks[l]->blocked, 0.99);
-			fmt(e, sizeof(e), &r->locks[l]->blocked, -1);
+			il_format_stat(c, sizeof(c), &r->locks[l]->blocked, 0.5);
+			il_format_stat(d, sizeof(d), &r->locks[l]->blocked, 0.99);
+			il_format_stat(e, sizeof(e), &r->locks[l]->blocked, -1);
 			il_table_cell(&t, "%s", sc->res[r->locks[l]->res].name);
 			il_table_cell(&t, "%s", c);
 			il_table_cell(&t, "%s", d);
 			il_table_cell(&t, "%s", e);
 		}
 	}
-	m = open_memstream(&buf, &blen);
-	if (m) {
-		il_table_print(&t, m);
-		fclose(m);
-		for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
-			fprintf(f, "%s%s\n", pfx, l);
-		free(buf);
-	}
+	il_table_print_prefixed(&t, f, pfx);
 	il_table_free(&t);
 }
 
@@ -546,14 +515,6 @@ static void live_frame(void *arg, const struct il_engine_result *er)
 	il_live_frame(&lc->live, lc->title, rows, n);
 }
 
-static int skip(const struct cfg *cfg, const char *why)
-{
-	if (cfg->common.tap)
-		printf("TAP version 13\n1..0 # SKIP %s\n", why);
-	fprintf(stderr, "invlab-run: SKIP: %s\n", why);
-	return 77;
-}
-
 int main(int argc, char **argv)
 {
 	static const char summary[] =
@@ -564,42 +525,30 @@ int main(int argc, char **argv)
 	struct il_run_info ri = { .program = "invlab-run",
 				  .argc = argc,
 				  .argv = argv };
-	struct il_engine_opts eo = { .stop = &g_stop };
+	struct il_engine_opts eo = { .stop = &demo_stop };
 	struct check ck[MAX_CHECKS + 1];
 	struct il_engine_result er;
 	struct il_scenario sc;
 	struct il_sysinfo si;
-	struct sigaction sa;
 	struct cfg cfg;
 	char err[512];
-	int ret, nck = 0, rc = 0, ntap = 0;
+	int ret, nck = 0, rc = 0, ntap = 0, pos;
 	bool want_pi, want_chain, json_open = false;
 	struct il_afile af;
 	struct il_json j;
 
 	memset(&cfg, 0, sizeof(cfg));
-	ret = il_opt_parse(argc, argv, tables, &cfg, err, sizeof(err));
-	if (ret < 0) {
-		fprintf(stderr, "invlab-run: %s\nTry 'invlab-run --help'.\n",
-			err);
+	ret = demo_args(argc, argv, tables, &cfg, "invlab-run",
+			"JOBFILE [OPTIONS]", summary, 1, &pos);
+	if (ret >= 0)
+		return ret;
+	if (pos >= argc) {
+		fprintf(stderr, "invlab-run: which job file? (e.g. "
+			"demos/jobs/pi-classic.job)\nTry 'invlab-run "
+			"--help'.\n");
 		return 2;
 	}
-	if (cfg.common.help) {
-		il_opt_help(stdout, "invlab-run", "JOBFILE [OPTIONS]", summary,
-			    tables);
-		return 0;
-	}
-	if (cfg.common.version) {
-		printf("invlab-run %s (%s)\n", il_version(), il_features());
-		return 0;
-	}
-	if (ret != argc - 1) {
-		fprintf(stderr, "invlab-run: %s\nTry 'invlab-run --help'.\n",
-			ret >= argc ? "which job file? (e.g. demos/jobs/"
-				      "pi-classic.job)"
-				    : "one job file at a time");
-		return 2;
-	}
+	ret = pos;
 	ret = il_scenario_load(argv[ret], &sc, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "invlab-run: %s\n", err);
@@ -655,17 +604,14 @@ int main(int argc, char **argv)
 
 		if (r && (ret = il_sched_probe_rt(1, err, sizeof(err)))) {
 			il_scenario_free(&sc);
-			return skip(&cfg, err);
+			return demo_skip(&cfg.common, "invlab-run", err);
 		}
 	}
 	mlockall(MCL_CURRENT | MCL_FUTURE);
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	il_sysinfo_read(&si);
 	ri.sys = &si;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	demo_signals();
 
 	if (!cfg.common.quiet && !cfg.common.tap) {
 		char d[24];
@@ -677,12 +623,7 @@ int main(int argc, char **argv)
 		       sc.g.validate);
 		if (sc.g.description)
 			printf("  %s\n", sc.g.description);
-		printf("kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %s\n",
-		       si.release, si.preempt_current, si.hz,
-		       si.proxy_exec_active == 1   ? "on"
-		       : si.proxy_exec_active == 0 ? "off"
-						   : "unknown",
-		       il_features());
+		demo_kernel_line(stdout, &si);
 		fflush(stdout);
 	}
 	if (cfg.common.json) {
@@ -700,7 +641,7 @@ int main(int argc, char **argv)
 	}
 	if (cfg.common.tap)
 		printf("TAP version 13\n");
-	for (int rep = 1; rep <= cfg.common.repeat && !g_signal; rep++) {
+	for (int rep = 1; rep <= cfg.common.repeat && !demo_signal; rep++) {
 		struct live_ctx lc;
 		char tag[16] = "";
 
@@ -719,7 +660,7 @@ int main(int argc, char **argv)
 		if (cfg.common.live)
 			il_live_end(&lc.live);
 		if (ret == -EPERM || ret == -EBUSY || ret == -EINVAL) {
-			rc = skip(&cfg, err);
+			rc = demo_skip(&cfg.common, "invlab-run", err);
 			break;
 		}
 		if (ret) {
@@ -782,13 +723,13 @@ int main(int argc, char **argv)
 			write_run(&j, &sc, &er, ck, nck, rep);
 		il_engine_result_free(&er);
 	}
-	if (g_signal)
-		rc = 128 + g_signal;
+	if (demo_signal)
+		rc = 128 + demo_signal;
 	if (cfg.common.tap && rc != 77)
 		printf("1..%d\n", ntap);
 	if (json_open) {
 		il_json_end_array(&j);
-		il_json_bool(&j, "interrupted", g_signal != 0);
+		il_json_bool(&j, "interrupted", demo_signal != 0);
 		il_report_end(&j, rc);
 		fputc('\n', af.f);
 		if (il_json_error(&j)) {

@@ -59,6 +59,8 @@
 #include <invlab/time.h>
 #include <invlab/verdict.h>
 
+#include "demo.h"
+
 #define MAX_DEPTH 8
 
 enum { P_NONE, P_INHERIT, P_ALL };
@@ -138,15 +140,6 @@ struct result {
 	struct link_result links[MAX_DEPTH];
 	int nlinks;
 };
-
-static int g_stop;
-static volatile sig_atomic_t g_signal;
-
-static void on_signal(int sig)
-{
-	g_signal = sig;
-	__atomic_store_n(&g_stop, 1, __ATOMIC_RELAXED);
-}
 
 /* --classes into one class per member, head first */
 static int parse_classes(const struct cfg *cfg, struct member *m, int d,
@@ -337,7 +330,7 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 			size_t len)
 {
 	struct live_ctx lc;
-	struct il_engine_opts eo = { .stop = &g_stop, .boost_from = "head" };
+	struct il_engine_opts eo = { .stop = &demo_stop, .boost_from = "head" };
 	struct il_chain_link links[MAX_DEPTH];
 	struct il_interferer hogs[MAX_DEPTH];
 	struct il_chain_input in = { 0 };
@@ -359,7 +352,7 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 	head = il_scenario_task(&sc, "head");
 	head_sched = sc.tasks[head].sched;
 	ret = il_engine_calibrate(m[0].cpu, &head_sched, 1000,
-				  200 * IL_NSEC_PER_USEC, &g_stop, &res->calib,
+				  200 * IL_NSEC_PER_USEC, &demo_stop, &res->calib,
 				  why, len);
 	if (ret == 0 && cfg->common.live) {
 		memset(&lc, 0, sizeof(lc));
@@ -463,37 +456,10 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 	return 0;
 }
 
-static void fmt(char *buf, size_t len, const struct il_hist *h, double p)
-{
-	uint64_t v;
-
-	if (p < 0) {
-		if (!h->count)
-			snprintf(buf, len, "-");
-		else
-			il_format_duration(buf, len, h->max);
-	} else if (il_hist_percentile(h, p, &v)) {
-		snprintf(buf, len, "n/a");
-	} else {
-		il_format_duration(buf, len, v);
-	}
-}
-
-/* " #2" for the second run of a configuration, "" without --repeat */
-static const char *run_tag(const struct cfg *cfg, const struct result *r)
-{
-	static char buf[16];
-
-	if (cfg->common.repeat <= 1)
-		return "";
-	snprintf(buf, sizeof(buf), " #%d", r->repeat);
-	return buf;
-}
-
 static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 		       int nres, const char *pfx)
 {
-	char a[24], b[24], c[24], d[24], x[24];
+	char a[24], b[24], c[24], d[24], x[24], tag[16], indent[16];
 
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
@@ -502,15 +468,17 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 		if (!r->ran)
 			continue;
 		fprintf(f, "%s%s%s: %s, expected %s: %s\n", pfx,
-			proto_names[r->protocol], run_tag(cfg, r),
+			proto_names[r->protocol],
+			demo_run_tag(cfg->common.repeat, r->repeat, tag,
+				     sizeof(tag)),
 			il_verdict_name(r->check.verdict),
 			il_verdict_name(r->expected), r->check.evidence);
 		if (cfg->common.quiet)
 			continue;
-		fmt(a, sizeof(a), &r->blocked, 0.5);
-		fmt(b, sizeof(b), &r->blocked, 0.99);
-		fmt(c, sizeof(c), &r->blocked, 0.999);
-		fmt(d, sizeof(d), &r->blocked, -1);
+		il_format_stat(a, sizeof(a), &r->blocked, 0.5);
+		il_format_stat(b, sizeof(b), &r->blocked, 0.99);
+		il_format_stat(c, sizeof(c), &r->blocked, 0.999);
+		il_format_stat(d, sizeof(d), &r->blocked, -1);
 		il_format_duration(x, sizeof(x), r->check.bound_ns);
 		fprintf(f,
 			"%s  head blocked p50 %s, p99 %s, p999 %s, max %s over "
@@ -529,8 +497,8 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 			struct link_result *l = &r->links[k];
 
 			il_format_duration(a, sizeof(a), l->own_ns);
-			fmt(b, sizeof(b), &l->boost, 0.5);
-			fmt(c, sizeof(c), &l->boost, -1);
+			il_format_stat(b, sizeof(b), &l->boost, 0.5);
+			il_format_stat(c, sizeof(c), &l->boost, -1);
 			il_table_cell(&t, "R%d", k + 1);
 			il_table_cell(&t, "%s", l->owner);
 			if (l->cpu >= 0)
@@ -542,20 +510,8 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 			il_table_cell(&t, "%s", c);
 			il_table_cell(&t, "%" PRIu64, l->boost.count);
 		}
-		{
-			char *buf = NULL;
-			size_t blen = 0;
-			FILE *mf = open_memstream(&buf, &blen);
-
-			if (mf) {
-				il_table_print(&t, mf);
-				fclose(mf);
-				for (char *l = strtok(buf, "\n"); l;
-				     l = strtok(NULL, "\n"))
-					fprintf(f, "%s  %s\n", pfx, l);
-				free(buf);
-			}
-		}
+		snprintf(indent, sizeof(indent), "%s  ", pfx);
+		il_table_print_prefixed(&t, f, indent);
 		il_table_free(&t);
 	}
 }
@@ -585,7 +541,7 @@ static void write_json(struct il_json *j, const struct cfg *cfg,
 	}
 	il_json_end_array(j);
 	il_json_end_object(j);
-	il_json_bool(j, "interrupted", g_signal != 0);
+	il_json_bool(j, "interrupted", demo_signal != 0);
 	il_json_begin_array(j, "runs");
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
@@ -631,12 +587,20 @@ static void write_json(struct il_json *j, const struct cfg *cfg,
 	il_json_end_array(j);
 }
 
-static int skip(const struct cfg *cfg, const char *why)
+/* what the JSON body needs, for demo_write_json */
+struct json_ctx {
+	const struct cfg *cfg;
+	const struct member *m;
+	int d;
+	struct result *res;
+	int nres;
+};
+
+static void json_body(struct il_json *j, void *arg)
 {
-	if (cfg->common.tap)
-		printf("TAP version 13\n1..0 # SKIP %s\n", why);
-	fprintf(stderr, "pi-chain: SKIP: %s\n", why);
-	return 77;
+	struct json_ctx *c = arg;
+
+	write_json(j, c->cfg, c->m, c->d, c->res, c->nres);
 }
 
 int main(int argc, char **argv)
@@ -654,31 +618,17 @@ int main(int argc, char **argv)
 	struct member m[MAX_DEPTH];
 	struct result *res;
 	struct il_sysinfo si;
-	struct sigaction sa;
+	struct json_ctx jc;
 	struct cfg cfg;
-	char err[512];
-	int ret, d, nres = 0, rc = 0, first, last;
+	char err[512], tag[16];
+	int ret, d, nres = 0, rc = 0, first, last, pos;
 
 	memset(&cfg, 0, sizeof(cfg));
 	memset(m, 0, sizeof(m));
-	ret = il_opt_parse(argc, argv, tables, &cfg, err, sizeof(err));
-	if (ret < 0) {
-		fprintf(stderr, "pi-chain: %s\nTry 'pi-chain --help'.\n", err);
-		return 2;
-	}
-	if (cfg.common.help) {
-		il_opt_help(stdout, "pi-chain", "[OPTIONS]", summary, tables);
-		return 0;
-	}
-	if (cfg.common.version) {
-		printf("pi-chain %s (%s)\n", il_version(), il_features());
-		return 0;
-	}
-	if (ret < argc) {
-		fprintf(stderr, "pi-chain: unexpected argument '%s'\n",
-			argv[ret]);
-		return 2;
-	}
+	ret = demo_args(argc, argv, tables, &cfg, "pi-chain", "[OPTIONS]",
+			summary, 0, &pos);
+	if (ret >= 0)
+		return ret;
 	d = (int)cfg.depth;
 	if (parse_classes(&cfg, m, d, err, sizeof(err))) {
 		fprintf(stderr, "pi-chain: %s\n", err);
@@ -687,17 +637,14 @@ int main(int argc, char **argv)
 	layout(m, d);
 	ret = il_sched_probe_rt(m[0].prio, err, sizeof(err));
 	if (ret)
-		return skip(&cfg, err);
+		return demo_skip(&cfg.common, "pi-chain", err);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) && !cfg.common.quiet)
 		fprintf(stderr, "pi-chain: note: mlockall failed (%s)\n",
 			strerror(errno));
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	il_sysinfo_read(&si);
 	ri.sys = &si;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	demo_signals();
 
 	if (!cfg.common.quiet && !cfg.common.tap) {
 		printf("pi-chain: depth %d:", d);
@@ -712,13 +659,7 @@ int main(int argc, char **argv)
 			       cls_names[m[i].cls], m[i].prio, cpu);
 		}
 		printf("; hogs at fifo %d on the owners' CPUs\n", hog_prio(m));
-		printf("kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %d CPUs, "
-		       "%s\n",
-		       si.release, si.preempt_current, si.hz,
-		       si.proxy_exec_active == 1   ? "on"
-		       : si.proxy_exec_active == 0 ? "off"
-						   : "unknown",
-		       si.cpus_online, il_features());
+		demo_kernel_line(stdout, &si);
 		fflush(stdout);
 	}
 	first = cfg.protocol == P_ALL ? P_NONE : cfg.protocol;
@@ -728,14 +669,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pi-chain: out of memory\n");
 		return 99;
 	}
-	for (int k = 0; k < cfg.common.repeat * (last - first + 1) && !g_signal;
+	for (int k = 0; k < cfg.common.repeat * (last - first + 1) && !demo_signal;
 	     k++) {
 		int p = first + k % (last - first + 1);
 
 		res[nres].repeat = 1 + k / (last - first + 1);
 		ret = run_protocol(&cfg, m, d, p, &res[nres], err, sizeof(err));
 		if (ret == -EPERM || ret == -EBUSY || ret == -EINVAL) {
-			rc = skip(&cfg, err);
+			rc = demo_skip(&cfg.common, "pi-chain", err);
 			break;
 		}
 		if (ret) {
@@ -747,8 +688,8 @@ int main(int argc, char **argv)
 			rc = 1;
 		nres++;
 	}
-	if (g_signal)
-		rc = 128 + g_signal;
+	if (demo_signal)
+		rc = 128 + demo_signal;
 	if (cfg.common.tap && rc != 77) {
 		printf("TAP version 13\n1..%d\n", nres);
 		print_text(stdout, &cfg, res, nres, "# ");
@@ -758,7 +699,8 @@ int main(int argc, char **argv)
 			snprintf(desc, sizeof(desc),
 				 "depth %d, %s%s: %s (expected %s)", d,
 				 proto_names[res[i].protocol],
-				 run_tag(&cfg, &res[i]),
+				 demo_run_tag(cfg.common.repeat, res[i].repeat,
+					      tag, sizeof(tag)),
 				 il_verdict_name(res[i].check.verdict),
 				 il_verdict_name(res[i].expected));
 			il_tap_result(stdout,
@@ -771,35 +713,13 @@ int main(int argc, char **argv)
 			       res[0].numa);
 		print_text(stdout, &cfg, res, nres, "");
 	}
-	if (g_signal)
+	if (demo_signal)
 		fprintf(stderr, "pi-chain: interrupted by signal %d; results "
-			"so far written\n", (int)g_signal);
+			"so far written\n", (int)demo_signal);
 	if (cfg.common.json && rc != 77) {
-		struct il_afile af;
-		struct il_json j;
-
-		ret = il_afile_open(&af, cfg.common.json);
-		if (ret) {
-			fprintf(stderr, "pi-chain: --json: cannot create '%s': "
-				"%s\n", cfg.common.json, strerror(-ret));
-			return rc ? rc : 99;
-		}
-		il_json_init(&j, af.f);
-		il_report_begin(&j, &ri);
-		write_json(&j, &cfg, m, d, res, nres);
-		il_report_end(&j, rc);
-		fputc('\n', af.f);
-		if (il_json_error(&j)) {
-			il_afile_abort(&af);
-			fprintf(stderr, "pi-chain: --json: cannot write '%s'\n",
-				cfg.common.json);
-			return rc ? rc : 99;
-		}
-		if (il_afile_commit(&af)) {
-			fprintf(stderr, "pi-chain: --json: cannot write '%s'\n",
-				cfg.common.json);
-			return rc ? rc : 99;
-		}
+		jc = (struct json_ctx){ &cfg, m, d, res, nres };
+		rc = demo_write_json("pi-chain", cfg.common.json, &ri, json_body,
+				     &jc, rc);
 	}
 	free(res);
 	return rc;

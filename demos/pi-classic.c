@@ -59,6 +59,8 @@
 #include <invlab/validate.h>
 #include <invlab/verdict.h>
 
+#include "demo.h"
+
 enum protocol { P_NONE, P_INHERIT, P_PROTECT, P_ALL };
 static const char *const proto_names[] = { "none", "inherit", "protect" };
 
@@ -121,15 +123,6 @@ struct result {
 	struct il_hist calib;
 	struct il_hist blocked, wakeup, delay, hold;
 };
-
-static int g_stop; /* set by SIGINT/SIGTERM */
-static volatile sig_atomic_t g_signal;
-
-static void on_signal(int sig)
-{
-	g_signal = sig;
-	__atomic_store_n(&g_stop, 1, __ATOMIC_RELAXED);
-}
 
 /*
  * The scenario, as a job file (demos/jobs/pi-classic.job is the same with
@@ -214,7 +207,7 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 	struct live_ctx lc;
 	struct il_sched hi = { .policy = IL_SCHED_FIFO,
 			       .prio = (int)cfg->prio_high };
-	struct il_engine_opts eo = { .stop = &g_stop };
+	struct il_engine_opts eo = { .stop = &demo_stop };
 	struct il_engine_result er;
 	struct il_bound_input in = { 0 };
 	struct il_scenario sc;
@@ -238,7 +231,7 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 	 * interrupts during the run are removed round by round anyway.
 	 */
 	ret = il_engine_calibrate(cpu, &hi, 1000, 200 * IL_NSEC_PER_USEC,
-				  &g_stop, &res->calib, why, len);
+				  &demo_stop, &res->calib, why, len);
 	if (ret) {
 		il_scenario_free(&sc);
 		return ret;
@@ -310,39 +303,11 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 	return 0;
 }
 
-static void fmt(char *buf, size_t len, const struct il_hist *h, double p)
-{
-	uint64_t v;
-
-	if (p < 0) {
-		if (!h->count)
-			snprintf(buf, len, "-");
-		else
-			il_format_duration(buf, len, h->max);
-		return;
-	}
-	if (il_hist_percentile(h, p, &v))
-		snprintf(buf, len, "n/a");
-	else
-		il_format_duration(buf, len, v);
-}
-
-/* " #2" for the second run of a configuration, "" without --repeat */
-static const char *run_tag(const struct cfg *cfg, const struct result *r)
-{
-	static char buf[16];
-
-	if (cfg->common.repeat <= 1)
-		return "";
-	snprintf(buf, sizeof(buf), " #%d", r->repeat);
-	return buf;
-}
-
 static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 		       int nres, const char *prefix)
 {
 	struct il_table t;
-	char a[24], b[24], c[24], d[24], e[24], g[24], x[24];
+	char a[24], b[24], c[24], d[24], e[24], g[24], x[24], tag[16];
 
 	il_table_init(&t);
 	il_table_col(&t, "protocol", false);
@@ -360,18 +325,16 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 
 		if (!r->ran)
 			continue;
-		fmt(a, sizeof(a), &r->blocked, 0.5);
-		fmt(b, sizeof(b), &r->blocked, 0.99);
-		fmt(c, sizeof(c), &r->blocked, 0.999);
-		fmt(d, sizeof(d), &r->blocked, -1);
-		fmt(e, sizeof(e), &r->wakeup, 0.99);
-		fmt(g, sizeof(g), &r->wakeup, 0.999);
+		il_format_stat(a, sizeof(a), &r->blocked, 0.5);
+		il_format_stat(b, sizeof(b), &r->blocked, 0.99);
+		il_format_stat(c, sizeof(c), &r->blocked, 0.999);
+		il_format_stat(d, sizeof(d), &r->blocked, -1);
+		il_format_stat(e, sizeof(e), &r->wakeup, 0.99);
+		il_format_stat(g, sizeof(g), &r->wakeup, 0.999);
 		il_format_duration(x, sizeof(x), r->check.bound_ns);
-		if (cfg->common.repeat > 1)
-			il_table_cell(&t, "%s #%d", proto_names[r->protocol],
-				      r->repeat);
-		else
-			il_table_cell(&t, "%s", proto_names[r->protocol]);
+		il_table_cell(&t, "%s%s", proto_names[r->protocol],
+			      demo_run_tag(cfg->common.repeat, r->repeat, tag,
+					   sizeof(tag)));
 		il_table_cell(&t, "%zu", r->rounds);
 		il_table_cell(&t, "%s", a);
 		il_table_cell(&t, "%s", b);
@@ -384,25 +347,9 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 			      r->check.verdict == r->expected ? ""
 							      : " (unexpected)");
 	}
-	if (cfg->common.quiet || !nres) {
-		/* verdict lines only */
-	} else if (!prefix[0]) {
-		il_table_print(&t, f);
-	} else {
-		/* TAP: the table as diagnostics */
-		char *buf = NULL;
-		size_t blen = 0;
-		FILE *m = open_memstream(&buf, &blen);
-
-		if (m) {
-			il_table_print(&t, m);
-			fclose(m);
-			for (char *l = strtok(buf, "\n"); l;
-			     l = strtok(NULL, "\n"))
-				fprintf(f, "%s%s\n", prefix, l);
-			free(buf);
-		}
-	}
+	/* with --tap the table becomes diagnostics */
+	if (!cfg->common.quiet && nres)
+		il_table_print_prefixed(&t, f, prefix);
 	il_table_free(&t);
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
@@ -412,7 +359,9 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 			continue;
 		il_format_duration(steal, sizeof(steal), r->steal_ns);
 		fprintf(f, "%s%s%s: %s, expected %s: %s\n", prefix,
-			proto_names[r->protocol], run_tag(cfg, r),
+			proto_names[r->protocol],
+			demo_run_tag(cfg->common.repeat, r->repeat, tag,
+				     sizeof(tag)),
 			il_verdict_name(r->check.verdict),
 			il_verdict_name(r->expected), r->check.evidence);
 		if (!cfg->common.quiet)
@@ -441,7 +390,7 @@ static void write_json(struct il_json *j, const struct cfg *cfg, int cpu,
 	il_json_int(j, "repeat", cfg->common.repeat);
 	il_json_bool(j, "ignore_protocol", cfg->ignore_protocol);
 	il_json_end_object(j);
-	il_json_bool(j, "interrupted", g_signal != 0);
+	il_json_bool(j, "interrupted", demo_signal != 0);
 	il_json_begin_array(j, "runs");
 	for (int i = 0; i < nres; i++) {
 		struct result *r = &res[i];
@@ -482,17 +431,23 @@ static void write_json(struct il_json *j, const struct cfg *cfg, int cpu,
 	il_json_end_array(j);
 }
 
-static int skip(const struct cfg *cfg, const char *why)
+/* what the JSON body needs, for demo_write_json */
+struct json_ctx {
+	const struct cfg *cfg;
+	int cpu;
+	struct result *res;
+	int nres;
+};
+
+static void json_body(struct il_json *j, void *arg)
 {
-	if (cfg->common.tap)
-		printf("TAP version 13\n1..0 # SKIP %s\n", why);
-	fprintf(stderr, "pi-classic: SKIP: %s\n", why);
-	return 77;
+	struct json_ctx *c = arg;
+
+	write_json(j, c->cfg, c->cpu, c->res, c->nres);
 }
 
 int main(int argc, char **argv)
 {
-	static const char usage[] = "[OPTIONS]";
 	static const char summary[] =
 		"The classic three-task priority inversion under the pthread "
 		"mutex protocols none, inherit and protect, judged against the "
@@ -505,31 +460,16 @@ int main(int argc, char **argv)
 	struct il_run_info ri = { .program = "pi-classic",
 				  .argc = argc,
 				  .argv = argv };
-	struct sigaction sa;
+	struct json_ctx jc;
 	struct cfg cfg;
-	char err[512];
-	int ret, cpu, nres = 0, rc = 0, first, last;
+	char err[512], tag[16];
+	int ret, cpu, nres = 0, rc = 0, first, last, pos;
 
 	memset(&cfg, 0, sizeof(cfg));
-	ret = il_opt_parse(argc, argv, tables, &cfg, err, sizeof(err));
-	if (ret < 0) {
-		fprintf(stderr, "pi-classic: %s\nTry 'pi-classic --help'.\n",
-			err);
-		return 2;
-	}
-	if (cfg.common.help) {
-		il_opt_help(stdout, "pi-classic", usage, summary, tables);
-		return 0;
-	}
-	if (cfg.common.version) {
-		printf("pi-classic %s (%s)\n", il_version(), il_features());
-		return 0;
-	}
-	if (ret < argc) {
-		fprintf(stderr, "pi-classic: unexpected argument '%s'\n",
-			argv[ret]);
-		return 2;
-	}
+	ret = demo_args(argc, argv, tables, &cfg, "pi-classic", "[OPTIONS]",
+			summary, 0, &pos);
+	if (ret >= 0)
+		return ret;
 	if (!(cfg.prio_low < cfg.prio_medium &&
 	      cfg.prio_medium < cfg.prio_high)) {
 		fprintf(stderr,
@@ -547,7 +487,7 @@ int main(int argc, char **argv)
 	}
 	ret = il_sched_probe_rt((int)cfg.prio_high, err, sizeof(err));
 	if (ret)
-		return skip(&cfg, err);
+		return demo_skip(&cfg.common, "pi-classic", err);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) && !cfg.common.quiet)
 		fprintf(stderr, "pi-classic: note: mlockall failed (%s); page "
 			"faults may add latency\n", strerror(errno));
@@ -555,12 +495,8 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	il_sysinfo_read(&si);
 	ri.sys = &si;
-
 	/* signals go to this thread only: the RT threads never see them */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	demo_signals();
 
 	/* keep the orchestrator off the test CPU when there is another */
 	{
@@ -586,14 +522,7 @@ int main(int argc, char **argv)
 		       hog,
 		       cfg.ignore_protocol ? "; protocols IGNORED (self-test)"
 					   : "");
-		printf("kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %s\n",
-		       si.release, si.preempt_current[0] ? si.preempt_current
-							 : "?",
-		       si.hz,
-		       si.proxy_exec_active == 1   ? "on"
-		       : si.proxy_exec_active == 0 ? "off"
-						   : "unknown",
-		       il_features());
+		demo_kernel_line(stdout, &si);
 		fflush(stdout);
 	}
 	res = calloc((size_t)(3 * cfg.common.repeat), sizeof(*res));
@@ -603,16 +532,14 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < 3 * cfg.common.repeat; i++)
 		il_hist_init(&res[i].calib);
-	for (int k = 0; k < cfg.common.repeat * (last - first + 1) && !g_signal;
-	     k++) {
+	for (int k = 0;
+	     k < cfg.common.repeat * (last - first + 1) && !demo_signal; k++) {
 		int p = first + k % (last - first + 1);
 
-		if (rc == 77 || rc == 99)
-			break;
 		res[nres].repeat = 1 + k / (last - first + 1);
 		ret = run_protocol(&cfg, cpu, p, &res[nres], err, sizeof(err));
 		if (ret == -EPERM || ret == -EBUSY || ret == -EINVAL) {
-			rc = skip(&cfg, err);
+			rc = demo_skip(&cfg.common, "pi-classic", err);
 			break;
 		}
 		if (ret) {
@@ -624,12 +551,10 @@ int main(int argc, char **argv)
 			rc = 1;
 		nres++;
 	}
-	if (g_signal)
-		rc = 128 + g_signal;
+	if (demo_signal)
+		rc = 128 + demo_signal;
 
 	if (cfg.common.tap && rc != 77) {
-		int n = 0;
-
 		printf("TAP version 13\n1..%d\n", nres);
 		print_text(stdout, &cfg, res, nres, "# ");
 		for (int i = 0; i < nres; i++) {
@@ -637,42 +562,24 @@ int main(int argc, char **argv)
 
 			snprintf(desc, sizeof(desc), "%s%s: %s (expected %s)",
 				 proto_names[res[i].protocol],
-				 run_tag(&cfg, &res[i]),
+				 demo_run_tag(cfg.common.repeat, res[i].repeat,
+					      tag, sizeof(tag)),
 				 il_verdict_name(res[i].check.verdict),
 				 il_verdict_name(res[i].expected));
-			il_tap_result(stdout, res[i].check.verdict ==
-						      res[i].expected,
-				      ++n, desc, NULL);
+			il_tap_result(stdout,
+				      res[i].check.verdict == res[i].expected,
+				      i + 1, desc, NULL);
 		}
 	} else if (rc != 77) {
 		print_text(stdout, &cfg, res, nres, "");
 	}
-	if (g_signal)
+	if (demo_signal)
 		fprintf(stderr, "pi-classic: interrupted by signal %d; "
-			"results so far written\n", (int)g_signal);
-
+			"results so far written\n", (int)demo_signal);
 	if (cfg.common.json && rc != 77) {
-		struct il_afile af;
-		struct il_json j;
-
-		ret = il_afile_open(&af, cfg.common.json);
-		if (ret) {
-			fprintf(stderr, "pi-classic: --json: cannot create "
-				"'%s': %s\n", cfg.common.json, strerror(-ret));
-			return rc ? rc : 99;
-		}
-		il_json_init(&j, af.f);
-		il_report_begin(&j, &ri);
-		write_json(&j, &cfg, cpu, res, nres);
-		il_report_end(&j, rc);
-		fputc('\n', af.f);
-		if (il_json_error(&j) || (ret = il_afile_commit(&af))) {
-			if (il_json_error(&j))
-				il_afile_abort(&af);
-			fprintf(stderr, "pi-classic: --json: cannot write "
-				"'%s'\n", cfg.common.json);
-			return rc ? rc : 99;
-		}
+		jc = (struct json_ctx){ &cfg, cpu, res, nres };
+		rc = demo_write_json("pi-classic", cfg.common.json, &ri,
+				     json_body, &jc, rc);
 	}
 	free(res);
 	return rc;

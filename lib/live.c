@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <invlab/live.h>
+#include <invlab/report.h>
 #include <invlab/time.h>
 
 static const char *const blocks_utf8[] = { " ", "\u2581", "\u2582", "\u2583",
@@ -77,20 +78,6 @@ void il_live_bar(const struct il_hist *h, bool utf8, char *buf, size_t len)
 	}
 }
 
-static void cell(char *buf, size_t len, const struct il_hist *h, double p)
-{
-	uint64_t v;
-
-	if (!h->count)
-		snprintf(buf, len, "-");
-	else if (p < 0)
-		il_format_duration(buf, len, h->max);
-	else if (il_hist_percentile(h, p, &v))
-		snprintf(buf, len, "n/a");
-	else
-		il_format_duration(buf, len, v);
-}
-
 void il_live_frame(struct il_live *l, const char *title,
 		   const struct il_live_row *rows, int nrows)
 {
@@ -106,10 +93,10 @@ void il_live_frame(struct il_live *l, const char *title,
 	for (int i = 0; i < nrows && i < IL_LIVE_MAX_ROWS; i++) {
 		const struct il_hist *h = rows[i].h;
 
-		cell(a, sizeof(a), h, 0.5);
-		cell(b, sizeof(b), h, 0.99);
-		cell(c, sizeof(c), h, 0.999);
-		cell(d, sizeof(d), h, -1);
+		il_format_stat(a, sizeof(a), h, 0.5);
+		il_format_stat(b, sizeof(b), h, 0.99);
+		il_format_stat(c, sizeof(c), h, 0.999);
+		il_format_stat(d, sizeof(d), h, -1);
 		il_live_bar(h, l->utf8, bar, sizeof(bar));
 		fprintf(l->f, "%-24.24s %9llu %9s %9s %9s %9s  %s %s\n",
 			rows[i].name, (unsigned long long)h->count, a, b, c, d,

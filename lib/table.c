@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include <invlab/report.h>
+#include <invlab/time.h>
 
 /* columns are separated by two spaces */
 #define SEP "  "
@@ -174,4 +175,40 @@ void il_table_free(struct il_table *t)
 		free(t->cells[i]);
 	free(t->cells);
 	memset(t, 0, sizeof(*t));
+}
+
+void il_table_print_prefixed(const struct il_table *t, FILE *f,
+			     const char *prefix)
+{
+	char *buf = NULL, *save = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!prefix || !*prefix) {
+		il_table_print(t, f);
+		return;
+	}
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	il_table_print(t, m);
+	fclose(m);
+	for (char *l = strtok_r(buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save))
+		fprintf(f, "%s%s\n", prefix, l);
+	free(buf);
+}
+
+void il_format_stat(char *buf, size_t len, const struct il_hist *h, double p)
+{
+	uint64_t v;
+
+	if (!h || !h->count)
+		snprintf(buf, len, "-");
+	else if (p < 0)
+		il_format_duration(buf, len, h->max);
+	else if (il_hist_percentile(h, p, &v))
+		snprintf(buf, len, "n/a");
+	else
+		il_format_duration(buf, len, v);
 }

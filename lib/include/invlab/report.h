@@ -112,6 +112,15 @@ int il_table_col(struct il_table *t, const char *header, bool right_align);
 int il_table_cell(struct il_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void il_table_print(const struct il_table *t, FILE *f);
+/* the same, each line preceded by prefix ("# " for TAP diagnostics) */
+void il_table_print_prefixed(const struct il_table *t, FILE *f,
+			     const char *prefix);
+/*
+ * One statistic of a histogram for a table cell: percentile p (0 < p < 1,
+ * the displayed value), or the maximum when p < 0; "-" when empty and
+ * "n/a" when there are too few samples for p.
+ */
+void il_format_stat(char *buf, size_t len, const struct il_hist *h, double p);
 void il_table_free(struct il_table *t);
 
 #endif

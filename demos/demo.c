@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/* The steps every demo takes the same way; see demo.h. */
+#include <errno.h>
+#include <string.h>
+
+#include "demo.h"
+
+int demo_stop;
+volatile sig_atomic_t demo_signal;
+
+static void on_signal(int sig)
+{
+	demo_signal = sig;
+	__atomic_store_n(&demo_stop, 1, __ATOMIC_RELAXED);
+}
+
+void demo_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int demo_args(int argc, char **argv, const struct il_opt *const *tables,
+	      void *cfg, const char *prog, const char *usage,
+	      const char *summary, int max_pos, int *first)
+{
+	const struct il_common_cfg *c = cfg; /* first member, see opt.h */
+	char err[512];
+	int ret = il_opt_parse(argc, argv, tables, cfg, err, sizeof(err));
+
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog, err, prog);
+		return 2;
+	}
+	if (c->help) {
+		il_opt_help(stdout, prog, usage, summary, tables);
+		return 0;
+	}
+	if (c->version) {
+		printf("%s %s (%s)\n", prog, il_version(), il_features());
+		return 0;
+	}
+	if (argc - ret > max_pos) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
+			argv[ret + max_pos]);
+		return 2;
+	}
+	*first = ret;
+	return -1;
+}
+
+int demo_skip(const struct il_common_cfg *c, const char *prog,
+	      const char *why)
+{
+	if (c->tap)
+		printf("TAP version 13\n1..0 # SKIP %s\n", why);
+	fprintf(stderr, "%s: SKIP: %s\n", prog, why);
+	return 77;
+}
+
+void demo_kernel_line(FILE *f, const struct il_sysinfo *si)
+{
+	fprintf(f, "kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %d CPUs, %s\n",
+		si->release,
+		si->preempt_current[0] ? si->preempt_current : "?", si->hz,
+		si->proxy_exec_active == 1   ? "on"
+		: si->proxy_exec_active == 0 ? "off"
+					     : "unknown",
+		si->cpus_online, il_features());
+}
+
+const char *demo_run_tag(long long repeat, int run, char *buf, size_t len)
+{
+	if (repeat <= 1)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, " #%d", run);
+	return buf;
+}
+
+int demo_write_json(const char *prog, const char *path,
+		    const struct il_run_info *ri,
+		    void (*body)(struct il_json *j, void *ctx), void *ctx,
+		    int rc)
+{
+	struct il_afile af;
+	struct il_json j;
+	int ret = il_afile_open(&af, path);
+
+	if (ret) {
+		fprintf(stderr, "%s: --json: cannot create '%s': %s\n", prog,
+			path, strerror(-ret));
+		return rc ? rc : 99;
+	}
+	il_json_init(&j, af.f);
+	il_report_begin(&j, ri);
+	body(&j, ctx);
+	il_report_end(&j, rc);
+	fputc('\n', af.f);
+	if (il_json_error(&j)) {
+		il_afile_abort(&af);
+		ret = -EIO;
+	} else {
+		ret = il_afile_commit(&af);
+	}
+	if (ret) {
+		fprintf(stderr, "%s: --json: cannot write '%s': %s\n", prog,
+			path, strerror(-ret));
+		return rc ? rc : 99;
+	}
+	return rc;
+}

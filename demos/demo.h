@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every demo does the same way: reading the command line (--help,
+ * --version, usage errors), skipping with the reason, stopping on
+ * SIGINT/SIGTERM, the kernel line of the header, and writing the JSON
+ * result file atomically.  Program-side code: it prints and returns exit
+ * codes, which the library never does.
+ */
+#ifndef INVLAB_DEMO_H
+#define INVLAB_DEMO_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include <invlab/opt.h>
+#include <invlab/report.h>
+#include <invlab/sysinfo.h>
+
+/* set by SIGINT/SIGTERM once demo_signals() ran */
+extern int demo_stop;
+extern volatile sig_atomic_t demo_signal;
+
+/*
+ * Parse argv into cfg.  Returns -1 to go on, with *first set to the index
+ * of the first positional argument, or the exit status to return now: 0
+ * after --help or --version, 2 after a usage error (printed).  At most
+ * max_pos positional arguments are accepted.
+ */
+int demo_args(int argc, char **argv, const struct il_opt *const *tables,
+	      void *cfg, const char *prog, const char *usage,
+	      const char *summary, int max_pos, int *first);
+/* Print why the demo cannot run (a TAP skip plan with --tap); 77. */
+int demo_skip(const struct il_common_cfg *c, const char *prog,
+	      const char *why);
+/* Stop on SIGINT and SIGTERM: sets demo_stop and demo_signal. */
+void demo_signals(void);
+/* "kernel 6.18.44, preempt=none, HZ=250, proxy-exec=off, +NUMA ..." */
+void demo_kernel_line(FILE *f, const struct il_sysinfo *si);
+/* " #2" for the second run of a configuration, "" when there is one */
+const char *demo_run_tag(long long repeat, int run, char *buf, size_t len);
+/*
+ * Write the result file: the envelope, body(j, ctx), the return code.
+ * Returns rc, or 99 (with a message) when the file cannot be written; an
+ * unwritable file never leaves a partial one behind.
+ */
+int demo_write_json(const char *prog, const char *path,
+		    const struct il_run_info *ri,
+		    void (*body)(struct il_json *j, void *ctx), void *ctx,
+		    int rc);
+
+#endif
