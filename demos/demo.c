@@ -114,3 +114,8 @@ int demo_write_json(const char *prog, const char *path,
 	}
 	return rc;
 }
+
+uint64_t demo_tick_ns(const struct il_sysinfo *si)
+{
+	return si->hz > 0 ? 1000000000ull / (uint64_t)si->hz : 4000000ull;
+}

@@ -10,6 +10,7 @@
 #define INVLAB_DEMO_H
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <invlab/opt.h>
@@ -36,6 +37,14 @@ int demo_skip(const struct il_common_cfg *c, const char *prog,
 void demo_signals(void);
 /* "kernel 6.18.44, preempt=none, HZ=250, proxy-exec=off, +NUMA ..." */
 void demo_kernel_line(FILE *f, const struct il_sysinfo *si);
+/*
+ * One scheduler tick of the kernel under test (1/HZ; 4 ms when HZ is
+ * unknown).  A reschedule requested for another CPU (an owner boosted
+ * there above what runs) is acted on by an interrupt or, at the latest,
+ * at that CPU's next tick: the allowance for each boost that must
+ * preempt work on another CPU.
+ */
+uint64_t demo_tick_ns(const struct il_sysinfo *si);
 /* " #2" for the second run of a configuration, "" when there is one */
 const char *demo_run_tag(long long repeat, int run, char *buf, size_t len);
 /*
