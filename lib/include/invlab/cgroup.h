@@ -66,7 +66,8 @@ int il_cgroup_attach(const struct il_cgroup *cg, pid_t tid, char *err,
 		     size_t len);
 
 /* Move the group's threads back to where this process runs and remove
- * the group.  Safe to call twice. */
+ * the group; the last group of a controller removes the parent too.
+ * Safe to call twice. */
 int il_cgroup_remove(struct il_cgroup *cg);
 
 /* Remove every group this process created, and its parent.  Idempotent;

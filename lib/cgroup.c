@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Control groups a run creates for its tasks (cgroup.h): found through
+ * /proc/self/mountinfo and /proc/self/cgroup, never assumed, on cgroup v1,
+ * v2 and the v1/v2 hybrid; all under one parent "invlab-<pid>" beside the
+ * process's own group; every one registered, so that il_cgroup_cleanup_all
+ * can take them all down after an error or a signal.
+ *
+ * v1: a group is a directory of the controller's hierarchy; threads join
+ * it through its `tasks` file; a new cpuset group gets its parent's CPUs
+ * and memory nodes (v1 leaves them empty, and an empty cpuset refuses
+ * tasks).  A new cpu group has cpu.rt_runtime_us 0 under
+ * CONFIG_RT_GROUP_SCHED, which is fine for the fair-class tasks put there.
+ *
+ * v2: single threads can only move within a threaded subtree, so
+ * invlab-<pid> and its groups are made "threaded" (the process's own group
+ * becomes the threaded domain), and the controller is enabled in the
+ * subtree_control of the own group (where it is available and not yet
+ * enabled; turned off again at cleanup) and of invlab-<pid>.  Threads join
+ * through `cgroup.threads`.
+ *
+ * Removal moves whatever threads are still in a group back to the own
+ * group, then removes the directory, retrying for a while: an io-wq
+ * worker of an exiting thread may take a moment to go.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <invlab/cgroup.h>
+
+#include "cgroup-private.h"
+
+#define NAME_MAX_LEN 48
+#define MAX_GROUPS 32
+#define RMDIR_TRIES 40 /* x 50 ms */
+
+/* one parent per controller: where it is and what was changed there */
+struct parent {
+	bool created;
+	int version;
+	char own[512];	  /* the process's own group directory */
+	char path[512];	  /* own/invlab-<pid> */
+	bool enabled_own; /* we wrote +ctrl into own's subtree_control */
+};
+
+static struct parent parents[2];
+
+static int remove_parent(enum il_cg_ctrl ctrl);
+/* copies of the groups created and not yet removed: the callers' own
+ * structs may be gone by the time cleanup runs */
+static struct il_cgroup groups[MAX_GROUPS];
+
+const char *__il_cgroup_ctrl_name(enum il_cg_ctrl ctrl)
+{
+	return ctrl == IL_CG_CPUSET ? "cpuset" : "cpu";
+}
+
+int il_cgroup_name_ok(const char *name, char *err, size_t len)
+{
+	size_t n;
+
+	if (!name || !*name) {
+		snprintf(err, len, "a cgroup name cannot be empty");
+		return -EINVAL;
+	}
+	if (!strcmp(name, ".") || !strcmp(name, "..")) {
+		snprintf(err, len, "'%s' is not a cgroup name", name);
+		return -EINVAL;
+	}
+	n = strlen(name);
+	if (n > NAME_MAX_LEN) {
+		snprintf(err, len, "cgroup name '%.20s...' is longer than %d "
+			 "characters", name, NAME_MAX_LEN);
+		return -EINVAL;
+	}
+	/* ASCII ranges, not isalnum(): the locale must not matter, and
+	 * '/', '.', blanks and control characters never reach a path */
+	for (const char *s = name; *s; s++) {
+		char c = *s;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+			if ((unsigned char)c < 0x20 || c == 0x7f)
+				snprintf(err, len,
+					 "cgroup name contains a control "
+					 "character; use A-Z a-z 0-9 _ -");
+			else
+				snprintf(err, len,
+					 "cgroup name '%s' contains '%c'; use "
+					 "1 to %d of A-Z a-z 0-9 _ -",
+					 name, c, NAME_MAX_LEN);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+/* next blank-separated field of a line [*p, end) */
+static bool field(const char **p, const char *end, const char **f,
+		  size_t *len)
+{
+	const char *s = *p;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	if (s >= end)
+		return false;
+	*f = s;
+	while (s < end && *s != ' ' && *s != '\t')
+		s++;
+	*len = (size_t)(s - *f);
+	*p = s;
+	return true;
+}
+
+/* mountinfo escapes blanks, tabs, newlines and backslashes as \ooo */
+static void unescape(char *out, size_t size, const char *s, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 1 < size; i++) {
+		if (s[i] == '\\' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' &&
+		    s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+			out[o++] = (char)((s[i + 1] - '0') * 64 +
+					  (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+			i += 3;
+		} else {
+			out[o++] = s[i];
+		}
+	}
+	out[o] = '\0';
+}
+
+/* is word one of the comma-separated items of list[0..n)? */
+static bool has_item(const char *list, size_t n, const char *word)
+{
+	size_t w = strlen(word);
+	const char *p = list, *end = list + n;
+
+	while (p < end) {
+		const char *c = memchr(p, ',', (size_t)(end - p));
+		size_t len = c ? (size_t)(c - p) : (size_t)(end - p);
+
+		if (len == w && !strncmp(p, word, w))
+			return true;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return false;
+}
+
+static int v2_rank(const char *mnt)
+{
+	if (!strcmp(mnt, "/sys/fs/cgroup"))
+		return 0;
+	if (!strcmp(mnt, "/sys/fs/cgroup/unified"))
+		return 1;
+	return 2;
+}
+
+int __il_cgroup_find_mount(const char *text, enum il_cg_ctrl ctrl, char *mnt,
+			   size_t mlen, char *root, size_t rlen, int *version)
+{
+	const char *name = __il_cgroup_ctrl_name(ctrl), *line;
+	char v2_mnt[512] = "", v2_root[512] = "";
+	int best = 99;
+
+	for (line = text; line && *line;) {
+		const char *end = strchr(line, '\n'), *q = line, *f;
+		const char *fmnt = NULL, *froot = NULL;
+		size_t len, mnt_len = 0, root_len = 0;
+		int i;
+
+		if (!end)
+			end = line + strlen(line);
+		/* id parent major:minor root mountpoint options [opt...] - */
+		for (i = 0; i < 6 && field(&q, end, &f, &len); i++) {
+			if (i == 3) {
+				froot = f;
+				root_len = len;
+			} else if (i == 4) {
+				fmnt = f;
+				mnt_len = len;
+			}
+		}
+		if (i == 6) {
+			while (field(&q, end, &f, &len))
+				if (len == 1 && *f == '-')
+					break;
+		}
+		/* fstype source superoptions */
+		if (i == 6 && field(&q, end, &f, &len)) {
+			bool v1 = len == 6 && !strncmp(f, "cgroup", 6);
+			bool v2 = len == 7 && !strncmp(f, "cgroup2", 7);
+			const char *opts;
+			size_t olen;
+
+			if (v1 && field(&q, end, &f, &len) &&
+			    field(&q, end, &opts, &olen) &&
+			    has_item(opts, olen, name)) {
+				unescape(mnt, mlen, fmnt, mnt_len);
+				unescape(root, rlen, froot, root_len);
+				*version = 1;
+				return 0;
+			}
+			if (v2) {
+				char m[512];
+
+				unescape(m, sizeof(m), fmnt, mnt_len);
+				if (v2_rank(m) < best) {
+					best = v2_rank(m);
+					snprintf(v2_mnt, sizeof(v2_mnt), "%s", m);
+					unescape(v2_root, sizeof(v2_root), froot,
+						 root_len);
+				}
+			}
+		}
+		line = *end ? end + 1 : end;
+	}
+	if (!v2_mnt[0])
+		return -ENOENT;
+	snprintf(mnt, mlen, "%s", v2_mnt);
+	snprintf(root, rlen, "%s", v2_root);
+	*version = 2;
+	return 0;
+}
+
+int __il_cgroup_own(const char *text, enum il_cg_ctrl ctrl, int version,
+		    char *path, size_t len)
+{
+	const char *name = __il_cgroup_ctrl_name(ctrl), *line;
+
+	for (line = text; line && *line;) {
+		const char *end = strchr(line, '\n');
+		const char *c1, *c2;
+
+		if (!end)
+			end = line + strlen(line);
+		c1 = memchr(line, ':', (size_t)(end - line));
+		c2 = c1 ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1)) : NULL;
+		if (c2) {
+			bool v2_line = c2 == c1 + 1 && c1 - line == 1 &&
+				       line[0] == '0';
+			bool match = version == 2
+					     ? v2_line
+					     : has_item(c1 + 1,
+							(size_t)(c2 - c1 - 1),
+							name);
+
+			if (match && c2 + 1 < end && c2[1] == '/') {
+				snprintf(path, len, "%.*s",
+					 (int)(end - c2 - 1), c2 + 1);
+				return 0;
+			}
+		}
+		line = *end ? end + 1 : end;
+	}
+	return -ENOENT;
+}
+
+int __il_cgroup_own_dir(char *out, size_t len, const char *mnt,
+			const char *root, const char *own)
+{
+	size_t rl = strlen(root);
+	const char *rest = own;
+	int n;
+
+	/* the mount shows the hierarchy from root on */
+	if (strcmp(root, "/")) {
+		if (strncmp(own, root, rl) || (own[rl] && own[rl] != '/'))
+			return -EINVAL;
+		rest = own + rl;
+	}
+	while (*rest == '/')
+		rest++;
+	/* a path from the kernel; still, never climb out of the mount */
+	if (strstr(rest, "..") || strchr(rest, '\n'))
+		return -EINVAL;
+	n = *rest ? snprintf(out, len, "%s/%s", mnt, rest)
+		  : snprintf(out, len, "%s", mnt);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	/* "/sys/fs/cgroup/cpu/" from a "/" own group: no trailing slash */
+	while (n > 1 && out[n - 1] == '/')
+		out[--n] = '\0';
+	return 0;
+}
+
+int __il_cgroup_path(char *out, size_t len, const char *own_dir, pid_t pid,
+		     const char *name, char *err, size_t errlen)
+{
+	int n, ret;
+
+	if (name) {
+		ret = il_cgroup_name_ok(name, err, errlen);
+		if (ret)
+			return ret;
+		n = snprintf(out, len, "%s/invlab-%d/%s", own_dir, (int)pid,
+			     name);
+	} else {
+		n = snprintf(out, len, "%s/invlab-%d", own_dir, (int)pid);
+	}
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(err, errlen, "cgroup path too long under %s", own_dir);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+unsigned long __il_cgroup_shares(unsigned weight)
+{
+	unsigned long s = (unsigned long)weight * 1024 / 100;
+
+	/* the kernel's minimum for cpu.shares */
+	return s < 2 ? 2 : s;
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+static char *read_all(const char *path)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (!buf || fd < 0) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while ((r = read(fd, buf + n, cap - n - 1)) > 0) {
+		n += (size_t)r;
+		if (n + 1 == cap) {
+			char *b = cap < (1u << 22) ? realloc(buf, cap * 2) : NULL;
+
+			if (!b)
+				break;
+			buf = b;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int write_file(const char *dir, const char *file, const char *value)
+{
+	char p[640];
+	size_t n = strlen(value);
+	ssize_t w;
+	int fd, ret = 0;
+
+	if (snprintf(p, sizeof(p), "%s/%s", dir, file) >= (int)sizeof(p))
+		return -ENAMETOOLONG;
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, value, n);
+	if (w < 0)
+		ret = -errno;
+	else if ((size_t)w != n)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+static int read_file(const char *dir, const char *file, char *buf, size_t len)
+{
+	char p[640];
+	ssize_t r;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = read(fd, buf, len - 1);
+	close(fd);
+	if (r < 0)
+		return -errno;
+	buf[r] = '\0';
+	while (r > 0 && (buf[r - 1] == '\n' || buf[r - 1] == ' '))
+		buf[--r] = '\0';
+	return 0;
+}
+
+static bool word_in(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = text; (p = strstr(p, word)); p += n)
+		if ((p == text || p[-1] == ' ' || p[-1] == '\n') &&
+		    (!p[n] || p[n] == ' ' || p[n] == '\n'))
+			return true;
+	return false;
+}
+
+int il_cgroup_mount(enum il_cg_ctrl ctrl, char *path, size_t len,
+		    int *version, char *err, size_t errlen)
+{
+	char root[512], own[512], dir[512], ctl[512];
+	char *mi = read_all("/proc/self/mountinfo"), *pc;
+	const char *name = __il_cgroup_ctrl_name(ctrl);
+	int ret;
+
+	if (!mi) {
+		snprintf(err, errlen, "cannot read /proc/self/mountinfo");
+		return -ENOENT;
+	}
+	ret = __il_cgroup_find_mount(mi, ctrl, path, len, root, sizeof(root),
+				     version);
+	free(mi);
+	if (ret) {
+		snprintf(err, errlen,
+			 "the %s controller is not mounted (no cgroup v1 "
+			 "hierarchy with it, no cgroup2 mount)",
+			 name);
+		return -ENOENT;
+	}
+	if (*version == 1)
+		return 0;
+	/* v2: the controller must be available to the process's group */
+	pc = read_all("/proc/self/cgroup");
+	ret = pc ? __il_cgroup_own(pc, ctrl, 2, own, sizeof(own)) : -ENOENT;
+	free(pc);
+	if (!ret)
+		ret = __il_cgroup_own_dir(dir, sizeof(dir), path, root, own);
+	if (!ret)
+		ret = read_file(dir, "cgroup.controllers", ctl, sizeof(ctl));
+	if (ret || !word_in(ctl, name)) {
+		snprintf(err, errlen,
+			 "the %s controller is not available in cgroup v2 at "
+			 "%s (not in cgroup.controllers of the process's "
+			 "group)",
+			 name, path);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* ---- the parent --------------------------------------------------------- */
+
+static int errf(char *err, size_t len, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int errf(char *err, size_t len, int ret, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	n = strlen(err);
+	if (ret < 0 && n + 1 < len)
+		snprintf(err + n, len - n, ": %s%s", strerror(-ret),
+			 ret == -EACCES || ret == -EPERM
+				 ? " (needs root, or a delegated cgroup)"
+				 : "");
+	return ret;
+}
+
+/* copy cpuset.cpus and cpuset.mems from one v1 group to another */
+static int cpuset_inherit(const char *from, const char *to)
+{
+	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
+	char v[4096];
+	int ret;
+
+	for (int i = 0; i < 2; i++) {
+		ret = read_file(from, files[i], v, sizeof(v));
+		if (!ret)
+			ret = write_file(to, files[i], v[0] ? v : "\n");
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
+{
+	struct parent *pa = &parents[ctrl];
+	char mnt[512], root[512], own[512], ctl[512], plus[16];
+	const char *name = __il_cgroup_ctrl_name(ctrl);
+	char *mi, *pc;
+	int ret;
+
+	if (pa->created)
+		return 0;
+	ret = il_cgroup_mount(ctrl, mnt, sizeof(mnt), &pa->version, err, len);
+	if (ret)
+		return ret;
+	mi = read_all("/proc/self/mountinfo");
+	ret = mi ? __il_cgroup_find_mount(mi, ctrl, mnt, sizeof(mnt), root,
+					  sizeof(root), &pa->version)
+		 : -ENOENT;
+	free(mi);
+	pc = read_all("/proc/self/cgroup");
+	if (!ret)
+		ret = pc ? __il_cgroup_own(pc, ctrl, pa->version, own,
+					   sizeof(own))
+			 : -ENOENT;
+	free(pc);
+	if (ret)
+		return errf(err, len, -ENOENT,
+			    "cannot find this process's %s group in "
+			    "/proc/self/cgroup",
+			    name);
+	ret = __il_cgroup_own_dir(pa->own, sizeof(pa->own), mnt, root, own);
+	if (!ret)
+		ret = __il_cgroup_path(pa->path, sizeof(pa->path), pa->own,
+				       getpid(), NULL, err, len);
+	if (ret)
+		return errf(err, len, ret, "%s group path of this process",
+			    name);
+	if (mkdir(pa->path, 0755) && errno != EEXIST)
+		return errf(err, len, -errno, "cannot create %s", pa->path);
+	/* registered before anything else can fail: cleanup removes it */
+	pa->created = true;
+	if (pa->version == 1) {
+		if (ctrl == IL_CG_CPUSET &&
+		    (ret = cpuset_inherit(pa->own, pa->path)))
+			return errf(err, len, ret, "%s: cpuset.cpus/mems",
+				    pa->path);
+		return 0;
+	}
+	/* v2: a threaded subtree, the controller enabled down to it */
+	ret = write_file(pa->path, "cgroup.type", "threaded");
+	if (ret)
+		return errf(err, len, ret, "%s: cgroup.type = threaded",
+			    pa->path);
+	snprintf(plus, sizeof(plus), "+%s", name);
+	if (!read_file(pa->own, "cgroup.subtree_control", ctl, sizeof(ctl)) &&
+	    !word_in(ctl, name)) {
+		ret = write_file(pa->own, "cgroup.subtree_control", plus);
+		if (ret)
+			return errf(err, len, ret,
+				    "cannot enable %s in %s/cgroup.subtree_"
+				    "control",
+				    name, pa->own);
+		pa->enabled_own = true;
+	}
+	ret = write_file(pa->path, "cgroup.subtree_control", plus);
+	if (ret)
+		return errf(err, len, ret,
+			    "cannot enable %s in %s/cgroup.subtree_control",
+			    name, pa->path);
+	return 0;
+}
+
+/* ---- groups ------------------------------------------------------------- */
+
+static void registry_add(const struct il_cgroup *cg)
+{
+	for (int i = 0; i < MAX_GROUPS; i++)
+		if (!groups[i].created) {
+			groups[i] = *cg;
+			return;
+		}
+}
+
+static void registry_drop(const struct il_cgroup *cg)
+{
+	for (int i = 0; i < MAX_GROUPS; i++)
+		if (groups[i].created && !strcmp(groups[i].path, cg->path))
+			memset(&groups[i], 0, sizeof(groups[i]));
+}
+
+static int registered(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAX_GROUPS; i++)
+		n += groups[i].created;
+	return n;
+}
+
+int il_cgroup_create(struct il_cgroup *cg, enum il_cg_ctrl ctrl,
+		     const char *name, char *err, size_t len)
+{
+	struct parent *pa = &parents[ctrl];
+	int ret;
+
+	memset(cg, 0, sizeof(*cg));
+	if (ctrl != IL_CG_CPU && ctrl != IL_CG_CPUSET)
+		return errf(err, len, -EINVAL, "unknown controller %d",
+			    (int)ctrl);
+	ret = il_cgroup_name_ok(name, err, len);
+	if (ret)
+		return ret;
+	if (registered() >= MAX_GROUPS)
+		return errf(err, len, -ENOSPC, "more than %d groups",
+			    MAX_GROUPS);
+	ret = make_parent(ctrl, err, len);
+	if (ret) {
+		/* a parent half set up is not left for the next call */
+		if (!registered())
+			remove_parent(ctrl);
+		return ret;
+	}
+	snprintf(cg->name, sizeof(cg->name), "%s", name);
+	cg->ctrl = ctrl;
+	cg->version = pa->version;
+	ret = __il_cgroup_path(cg->path, sizeof(cg->path), pa->own, getpid(),
+			       name, err, len);
+	if (ret)
+		return ret;
+	if (mkdir(cg->path, 0755))
+		return errf(err, len, -errno, "cannot create %s", cg->path);
+	cg->created = true;
+	registry_add(cg);
+	if (pa->version == 2)
+		ret = write_file(cg->path, "cgroup.type", "threaded");
+	else if (ctrl == IL_CG_CPUSET)
+		ret = cpuset_inherit(pa->path, cg->path);
+	if (ret) {
+		errf(err, len, ret, "%s: setting it up", cg->path);
+		/* the caller gets no group, and nothing stays behind */
+		il_cgroup_remove(cg);
+		return ret;
+	}
+	return 0;
+}
+
+int il_cgroup_set(const struct il_cgroup *cg, const char *file,
+		  const char *value, char *err, size_t len)
+{
+	int ret;
+
+	if (!cg->created)
+		return errf(err, len, -EINVAL, "group '%s' was not created",
+			    cg->name);
+	/* a file name of the group, nothing that climbs out of it */
+	if (!file || !*file || strchr(file, '/') || !strcmp(file, "..") ||
+	    !strcmp(file, "."))
+		return errf(err, len, -EINVAL, "'%s' is not a cgroup file",
+			    file ? file : "");
+	ret = write_file(cg->path, file, value);
+	if (ret)
+		return errf(err, len, ret, "%s/%s = %s", cg->path, file, value);
+	return 0;
+}
+
+int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight,
+			 char *err, size_t len)
+{
+	char v[32];
+
+	if (cg->ctrl != IL_CG_CPU)
+		return errf(err, len, -EINVAL,
+			    "group '%s' is not a cpu group: no weight",
+			    cg->name);
+	if (weight < 1 || weight > 10000)
+		return errf(err, len, -EINVAL,
+			    "cpu weight %u is out of range; allowed 1..10000",
+			    weight);
+	if (cg->version == 2) {
+		snprintf(v, sizeof(v), "%u", weight);
+		return il_cgroup_set(cg, "cpu.weight", v, err, len);
+	}
+	snprintf(v, sizeof(v), "%lu", __il_cgroup_shares(weight));
+	return il_cgroup_set(cg, "cpu.shares", v, err, len);
+}
+
+static const char *threads_file(int version)
+{
+	return version == 2 ? "cgroup.threads" : "tasks";
+}
+
+int il_cgroup_attach(const struct il_cgroup *cg, pid_t tid, char *err,
+		     size_t len)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%d", (int)tid);
+	return il_cgroup_set(cg, threads_file(cg->version), v, err, len);
+}
+
+/* move every thread left in dir to the process's own group */
+static void evacuate(const char *dir, int version, const char *to)
+{
+	char p[640], *list, *s, *e;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, threads_file(version));
+	list = read_all(p);
+	if (!list)
+		return;
+	for (s = list; *s; s = e) {
+		long tid = strtol(s, &e, 10);
+
+		if (e == s) {
+			e = s + 1;
+			continue;
+		}
+		if (tid > 0) {
+			char v[32];
+
+			snprintf(v, sizeof(v), "%ld", tid);
+			write_file(to, threads_file(version), v);
+		}
+	}
+	free(list);
+}
+
+static int remove_dir(const char *dir, int version, const char *own)
+{
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+
+	for (int i = 0; i < RMDIR_TRIES; i++) {
+		evacuate(dir, version, own);
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		if (errno != EBUSY)
+			return -errno;
+		nanosleep(&nap, NULL);
+	}
+	return -EBUSY;
+}
+
+/* the parent of ctrl, and what was enabled for it in the own group */
+static int remove_parent(enum il_cg_ctrl ctrl)
+{
+	struct parent *pa = &parents[ctrl];
+	int ret;
+
+	if (!pa->created)
+		return 0;
+	ret = remove_dir(pa->path, pa->version, pa->own);
+	if (pa->enabled_own) {
+		char minus[16];
+
+		snprintf(minus, sizeof(minus), "-%s",
+			 __il_cgroup_ctrl_name(ctrl));
+		write_file(pa->own, "cgroup.subtree_control", minus);
+	}
+	memset(pa, 0, sizeof(*pa));
+	return ret;
+}
+
+int il_cgroup_remove(struct il_cgroup *cg)
+{
+	int ret, left = 0;
+
+	if (!cg || !cg->created)
+		return 0;
+	ret = remove_dir(cg->path, cg->version, parents[cg->ctrl].own);
+	registry_drop(cg);
+	cg->created = false;
+	/* the last group of its controller takes the parent with it, so a
+	 * program that runs scenarios one after another leaves nothing
+	 * between them */
+	for (int i = 0; i < MAX_GROUPS; i++)
+		left += groups[i].created && groups[i].ctrl == cg->ctrl;
+	if (!left) {
+		int r = remove_parent(cg->ctrl);
+
+		if (!ret)
+			ret = r;
+	}
+	return ret;
+}
+
+void il_cgroup_cleanup_all(void)
+{
+	for (int i = 0; i < MAX_GROUPS; i++) {
+		if (!groups[i].created)
+			continue;
+		remove_dir(groups[i].path, groups[i].version,
+			   parents[groups[i].ctrl].own);
+		memset(&groups[i], 0, sizeof(groups[i]));
+	}
+	remove_parent(IL_CG_CPU);
+	remove_parent(IL_CG_CPUSET);
+}
