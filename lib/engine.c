@@ -40,8 +40,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <invlab/cgroup.h>
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
+#include <invlab/kmutex.h>
 #include <invlab/release.h>
 #include <invlab/sched.h>
 #include <invlab/sync.h>
@@ -52,6 +54,10 @@
 #define MASK_LONGS (IL_MAX_CPUS / BITS_PER_LONG)
 /* foreign time to be filled with the round's steal once it is known */
 #define FOREIGN_PENDING UINT64_MAX
+/* uncontended calls measured for each kernel-mutex resource, and how
+ * far apart: a scenario's callers mostly sleep between calls too */
+#define KMUTEX_CALIBRATION 200
+#define KMUTEX_PACE_NS (500 * IL_NSEC_PER_USEC)
 
 struct engine;
 
@@ -64,10 +70,20 @@ struct trt {
 	bool started;
 	clockid_t clk;
 	int rank;		  /* priority rank; higher runs first */
+	int cg;			  /* index into engine.cg, or -1 */
 	int cpu;		  /* single CPU or -1 */
 	unsigned long mask[MASK_LONGS];
 	bool pinned;
 	bool waiter;		  /* takes locks: its releases are watched */
+	/*
+	 * A hog that calls kernel mutexes reads no CPU clock of its own:
+	 * reading it runs the scheduler's update_curr() for the task, which
+	 * lets the fair server deschedule it at that system call's return
+	 * instead of inside the next critical section, and the inversion
+	 * being measured disappears (measured: docs/kmutex.md).  It has no
+	 * hold or job CPU time, and notes no releases.
+	 */
+	bool lean;
 
 	/* this task's current release, for the others to watch */
 	uint64_t rel;
@@ -100,6 +116,9 @@ struct engine {
 	int n;
 	struct trt t[IL_MAX_TASKS];
 	pthread_mutex_t *mtx[IL_MAX_RESOURCES];
+	struct il_kmutex *km[IL_MAX_RESOURCES]; /* kernel-mutex resources */
+	struct il_cgroup cg[IL_MAX_TASKS];	/* the tasks' groups */
+	int ncg;
 
 	/* rounds */
 	uint32_t arm;	/* round released */
@@ -256,7 +275,8 @@ static void observe(struct trt *me, uint64_t now, uint64_t cpu)
 
 static void observe_now(struct trt *me)
 {
-	observe(me, il_now_ns(), il_thread_cpu_ns());
+	if (!me->lean)
+		observe(me, il_now_ns(), il_thread_cpu_ns());
 }
 
 /* CPU time task o ran since it first saw my current release pass */
@@ -371,14 +391,23 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 	uint32_t held = 0;
 	bool late = false, first_lock = true;
 	int li = 0, timed_out = 0;
+	/*
+	 * A hog's job starts when the last one ended: it has no release to
+	 * attribute a wait to, and the reads that attribution costs (other
+	 * threads' clocks, schedstat files) would keep a task that calls a
+	 * kernel mutex back to back out of its critical sections most of
+	 * the time, hiding the very contention it is there to make.
+	 */
+	bool attribute = t->k.activation != IL_ACT_HOG;
 
 	start = il_now_ns();
-	cpu0 = il_thread_cpu_ns();
-	observe(me, start, cpu0);
+	cpu0 = me->lean ? 0 : il_thread_cpu_ns();
+	if (!me->lean)
+		observe(me, start, cpu0);
 	il_hist_record(&r->wakeup, sub0(start, rel));
 	/* the run-queue delay of whoever may block the first lock request,
 	 * read as soon as this task runs (see the lock phase) */
-	if (me->waiter)
+	if (me->waiter && attribute)
 		for (int o = 0; o < e->n; o++)
 			if (me->blockers[0] & (1u << o))
 				rd0[o] = run_delay(&e->t[o]);
@@ -412,24 +441,47 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 					  t->name, e->sc->events[ph->event], k);
 			observe_now(me);
 			break;
-		case IL_PH_LOCK: {
+		case IL_PH_LOCK:
+		case IL_PH_CALL: {
 			struct il_lock_result *lr = r->locks[li];
-			struct timespec dl = rt_deadline(e->sc->g.timeout_ns);
+			bool call = ph->kind == IL_PH_CALL;
+			struct timespec dl;
 			uint64_t t_req, t_acq, blocking = 0, hog = 0;
 			bool exact = true;
-			int ret;
+			int ret, call_err = 0;
 
-			hold_from[ph->res] = il_thread_cpu_ns();
+			if (!call)
+				dl = rt_deadline(e->sc->g.timeout_ns);
+			hold_from[ph->res] = me->lean ? 0 : il_thread_cpu_ns();
 			t_req = il_now_ns();
 			if (first_lock && me->idx == e->boost_from) {
 				e->boost_req = t_req;
 				__atomic_store_n(&e->boost_seq, e->boost_seq + 1,
 						 __ATOMIC_RELEASE);
 			}
-			observe(me, t_req, hold_from[ph->res]);
-			ret = pthread_mutex_timedlock(e->mtx[ph->res], &dl);
-			t_acq = il_now_ns();
-			if (first_lock) {
+			if (!me->lean)
+				observe(me, t_req, hold_from[ph->res]);
+			if (call) {
+				/*
+				 * One kernel critical section: the recipe
+				 * times its own system call, so its untimed
+				 * preparation stays out.  It cannot be given
+				 * up on; a wait longer than the timeout is
+				 * found afterwards and stops the run.
+				 */
+				call_err = il_kmutex_call(e->km[ph->res], me->idx,
+							  (enum il_km_op)ph->op,
+							  &t_req, &t_acq);
+				ret = call_err ||
+				      t_acq - t_req > e->sc->g.timeout_ns;
+			} else {
+				ret = pthread_mutex_timedlock(e->mtx[ph->res],
+							      &dl);
+				t_acq = il_now_ns();
+			}
+			if (first_lock && !attribute) {
+				exact = false;
+			} else if (first_lock) {
 				/*
 				 * Blocking is what the possible holders ran plus
 				 * what they waited on a run queue (a hog, or the
@@ -488,6 +540,35 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			}
 			first_lock = false;
 			li++;
+			if (call) {
+				/* the section is over: what it cost the caller
+				 * in CPU time is its hold */
+				uint64_t c = me->lean ? 0 : il_thread_cpu_ns(),
+					 h = sub0(c, hold_from[ph->res]);
+
+				if (!me->lean) {
+					il_hist_record(r->hold[ph->res], h);
+					if (h > r->hold_max[ph->res])
+						r->hold_max[ph->res] = h;
+				}
+				if (call_err)
+					mark_hung(e, "task '%s': call '%s' failed: "
+						  "%s (job %u)",
+						  t->name,
+						  e->sc->res[ph->res].name,
+						  strerror(-call_err), k);
+				else if (ret)
+					mark_hung(e, "task '%s': call '%s' took "
+						  "longer than the timeout (job "
+						  "%u)",
+						  t->name,
+						  e->sc->res[ph->res].name, k);
+				if (ret)
+					goto out;
+				if (!me->lean)
+					observe(me, t_acq, c);
+				break;
+			}
 			if (!ret)
 				held |= 1u << ph->res;
 			if (ret) {
@@ -532,7 +613,8 @@ out:
 
 	r->jobs++;
 	il_hist_record(&r->response, resp);
-	il_hist_record(&r->job_cpu, sub0(il_thread_cpu_ns(), cpu0));
+	if (!me->lean)
+		il_hist_record(&r->job_cpu, sub0(il_thread_cpu_ns(), cpu0));
 	if (dl && resp > dl)
 		r->misses++;
 }
@@ -553,6 +635,45 @@ static int wait_change(struct engine *e, uint32_t *word, uint32_t seen)
 		if (stopping(e))
 			return -EINTR;
 		il_futex_wait(word, seen, il_now_ns() + 50 * IL_NSEC_PER_MSEC);
+	}
+	return 0;
+}
+
+/*
+ * In the task's own thread, once its class is set: join its cgroup, then
+ * prepare the kernel-mutex recipes it calls, in that order, so that the
+ * io-wq workers of an io_uring recipe, created from this thread, start in
+ * its group and class.
+ */
+static int join_cgroup_and_recipes(struct trt *me)
+{
+	struct engine *e = me->e;
+	const struct il_task *t = me->t;
+	char m[150];
+	int ret;
+
+	if (me->cg >= 0) {
+		ret = il_cgroup_attach(&e->cg[me->cg], il_gettid(), m,
+				       sizeof(m));
+		if (ret) {
+			snprintf(e->setup_why, sizeof(e->setup_why),
+				 "task '%s': cannot join cgroup %s: %s",
+				 t->name, t->k.cgroup, m);
+			return ret == -EACCES ? -EPERM : ret;
+		}
+	}
+	for (int p = 0; p < t->nphases; p++) {
+		const struct il_phase *ph = &t->phases[p];
+
+		if (ph->kind != IL_PH_CALL)
+			continue;
+		ret = il_kmutex_attach(e->km[ph->res], me->idx, m, sizeof(m));
+		if (ret) {
+			snprintf(e->setup_why, sizeof(e->setup_why),
+				 "task '%s': resource '%s': %s", t->name,
+				 e->sc->res[ph->res].name, m);
+			return ret == -EOPNOTSUPP ? -EPERM : ret;
+		}
 	}
 	return 0;
 }
@@ -578,6 +699,8 @@ static void *task_thread(void *arg)
 		snprintf(e->setup_why, sizeof(e->setup_why), "task '%s': %s",
 			 t->name, why);
 	}
+	if (!ret)
+		ret = join_cgroup_and_recipes(me);
 	if (!ret && me->boost_watch) {
 		me->stat_fd = open("/proc/thread-self/stat", O_RDONLY | O_CLOEXEC);
 		if (me->stat_fd < 0)
@@ -811,12 +934,14 @@ static uint32_t blockers_of(const struct il_scenario *sc, int r, int depth)
 		for (int p = 0; p < t->nphases; p++) {
 			const struct il_phase *ph = &t->phases[p];
 
-			if (ph->kind == IL_PH_LOCK) {
+			if (ph->kind == IL_PH_LOCK || ph->kind == IL_PH_CALL) {
 				if (ph->res == r)
 					users |= 1u << i;
 				if (held & (1u << r))
 					users |= blockers_of(sc, ph->res, depth + 1);
-				held |= 1u << ph->res;
+				/* a call's kernel mutex is not held after it */
+				if (ph->kind == IL_PH_LOCK)
+					held |= 1u << ph->res;
 			} else if (ph->kind == IL_PH_UNLOCK) {
 				held &= ~(1u << ph->res);
 			}
@@ -841,9 +966,12 @@ static void prepare_tasks(struct engine *e)
 		for (int p = 0; p < me->t->nphases; p++) {
 			const struct il_phase *ph = &me->t->phases[p];
 
-			if (ph->kind != IL_PH_LOCK)
+			if (ph->kind != IL_PH_LOCK && ph->kind != IL_PH_CALL)
 				continue;
 			me->waiter = true;
+			if (ph->kind == IL_PH_CALL &&
+			    me->t->k.activation == IL_ACT_HOG)
+				me->lean = true;
 			me->blockers[li] = blockers_of(sc, ph->res, 0) &
 					   ~(1u << i);
 			me->hog_mask[li] = me->lower_mask & ~me->blockers[li];
@@ -880,7 +1008,7 @@ static int alloc_results(struct engine *e, struct il_engine_result *res,
 			const struct il_phase *ph = &t->phases[p];
 			struct il_lock_result *lr;
 
-			if (ph->kind != IL_PH_LOCK)
+			if (ph->kind != IL_PH_LOCK && ph->kind != IL_PH_CALL)
 				continue;
 			if (!r->hold[ph->res]) {
 				r->hold[ph->res] = malloc(sizeof(struct il_hist));
@@ -906,6 +1034,172 @@ static int alloc_results(struct engine *e, struct il_engine_result *res,
 	return 0;
 }
 
+/* the uncontended cost of a recipe, measured where its first caller runs */
+struct km_calib {
+	struct il_kmutex *km;
+	const struct trt *where;
+	struct il_hist *h;
+	int ret;
+	char m[200];
+};
+
+static void *km_calib_thread(void *arg)
+{
+	struct km_calib *c = arg;
+
+	if (c->where && c->where->pinned)
+		il_pin_mask(0, c->where->mask);
+	c->ret = il_kmutex_calibrate(c->km, KMUTEX_CALIBRATION, KMUTEX_PACE_NS,
+				     c->h, c->m, sizeof(c->m));
+	return NULL;
+}
+
+/*
+ * The uncontended cost of recipe r, measured on the CPUs of the first task
+ * that calls it, where caches and the CPU's other load are those the calls
+ * see.  It is measured before the run and again after it, and the run
+ * keeps the calibration with the lower median: other work on the machine
+ * (the host, another program) only ever adds time, and a comparison with
+ * a disturbed baseline would hide contention.
+ */
+static int calibrate_kmutex(struct engine *e, struct il_engine_result *res,
+			    int r, char *m, size_t len)
+{
+	struct km_calib c = { .km = e->km[r] };
+	sigset_t all, old;
+	pthread_t th;
+	uint64_t p50;
+	int ret;
+
+	for (int i = 0; i < e->n && !c.where; i++)
+		for (int ph = 0; ph < e->sc->tasks[i].nphases; ph++)
+			if (e->sc->tasks[i].phases[ph].kind == IL_PH_CALL &&
+			    e->sc->tasks[i].phases[ph].res == r) {
+				c.where = &e->t[i];
+				break;
+			}
+	c.h = malloc(sizeof(*c.h));
+	if (!c.h)
+		return -ENOMEM;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = -pthread_create(&th, NULL, km_calib_thread, &c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		snprintf(m, len, "cannot create a thread: %s", strerror(-ret));
+	} else {
+		pthread_join(th, NULL);
+		ret = c.ret;
+		if (ret)
+			snprintf(m, len, "%s", c.m);
+	}
+	if (!ret && !il_hist_percentile(c.h, 0.5, &p50) &&
+	    (!res->kmutex_cost_ns[r] || p50 < res->kmutex_cost_ns[r])) {
+		res->kmutex_cost_ns[r] = p50;
+		il_hist_percentile_upper(c.h, 0.9, &res->kmutex_cost_p90_ns[r]);
+		res->kmutex_cost_mean_ns[r] = (uint64_t)il_hist_mean(c.h);
+	}
+	free(c.h);
+	return ret;
+}
+
+/*
+ * A kernel-mutex resource: the recipe set up for every task (user index =
+ * task index), and its uncontended cost measured before any task runs.
+ */
+static int make_kmutex(struct engine *e, struct il_engine_result *res, int r,
+		       char *why, size_t len)
+{
+	const struct il_resource *rs = &e->sc->res[r];
+	struct il_kmutex_params p = {
+		.recipe = (enum il_km_recipe)(rs->k.type - IL_RES_RENAME),
+		.via = (enum il_km_via)rs->k.via,
+		.size = rs->k.size,
+		.dir = rs->k.dir,
+		.source = rs->k.source,
+	};
+	char m[200];
+	int ret;
+
+	/* the tasks that call it: each may have one write in a pipe */
+	for (int i = 0; i < e->n; i++)
+		for (int ph = 0; ph < e->sc->tasks[i].nphases; ph++)
+			if (e->sc->tasks[i].phases[ph].kind == IL_PH_CALL &&
+			    e->sc->tasks[i].phases[ph].res == r) {
+				p.callers++;
+				break;
+			}
+	ret = il_kmutex_open(&e->km[r], &p, e->n, m, sizeof(m));
+	if (!ret)
+		ret = calibrate_kmutex(e, res, r, m, sizeof(m));
+	if (ret) {
+		snprintf(why, len, "resource '%s': %s", rs->name, m);
+		/* io_uring refused, or the directory not writable: this
+		 * machine cannot run it, the scenario is fine */
+		return ret == -EOPNOTSUPP || ret == -EACCES || ret == -EPERM
+			       ? -EPERM
+			       : ret;
+	}
+	snprintf(res->kmutex_where[r], sizeof(res->kmutex_where[r]), "%s",
+		 il_kmutex_where(e->km[r]));
+	return 0;
+}
+
+/*
+ * The tasks' cgroups, one per distinct name, with their weights, before
+ * any thread starts; each thread joins its own as it starts.  -ENODEV
+ * when the cpu controller is not available, -EPERM when groups cannot be
+ * made here.
+ */
+static int make_cgroups(struct engine *e, struct il_engine_result *res,
+			char *why, size_t len)
+{
+	const struct il_scenario *sc = e->sc;
+	size_t off = 0;
+
+	for (int i = 0; i < e->n; i++) {
+		const struct il_task *t = &sc->tasks[i];
+		char m[300];
+		int g, ret;
+
+		e->t[i].cg = -1;
+		if (!t->k.cgroup)
+			continue;
+		for (g = 0; g < e->ncg; g++)
+			if (!strcmp(e->cg[g].name, t->k.cgroup))
+				break;
+		e->t[i].cg = g;
+		if (g < e->ncg)
+			continue;
+		ret = il_cgroup_create(&e->cg[g], IL_CG_CPU, t->k.cgroup, m,
+				       sizeof(m));
+		if (!ret)
+			e->ncg++;
+		if (!ret)
+			ret = il_cgroup_set_weight(
+				&e->cg[g],
+				t->k.cpu_weight ? (unsigned)t->k.cpu_weight
+						: 100,
+				m, sizeof(m));
+		if (ret) {
+			snprintf(why, len, "task '%s': cgroup %s: %s", t->name,
+				 t->k.cgroup, m);
+			return ret == -ENOENT ? -ENODEV
+			       : ret == -EACCES || ret == -EPERM || ret == -EROFS
+				       ? -EPERM
+				       : ret;
+		}
+		if (off < sizeof(res->cgroups))
+			off += (size_t)snprintf(
+				res->cgroups + off, sizeof(res->cgroups) - off,
+				"%s%s: %s (v%d, weight %lld)", off ? "; " : "",
+				t->k.cgroup, e->cg[g].path, e->cg[g].version,
+				(long long)(t->k.cpu_weight ? t->k.cpu_weight
+							    : 100));
+	}
+	return 0;
+}
+
 static int make_mutexes(struct engine *e, struct il_engine_result *res,
 			char *why, size_t len)
 {
@@ -917,6 +1211,12 @@ static int make_mutexes(struct engine *e, struct il_engine_result *res,
 		pthread_mutexattr_t a;
 		int ceiling = (int)rs->k.ceiling, proto, ret, placed;
 
+		if (IL_RES_IS_KMUTEX(rs->k.type)) {
+			ret = make_kmutex(e, res, r, why, len);
+			if (ret)
+				return ret;
+			continue;
+		}
 		e->mtx[r] = il_alloc_on_node(sizeof(pthread_mutex_t),
 					     (int)rs->k.node, &placed);
 		if (!e->mtx[r])
@@ -1055,6 +1355,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		e->t[i].t = &sc->tasks[i];
 		e->t[i].r = &res->tasks[i];
 		e->t[i].schedstat_fd = -1;
+		e->t[i].cg = -1;
 		if (sc->tasks[i].k.activation == IL_ACT_ROUND ||
 		    sc->tasks[i].k.activation == IL_ACT_EVENT)
 			e->per_round++;
@@ -1064,6 +1365,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		ret = alloc_results(e, res, duration);
 	if (!ret)
 		ret = make_mutexes(e, res, why, len);
+	if (!ret)
+		ret = make_cgroups(e, res, why, len);
 	if (ret)
 		goto out;
 	prepare_tasks(e);
@@ -1160,6 +1463,15 @@ stop:
 	for (int i = 0; i < e->n; i++)
 		if (e->t[i].started)
 			pthread_join(e->t[i].th, NULL);
+	/* the second calibration of each recipe (see calibrate_kmutex);
+	 * not when told to stop: then the program is to end promptly */
+	if (!ret && !res->stopped)
+		for (int r = 0; r < sc->nres; r++) {
+			char m[200];
+
+			if (e->km[r])
+				calibrate_kmutex(e, res, r, m, sizeof(m));
+		}
 	for (int i = 0; i < e->n; i++)
 		if (e->t[i].schedstat_fd >= 0)
 			close(e->t[i].schedstat_fd);
@@ -1171,6 +1483,11 @@ out:
 			pthread_mutex_destroy(e->mtx[r]);
 			il_free_on_node(e->mtx[r], sizeof(pthread_mutex_t));
 		}
+	/* the threads are gone: their groups and files can go too */
+	for (int r = 0; r < sc->nres; r++)
+		il_kmutex_close(e->km[r]);
+	for (int g = 0; g < e->ncg; g++)
+		il_cgroup_remove(&e->cg[g]);
 	free(e);
 	if (ret)
 		il_engine_result_free(res);

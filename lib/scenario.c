@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "invlab/cgroup.h"
+#include "invlab/kmutex.h"
 #include "invlab/scenario.h"
 #include "invlab/time.h"
 #include "scenario-private.h"
@@ -47,7 +49,17 @@
 
 enum { GK_NAME, GK_DESCRIPTION, GK_DURATION, GK_VALIDATE, GK_TIMEOUT, GK_EXPECT,
        GK_N };
-enum { RK_TYPE, RK_PROTOCOL, RK_CEILING, RK_NODE, RK_N };
+enum {
+	RK_TYPE,
+	RK_PROTOCOL,
+	RK_CEILING,
+	RK_NODE,
+	RK_SIZE,
+	RK_VIA,
+	RK_DIR,
+	RK_SOURCE,
+	RK_N
+};
 enum {
 	TK_CLASS,
 	TK_CPU,
@@ -56,6 +68,8 @@ enum {
 	TK_OFFSET,
 	TK_ON,
 	TK_BODY,
+	TK_CGROUP,
+	TK_CPU_WEIGHT,
 	TK_N
 };
 
@@ -133,7 +147,11 @@ const struct il_opt il_resource_keys[] = {
 		.offset = R(type),
 		.def = "mutex",
 		.choices = IL_RES_TYPE_CHOICES,
-		.help = "kind of lock",
+		.help = "kind of lock: a pthread mutex, or a kernel struct "
+			"mutex taken by a system call (rename: "
+			"s_vfs_rename_mutex, fpos: f_pos_lock, pipe: "
+			"pipe->mutex, seqfile: f_pos_lock then "
+			"seq_file->lock)",
 	},
 	[RK_PROTOCOL] = {
 		.name = "protocol",
@@ -165,6 +183,43 @@ const struct il_opt il_resource_keys[] = {
 		.metavar = "NODE",
 		.help = "NUMA node the lock's memory is placed on; -1: wherever "
 			"the first task to touch it runs",
+	},
+	[RK_SIZE] = {
+		.name = "size",
+		.type = IL_OPT_SIZE,
+		.offset = R(size),
+		.min = 0,
+		.max = 16 << 20,
+		.metavar = "BYTES",
+		.help = "kernel-mutex resources: bytes copied in one critical "
+			"section (fpos up to 4M, pipe up to 256K, seqfile up to "
+			"1M; rename takes none); 0: 1M for fpos, 64K for the "
+			"others",
+	},
+	[RK_VIA] = {
+		.name = "via",
+		.type = IL_OPT_CHOICE,
+		.offset = R(via),
+		.def = "syscall",
+		.choices = IL_KM_VIA_CHOICES,
+		.help = "kernel-mutex resources: issue the critical section as "
+			"a plain system call, or through io_uring (the mutex "
+			"may then be owned by an io-wq worker)",
+	},
+	[RK_DIR] = {
+		.name = "dir",
+		.type = IL_OPT_STRING,
+		.offset = R(dir),
+		.metavar = "PATH",
+		.help = "rename, fpos: directory that holds the run's temporary "
+			"directory, and so the filesystem tested; default /tmp",
+	},
+	[RK_SOURCE] = {
+		.name = "source",
+		.type = IL_OPT_STRING,
+		.offset = R(source),
+		.metavar = "PATH",
+		.help = "seqfile: the seq_file read; default /proc/kallsyms",
 	},
 	[RK_N] = { .name = NULL },
 };
@@ -235,6 +290,27 @@ const struct il_opt il_task_keys[] = {
 		.metavar = "PHASES",
 		.help = "what each job does: comma-separated phases (required)",
 	},
+	[TK_CGROUP] = {
+		.name = "cgroup",
+		.type = IL_OPT_STRING,
+		.offset = T(cgroup),
+		.metavar = "NAME",
+		.help = "cpu cgroup the task runs in, created for the run under "
+			"invlab-<pid> and removed after it (fair-class tasks "
+			"only); tasks may share one",
+	},
+	[TK_CPU_WEIGHT] = {
+		.name = "cpu_weight",
+		.type = IL_OPT_INT,
+		.offset = T(cpu_weight),
+		.def = "0",
+		.min = 0,
+		.max = 10000,
+		.metavar = "N",
+		.help = "weight of the task's cgroup on the cgroup v2 scale "
+			"(100 is a nice-0 task; v1 cpu.shares = N * 1024 / 100); "
+			"0: the default, 100",
+	},
 	[TK_N] = { .name = NULL },
 };
 
@@ -252,6 +328,7 @@ static const struct il_opt phase_words[] = {
 	[IL_PH_SLEEP] = { .name = "sleep" },
 	[IL_PH_SIGNAL] = { .name = "signal" },
 	[IL_PH_WAIT] = { .name = "wait" },
+	[IL_PH_CALL] = { .name = "call" },
 	{ .name = NULL },
 };
 static const struct il_opt *const phase_tables[] = { phase_words, NULL };
@@ -899,7 +976,7 @@ static int parse_phase(struct il_scenario *sc, struct il_task *t,
 				    pt->ctx, word, sug);
 		return fail(sc, tline(t, TK_BODY), err, len,
 			    "%s: unknown phase '%s'; phases are run, spin, "
-			    "lock, unlock, sleep, signal and wait",
+			    "lock, unlock, call, sleep, signal and wait",
 			    pt->ctx, word);
 	}
 	ph->kind = (enum il_phase_kind)(w - phase_words);
@@ -912,6 +989,7 @@ static int parse_phase(struct il_scenario *sc, struct il_task *t,
 			[IL_PH_SLEEP] = "a duration, e.g. 'sleep 1ms'",
 			[IL_PH_SIGNAL] = "an event, e.g. 'signal go'",
 			[IL_PH_WAIT] = "an event, e.g. 'wait go'",
+			[IL_PH_CALL] = "a kernel-mutex resource, e.g. 'call R'",
 		};
 
 		return fail(sc, tline(t, TK_BODY), err, len,
@@ -941,7 +1019,44 @@ static int parse_phase(struct il_scenario *sc, struct il_task *t,
 	case IL_PH_LOCK:
 	case IL_PH_UNLOCK:
 		ret = phase_resource(sc, t, pt, pt->w[1], &ph->res, err, len);
+		if (!ret && IL_RES_IS_KMUTEX(sc->res[ph->res].k.type))
+			return fail(sc, tline(t, TK_BODY), err, len,
+				    "%s: '%s' is a kernel-mutex resource "
+				    "(type %s): take it with 'call %s'",
+				    pt->ctx, pt->w[1],
+				    il_kmutex_recipe_name(
+					    (enum il_km_recipe)(
+						    sc->res[ph->res].k.type -
+						    IL_RES_RENAME)),
+				    pt->w[1]);
 		break;
+	case IL_PH_CALL: {
+		enum il_km_op op;
+		char m[160];
+		int type;
+
+		ret = phase_resource(sc, t, pt, pt->w[1], &ph->res, err, len);
+		if (ret)
+			break;
+		type = sc->res[ph->res].k.type;
+		if (!IL_RES_IS_KMUTEX(type))
+			return fail(sc, tline(t, TK_BODY), err, len,
+				    "%s: '%s' is a pthread mutex: use 'lock "
+				    "%s' and 'unlock %s'; call takes a "
+				    "kernel-mutex resource (type rename, fpos, "
+				    "pipe or seqfile)",
+				    pt->ctx, pt->w[1], pt->w[1], pt->w[1]);
+		if (pt->n < 3)
+			break;
+		nargs = 2;
+		if (il_kmutex_op_parse((enum il_km_recipe)(type -
+							   IL_RES_RENAME),
+				       pt->w[2], &op, m, sizeof(m)))
+			return fail(sc, tline(t, TK_BODY), err, len, "%s: %s",
+				    pt->ctx, m);
+		ph->op = (int)op;
+		break;
+	}
 	case IL_PH_SIGNAL:
 	case IL_PH_WAIT:
 		ret = phase_event(sc, t, pt, pt->w[1], &ph->event, err, len);
@@ -1311,6 +1426,118 @@ static int check_resources(struct il_scenario *sc, const struct uses *u,
 	return 0;
 }
 
+/*
+ * Kernel-mutex resources: the recipe's parameters (kmutex.h says what
+ * each takes), reported at the line of the key at fault; a key the
+ * resource's type does not use is refused rather than silently ignored,
+ * since a tester who sets it expects it to change something.
+ */
+static int check_kmutex_resource(struct il_scenario *sc,
+				 const struct il_resource *r, char *err,
+				 size_t len)
+{
+	struct il_kmutex_params p = { 0 };
+	const char *type;
+	char m[200];
+	int row = RK_TYPE;
+
+	if (!IL_RES_IS_KMUTEX(r->k.type)) {
+		if (r->k.via != IL_KM_VIA_SYSCALL)
+			return fail(sc, rline(r, RK_VIA), err, len,
+				    "resource '%s': via = io_uring is for "
+				    "kernel-mutex resources (type rename, "
+				    "fpos, pipe or seqfile), and '%s' is a "
+				    "pthread mutex",
+				    r->name, r->name);
+		return 0;
+	}
+	p.recipe = (enum il_km_recipe)(r->k.type - IL_RES_RENAME);
+	p.via = (enum il_km_via)r->k.via;
+	p.size = r->k.size;
+	p.dir = r->k.dir;
+	p.source = r->k.source;
+	type = il_kmutex_recipe_name(p.recipe);
+	if (p.size && !il_kmutex_size_max(p.recipe))
+		return fail(sc, rline(r, RK_SIZE), err, len,
+			    "resource '%s': size: a %s resource takes no "
+			    "size; its critical section is one rename (dir "
+			    "chooses the filesystem)",
+			    r->name, type);
+	if (p.dir && p.recipe != IL_KM_RENAME && p.recipe != IL_KM_FPOS)
+		return fail(sc, rline(r, RK_DIR), err, len,
+			    "resource '%s': dir is only used by rename and "
+			    "fpos resources, not %s",
+			    r->name, type);
+	if (p.source && p.recipe != IL_KM_SEQFILE)
+		return fail(sc, rline(r, RK_SOURCE), err, len,
+			    "resource '%s': source is only used by seqfile "
+			    "resources, not %s",
+			    r->name, type);
+	if (!il_kmutex_check(&p, m, sizeof(m)))
+		return 0;
+	if (!strncmp(m, "size", 4))
+		row = RK_SIZE;
+	else if (!strncmp(m, "via", 3))
+		row = RK_VIA;
+	else if (!strncmp(m, "dir", 3))
+		row = RK_DIR;
+	else if (!strncmp(m, "source", 6))
+		row = RK_SOURCE;
+	return fail(sc, rline(r, row), err, len, "resource '%s': %s", r->name,
+		    m);
+}
+
+static bool is_fair(const struct il_sched *s)
+{
+	return s->policy == IL_SCHED_OTHER || s->policy == IL_SCHED_BATCH ||
+	       s->policy == IL_SCHED_IDLE;
+}
+
+/*
+ * cgroup and cpu_weight: a safe group name (it becomes a directory), a
+ * weight only with a group, fair-class tasks only, and one weight per
+ * group when tasks share it.
+ */
+static int check_cgroup(struct il_scenario *sc, int ti, char *err, size_t len)
+{
+	const struct il_task *t = &sc->tasks[ti];
+	char m[160];
+
+	if (!t->k.cgroup) {
+		if (t->k.cpu_weight)
+			return fail(sc, tline(t, TK_CPU_WEIGHT), err, len,
+				    "task '%s': cpu_weight needs cgroup = NAME "
+				    "(the weight is the group's)",
+				    t->name);
+		return 0;
+	}
+	if (il_cgroup_name_ok(t->k.cgroup, m, sizeof(m)))
+		return fail(sc, tline(t, TK_CGROUP), err, len,
+			    "task '%s': cgroup: %s", t->name, m);
+	if (!is_fair(&t->sched))
+		return fail(sc, tline(t, TK_CGROUP), err, len,
+			    "task '%s': cgroup = %s: only fair-class tasks "
+			    "(other, batch, idle) can be put in a cgroup: "
+			    "weights divide fair-class time, and with "
+			    "CONFIG_RT_GROUP_SCHED a new group has no RT "
+			    "runtime",
+			    t->name, t->k.cgroup);
+	for (int o = 0; o < ti; o++) {
+		const struct il_task *x = &sc->tasks[o];
+		int64_t wx = x->k.cpu_weight ? x->k.cpu_weight : 100;
+		int64_t wt = t->k.cpu_weight ? t->k.cpu_weight : 100;
+
+		if (x->k.cgroup && !strcmp(x->k.cgroup, t->k.cgroup) &&
+		    wx != wt)
+			return fail(sc, tline(t, TK_CPU_WEIGHT), err, len,
+				    "task '%s': cpu_weight = %lld, but task "
+				    "'%s' gives cgroup '%s' weight %lld",
+				    t->name, (long long)wt, x->name,
+				    t->k.cgroup, (long long)wx);
+	}
+	return 0;
+}
+
 int il_scenario_check(struct il_scenario *sc, char *err, size_t errlen)
 {
 	struct uses u;
@@ -1335,6 +1562,8 @@ int il_scenario_check(struct il_scenario *sc, char *err, size_t errlen)
 
 		ret = check_class(sc, t, err, errlen);
 		if (!ret)
+			ret = check_cgroup(sc, ti, err, errlen);
+		if (!ret)
 			ret = check_cpu(sc, t, err, errlen);
 		if (!ret)
 			ret = check_activation(sc, t, err, errlen);
@@ -1350,6 +1579,8 @@ int il_scenario_check(struct il_scenario *sc, char *err, size_t errlen)
 		ret = check_cycles(sc, &u, err, errlen);
 	if (!ret)
 		ret = check_resources(sc, &u, err, errlen);
+	for (int ri = 0; !ret && ri < sc->nres; ri++)
+		ret = check_kmutex_resource(sc, &sc->res[ri], err, errlen);
 	sc->checked = !ret;
 	return ret;
 }
@@ -1529,12 +1760,15 @@ static void fmt_ns(char *buf, size_t len, uint64_t ns)
  * string, or 0 for a number without a default, such as period) is left
  * out: writing "period = 0" on every task would only be noise.
  */
-static void write_keys(FILE *f, const struct il_opt *rows, const void *keys)
+static void write_keys(FILE *f, const struct il_opt *rows, const void *keys,
+		       uint32_t skip)
 {
 	for (const struct il_opt *o = rows; o->name; o++) {
 		const char *field = (const char *)keys + o->offset;
 		char buf[64];
 
+		if (skip & (1u << (o - rows)))
+			continue;
 		switch (o->type) {
 		case IL_OPT_STRING: {
 			const char *s = *(const char *const *)field;
@@ -1588,13 +1822,26 @@ void il_scenario_write(const struct il_scenario *sc, FILE *f)
 	for (const char *p = sc->file; *p; p++)
 		fputc((unsigned char)*p < 0x20 ? '?' : *p, f);
 	fputs(", as run (written by invlab)\n\n[global]\n", f);
-	write_keys(f, il_global_keys, &sc->g);
+	write_keys(f, il_global_keys, &sc->g, 0);
 	for (int i = 0; i < sc->nres; i++) {
+		/* the keys of the other kind of resource mean nothing here */
+		uint32_t skip = IL_RES_IS_KMUTEX(sc->res[i].k.type)
+					? (1u << RK_PROTOCOL) |
+						  (1u << RK_CEILING) |
+						  (1u << RK_NODE)
+					: (1u << RK_SIZE) | (1u << RK_VIA) |
+						  (1u << RK_DIR) |
+						  (1u << RK_SOURCE);
+
 		fprintf(f, "\n[resource %s]\n", sc->res[i].name);
-		write_keys(f, il_resource_keys, &sc->res[i].k);
+		write_keys(f, il_resource_keys, &sc->res[i].k, skip);
 	}
 	for (int i = 0; i < sc->ntasks; i++) {
+		/* "cpu_weight = 0" without a group is only noise */
+		uint32_t skip = sc->tasks[i].k.cgroup ? 0
+						      : 1u << TK_CPU_WEIGHT;
+
 		fprintf(f, "\n[task %s]\n", sc->tasks[i].name);
-		write_keys(f, il_task_keys, &sc->tasks[i].k);
+		write_keys(f, il_task_keys, &sc->tasks[i].k, skip);
 	}
 }

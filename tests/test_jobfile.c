@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "invlab/kmutex.h"
 #include "invlab/scenario.h"
 #include "invlab/time.h"
 #include "t_util.h"
@@ -82,6 +83,13 @@ static const char *diff(const struct il_scenario *a,
 			  x->k.ceiling != y->k.ceiling ||
 			  x->k.node != y->k.node,
 		  "resource %s keys", x->name);
+		/* a pthread mutex does not write the kernel-mutex keys back,
+		 * nor a kernel mutex the pthread ones */
+		D(IL_RES_IS_KMUTEX(x->k.type) &&
+			  (x->k.size != y->k.size || x->k.via != y->k.via ||
+			   !same_str(x->k.dir, y->k.dir) ||
+			   !same_str(x->k.source, y->k.source)),
+		  "resource %s kernel-mutex keys", x->name);
 	}
 	D(a->ntasks != b->ntasks, "ntasks %d vs %d", a->ntasks, b->ntasks);
 	for (int i = 0; i < a->ntasks; i++) {
@@ -94,7 +102,9 @@ static const char *diff(const struct il_scenario *a,
 			  !same_str(x->k.body, y->k.body) ||
 			  x->k.activation != y->k.activation ||
 			  x->k.period_ns != y->k.period_ns ||
-			  x->k.offset_ns != y->k.offset_ns,
+			  x->k.offset_ns != y->k.offset_ns ||
+			  !same_str(x->k.cgroup, y->k.cgroup) ||
+			  x->k.cpu_weight != y->k.cpu_weight,
 		  "task %s keys", x->name);
 		D(x->sched.policy != y->sched.policy ||
 			  x->sched.prio != y->sched.prio ||
@@ -113,7 +123,8 @@ static const char *diff(const struct il_scenario *a,
 			const struct il_phase *v = &y->phases[p];
 
 			D(u->kind != v->kind || u->ns != v->ns ||
-				  u->res != v->res || u->event != v->event,
+				  u->res != v->res || u->event != v->event ||
+				  u->op != v->op,
 			  "task %s phase %d", x->name, p + 1);
 		}
 	}
@@ -671,7 +682,7 @@ static void test_syntax(void)
 		     "'until' needs an event, e.g. 'spin 20ms until got'");
 	expect_error("[task a]\nbody = jump\n", 2,
 		     "unknown phase 'jump'; phases are run, spin, lock, "
-		     "unlock, sleep, signal and wait");
+		     "unlock, call, sleep, signal and wait");
 	expect_error("[task a]\nbody = run 1ms\nactivation = event\n"
 		     "on = go\noffset = 1ms\n[task b]\nbody = signal go\n",
 		     5, "task 'a': offset is not used with activation = event");
@@ -873,7 +884,9 @@ static void test_round_trips(void)
 	static const char *const files[] = {
 		"tests/data/jobs/minimal.job", "tests/data/jobs/all-phases.job",
 		"tests/data/jobs/nested.job",  "demos/jobs/pi-classic.job",
-		"demos/jobs/pi-chain-3.job",
+		"demos/jobs/pi-chain-3.job",   "demos/jobs/kmutex-throttled.job",
+		"demos/jobs/kmutex-rt-waiter.job",
+		"demos/jobs/kmutex-seqfile-chain.job",
 	};
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -941,6 +954,149 @@ static void test_lock_order(void)
 	expect_error(t.buf, 18, "task 't15' holds 'r15' and locks 'r0'");
 }
 
+/*
+ * Kernel-mutex resources, `call`, and the cgroup keys: the example job
+ * files read as intended, and every new mistake is reported at its line.
+ */
+static void test_kmutex(void)
+{
+	struct il_scenario sc;
+	const struct il_task *t;
+	int K, S;
+
+	if (!load("demos/jobs/kmutex-throttled.job", &sc)) {
+		K = il_scenario_resource(&sc, "K");
+		t_check_int(sc.res[K].k.type, IL_RES_RENAME);
+		t_check_str(sc.res[K].k.dir, "/tmp");
+		t_check_int(sc.res[K].k.via, 0);
+		t = &sc.tasks[il_scenario_task(&sc, "bg")];
+		t_check_str(t->k.cgroup, "kmutex-bg");
+		t_check_int(t->k.cpu_weight, 10);
+		t_check_int(t->k.activation, IL_ACT_HOG);
+		check_phase(t, 0, IL_PH_CALL, 0, K, -1);
+		t = &sc.tasks[il_scenario_task(&sc, "fg")];
+		check_phase(t, 0, IL_PH_CALL, 0, K, -1);
+		check_phase(t, 1, IL_PH_SLEEP, IL_NSEC_PER_MSEC, -1, -1);
+		t = &sc.tasks[il_scenario_task(&sc, "hog2")];
+		t_check_int(t->k.cpu_weight, 1000);
+		il_scenario_free(&sc);
+	}
+	if (!load("demos/jobs/kmutex-seqfile-chain.job", &sc)) {
+		S = il_scenario_resource(&sc, "S");
+		t_check_int(sc.res[S].k.type, IL_RES_SEQFILE);
+		t_check_int(sc.res[S].k.size, 65536);
+		t_check_str(sc.res[S].k.source, "/proc/kallsyms");
+		t = &sc.tasks[il_scenario_task(&sc, "holder")];
+		check_phase(t, 0, IL_PH_CALL, 0, S, -1);
+		t_check_int(t->phases[0].op, 1); /* IL_KM_OP_PREAD */
+		t = &sc.tasks[il_scenario_task(&sc, "middle")];
+		t_check_int(t->phases[0].op, 0);
+		il_scenario_free(&sc);
+	}
+	if (!load("demos/jobs/kmutex-rt-waiter.job", &sc)) {
+		t = &sc.tasks[il_scenario_task(&sc, "fg")];
+		t_check_int(t->sched.policy, IL_SCHED_FIFO);
+		t_check(t->k.cgroup == NULL);
+		il_scenario_free(&sc);
+	}
+
+	/* lock and call each take their own kind of resource */
+	expect_error("[resource M]\n[task a]\nbody = call M\n", 3,
+		     "task 'a': body phase 1 'call M': 'M' is a pthread mutex: "
+		     "use 'lock M' and 'unlock M'");
+	expect_error("[resource R]\ntype = rename\n[task a]\n"
+		     "body = lock R, unlock R\n",
+		     4,
+		     "task 'a': body phase 1 'lock R': 'R' is a kernel-mutex "
+		     "resource (type rename): take it with 'call R'");
+	expect_error("[resource R]\ntype = fpos\n[task a]\nbody = call\n", 4,
+		     "'call' needs a kernel-mutex resource");
+	expect_error("[resource R]\ntype = rename\n[task a]\n"
+		     "body = call R pread\n",
+		     4,
+		     "body phase 1 'call R pread': 'pread' is not an operation "
+		     "of a rename resource");
+	expect_error("[resource S]\ntype = seqfile\n[task a]\n"
+		     "body = call S pread now\n",
+		     4, "unexpected 'now' after 'call S pread'");
+	expect_error("[resource R]\ntype = renam\n[task a]\nbody = run 1ms\n",
+		     2, "type: 'renam' is not one of "
+			"mutex|rename|fpos|pipe|seqfile");
+	/* the recipes' keys */
+	expect_error("[resource P]\ntype = pipe\nsize = 512K\n[task a]\n"
+		     "body = call P\n",
+		     3,
+		     "resource 'P': size: 524288 is out of range for a pipe "
+		     "resource; allowed 1..256K");
+	expect_error("[resource R]\ntype = rename\nsize = 4K\n[task a]\n"
+		     "body = call R\n",
+		     3, "resource 'R': size: a rename resource takes no size");
+	expect_error("[resource R]\ntype = fpos\nsize = 32M\n[task a]\n"
+		     "body = call R\n",
+		     3, "size: 32M is out of range; allowed 0..16M");
+	expect_error("[resource P]\ntype = pipe\ndir = /tmp\n[task a]\n"
+		     "body = call P\n",
+		     3,
+		     "resource 'P': dir is only used by rename and fpos "
+		     "resources, not pipe");
+	expect_error("[resource R]\ntype = rename\nsource = /proc/kallsyms\n"
+		     "[task a]\nbody = call R\n",
+		     3,
+		     "resource 'R': source is only used by seqfile resources, "
+		     "not rename");
+	expect_error("[resource R]\ntype = rename\ndir = tmp\n[task a]\n"
+		     "body = call R\n",
+		     3, "resource 'R': dir = tmp: must be an absolute path");
+	expect_error("[resource M]\nvia = io_uring\n[task a]\n"
+		     "body = lock M, unlock M\n",
+		     2,
+		     "resource 'M': via = io_uring is for kernel-mutex "
+		     "resources");
+	expect_error("[resource R]\ntype = rename\nvia = uring\n[task a]\n"
+		     "body = call R\n",
+		     3, "via: 'uring' is not one of syscall|io_uring");
+	if (!il_kmutex_have_uring())
+		expect_error("[resource R]\ntype = rename\nvia = io_uring\n"
+			     "[task a]\nbody = call R\n",
+			     3,
+			     "resource 'R': via = io_uring: not supported: "
+			     "built without liburing");
+	/* cgroups: a name that is a directory name and nothing else */
+	expect_error("[task a]\nbody = run 1ms\ncgroup = ../../etc\n", 3,
+		     "task 'a': cgroup: cgroup name '../../etc' contains '.'");
+	expect_error("[task a]\nbody = run 1ms\ncgroup = a/b\n", 3,
+		     "task 'a': cgroup: cgroup name 'a/b' contains '/'");
+	expect_error("[task a]\nbody = run 1ms\ncgroup = .\n", 3,
+		     "task 'a': cgroup: '.' is not a cgroup name");
+	expect_error("[task a]\nbody = run 1ms\ncgroup = x\x01\n", 3,
+		     "control character 0x01");
+	expect_error("[task a]\nclass = fifo:10\nbody = run 1ms\n"
+		     "cgroup = g\n",
+		     4,
+		     "task 'a': cgroup = g: only fair-class tasks (other, "
+		     "batch, idle) can be put in a cgroup");
+	expect_error("[task a]\nbody = run 1ms\ncpu_weight = 10\n", 3,
+		     "task 'a': cpu_weight needs cgroup = NAME");
+	expect_error("[task a]\nbody = run 1ms\ncgroup = g\n"
+		     "cpu_weight = 20000\n",
+		     4, "cpu_weight: 20000 is out of range; allowed 0..10000");
+	expect_error("[task a]\nbody = run 1ms\ncgroup = g\ncpu_weight = 10\n"
+		     "[task b]\nbody = run 1ms\ncgroup = g\n"
+		     "cpu_weight = 20\n",
+		     8,
+		     "task 'b': cpu_weight = 20, but task 'a' gives cgroup 'g' "
+		     "weight 10");
+	/* the default weight is 100 whether written or not */
+	expect_ok("[task a]\nbody = run 1ms\ncgroup = g\n[task b]\n"
+		  "body = run 1ms\ncgroup = g\ncpu_weight = 100\n",
+		  &sc);
+	t_check_int(round_trip(&sc, "cgroup default weight"), 0);
+	il_scenario_free(&sc);
+	/* an empty name is a mistake, not "no group" */
+	expect_error("[task a]\nbody = run 1ms\ncgroup =\n", 3,
+		     "task 'a': cgroup: a cgroup name cannot be empty");
+}
+
 /* ---- robustness --------------------------------------------------------- */
 
 static int fuzz_bad, fuzz_runs, fuzz_ok;
@@ -997,6 +1153,8 @@ static void test_fuzz(void)
 		"tests/data/jobs/all-phases.job",  "tests/data/jobs/nested.job",
 		"tests/data/jobs/bad-cycle-3.job", "demos/jobs/pi-classic.job",
 		"demos/jobs/pi-chain-3.job",
+		"demos/jobs/kmutex-seqfile-chain.job",
+		"demos/jobs/kmutex-throttled.job",
 	};
 	/* the characters the grammar cares about, and some it does not */
 	static const char alphabet[] = "[]=,;# \t\n\r:.-_/0123456789"
@@ -1110,7 +1268,7 @@ static void test_docs(void)
 		"`run TIME`",	"`spin TIME [until EVENT]`",
 		"`lock RES`",	"`unlock RES`",
 		"`sleep TIME`", "`signal EVENT`",
-		"`wait EVENT`",
+		"`wait EVENT`", "`call RES [OP]`",
 	};
 	char *doc = read_all("docs/job-files.md");
 
@@ -1162,6 +1320,7 @@ int main(int argc, char **argv)
 	test_build_in_c();
 	test_round_trips();
 	test_lock_order();
+	test_kmutex();
 	test_fuzz();
 	test_docs();
 	return t_done("jobfile");

@@ -9,8 +9,10 @@
  *
  *   ; comment            # comment
  *   [global]             name, duration, validate, ...
- *   [resource NAME]      type, protocol, ceiling, node
- *   [task NAME]          class, cpu, activation, period, offset, on, body
+ *   [resource NAME]      type, protocol, ceiling, node, size, via, dir,
+ *                        source
+ *   [task NAME]          class, cpu, activation, period, offset, on, body,
+ *                        cgroup, cpu_weight
  *
  * Every key of every section is a row of one of the option tables below
  * (il_global_keys, il_resource_keys, il_task_keys), so ranges, units,
@@ -24,6 +26,10 @@
  *                     signalled in this round
  *   lock RES          request RES (the wait is recorded)
  *   unlock RES
+ *   call RES [OP]     one kernel critical section on a kernel-mutex
+ *                     resource (kmutex.h): the system call that takes
+ *                     that mutex; its latency is recorded as a lock
+ *                     request's blocked time and wait sample
  *   sleep TIME        relative sleep
  *   signal EVENT      mark EVENT as happened in this round, waking waiters
  *   wait EVENT        block until EVENT happened in this round
@@ -31,7 +37,13 @@
  * Events are declared by use; a `wait` or `until` on an event nothing
  * signals is an error, as are unlocking a resource not held, locking one
  * already held, ending a body with a resource held, and lock orders that
- * can deadlock (a cycle between tasks).
+ * can deadlock (a cycle between tasks).  `lock`/`unlock` take pthread
+ * mutexes (type mutex) and `call` takes kernel-mutex resources (rename,
+ * fpos, pipe, seqfile), never the other way round.
+ *
+ * A task with `cgroup = NAME` runs in a cpu cgroup the engine creates
+ * (cgroup.h) with `cpu_weight` (v2 scale; cpu.shares on v1), and removes
+ * after the run; only fair-class tasks may have one.
  */
 #ifndef INVLAB_SCENARIO_H
 #define INVLAB_SCENARIO_H
@@ -50,11 +62,22 @@
 #define IL_MAX_PHASES 32
 #define IL_NAME_MAX 32
 /* rows of the largest section table; key_line[] is indexed by row */
-#define IL_MAX_KEYS 8
+#define IL_MAX_KEYS 16
 
-/* resource types and protocols, in the order of their CHOICE strings */
-enum il_res_type { IL_RES_MUTEX };
-#define IL_RES_TYPE_CHOICES "mutex"
+/*
+ * resource types and protocols, in the order of their CHOICE strings: a
+ * pthread mutex, or a kernel struct-mutex recipe (kmutex.h, whose enum
+ * il_km_recipe is the type less IL_RES_RENAME)
+ */
+enum il_res_type {
+	IL_RES_MUTEX,
+	IL_RES_RENAME,
+	IL_RES_FPOS,
+	IL_RES_PIPE,
+	IL_RES_SEQFILE,
+};
+#define IL_RES_TYPE_CHOICES "mutex|rename|fpos|pipe|seqfile"
+#define IL_RES_IS_KMUTEX(t) ((t) >= IL_RES_RENAME && (t) <= IL_RES_SEQFILE)
 enum il_protocol { IL_PROTO_NONE, IL_PROTO_INHERIT, IL_PROTO_PROTECT };
 #define IL_PROTOCOL_CHOICES "none|inherit|protect"
 
@@ -86,13 +109,15 @@ enum il_phase_kind {
 	IL_PH_SLEEP,
 	IL_PH_SIGNAL,
 	IL_PH_WAIT,
+	IL_PH_CALL,
 };
 
 struct il_phase {
 	enum il_phase_kind kind;
 	uint64_t ns; /* run, spin, sleep */
-	int res;     /* lock, unlock: index into resources */
+	int res;     /* lock, unlock, call: index into resources */
 	int event;   /* signal, wait, spin-until: index into events; -1 */
+	int op;	     /* call: enum il_km_op (0: the recipe's own) */
 };
 
 /* Raw key values of a section, written by the option tables. */
@@ -101,6 +126,11 @@ struct il_resource_keys {
 	int protocol;	 /* IL_PROTOCOL_CHOICES index */
 	int64_t ceiling; /* protect: 1..99; 0 = highest priority among users */
 	int64_t node;	 /* NUMA node for the lock's memory; -1 none */
+	/* kernel-mutex recipes (kmutex.h) */
+	uint64_t size;	    /* bytes per critical section; 0: default */
+	int via;	    /* IL_KM_VIA_CHOICES index */
+	const char *dir;    /* parent of the temporary directory */
+	const char *source; /* seqfile: the file read */
 };
 
 struct il_task_keys {
@@ -111,6 +141,8 @@ struct il_task_keys {
 	uint64_t offset_ns;
 	const char *on;	  /* event that releases an `event` task */
 	const char *body; /* phases, see above */
+	const char *cgroup; /* cpu cgroup the engine creates; NULL: none */
+	int64_t cpu_weight; /* of that group, 1..10000; 0: default (100) */
 };
 
 struct il_global_keys {
