@@ -69,6 +69,16 @@ pi-chain)
 	check "class count must match the depth" expect_error "one per member" --depth 3 --classes fifo,fifo
 	check "stray argument refused" expect_error "unexpected argument" extra
 	;;
+kmutex)
+	check "unknown configuration lists them" expect_error "is not one of alone, contention" --config alone,bogus
+	check "bad recipe lists the choices" expect_error "rename|fpos|pipe|seqfile" --recipe renam
+	check "size beyond the recipe's range" expect_error "out of range for a pipe resource; allowed 1..256K" --recipe pipe --size 512K
+	check "relative directory refused" expect_error "must be an absolute path" --dir tmp
+	check "hog count out of range shows the range" expect_error "allowed 1..8" --hogs 0
+	check "weight out of range shows the range" expect_error "allowed 1..10000" --bg-weight 0
+	check "offline CPU refused" expect_error "not online" --cpu 1000
+	check "stray argument refused" expect_error "unexpected argument" extra
+	;;
 invlab-run)
 	check "a job file is required" expect_error "which job file?" --quiet
 	check "a missing job file is named" expect_error "no-such.job" "$data/no-such.job"

@@ -1,0 +1,176 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# kmutex on the live kernel, as TAP.
+#
+#   kernel-kmutex.sh PROGRAM recipe RECIPE  the recipe holds and contends:
+#                                           a quick contention run shows fg's
+#                                           calls slower than uncontended
+#   kernel-kmutex.sh PROGRAM throttled      runs in under 20 s and gives a
+#   kernel-kmutex.sh PROGRAM rt-waiter      verdict, the one this kernel
+#                                           should give
+#   kernel-kmutex.sh PROGRAM cleanup        after a run, and after SIGTERM
+#                                           mid-run: no invlab-* cgroup in
+#                                           any cpu or cpuset hierarchy, no
+#                                           temporary directory, prompt exit
+#
+# Exits 77 (SKIP) with the reason when cgroups, SCHED_FIFO or a second CPU
+# are missing (the program says which).
+set -u
+prog=$1
+mode=$2
+tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fail=1
+	fi
+}
+skip_if_77() { # rc, stderr file
+	if [ "$1" -eq 77 ]; then
+		echo "1..0 # SKIP $(tr '\n' ' ' <"$2" | head -c 300)"
+		exit 77
+	fi
+}
+# the program's own TAP lines, renumbered after ours, and its diagnostics
+relay() {
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) check 0 "${line#ok [0-9]* - }" ;;
+		"not ok "*) check 1 "${line#not ok [0-9]* - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$1"
+}
+# every cgroup directory named invlab-PID (or any invlab-*) under the cpu
+# and cpuset hierarchies, v1 or v2, as mountinfo says they are mounted
+leftover_cgroups() {
+	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break;
+	       fs = $(i + 1); so = $(i + 3)
+	       if (fs == "cgroup2" || (fs == "cgroup" &&
+		   (so ~ /(^|,)cpu(,|$)/ || so ~ /(^|,)cpuset(,|$)/)))
+		       print $5 }' /proc/self/mountinfo |
+	while read -r m; do
+		find "$m" -maxdepth 4 -type d -name "invlab-$1" 2>/dev/null
+	done
+}
+elapsed_ms() {
+	echo $(( ($(date +%s%N) - $1) / 1000000 ))
+}
+
+echo "TAP version 13"
+case $mode in
+recipe)
+	recipe=$3
+	"$prog" --config contention --recipe "$recipe" -d 2s --tap \
+		--json "$tmp/out.json" >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	skip_if_77 $rc "$tmp/err"
+	relay "$tmp/tap"
+	[ "$rc" -eq 0 ]
+	check $? "$recipe: exit status 0 (got $rc)"
+	python3 - "$tmp/out.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = [x for x in d["runs"] if x["configuration"] == "contention"][0]
+assert r["contender_calls"] > 0, "the contender made no call"
+assert r["uncontended_cost_ns"] > 0, "no uncontended cost"
+b = r["blocked_ns"]
+print("# %s: %d calls, mean %.1f us vs uncontended %.1f us (median); "
+      "contender %d calls" % (d["scenario"]["lock"], b["count"],
+      b["mean"] / 1e3, r["uncontended_cost_ns"] / 1e3, r["contender_calls"]))
+PY
+	check $? "$recipe: the contender held the lock, and the result file says so"
+	;;
+throttled | rt-waiter)
+	t0=$(date +%s%N)
+	"$prog" --config "$mode" -d 5s --tap --json "$tmp/out.json" \
+		>"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	ms=$(elapsed_ms "$t0")
+	skip_if_77 $rc "$tmp/err"
+	relay "$tmp/tap"
+	[ "$ms" -lt 20000 ]
+	check $? "$mode ran in under 20 s ($ms ms)"
+	python3 - "$tmp/out.json" "$mode" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = [x for x in d["runs"] if x["configuration"] == sys.argv[2]][0]
+assert r["verdict"] in ("PASS", "FAIL", "UNDECIDED"), r["verdict"]
+print("# %s: %s, expected %s (%s); proxy_exec_active %s" % (sys.argv[2],
+      r["verdict"], r["expected"], r["expected_because"],
+      d["kernel"]["proxy_exec_active"]))
+PY
+	check $? "$mode produced a verdict with the kernel's proxy-exec state"
+	[ "$rc" -eq 0 ]
+	check $? "$mode: the verdict this kernel should give (exit $rc)"
+	;;
+cleanup)
+	# a whole run: what it made is gone when it ends
+	"$prog" --config alone,throttled -d 1s --quiet >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	wait $pid
+	rc=$?
+	skip_if_77 $rc "$tmp/err"
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]
+	check $? "a short run ends normally (exit $rc)"
+	left=$(leftover_cgroups "$pid")
+	[ -z "$left" ]
+	check $? "no invlab-$pid cgroup left after the run ${left:+($left)}"
+	left=$(ls -d /tmp/invlab-kmutex-"$pid"-* 2>/dev/null)
+	[ -z "$left" ]
+	check $? "no temporary directory left after the run ${left:+($left)}"
+
+	# SIGTERM in the middle of a configuration
+	"$prog" --config throttled,rt-waiter -d 20s --json "$tmp/int.json" \
+		>"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	sleep 2
+	mid_cg=$(leftover_cgroups "$pid")
+	mid_tmp=$(ls -d /tmp/invlab-kmutex-"$pid"-* 2>/dev/null)
+	[ -n "$mid_cg" ] && [ -n "$mid_tmp" ]
+	check $? "mid-run the groups and the directory exist (so the check below means something)"
+	t0=$(date +%s%N)
+	kill -TERM "$pid"
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		check 1 "exits within 10 s of SIGTERM"
+	else
+		check 0 "exits within 10 s of SIGTERM ($(elapsed_ms "$t0") ms)"
+	fi
+	wait "$pid"
+	rc=$?
+	[ "$rc" -eq 143 ]
+	check $? "exit status 128+SIGTERM (got $rc)"
+	left=$(leftover_cgroups "$pid")
+	[ -z "$left" ]
+	check $? "no invlab-$pid cgroup left after SIGTERM ${left:+($left)}"
+	left=$(ls -d /tmp/invlab-kmutex-"$pid"-* 2>/dev/null)
+	[ -z "$left" ]
+	check $? "no temporary directory left after SIGTERM ${left:+($left)}"
+	python3 - "$tmp/int.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["interrupted"] is True and d["return_code"] == 143
+print("# partial JSON: %s" % [r["configuration"] for r in d["runs"]])
+PY
+	check $? "partial results written, marked interrupted"
+	;;
+*)
+	echo "unknown mode '$mode'" >&2
+	exit 99
+	;;
+esac
+echo "1..$n"
+exit $fail

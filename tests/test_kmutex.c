@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests for the kernel-mutex work, no privileges needed:
+ *
+ *  - recipe parameters (il_kmutex_check, the operation words) and the
+ *    recipes themselves on this machine, unprivileged: a rename, fpos,
+ *    pipe and seqfile recipe set up, called and calibrated, and nothing
+ *    left in the temporary directory after close or cleanup;
+ *  - cgroup names and paths: hostile names never become a path, and the
+ *    mountinfo and /proc/self/cgroup of layouts this machine does not
+ *    have (v2 only, v1 only, hybrid, a container) are read right;
+ *  - the validators on synthetic histograms, for every verdict: the
+ *    fair-server bound, the share threshold and what each kernel is
+ *    expected to give.
+ *
+ * Run: meson test -C build kmutex   (or build/tests/test-kmutex)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <invlab/cgroup.h>
+#include <invlab/hist.h>
+#include <invlab/kmutex-bounds.h>
+#include <invlab/kmutex.h>
+#include <invlab/time.h>
+
+#include "../lib/cgroup-private.h"
+#include "t_util.h"
+
+#define MS IL_NSEC_PER_MSEC
+#define US IL_NSEC_PER_USEC
+
+/* ---- recipe parameters -------------------------------------------------- */
+
+static int check(enum il_km_recipe r, enum il_km_via via, uint64_t size,
+		 const char *dir, const char *source, char *err, size_t len)
+{
+	struct il_kmutex_params p = { .recipe = r,
+				      .via = via,
+				      .size = size,
+				      .dir = dir,
+				      .source = source };
+
+	err[0] = '\0';
+	return il_kmutex_check(&p, err, len);
+}
+
+static void test_params(void)
+{
+	char err[256], buf[160], long_dir[300];
+	enum il_km_op op;
+
+	for (int r = 0; r < IL_KM_RECIPES; r++) {
+		t_check_int(check((enum il_km_recipe)r, IL_KM_VIA_SYSCALL, 0,
+				  NULL, NULL, err, sizeof(err)),
+			    0);
+		t_check_int(check((enum il_km_recipe)r, IL_KM_VIA_SYSCALL,
+				  4096, "/tmp", "/proc/kallsyms", err,
+				  sizeof(err)),
+			    0);
+	}
+	t_check_str(il_kmutex_recipe_name(IL_KM_RENAME), "rename");
+	t_check_str(il_kmutex_recipe_name(IL_KM_SEQFILE), "seqfile");
+	t_check_str(il_kmutex_lock_name(IL_KM_RENAME), "s_vfs_rename_mutex");
+	t_check_str(il_kmutex_lock_name(IL_KM_FPOS), "f_pos_lock");
+	t_check_str(il_kmutex_lock_name(IL_KM_PIPE), "pipe->mutex");
+	t_check_contains(il_kmutex_lock_name(IL_KM_SEQFILE), "seq_file->lock");
+	t_check_str(il_kmutex_recipe_name((enum il_km_recipe)9), "?");
+
+	/* each recipe's own size range */
+	t_check_int(il_kmutex_size_max(IL_KM_RENAME), 0);
+	t_check_int(il_kmutex_size_max(IL_KM_FPOS), 4u << 20);
+	t_check_int(il_kmutex_size_max(IL_KM_PIPE), 256u << 10);
+	t_check_int(il_kmutex_size_max(IL_KM_SEQFILE), 1u << 20);
+	t_check_int(il_kmutex_size_default(IL_KM_RENAME), 0);
+	t_check_int(il_kmutex_size_default(IL_KM_FPOS), 1u << 20);
+	t_check_int(il_kmutex_size_default(IL_KM_PIPE), 64u << 10);
+	t_check_int(il_kmutex_size_default(IL_KM_SEQFILE), 64u << 10);
+	t_check_int(check(IL_KM_PIPE, IL_KM_VIA_SYSCALL, 512u << 10, NULL,
+			  NULL, err, sizeof(err)),
+		    -EINVAL);
+	t_check_str(err, "size: 524288 is out of range for a pipe resource; "
+			 "allowed 1..256K");
+	t_check_int(check(IL_KM_FPOS, IL_KM_VIA_SYSCALL, (4u << 20) + 1, NULL,
+			  NULL, err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "allowed 1..4M");
+	t_check_int(check(IL_KM_SEQFILE, IL_KM_VIA_SYSCALL, 1u << 20, NULL,
+			  NULL, err, sizeof(err)),
+		    0);
+
+	/* paths */
+	t_check_int(check(IL_KM_RENAME, IL_KM_VIA_SYSCALL, 0, "tmp", NULL, err,
+			  sizeof(err)),
+		    -EINVAL);
+	t_check_str(err, "dir = tmp: must be an absolute path");
+	t_check_int(check(IL_KM_SEQFILE, IL_KM_VIA_SYSCALL, 0, NULL,
+			  "proc/kallsyms", err, sizeof(err)),
+		    -EINVAL);
+	t_check_str(err, "source = proc/kallsyms: must be an absolute path");
+	memset(long_dir, 'd', sizeof(long_dir) - 1);
+	long_dir[0] = '/';
+	long_dir[sizeof(long_dir) - 1] = '\0';
+	t_check_int(check(IL_KM_FPOS, IL_KM_VIA_SYSCALL, 0, long_dir, NULL,
+			  err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "dir: longer than");
+	t_check_int(check(IL_KM_FPOS, IL_KM_VIA_SYSCALL, 0, "/tmp/a\nb", NULL,
+			  err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "control character");
+
+	/* io_uring: accepted exactly when the build has liburing */
+	if (il_kmutex_have_uring()) {
+		t_check_int(check(IL_KM_RENAME, IL_KM_VIA_URING, 0, NULL, NULL,
+				  err, sizeof(err)),
+			    0);
+	} else {
+		t_check_int(check(IL_KM_RENAME, IL_KM_VIA_URING, 0, NULL, NULL,
+				  err, sizeof(err)),
+			    -EOPNOTSUPP);
+		t_check_str(err, "via = io_uring: not supported: built without "
+				 "liburing");
+	}
+	t_check_int(check(IL_KM_RENAME, (enum il_km_via)7, 0, NULL, NULL, err,
+			  sizeof(err)),
+		    -EINVAL);
+	t_check_int(check((enum il_km_recipe)7, IL_KM_VIA_SYSCALL, 0, NULL,
+			  NULL, err, sizeof(err)),
+		    -EINVAL);
+
+	/* operation words */
+	t_check_int(il_kmutex_op_parse(IL_KM_SEQFILE, "pread", &op, err,
+				       sizeof(err)),
+		    0);
+	t_check_int(op, IL_KM_OP_PREAD);
+	t_check_int(il_kmutex_op_parse(IL_KM_SEQFILE, "read", &op, err,
+				       sizeof(err)),
+		    0);
+	t_check_int(op, IL_KM_OP_DEFAULT);
+	t_check_int(il_kmutex_op_parse(IL_KM_RENAME, NULL, &op, err,
+				       sizeof(err)),
+		    0);
+	t_check_int(op, IL_KM_OP_DEFAULT);
+	t_check_int(il_kmutex_op_parse(IL_KM_RENAME, "pread", &op, err,
+				       sizeof(err)),
+		    -EINVAL);
+	t_check_str(err, "'pread' is not an operation of a rename resource "
+			 "(rename; none: rename)");
+	t_check_int(il_kmutex_op_parse(IL_KM_SEQFILE, "write", &op, err,
+				       sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "(read, pread; none: read)");
+	t_check_str(il_kmutex_op_name(IL_KM_SEQFILE, IL_KM_OP_PREAD), "pread");
+	t_check_str(il_kmutex_op_name(IL_KM_PIPE, IL_KM_OP_DEFAULT), "write");
+
+	{
+		struct il_kmutex_params p = { .recipe = IL_KM_FPOS,
+					      .size = 256 * 1024 };
+
+		t_check_str(il_kmutex_describe(&p, IL_KM_OP_DEFAULT, buf,
+					       sizeof(buf)),
+			    "read() of 256K from a shared file");
+		p.recipe = IL_KM_SEQFILE;
+		p.size = 0;
+		t_check_str(il_kmutex_describe(&p, IL_KM_OP_PREAD, buf,
+					       sizeof(buf)),
+			    "pread() of 64K of /proc/kallsyms");
+	}
+}
+
+/* ---- recipes on this machine, unprivileged ------------------------------ */
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+/* the temporary directory of a recipe, from "fs at /path" */
+static void tmp_of(const struct il_kmutex *km, char *buf, size_t len)
+{
+	const char *at = strstr(il_kmutex_where(km), " at ");
+
+	snprintf(buf, len, "%s", at ? at + 4 : "");
+}
+
+static void test_recipes(void)
+{
+	static const struct {
+		enum il_km_recipe r;
+		enum il_km_op op;
+		uint64_t size;
+		bool tmp;
+	} cases[] = {
+		{ IL_KM_RENAME, IL_KM_OP_DEFAULT, 0, true },
+		{ IL_KM_FPOS, IL_KM_OP_DEFAULT, 8192, true },
+		{ IL_KM_PIPE, IL_KM_OP_DEFAULT, 8192, false },
+		{ IL_KM_SEQFILE, IL_KM_OP_DEFAULT, 4096, false },
+		{ IL_KM_SEQFILE, IL_KM_OP_PREAD, 4096, false },
+	};
+	char err[256], tmp[300];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct il_kmutex_params p = { .recipe = cases[i].r,
+					      .size = cases[i].size,
+					      /* readable by anyone */
+					      .source = "/proc/self/mountinfo" };
+		struct il_kmutex *km;
+		struct il_hist h;
+		uint64_t t0 = 0, t1 = 0;
+		int ret = il_kmutex_open(&km, &p, 2, err, sizeof(err));
+
+		if (ret)
+			fprintf(stderr, "recipe %d: %s\n", (int)cases[i].r, err);
+		t_check_int(ret, 0);
+		if (ret)
+			continue;
+		tmp_of(km, tmp, sizeof(tmp));
+		if (cases[i].tmp) {
+			t_check_contains(tmp, "/tmp/invlab-kmutex-");
+			t_check(exists(tmp));
+		}
+		t_check_int(il_kmutex_attach(km, 0, err, sizeof(err)), 0);
+		t_check_int(il_kmutex_attach(km, 1, err, sizeof(err)), 0);
+		t_check_int(il_kmutex_attach(km, 5, err, sizeof(err)), -EINVAL);
+		/* more calls than the fpos file holds sections: it wraps */
+		for (int c = 0; c < 20; c++) {
+			t_check_int(il_kmutex_call(km, c % 2, cases[i].op, &t0,
+						   &t1),
+				    0);
+			t_check(t1 >= t0 && t0 > 0);
+		}
+		t_check_int(il_kmutex_calibrate(km, 10, 0, &h, err,
+						sizeof(err)),
+			    0);
+		t_check_int(h.count, 10);
+		il_kmutex_detach(km, 0);
+		il_kmutex_close(km);
+		if (cases[i].tmp)
+			t_check(!exists(tmp));
+	}
+
+	/* cleanup_all takes what is still open */
+	{
+		struct il_kmutex_params p = { .recipe = IL_KM_RENAME };
+		struct il_kmutex *a, *b;
+
+		t_check_int(il_kmutex_open(&a, &p, 1, err, sizeof(err)), 0);
+		t_check_int(il_kmutex_open(&b, &p, 3, err, sizeof(err)), 0);
+		tmp_of(a, tmp, sizeof(tmp));
+		t_check(exists(tmp));
+		il_kmutex_cleanup_all();
+		t_check(!exists(tmp));
+		il_kmutex_cleanup_all(); /* twice is fine */
+	}
+
+	/* what cannot be set up says why, and leaves nothing */
+	{
+		struct il_kmutex_params p = { .recipe = IL_KM_RENAME,
+					      .dir = "/nonexistent/dir" };
+		struct il_kmutex *km = (struct il_kmutex *)1;
+
+		t_check_int(il_kmutex_open(&km, &p, 1, err, sizeof(err)),
+			    -ENOENT);
+		t_check(km == NULL);
+		t_check_contains(err, "dir = /nonexistent/dir: cannot create");
+		p.recipe = IL_KM_SEQFILE;
+		p.dir = NULL;
+		p.source = "/nonexistent/file";
+		t_check_int(il_kmutex_open(&km, &p, 1, err, sizeof(err)),
+			    -ENOENT);
+		t_check_contains(err, "source = /nonexistent/file: cannot read");
+		p.source = NULL;
+		t_check_int(il_kmutex_open(&km, &p, 0, err, sizeof(err)),
+			    -EINVAL);
+	}
+}
+
+/* ---- cgroup names and paths --------------------------------------------- */
+
+static void test_cgroup_names(void)
+{
+	static const char *const hostile[] = {
+		"../../etc", "a/b", "", ".", "..", "x\n", "a b", "-\t",
+		"/abs", "a..b", "name.with.dots", "\x7f", "ctl\x01",
+		"0123456789012345678901234567890123456789012345678", /* 49 */
+	};
+	char err[200], out[512];
+
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		err[0] = '\0';
+		t_check_int(il_cgroup_name_ok(hostile[i], err, sizeof(err)),
+			    -EINVAL);
+		t_check(err[0] != '\0');
+		/* and so never a path */
+		strcpy(out, "untouched");
+		t_check_int(__il_cgroup_path(out, sizeof(out),
+					     "/sys/fs/cgroup/cpu", 42,
+					     hostile[i], err, sizeof(err)),
+			    -EINVAL);
+		t_check_str(out, "untouched");
+	}
+	t_check_int(il_cgroup_name_ok(NULL, err, sizeof(err)), -EINVAL);
+	t_check_int(il_cgroup_name_ok("", err, sizeof(err)), -EINVAL);
+	t_check_str(err, "a cgroup name cannot be empty");
+	t_check_int(il_cgroup_name_ok("a/b", err, sizeof(err)), -EINVAL);
+	t_check_str(err, "cgroup name 'a/b' contains '/'; use 1 to 48 of "
+			 "A-Z a-z 0-9 _ -");
+	t_check_int(il_cgroup_name_ok("x\n", err, sizeof(err)), -EINVAL);
+	t_check_contains(err, "control character");
+	t_check_int(il_cgroup_name_ok("..", err, sizeof(err)), -EINVAL);
+	t_check_str(err, "'..' is not a cgroup name");
+
+	t_check_int(il_cgroup_name_ok("kmutex-bg", err, sizeof(err)), 0);
+	t_check_int(il_cgroup_name_ok("A_1-z", err, sizeof(err)), 0);
+	t_check_int(il_cgroup_name_ok(
+			    "012345678901234567890123456789012345678901234567",
+			    err, sizeof(err)),
+		    0);
+
+	t_check_int(__il_cgroup_path(out, sizeof(out), "/sys/fs/cgroup/cpu",
+				     42, "bg", err, sizeof(err)),
+		    0);
+	t_check_str(out, "/sys/fs/cgroup/cpu/invlab-42/bg");
+	t_check_int(__il_cgroup_path(out, sizeof(out), "/sys/fs/cgroup", 7,
+				     NULL, err, sizeof(err)),
+		    0);
+	t_check_str(out, "/sys/fs/cgroup/invlab-7");
+	t_check_int(__il_cgroup_path(out, 20, "/sys/fs/cgroup/cpu", 42, "bg",
+				     err, sizeof(err)),
+		    -ENAMETOOLONG);
+
+	t_check_int(__il_cgroup_shares(100), 1024);
+	t_check_int(__il_cgroup_shares(10), 102);
+	t_check_int(__il_cgroup_shares(1000), 10240);
+	t_check_int(__il_cgroup_shares(0), 2);
+	t_check_str(__il_cgroup_ctrl_name(IL_CG_CPU), "cpu");
+	t_check_str(__il_cgroup_ctrl_name(IL_CG_CPUSET), "cpuset");
+}
+
+/* mountinfo of the layouts: this machine's hybrid, and others */
+static const char mi_hybrid[] =
+	"25 30 0:23 / /sys rw,nosuid - sysfs sysfs rw\n"
+	"31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+	"32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+	"33 31 0:30 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup "
+	"rw,cpuacct\n"
+	"34 31 0:31 / /sys/fs/cgroup/cpuset rw,relatime - cgroup cgroup "
+	"rw,cpuset\n"
+	"40 31 0:37 / /sys/fs/cgroup/systemd rw,relatime - cgroup cgroup "
+	"rw,name=systemd\n"
+	"41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 "
+	"rw\n";
+static const char mi_v2[] =
+	"22 1 0:21 / /sys rw - sysfs sysfs rw\n"
+	"26 22 0:24 / /sys/fs/cgroup rw,nosuid shared:9 - cgroup2 cgroup2 "
+	"rw,nsdelegate,memory_recursiveprot\n";
+/* v1 with cpu and cpuacct co-mounted, optional fields, cpuset absent */
+static const char mi_v1[] =
+	"30 25 0:26 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid shared:11 "
+	"master:3 - cgroup cgroup rw,cpu,cpuacct\n";
+/* a container: the hierarchy from /docker/abc on, a blank in the path */
+static const char mi_container[] =
+	"700 690 0:29 /docker/abc /sys/fs/cgroup/my\\040cpu ro,nosuid - "
+	"cgroup cgroup rw,cpuacct,cpu\n";
+
+static void test_cgroup_mounts(void)
+{
+	char mnt[256], root[256], own[256], dir[512];
+	int v = 0;
+
+	t_check_int(__il_cgroup_find_mount(mi_hybrid, IL_CG_CPU, mnt,
+					   sizeof(mnt), root, sizeof(root), &v),
+		    0);
+	t_check_str(mnt, "/sys/fs/cgroup/cpu");
+	t_check_str(root, "/");
+	t_check_int(v, 1);
+	t_check_int(__il_cgroup_find_mount(mi_hybrid, IL_CG_CPUSET, mnt,
+					   sizeof(mnt), root, sizeof(root), &v),
+		    0);
+	t_check_str(mnt, "/sys/fs/cgroup/cpuset");
+
+	t_check_int(__il_cgroup_find_mount(mi_v2, IL_CG_CPU, mnt, sizeof(mnt),
+					   root, sizeof(root), &v),
+		    0);
+	t_check_str(mnt, "/sys/fs/cgroup");
+	t_check_int(v, 2);
+
+	/* "cpu" is its own item of "cpu,cpuacct", never a prefix match */
+	t_check_int(__il_cgroup_find_mount(mi_v1, IL_CG_CPU, mnt, sizeof(mnt),
+					   root, sizeof(root), &v),
+		    0);
+	t_check_str(mnt, "/sys/fs/cgroup/cpu,cpuacct");
+	t_check_int(v, 1);
+	t_check_int(__il_cgroup_find_mount(mi_v1, IL_CG_CPUSET, mnt,
+					   sizeof(mnt), root, sizeof(root), &v),
+		    -ENOENT);
+	t_check_int(__il_cgroup_find_mount("", IL_CG_CPU, mnt, sizeof(mnt),
+					   root, sizeof(root), &v),
+		    -ENOENT);
+
+	t_check_int(__il_cgroup_find_mount(mi_container, IL_CG_CPU, mnt,
+					   sizeof(mnt), root, sizeof(root), &v),
+		    0);
+	t_check_str(mnt, "/sys/fs/cgroup/my cpu");
+	t_check_str(root, "/docker/abc");
+
+	/* /proc/self/cgroup */
+	t_check_int(__il_cgroup_own("9:name=systemd:/\n4:cpu,cpuacct:/user/x\n"
+				    "3:cpuset:/\n0::/user.slice/s.scope\n",
+				    IL_CG_CPU, 1, own, sizeof(own)),
+		    0);
+	t_check_str(own, "/user/x");
+	t_check_int(__il_cgroup_own("4:cpu,cpuacct:/user/x\n0::/u/s.scope\n",
+				    IL_CG_CPU, 2, own, sizeof(own)),
+		    0);
+	t_check_str(own, "/u/s.scope");
+	t_check_int(__il_cgroup_own("2:cpuacct:/a\n", IL_CG_CPU, 1, own,
+				    sizeof(own)),
+		    -ENOENT);
+	t_check_int(__il_cgroup_own("0::/\n", IL_CG_CPUSET, 2, own,
+				    sizeof(own)),
+		    0);
+	t_check_str(own, "/");
+
+	/* the own group's directory */
+	t_check_int(__il_cgroup_own_dir(dir, sizeof(dir), "/sys/fs/cgroup/cpu",
+					"/", "/"),
+		    0);
+	t_check_str(dir, "/sys/fs/cgroup/cpu");
+	t_check_int(__il_cgroup_own_dir(dir, sizeof(dir), "/sys/fs/cgroup",
+					"/", "/user.slice/a.scope"),
+		    0);
+	t_check_str(dir, "/sys/fs/cgroup/user.slice/a.scope");
+	t_check_int(__il_cgroup_own_dir(dir, sizeof(dir), "/sys/fs/cgroup/my",
+					"/docker/abc", "/docker/abc/sub"),
+		    0);
+	t_check_str(dir, "/sys/fs/cgroup/my/sub");
+	t_check_int(__il_cgroup_own_dir(dir, sizeof(dir), "/sys/fs/cgroup/my",
+					"/docker/abc", "/docker/abc"),
+		    0);
+	t_check_str(dir, "/sys/fs/cgroup/my");
+	/* outside the mount's root, or climbing: refused */
+	t_check_int(__il_cgroup_own_dir(dir, sizeof(dir), "/m", "/docker/abc",
+					"/docker/abcd"),
+		    -EINVAL);
+	t_check_int(__il_cgroup_own_dir(dir, sizeof(dir), "/m", "/",
+					"/a/../../etc"),
+		    -EINVAL);
+
+	/* create refuses a hostile name before touching anything */
+	{
+		struct il_cgroup cg;
+		char err[200];
+
+		t_check_int(il_cgroup_create(&cg, IL_CG_CPU, "../../etc", err,
+					     sizeof(err)),
+			    -EINVAL);
+		t_check(!cg.created);
+		t_check_int(il_cgroup_remove(&cg), 0);
+		il_cgroup_cleanup_all();
+	}
+}
+
+/* ---- validators ---------------------------------------------------------- */
+
+static void fill(struct il_hist *h, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		il_hist_record(h, v);
+}
+
+static struct il_sysinfo sysinfo(const char *release, int proxy, long rt,
+				 int64_t fs_runtime)
+{
+	struct il_sysinfo si;
+
+	memset(&si, 0, sizeof(si));
+	snprintf(si.release, sizeof(si.release), "%s", release);
+	si.proxy_exec_active = proxy;
+	si.rt_runtime_us = rt;
+	si.rt_period_us = 1000000;
+	si.fair_server_runtime_ns = fs_runtime;
+	si.fair_server_period_ns = fs_runtime > 0 ? 500 * (int64_t)MS : -1;
+	return si;
+}
+
+static void test_fair_server(void)
+{
+	struct il_fair_server fs;
+	struct il_sysinfo si;
+	int a = 0, b = 0;
+
+	t_check_int(il_kernel_version("6.18.44-fc-v782", &a, &b), 0);
+	t_check(a == 6 && b == 18);
+	t_check_int(il_kernel_version("7.0.0-rc2", &a, &b), 0);
+	t_check(a == 7 && b == 0);
+	t_check_int(il_kernel_version("x.y", &a, &b), -EINVAL);
+	t_check_int(il_kernel_version("6", &a, &b), -EINVAL);
+	t_check_int(il_kernel_version(NULL, &a, &b), -EINVAL);
+
+	/* >= 6.12, debugfs unreadable: the defaults, and says so */
+	si = sysinfo("6.18.44", 0, 950000, -1);
+	il_fair_server_of(&si, &fs);
+	t_check(fs.bounded);
+	t_check_int(fs.runtime_ns, 50 * MS);
+	t_check_int(fs.period_ns, 1000 * MS);
+	t_check_contains(fs.source, "default 50ms/1s");
+	/* debugfs values win */
+	si = sysinfo("6.12.1", 0, 950000, 25 * (int64_t)MS);
+	il_fair_server_of(&si, &fs);
+	t_check_int(fs.runtime_ns, 25 * MS);
+	t_check_int(fs.period_ns, 500 * MS);
+	t_check_contains(fs.source, "from debugfs");
+	/* before the fair server: RT throttling */
+	si = sysinfo("6.6.30", 0, 900000, -1);
+	il_fair_server_of(&si, &fs);
+	t_check(fs.bounded);
+	t_check_int(fs.runtime_ns, 100 * MS);
+	t_check_int(fs.period_ns, 1000 * MS);
+	t_check_contains(fs.source, "RT throttling");
+	/* and with that off, nothing */
+	si = sysinfo("5.15.0", 0, -1, -1);
+	il_fair_server_of(&si, &fs);
+	t_check(!fs.bounded);
+	t_check_contains(fs.source, "no fair server");
+
+	/* B = ceil((L + tick) / Q) * P + L + tick */
+	si = sysinfo("6.18.0", 0, 950000, -1);
+	il_fair_server_of(&si, &fs);
+	t_check_int(il_rt_waiter_bound(&fs, 20 * US, 4 * MS),
+		    1000 * MS + 20 * US + 4 * MS);
+	t_check_int(il_rt_waiter_bound(&fs, 60 * MS, 4 * MS),
+		    2 * 1000 * MS + 64 * MS);
+	fs.runtime_ns = 0;
+	t_check_int(il_rt_waiter_bound(&fs, 20 * US, 4 * MS), 0);
+}
+
+static void test_rt_waiter(void)
+{
+	struct il_rt_waiter_input in = {
+		.bound_ns = 1004 * MS,
+		.noise_ns = 50 * US,
+		.steal_ns = 5 * MS,
+		.long_ns = 10 * MS,
+		.min_samples = 100,
+	};
+	struct il_check c;
+	struct il_hist h;
+
+	/* starved waits within the bound: PASS, and counted */
+	il_hist_init(&h);
+	fill(&h, 20 * US, 1000);
+	fill(&h, 950 * MS, 4);
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	t_check_contains(c.evidence, "1004 calls, 4 starved over 10.0ms");
+	t_check_int(c.bound_ns, 1004 * MS);
+
+	/* far over: FAIL */
+	fill(&h, 1900 * MS, 1);
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_contains(c.evidence, "more than the run's");
+
+	/* over by less than the run's steal: UNDECIDED */
+	il_hist_init(&h);
+	fill(&h, 20 * US, 1000);
+	fill(&h, 1006 * MS, 1);
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "host steal could explain");
+
+	/* too few calls: UNDECIDED; a timed-out call: FAIL */
+	il_hist_init(&h);
+	fill(&h, 20 * US, 50);
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "only 50 calls");
+	in.timed_out = 1;
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_int(il_check_rt_waiter(NULL, &h, &c), -EINVAL);
+}
+
+static void test_share(void)
+{
+	/* the demo's throttled: fg 100, bg 10, hogs 1000; q 4 ms */
+	struct il_share_input in = {
+		.w_waiter = il_weight_load(100),
+		.w_owner = il_weight_load(10),
+		.w_others = il_weight_load(1000),
+		.quantum_ns = 4 * MS,
+		.cs_ns = 20 * US,
+		.noise_ns = 20 * MS,
+		.min_samples = 100,
+		.min_exceed = 3,
+	};
+	struct il_share_stats st;
+	struct il_check c;
+	struct il_hist h;
+
+	t_check(il_weight_load(100) == 1024.0);
+	il_hist_init(&h);
+	il_share_stats(&in, &h, &st);
+	/* s_w = 1024 / 11366, s_o = 102.4 / 10342.4 */
+	t_check(st.s_waiter > 0.0900 && st.s_waiter < 0.0902);
+	t_check(st.s_owner > 0.00989 && st.s_owner < 0.00991);
+	t_check(st.rho > 9.09 && st.rho < 9.11);
+	t_check(st.b_waiter_ns > 44 * MS && st.b_waiter_ns < 45 * MS);
+	t_check(st.b_owner_ns > 405 * MS && st.b_owner_ns < 407 * MS);
+	t_check(st.threshold_ns > 133 * MS && st.threshold_ns < 136 * MS);
+
+	/* waits that scale with the owner's share: FAIL */
+	fill(&h, 25 * US, 1000);
+	fill(&h, 400 * MS, 5);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_contains(c.evidence, "5 of 1005 waits exceeded");
+	t_check_contains(c.evidence, "share ratio 9.1");
+	il_share_stats(&in, &h, &st);
+	t_check_int(st.exceed, 5);
+	t_check(st.factor > 8.9 && st.factor < 9.1);
+
+	/* an inversion is found however few waits there were */
+	il_hist_init(&h);
+	fill(&h, 400 * MS, 3);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+
+	/* two over: not enough to call it */
+	il_hist_init(&h);
+	fill(&h, 25 * US, 1000);
+	fill(&h, 400 * MS, 2);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "too few to call an inversion");
+
+	/* over by less than the run's steal: UNDECIDED */
+	il_hist_init(&h);
+	fill(&h, 25 * US, 1000);
+	fill(&h, 140 * MS, 5);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "host steal");
+
+	/* waits that scale with the waiter's share: PASS */
+	il_hist_init(&h);
+	fill(&h, 25 * US, 1000);
+	fill(&h, 40 * MS, 20);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	t_check_contains(c.evidence, "1020 waits, worst 40.0ms");
+
+	/* too few waits to PASS */
+	il_hist_init(&h);
+	fill(&h, 25 * US, 50);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "only 50 waits");
+
+	/* equal weights: the hypotheses cannot be told apart */
+	in.w_owner = il_weight_load(100);
+	in.w_others = il_weight_load(200);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "too close to tell apart");
+	in.w_owner = 0;
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_int(il_check_share(&in, NULL, &c), -EINVAL);
+}
+
+static void test_expect(void)
+{
+	struct il_sysinfo off = sysinfo("6.18.44", 0, 950000, -1);
+	struct il_sysinfo on = sysinfo("6.17.0", 1, 950000, -1);
+	struct il_sysinfo unknown = sysinfo("6.18.0", -1, 950000, -1);
+	struct il_sysinfo old = sysinfo("5.10.0", 0, -1, -1);
+	char why[160];
+
+	t_check_int(il_kmutex_expect(IL_KM_CASE_THROTTLED, &off, false, why,
+				     sizeof(why)),
+		    IL_FAIL);
+	t_check_str(why, "proxy execution off");
+	t_check_int(il_kmutex_expect(IL_KM_CASE_THROTTLED, &on, false, why,
+				     sizeof(why)),
+		    IL_PASS);
+	t_check_int(il_kmutex_expect(IL_KM_CASE_THROTTLED, &unknown, false,
+				     why, sizeof(why)),
+		    IL_FAIL);
+	t_check_contains(why, "unknown, taken as off");
+
+	t_check_int(il_kmutex_expect(IL_KM_CASE_CROSS_CPU, &off, true, why,
+				     sizeof(why)),
+		    IL_FAIL);
+	t_check_int(il_kmutex_expect(IL_KM_CASE_CROSS_CPU, &on, false, why,
+				     sizeof(why)),
+		    IL_FAIL);
+	t_check_contains(why, "without donor migration");
+	t_check_int(il_kmutex_expect(IL_KM_CASE_CROSS_CPU, &on, true, why,
+				     sizeof(why)),
+		    IL_PASS);
+	t_check_contains(why, "with donor migration");
+
+	t_check_int(il_kmutex_expect(IL_KM_CASE_RT_WAITER, &off, false, why,
+				     sizeof(why)),
+		    IL_PASS);
+	t_check_contains(why, "fair server");
+	t_check_int(il_kmutex_expect(IL_KM_CASE_RT_WAITER, &old, false, why,
+				     sizeof(why)),
+		    IL_FAIL);
+	t_check_int(il_kmutex_expect(IL_KM_CASE_CONTENTION, &old, false, why,
+				     sizeof(why)),
+		    IL_PASS);
+}
+
+int main(void)
+{
+	test_params();
+	test_recipes();
+	test_cgroup_names();
+	test_cgroup_mounts();
+	test_fair_server();
+	test_rt_waiter();
+	test_share();
+	test_expect();
+	return t_done("kmutex");
+}

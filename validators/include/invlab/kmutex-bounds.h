@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bounds for kernel-mutex inversion (DESIGN.md section 4, items 6 and 7)
+ * as pure functions of measured histograms and the kernel fingerprint,
+ * and what each kernel is expected to give (docs/kmutex.md).
+ *
+ * Item 7, RT waiter: a SCHED_FIFO waiter on a kernel mutex whose CFS owner
+ * sits behind an RT hog waits until the owner gets fair-class time: from
+ * the fair server (6.12 and later: runtime Q in every period P, given at
+ * the end of the period when real-time work starves the fair class), or
+ * from RT throttling before it.  The owner that just missed a window waits
+ * at most a period for the next one (the server's period restarts when it
+ * stops and starts with the fair class emptying and filling, so P, not
+ * P - Q), needs at most a tick to be picked and L to finish the section,
+ * and needs ceil((L + tick) / Q) windows in all:
+ *
+ *   B = ceil((L + tick) / Q) * P + L + tick        (+ the waiter's wakeup)
+ *
+ * Item 6, CFS owner in a low-weight cgroup: a fair task with share s of a
+ * CPU that becomes runnable waits about (q + L) / s to run its section,
+ * q the scheduler's quantum (the larger of the base slice and the tick).
+ * Without proxy execution the waiter waits for the owner at the owner's
+ * share s_o; with it the owner runs on the waiter's share s_w:
+ *
+ *   B_w = (q + L) / s_w      B_o = (q + L) / s_o      rho = s_w / s_o
+ *
+ * The check puts its threshold at the geometric mean sqrt(B_w * B_o) =
+ * B_w * sqrt(rho): waits that scale with the owner's share land above it,
+ * waits that scale with the waiter's below, and the inversion factor
+ * worst / B_w is about rho on a stock kernel and about 1 with proxy
+ * execution.
+ */
+#ifndef INVLAB_KMUTEX_BOUNDS_H
+#define INVLAB_KMUTEX_BOUNDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <invlab/hist.h>
+#include <invlab/sysinfo.h>
+#include <invlab/verdict.h>
+
+/* What gives a starved fair task CPU time on this kernel. */
+struct il_fair_server {
+	uint64_t runtime_ns; /* Q */
+	uint64_t period_ns;  /* P */
+	bool bounded;	     /* false: nothing does (judged against the
+				default server, and expected to fail) */
+	char source[128];    /* where Q and P come from, for people */
+};
+
+/* "6.18.44-fc-v782" -> 6, 18; 0, or -EINVAL */
+int il_kernel_version(const char *release, int *major, int *minor);
+/*
+ * From the fingerprint: the fair server (>= 6.12) with debugfs values when
+ * readable, else its defaults 50ms/1s; RT throttling before 6.12
+ * (sched_rt_period_us - sched_rt_runtime_us per period); not bounded when
+ * that is off (runtime -1).
+ */
+void il_fair_server_of(const struct il_sysinfo *si, struct il_fair_server *fs);
+/* B above; 0 when fs has no runtime */
+uint64_t il_rt_waiter_bound(const struct il_fair_server *fs, uint64_t cs_ns,
+			    uint64_t tick_ns);
+
+struct il_rt_waiter_input {
+	uint64_t bound_ns;	/* il_rt_waiter_bound */
+	uint64_t noise_ns;	/* the waiter's wakeup latency (calibration) */
+	uint64_t steal_ns;	/* host steal on the run's CPUs, whole run */
+	uint64_t long_ns;	/* a wait above this counts as "starved" */
+	size_t min_samples;	/* fewer calls: UNDECIDED */
+	int timed_out;		/* a call outlived the run's timeout */
+};
+/*
+ * Judge the waiter's call latencies: FAIL when the longest exceeds bound +
+ * noise by more than the run's steal could explain (or a call timed out),
+ * UNDECIDED when only steal could explain it or with too few calls, PASS
+ * otherwise.  The evidence counts the starved waits.  0, or -EINVAL.
+ */
+int il_check_rt_waiter(const struct il_rt_waiter_input *in,
+		       const struct il_hist *blocked, struct il_check *out);
+
+struct il_share_input {
+	double w_waiter;     /* top-level weights on the owner's CPU: */
+	double w_owner;	     /* the waiter, the owner's group or task, */
+	double w_others;     /* and everything else runnable there */
+	uint64_t quantum_ns; /* q */
+	uint64_t cs_ns;	     /* L: the uncontended cost of the section */
+	uint64_t noise_ns;   /* host steal on the run's CPUs, whole run */
+	size_t min_samples;  /* fewer waits: UNDECIDED */
+	size_t min_exceed;   /* fewer waits above the threshold: UNDECIDED */
+};
+
+/* What il_check_share derived, for reports. */
+struct il_share_stats {
+	double s_waiter, s_owner, rho;
+	uint64_t b_waiter_ns, b_owner_ns, threshold_ns;
+	uint64_t exceed;	/* waits above the threshold */
+	double factor;		/* worst / b_waiter */
+};
+/* cgroup weight on the v2 scale -> the kernel's load weight (100: 1024) */
+double il_weight_load(unsigned cpu_weight);
+void il_share_stats(const struct il_share_input *in, const struct il_hist *h,
+		    struct il_share_stats *st);
+/*
+ * Judge the waiter's waits against the share threshold: FAIL when at
+ * least min_exceed waits exceed it and the excess is more than the run's
+ * steal (however few waits there were: an inversion makes waits few),
+ * UNDECIDED when fewer do (or steal explains them) or when rho < 4 (the
+ * two hypotheses are too close to tell apart), PASS when none does and
+ * there were at least min_samples waits.  0, or -EINVAL.
+ */
+int il_check_share(const struct il_share_input *in, const struct il_hist *h,
+		   struct il_check *out);
+
+/* The configurations whose verdict depends on the kernel */
+enum il_km_expect_case {
+	IL_KM_CASE_CONTENTION, /* the recipe contends: PASS everywhere */
+	IL_KM_CASE_THROTTLED,  /* same CPU, low-weight owner */
+	IL_KM_CASE_CROSS_CPU,  /* owner starved on another CPU */
+	IL_KM_CASE_RT_WAITER,  /* FIFO waiter, CFS owner, RT hog */
+};
+/*
+ * The verdict this kernel should give, and why in one phrase:
+ *   throttled   FAIL without proxy execution, PASS with it;
+ *   cross-cpu   PASS only with proxy execution that migrates donors
+ *               (donor_migration: the tester says the kernel has it);
+ *   rt-waiter   PASS where a fair server or RT throttling bounds it;
+ *   contention  PASS.
+ * An unknown proxy-execution state is taken as off, and says so.
+ */
+enum il_verdict il_kmutex_expect(enum il_km_expect_case c,
+				 const struct il_sysinfo *si,
+				 bool donor_migration, char *why, size_t len);
+
+#endif

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernel-mutex inversion bounds and checks (kmutex-bounds.h): the fair
+ * server bound for an RT waiter behind a starved CFS owner, the share
+ * threshold for a CFS owner in a low-weight cgroup, and the verdict each
+ * kind of kernel is expected to give.
+ *
+ * Both checks read the waiter's histogram of call latencies, not
+ * per-wait samples: a kernel mutex cannot be watched from userspace, so
+ * who ran during a wait is not known, and the only noise allowances are
+ * the measured ones (wakeup latency, host steal during the run).  A FAIL
+ * needs more excess than the steal of the whole run could explain, and
+ * for the share check at least min_exceed waits: never one outlier.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <invlab/kmutex-bounds.h>
+#include <invlab/time.h>
+
+/* the fair server's defaults (kernel/sched/deadline.c) */
+#define FS_RUNTIME_DEFAULT (50 * IL_NSEC_PER_MSEC)
+#define FS_PERIOD_DEFAULT IL_NSEC_PER_SEC
+/* rho below this: B_w and B_o differ by less than 2x each way */
+#define RHO_MIN 4.0
+
+int il_kernel_version(const char *release, int *major, int *minor)
+{
+	char *end;
+	long a, b;
+
+	if (!release)
+		return -EINVAL;
+	a = strtol(release, &end, 10);
+	if (end == release || *end != '.')
+		return -EINVAL;
+	b = strtol(end + 1, &end, 10);
+	if (a < 0 || b < 0 || a > 1000 || b > 1000)
+		return -EINVAL;
+	*major = (int)a;
+	*minor = (int)b;
+	return 0;
+}
+
+void il_fair_server_of(const struct il_sysinfo *si, struct il_fair_server *fs)
+{
+	int maj = 0, min = 0;
+	bool known = !il_kernel_version(si->release, &maj, &min);
+
+	memset(fs, 0, sizeof(*fs));
+	fs->runtime_ns = FS_RUNTIME_DEFAULT;
+	fs->period_ns = FS_PERIOD_DEFAULT;
+	fs->bounded = true;
+	if (!known || maj > 6 || (maj == 6 && min >= 12)) {
+		if (si->fair_server_runtime_ns > 0 &&
+		    si->fair_server_period_ns > 0) {
+			fs->runtime_ns = (uint64_t)si->fair_server_runtime_ns;
+			fs->period_ns = (uint64_t)si->fair_server_period_ns;
+			snprintf(fs->source, sizeof(fs->source),
+				 "fair server, from debugfs");
+		} else {
+			snprintf(fs->source, sizeof(fs->source),
+				 "fair server, default 50ms/1s (debugfs not "
+				 "readable)");
+		}
+		return;
+	}
+	/* before the fair server: RT throttling leaves the rest of each
+	 * RT period to the fair class */
+	if (si->rt_runtime_us >= 0 && si->rt_period_us > 0 &&
+	    si->rt_runtime_us < si->rt_period_us) {
+		fs->period_ns = (uint64_t)si->rt_period_us * IL_NSEC_PER_USEC;
+		fs->runtime_ns = (uint64_t)(si->rt_period_us - si->rt_runtime_us) *
+				 IL_NSEC_PER_USEC;
+		snprintf(fs->source, sizeof(fs->source),
+			 "RT throttling (sched_rt_runtime_us %ld of %ld)",
+			 si->rt_runtime_us, si->rt_period_us);
+		return;
+	}
+	fs->bounded = false;
+	snprintf(fs->source, sizeof(fs->source),
+		 "nothing: %d.%d has no fair server, RT throttling is off",
+		 maj, min);
+}
+
+uint64_t il_rt_waiter_bound(const struct il_fair_server *fs, uint64_t cs_ns,
+			    uint64_t tick_ns)
+{
+	uint64_t windows;
+
+	if (!fs->runtime_ns || !fs->period_ns)
+		return 0;
+	windows = (cs_ns + tick_ns + fs->runtime_ns - 1) / fs->runtime_ns;
+	if (!windows)
+		windows = 1;
+	return windows * fs->period_ns + cs_ns + tick_ns;
+}
+
+/* samples at or above v (bucket lower edges: undercounts by < 0.4 %) */
+static uint64_t count_above(const struct il_hist *h, uint64_t v)
+{
+	unsigned idx = 0;
+	uint64_t lo, cnt, n = 0;
+
+	while (il_hist_next_bin(h, &idx, &lo, &cnt))
+		if (lo > v)
+			n += cnt;
+	return n;
+}
+
+int il_check_rt_waiter(const struct il_rt_waiter_input *in,
+		       const struct il_hist *h, struct il_check *out)
+{
+	char b[24], e[24], w[24], s[24], l[24], x[24];
+	uint64_t limit, starved, excess;
+
+	if (!in || !h || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->bound_name = "fair server (RT waiter, CFS owner, RT hog)";
+	out->bound_ns = in->bound_ns;
+	out->noise_ns = in->noise_ns;
+	out->worst_ns = h->count ? h->max : 0;
+	limit = in->bound_ns + in->noise_ns;
+	starved = in->long_ns ? count_above(h, in->long_ns) : 0;
+	excess = out->worst_ns > limit ? out->worst_ns - limit : 0;
+	il_format_duration(b, sizeof(b), in->bound_ns);
+	il_format_duration(e, sizeof(e), in->noise_ns);
+	il_format_duration(w, sizeof(w), out->worst_ns);
+	il_format_duration(s, sizeof(s), in->steal_ns);
+	il_format_duration(l, sizeof(l), in->long_ns);
+	il_format_duration(x, sizeof(x), excess);
+
+	if (in->timed_out) {
+		out->verdict = IL_FAIL;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "a call outlived the run's timeout: the wait was not "
+			 "bounded by %s",
+			 b);
+		return 0;
+	}
+	if (excess && excess > in->steal_ns) {
+		out->verdict = IL_FAIL;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "worst wait %s exceeded %s + %s noise by %s, more "
+			 "than the run's %s of steal; %llu of %llu calls "
+			 "waited over %s",
+			 w, b, e, x, s, (unsigned long long)starved,
+			 (unsigned long long)h->count, l);
+		return 0;
+	}
+	if (excess) {
+		out->verdict = IL_UNDECIDED;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "worst wait %s exceeded %s + %s noise by %s, which "
+			 "the run's %s of host steal could explain",
+			 w, b, e, x, s);
+		return 0;
+	}
+	if (h->count < in->min_samples) {
+		out->verdict = IL_UNDECIDED;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "only %llu calls measured (need %zu)",
+			 (unsigned long long)h->count, in->min_samples);
+		return 0;
+	}
+	out->verdict = IL_PASS;
+	snprintf(out->evidence, sizeof(out->evidence),
+		 "%llu calls, %llu starved over %s, worst %s <= %s + %s noise",
+		 (unsigned long long)h->count, (unsigned long long)starved, l,
+		 w, b, e);
+	return 0;
+}
+
+double il_weight_load(unsigned cpu_weight)
+{
+	/* sched_weight_from_cgroup() and cpu.shares = w * 1024 / 100 */
+	return (double)cpu_weight * 1024.0 / 100.0;
+}
+
+void il_share_stats(const struct il_share_input *in, const struct il_hist *h,
+		    struct il_share_stats *st)
+{
+	double q = (double)(in->quantum_ns + in->cs_ns), all, bw, bo;
+
+	memset(st, 0, sizeof(*st));
+	all = in->w_waiter + in->w_owner + in->w_others;
+	if (all <= 0 || in->w_owner <= 0 || in->w_waiter <= 0)
+		return;
+	st->s_waiter = in->w_waiter / all;
+	/* the waiter is off the run queue while it waits (no proxy) */
+	st->s_owner = in->w_owner / (in->w_owner + in->w_others);
+	st->rho = st->s_waiter / st->s_owner;
+	bw = q / st->s_waiter;
+	bo = q / st->s_owner;
+	st->b_waiter_ns = (uint64_t)bw;
+	st->b_owner_ns = (uint64_t)bo;
+	st->threshold_ns = (uint64_t)sqrt(bw * bo);
+	st->exceed = h ? count_above(h, st->threshold_ns) : 0;
+	st->factor = h && h->count && bw > 0 ? (double)h->max / bw : 0;
+}
+
+int il_check_share(const struct il_share_input *in, const struct il_hist *h,
+		   struct il_check *out)
+{
+	struct il_share_stats st;
+	char t[24], bw[24], bo[24], w[24], s[24];
+	uint64_t excess;
+
+	if (!in || !h || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	il_share_stats(in, h, &st);
+	out->bound_name = "waiter's share (proxy execution)";
+	out->bound_ns = st.threshold_ns;
+	out->noise_ns = in->noise_ns;
+	out->worst_ns = h->count ? h->max : 0;
+	il_format_duration(t, sizeof(t), st.threshold_ns);
+	il_format_duration(bw, sizeof(bw), st.b_waiter_ns);
+	il_format_duration(bo, sizeof(bo), st.b_owner_ns);
+	il_format_duration(w, sizeof(w), out->worst_ns);
+	il_format_duration(s, sizeof(s), in->noise_ns);
+	if (!st.rho) {
+		out->verdict = IL_UNDECIDED;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "no weights: the share bound does not apply");
+		return 0;
+	}
+	if (st.rho < RHO_MIN) {
+		out->verdict = IL_UNDECIDED;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "share ratio %.1f: the waiter's and the owner's "
+			 "shares are too close to tell apart (need %.0f)",
+			 st.rho, RHO_MIN);
+		return 0;
+	}
+	excess = out->worst_ns > st.threshold_ns
+			 ? out->worst_ns - st.threshold_ns
+			 : 0;
+	if (st.exceed >= in->min_exceed && excess > in->noise_ns) {
+		out->verdict = IL_FAIL;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "%llu of %llu waits exceeded %s; worst %s = %.1fx "
+			 "the waiter-share bound %s (share ratio %.1f: the "
+			 "owner's share gives about %.1fx, %s; proxy "
+			 "execution about 1x); host steal %s",
+			 (unsigned long long)st.exceed,
+			 (unsigned long long)h->count, t, w, st.factor, bw,
+			 st.rho, st.rho, bo, s);
+		return 0;
+	}
+	if (st.exceed) {
+		out->verdict = IL_UNDECIDED;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "%llu of %llu waits exceeded %s (worst %s, %.1fx the "
+			 "waiter-share bound %s): %s",
+			 (unsigned long long)st.exceed,
+			 (unsigned long long)h->count, t, w, st.factor, bw,
+			 excess <= in->noise_ns
+				 ? "host steal during the run could explain it"
+				 : "too few to call an inversion");
+		return 0;
+	}
+	/* an inversion needs no minimum to be found; its absence does */
+	if (h->count < in->min_samples) {
+		out->verdict = IL_UNDECIDED;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "no wait exceeded %s, but only %llu waits measured "
+			 "(need %zu)",
+			 t, (unsigned long long)h->count, in->min_samples);
+		return 0;
+	}
+	out->verdict = IL_PASS;
+	snprintf(out->evidence, sizeof(out->evidence),
+		 "%llu waits, worst %s = %.1fx the waiter-share bound %s, "
+		 "under %s (share ratio %.1f)",
+		 (unsigned long long)h->count, w, st.factor, bw, t, st.rho);
+	return 0;
+}
+
+enum il_verdict il_kmutex_expect(enum il_km_expect_case c,
+				 const struct il_sysinfo *si,
+				 bool donor_migration, char *why, size_t len)
+{
+	struct il_fair_server fs;
+	const char *pe = si->proxy_exec_active == 1   ? "proxy execution on"
+			 : si->proxy_exec_active == 0 ? "proxy execution off"
+						      : "proxy execution state "
+							"unknown, taken as off";
+
+	switch (c) {
+	case IL_KM_CASE_CONTENTION:
+		snprintf(why, len, "a recipe contends on every kernel");
+		return IL_PASS;
+	case IL_KM_CASE_THROTTLED:
+		snprintf(why, len, "%s", pe);
+		return si->proxy_exec_active == 1 ? IL_PASS : IL_FAIL;
+	case IL_KM_CASE_CROSS_CPU:
+		if (si->proxy_exec_active == 1 && donor_migration) {
+			snprintf(why, len, "%s, with donor migration", pe);
+			return IL_PASS;
+		}
+		snprintf(why, len, "%s%s", pe,
+			 si->proxy_exec_active == 1
+				 ? ", without donor migration (owner on "
+				   "another CPU)"
+				 : "");
+		return IL_FAIL;
+	case IL_KM_CASE_RT_WAITER:
+		il_fair_server_of(si, &fs);
+		snprintf(why, len, "bounded by %s", fs.source);
+		return fs.bounded ? IL_PASS : IL_FAIL;
+	}
+	snprintf(why, len, "?");
+	return IL_UNDECIDED;
+}
