@@ -119,3 +119,14 @@ uint64_t demo_tick_ns(const struct il_sysinfo *si)
 {
 	return si->hz > 0 ? 1000000000ull / (uint64_t)si->hz : 4000000ull;
 }
+
+void demo_json_blocking(struct il_json *j, const struct il_blocking_stats *st)
+{
+	il_json_uint(j, "rounds_within_bound", st->clean);
+	il_json_uint(j, "rounds_noise_set_aside", st->noisy);
+	il_json_uint(j, "rounds_violating", st->violations);
+	il_json_uint(j, "rounds_timed_out", st->timed_out);
+	il_json_uint(j, "worst_excess_ns", st->worst_excess_ns);
+	il_json_uint(j, "worst_hog_during_wait_ns", st->worst_lower_ns);
+	il_json_uint(j, "worst_foreign_ns", st->worst_foreign_ns);
+}

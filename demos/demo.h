@@ -16,6 +16,7 @@
 #include <invlab/opt.h>
 #include <invlab/report.h>
 #include <invlab/sysinfo.h>
+#include <invlab/validate.h>
 
 /* set by SIGINT/SIGTERM once demo_signals() ran */
 extern int demo_stop;
@@ -45,6 +46,8 @@ void demo_kernel_line(FILE *f, const struct il_sysinfo *si);
  * preempt work on another CPU.
  */
 uint64_t demo_tick_ns(const struct il_sysinfo *si);
+/* How the judged waits fell, as members of the object being written. */
+void demo_json_blocking(struct il_json *j, const struct il_blocking_stats *st);
 /* " #2" for the second run of a configuration, "" when there is one */
 const char *demo_run_tag(long long repeat, int run, char *buf, size_t len);
 /*

@@ -446,12 +446,7 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 		il_json_begin_object(j, NULL);
 		il_json_str(j, "validator", ck[i].validator);
 		il_json_str(j, "task", ck[i].task);
-		il_json_str(j, "verdict", il_verdict_name(ck[i].c.verdict));
-		il_json_str(j, "bound", ck[i].c.bound_name);
-		il_json_uint(j, "bound_ns", ck[i].c.bound_ns);
-		il_json_uint(j, "noise_ns", ck[i].c.noise_ns);
-		il_json_uint(j, "worst_ns", ck[i].c.worst_ns);
-		il_json_str(j, "evidence", ck[i].c.evidence);
+		il_json_check(j, &ck[i].c);
 		il_json_end_object(j);
 	}
 	il_json_end_array(j);

@@ -402,23 +402,11 @@ static void write_json(struct il_json *j, const struct cfg *cfg, int cpu,
 		il_json_str(j, "configuration", proto_names[r->protocol]);
 		il_json_str(j, "protocol", proto_names[r->protocol]);
 		il_json_int(j, "repeat", r->repeat);
-		il_json_str(j, "verdict", il_verdict_name(r->check.verdict));
+		il_json_check(j, &r->check);
 		il_json_str(j, "expected", il_verdict_name(r->expected));
-		il_json_str(j, "bound", r->check.bound_name);
-		il_json_uint(j, "bound_ns", r->check.bound_ns);
-		il_json_uint(j, "noise_ns", r->check.noise_ns);
-		il_json_uint(j, "worst_ns", r->check.worst_ns);
-		il_json_str(j, "evidence", r->check.evidence);
 		il_json_uint(j, "rounds", r->rounds);
 		il_json_uint(j, "rounds_late_holder", r->late);
-		il_json_uint(j, "rounds_within_bound", r->st.clean);
-		il_json_uint(j, "rounds_noise_set_aside", r->st.noisy);
-		il_json_uint(j, "rounds_violating", r->st.violations);
-		il_json_uint(j, "rounds_timed_out", r->st.timed_out);
-		il_json_uint(j, "worst_excess_ns", r->st.worst_excess_ns);
-		il_json_uint(j, "worst_hog_during_wait_ns",
-			     r->st.worst_lower_ns);
-		il_json_uint(j, "worst_foreign_ns", r->st.worst_foreign_ns);
+		demo_json_blocking(j, &r->st);
 		il_json_uint(j, "steal_ns", r->steal_ns);
 		il_json_str(j, "placement", r->placement);
 		il_json_hist(j, "blocked_ns", &r->blocked);

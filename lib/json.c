@@ -24,6 +24,7 @@
 #include <invlab/hist.h>
 #include <invlab/report.h>
 #include <invlab/sysinfo.h>
+#include <invlab/verdict.h>
 
 #include "config.h"
 #include "sysinfo-parse.h"
@@ -556,4 +557,14 @@ void il_report_end(struct il_json *j, int return_code)
 	il_json_end_object(j);
 	if (!j->err && fflush(j->f))
 		j->err = -errno;
+}
+
+void il_json_check(struct il_json *j, const struct il_check *c)
+{
+	il_json_str(j, "verdict", il_verdict_name(c->verdict));
+	il_json_str(j, "bound", c->bound_name);
+	il_json_uint(j, "bound_ns", c->bound_ns);
+	il_json_uint(j, "noise_ns", c->noise_ns);
+	il_json_uint(j, "worst_ns", c->worst_ns);
+	il_json_str(j, "evidence", c->evidence);
 }

@@ -49,6 +49,11 @@ int il_json_error(const struct il_json *j);
  */
 void il_json_hist(struct il_json *j, const char *key, const struct il_hist *h);
 
+/* A verdict's members, in the object being written: verdict, bound,
+ * bound_ns, noise_ns, worst_ns, evidence. */
+struct il_check;
+void il_json_check(struct il_json *j, const struct il_check *c);
+
 /*
  * The common envelope.  il_report_begin opens the top-level object and
  * writes schema_version, program, version, command_line, start_time
