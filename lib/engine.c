@@ -613,8 +613,14 @@ out:
 
 	r->jobs++;
 	il_hist_record(&r->response, resp);
-	if (!me->lean)
-		il_hist_record(&r->job_cpu, sub0(il_thread_cpu_ns(), cpu0));
+	if (!me->lean) {
+		uint64_t used = sub0(il_thread_cpu_ns(), cpu0);
+
+		il_hist_record(&r->job_cpu, used);
+		/* periodic jobs in order: one per period of a reservation */
+		if (r->njob_cpu < r->job_cpu_cap)
+			r->job_cpu_seq[r->njob_cpu++] = used;
+	}
 	if (dl && resp > dl)
 		r->misses++;
 }
@@ -1004,6 +1010,13 @@ static int alloc_results(struct engine *e, struct il_engine_result *res,
 		il_hist_init(&r->response);
 		il_hist_init(&r->job_cpu);
 		il_hist_init(&r->boost);
+		if (t->k.activation == IL_ACT_PERIODIC && t->k.period_ns) {
+			r->job_cpu_cap = (size_t)(duration / t->k.period_ns) + 16;
+			r->job_cpu_seq = calloc(r->job_cpu_cap,
+						sizeof(*r->job_cpu_seq));
+			if (!r->job_cpu_seq)
+				return -ENOMEM;
+		}
 		for (int p = 0; p < t->nphases; p++) {
 			const struct il_phase *ph = &t->phases[p];
 			struct il_lock_result *lr;
@@ -1499,6 +1512,9 @@ void il_engine_result_free(struct il_engine_result *res)
 	for (int i = 0; i < IL_MAX_TASKS; i++) {
 		struct il_task_result *r = &res->tasks[i];
 
+		free(r->job_cpu_seq);
+		r->job_cpu_seq = NULL;
+		r->njob_cpu = r->job_cpu_cap = 0;
 		for (int l = 0; l < r->nlocks; l++) {
 			free(r->locks[l]->samples);
 			free(r->locks[l]);

@@ -70,6 +70,7 @@ enum {
 	TK_BODY,
 	TK_CGROUP,
 	TK_CPU_WEIGHT,
+	TK_MISBEHAVES,
 	TK_N
 };
 
@@ -310,6 +311,15 @@ const struct il_opt il_task_keys[] = {
 		.help = "weight of the task's cgroup on the cgroup v2 scale "
 			"(100 is a nice-0 task; v1 cpu.shares = N * 1024 / 100); "
 			"0: the default, 100",
+	},
+	[TK_MISBEHAVES] = {
+		.name = "misbehaves",
+		.type = IL_OPT_FLAG,
+		.offset = T(misbehaves),
+		.help = "the task overruns its budget or critical sections on "
+			"purpose (a negative control): the bandwidth check of "
+			"its reservation is expected to FAIL, and tasks sharing "
+			"no lock with it must stay isolated",
 	},
 	[TK_N] = { .name = NULL },
 };

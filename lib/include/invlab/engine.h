@@ -56,6 +56,10 @@ struct il_task_result {
 	int cpu;	    /* the single CPU it was pinned to, or -1 */
 	uint64_t jobs, misses;
 	struct il_hist wakeup, response, job_cpu;
+	/* periodic tasks: each job's CPU time, in release order (the
+	 * per-period consumption of a reservation) */
+	uint64_t *job_cpu_seq;
+	size_t njob_cpu, job_cpu_cap;
 	/* critical sections this task held, CPU time, per resource */
 	struct il_hist *hold[IL_MAX_RESOURCES];
 	uint64_t hold_max[IL_MAX_RESOURCES];

@@ -143,6 +143,7 @@ struct il_task_keys {
 	const char *body; /* phases, see above */
 	const char *cgroup; /* cpu cgroup the engine creates; NULL: none */
 	int64_t cpu_weight; /* of that group, 1..10000; 0: default (100) */
+	int misbehaves;	    /* overruns on purpose (M-BWI negative control) */
 };
 
 struct il_global_keys {
