@@ -63,6 +63,7 @@
 #include <invlab/report.h>
 #include <invlab/scenario.h>
 #include <invlab/sched.h>
+#include <invlab/strbuf.h>
 #include <invlab/sysinfo.h>
 #include <invlab/time.h>
 #include <invlab/verdict.h>
@@ -270,21 +271,6 @@ static int parse_configs(const char *list, bool *want, char *err, size_t len)
 	return -EINVAL;
 }
 
-/* append to a job text being built */
-static void add(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void add(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * The configuration as a job file: what runs is exactly what --print-job
@@ -310,7 +296,7 @@ static void job_text(const struct setup *su, enum config c, char *job,
 	else
 		snprintf(cls, sizeof(cls), "other");
 	job[0] = '\0';
-	add(job, len,
+	il_appendf(job, len,
 	    "; kmutex %s: %s\n"
 	    "[global]\n"
 	    "name = kmutex-%s\n"
@@ -323,16 +309,16 @@ static void job_text(const struct setup *su, enum config c, char *job,
 	    config_names[c], il_kmutex_lock_name((enum il_km_recipe)cfg->recipe),
 	    config_names[c], cfg->common.duration_ns, rname, via);
 	if (cfg->recipe != IL_KM_RENAME)
-		add(job, len, "size = %" PRIu64 "\n",
+		il_appendf(job, len, "size = %" PRIu64 "\n",
 		    cfg->size ? cfg->size
 			      : il_kmutex_size_default(
 					(enum il_km_recipe)cfg->recipe));
 	if (cfg->recipe == IL_KM_RENAME || cfg->recipe == IL_KM_FPOS)
-		add(job, len, "dir = %s\n", cfg->dir);
+		il_appendf(job, len, "dir = %s\n", cfg->dir);
 	if (cfg->recipe == IL_KM_SEQFILE)
-		add(job, len, "source = %s\n", cfg->source);
+		il_appendf(job, len, "source = %s\n", cfg->source);
 
-	add(job, len,
+	il_appendf(job, len,
 	    "[task fg]\n"
 	    "class = %s\n"
 	    "cpu = %d\n"
@@ -340,9 +326,9 @@ static void job_text(const struct setup *su, enum config c, char *job,
 	    "body = call K, sleep %" PRIu64 "ns\n",
 	    cls, su->cpu, cfg->period_ns);
 	if (weighted(c))
-		add(job, len, "cgroup = kmutex-fg\ncpu_weight = 100\n");
+		il_appendf(job, len, "cgroup = kmutex-fg\ncpu_weight = 100\n");
 	if (has_bg(c)) {
-		add(job, len,
+		il_appendf(job, len,
 		    "[task %s]\n"
 		    "class = other\n"
 		    "cpu = %d\n"
@@ -351,13 +337,13 @@ static void job_text(const struct setup *su, enum config c, char *job,
 		    c == C_RT_WAITER ? "owner" : "bg", owner_cpu,
 		    cfg->recipe == IL_KM_SEQFILE ? " pread" : "");
 		if (weighted(c))
-			add(job, len, "cgroup = kmutex-bg\ncpu_weight = %" PRId64
+			il_appendf(job, len, "cgroup = kmutex-bg\ncpu_weight = %" PRId64
 				      "\n",
 			    cfg->bg_weight);
 	}
 	if (has_hogs(c))
 		for (int h = 0; h < cfg->hogs; h++) {
-			add(job, len,
+			il_appendf(job, len,
 			    "[task hog%d]\n"
 			    "class = other\n"
 			    "cpu = %d\n"
@@ -365,13 +351,13 @@ static void job_text(const struct setup *su, enum config c, char *job,
 			    "body = run 100ms\n",
 			    h + 1, owner_cpu);
 			if (weighted(c))
-				add(job, len,
+				il_appendf(job, len,
 				    "cgroup = kmutex-hogs\ncpu_weight = %" PRId64
 				    "\n",
 				    cfg->hog_weight);
 		}
 	if (c == C_RT_WAITER)
-		add(job, len,
+		il_appendf(job, len,
 		    "[task rthog]\n"
 		    "class = fifo:%" PRId64 "\n"
 		    "cpu = %d\n"

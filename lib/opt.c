@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "invlab/opt.h"
+#include "invlab/strbuf.h"
 #include "invlab/time.h"
 
 /* --help layout: help text starts at most at this column, wraps at 79 */
@@ -130,19 +131,6 @@ const struct il_opt il_common_opts[] = {
 	{.name = NULL},
 };
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 static const struct il_opt *find_n(const struct il_opt *const *tables,
 				   const char *name, size_t len)
@@ -433,10 +421,10 @@ static int out_of_range(const struct il_opt *o, const char *shown, char *err,
 
 	fmt_range(o, range, sizeof(range));
 	if (range[0])
-		set_err(err, errlen, "--%s: %s is out of range; allowed %s",
+		il_setf(err, errlen, "--%s: %s is out of range; allowed %s",
 			o->name, shown, range);
 	else
-		set_err(err, errlen, "--%s: %s is out of range", o->name,
+		il_setf(err, errlen, "--%s: %s is out of range", o->name,
 			shown);
 	return -EINVAL;
 }
@@ -465,11 +453,11 @@ static int parse_choice(const struct il_opt *o, const char *value, int *idx,
 	}
 	best = suggest_result(&s, &blen);
 	if (best)
-		set_err(err, errlen,
+		il_setf(err, errlen,
 			"--%s: '%s' is not one of %s; did you mean '%.*s'?",
 			o->name, value, o->choices, (int)blen, best);
 	else
-		set_err(err, errlen, "--%s: '%s' is not one of %s", o->name,
+		il_setf(err, errlen, "--%s: '%s' is not one of %s", o->name,
 			value, o->choices);
 	return -EINVAL;
 }
@@ -488,7 +476,7 @@ static int apply(const struct il_opt *o, void *cfg, const char *value,
 	int ret, v;
 
 	if (!value && o->type != IL_OPT_FLAG) {
-		set_err(err, errlen, "--%s: missing argument", o->name);
+		il_setf(err, errlen, "--%s: missing argument", o->name);
 		return -EINVAL;
 	}
 
@@ -496,7 +484,7 @@ static int apply(const struct il_opt *o, void *cfg, const char *value,
 	case IL_OPT_FLAG:
 		v = 1;
 		if (value && parse_bool(value, &v)) {
-			set_err(err, errlen,
+			il_setf(err, errlen,
 				"--%s: '%s' is not a boolean (1, yes, true, "
 				"on or 0, no, false, off)",
 				o->name, value);
@@ -512,7 +500,7 @@ static int apply(const struct il_opt *o, void *cfg, const char *value,
 			return out_of_range(o, shown, err, errlen);
 		}
 		if (ret) {
-			set_err(err, errlen, "--%s: '%s' is not an integer",
+			il_setf(err, errlen, "--%s: '%s' is not an integer",
 				o->name, value);
 			return -EINVAL;
 		}
@@ -534,14 +522,14 @@ static int apply(const struct il_opt *o, void *cfg, const char *value,
 			return out_of_range(o, shown, err, errlen);
 		}
 		if (ret && o->type == IL_OPT_DURATION) {
-			set_err(err, errlen,
+			il_setf(err, errlen,
 				"--%s: '%s' is not a duration "
 				"(a number with unit ns, us, ms, s or m)",
 				o->name, value);
 			return -EINVAL;
 		}
 		if (ret) {
-			set_err(err, errlen,
+			il_setf(err, errlen,
 				"--%s: '%s' is not a size "
 				"(an integer with optional suffix K, M, G or "
 				"T)",
@@ -571,7 +559,7 @@ static int apply(const struct il_opt *o, void *cfg, const char *value,
 		struct il_strlist *l = (struct il_strlist *)field;
 
 		if (l->n == IL_OPT_LIST_MAX) {
-			set_err(err, errlen, "--%s: given more than %d times",
+			il_setf(err, errlen, "--%s: given more than %d times",
 				o->name, IL_OPT_LIST_MAX);
 			return -EINVAL;
 		}
@@ -579,7 +567,7 @@ static int apply(const struct il_opt *o, void *cfg, const char *value,
 		return 0;
 	}
 	}
-	set_err(err, errlen, "--%s: unknown option type %d", o->name, o->type);
+	il_setf(err, errlen, "--%s: unknown option type %d", o->name, o->type);
 	return -EINVAL;
 }
 
@@ -588,7 +576,7 @@ static int check_supported(const struct il_opt *o, char *err, size_t errlen)
 {
 	if (!o->unsupported)
 		return 0;
-	set_err(err, errlen, "--%s: not supported: %s", o->name,
+	il_setf(err, errlen, "--%s: not supported: %s", o->name,
 		o->unsupported);
 	return -EINVAL;
 }
@@ -600,32 +588,32 @@ static int check_tables(const struct il_opt *const *tables, char *err,
 	for (const struct il_opt *const *t = tables; *t; t++) {
 		for (const struct il_opt *o = *t; o->name; o++) {
 			if (!o->name[0] || strchr(o->name, '=')) {
-				set_err(err, errlen,
+				il_setf(err, errlen,
 					"option table: bad name '%s'", o->name);
 				return -EINVAL;
 			}
 			if (find_n(tables, o->name, strlen(o->name)) != o) {
-				set_err(err, errlen,
+				il_setf(err, errlen,
 					"option table: --%s declared twice",
 					o->name);
 				return -EINVAL;
 			}
 			if (o->short_name &&
 			    find_short(tables, o->short_name) != o) {
-				set_err(err, errlen,
+				il_setf(err, errlen,
 					"option table: -%c declared twice "
 					"(--%s)",
 					o->short_name, o->name);
 				return -EINVAL;
 			}
 			if (o->type == IL_OPT_CHOICE && !o->choices) {
-				set_err(err, errlen,
+				il_setf(err, errlen,
 					"option table: --%s has no choices",
 					o->name);
 				return -EINVAL;
 			}
 			if (has_range(o) && o->min > o->max) {
-				set_err(err, errlen,
+				il_setf(err, errlen,
 					"option table: --%s has min > max",
 					o->name);
 				return -EINVAL;
@@ -646,7 +634,7 @@ static int apply_defaults(const struct il_opt *const *tables, void *cfg,
 
 			if (o->def) {
 				if (apply(o, cfg, o->def, msg, sizeof(msg))) {
-					set_err(err, errlen,
+					il_setf(err, errlen,
 						"option table: bad default "
 						"for --%s: %s",
 						o->name, msg);
@@ -719,11 +707,11 @@ static int parse_long(int argc, char **argv, int i,
 		const char *s = suggest_n(tables, name, len);
 
 		if (s)
-			set_err(err, errlen,
+			il_setf(err, errlen,
 				"unknown option '--%.*s'; did you mean '--%s'?",
 				(int)len, name, s);
 		else
-			set_err(err, errlen, "unknown option '--%.*s'",
+			il_setf(err, errlen, "unknown option '--%.*s'",
 				(int)len, name);
 		return -EINVAL;
 	}
@@ -732,7 +720,7 @@ static int parse_long(int argc, char **argv, int i,
 		return ret;
 	if (o->type == IL_OPT_FLAG) {
 		if (eq) {
-			set_err(err, errlen, "--%s: takes no value", o->name);
+			il_setf(err, errlen, "--%s: takes no value", o->name);
 			return -EINVAL;
 		}
 		return apply(o, cfg, NULL, err, errlen) ?: 1;
@@ -754,7 +742,7 @@ static int parse_short(int argc, char **argv, int i,
 		int ret;
 
 		if (!o) {
-			set_err(err, errlen, "unknown option '-%c'", *p);
+			il_setf(err, errlen, "unknown option '-%c'", *p);
 			return -EINVAL;
 		}
 		ret = check_supported(o, err, errlen);
@@ -784,7 +772,7 @@ int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!tables || !cfg) {
-		set_err(err, errlen, "no option tables");
+		il_setf(err, errlen, "no option tables");
 		return -EINVAL;
 	}
 	ret = check_tables(tables, err, errlen);
@@ -837,7 +825,7 @@ int il_opt_set(const struct il_opt *const *tables, void *cfg, const char *name,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!tables || !cfg || !name) {
-		set_err(err, errlen, "no option tables or name");
+		il_setf(err, errlen, "no option tables or name");
 		return -EINVAL;
 	}
 	o = il_opt_find(tables, name);
@@ -845,11 +833,11 @@ int il_opt_set(const struct il_opt *const *tables, void *cfg, const char *name,
 		const char *s = il_opt_suggest(tables, name);
 
 		if (s)
-			set_err(err, errlen,
+			il_setf(err, errlen,
 				"unknown option '--%s'; did you mean '--%s'?",
 				name, s);
 		else
-			set_err(err, errlen, "unknown option '--%s'", name);
+			il_setf(err, errlen, "unknown option '--%s'", name);
 		return -EINVAL;
 	}
 	ret = check_supported(o, err, errlen);
@@ -880,21 +868,6 @@ static const char *metavar(const struct il_opt *o)
 	return "STRING";
 }
 
-/* Append to a fixed buffer; help texts are one sentence, 1 KiB is ample */
-static void append(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * The text shown for a row: its help sentence, then what the table knows
@@ -907,16 +880,16 @@ static void describe(const struct il_opt *o, char *buf, size_t len)
 
 	snprintf(buf, len, "%s", o->help ? o->help : "");
 	if (o->type == IL_OPT_CHOICE) {
-		append(buf, len, "%sone of: %s", sep, o->choices);
+		il_appendf(buf, len, "%sone of: %s", sep, o->choices);
 		sep = "; ";
 	}
 	if (o->def) {
-		append(buf, len, "%sdefault: %s", sep, o->def);
+		il_appendf(buf, len, "%sdefault: %s", sep, o->def);
 		sep = "; ";
 	}
 	fmt_range(o, range, sizeof(range));
 	if (range[0]) {
-		append(buf, len, "%srange: %s", sep, range);
+		il_appendf(buf, len, "%srange: %s", sep, range);
 		sep = "; ";
 	}
 	if (o->type == IL_OPT_DURATION && o->unit_ns &&
@@ -925,16 +898,16 @@ static void describe(const struct il_opt *o, char *buf, size_t len)
 
 		/* "1ms" reads "in ms"; an odd unit such as 10ms stays whole */
 		fmt_duration_exact(unit, sizeof(unit), o->unit_ns);
-		append(buf, len, "%sa bare number is in %s", sep,
+		il_appendf(buf, len, "%sa bare number is in %s", sep,
 		       unit[0] == '1' && !is_digit(unit[1]) ? unit + 1 : unit);
 		sep = "; ";
 	}
 	if (o->unsupported) {
-		append(buf, len, "%snot supported: %s", sep, o->unsupported);
+		il_appendf(buf, len, "%snot supported: %s", sep, o->unsupported);
 		sep = "; ";
 	}
 	if (sep[0] == ';')
-		append(buf, len, ")");
+		il_appendf(buf, len, ")");
 }
 
 /* "  -d, --duration=TIME" or "      --json=FILE" */

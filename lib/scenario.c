@@ -23,6 +23,7 @@
 #include "invlab/cgroup.h"
 #include "invlab/kmutex.h"
 #include "invlab/scenario.h"
+#include "invlab/strbuf.h"
 #include "invlab/time.h"
 #include "scenario-private.h"
 
@@ -357,21 +358,6 @@ static void msgf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Append to a message being built in a fixed buffer. */
-static void appendf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void appendf(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
 
 /* "FILE:LINE: message", or "FILE: message" for what has no line */
 static int fail(const struct il_scenario *sc, int line, char *err, size_t len,
@@ -1081,7 +1067,7 @@ static int parse_phase(struct il_scenario *sc, struct il_task *t,
 		char before[MAX_WORDS * WORD_MAX] = "";
 
 		for (int i = 0; i <= nargs; i++)
-			appendf(before, sizeof(before), "%s%s", i ? " " : "",
+			il_appendf(before, sizeof(before), "%s%s", i ? " " : "",
 				pt->w[i]);
 		return fail(sc, tline(t, TK_BODY), err, len,
 			    "%s: unexpected '%s' after '%s'%s", pt->ctx,
@@ -1139,7 +1125,7 @@ static int check_body(struct il_scenario *sc, int ti, struct uses *u, char *err,
 		while (shown && (p[lead + shown - 1] == ' ' ||
 				 p[lead + shown - 1] == '\t'))
 			shown--;
-		appendf(pt.ctx, sizeof(pt.ctx), " '%.*s%s'",
+		il_appendf(pt.ctx, sizeof(pt.ctx), " '%.*s%s'",
 			(int)(shown > 40 ? 40 : shown), p + lead,
 			shown > 40 ? "..." : "");
 		if (idx >= IL_MAX_PHASES)
@@ -1382,7 +1368,7 @@ static int check_cycles(struct il_scenario *sc, const struct uses *u, char *err,
 	for (int i = 0; i < c.n; i++) {
 		int next = c.res[(i + 1) % c.n];
 
-		appendf(m, sizeof(m), "%s task '%s' holds '%s' and locks '%s'",
+		il_appendf(m, sizeof(m), "%s task '%s' holds '%s' and locks '%s'",
 			i ? ";" : "", sc->tasks[c.task[i]].name,
 			sc->res[c.res[i]].name, sc->res[next].name);
 	}

@@ -44,6 +44,8 @@
 
 #include <invlab/time.h>
 
+#include <invlab/strbuf.h>
+
 #include "results.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -144,18 +146,6 @@ const char *il_res_fp_key(int i)
 	return i >= 0 && i < IL_RES_FP_N ? fp_keys[i] : "?";
 }
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- reading ------------------------------------------------------- */
 
@@ -183,16 +173,16 @@ int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
 
 	il_hist_init(h);
 	if (!json_object_is_type(o, json_type_object)) {
-		set_err(err, errlen, "%s: not an object", what);
+		il_setf(err, errlen, "%s: not an object", what);
 		return -EINVAL;
 	}
 	if (!json_object_object_get_ex(o, "count", &m) || get_u64(m, &count)) {
-		set_err(err, errlen, "%s.count: missing or not a count", what);
+		il_setf(err, errlen, "%s.count: missing or not a count", what);
 		return -EINVAL;
 	}
 	if (!json_object_object_get_ex(o, "bins", &bins) ||
 	    !json_object_is_type(bins, json_type_array)) {
-		set_err(err, errlen, "%s.bins: missing or not an array", what);
+		il_setf(err, errlen, "%s.bins: missing or not an array", what);
 		return -EINVAL;
 	}
 	n = json_object_array_length(bins);
@@ -204,28 +194,28 @@ int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
 		    json_object_array_length(b) != 2 ||
 		    get_u64(json_object_array_get_idx(b, 0), &lo) ||
 		    get_u64(json_object_array_get_idx(b, 1), &c)) {
-			set_err(err, errlen,
+			il_setf(err, errlen,
 				"%s.bins[%zu]: not a [lo_ns, count] pair", what,
 				i);
 			return -EINVAL;
 		}
 		ret = il_hist_add_bin(h, lo, c);
 		if (ret == -EINVAL) {
-			set_err(err, errlen,
+			il_setf(err, errlen,
 				"%s.bins[%zu]: %llu is not a bucket edge of "
 				"this histogram layout",
 				what, i, (unsigned long long)lo);
 			return ret;
 		}
 		if (ret) {
-			set_err(err, errlen, "%s.bins[%zu]: counts overflow",
+			il_setf(err, errlen, "%s.bins[%zu]: counts overflow",
 				what, i);
 			return ret;
 		}
 		total += c;
 	}
 	if (total != count) {
-		set_err(err, errlen,
+		il_setf(err, errlen,
 			"%s: bins add up to %llu samples, count says %llu",
 			what, (unsigned long long)total,
 			(unsigned long long)count);
@@ -236,7 +226,7 @@ int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
 	/* the exact extremes, when written and consistent with the bins */
 	if (json_object_object_get_ex(o, "min", &m) && !get_u64(m, &v)) {
 		if (il_hist_index(v) != il_hist_index(h->min)) {
-			set_err(err, errlen,
+			il_setf(err, errlen,
 				"%s.min: %llu is not in the "
 				"first bin",
 				what, (unsigned long long)v);
@@ -246,7 +236,7 @@ int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
 	}
 	if (json_object_object_get_ex(o, "max", &m) && !get_u64(m, &v)) {
 		if (il_hist_index(v) != il_hist_index(h->max)) {
-			set_err(err, errlen,
+			il_setf(err, errlen,
 				"%s.max: %llu is not in the "
 				"last bin",
 				what, (unsigned long long)v);
@@ -342,21 +332,21 @@ static struct json_object *parse(const char *path, char *err, size_t errlen,
 
 	*ret = read_file(path, &buf, &len);
 	if (*ret) {
-		set_err(err, errlen, "%s: %s", path, strerror(-*ret));
+		il_setf(err, errlen, "%s: %s", path, strerror(-*ret));
 		return NULL;
 	}
 	tok = json_tokener_new();
 	if (!tok) {
 		free(buf);
 		*ret = -ENOMEM;
-		set_err(err, errlen, "%s: out of memory", path);
+		il_setf(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
 	root = json_tokener_parse_ex(tok, buf, (int)len);
 	je = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
 	if (!root || je != json_tokener_success) {
-		set_err(err, errlen, "%s:%d: not JSON: %s", path,
+		il_setf(err, errlen, "%s:%d: not JSON: %s", path,
 			line_of(buf, end),
 			je == json_tokener_continue
 				? "unexpected end of file"
@@ -368,7 +358,7 @@ static struct json_object *parse(const char *path, char *err, size_t errlen,
 		while (end < len && strchr(" \t\r\n", buf[end]))
 			end++;
 		if (end < len) {
-			set_err(err, errlen, "%s:%d: data after the JSON value",
+			il_setf(err, errlen, "%s:%d: data after the JSON value",
 				path, line_of(buf, end));
 			json_object_put(root);
 			root = NULL;
@@ -515,7 +505,7 @@ static int walk_runs(struct il_res_set *s, struct json_object *runs,
 		if (!json_object_is_type(run, json_type_object) ||
 		    !json_object_object_get_ex(run, "configuration", &c) ||
 		    !json_object_is_type(c, json_type_string)) {
-			set_err(err, errlen,
+			il_setf(err, errlen,
 				"%s: runs[%zu]: no \"configuration\" string",
 				path, i);
 			return -EINVAL;
@@ -559,7 +549,7 @@ static int walk_runs(struct il_res_set *s, struct json_object *runs,
 	}
 	return 0;
 nomem:
-	set_err(err, errlen, "%s: out of memory", path);
+	il_setf(err, errlen, "%s: out of memory", path);
 	return -ENOMEM;
 }
 
@@ -623,32 +613,32 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 		return ret;
 	ret = -EINVAL;
 	if (!json_object_is_type(root, json_type_object)) {
-		set_err(err, errlen, "%s: not an invlab result (not an object)",
+		il_setf(err, errlen, "%s: not an invlab result (not an object)",
 			path);
 		goto out;
 	}
 	if (!json_object_object_get_ex(root, "schema_version", &o) ||
 	    !json_object_is_type(o, json_type_int)) {
-		set_err(err, errlen,
+		il_setf(err, errlen,
 			"%s: not an invlab result (no schema_version)", path);
 		goto out;
 	}
 	/* a newer schema may mean something else by the same keys */
 	if (json_object_get_int(o) != 1) {
-		set_err(err, errlen,
+		il_setf(err, errlen,
 			"%s: schema_version %d, this tool reads version 1",
 			path, json_object_get_int(o));
 		goto out;
 	}
 	if (!json_object_object_get_ex(root, "program", &o) ||
 	    !json_object_is_type(o, json_type_string)) {
-		set_err(err, errlen, "%s: no \"program\" string", path);
+		il_setf(err, errlen, "%s: no \"program\" string", path);
 		goto out;
 	}
 	program = json_object_get_string(o);
 	if (!json_object_object_get_ex(root, "runs", &runs) ||
 	    !json_object_is_type(runs, json_type_array)) {
-		set_err(err, errlen, "%s: no \"runs\" array", path);
+		il_setf(err, errlen, "%s: no \"runs\" array", path);
 		goto out;
 	}
 	json_object_object_get_ex(root, "kernel", &kernel);
@@ -664,7 +654,7 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 	ret = -ENOMEM;
 	h = malloc(sizeof(*h));
 	if (!h) {
-		set_err(err, errlen, "%s: out of memory", path);
+		il_setf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
 	ret = walk_runs(s, runs, path, scenario, s->nfiles, false, h, err,
@@ -678,7 +668,7 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 		struct il_res_file *nf = realloc(s->files, cap * sizeof(*nf));
 
 		if (!nf) {
-			set_err(err, errlen, "%s: out of memory", path);
+			il_setf(err, errlen, "%s: out of memory", path);
 			goto out;
 		}
 		s->files = nf;
@@ -703,7 +693,7 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 			 json_object_get_boolean(o);
 	if (read_scenario(f, sc)) {
 		free_file(f);
-		set_err(err, errlen, "%s: out of memory", path);
+		il_setf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
 	s->nfiles++;
