@@ -711,6 +711,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int ret, nck = 0, rc = 0, ntap = 0, pos;
 	bool want_pi, want_chain, want_mbwi, json_open = false;
+	const char *idle_task;
 	struct il_afile af;
 	struct il_json j;
 
@@ -869,6 +870,14 @@ int main(int argc, char **argv)
 		for (int i = 0; i < nck; i++)
 			if (ck[i].c.verdict != ck[i].expected)
 				rc = rc ? rc : 1;
+		/* measure-only jobs still have to run: every task at least one
+		 * job, and no wait past the timeout */
+		idle_task = NULL;
+		for (int i = 0; i < er.ntasks; i++)
+			if (!er.tasks[i].jobs && !idle_task)
+				idle_task = er.tasks[i].name;
+		if (!nck && (idle_task || er.hung))
+			rc = rc ? rc : 1;
 		if (er.hung)
 			fprintf(stderr, "invlab-run: the run was stopped: %s\n",
 				er.hung_why);
@@ -888,6 +897,16 @@ int main(int argc, char **argv)
 					      ++ntap, desc, NULL);
 				il_tap_diag(stdout, "%s", ck[i].c.evidence);
 			}
+			if (!nck)
+				printf("%s %d - %s%s measured only (validate = "
+				       "%s): %s%s%s\n",
+				       idle_task || er.hung ? "not ok" : "ok",
+				       ++ntap, sc.g.name, tag, sc.g.validate,
+				       idle_task ? "a task never ran: " : "",
+				       idle_task ? idle_task
+						 : er.hung ? er.hung_why
+							   : "every task ran",
+				       "");
 		} else {
 			if (!cfg.common.quiet) {
 				printf("placement: %s (%s)\n", er.placement,
