@@ -332,30 +332,6 @@ static int parse_bool(const char *s, int *v)
 	return -EINVAL;
 }
 
-/* Exactly, in the largest unit that divides ns: "100ms", "60m", "0ns" */
-static void fmt_duration_exact(char *buf, size_t len, uint64_t ns)
-{
-	static const struct {
-		const char *name;
-		uint64_t ns;
-	} units[] = {
-		{"m", 60 * IL_NSEC_PER_SEC},
-		{"s", IL_NSEC_PER_SEC},
-		{"ms", IL_NSEC_PER_MSEC},
-		{"us", IL_NSEC_PER_USEC},
-	};
-
-	for (size_t i = 0; ns && i < sizeof(units) / sizeof(units[0]); i++) {
-		if (ns % units[i].ns == 0) {
-			snprintf(buf, len, "%llu%s",
-				 (unsigned long long)(ns / units[i].ns),
-				 units[i].name);
-			return;
-		}
-	}
-	snprintf(buf, len, "%lluns", (unsigned long long)ns);
-}
-
 /* Exactly, with the largest binary suffix that divides: "64K", "1G" */
 static void fmt_size_exact(char *buf, size_t len, uint64_t v)
 {
@@ -388,7 +364,7 @@ static uint64_t to_u64(int64_t v)
 static void fmt_value(const struct il_opt *o, char *buf, size_t len, uint64_t v)
 {
 	if (o->type == IL_OPT_DURATION)
-		fmt_duration_exact(buf, len, v);
+		il_format_duration_exact(buf, len, v);
 	else if (o->type == IL_OPT_SIZE)
 		fmt_size_exact(buf, len, v);
 	else
@@ -897,7 +873,7 @@ static void describe(const struct il_opt *o, char *buf, size_t len)
 		char unit[32];
 
 		/* "1ms" reads "in ms"; an odd unit such as 10ms stays whole */
-		fmt_duration_exact(unit, sizeof(unit), o->unit_ns);
+		il_format_duration_exact(unit, sizeof(unit), o->unit_ns);
 		il_appendf(buf, len, "%sa bare number is in %s", sep,
 		       unit[0] == '1' && !is_digit(unit[1]) ? unit + 1 : unit);
 		sep = "; ";

@@ -781,7 +781,6 @@ static int check_class(struct il_scenario *sc, struct il_task *t, char *err,
 	return 0;
 }
 
-static void fmt_ns(char *buf, size_t len, uint64_t ns);
 
 static int check_activation(struct il_scenario *sc, struct il_task *t,
 			    char *err, size_t len)
@@ -796,7 +795,7 @@ static int check_activation(struct il_scenario *sc, struct il_task *t,
 			    t->name, t->k.activation, IL_ACTIVATION_CHOICES);
 	il_opt_choice_name(o, t->k.activation, act, sizeof(act));
 	if (t->k.period_ns && t->k.period_ns < PERIOD_MIN_NS) {
-		fmt_ns(v, sizeof(v), t->k.period_ns);
+		il_format_duration_exact(v, sizeof(v), t->k.period_ns);
 		return fail(sc, tline(t, TK_PERIOD), err, len,
 			    "task '%s': period %s is out of range; allowed 0 "
 			    "or 100us..10s",
@@ -1723,34 +1722,6 @@ out:
 
 /* ---- writing a job file ------------------------------------------------- */
 
-/* Exactly, in the largest unit that divides ns, so it reads back equal */
-static void fmt_ns(char *buf, size_t len, uint64_t ns)
-{
-	static const struct {
-		const char *name;
-		uint64_t ns;
-	} units[] = {
-		{ "m", 60 * IL_NSEC_PER_SEC },
-		{ "s", IL_NSEC_PER_SEC },
-		{ "ms", IL_NSEC_PER_MSEC },
-		{ "us", IL_NSEC_PER_USEC },
-	};
-
-	if (!ns) {
-		snprintf(buf, len, "0");
-		return;
-	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (ns % units[i].ns == 0) {
-			snprintf(buf, len, "%llu%s",
-				 (unsigned long long)(ns / units[i].ns),
-				 units[i].name);
-			return;
-		}
-	}
-	snprintf(buf, len, "%lluns", (unsigned long long)ns);
-}
-
 /*
  * One key per row of the table.  A key at its "unset" value (a NULL
  * string, or 0 for a number without a default, such as period) is left
@@ -1780,7 +1751,7 @@ static void write_keys(FILE *f, const struct il_opt *rows, const void *keys,
 			if (!v && !o->def)
 				break;
 			if (o->type == IL_OPT_DURATION)
-				fmt_ns(buf, sizeof(buf), v);
+				il_format_duration_exact(buf, sizeof(buf), v);
 			else
 				snprintf(buf, sizeof(buf), "%llu",
 					 (unsigned long long)v);

@@ -330,3 +330,23 @@ int il_sleep_until(uint64_t abs_ns, const int *stop)
 			return -ret;
 	}
 }
+
+int il_format_duration_exact(char *buf, size_t len, uint64_t ns)
+{
+	static const struct {
+		const char *name;
+		uint64_t ns;
+	} units[] = {
+		{ "m", 60 * IL_NSEC_PER_SEC },
+		{ "s", IL_NSEC_PER_SEC },
+		{ "ms", IL_NSEC_PER_MSEC },
+		{ "us", IL_NSEC_PER_USEC },
+	};
+
+	for (size_t i = 0; ns && i < sizeof(units) / sizeof(units[0]); i++)
+		if (ns % units[i].ns == 0)
+			return snprintf(buf, len, "%llu%s",
+					(unsigned long long)(ns / units[i].ns),
+					units[i].name);
+	return snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}

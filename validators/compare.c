@@ -855,19 +855,6 @@ static int parse_lists(struct cmp *c, char *err, size_t len)
 	return 0;
 }
 
-static int load(struct il_res_set *s, char **files, int n)
-{
-	char err[1024];
-
-	for (int i = 0; i < n; i++) {
-		if (il_res_set_load(s, files[i], err, sizeof(err))) {
-			fprintf(stderr, "invlab-compare: %s\n", err);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static void free_cmp(struct cmp *c)
 {
 	il_res_set_free(&c->base);
@@ -970,24 +957,13 @@ int main(int argc, char **argv)
 		free_cmp(&c);
 		return 2;
 	}
-	/* after "--" nothing is an option: say so rather than open "-o" */
-	for (int i = argc - after; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr,
-				"invlab-compare: options go before '--': '%s' "
-				"comes after it (write ./%s for a file of "
-				"that name)\n",
-				argv[i], argv[i]);
-			free_cmp(&c);
-			return 2;
-		}
-	}
 	il_res_set_init(&c.base, false);
 	il_res_set_init(&c.cand, false);
-	if (load(&c.base, argv + first, nbase) ||
-	    load(&c.cand, argv + first + nbase, after)) {
+	if (il_res_load_sides(argc, argv, first, nbase, after, &c.base,
+			      &c.cand, &ret, err, sizeof(err))) {
+		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);
-		return 99;
+		return ret;
 	}
 	if (build(&c)) {
 		fprintf(stderr, "invlab-compare: out of memory\n");

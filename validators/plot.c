@@ -1000,19 +1000,6 @@ static int draw(struct plot *p)
 
 /* ---- main ---------------------------------------------------------------- */
 
-static int load(struct il_res_set *s, char **files, int n)
-{
-	char err[1024];
-
-	for (int i = 0; i < n; i++) {
-		if (il_res_set_load(s, files[i], err, sizeof(err))) {
-			fprintf(stderr, "invlab-plot: %s\n", err);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static void free_plot(struct plot *p)
 {
 	for (size_t i = 0; i < p->n; i++)
@@ -1071,24 +1058,13 @@ int main(int argc, char **argv)
 				"Try 'invlab-plot --help'.\n");
 		return 2;
 	}
-	/* after "--" nothing is an option: say so rather than open "-o" */
-	for (int i = argc - after; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr,
-				"invlab-plot: options go before '--': '%s' "
-				"comes after it (write ./%s for a file of "
-				"that name)\n",
-				argv[i], argv[i]);
-			free_plot(&p);
-			return 2;
-		}
-	}
 	il_res_set_init(&p.base, false);
 	il_res_set_init(&p.cand, false);
-	if (load(&p.base, argv + first, nbase) ||
-	    load(&p.cand, argv + first + nbase, after)) {
+	if (il_res_load_sides(argc, argv, first, nbase, after, &p.base,
+			      &p.cand, &ret, err, sizeof(err))) {
+		fprintf(stderr, "invlab-plot: %s\n", err);
 		free_plot(&p);
-		return 99;
+		return ret;
 	}
 	if (cfg.metric) {
 		p.metric = cfg.metric;

@@ -294,6 +294,16 @@ void il_res_compare(const struct il_res_metric *base,
  * value, so the first "--" is always the one the parser stops at.)
  */
 int il_res_count_after_dashdash(int argc, char *const *argv);
+/*
+ * Load the files of the two sides, argv[first..first+nbase) and the
+ * `after` files after "--" (none when after <= 0), refusing an option
+ * after "--" (il_opt_parse would have taken it for a file).  0, or -1
+ * with the message in err (2 for usage, 99 for an unreadable file in
+ * *status).
+ */
+int il_res_load_sides(int argc, char **argv, int first, int nbase, int after,
+		      struct il_res_set *base, struct il_res_set *cand,
+		      int *status, char *err, size_t errlen);
 
 
 /*

@@ -59,6 +59,12 @@ int il_parse_size(const char *s, uint64_t *out);
  * digits).  Returns the length snprintf would write.
  */
 int il_format_duration(char *buf, size_t len, uint64_t ns);
+/*
+ * Format ns exactly, in the largest unit that divides it ("100ms", "60m",
+ * "1500us", "0ns"), so that il_parse_duration reads back the same value:
+ * for help texts and for job files written back.
+ */
+int il_format_duration_exact(char *buf, size_t len, uint64_t ns);
 
 /*
  * Busy-wait until the calling thread has used ns of CPU time, or the wall
