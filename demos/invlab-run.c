@@ -52,11 +52,13 @@
 #include <invlab/verdict.h>
 
 #include "demo.h"
+#include "mbwi-common.h"
 
 struct cfg {
 	struct il_common_cfg common; /* must come first: see opt.h */
 	struct il_strlist set;
 	int print_job;
+	int partition;
 };
 
 #define O(f) offsetof(struct cfg, f)
@@ -70,6 +72,11 @@ static const struct il_opt run_opts[] = {
 	  "print the job as it will run (after --set and --duration) and "
 	  "exit",
 	  NULL },
+	{ "partition", 0, IL_OPT_FLAG, O(partition), NULL, 0, 0, 0, NULL, NULL,
+	  "run SCHED_DEADLINE tasks partitioned: each in a cpuset partition "
+	  "of one CPU (its `partition` key, or the least loaded), created "
+	  "for the run and removed after it (docs/m-bwi.md)",
+	  NULL },
 	{ .name = NULL },
 };
 #undef O
@@ -81,13 +88,7 @@ static const struct il_opt *const tables[] = { il_common_opts, run_opts,
 
 #define MAX_CHECKS (2 * IL_MAX_TASKS)
 
-struct check {
-	const char *validator;
-	char task[IL_NAME_MAX];
-	struct il_check c;
-	enum il_verdict expected;
-	bool has_expected; /* else the job's `expect` */
-};
+#define check demo_check
 
 static bool has_validator(const struct il_scenario *sc, const char *name)
 {
@@ -336,235 +337,6 @@ static int check_chain(const struct il_scenario *sc,
 	return 0;
 }
 
-/* does a task marked misbehaves lock a pthread mutex a deadline task
- * also locks? */
-static bool misbehaving_on_futex(const struct il_scenario *sc)
-{
-	for (int r = 0; r < sc->nres; r++) {
-		bool bad = false, dl = false;
-
-		if (sc->res[r].k.type != IL_RES_MUTEX)
-			continue;
-		for (int i = 0; i < sc->ntasks; i++)
-			for (int p = 0; p < sc->tasks[i].nphases; p++) {
-				const struct il_phase *ph = &sc->tasks[i].phases[p];
-
-				if (ph->kind != IL_PH_LOCK || ph->res != r)
-					continue;
-				bad |= sc->tasks[i].k.misbehaves;
-				dl |= sc->tasks[i].sched.policy ==
-				      IL_SCHED_DEADLINE &&
-				      !sc->tasks[i].k.misbehaves;
-			}
-		if (bad && dl)
-			return true;
-	}
-	return false;
-}
-
-/*
- * `mbwi`: the M-BWI guarantees for the SCHED_DEADLINE tasks of the job
- * (validators/mbwi.c): temporal isolation and the interference bound over
- * the whole set, and bandwidth preservation per periodic reservation.
- * C (a job's work) and L (the work inside each outermost section) are
- * declared by the bodies, as the theory has them.  Which task misbehaves
- * is declared too (`misbehaves = yes`), not inferred from measured CPU
- * time: that includes the engine's clock reads and the kernel's spinning
- * on a running lock owner (a 1 ms job measured 3.1 ms of CPU), which would
- * mark innocent waiters.  The misbehaving task is the negative control,
- * and its bandwidth check is expected to FAIL.
- */
-static int check_mbwi(const struct il_scenario *sc,
-		      const struct il_engine_result *er,
-		      const struct il_sysinfo *si, struct check *out, int *n,
-		      char *why, size_t len)
-{
-	static struct il_mbwi_task tasks[IL_MAX_TASKS];
-	static unsigned N[IL_MAX_TASKS * IL_MAX_RESOURCES];
-	static uint64_t L[IL_MAX_TASKS * IL_MAX_RESOURCES];
-	static unsigned char nest[IL_MAX_TASKS * IL_MAX_RESOURCES *
-				  IL_MAX_RESOURCES];
-	const int nl = sc->nres;
-	struct il_sched probe = { .policy = IL_SCHED_FIFO, .prio = 98 };
-	struct il_mbwi_task_verdict per_task[IL_MAX_TASKS];
-	struct il_mbwi_set set = { 0 };
-	struct il_hist calib;
-	int covered;
-	uint64_t eps = 0, tick = si->hz > 0 ? 1000000000ull / (uint64_t)si->hz
-					     : 4000000ull;
-	int ret;
-
-	memset(tasks, 0, sizeof(tasks));
-	memset(N, 0, sizeof(N));
-	memset(L, 0, sizeof(L));
-	memset(nest, 0, sizeof(nest));
-	/* the allowance: idle wakeup latency of a high-priority thread
-	 * anywhere (deadline tasks are not pinned) */
-	ret = il_engine_calibrate(-1, &probe, 1000, 200 * IL_NSEC_PER_USEC,
-				  &demo_stop, &calib, why, len);
-	if (ret)
-		return ret;
-	if (il_hist_percentile_upper(&calib, 0.90, &eps))
-		eps = calib.max;
-	for (int i = 0; i < sc->ntasks; i++) {
-		const struct il_task *t = &sc->tasks[i];
-		const struct il_task_result *r = &er->tasks[i];
-		struct il_mbwi_task *mt = &tasks[i];
-		uint64_t in_sec[IL_MAX_RESOURCES] = { 0 };
-		int held[IL_MAX_RESOURCES], nheld = 0;
-
-		mt->name = t->name;
-		if (t->sched.policy == IL_SCHED_DEADLINE) {
-			mt->runtime_ns = t->sched.runtime_ns;
-			mt->deadline_ns = t->sched.deadline_ns;
-			mt->period_ns = t->sched.period_ns;
-		}
-		mt->cpu = -1;
-		mt->misbehaves = t->k.misbehaves;
-		for (int p = 0; p < t->nphases; p++) {
-			const struct il_phase *ph = &t->phases[p];
-
-			switch (ph->kind) {
-			case IL_PH_RUN:
-			case IL_PH_SPIN:
-				mt->wcet_ns += ph->ns;
-				for (int h = 0; h < nheld; h++)
-					in_sec[held[h]] += ph->ns;
-				break;
-			case IL_PH_LOCK:
-				N[i * nl + ph->res]++;
-				/* nested directly in the innermost lock held */
-				if (nheld)
-					nest[(i * nl + held[nheld - 1]) * nl +
-					     ph->res] = 1;
-				held[nheld++] = ph->res;
-				in_sec[ph->res] = 0;
-				break;
-			case IL_PH_UNLOCK:
-				if (in_sec[ph->res] > L[i * nl + ph->res])
-					L[i * nl + ph->res] = in_sec[ph->res];
-				for (int h = 0; h < nheld; h++)
-					if (held[h] == ph->res) {
-						memmove(&held[h], &held[h + 1],
-							(size_t)(nheld - h - 1) *
-								sizeof(int));
-						nheld--;
-						break;
-					}
-				break;
-			default:
-				break;
-			}
-		}
-		mt->jobs = r->jobs;
-		mt->misses = r->misses;
-		if (mt->deadline_ns)
-			il_mbwi_misses_from_hist(&r->response, mt->deadline_ns,
-						 eps + er->steal_ns, NULL,
-						 &mt->late_misses,
-						 &mt->worst_response_ns);
-		/* the engine's own reads per job, inside the allowance */
-		mt->wcet_ns += eps;
-		mt->cpu_max_ns = 0;
-	}
-	set.tasks = tasks;
-	set.ntasks = (size_t)sc->ntasks;
-	set.nlocks = (size_t)nl;
-	set.N = N;
-	set.L = L;
-	set.nest = nest;
-	set.hold_max = NULL;
-	set.ncpus = si->cpus_online > 0 ? si->cpus_online : 1;
-	set.cap = si->rt_runtime_us == -1 ? 1.0
-		  : si->rt_runtime_us > 0 && si->rt_period_us > 0
-			  ? (double)si->rt_runtime_us / (double)si->rt_period_us
-			  : 0.95;
-	/*
-	 * A miss is judged against the calibration and the host steal
-	 * measured during the run: deadline tasks float between CPUs, so no
-	 * finer attribution is possible, and a miss that steal could explain
-	 * must not be a FAIL.
-	 */
-	set.noise_ns = eps + er->steal_ns;
-	set.min_jobs = 20;
-
-	out[*n].validator = "mbwi";
-	snprintf(out[*n].task, sizeof(out[*n].task), "isolation");
-	ret = il_check_isolation(&set, &out[*n].c, NULL);
-	if (ret) {
-		snprintf(why, len, "isolation check: %s", strerror(-ret));
-		return ret;
-	}
-	/*
-	 * With a misbehaving task holding a pthread mutex that a deadline
-	 * task waits for, no Linux kernel promises isolation: a PI futex
-	 * gives the holder the waiter's deadline parameters, unthrottled
-	 * (deadline inheritance, not bandwidth inheritance; proxy execution
-	 * covers kernel mutexes only).  Either verdict is then a finding
-	 * about the kernel, reported but not counted.
-	 */
-	if (misbehaving_on_futex(sc)) {
-		out[*n].expected = out[*n].c.verdict;
-		out[*n].has_expected = true;
-		il_appendf(out[*n].c.evidence, sizeof(out[*n].c.evidence),
-			   "; not counted: a misbehaving task holds a pthread "
-			   "mutex a deadline task waits for, and Linux gives "
-			   "PI futexes deadline inheritance, not bandwidth "
-			   "inheritance");
-	}
-	(*n)++;
-	out[*n].validator = "mbwi";
-	snprintf(out[*n].task, sizeof(out[*n].task), "interference");
-	ret = il_check_interference(&set, &out[*n].c, per_task);
-	if (ret) {
-		snprintf(why, len, "interference check: %s", strerror(-ret));
-		return ret;
-	}
-	/*
-	 * A set in which no task meets Q >= C + I is one the guarantee says
-	 * nothing about: its UNDECIDED is the expected answer, not a
-	 * failure of the run (measured C includes spinning on a running
-	 * owner, so on a stock kernel few tasks are covered).
-	 */
-	covered = 0;
-	for (int i = 0; i < sc->ntasks; i++)
-		covered += per_task[i].judged;
-	if (!covered) {
-		out[*n].expected = IL_UNDECIDED;
-		out[*n].has_expected = true;
-	}
-	(*n)++;
-	for (int i = 0; i < sc->ntasks && *n < MAX_CHECKS; i++) {
-		const struct il_task_result *r = &er->tasks[i];
-		struct il_bw_input bw = { 0 };
-
-		if (!tasks[i].runtime_ns || !r->njob_cpu)
-			continue;
-		bw.task = tasks[i].name;
-		bw.runtime_ns = tasks[i].runtime_ns;
-		bw.period_ns = tasks[i].period_ns;
-		bw.tick_ns = tick;
-		bw.noise_ns = eps;
-		bw.min_periods = 20;
-		out[*n].validator = "mbwi";
-		snprintf(out[*n].task, sizeof(out[*n].task), "%.20s bandwidth",
-			 tasks[i].name);
-		ret = il_check_bandwidth(&bw, r->job_cpu_seq, r->njob_cpu,
-					 &out[*n].c, NULL);
-		if (ret) {
-			snprintf(why, len, "bandwidth check: %s",
-				 strerror(-ret));
-			return ret;
-		}
-		if (tasks[i].misbehaves) {
-			out[*n].expected = IL_FAIL;
-			out[*n].has_expected = true;
-		}
-		(*n)++;
-	}
-	return 0;
-}
-
 /* chain-shaped: some owner below the head requests a lock while holding
  * the one the head wants */
 static bool looks_like_chain(const struct il_scenario *sc)
@@ -588,8 +360,8 @@ static bool looks_like_chain(const struct il_scenario *sc)
 	return false;
 }
 
-static void print_tasks(FILE *f, const struct il_scenario *sc,
-			const struct il_engine_result *er, const char *pfx)
+static void print_tasks_rt(FILE *f, const struct il_scenario *sc,
+			   const struct il_engine_result *er, const char *pfx)
 {
 	struct il_table t;
 	char a[24], b[24], c[24], d[24], e[24];
@@ -637,6 +409,17 @@ static void print_tasks(FILE *f, const struct il_scenario *sc,
 	il_table_free(&t);
 }
 
+static void print_tasks(FILE *f, const struct il_scenario *sc,
+			const struct il_engine_result *er, const char *pfx)
+{
+	for (int i = 0; i < sc->ntasks; i++)
+		if (sc->tasks[i].sched.policy == IL_SCHED_DEADLINE) {
+			demo_print_dl_tasks(f, sc, er, pfx);
+			return;
+		}
+	print_tasks_rt(f, sc, er, pfx);
+}
+
 static void write_job(struct il_json *j, const struct il_scenario *sc,
 		      int64_t repeat)
 {
@@ -670,6 +453,7 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 	il_json_uint(j, "elapsed_ns", er->elapsed_ns);
 	il_json_uint(j, "steal_ns", er->steal_ns);
 	il_json_str(j, "placement", er->placement);
+	il_json_str(j, "partitions", er->partitions);
 	il_json_str(j, "numa", er->numa);
 	il_json_str(j, "lock_placement", er->lock_placement);
 	il_json_bool(j, "hung", er->hung);
@@ -683,33 +467,7 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 		il_json_end_object(j);
 	}
 	il_json_end_array(j);
-	il_json_begin_array(j, "tasks");
-	for (int i = 0; i < er->ntasks; i++) {
-		const struct il_task_result *r = &er->tasks[i];
-
-		il_json_begin_object(j, NULL);
-		il_json_str(j, "name", r->name);
-		il_json_str(j, "placement", r->placement);
-		il_json_uint(j, "jobs", r->jobs);
-		il_json_uint(j, "deadline_misses", r->misses);
-		il_json_hist(j, "wakeup_ns", &r->wakeup);
-		il_json_hist(j, "response_ns", &r->response);
-		il_json_hist(j, "job_cpu_ns", &r->job_cpu);
-		il_json_begin_array(j, "locks");
-		for (int l = 0; l < r->nlocks; l++) {
-			il_json_begin_object(j, NULL);
-			il_json_str(j, "resource", sc->res[r->locks[l]->res].name);
-			il_json_uint(j, "judged", r->locks[l]->nsamples);
-			il_json_uint(j, "late", r->locks[l]->late);
-			il_json_hist(j, "blocked_ns", &r->locks[l]->blocked);
-			il_json_hist(j, "release_to_lock_ns",
-				     &r->locks[l]->delay);
-			il_json_end_object(j);
-		}
-		il_json_end_array(j);
-		il_json_end_object(j);
-	}
-	il_json_end_array(j);
+	demo_json_tasks(j, sc, er);
 	il_json_end_object(j);
 }
 
@@ -805,6 +563,7 @@ int main(int argc, char **argv)
 		il_scenario_free(&sc);
 		return 0;
 	}
+	eo.partition = cfg.partition;
 	want_pi = has_validator(&sc, "pi");
 	want_mbwi = has_validator(&sc, "mbwi");
 	want_chain = has_validator(&sc, "chain");
@@ -911,8 +670,9 @@ int main(int argc, char **argv)
 		if (!ret && want_chain)
 			ret = check_chain(&sc, &er, ck, &nck, err, sizeof(err));
 		if (!ret && want_mbwi)
-			ret = check_mbwi(&sc, &er, &si, ck, &nck, err,
-					 sizeof(err));
+			ret = demo_check_mbwi(&sc, &er, &si, NULL, &demo_stop,
+					      ck, &nck, MAX_CHECKS, err,
+					      sizeof(err));
 		/* a check without its own expectation takes the job's */
 		for (int i = 0; i < nck; i++)
 			if (!ck[i].has_expected)
@@ -965,6 +725,9 @@ int main(int argc, char **argv)
 			if (!cfg.common.quiet) {
 				printf("placement: %s (%s)\n", er.placement,
 				       er.numa);
+				if (er.partitions[0])
+					printf("partitions: %s\n",
+					       er.partitions);
 				print_tasks(stdout, &sc, &er, "");
 			}
 			for (int i = 0; i < nck; i++)

@@ -49,7 +49,19 @@ struct parent {
 	char own[512];	  /* the process's own group directory */
 	char path[512];	  /* own/invlab-<pid> */
 	bool enabled_own; /* we wrote +ctrl into own's subtree_control */
+	char mnt[512];	  /* the hierarchy's mount point */
+	bool exclusive;	  /* v1 cpuset: path made cpu_exclusive, no balancing */
 };
+
+/*
+ * v1 cpuset partitions: the groups from the own group up to the mount
+ * whose cpuset.sched_load_balance this process turned off (the kernel
+ * builds one root domain per top-most balanced cpuset, so every one above
+ * the partitions must be off), to be turned on again, last first.
+ */
+#define MAX_LB_OFF 16
+static char lb_off[MAX_LB_OFF][512];
+static int nlb_off;
 
 static struct parent parents[2];
 
@@ -474,15 +486,21 @@ static int errf(char *err, size_t len, int ret, const char *fmt, ...)
 	return ret;
 }
 
-/* copy cpuset.cpus and cpuset.mems from one v1 group to another */
-static int cpuset_inherit(const char *from, const char *to)
+/* copy cpuset.cpus (unless cpus says which) and cpuset.mems from one v1
+ * group to another */
+static int cpuset_inherit(const char *from, const char *to, const char *cpus)
 {
 	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
 	char v[4096];
 	int ret;
 
 	for (int i = 0; i < 2; i++) {
-		ret = read_file(from, files[i], v, sizeof(v));
+		if (!i && cpus) {
+			snprintf(v, sizeof(v), "%s", cpus);
+			ret = 0;
+		} else {
+			ret = read_file(from, files[i], v, sizeof(v));
+		}
 		if (!ret)
 			ret = write_file(to, files[i], v[0] ? v : "\n");
 		if (ret)
@@ -521,6 +539,7 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 			    "/proc/self/cgroup",
 			    name);
 	ret = __il_cgroup_own_dir(pa->own, sizeof(pa->own), mnt, root, own);
+	snprintf(pa->mnt, sizeof(pa->mnt), "%s", mnt);
 	if (!ret)
 		ret = __il_cgroup_path(pa->path, sizeof(pa->path), pa->own,
 				       getpid(), NULL, err, len);
@@ -533,7 +552,7 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 	pa->created = true;
 	if (pa->version == 1) {
 		if (ctrl == IL_CG_CPUSET &&
-		    (ret = cpuset_inherit(pa->own, pa->path)))
+		    (ret = cpuset_inherit(pa->own, pa->path, NULL)))
 			return errf(err, len, ret, "%s: cpuset.cpus/mems",
 				    pa->path);
 		return 0;
@@ -589,8 +608,9 @@ static int registered(void)
 	return n;
 }
 
-int il_cgroup_create(struct il_cgroup *cg, enum il_cg_ctrl ctrl,
-		     const char *name, char *err, size_t len)
+/* a group; a v1 cpuset one gets cpus, or its parent's CPUs when NULL */
+static int create(struct il_cgroup *cg, enum il_cg_ctrl ctrl,
+		  const char *name, const char *cpus, char *err, size_t len)
 {
 	struct parent *pa = &parents[ctrl];
 	int ret;
@@ -626,7 +646,7 @@ int il_cgroup_create(struct il_cgroup *cg, enum il_cg_ctrl ctrl,
 	if (pa->version == 2)
 		ret = write_file(cg->path, "cgroup.type", "threaded");
 	else if (ctrl == IL_CG_CPUSET)
-		ret = cpuset_inherit(pa->path, cg->path);
+		ret = cpuset_inherit(pa->path, cg->path, cpus);
 	if (ret) {
 		errf(err, len, ret, "%s: setting it up", cg->path);
 		/* the caller gets no group, and nothing stays behind */
@@ -634,6 +654,12 @@ int il_cgroup_create(struct il_cgroup *cg, enum il_cg_ctrl ctrl,
 		return ret;
 	}
 	return 0;
+}
+
+int il_cgroup_create(struct il_cgroup *cg, enum il_cg_ctrl ctrl,
+		     const char *name, char *err, size_t len)
+{
+	return create(cg, ctrl, name, NULL, err, len);
 }
 
 int il_cgroup_set(const struct il_cgroup *cg, const char *file,
@@ -674,6 +700,101 @@ int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight,
 	}
 	snprintf(v, sizeof(v), "%lu", __il_cgroup_shares(weight));
 	return il_cgroup_set(cg, "cpu.shares", v, err, len);
+}
+
+/* v1: turn sched_load_balance off from dir up to the mount point */
+static int balance_off_upwards(const char *dir, const char *mnt)
+{
+	char d[512], v[16];
+	int ret;
+
+	snprintf(d, sizeof(d), "%s", dir);
+	for (;;) {
+		char *slash;
+
+		if (!read_file(d, "cpuset.sched_load_balance", v, sizeof(v)) &&
+		    !strcmp(v, "1")) {
+			if (nlb_off == MAX_LB_OFF)
+				return -ENOSPC;
+			ret = write_file(d, "cpuset.sched_load_balance", "0");
+			if (ret)
+				return ret;
+			snprintf(lb_off[nlb_off++], sizeof(lb_off[0]), "%s", d);
+		}
+		if (!strcmp(d, mnt) || strlen(d) <= strlen(mnt))
+			return 0;
+		slash = strrchr(d, '/');
+		if (!slash || slash == d)
+			return 0;
+		*slash = '\0';
+	}
+}
+
+int il_cgroup_partition(struct il_cgroup *cg, int cpu, char *err, size_t len)
+{
+	struct parent *pa = &parents[IL_CG_CPUSET];
+	char name[24], v[16], got[160];
+	int ret;
+
+	if (cpu < 0)
+		return errf(err, len, -EINVAL, "CPU %d is not a CPU", cpu);
+	snprintf(name, sizeof(name), "cpu%d", cpu);
+	snprintf(v, sizeof(v), "%d", cpu);
+	/* on v1 with its one CPU from the start: the parent's whole set
+	 * would overlap an exclusive sibling */
+	ret = create(cg, IL_CG_CPUSET, name, v, err, len);
+	if (ret)
+		return ret;
+	if (cg->version == 2) {
+		/* the kernel says why it refuses: "root invalid (reason)" */
+		ret = il_cgroup_set(cg, "cpuset.cpus", v, err, len);
+		if (!ret)
+			ret = il_cgroup_set(cg, "cpuset.cpus.partition", "root",
+					    err, len);
+		if (!ret &&
+		    read_file(cg->path, "cpuset.cpus.partition", got,
+			      sizeof(got)) == 0 &&
+		    strcmp(got, "root")) {
+			errf(err, len, -EOPNOTSUPP,
+			     "%s: the kernel did not make CPU %d a partition: "
+			     "cpuset.cpus.partition reads '%s'",
+			     cg->path, cpu, got);
+			ret = -EOPNOTSUPP;
+		}
+		goto out;
+	}
+	/*
+	 * v1: an exclusive cpuset of one CPU under an exclusive parent, with
+	 * load balancing off in the parent and every group above it, is a
+	 * root domain of its own (Documentation/scheduler/sched-deadline.rst,
+	 * section 5).
+	 */
+	if (!pa->exclusive) {
+		ret = write_file(pa->path, "cpuset.cpu_exclusive", "1");
+		if (ret) {
+			errf(err, len, ret,
+			     "%s: cannot make it cpu_exclusive (%s): a cpuset "
+			     "beside it shares its CPUs",
+			     pa->path, strerror(-ret));
+			goto out;
+		}
+		pa->exclusive = true;
+		ret = write_file(pa->path, "cpuset.sched_load_balance", "0");
+		if (!ret)
+			ret = balance_off_upwards(pa->own, pa->mnt);
+		if (ret) {
+			errf(err, len, ret,
+			     "cannot turn cpuset.sched_load_balance off above "
+			     "%s: %s",
+			     cg->path, strerror(-ret));
+			goto out;
+		}
+	}
+	ret = il_cgroup_set(cg, "cpuset.cpu_exclusive", "1", err, len);
+out:
+	if (ret)
+		il_cgroup_remove(cg);
+	return ret;
 }
 
 static const char *threads_file(int version)
@@ -740,6 +861,10 @@ static int remove_parent(enum il_cg_ctrl ctrl)
 	if (!pa->created)
 		return 0;
 	ret = remove_dir(pa->path, pa->version, pa->own);
+	if (ctrl == IL_CG_CPUSET)
+		while (nlb_off > 0)
+			write_file(lb_off[--nlb_off], "cpuset.sched_load_balance",
+				   "1");
 	if (pa->enabled_own) {
 		char minus[16];
 

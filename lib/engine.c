@@ -42,6 +42,7 @@
 
 #include <invlab/cgroup.h>
 #include <invlab/cpu.h>
+#include <invlab/dlstat.h>
 #include <invlab/engine.h>
 #include <invlab/kmutex.h>
 #include <invlab/release.h>
@@ -71,6 +72,9 @@ struct trt {
 	clockid_t clk;
 	int rank;		  /* priority rank; higher runs first */
 	int cg;			  /* index into engine.cg, or -1 */
+	int part;		  /* --partition: its CPU, or -1 */
+	int pcg;		  /* index into engine.pcg, or -1 */
+	int dl_fd;		  /* its sched file (dl.runtime), or -1 */
 	int cpu;		  /* single CPU or -1 */
 	unsigned long mask[MASK_LONGS];
 	bool pinned;
@@ -119,6 +123,9 @@ struct engine {
 	struct il_kmutex *km[IL_MAX_RESOURCES]; /* kernel-mutex resources */
 	struct il_cgroup cg[IL_MAX_TASKS];	/* the tasks' groups */
 	int ncg;
+	struct il_cgroup pcg[IL_MAX_TASKS];	/* cpuset partitions */
+	int npcg;
+	bool partition;
 
 	/* rounds */
 	uint32_t arm;	/* round released */
@@ -400,7 +407,13 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 	 */
 	bool attribute = t->k.activation != IL_ACT_HOG;
 
+	struct il_dlstat dl0;
+	bool have_dl0 = false;
+
 	start = il_now_ns();
+	/* the reservation's state at the job's start, outside its CPU time */
+	if (me->dl_fd >= 0)
+		have_dl0 = il_dlstat_read_fd(me->dl_fd, &dl0) == 0;
 	cpu0 = me->lean ? 0 : il_thread_cpu_ns();
 	if (!me->lean)
 		observe(me, start, cpu0);
@@ -623,6 +636,18 @@ out:
 	}
 	if (dl && resp > dl)
 		r->misses++;
+	if (me->dl_fd >= 0) {
+		struct il_dlstat dl1;
+		uint64_t used;
+
+		if (have_dl0 && il_dlstat_read_fd(me->dl_fd, &dl1) == 0 &&
+		    il_dl_budget_consumed(&dl0, &dl1, t->sched.runtime_ns,
+					  t->sched.period_ns, &used,
+					  NULL) == 0)
+			il_hist_record(&r->budget, used);
+		else
+			r->budget_unknown++;
+	}
 }
 }
 
@@ -694,7 +719,24 @@ static void *task_thread(void *arg)
 	pthread_getcpuclockid(pthread_self(), &me->clk);
 	me->schedstat_fd = open("/proc/thread-self/schedstat",
 				O_RDONLY | O_CLOEXEC);
-	if (me->pinned && (ret = il_pin_mask(0, me->mask))) {
+	/* a partition first: a deadline task's affinity must already be
+	 * its root domain's when it becomes one */
+	if (me->pcg >= 0) {
+		char m[160];
+
+		ret = il_cgroup_attach(&e->pcg[me->pcg], il_gettid(), m,
+				       sizeof(m));
+		if (ret) {
+			snprintf(e->setup_why, sizeof(e->setup_why),
+				 "task '%s': cannot join its cpuset partition: "
+				 "%s",
+				 t->name, m);
+			ret = -EPERM;
+		}
+	}
+	if (ret) {
+		/* said above */
+	} else if (me->pinned && (ret = il_pin_mask(0, me->mask))) {
 		snprintf(e->setup_why, sizeof(e->setup_why),
 			 "task '%s': cannot set its CPU affinity (%s): %s",
 			 t->name, t->k.cpu, strerror(-ret));
@@ -707,6 +749,8 @@ static void *task_thread(void *arg)
 	}
 	if (!ret)
 		ret = join_cgroup_and_recipes(me);
+	if (!ret && t->sched.policy == IL_SCHED_DEADLINE)
+		me->dl_fd = il_dlstat_open(0, 0);
 	if (!ret && me->boost_watch) {
 		me->stat_fd = open("/proc/thread-self/stat", O_RDONLY | O_CLOEXEC);
 		if (me->stat_fd < 0)
@@ -786,6 +830,8 @@ static void *task_thread(void *arg)
 	}
 	if (me->boost_watch)
 		close(me->stat_fd);
+	if (me->dl_fd >= 0)
+		close(me->dl_fd);
 	return NULL;
 }
 
@@ -837,14 +883,85 @@ static void mask_describe(const unsigned long *m, char *buf, size_t len)
 	}
 }
 
+/* density Q / min(D, P) of a deadline task, for placing partitions */
+static double density(const struct il_sched *s)
+{
+	uint64_t w = s->deadline_ns < s->period_ns ? s->deadline_ns
+						   : s->period_ns;
+
+	return w ? (double)s->runtime_ns / (double)w : 0.0;
+}
+
+/*
+ * --partition: a CPU for every deadline task: its `partition` key, else
+ * the least loaded online CPU by density, densest task first (worst fit
+ * decreasing, which spreads the load; ties go to the lower CPU).
+ */
+static int partition_cpus(struct engine *e, char *why, size_t len)
+{
+	static int cpus[IL_MAX_CPUS];
+	static double load[IL_MAX_CPUS];
+	int n = il_cpu_online(cpus, IL_MAX_CPUS);
+	int order[IL_MAX_TASKS], no = 0;
+
+	if (n <= 0) {
+		snprintf(why, len, "--partition: no online CPU found");
+		return -ENOENT;
+	}
+	memset(load, 0, sizeof(load));
+	for (int i = 0; i < e->n; i++) {
+		const struct il_task *t = e->t[i].t;
+
+		if (t->sched.policy != IL_SCHED_DEADLINE)
+			continue;
+		if (t->k.partition < 0) {
+			order[no++] = i;
+			continue;
+		}
+		if (!il_cpu_is_online((int)t->k.partition)) {
+			snprintf(why, len,
+				 "task '%s': partition = %lld is not an online "
+				 "CPU (see /sys/devices/system/cpu/online)",
+				 t->name, (long long)t->k.partition);
+			return -EINVAL;
+		}
+		e->t[i].part = (int)t->k.partition;
+		for (int c = 0; c < n; c++)
+			if (cpus[c] == e->t[i].part)
+				load[c] += density(&t->sched);
+	}
+	/* densest first; insertion sort keeps the file's order for ties */
+	for (int a = 1; a < no; a++)
+		for (int b = a; b > 0 && density(&e->t[order[b]].t->sched) >
+					       density(&e->t[order[b - 1]].t->sched);
+		     b--) {
+			int x = order[b];
+
+			order[b] = order[b - 1];
+			order[b - 1] = x;
+		}
+	for (int k = 0; k < no; k++) {
+		int best = 0;
+
+		for (int c = 1; c < n; c++)
+			if (load[c] < load[best])
+				best = c;
+		e->t[order[k]].part = cpus[best];
+		load[best] += density(&e->t[order[k]].t->sched);
+	}
+	return 0;
+}
+
 static int place(struct engine *e, struct il_engine_result *res, char *why,
 		 size_t len)
 {
 	int order[IL_MAX_CPUS], norder = il_cpu_spread_order(order, IL_MAX_CPUS);
-	int nspread = 0, only = -1;
+	int nspread = 0, only = -1, ret;
 	char desc[48];
 	size_t off = 0;
 
+	if (e->partition && (ret = partition_cpus(e, why, len)))
+		return ret;
 	for (int i = 0; i < e->n; i++) {
 		struct trt *tr = &e->t[i];
 		const struct il_task *t = tr->t;
@@ -854,6 +971,22 @@ static int place(struct engine *e, struct il_engine_result *res, char *why,
 		memset(tr->mask, 0, sizeof(tr->mask));
 		tr->cpu = -1;
 		tr->pinned = false;
+		if (tr->part >= 0 && t->place != IL_PLACE_ANY) {
+			snprintf(why, len,
+				 "task '%s': cpu = %s: a SCHED_DEADLINE task "
+				 "runs where its partition is; with "
+				 "--partition say cpu = any and partition = N",
+				 t->name, spec);
+			return -EINVAL;
+		}
+		if (tr->part >= 0) {
+			tr->cpu = tr->part;
+			tr->r->partitioned = 1;
+			snprintf(tr->r->placement, sizeof(tr->r->placement),
+				 "cpu %d (partition)", tr->part);
+			mask_set(e->cpus_used, tr->part);
+			goto described;
+		}
 		switch (t->place) {
 		case IL_PLACE_ANY:
 			snprintf(tr->r->placement, sizeof(tr->r->placement), "any");
@@ -893,7 +1026,9 @@ static int place(struct engine *e, struct il_engine_result *res, char *why,
 				snprintf(why, len,
 					 "task '%s': a SCHED_DEADLINE task cannot "
 					 "have an affinity narrower than its root "
-					 "domain; use cpu = any (global EDF)",
+					 "domain; use cpu = any (global EDF), or "
+					 "run with --partition to place it in a "
+					 "cpuset partition (key partition = N)",
 					 tr->t->name);
 				return -EINVAL;
 			}
@@ -908,6 +1043,7 @@ static int place(struct engine *e, struct il_engine_result *res, char *why,
 				if (mask_test(tr->mask, c))
 					mask_set(e->cpus_used, c);
 		}
+described:
 		tr->r->cpu = tr->cpu;
 		off += (size_t)snprintf(res->placement + off,
 					sizeof(res->placement) - off, "%s%s: %s",
@@ -1009,6 +1145,7 @@ static int alloc_results(struct engine *e, struct il_engine_result *res,
 		il_hist_init(&r->wakeup);
 		il_hist_init(&r->response);
 		il_hist_init(&r->job_cpu);
+		il_hist_init(&r->budget);
 		il_hist_init(&r->boost);
 		if (t->k.activation == IL_ACT_PERIODIC && t->k.period_ns) {
 			r->job_cpu_cap = (size_t)(duration / t->k.period_ns) + 16;
@@ -1213,6 +1350,53 @@ static int make_cgroups(struct engine *e, struct il_engine_result *res,
 	return 0;
 }
 
+/*
+ * --partition: one cpuset partition per CPU that has deadline tasks,
+ * before any thread starts; each task joins its own as it starts, before
+ * it becomes SCHED_DEADLINE.  A partition that cannot be made is a reason
+ * the run cannot happen here (-EPERM, why says which and why).
+ */
+static int make_partitions(struct engine *e, struct il_engine_result *res,
+			   char *why, size_t len)
+{
+	int gcpu[IL_MAX_TASKS];
+	size_t off = 0;
+
+	for (int i = 0; i < e->n; i++) {
+		struct trt *tr = &e->t[i];
+		char m[200];
+		int g, ret;
+
+		if (tr->part < 0)
+			continue;
+		for (g = 0; g < e->npcg; g++)
+			if (gcpu[g] == tr->part)
+				break;
+		if (g == e->npcg) {
+			ret = il_cgroup_partition(&e->pcg[g], tr->part, m,
+						  sizeof(m));
+			if (ret) {
+				snprintf(why, len,
+					 "--partition: cannot make a cpuset "
+					 "partition for CPU %d: %s",
+					 tr->part, m);
+				return -EPERM;
+			}
+			gcpu[g] = tr->part;
+			e->npcg++;
+			if (off < sizeof(res->partitions))
+				off += (size_t)snprintf(
+					res->partitions + off,
+					sizeof(res->partitions) - off,
+					"%scpu%d %s (v%d)", off ? ", " : "",
+					tr->part, e->pcg[g].path,
+					e->pcg[g].version);
+		}
+		tr->pcg = g;
+	}
+	return 0;
+}
+
 static int make_mutexes(struct engine *e, struct il_engine_result *res,
 			char *why, size_t len)
 {
@@ -1359,6 +1543,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	e->sc = sc;
 	e->n = sc->ntasks;
 	e->ext_stop = o ? o->stop : NULL;
+	e->partition = o && o->partition;
 	e->boost_from = o && o->boost_from
 				? il_scenario_task(sc, o->boost_from)
 				: -1;
@@ -1369,6 +1554,9 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		e->t[i].r = &res->tasks[i];
 		e->t[i].schedstat_fd = -1;
 		e->t[i].cg = -1;
+		e->t[i].part = -1;
+		e->t[i].pcg = -1;
+		e->t[i].dl_fd = -1;
 		if (sc->tasks[i].k.activation == IL_ACT_ROUND ||
 		    sc->tasks[i].k.activation == IL_ACT_EVENT)
 			e->per_round++;
@@ -1380,6 +1568,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		ret = make_mutexes(e, res, why, len);
 	if (!ret)
 		ret = make_cgroups(e, res, why, len);
+	if (!ret)
+		ret = make_partitions(e, res, why, len);
 	if (ret)
 		goto out;
 	prepare_tasks(e);
@@ -1501,6 +1691,8 @@ out:
 		il_kmutex_close(e->km[r]);
 	for (int g = 0; g < e->ncg; g++)
 		il_cgroup_remove(&e->cg[g]);
+	for (int g = 0; g < e->npcg; g++)
+		il_cgroup_remove(&e->pcg[g]);
 	free(e);
 	if (ret)
 		il_engine_result_free(res);

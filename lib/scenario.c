@@ -72,6 +72,7 @@ enum {
 	TK_CGROUP,
 	TK_CPU_WEIGHT,
 	TK_MISBEHAVES,
+	TK_PARTITION,
 	TK_N
 };
 
@@ -321,6 +322,19 @@ const struct il_opt il_task_keys[] = {
 			"purpose (a negative control): the bandwidth check of "
 			"its reservation is expected to FAIL, and tasks sharing "
 			"no lock with it must stay isolated",
+	},
+	[TK_PARTITION] = {
+		.name = "partition",
+		.type = IL_OPT_INT,
+		.offset = T(partition),
+		.def = "-1",
+		.min = -1,
+		.max = IL_MAX_CPUS - 1,
+		.metavar = "CPU",
+		.help = "SCHED_DEADLINE tasks, when run partitioned "
+			"(--partition): the CPU whose cpuset partition the task "
+			"runs in; -1: the runner picks one (densest task first, "
+			"on the least loaded CPU); ignored under global EDF",
 	},
 	[TK_N] = { .name = NULL },
 };
@@ -1556,6 +1570,15 @@ int il_scenario_check(struct il_scenario *sc, char *err, size_t errlen)
 		struct il_task *t = &sc->tasks[ti];
 
 		ret = check_class(sc, t, err, errlen);
+		if (!ret && t->k.partition >= 0 &&
+		    t->sched.policy != IL_SCHED_DEADLINE)
+			ret = fail(sc, tline(t, TK_PARTITION), err, errlen,
+				   "task '%s': partition = %lld: only "
+				   "SCHED_DEADLINE tasks run in cpuset "
+				   "partitions; pin other classes with cpu = "
+				   "%lld",
+				   t->name, (long long)t->k.partition,
+				   (long long)t->k.partition);
 		if (!ret)
 			ret = check_cgroup(sc, ti, err, errlen);
 		if (!ret)
@@ -1804,9 +1827,13 @@ void il_scenario_write(const struct il_scenario *sc, FILE *f)
 		write_keys(f, il_resource_keys, &sc->res[i].k, skip);
 	}
 	for (int i = 0; i < sc->ntasks; i++) {
-		/* "cpu_weight = 0" without a group is only noise */
+		/* "cpu_weight = 0" without a group and "partition = -1"
+		 * are only noise */
 		uint32_t skip = sc->tasks[i].k.cgroup ? 0
 						      : 1u << TK_CPU_WEIGHT;
+
+		if (sc->tasks[i].k.partition < 0)
+			skip |= 1u << TK_PARTITION;
 
 		fprintf(f, "\n[task %s]\n", sc->tasks[i].name);
 		write_keys(f, il_task_keys, &sc->tasks[i].k, skip);

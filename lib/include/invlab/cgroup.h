@@ -61,6 +61,23 @@ int il_cgroup_set(const struct il_cgroup *cg, const char *file,
 int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight,
 			 char *err, size_t len);
 
+/*
+ * A cpuset partition of one CPU, its own root domain, so that
+ * SCHED_DEADLINE tasks moved into it run partitioned EDF on that CPU with
+ * admission per CPU: group "cpu<N>" under the cpuset parent.
+ *   v2: cpuset.cpus = N and cpuset.cpus.partition = root, read back (the
+ *       kernel answers "root invalid (<reason>)" when it refuses; the
+ *       root partition must keep a CPU for its own tasks);
+ *   v1: an exclusive cpuset under an exclusive parent, with
+ *       cpuset.sched_load_balance off in the parent and in every group
+ *       above it up to the top cpuset; turned on again when the parent is
+ *       removed (il_cgroup_remove of the last group, il_cgroup_cleanup_all).
+ * 0, -ENOENT (no cpuset controller), -EOPNOTSUPP (the kernel refused the
+ * partition), or -errno; err says which and why.  Nothing stays behind
+ * on failure.
+ */
+int il_cgroup_partition(struct il_cgroup *cg, int cpu, char *err, size_t len);
+
 /* Move one thread into the group. */
 int il_cgroup_attach(const struct il_cgroup *cg, pid_t tid, char *err,
 		     size_t len);

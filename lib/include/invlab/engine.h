@@ -52,14 +52,28 @@ struct il_lock_result {
 
 struct il_task_result {
 	char name[IL_NAME_MAX];
-	char placement[96]; /* "cpu 1", "cpus 0-1", "node 0 (cpus 0-3)", "any" */
-	int cpu;	    /* the single CPU it was pinned to, or -1 */
+	char placement[96]; /* "cpu 1", "cpus 0-1", "node 0 (cpus 0-3)", "any",
+			       "cpu 1 (partition)" */
+	int cpu;	    /* the single CPU it was pinned to (or whose
+			       partition it ran in), or -1 */
+	int partitioned;    /* ran in a cpuset partition (opts.partition) */
 	uint64_t jobs, misses;
 	struct il_hist wakeup, response, job_cpu;
 	/* periodic tasks: each job's CPU time, in release order (the
 	 * per-period consumption of a reservation) */
 	uint64_t *job_cpu_seq;
 	size_t njob_cpu, job_cpu_cap;
+	/*
+	 * SCHED_DEADLINE tasks: the reservation's budget each job consumed,
+	 * from dl.runtime and dl.deadline read at the job's start and end
+	 * (dlstat.h, il_dl_budget_consumed); budget_unknown counts the jobs
+	 * for which it cannot be told (the deadline moved by other than
+	 * whole periods: a wake-up to a new deadline, a boost) or the file
+	 * could not be read.  Each read costs about 8 us of the job's CPU
+	 * time here (measured: docs/m-bwi.md).
+	 */
+	struct il_hist budget;
+	uint64_t budget_unknown;
 	/* critical sections this task held, CPU time, per resource */
 	struct il_hist *hold[IL_MAX_RESOURCES];
 	uint64_t hold_max[IL_MAX_RESOURCES];
@@ -100,6 +114,8 @@ struct il_engine_result {
 	/* the tasks' cgroups: "bg: /sys/fs/cgroup/cpu/invlab-1/bg (v1,
 	 * weight 10)"; removed again by the end of the run */
 	char cgroups[256];
+	/* opts.partition: "cpu0 /sys/fs/cgroup/cpuset/invlab-1/cpu0 (v1)" */
+	char partitions[256];
 };
 
 struct il_engine_opts {
@@ -108,6 +124,14 @@ struct il_engine_opts {
 	/* name of the task whose first lock request of a job starts the
 	 * boost clock of the lock holders below it; NULL: none */
 	const char *boost_from;
+	/*
+	 * Partitioned EDF: every SCHED_DEADLINE task runs in a cpuset
+	 * partition of one CPU (cgroup.h, il_cgroup_partition), the one its
+	 * `partition` key names, or the least loaded one by density, densest
+	 * task first; the partitions are removed by the end of the run.
+	 * Otherwise deadline tasks must be `cpu = any` (global EDF).
+	 */
+	int partition;
 	/*
 	 * Called from the caller's thread about once a second while the
 	 * run goes on (--live).  res is being written by the tasks: read
@@ -123,7 +147,9 @@ struct il_engine_opts {
  * get its class or placement (why says which task and why, in the terms
  * of il_sched_strerror), -EPERM also when a cgroup or a kernel-mutex
  * recipe cannot be set up here (no privilege, io_uring unavailable),
- * -ENODEV when the cpu cgroup controller is not available, or -errno for
+ * also when a cpuset partition cannot be made (no cpuset controller, the
+ * kernel refused it), -ENODEV when the cpu cgroup controller is not
+ * available, or -errno for
  * other failures.  Groups and recipe files are removed before it returns.
  */
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,

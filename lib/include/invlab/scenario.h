@@ -12,7 +12,7 @@
  *   [resource NAME]      type, protocol, ceiling, node, size, via, dir,
  *                        source
  *   [task NAME]          class, cpu, activation, period, offset, on, body,
- *                        cgroup, cpu_weight
+ *                        cgroup, cpu_weight, misbehaves, partition
  *
  * Every key of every section is a row of one of the option tables below
  * (il_global_keys, il_resource_keys, il_task_keys), so ranges, units,
@@ -144,6 +144,7 @@ struct il_task_keys {
 	const char *cgroup; /* cpu cgroup the engine creates; NULL: none */
 	int64_t cpu_weight; /* of that group, 1..10000; 0: default (100) */
 	int misbehaves;	    /* overruns on purpose (M-BWI negative control) */
+	int64_t partition;  /* deadline tasks under --partition: its CPU; -1 */
 };
 
 struct il_global_keys {
