@@ -130,3 +130,14 @@ void demo_json_blocking(struct il_json *j, const struct il_blocking_stats *st)
 	il_json_uint(j, "worst_hog_during_wait_ns", st->worst_lower_ns);
 	il_json_uint(j, "worst_foreign_ns", st->worst_foreign_ns);
 }
+
+bool demo_as_expected(enum il_verdict got, enum il_verdict expected,
+		      bool *undecided)
+{
+	bool u = got != expected && got == IL_UNDECIDED &&
+		 expected == IL_PASS;
+
+	if (undecided)
+		*undecided = u;
+	return got == expected || u;
+}

@@ -10,6 +10,7 @@
 #define INVLAB_DEMO_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -48,6 +49,17 @@ void demo_kernel_line(FILE *f, const struct il_sysinfo *si);
 uint64_t demo_tick_ns(const struct il_sysinfo *si);
 /* How the judged waits fell, as members of the object being written. */
 void demo_json_blocking(struct il_json *j, const struct il_blocking_stats *st);
+/*
+ * Does a verdict count as the expected one for the exit status?  Equal
+ * verdicts do; so does UNDECIDED where PASS was expected: measured noise
+ * (steal, a tick) could explain what was seen, which is neither a pass
+ * nor a failure of the kernel, and is reported as such (a TAP SKIP,
+ * "undecided" in the summary).  A negative control (FAIL expected) that
+ * ends UNDECIDED did not detect what it is there to detect: not as
+ * expected.  *undecided (may be NULL) is set for the second case.
+ */
+bool demo_as_expected(enum il_verdict got, enum il_verdict expected,
+		      bool *undecided);
 /* " #2" for the second run of a configuration, "" when there is one */
 const char *demo_run_tag(long long repeat, int run, char *buf, size_t len);
 /*
