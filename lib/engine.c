@@ -631,8 +631,11 @@ out:
 
 		il_hist_record(&r->job_cpu, used);
 		/* periodic jobs in order: one per period of a reservation */
-		if (r->njob_cpu < r->job_cpu_cap)
+		if (r->njob_cpu < r->job_cpu_cap) {
+			r->job_start_seq[r->njob_cpu] = start;
+			r->job_end_seq[r->njob_cpu] = end;
 			r->job_cpu_seq[r->njob_cpu++] = used;
+		}
 	}
 	if (dl && resp > dl)
 		r->misses++;
@@ -1151,7 +1154,12 @@ static int alloc_results(struct engine *e, struct il_engine_result *res,
 			r->job_cpu_cap = (size_t)(duration / t->k.period_ns) + 16;
 			r->job_cpu_seq = calloc(r->job_cpu_cap,
 						sizeof(*r->job_cpu_seq));
-			if (!r->job_cpu_seq)
+			r->job_start_seq = calloc(r->job_cpu_cap,
+						  sizeof(*r->job_start_seq));
+			r->job_end_seq = calloc(r->job_cpu_cap,
+						sizeof(*r->job_end_seq));
+			if (!r->job_cpu_seq || !r->job_start_seq ||
+			    !r->job_end_seq)
 				return -ENOMEM;
 		}
 		for (int p = 0; p < t->nphases; p++) {
@@ -1595,6 +1603,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	t0 = il_now_ns();
 	e->t_start = t0 + IL_NSEC_PER_MSEC;
 	e->t_end = e->t_start + duration;
+	res->t_start_ns = e->t_start;
 	next = e->t_start;
 	il_futex_post(&e->go, 1);
 
@@ -1705,7 +1714,9 @@ void il_engine_result_free(struct il_engine_result *res)
 		struct il_task_result *r = &res->tasks[i];
 
 		free(r->job_cpu_seq);
-		r->job_cpu_seq = NULL;
+		free(r->job_start_seq);
+		free(r->job_end_seq);
+		r->job_cpu_seq = r->job_start_seq = r->job_end_seq = NULL;
 		r->njob_cpu = r->job_cpu_cap = 0;
 		for (int l = 0; l < r->nlocks; l++) {
 			free(r->locks[l]->samples);

@@ -1077,6 +1077,16 @@ static void test_kmutex(void)
 		     "batch, idle) can be put in a cgroup");
 	expect_error("[task a]\nbody = run 1ms\ncpu_weight = 10\n", 3,
 		     "task 'a': cpu_weight needs cgroup = NAME");
+	/* partition: deadline tasks only, a CPU number */
+	expect_error("[task a]\nclass = fifo:10\nbody = run 1ms\n"
+		     "partition = 1\n",
+		     4,
+		     "task 'a': partition = 1: only SCHED_DEADLINE tasks run in "
+		     "cpuset partitions; pin other classes with cpu = 1");
+	expect_error("[task a]\nclass = deadline:1ms/10ms/10ms\n"
+		     "activation = periodic\nperiod = 10ms\nbody = run 500us\n"
+		     "partition = 1024\n",
+		     6, "partition: 1024 is out of range; allowed -1..1023");
 	expect_error("[task a]\nbody = run 1ms\ncgroup = g\n"
 		     "cpu_weight = 20000\n",
 		     4, "cpu_weight: 20000 is out of range; allowed 0..10000");

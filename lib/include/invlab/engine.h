@@ -62,6 +62,10 @@ struct il_task_result {
 	/* periodic tasks: each job's CPU time, in release order (the
 	 * per-period consumption of a reservation) */
 	uint64_t *job_cpu_seq;
+	/* and when each of those jobs started running and ended
+	 * (CLOCK_MONOTONIC ns): a job that runs past its period spreads its
+	 * CPU time over the periods it spans */
+	uint64_t *job_start_seq, *job_end_seq;
 	size_t njob_cpu, job_cpu_cap;
 	/*
 	 * SCHED_DEADLINE tasks: the reservation's budget each job consumed,
@@ -93,6 +97,8 @@ struct il_engine_result {
 	struct il_task_result tasks[IL_MAX_TASKS];
 	uint64_t rounds;
 	uint64_t steal_ns;	/* on the scenario's CPUs, whole run */
+	uint64_t t_start_ns;	/* the run's start, CLOCK_MONOTONIC: periodic
+				   releases are t_start + offset + k period */
 	uint64_t elapsed_ns;
 	int hung;		/* a wait exceeded the timeout: run stopped */
 	char hung_why[160];	/* which wait, for people */

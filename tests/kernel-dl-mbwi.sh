@@ -1,0 +1,200 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# dl-mbwi on the live kernel, as TAP.  Every mode runs in well under 20 s.
+#
+#   kernel-dl-mbwi.sh PROGRAM basic         every check gives its verdict
+#                                           (isolation, interference,
+#                                           bandwidth per task), as
+#                                           expected, and the JSON has the
+#                                           per-task figures
+#   kernel-dl-mbwi.sh PROGRAM steal-budget  the negative control: the
+#                                           overrunning holder's bandwidth
+#                                           check FAILs
+#   kernel-dl-mbwi.sh PROGRAM overrun0      the same holder without its
+#                                           overrun: bandwidth PASS
+#   kernel-dl-mbwi.sh PROGRAM unreserve     tauD without its reservation:
+#                                           the isolation check FAILs
+#   kernel-dl-mbwi.sh PROGRAM partition     partitioned EDF through cpuset
+#                                           partitions, then nothing left:
+#                                           no invlab-* cpuset, load
+#                                           balancing as it was
+#   kernel-dl-mbwi.sh PROGRAM sigterm       SIGTERM mid-run: prompt exit
+#                                           143, partial JSON written,
+#                                           partitions removed
+#
+# Exits 77 (SKIP) with the reason when SCHED_DEADLINE, cpusets or a second
+# CPU are missing (the program says which).
+set -u
+prog=$1
+mode=$2
+tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fail=1
+	fi
+}
+skip_if_77() { # rc, output file
+	if [ "$1" -eq 77 ]; then
+		echo "1..0 # SKIP $(grep -h -m1 SKIP "$2" | sed 's/.*SKIP //' |
+			head -c 300)"
+		exit 77
+	fi
+}
+# the program's own TAP lines, renumbered after ours, and its diagnostics
+relay() {
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) check 0 "${line#ok [0-9]* - }" ;;
+		"not ok "*) check 1 "${line#not ok [0-9]* - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$1"
+}
+# the TAP line of one check must be there with this verdict
+has_verdict() { # file, "scenario check", verdict
+	grep -q "^ok [0-9]* - $2: $3 " "$1"
+}
+# v1 cpuset hierarchy, if any (where --partition works on this machine)
+cpuset_v1() {
+	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break;
+	       if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)cpuset(,|$)/)
+		       print $5 }' /proc/self/mountinfo | head -n 1
+}
+leftovers() {
+	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break;
+	       fs = $(i + 1); so = $(i + 3)
+	       if (fs == "cgroup2" || (fs == "cgroup" &&
+		   so ~ /(^|,)cpuset(,|$)/))
+		       print $5 }' /proc/self/mountinfo |
+	while read -r m; do
+		find "$m" -maxdepth 4 -type d -name 'invlab-*' 2>/dev/null
+	done
+}
+balance_state() {
+	m=$(cpuset_v1)
+	[ -n "$m" ] && cat "$m/cpuset.sched_load_balance" 2>/dev/null
+}
+
+echo "TAP version 13"
+case $mode in
+basic)
+	"$prog" basic -d 2s --tap --json "$tmp/out.json" >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	skip_if_77 $rc "$tmp/tap"
+	relay "$tmp/tap"
+	[ "$rc" -eq 0 ]
+	check $? "basic: exit status 0 (got $rc)"
+	for c in isolation interference "tauA bandwidth" "tauB bandwidth" \
+		"tauC bandwidth" "tauD bandwidth"; do
+		grep -q -- "- basic $c: [A-Z]* (expected" "$tmp/tap"
+		check $? "basic: the $c check gave a verdict"
+	done
+	python3 - "$tmp/out.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+run = d["runs"][0]
+names = [t["name"] for t in run["tasks"]]
+assert names == ["tauA", "tauB", "tauC", "tauD"], names
+for t in run["tasks"]:
+    for k in ("jobs", "deadline_misses", "wakeup_ns", "response_ns",
+              "job_cpu_ns", "budget_ns", "budget_unknown",
+              "blocked_total_ns", "blocked_max_ns", "runtime_ns"):
+        assert k in t, (t["name"], k)
+    assert t["jobs"] > 50, (t["name"], t["jobs"])
+    for k in ("p50", "p99", "p999", "max"):
+        assert k in t["response_ns"], k
+    # the reservation's budget was read for most jobs
+    assert t["budget_ns"]["count"] >= t["jobs"] // 2, t["name"]
+    if t["name"] != "tauD":
+        assert t["blocked_total_ns"] > 0, t["name"]
+assert {c["task"] for c in run["checks"]} >= {"isolation", "interference"}
+PY
+	check $? "basic: JSON has every task's jobs, misses, percentiles, CPU, budget and blocking"
+	;;
+steal-budget)
+	"$prog" steal-budget -d 2s --tap >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	skip_if_77 $rc "$tmp/tap"
+	relay "$tmp/tap"
+	[ "$rc" -eq 0 ]
+	check $? "steal-budget: exit status 0 (got $rc)"
+	has_verdict "$tmp/tap" "steal-budget holder bandwidth" FAIL
+	check $? "negative control: the overrunning holder's bandwidth check FAILs"
+	grep -q -- "- steal-budget isolation: [A-Z]* (expected" "$tmp/tap"
+	check $? "steal-budget: the isolation verdict is reported"
+	;;
+overrun0)
+	"$prog" steal-budget --overrun 0 -d 2s --tap >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	skip_if_77 $rc "$tmp/tap"
+	relay "$tmp/tap"
+	[ "$rc" -eq 0 ]
+	check $? "steal-budget --overrun 0: exit status 0 (got $rc)"
+	has_verdict "$tmp/tap" "steal-budget holder bandwidth" PASS
+	check $? "a holder within its section keeps within its bandwidth"
+	;;
+unreserve)
+	"$prog" basic --unreserve tauD -d 2s --tap >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	skip_if_77 $rc "$tmp/tap"
+	relay "$tmp/tap"
+	[ "$rc" -eq 0 ]
+	check $? "basic --unreserve tauD: exit status 0 (got $rc)"
+	has_verdict "$tmp/tap" "basic isolation" FAIL
+	check $? "negative control: the probe without its reservation FAILs isolation"
+	;;
+partition)
+	before=$(balance_state)
+	"$prog" basic cross-cpu --partition -d 2s --tap >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	skip_if_77 $rc "$tmp/tap"
+	relay "$tmp/tap"
+	[ "$rc" -eq 0 ]
+	check $? "--partition: exit status 0 (got $rc)"
+	grep -q "partitioned EDF: CPU" "$tmp/tap"
+	check $? "--partition: schedulability decided by the per-CPU test"
+	grep -q "cpu 1 (partition)" "$tmp/tap"
+	check $? "--partition: cross-cpu's holder ran in CPU 1's partition"
+	[ -z "$(leftovers)" ]
+	check $? "--partition: no invlab-* cpuset left behind"
+	[ "$(balance_state)" = "$before" ]
+	check $? "--partition: cpuset.sched_load_balance restored ($before)"
+	;;
+sigterm)
+	before=$(balance_state)
+	start=$(date +%s%N)
+	"$prog" steal-budget --partition -d 20s --json "$tmp/out.json" \
+		>"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	sleep 1.5
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	skip_if_77 $rc "$tmp/err"
+	[ "$rc" -eq 143 ]
+	check $? "SIGTERM: exit status 143 (got $rc)"
+	[ "$ms" -lt 6000 ]
+	check $? "SIGTERM: ended within 6 s of the start ($ms ms)"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["interrupted"] is True; assert d["runs"][0]["tasks"][0]["jobs"] > 0' "$tmp/out.json"
+	check $? "SIGTERM: the partial result was written, marked interrupted"
+	[ -z "$(leftovers)" ]
+	check $? "SIGTERM: no invlab-* cpuset left behind"
+	[ "$(balance_state)" = "$before" ]
+	check $? "SIGTERM: cpuset.sched_load_balance restored ($before)"
+	;;
+*)
+	echo "unknown mode $mode" >&2
+	exit 99
+	;;
+esac
+echo "1..$n"
+[ "$fail" -eq 0 ]
