@@ -12,7 +12,9 @@
  *   sudo dl-mbwi basic --unreserve tauD          negative control
  *
  * The scenarios are the job files demos/jobs/dl-*.job, built into the
- * program: basic, chain, cross-cpu and steal-budget.  Each runs on the
+ * program: basic, chain, cross-cpu and steal-budget share pthread PI
+ * mutexes; kmutex shares a kernel mutex (the rename recipe), the kind
+ * proxy execution covers.  Each runs on the
  * engine like any job file, and the M-BWI checks judge it exactly as
  * `invlab-run` does with `validate = mbwi`.
  *
@@ -259,8 +261,8 @@ int main(int argc, char **argv)
 		"SCHED_DEADLINE tasks sharing PI mutexes, judged against the "
 		"M-BWI guarantees: bandwidth preservation, temporal isolation "
 		"and the interference bound (docs/m-bwi.md).  SCENARIO is "
-		"basic, chain, cross-cpu or steal-budget (default: all four, "
-		"in that order).  Exit status: 0 every verdict as expected, 1 "
+		"basic, chain, cross-cpu, steal-budget or kmutex (default: "
+		"all five, in that order).  Exit status: 0 every verdict as expected, 1 "
 		"otherwise, 2 usage, 77 cannot run here, 99 broken setup, "
 		"128+N interrupted.";
 	struct il_run_info ri = { .program = PROG, .argc = argc, .argv = argv };

@@ -186,6 +186,27 @@ int demo_check_mbwi(const struct il_scenario *sc,
 				held[nheld++] = ph->res;
 				in_sec[ph->res] = 0;
 				break;
+			case IL_PH_CALL: {
+				/*
+				 * One kernel critical section (kmutex.h): a
+				 * request of that kernel mutex whose section
+				 * is the call's uncontended cost measured in
+				 * this run (p90), the closest the theory's
+				 * L gets for code the kernel runs.
+				 */
+				uint64_t cost = er->kmutex_cost_p90_ns[ph->res];
+
+				N[i * nl + ph->res]++;
+				if (nheld)
+					nest[(i * nl + held[nheld - 1]) * nl +
+					     ph->res] = 1;
+				if (cost > L[i * nl + ph->res])
+					L[i * nl + ph->res] = cost;
+				mt->wcet_ns += cost;
+				for (int h = 0; h < nheld; h++)
+					in_sec[held[h]] += cost;
+				break;
+			}
 			case IL_PH_UNLOCK:
 				if (in_sec[ph->res] > L[i * nl + ph->res])
 					L[i * nl + ph->res] = in_sec[ph->res];

@@ -553,8 +553,13 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 	if (pa->version == 1) {
 		if (ctrl == IL_CG_CPUSET &&
 		    (ret = cpuset_inherit(pa->own, pa->path, NULL)))
-			return errf(err, len, ret, "%s: cpuset.cpus/mems",
-				    pa->path);
+			return errf(err, len, ret,
+				    "%s: cpuset.cpus/mems%s", pa->path,
+				    ret == -EINVAL
+					    ? " refused: another cpuset holds "
+					      "these CPUs exclusively (a "
+					      "partitioned run in progress?)"
+					    : "");
 		return 0;
 	}
 	/* v2: a threaded subtree, the controller enabled down to it */

@@ -88,12 +88,12 @@ invlab-run)
 	check "unknown validator refused" expect_error "unknown validator 'pii'" "$data/../../../demos/jobs/pi-classic.job" --set validate=pii
 	;;
 dl-mbwi)
-	check "unknown scenario lists them" expect_error "unknown scenario 'basics' (basic, chain, cross-cpu, steal-budget)" basics
+	check "unknown scenario lists them" expect_error "unknown scenario 'basics' (basic, chain, cross-cpu, steal-budget, kmutex)" basics
 	check "overrun out of range shows the range" expect_error "allowed" --overrun 2s
 	check "--unreserve names a task of the scenarios" expect_error "no task of that name" basic --unreserve nosuch
 	check "--print-job shows the overrun" sh -c '"$1" steal-budget --overrun 4ms --print-job | grep -q "run 5ms"' - "$prog"
 	check "--overrun 0: the holder is declared well-behaved" sh -c '"$1" steal-budget --overrun 0 --print-job | grep -q "misbehaves = no"' - "$prog"
-	check "--list names the four scenarios" sh -c 'test "$("$1" --list | wc -l)" -eq 4' - "$prog"
+	check "--list names the five scenarios" sh -c 'test "$("$1" --list | wc -l)" -eq 5' - "$prog"
 	;;
 esac
 
