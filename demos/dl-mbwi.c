@@ -258,7 +258,7 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 int main(int argc, char **argv)
 {
 	static const char summary[] =
-		"SCHED_DEADLINE tasks sharing PI mutexes, judged against the "
+		"SCHED_DEADLINE tasks sharing locks, judged against the "
 		"M-BWI guarantees: bandwidth preservation, temporal isolation "
 		"and the interference bound (docs/m-bwi.md).  SCENARIO is "
 		"basic, chain, cross-cpu, steal-budget or kmutex (default: "
