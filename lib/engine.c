@@ -59,6 +59,8 @@
  * far apart: a scenario's callers mostly sleep between calls too */
 #define KMUTEX_CALIBRATION 200
 #define KMUTEX_PACE_NS (500 * IL_NSEC_PER_USEC)
+/* how often a run without rounds notes the steal time */
+#define STEAL_SLICE_NS (10 * IL_NSEC_PER_MSEC)
 
 struct engine;
 
@@ -632,6 +634,7 @@ out:
 		il_hist_record(&r->job_cpu, used);
 		/* periodic jobs in order: one per period of a reservation */
 		if (r->njob_cpu < r->job_cpu_cap) {
+			r->job_rel_seq[r->njob_cpu] = rel;
 			r->job_start_seq[r->njob_cpu] = start;
 			r->job_end_seq[r->njob_cpu] = end;
 			r->job_cpu_seq[r->njob_cpu++] = used;
@@ -1156,10 +1159,12 @@ static int alloc_results(struct engine *e, struct il_engine_result *res,
 						sizeof(*r->job_cpu_seq));
 			r->job_start_seq = calloc(r->job_cpu_cap,
 						  sizeof(*r->job_start_seq));
+			r->job_rel_seq = calloc(r->job_cpu_cap,
+						sizeof(*r->job_rel_seq));
 			r->job_end_seq = calloc(r->job_cpu_cap,
 						sizeof(*r->job_end_seq));
 			if (!r->job_cpu_seq || !r->job_start_seq ||
-			    !r->job_end_seq)
+			    !r->job_end_seq || !r->job_rel_seq)
 				return -ENOMEM;
 		}
 		for (int p = 0; p < t->nphases; p++) {
@@ -1479,6 +1484,19 @@ static uint64_t steal_now(struct engine *e)
 	return total;
 }
 
+/* one point of the steal timeline; the last slot keeps the latest */
+static void steal_sample(struct il_engine_result *res, uint64_t t,
+			 uint64_t steal)
+{
+	size_t i;
+
+	if (!res->steal_cap)
+		return;
+	i = res->nsteal < res->steal_cap ? res->nsteal++ : res->steal_cap - 1;
+	res->steal_t[i] = t;
+	res->steal_v[i] = steal;
+}
+
 /* give the samples of the round that just ended their steal time */
 static void settle_foreign(struct engine *e, struct il_engine_result *res,
 			   uint64_t steal)
@@ -1608,13 +1626,24 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	il_futex_post(&e->go, 1);
 
 	if (!e->per_round) {
-		/* no rounds: wait for the end, in slices */
+		/* no rounds: wait for the end, in slices, noting the steal
+		 * time as it grows */
+		res->steal_cap = (size_t)(duration / STEAL_SLICE_NS) + 64;
+		res->steal_t = calloc(res->steal_cap, sizeof(*res->steal_t));
+		res->steal_v = calloc(res->steal_cap, sizeof(*res->steal_v));
+		if (!res->steal_t || !res->steal_v) {
+			free(res->steal_t);
+			free(res->steal_v);
+			res->steal_t = res->steal_v = NULL;
+			res->steal_cap = 0;
+		}
+		steal_sample(res, t0, steal0);
 		while (!stopping(e) && il_now_ns() < e->t_end) {
-			il_sleep_until(il_now_ns() + 20 * IL_NSEC_PER_MSEC <
-						       e->t_end
-					       ? il_now_ns() + 20 * IL_NSEC_PER_MSEC
+			il_sleep_until(il_now_ns() + STEAL_SLICE_NS < e->t_end
+					       ? il_now_ns() + STEAL_SLICE_NS
 					       : e->t_end,
 				       e->ext_stop);
+			steal_sample(res, il_now_ns(), steal_now(e));
 			progress(e, o, res);
 		}
 	}
@@ -1664,6 +1693,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		next = il_round_next(e->r0, il_now_ns());
 	}
 	res->steal_ns = sub0(steal_now(e), steal0);
+	if (!e->per_round)
+		steal_sample(res, il_now_ns(), steal0 + res->steal_ns);
 	res->elapsed_ns = sub0(il_now_ns(), e->t_start);
 	ret = 0;
 stop:
@@ -1708,15 +1739,47 @@ out:
 	return ret;
 }
 
+uint64_t il_steal_between(const struct il_engine_result *res, uint64_t from,
+			  uint64_t to)
+{
+	size_t i = 0, j;
+
+	if (res->nsteal < 2)
+		return 0;
+	/* the points are in time order: bisect for both ends */
+	{
+		size_t lo = 0, hi = res->nsteal;
+
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (res->steal_t[mid] <= from)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		i = lo;
+	}
+	for (j = i; j + 1 < res->nsteal && res->steal_t[j] < to; j++)
+		;
+	return sub0(res->steal_v[j], res->steal_v[i]);
+}
+
 void il_engine_result_free(struct il_engine_result *res)
 {
+	free(res->steal_t);
+	free(res->steal_v);
+	res->steal_t = res->steal_v = NULL;
+	res->nsteal = res->steal_cap = 0;
 	for (int i = 0; i < IL_MAX_TASKS; i++) {
 		struct il_task_result *r = &res->tasks[i];
 
 		free(r->job_cpu_seq);
 		free(r->job_start_seq);
 		free(r->job_end_seq);
+		free(r->job_rel_seq);
 		r->job_cpu_seq = r->job_start_seq = r->job_end_seq = NULL;
+		r->job_rel_seq = NULL;
 		r->njob_cpu = r->job_cpu_cap = 0;
 		for (int l = 0; l < r->nlocks; l++) {
 			free(r->locks[l]->samples);

@@ -66,6 +66,7 @@ struct il_task_result {
 	 * (CLOCK_MONOTONIC ns): a job that runs past its period spreads its
 	 * CPU time over the periods it spans */
 	uint64_t *job_start_seq, *job_end_seq;
+	uint64_t *job_rel_seq; /* and its release */
 	size_t njob_cpu, job_cpu_cap;
 	/*
 	 * SCHED_DEADLINE tasks: the reservation's budget each job consumed,
@@ -99,6 +100,15 @@ struct il_engine_result {
 	uint64_t steal_ns;	/* on the scenario's CPUs, whole run */
 	uint64_t t_start_ns;	/* the run's start, CLOCK_MONOTONIC: periodic
 				   releases are t_start + offset + k period */
+	/*
+	 * Runs without rounds: the steal time on the scenario's CPUs
+	 * (cumulative, ns, from /proc/stat, so in steps of 1/USER_HZ) as it
+	 * was at times steal_t (CLOCK_MONOTONIC), about every 10 ms from the
+	 * start to the end (none when it could not be allocated); a late job is judged against the steal around it
+	 * (validators see il_steal_between()).
+	 */
+	uint64_t *steal_t, *steal_v;
+	size_t nsteal, steal_cap;
 	uint64_t elapsed_ns;
 	int hung;		/* a wait exceeded the timeout: run stopped */
 	char hung_why[160];	/* which wait, for people */
@@ -161,6 +171,15 @@ struct il_engine_opts {
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		  struct il_engine_result *res, char *why, size_t len);
 void il_engine_result_free(struct il_engine_result *res);
+
+/*
+ * Steal time on the scenario's CPUs between from and to, from the run's
+ * timeline: the difference between the last point at or before from and
+ * the first at or after to (wider, never narrower, than the interval).
+ * 0 when the run has no timeline.
+ */
+uint64_t il_steal_between(const struct il_engine_result *res, uint64_t from,
+			  uint64_t to);
 
 /*
  * Idle wakeup latency of a thread of class s on cpu (-1: unpinned):
