@@ -15,6 +15,17 @@
 #                                           overrun: bandwidth PASS
 #   kernel-dl-mbwi.sh PROGRAM unreserve     tauD without its reservation:
 #                                           the isolation check FAILs
+#   kernel-dl-mbwi.sh PROGRAM unreserve-covered
+#                                           tauB (covered by the
+#                                           interference guarantee)
+#                                           without its reservation: the
+#                                           interference check FAILs
+#   kernel-dl-mbwi.sh INVLAB_RUN refusals JOB
+#                                           what the kernel refuses is a
+#                                           skip with the reason: an
+#                                           admission refusal, a pinned
+#                                           deadline task, a partition on
+#                                           a CPU that is not online
 #   kernel-dl-mbwi.sh PROGRAM partition     partitioned EDF through cpuset
 #                                           partitions, then nothing left:
 #                                           no invlab-* cpuset, load
@@ -150,6 +161,43 @@ unreserve)
 	check $? "basic --unreserve tauD: exit status 0 (got $rc)"
 	has_verdict "$tmp/tap" "basic isolation" FAIL
 	check $? "negative control: the probe without its reservation FAILs isolation"
+	;;
+unreserve-covered)
+	"$prog" basic --unreserve tauB -d 2s --tap >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	skip_if_77 $rc "$tmp/tap"
+	relay "$tmp/tap"
+	[ "$rc" -eq 0 ]
+	check $? "basic --unreserve tauB: exit status 0 (got $rc)"
+	has_verdict "$tmp/tap" "basic interference" FAIL
+	check $? "negative control: a covered task without its reservation FAILs interference"
+	;;
+refusals)
+	job=$3
+	# each: exit 77, and the reason on stderr
+	refused() { # description, expected text, arguments...
+		desc=$1
+		want=$2
+		shift 2
+		"$prog" "$job" -d 1s "$@" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -eq 77 ] && grep -q -- "$want" "$tmp/err"; then
+			check 0 "$desc"
+		else
+			echo "# exit $rc, stderr: $(tr '\n' ' ' <"$tmp/err" | head -c 300)"
+			check 1 "$desc"
+		fi
+	}
+	refused "admission refused: exit 77 naming admission control" \
+		"admission control" \
+		--set "tauA.class=deadline:9ms/10ms/10ms" \
+		--set "tauB.class=deadline:11ms/12ms/12ms"
+	refused "a pinned deadline task: exit 77 naming the root domain" \
+		"narrower than its root" --set tauA.cpu=0
+	refused "a partition on a CPU that is not online: exit 77" \
+		"not an online CPU" --partition --set tauA.partition=1000
+	[ -z "$(leftovers)" ]
+	check $? "refusals: no invlab-* cpuset left behind"
 	;;
 partition)
 	before=$(balance_state)
