@@ -127,17 +127,16 @@ static int first_lock(const struct il_task *t)
 /* the noise allowance: p90 idle wakeup latency of the task's class on
  * its CPU */
 static int noise_for(const struct il_task_result *r, const struct il_task *t,
-		     uint64_t *eps, char *why, size_t len)
+		     uint64_t *eps, struct il_hist *h, char *why, size_t len)
 {
-	struct il_hist h;
 	int ret;
 
 	ret = il_engine_calibrate(r->cpu, &t->sched, 1000,
-				  200 * IL_NSEC_PER_USEC, &demo_stop, &h, why, len);
+				  200 * IL_NSEC_PER_USEC, &demo_stop, h, why, len);
 	if (ret)
 		return ret;
-	if (il_hist_percentile_upper(&h, 0.90, eps))
-		*eps = h.count ? h.max : 0;
+	if (il_hist_percentile_upper(h, 0.90, eps))
+		*eps = h->count ? h->max : 0;
 	return 0;
 }
 
@@ -154,6 +153,7 @@ static int check_pi(const struct il_scenario *sc,
 		int locks[IL_MAX_RESOURCES];
 		bool all_protect = true;
 		struct il_bound_input in = { 0 };
+		static struct il_hist calib;
 		uint64_t eps = 0;
 		int ret;
 
@@ -193,7 +193,7 @@ static int check_pi(const struct il_scenario *sc,
 		 * bound */
 		if (!lower)
 			continue;
-		ret = noise_for(r, t, &eps, why, len);
+		ret = noise_for(r, t, &eps, &calib, why, len);
 		if (ret)
 			return ret;
 		if (all_protect) {
@@ -206,6 +206,7 @@ static int check_pi(const struct il_scenario *sc,
 		}
 		in.noise_ns = eps;
 		in.min_samples = 20;
+		in.outlier_ns = demo_outlier_ns(&calib, in.bound_ns);
 		out[*n].validator = "pi";
 		snprintf(out[*n].task, sizeof(out[*n].task), "%s", t->name);
 		il_check_blocking(&in, r->locks[0]->samples,
@@ -229,6 +230,7 @@ static int check_chain(const struct il_scenario *sc,
 	struct il_chain_input in = { 0 };
 	uint32_t in_chain = 0;
 	int head = -1, nlinks = 0, nother = 0, res, hops = 0, prev;
+	static struct il_hist calib;
 	uint64_t eps = 0;
 	struct check *c = &out[*n];
 	int ret;
@@ -319,7 +321,8 @@ static int check_chain(const struct il_scenario *sc,
 		other[nother].period_ns = 0;
 		nother++;
 	}
-	ret = noise_for(&er->tasks[head], &sc->tasks[head], &eps, why, len);
+	ret = noise_for(&er->tasks[head], &sc->tasks[head], &eps, &calib, why,
+			len);
 	if (ret)
 		return ret;
 	in.links = links;
@@ -332,6 +335,7 @@ static int check_chain(const struct il_scenario *sc,
 	 * tick per owner boosted on another CPU (see pi-chain.c) */
 	in.noise_ns = (uint64_t)(hops + 1) * eps + (uint64_t)hops * g_tick_ns;
 	in.min_samples = 20;
+	in.outlier_ns = demo_outlier_ns(&calib, UINT64_MAX);
 	il_check_chain(&in, er->tasks[head].locks[0]->samples,
 		       er->tasks[head].locks[0]->nsamples, &c->c);
 	(*n)++;

@@ -432,6 +432,7 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 	in.noise_ns = (uint64_t)(res->hops + 1) * p90 +
 		      (uint64_t)res->hops * g_tick_ns;
 	in.min_samples = 20;
+	in.outlier_ns = demo_outlier_ns(&res->calib, UINT64_MAX);
 	if (m[0].cls == C_OTHER) {
 		res->check.verdict = IL_UNDECIDED;
 		res->check.bound_name = "none";
@@ -451,7 +452,8 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 	{
 		struct il_bound_input bi = { .bound_ns = res->check.bound_ns,
 					     .noise_ns = in.noise_ns,
-					     .min_samples = 20 };
+					     .min_samples = 20,
+					     .outlier_ns = in.outlier_ns };
 
 		il_blocking_stats(&bi, lr->samples, lr->nsamples, &res->st);
 	}

@@ -290,6 +290,7 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 	}
 	in.noise_ns = eps;
 	in.min_samples = 20;
+	in.outlier_ns = demo_outlier_ns(&res->calib, in.bound_ns);
 	il_check_blocking(&in, lr->samples, lr->nsamples, &res->check);
 	il_blocking_stats(&in, lr->samples, lr->nsamples, &res->st);
 	if (er.hung)

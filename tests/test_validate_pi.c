@@ -171,6 +171,61 @@ static void test_edges(void)
 	t_check_int(st.worst_excess_ns, 1);
 }
 
+/*
+ * Rare outliers: one wait over the limit by no more than the
+ * calibration's p999 is noise (interrupts charged to the holder, a kernel
+ * thread); several are a pattern; one far beyond is a violation; without
+ * the allowance every one is.
+ */
+static void test_outliers(void)
+{
+	struct il_bound_input in = pi;
+	struct il_blocking_stats st;
+	struct il_check c;
+
+	in.outlier_ns = 300 * US;
+	fill_bounded(11);
+	s[17].delay_ns = in.bound_ns + in.noise_ns + 144 * US;
+	s[17].foreign_ns = 0;
+	il_check_blocking(&in, s, N, &c);
+	t_check_int(c.verdict, IL_PASS);
+	t_check_contains(c.evidence, "1 went over by no more than the "
+				     "calibration's rare outliers (300us, at "
+				     "most 3 allowed)");
+	il_blocking_stats(&in, s, N, &st);
+	t_check_int(st.outliers, 1);
+	t_check_int(st.violations, 0);
+	/* the same wait without the allowance fails */
+	il_check_blocking(&pi, s, N, &c);
+	t_check_int(c.verdict, IL_FAIL);
+
+	/* N / 100 + 1 = 3 are allowed, 4 are a pattern: all violations */
+	for (int i = 20; i < 23; i++)
+		s[i].delay_ns = in.bound_ns + in.noise_ns + 100 * US,
+		s[i].foreign_ns = 0;
+	il_check_blocking(&in, s, N, &c);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_contains(c.evidence, "4 of 200 waits exceeded");
+	s[22].delay_ns = 1500 * US;
+	il_check_blocking(&in, s, N, &c);
+	t_check_int(c.verdict, IL_PASS);
+
+	/* one beyond the allowance is a violation */
+	fill_bounded(12);
+	s[5].delay_ns = in.bound_ns + in.noise_ns + in.outlier_ns + 1;
+	s[5].foreign_ns = 0;
+	il_check_blocking(&in, s, N, &c);
+	t_check_int(c.verdict, IL_FAIL);
+
+	/* the hog every round stays a FAIL however wide the allowance */
+	in.outlier_ns = 30 * MS;
+	fill_bounded(13);
+	for (int i = 0; i < N; i++)
+		s[i].delay_ns += 20 * MS, s[i].lower_ns = 20 * MS;
+	il_check_blocking(&in, s, N, &c);
+	t_check_int(c.verdict, IL_FAIL);
+}
+
 int main(void)
 {
 	test_bounds();
@@ -178,5 +233,6 @@ int main(void)
 	test_inversion_fails();
 	test_noise();
 	test_edges();
+	test_outliers();
 	return t_done("validate-pi");
 }

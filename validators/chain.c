@@ -357,6 +357,7 @@ int il_check_chain(const struct il_chain_input *in,
 		.bound_ns = b.bound_ns,
 		.noise_ns = in->noise_ns,
 		.min_samples = in->min_samples,
+		.outlier_ns = in->outlier_ns,
 	};
 	ret = il_check_blocking(&bi, s, n, out);
 	if (ret)

@@ -81,6 +81,7 @@ struct il_chain_input {
 	size_t ninterferers;
 	uint64_t horizon_ns;
 	uint64_t noise_ns;
+	uint64_t outlier_ns; /* rare outliers set aside (validate.h) */
 	size_t min_samples;
 };
 

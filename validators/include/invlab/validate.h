@@ -34,6 +34,14 @@ struct il_bound_input {
 	uint64_t bound_ns;    /* the protocol's bound on blocking */
 	uint64_t noise_ns;    /* allowance from this run's calibration */
 	size_t min_samples;   /* fewer clean samples: UNDECIDED */
+	/*
+	 * Rare outliers: a wait over the limit by at most this much (the
+	 * calibration's p999: interrupts and the host stretch about one
+	 * idle wakeup in a thousand that far) is set aside as noise, as long
+	 * as there are at most n / 100 + 1 of them; more are a pattern and
+	 * are violations.  0: none.
+	 */
+	uint64_t outlier_ns;
 };
 
 /*
@@ -41,7 +49,8 @@ struct il_bound_input {
  *  - a sample whose delay, less its measured foreign time, still exceeds
  *    the limit (or that timed out) is a violation -> FAIL, with the excess
  *    and the hog time in the evidence;
- *  - a sample over the limit only because of foreign time is set aside;
+ *  - a sample over the limit only because of foreign time is set aside,
+ *    and so are rare outliers within outlier_ns of it (see above);
  *  - PASS needs no violation and at least min_samples samples within the
  *    limit outright; otherwise UNDECIDED.
  * out->worst_ns is the largest delay less foreign time.  Returns 0, or
@@ -54,6 +63,7 @@ int il_check_blocking(const struct il_bound_input *in,
 /* Counts behind a verdict, for reports. */
 struct il_blocking_stats {
 	size_t clean, noisy, violations, timed_out;
+	size_t outliers;	  /* of noisy: set aside within outlier_ns */
 	uint64_t worst_excess_ns; /* largest (delay - foreign) - limit */
 	uint64_t worst_lower_ns;  /* largest hog time during a wait */
 	uint64_t worst_foreign_ns;
