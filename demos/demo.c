@@ -2,6 +2,7 @@
 /* The steps every demo takes the same way; see demo.h. */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "demo.h"
 
@@ -48,6 +49,22 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 		fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
 			argv[ret + max_pos]);
 		return 2;
+	}
+	/*
+	 * --json -: the JSON is all there is on standard output, so that it
+	 * can be piped; the report goes to standard error.
+	 */
+	if (c->json && !strcmp(c->json, "-")) {
+		int fd = dup(STDOUT_FILENO);
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+		if (f) {
+			fflush(stdout);
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+			il_afile_set_stdout(f);
+		} else if (fd >= 0) {
+			close(fd);
+		}
 	}
 	*first = ret;
 	return -1;

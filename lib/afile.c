@@ -62,6 +62,13 @@ static void afile_clear(struct il_afile *a)
 	memset(a, 0, sizeof(*a));
 }
 
+static FILE *json_stdout;
+
+void il_afile_set_stdout(FILE *f)
+{
+	json_stdout = f;
+}
+
 int il_afile_open(struct il_afile *a, const char *path)
 {
 	struct stat st;
@@ -76,7 +83,7 @@ int il_afile_open(struct il_afile *a, const char *path)
 	if (!a->path)
 		return -ENOMEM;
 	if (!strcmp(path, "-")) {
-		a->f = stdout;
+		a->f = json_stdout ? json_stdout : stdout;
 		return 0;
 	}
 	/*
@@ -130,7 +137,8 @@ int il_afile_commit(struct il_afile *a)
 		errno = 0;
 		if (fflush(a->f) || ferror(a->f))
 			err = errno ? -errno : -EIO;
-		if (a->f != stdout && fclose(a->f) && !err)
+		if (a->f != stdout && a->f != json_stdout && fclose(a->f) &&
+		    !err)
 			err = errno ? -errno : -EIO;
 		afile_clear(a);
 		return err;
@@ -162,7 +170,7 @@ void il_afile_abort(struct il_afile *a)
 	if (a->f && a->tmp) {
 		fclose(a->f);
 		unlink(a->tmp);
-	} else if (a->f && a->f != stdout) {
+	} else if (a->f && a->f != stdout && a->f != json_stdout) {
 		fclose(a->f);
 	}
 	afile_clear(a);

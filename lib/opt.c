@@ -95,8 +95,9 @@ const struct il_opt il_common_opts[] = {
 		.type = IL_OPT_STRING,
 		.offset = COMMON(json),
 		.metavar = "FILE",
-		.help = "write results as JSON to FILE ('-' for stdout), "
-			"atomically",
+		.help = "write results as JSON to FILE, atomically; '-' "
+			"for stdout, which then carries only the JSON (the "
+			"report goes to stderr)",
 	},
 	{
 		.name = "duration",

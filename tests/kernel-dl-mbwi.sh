@@ -143,7 +143,10 @@ steal-budget)
 	check $? "steal-budget: the isolation verdict is reported"
 	;;
 overrun0)
-	"$prog" steal-budget --overrun 0 -d 2s --tap >"$tmp/tap" 2>"$tmp/err"
+	# with --json -, standard output is the JSON alone; the TAP report
+	# goes to standard error
+	"$prog" steal-budget --overrun 0 -d 2s --tap --json - \
+		>"$tmp/json" 2>"$tmp/tap"
 	rc=$?
 	skip_if_77 $rc "$tmp/tap"
 	relay "$tmp/tap"
@@ -151,6 +154,8 @@ overrun0)
 	check $? "steal-budget --overrun 0: exit status 0 (got $rc)"
 	has_verdict "$tmp/tap" "steal-budget holder bandwidth" PASS
 	check $? "a holder within its section keeps within its bandwidth"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["runs"][0]["overrun_ns"] == 0' "$tmp/json"
+	check $? "--json -: standard output is the JSON alone"
 	;;
 unreserve)
 	"$prog" basic --unreserve tauD -d 2s --tap >"$tmp/tap" 2>"$tmp/err"

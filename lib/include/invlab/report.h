@@ -87,6 +87,13 @@ struct il_afile {
 	char *tmp;
 };
 int il_afile_open(struct il_afile *a, const char *path);
+/*
+ * Where "-" writes: stdout unless set (a program that moves its report
+ * off standard output, so that the JSON is all there is on it, passes
+ * the stream that still reaches the original standard output).  Never
+ * closed by the functions here.
+ */
+void il_afile_set_stdout(FILE *f);
 int il_afile_commit(struct il_afile *a);
 void il_afile_abort(struct il_afile *a);
 
