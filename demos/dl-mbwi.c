@@ -241,16 +241,7 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 	il_json_str(j, "partitions", er->partitions);
 	il_json_bool(j, "hung", er->hung);
 	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
-	il_json_begin_array(j, "checks");
-	for (int i = 0; i < nck; i++) {
-		il_json_begin_object(j, NULL);
-		il_json_str(j, "validator", ck[i].validator);
-		il_json_str(j, "task", ck[i].task);
-		il_json_str(j, "expected", il_verdict_name(ck[i].expected));
-		il_json_check(j, &ck[i].c);
-		il_json_end_object(j);
-	}
-	il_json_end_array(j);
+	demo_json_checks(j, ck, nck);
 	demo_json_tasks(j, sc, er);
 	il_json_end_object(j);
 }
@@ -481,26 +472,9 @@ int main(int argc, char **argv)
 			}
 			if (cfg.common.tap) {
 				demo_print_dl_tasks(stdout, &sc, &er, "# ");
-				for (int i = 0; i < nck; i++) {
-					char desc[160];
-					bool und, ok = demo_as_expected(
-						ck[i].c.verdict, ck[i].expected,
-						&und);
-
-					snprintf(desc, sizeof(desc),
-						 "%s%s %s: %s (expected %s)",
-						 jobs[s]->scenario, tag,
-						 ck[i].task,
-						 il_verdict_name(ck[i].c.verdict),
-						 il_verdict_name(ck[i].expected));
-					il_tap_result(stdout, ok, ++ntap, desc,
-						      und ? "SKIP undecided: "
-							    "measured noise "
-							    "could explain it"
-							  : NULL);
-					il_tap_diag(stdout, "%s",
-						    ck[i].c.evidence);
-				}
+				demo_print_checks(stdout, ck, nck,
+						  jobs[s]->scenario, tag, true,
+						  &ntap);
 			} else {
 				if (!cfg.common.quiet) {
 					printf("placement: %s\n", er.placement);
@@ -510,13 +484,9 @@ int main(int argc, char **argv)
 					demo_print_dl_tasks(stdout, &sc, &er,
 							    "");
 				}
-				for (int i = 0; i < nck; i++)
-					printf("%s %s%s: %s, expected %s: %s\n",
-					       jobs[s]->scenario, ck[i].task,
-					       tag,
-					       il_verdict_name(ck[i].c.verdict),
-					       il_verdict_name(ck[i].expected),
-					       ck[i].c.evidence);
+				demo_print_checks(stdout, ck, nck,
+						  jobs[s]->scenario, tag, false,
+						  NULL);
 			}
 			fflush(stdout);
 			if (json_open)

@@ -463,15 +463,7 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 	il_json_str(j, "lock_placement", er->lock_placement);
 	il_json_bool(j, "hung", er->hung);
 	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
-	il_json_begin_array(j, "checks");
-	for (int i = 0; i < nck; i++) {
-		il_json_begin_object(j, NULL);
-		il_json_str(j, "validator", ck[i].validator);
-		il_json_str(j, "task", ck[i].task);
-		il_json_check(j, &ck[i].c);
-		il_json_end_object(j);
-	}
-	il_json_end_array(j);
+	demo_json_checks(j, ck, nck);
 	demo_json_tasks(j, sc, er);
 	il_json_end_object(j);
 }
@@ -703,24 +695,8 @@ int main(int argc, char **argv)
 				er.hung_why);
 		if (cfg.common.tap) {
 			print_tasks(stdout, &sc, &er, "# ");
-			for (int i = 0; i < nck; i++) {
-				char desc[160];
-				bool und, ok = demo_as_expected(ck[i].c.verdict,
-								ck[i].expected,
-								&und);
-
-				snprintf(desc, sizeof(desc),
-					 "%s%s %s %s: %s (expected %s)",
-					 sc.g.name, tag, ck[i].validator,
-					 ck[i].task,
-					 il_verdict_name(ck[i].c.verdict),
-					 il_verdict_name(ck[i].expected));
-				il_tap_result(stdout, ok, ++ntap, desc,
-					      und ? "SKIP undecided: measured "
-						    "noise could explain it"
-						  : NULL);
-				il_tap_diag(stdout, "%s", ck[i].c.evidence);
-			}
+			demo_print_checks(stdout, ck, nck, sc.g.name, tag, true,
+					  &ntap);
 			if (!nck)
 				printf("%s %d - %s%s measured only (validate = "
 				       "%s): %s%s%s\n",
@@ -740,12 +716,8 @@ int main(int argc, char **argv)
 					       er.partitions);
 				print_tasks(stdout, &sc, &er, "");
 			}
-			for (int i = 0; i < nck; i++)
-				printf("%s %s%s: %s, expected %s: %s\n",
-				       ck[i].validator, ck[i].task, tag,
-				       il_verdict_name(ck[i].c.verdict),
-				       il_verdict_name(ck[i].expected),
-				       ck[i].c.evidence);
+			demo_print_checks(stdout, ck, nck, NULL, tag, false,
+					  NULL);
 			if (!nck)
 				printf("no check: validate = %s\n",
 				       sc.g.validate);

@@ -56,6 +56,18 @@ int demo_check_mbwi(const struct il_scenario *sc,
 		    struct demo_check *out, int *n, int max, char *why,
 		    size_t len);
 
+/*
+ * The verdict lines of one run.  Text: "[NAME ]VALIDATOR TASK[TAG]: GOT,
+ * expected EXP: evidence" (name may be NULL).  TAP (*ntap counts the
+ * tests): "NAME[TAG] VALIDATOR TASK: GOT (expected EXP)", ok when
+ * demo_as_expected(), a SKIP when undecided, the evidence as a comment.
+ */
+void demo_print_checks(FILE *f, const struct demo_check *ck, int n,
+		       const char *name, const char *tag, bool tap, int *ntap);
+
+/* The "checks" array of a run's JSON object. */
+void demo_json_checks(struct il_json *j, const struct demo_check *ck, int n);
+
 /* Per-task tables of a run with deadline tasks, each line prefixed. */
 void demo_print_dl_tasks(FILE *f, const struct il_scenario *sc,
 			 const struct il_engine_result *er, const char *pfx);

@@ -105,7 +105,7 @@ basic)
 	check $? "basic: exit status 0 (got $rc)"
 	for c in isolation interference "tauA bandwidth" "tauB bandwidth" \
 		"tauC bandwidth" "tauD bandwidth"; do
-		grep -q -- "- basic $c: [A-Z]* (expected" "$tmp/tap"
+		grep -q -- "- basic mbwi $c: [A-Z]* (expected" "$tmp/tap"
 		check $? "basic: the $c check gave a verdict"
 	done
 	python3 - "$tmp/out.json" <<'PY'
@@ -137,9 +137,9 @@ steal-budget)
 	relay "$tmp/tap"
 	[ "$rc" -eq 0 ]
 	check $? "steal-budget: exit status 0 (got $rc)"
-	has_verdict "$tmp/tap" "steal-budget holder bandwidth" FAIL
+	has_verdict "$tmp/tap" "steal-budget mbwi holder bandwidth" FAIL
 	check $? "negative control: the overrunning holder's bandwidth check FAILs"
-	grep -q -- "- steal-budget isolation: [A-Z]* (expected" "$tmp/tap"
+	grep -q -- "- steal-budget mbwi isolation: [A-Z]* (expected" "$tmp/tap"
 	check $? "steal-budget: the isolation verdict is reported"
 	;;
 overrun0)
@@ -152,7 +152,7 @@ overrun0)
 	relay "$tmp/tap"
 	[ "$rc" -eq 0 ]
 	check $? "steal-budget --overrun 0: exit status 0 (got $rc)"
-	has_verdict "$tmp/tap" "steal-budget holder bandwidth" PASS
+	has_verdict "$tmp/tap" "steal-budget mbwi holder bandwidth" PASS
 	check $? "a holder within its section keeps within its bandwidth"
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["runs"][0]["overrun_ns"] == 0' "$tmp/json"
 	check $? "--json -: standard output is the JSON alone"
@@ -164,7 +164,7 @@ unreserve)
 	relay "$tmp/tap"
 	[ "$rc" -eq 0 ]
 	check $? "basic --unreserve tauD: exit status 0 (got $rc)"
-	has_verdict "$tmp/tap" "basic isolation" FAIL
+	has_verdict "$tmp/tap" "basic mbwi isolation" FAIL
 	check $? "negative control: the probe without its reservation FAILs isolation"
 	;;
 unreserve-covered)
@@ -174,7 +174,7 @@ unreserve-covered)
 	relay "$tmp/tap"
 	[ "$rc" -eq 0 ]
 	check $? "basic --unreserve tauB: exit status 0 (got $rc)"
-	has_verdict "$tmp/tap" "basic interference" FAIL
+	has_verdict "$tmp/tap" "basic mbwi interference" FAIL
 	check $? "negative control: a covered task without its reservation FAILs interference"
 	;;
 refusals)
