@@ -41,34 +41,8 @@ prog=$1
 mode=$2
 tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
-skip_if_77() { # rc, output file
-	if [ "$1" -eq 77 ]; then
-		echo "1..0 # SKIP $(grep -h -m1 SKIP "$2" | sed 's/.*SKIP //' |
-			head -c 300)"
-		exit 77
-	fi
-}
-# the program's own TAP lines, renumbered after ours, and its diagnostics
-relay() {
-	while IFS= read -r line; do
-		case $line in
-		"ok "*) check 0 "${line#ok [0-9]* - }" ;;
-		"not ok "*) check 1 "${line#not ok [0-9]* - }" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$1"
-}
+. "$(dirname "$0")/tap.sh"
+
 # the TAP line of one check must be there with this verdict
 has_verdict() { # file, "scenario check", verdict
 	grep -q "^ok [0-9]* - $2: $3 " "$1"
@@ -78,16 +52,6 @@ cpuset_v1() {
 	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break;
 	       if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)cpuset(,|$)/)
 		       print $5 }' /proc/self/mountinfo | head -n 1
-}
-leftovers() {
-	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break;
-	       fs = $(i + 1); so = $(i + 3)
-	       if (fs == "cgroup2" || (fs == "cgroup" &&
-		   so ~ /(^|,)cpuset(,|$)/))
-		       print $5 }' /proc/self/mountinfo |
-	while read -r m; do
-		find "$m" -maxdepth 4 -type d -name 'invlab-*' 2>/dev/null
-	done
 }
 balance_state() {
 	m=$(cpuset_v1)
@@ -201,7 +165,7 @@ refusals)
 		"narrower than its root" --set tauA.cpu=0
 	refused "a partition on a CPU that is not online: exit 77" \
 		"not an online CPU" --partition --set tauA.partition=1000
-	[ -z "$(leftovers)" ]
+	[ -z "$(leftover_cgroups 'invlab-*')" ]
 	check $? "refusals: no invlab-* cpuset left behind"
 	;;
 partition)
@@ -216,30 +180,25 @@ partition)
 	check $? "--partition: schedulability decided by the per-CPU test"
 	grep -q "cpu 1 (partition)" "$tmp/tap"
 	check $? "--partition: cross-cpu's holder ran in CPU 1's partition"
-	[ -z "$(leftovers)" ]
+	[ -z "$(leftover_cgroups 'invlab-*')" ]
 	check $? "--partition: no invlab-* cpuset left behind"
 	[ "$(balance_state)" = "$before" ]
 	check $? "--partition: cpuset.sched_load_balance restored ($before)"
 	;;
 sigterm)
 	before=$(balance_state)
-	start=$(date +%s%N)
 	"$prog" steal-budget --partition -d 20s --json "$tmp/out.json" \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	sleep 1.5
-	kill -TERM $pid
-	wait $pid
-	rc=$?
-	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	stop_within "$pid" 6
+	check $? "SIGTERM: ended within 6 s ($stop_ms ms)"
 	skip_if_77 $rc "$tmp/err"
 	[ "$rc" -eq 143 ]
 	check $? "SIGTERM: exit status 143 (got $rc)"
-	[ "$ms" -lt 6000 ]
-	check $? "SIGTERM: ended within 6 s of the start ($ms ms)"
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["interrupted"] is True; assert d["runs"][0]["tasks"][0]["jobs"] > 0' "$tmp/out.json"
 	check $? "SIGTERM: the partial result was written, marked interrupted"
-	[ -z "$(leftovers)" ]
+	[ -z "$(leftover_cgroups 'invlab-*')" ]
 	check $? "SIGTERM: no invlab-* cpuset left behind"
 	[ "$(balance_state)" = "$before" ]
 	check $? "SIGTERM: cpuset.sched_load_balance restored ($before)"

@@ -21,48 +21,7 @@ prog=$1
 mode=$2
 tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
-skip_if_77() { # rc, stderr file
-	if [ "$1" -eq 77 ]; then
-		echo "1..0 # SKIP $(tr '\n' ' ' <"$2" | head -c 300)"
-		exit 77
-	fi
-}
-# the program's own TAP lines, renumbered after ours, and its diagnostics
-relay() {
-	while IFS= read -r line; do
-		case $line in
-		"ok "*) check 0 "${line#ok [0-9]* - }" ;;
-		"not ok "*) check 1 "${line#not ok [0-9]* - }" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$1"
-}
-# every cgroup directory named invlab-PID (or any invlab-*) under the cpu
-# and cpuset hierarchies, v1 or v2, as mountinfo says they are mounted
-leftover_cgroups() {
-	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break;
-	       fs = $(i + 1); so = $(i + 3)
-	       if (fs == "cgroup2" || (fs == "cgroup" &&
-		   (so ~ /(^|,)cpu(,|$)/ || so ~ /(^|,)cpuset(,|$)/)))
-		       print $5 }' /proc/self/mountinfo |
-	while read -r m; do
-		find "$m" -maxdepth 4 -type d -name "invlab-$1" 2>/dev/null
-	done
-}
-elapsed_ms() {
-	echo $(( ($(date +%s%N) - $1) / 1000000 ))
-}
+. "$(dirname "$0")/tap.sh"
 
 echo "TAP version 13"
 case $mode in
@@ -120,7 +79,7 @@ cleanup)
 	skip_if_77 $rc "$tmp/err"
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]
 	check $? "a short run ends normally (exit $rc)"
-	left=$(leftover_cgroups "$pid")
+	left=$(leftover_cgroups "invlab-$pid")
 	[ -z "$left" ]
 	check $? "no invlab-$pid cgroup left after the run ${left:+($left)}"
 	left=$(ls -d /tmp/invlab-kmutex-"$pid"-* 2>/dev/null)
@@ -132,28 +91,15 @@ cleanup)
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	sleep 2
-	mid_cg=$(leftover_cgroups "$pid")
+	mid_cg=$(leftover_cgroups "invlab-$pid")
 	mid_tmp=$(ls -d /tmp/invlab-kmutex-"$pid"-* 2>/dev/null)
 	[ -n "$mid_cg" ] && [ -n "$mid_tmp" ]
 	check $? "mid-run the groups and the directory exist (so the check below means something)"
-	t0=$(date +%s%N)
-	kill -TERM "$pid"
-	i=0
-	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill -KILL "$pid"
-		check 1 "exits within 10 s of SIGTERM"
-	else
-		check 0 "exits within 10 s of SIGTERM ($(elapsed_ms "$t0") ms)"
-	fi
-	wait "$pid"
-	rc=$?
+	stop_within "$pid" 10
+	check $? "exits within 10 s of SIGTERM ($stop_ms ms)"
 	[ "$rc" -eq 143 ]
 	check $? "exit status 128+SIGTERM (got $rc)"
-	left=$(leftover_cgroups "$pid")
+	left=$(leftover_cgroups "invlab-$pid")
 	[ -z "$left" ]
 	check $? "no invlab-$pid cgroup left after SIGTERM ${left:+($left)}"
 	left=$(ls -d /tmp/invlab-kmutex-"$pid"-* 2>/dev/null)

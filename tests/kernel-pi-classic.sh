@@ -32,17 +32,7 @@ esac
 
 tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 
 case $mode in
 sigterm)
@@ -51,26 +41,9 @@ sigterm)
 		>"$tmp/stdout" 2>"$tmp/stderr" &
 	pid=$!
 	sleep 1.5
-	t0=$(date +%s)
-	kill -TERM "$pid"
-	# bounded wait: a run must end within a few seconds of SIGTERM
-	i=0
-	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill -KILL "$pid"
-		check 1 "exits within 10 s of SIGTERM"
-	else
-		check 0 "exits within 10 s of SIGTERM ($(($(date +%s) - t0)) s)"
-	fi
-	wait "$pid"
-	rc=$?
-	if grep -q "SKIP" "$tmp/stderr"; then
-		echo "1..0 # SKIP $(cat "$tmp/stderr")"
-		exit 77
-	fi
+	stop_within "$pid" 10
+	check $? "exits within 10 s of SIGTERM ($stop_ms ms)"
+	skip_if_77 $rc "$tmp/stderr"
 	[ "$rc" -eq 143 ]
 	check $? "exit status 128+SIGTERM (got $rc)"
 	python3 - "$tmp/out.json" <<'PY'

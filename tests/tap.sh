@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: MIT
+#
+# What the kernel test scripts share; sourced (". tests/tap.sh"), never
+# run.  They print TAP 13: their own checks, and the demos' checks relayed
+# and renumbered after them.
+
+n=0
+fail=0
+
+# check STATUS DESCRIPTION: one test, ok when STATUS is 0
+check() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fail=1
+	fi
+}
+
+# relay FILE: a demo's TAP lines, renumbered after ours, its comments kept
+relay() {
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) check 0 "${line#ok [0-9]* - }" ;;
+		"not ok "*) check 1 "${line#not ok [0-9]* - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$1"
+}
+
+# skip_if_77 RC FILE: when the demo could not run here, skip the whole
+# script with its reason (what follows "SKIP" in FILE: "PROG: SKIP: why"
+# on stderr, or "1..0 # SKIP why" in its TAP)
+skip_if_77() {
+	if [ "$1" -eq 77 ]; then
+		why=$(grep -h -m1 SKIP "$2" | sed 's/.*SKIP:* *//')
+		[ -n "$why" ] || why=$(tr '\n' ' ' <"$2")
+		echo "1..0 # SKIP $(printf '%s' "$why" | head -c 300)"
+		exit 77
+	fi
+}
+
+# leftover_cgroups NAME: directories called NAME (a glob: invlab-PID,
+# invlab-*) in every cgroup2 mount and every v1 cpu or cpuset hierarchy,
+# found through mountinfo
+leftover_cgroups() {
+	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break;
+	       fs = $(i + 1); so = $(i + 3)
+	       if (fs == "cgroup2" || (fs == "cgroup" &&
+		   (so ~ /(^|,)cpu(,|$)/ || so ~ /(^|,)cpuset(,|$)/)))
+		       print $5 }' /proc/self/mountinfo |
+	while read -r m; do
+		find "$m" -maxdepth 4 -type d -name "$1" 2>/dev/null
+	done
+}
+
+# elapsed_ms T0: milliseconds since T0 (date +%s%N)
+elapsed_ms() {
+	echo $(( ($(date +%s%N) - $1) / 1000000 ))
+}
+
+# stop_within PID SECONDS: SIGTERM, then wait at most SECONDS for the exit
+# (SIGKILL after that); sets rc to the exit status and stop_ms to the time
+# it took; returns 1 when it had to be killed
+stop_within() {
+	t0=$(date +%s%N)
+	kill -TERM "$1"
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	killed=0
+	if kill -0 "$1" 2>/dev/null; then
+		kill -KILL "$1"
+		killed=1
+	fi
+	wait "$1"
+	rc=$?
+	stop_ms=$(elapsed_ms "$t0")
+	return $killed
+}
