@@ -3,8 +3,13 @@
  * Release timing on synthetic clocks: rounds keep real-time work to at
  * most half of the time whatever the rounds last, never release in the
  * past, and periodic releases are absolute (an overrun does not shift
- * the later ones, and there is no drift over a million periods).
+ * the later ones, and there is no drift over a million periods).  And
+ * the steal a late job is held against: the timeline around the job,
+ * never narrower than it.
  */
+#include <string.h>
+
+#include <invlab/engine.h>
 #include <invlab/release.h>
 #include <invlab/time.h>
 
@@ -101,11 +106,38 @@ static void test_periodic(void)
 		    333333000000ull);
 }
 
+static void test_steal_between(void)
+{
+	/* steal noted every 10 ms; 4 ms of it between 20 and 30 ms */
+	uint64_t t[] = { 0, 10 * MS, 20 * MS, 30 * MS, 40 * MS };
+	uint64_t v[] = { 0, 0, 0, 4 * MS, 4 * MS };
+	struct il_engine_result r;
+
+	memset(&r, 0, sizeof(r));
+	t_check_int(il_steal_between(&r, 0, 40 * MS), 0); /* no timeline */
+	r.steal_t = t;
+	r.steal_v = v;
+	r.nsteal = 5;
+	r.steal_cap = 5;
+	/* a job wholly before or after the steal: none */
+	t_check_int(il_steal_between(&r, 1 * MS, 9 * MS), 0);
+	t_check_int(il_steal_between(&r, 31 * MS, 39 * MS), 0);
+	/* a job that overlaps any of the 20-30 ms slice gets all of it */
+	t_check_int(il_steal_between(&r, 25 * MS, 26 * MS), 4 * MS);
+	t_check_int(il_steal_between(&r, 12 * MS, 21 * MS), 4 * MS);
+	t_check_int(il_steal_between(&r, 29 * MS, 35 * MS), 4 * MS);
+	/* ends exactly on a point: no wider than needed */
+	t_check_int(il_steal_between(&r, 10 * MS, 20 * MS), 0);
+	/* past the ends: clamped to the first and last points */
+	t_check_int(il_steal_between(&r, 0, 100 * MS), 4 * MS);
+}
+
 int main(void)
 {
 	test_round_release();
 	test_round_next();
 	test_round_simulation();
 	test_periodic();
+	test_steal_between();
 	return t_done("release");
 }
