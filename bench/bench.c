@@ -64,8 +64,8 @@ static uint64_t latency(uint64_t *s)
 
 static void cpu_model(char *buf, size_t len)
 {
-	static const char *const keys[] = {"model name", "Model", "cpu model",
-					   "Hardware"};
+	static const char *const keys[] = { "model name", "Model", "cpu model",
+					    "Hardware" };
 	char line[256];
 	FILE *f;
 	size_t i;
@@ -133,10 +133,10 @@ int main(int argc, char **argv)
 		const char *name;
 		double p;
 	} qs[] = {
-		{"il_hist_percentile p50", 0.5},
-		{"il_hist_percentile p99", 0.99},
-		{"il_hist_percentile p99.9", 0.999},
-		{"il_hist_percentile_upper p99.9", 0.999},
+		{ "il_hist_percentile p50", 0.5 },
+		{ "il_hist_percentile p99", 0.99 },
+		{ "il_hist_percentile p99.9", 0.999 },
+		{ "il_hist_percentile_upper p99.9", 0.999 },
 	};
 	char model[128];
 	size_t q;

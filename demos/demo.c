@@ -70,8 +70,7 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 	return -1;
 }
 
-int demo_skip(const struct il_common_cfg *c, const char *prog,
-	      const char *why)
+int demo_skip(const struct il_common_cfg *c, const char *prog, const char *why)
 {
 	if (c->tap)
 		printf("TAP version 13\n1..0 # SKIP %s\n", why);
@@ -82,8 +81,8 @@ int demo_skip(const struct il_common_cfg *c, const char *prog,
 void demo_kernel_line(FILE *f, const struct il_sysinfo *si)
 {
 	fprintf(f, "kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %d CPUs, %s\n",
-		si->release,
-		si->preempt_current[0] ? si->preempt_current : "?", si->hz,
+		si->release, si->preempt_current[0] ? si->preempt_current : "?",
+		si->hz,
 		si->proxy_exec_active == 1   ? "on"
 		: si->proxy_exec_active == 0 ? "off"
 					     : "unknown",
@@ -151,8 +150,7 @@ void demo_json_blocking(struct il_json *j, const struct il_blocking_stats *st)
 bool demo_as_expected(enum il_verdict got, enum il_verdict expected,
 		      bool *undecided)
 {
-	bool u = got != expected && got == IL_UNDECIDED &&
-		 expected == IL_PASS;
+	bool u = got != expected && got == IL_UNDECIDED && expected == IL_PASS;
 
 	if (undecided)
 		*undecided = u;

@@ -33,8 +33,7 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 	      void *cfg, const char *prog, const char *usage,
 	      const char *summary, int max_pos, int *first);
 /* Print why the demo cannot run (a TAP skip plan with --tap); 77. */
-int demo_skip(const struct il_common_cfg *c, const char *prog,
-	      const char *why);
+int demo_skip(const struct il_common_cfg *c, const char *prog, const char *why);
 /* Stop on SIGINT and SIGTERM: sets demo_stop and demo_signal. */
 void demo_signals(void);
 /* "kernel 6.18.44, preempt=none, HZ=250, proxy-exec=off, +NUMA ..." */

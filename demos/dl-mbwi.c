@@ -57,8 +57,8 @@
 #include "dl-jobs.h"
 #include "mbwi-common.h"
 
-#define PROG "dl-mbwi"
-#define MAX_SCEN 8
+#define PROG	   "dl-mbwi"
+#define MAX_SCEN   8
 #define MAX_CHECKS (2 * IL_MAX_TASKS + 2)
 /* the section steal-budget's holder declares (its job file's contract) */
 #define DECLARED_SECTION_NS IL_NSEC_PER_MSEC
@@ -231,8 +231,8 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 	il_json_str(j, "configuration", scenario);
 	il_json_str(j, "job", sc->file);
 	il_json_int(j, "repeat", repeat);
-	il_json_str(j, "placement_mode", cfg->partition ? "partitioned"
-							: "global EDF");
+	il_json_str(j, "placement_mode",
+		    cfg->partition ? "partitioned" : "global EDF");
 	il_json_uint(j, "overrun_ns", cfg->overrun_ns);
 	il_json_str(j, "unreserved", cfg->unreserve);
 	il_json_uint(j, "elapsed_ns", er->elapsed_ns);
@@ -253,7 +253,8 @@ int main(int argc, char **argv)
 		"M-BWI guarantees: bandwidth preservation, temporal isolation "
 		"and the interference bound (docs/m-bwi.md).  SCENARIO is "
 		"basic, chain, cross-cpu, steal-budget or kmutex (default: "
-		"all five, in that order).  Exit status: 0 every verdict as expected, 1 "
+		"all five, in that order).  Exit status: 0 every verdict as "
+		"expected, 1 "
 		"otherwise, 2 usage, 77 cannot run here, 99 broken setup, "
 		"128+N interrupted.";
 	struct il_run_info ri = { .program = PROG, .argc = argc, .argv = argv };
@@ -269,8 +270,8 @@ int main(int argc, char **argv)
 	bool json_open = false, unreserve_used = false;
 
 	memset(&cfg, 0, sizeof(cfg));
-	ret = demo_args(argc, argv, tables, &cfg, PROG, "[SCENARIO...] [OPTIONS]",
-			summary, MAX_SCEN, &pos);
+	ret = demo_args(argc, argv, tables, &cfg, PROG,
+			"[SCENARIO...] [OPTIONS]", summary, MAX_SCEN, &pos);
 	if (ret >= 0)
 		return ret;
 	scenario_names(names, sizeof(names));
@@ -403,7 +404,8 @@ int main(int argc, char **argv)
 		for (int rep = 1; rep <= cfg.common.repeat && !demo_signal;
 		     rep++) {
 			struct il_engine_opts eo = { .stop = &demo_stop,
-						     .partition = cfg.partition };
+						     .partition =
+							     cfg.partition };
 			struct il_engine_result er;
 			struct live_ctx lc;
 			char tag[16];
@@ -443,9 +445,9 @@ int main(int argc, char **argv)
 			 * nothing is judged on it */
 			ret = demo_signal ? 0
 					  : demo_check_mbwi(&sc, &er, &si, &mo,
-							    &demo_stop, ck, &nck,
-							    MAX_CHECKS, err,
-							    sizeof(err));
+							    &demo_stop, ck,
+							    &nck, MAX_CHECKS,
+							    err, sizeof(err));
 			if (ret) {
 				fprintf(stderr, "%s: %s\n", PROG, err);
 				rc = demo_signal ? rc : 99;
@@ -466,7 +468,8 @@ int main(int argc, char **argv)
 				}
 			}
 			if (er.hung) {
-				fprintf(stderr, "%s: %s: the run was stopped: %s\n",
+				fprintf(stderr,
+					"%s: %s: the run was stopped: %s\n",
 					PROG, jobs[s]->scenario, er.hung_why);
 				rc = rc ? rc : 1;
 			}

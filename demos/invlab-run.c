@@ -84,8 +84,7 @@ static const struct il_opt run_opts[] = {
 
 static uint64_t g_tick_ns; /* 1/HZ of the kernel under test */
 
-static const struct il_opt *const tables[] = { il_common_opts, run_opts,
-					       NULL };
+static const struct il_opt *const tables[] = { il_common_opts, run_opts, NULL };
 
 #define MAX_CHECKS (2 * IL_MAX_TASKS)
 
@@ -99,8 +98,8 @@ static bool has_validator(const struct il_scenario *sc, const char *name)
 	for (const char *p = v; p && *p;) {
 		while (*p == ' ' || *p == ',')
 			p++;
-		if (!strncmp(p, name, n) && (p[n] == '\0' || p[n] == ',' ||
-					     p[n] == ' '))
+		if (!strncmp(p, name, n) &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
 			return true;
 		p += strcspn(p, ",");
 	}
@@ -132,7 +131,8 @@ static int noise_for(const struct il_task_result *r, const struct il_task *t,
 	int ret;
 
 	ret = il_engine_calibrate(r->cpu, &t->sched, 1000,
-				  200 * IL_NSEC_PER_USEC, &demo_stop, h, why, len);
+				  200 * IL_NSEC_PER_USEC, &demo_stop, h, why,
+				  len);
 	if (ret)
 		return ret;
 	if (il_hist_percentile_upper(h, 0.90, eps))
@@ -180,10 +180,12 @@ static int check_pi(const struct il_scenario *sc,
 		for (int j = 0; j < sc->ntasks; j++) {
 			uint64_t any = 0;
 
-			if (j == i || rank(&sc->tasks[j].sched) >= rank(&t->sched))
+			if (j == i ||
+			    rank(&sc->tasks[j].sched) >= rank(&t->sched))
 				continue;
 			for (int k = 0; k < nl; k++) {
-				L[lower * nl + k] = er->tasks[j].hold_max[locks[k]];
+				L[lower * nl + k] =
+					er->tasks[j].hold_max[locks[k]];
 				any |= L[lower * nl + k];
 			}
 			if (any)
@@ -198,8 +200,9 @@ static int check_pi(const struct il_scenario *sc,
 			return ret;
 		if (all_protect) {
 			in.bound_name = "immediate priority ceiling (one CPU)";
-			in.bound_ns = il_ceiling_bound(L, ceil, t->sched.prio,
-						       (size_t)lower, (size_t)nl);
+			in.bound_ns =
+				il_ceiling_bound(L, ceil, t->sched.prio,
+						 (size_t)lower, (size_t)nl);
 		} else {
 			in.bound_name = "priority inheritance (one CPU)";
 			in.bound_ns = il_pi_bound(L, (size_t)lower, (size_t)nl);
@@ -237,8 +240,8 @@ static int check_chain(const struct il_scenario *sc,
 
 	for (int i = 0; i < sc->ntasks; i++)
 		if (first_lock(&sc->tasks[i]) >= 0 &&
-		    (head < 0 || rank(&sc->tasks[i].sched) >
-					 rank(&sc->tasks[head].sched)))
+		    (head < 0 ||
+		     rank(&sc->tasks[i].sched) > rank(&sc->tasks[head].sched)))
 			head = i;
 	c->validator = "chain";
 	if (head < 0) {
@@ -293,9 +296,8 @@ static int check_chain(const struct il_scenario *sc,
 		}
 		in_chain |= 1u << owner;
 		links[nlinks].own_ns = er->tasks[owner].hold_max[res];
-		links[nlinks].cpu = er->tasks[owner].cpu >= 0
-					    ? er->tasks[owner].cpu
-					    : 0;
+		links[nlinks].cpu =
+			er->tasks[owner].cpu >= 0 ? er->tasks[owner].cpu : 0;
 		if (er->tasks[owner].cpu < 0 ||
 		    er->tasks[owner].cpu != er->tasks[prev].cpu)
 			hops++;
@@ -401,8 +403,10 @@ static void print_tasks_rt(FILE *f, const struct il_scenario *sc,
 					il_table_cell(&t, "%s", "");
 				continue;
 			}
-			il_format_stat(c, sizeof(c), &r->locks[l]->blocked, 0.5);
-			il_format_stat(d, sizeof(d), &r->locks[l]->blocked, 0.99);
+			il_format_stat(c, sizeof(c), &r->locks[l]->blocked,
+				       0.5);
+			il_format_stat(d, sizeof(d), &r->locks[l]->blocked,
+				       0.99);
 			il_format_stat(e, sizeof(e), &r->locks[l]->blocked, -1);
 			il_table_cell(&t, "%s", sc->res[r->locks[l]->res].name);
 			il_table_cell(&t, "%s", c);
@@ -447,13 +451,14 @@ static void write_job(struct il_json *j, const struct il_scenario *sc,
 }
 
 static void write_run(struct il_json *j, const struct il_scenario *sc,
-		      const struct il_engine_result *er,
-		      const struct check *ck, int nck, int repeat)
+		      const struct il_engine_result *er, const struct check *ck,
+		      int nck, int repeat)
 {
 	il_json_begin_object(j, NULL);
 	il_json_str(j, "configuration", sc->g.name);
 	il_json_int(j, "repeat", repeat);
-	il_json_str(j, "expected", il_verdict_name((enum il_verdict)sc->g.expect));
+	il_json_str(j, "expected",
+		    il_verdict_name((enum il_verdict)sc->g.expect));
 	il_json_uint(j, "rounds", er->rounds);
 	il_json_uint(j, "elapsed_ns", er->elapsed_ns);
 	il_json_uint(j, "steal_ns", er->steal_ns);
@@ -504,8 +509,10 @@ static void live_frame(void *arg, const struct il_engine_result *er)
 int main(int argc, char **argv)
 {
 	static const char summary[] =
-		"Run a job file (docs/job-files.md) on the live kernel and judge "
-		"it with the validators it names.  Exit status: 0 every verdict "
+		"Run a job file (docs/job-files.md) on the live kernel and "
+		"judge "
+		"it with the validators it names.  Exit status: 0 every "
+		"verdict "
 		"as the job expects, 1 otherwise, 2 bad job file or usage, 77 "
 		"cannot run here, 99 broken setup, 128+N interrupted.";
 	struct il_run_info ri = { .program = "invlab-run",
@@ -531,8 +538,8 @@ int main(int argc, char **argv)
 		return ret;
 	if (pos >= argc) {
 		fprintf(stderr, "invlab-run: which job file? (e.g. "
-			"demos/jobs/pi-classic.job)\nTry 'invlab-run "
-			"--help'.\n");
+				"demos/jobs/pi-classic.job)\nTry 'invlab-run "
+				"--help'.\n");
 		return 2;
 	}
 	ret = pos;
@@ -619,8 +626,10 @@ int main(int argc, char **argv)
 	}
 	if (cfg.common.json) {
 		if (il_afile_open(&af, cfg.common.json)) {
-			fprintf(stderr, "invlab-run: --json: cannot create "
-				"'%s'\n", cfg.common.json);
+			fprintf(stderr,
+				"invlab-run: --json: cannot create "
+				"'%s'\n",
+				cfg.common.json);
 			il_scenario_free(&sc);
 			return 2;
 		}
@@ -704,8 +713,8 @@ int main(int argc, char **argv)
 				       ++ntap, sc.g.name, tag, sc.g.validate,
 				       idle_task ? "a task never ran: " : "",
 				       idle_task ? idle_task
-						 : er.hung ? er.hung_why
-							   : "every task ran",
+				       : er.hung ? er.hung_why
+						 : "every task ran",
 				       "");
 		} else {
 			if (!cfg.common.quiet) {

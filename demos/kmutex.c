@@ -4,9 +4,9 @@
  * the case proxy execution fixes, measured per configuration and judged
  * against what this kernel should give.
  *
- *   sudo kmutex                                  # every configuration, 3 s each
- *   sudo kmutex --config throttled,rt-waiter -d 5s --json km.json
- *   sudo kmutex --recipe fpos --size 256K --via io_uring
+ *   sudo kmutex                                  # every configuration, 3 s
+ * each sudo kmutex --config throttled,rt-waiter -d 5s --json km.json sudo
+ * kmutex --recipe fpos --size 256K --via io_uring
  *
  * A foreground task (fg, CFS) makes one kernel critical section every
  * --period (a relative sleep after each call) and records how long the
@@ -94,7 +94,7 @@ static const char *const config_names[C_N] = {
  * (FAIL); in between, weak evidence either way (UNDECIDED: measured once
  * here at 24 % with a contender that made 33801 calls, after a slow
  * calibration on a cold file system) */
-#define CONTENDS_FRAC 0.25
+#define CONTENDS_FRAC	   0.25
 #define NO_CONTENTION_FRAC 0.15
 /* a call longer than this stops the run (the fair server gives ~1 s) */
 #define CALL_TIMEOUT "5s"
@@ -184,8 +184,7 @@ static const struct il_opt km_opts[] = {
 };
 #undef O
 
-static const struct il_opt *const tables[] = { il_common_opts, km_opts,
-					       NULL };
+static const struct il_opt *const tables[] = { il_common_opts, km_opts, NULL };
 
 struct result {
 	enum config config;
@@ -197,24 +196,24 @@ struct result {
 	char expect_why[160];
 	struct il_check check;
 	struct il_share_stats share;
-	uint64_t cost_ns;   /* uncontended cost, before the run: median */
+	uint64_t cost_ns; /* uncontended cost, before the run: median */
 	uint64_t cost_p90_ns;
 	uint64_t cost_mean_ns;
 	uint64_t steal_ns;
 	uint64_t contender_calls;
-	uint64_t noise_ns;  /* rt-waiter: p90 wakeup calibration */
+	uint64_t noise_ns; /* rt-waiter: p90 wakeup calibration */
 	char placement[256];
 	char cgroups[256];
 	char where[160];
 	char fair_server[128];
-	struct il_hist blocked;	   /* fg's calls */
-	struct il_hist contender;  /* bg's (or the owner's) calls */
+	struct il_hist blocked;	  /* fg's calls */
+	struct il_hist contender; /* bg's (or the owner's) calls */
 };
 
 /* everything a configuration's job needs, resolved once */
 struct setup {
 	const struct cfg *cfg;
-	int cpu, other;	      /* other: -1 with one CPU */
+	int cpu, other; /* other: -1 with one CPU */
 	uint64_t tick_ns, slice_ns, quantum_ns;
 	char slice_src[48];
 	struct il_sysinfo si;
@@ -259,11 +258,12 @@ static int parse_configs(const char *list, bool *want, char *err, size_t len)
 			if (!strcmp(tok, config_names[c]))
 				break;
 		if (c == C_N) {
-			snprintf(err, len,
-				 "--config: '%s' is not one of alone, "
-				 "contention, load, load+contention, throttled, "
-				 "cross-cpu, rt-waiter, all",
-				 tok);
+			snprintf(
+				err, len,
+				"--config: '%s' is not one of alone, "
+				"contention, load, load+contention, throttled, "
+				"cross-cpu, rt-waiter, all",
+				tok);
 			return -EINVAL;
 		}
 		want[c] = true;
@@ -275,7 +275,6 @@ static int parse_configs(const char *list, bool *want, char *err, size_t len)
 	return -EINVAL;
 }
 
-
 /*
  * The configuration as a job file: what runs is exactly what --print-job
  * shows, and invlab-run can run it (validate = none: judging is here).
@@ -286,11 +285,13 @@ static void job_text(const struct setup *su, enum config c, char *job,
 	const struct cfg *cfg = su->cfg;
 	/* contention: the contender beside fg, on another CPU, so every
 	 * wait is the mutex and nothing else (one CPU: the same) */
-	int owner_cpu = (c == C_CROSS_CPU || c == C_RT_WAITER ||
-			 c == C_CONTENTION) && su->other >= 0
-				? su->other
-				: su->cpu;
-	const char *rname = il_kmutex_recipe_name((enum il_km_recipe)cfg->recipe);
+	int owner_cpu =
+		(c == C_CROSS_CPU || c == C_RT_WAITER || c == C_CONTENTION) &&
+				su->other >= 0
+			? su->other
+			: su->cpu;
+	const char *rname =
+		il_kmutex_recipe_name((enum il_km_recipe)cfg->recipe);
 	char via[16], cls[16];
 
 	il_opt_choice_name(il_opt_find(tables, "via"), cfg->via, via,
@@ -301,73 +302,75 @@ static void job_text(const struct setup *su, enum config c, char *job,
 		snprintf(cls, sizeof(cls), "other");
 	job[0] = '\0';
 	il_appendf(job, len,
-	    "; kmutex %s: %s\n"
-	    "[global]\n"
-	    "name = kmutex-%s\n"
-	    "duration = %" PRIu64 "ns\n"
-	    "validate = none\n"
-	    "timeout = " CALL_TIMEOUT "\n"
-	    "[resource K]\n"
-	    "type = %s\n"
-	    "via = %s\n",
-	    config_names[c], il_kmutex_lock_name((enum il_km_recipe)cfg->recipe),
-	    config_names[c], cfg->common.duration_ns, rname, via);
+		   "; kmutex %s: %s\n"
+		   "[global]\n"
+		   "name = kmutex-%s\n"
+		   "duration = %" PRIu64 "ns\n"
+		   "validate = none\n"
+		   "timeout = " CALL_TIMEOUT "\n"
+		   "[resource K]\n"
+		   "type = %s\n"
+		   "via = %s\n",
+		   config_names[c],
+		   il_kmutex_lock_name((enum il_km_recipe)cfg->recipe),
+		   config_names[c], cfg->common.duration_ns, rname, via);
 	if (cfg->recipe != IL_KM_RENAME)
 		il_appendf(job, len, "size = %" PRIu64 "\n",
-		    cfg->size ? cfg->size
-			      : il_kmutex_size_default(
-					(enum il_km_recipe)cfg->recipe));
+			   cfg->size ? cfg->size
+				     : il_kmutex_size_default(
+					       (enum il_km_recipe)cfg->recipe));
 	if (cfg->recipe == IL_KM_RENAME || cfg->recipe == IL_KM_FPOS)
 		il_appendf(job, len, "dir = %s\n", cfg->dir);
 	if (cfg->recipe == IL_KM_SEQFILE)
 		il_appendf(job, len, "source = %s\n", cfg->source);
 
 	il_appendf(job, len,
-	    "[task fg]\n"
-	    "class = %s\n"
-	    "cpu = %d\n"
-	    "activation = hog\n"
-	    "body = call K, sleep %" PRIu64 "ns\n",
-	    cls, su->cpu, cfg->period_ns);
+		   "[task fg]\n"
+		   "class = %s\n"
+		   "cpu = %d\n"
+		   "activation = hog\n"
+		   "body = call K, sleep %" PRIu64 "ns\n",
+		   cls, su->cpu, cfg->period_ns);
 	if (weighted(c))
 		il_appendf(job, len, "cgroup = kmutex-fg\ncpu_weight = 100\n");
 	if (has_bg(c)) {
 		il_appendf(job, len,
-		    "[task %s]\n"
-		    "class = other\n"
-		    "cpu = %d\n"
-		    "activation = hog\n"
-		    "body = call K%s\n",
-		    c == C_RT_WAITER ? "owner" : "bg", owner_cpu,
-		    cfg->recipe == IL_KM_SEQFILE ? " pread" : "");
+			   "[task %s]\n"
+			   "class = other\n"
+			   "cpu = %d\n"
+			   "activation = hog\n"
+			   "body = call K%s\n",
+			   c == C_RT_WAITER ? "owner" : "bg", owner_cpu,
+			   cfg->recipe == IL_KM_SEQFILE ? " pread" : "");
 		if (weighted(c))
-			il_appendf(job, len, "cgroup = kmutex-bg\ncpu_weight = %" PRId64
-				      "\n",
-			    cfg->bg_weight);
+			il_appendf(job, len,
+				   "cgroup = kmutex-bg\ncpu_weight = %" PRId64
+				   "\n",
+				   cfg->bg_weight);
 	}
 	if (has_hogs(c))
 		for (int h = 0; h < cfg->hogs; h++) {
 			il_appendf(job, len,
-			    "[task hog%d]\n"
-			    "class = other\n"
-			    "cpu = %d\n"
-			    "activation = hog\n"
-			    "body = run 100ms\n",
-			    h + 1, owner_cpu);
+				   "[task hog%d]\n"
+				   "class = other\n"
+				   "cpu = %d\n"
+				   "activation = hog\n"
+				   "body = run 100ms\n",
+				   h + 1, owner_cpu);
 			if (weighted(c))
 				il_appendf(job, len,
-				    "cgroup = kmutex-hogs\ncpu_weight = %" PRId64
-				    "\n",
-				    cfg->hog_weight);
+					   "cgroup = kmutex-hogs\ncpu_weight = "
+					   "%" PRId64 "\n",
+					   cfg->hog_weight);
 		}
 	if (c == C_RT_WAITER)
 		il_appendf(job, len,
-		    "[task rthog]\n"
-		    "class = fifo:%" PRId64 "\n"
-		    "cpu = %d\n"
-		    "activation = hog\n"
-		    "body = spin 1s\n",
-		    cfg->hog_prio, owner_cpu);
+			   "[task rthog]\n"
+			   "class = fifo:%" PRId64 "\n"
+			   "cpu = %d\n"
+			   "activation = hog\n"
+			   "body = spin 1s\n",
+			   cfg->hog_prio, owner_cpu);
 }
 
 /* --live: fg's calls and the contender's as they come */
@@ -434,18 +437,19 @@ static void judge(const struct setup *su, struct result *r,
 		r->check.bound_ns = p90;
 		r->check.worst_ns = r->blocked.count ? r->blocked.max : 0;
 		il_format_duration(l, sizeof(l), p90);
-		r->check.verdict = !r->contender_calls ||
-						   frac < NO_CONTENTION_FRAC
-					   ? IL_FAIL
-				   : frac >= CONTENDS_FRAC ? IL_PASS
-							   : IL_UNDECIDED;
+		r->check.verdict =
+			!r->contender_calls || frac < NO_CONTENTION_FRAC
+				? IL_FAIL
+			: frac >= CONTENDS_FRAC ? IL_PASS
+						: IL_UNDECIDED;
 		snprintf(r->check.evidence, sizeof(r->check.evidence),
-			 "the contender made %" PRIu64 " calls; %.0f %% of fg's "
+			 "the contender made %" PRIu64
+			 " calls; %.0f %% of fg's "
 			 "calls were slower than the uncontended p90 %s "
 			 "(uncontended: 10 %%; contended: at least %.0f %%; "
 			 "below %.0f %%: no contention)",
-			 r->contender_calls, 100 * frac, l,
-			 100 * CONTENDS_FRAC, 100 * NO_CONTENTION_FRAC);
+			 r->contender_calls, 100 * frac, l, 100 * CONTENDS_FRAC,
+			 100 * NO_CONTENTION_FRAC);
 		break;
 	}
 	case C_THROTTLED:
@@ -525,8 +529,8 @@ static void judge(const struct setup *su, struct result *r,
 }
 
 /* Can this configuration run here?  NULL, or the reason it cannot. */
-static const char *cannot_run(const struct setup *su, enum config c,
-			      char *why, size_t len)
+static const char *cannot_run(const struct setup *su, enum config c, char *why,
+			      size_t len)
 {
 	char mnt[256];
 	int version;
@@ -536,8 +540,8 @@ static const char *cannot_run(const struct setup *su, enum config c,
 			 config_names[c]);
 		return why;
 	}
-	if (weighted(c) && il_cgroup_mount(IL_CG_CPU, mnt, sizeof(mnt),
-					   &version, why, len))
+	if (weighted(c) &&
+	    il_cgroup_mount(IL_CG_CPU, mnt, sizeof(mnt), &version, why, len))
 		return why;
 	if (c == C_RT_WAITER &&
 	    il_sched_probe_rt((int)(su->cfg->rt_prio > su->cfg->hog_prio
@@ -719,8 +723,7 @@ static void print_text(FILE *f, const struct setup *su, struct result *res,
 			il_table_cell(&t, "%s%s",
 				      il_verdict_name(r->check.verdict),
 				      r->informational ? " (informational)"
-				      : r->check.verdict == r->expected
-					      ? ""
+				      : r->check.verdict == r->expected ? ""
 				      : demo_as_expected(r->check.verdict,
 							 r->expected, NULL)
 					      ? " (undecided)"
@@ -752,7 +755,8 @@ static void print_text(FILE *f, const struct setup *su, struct result *res,
 		if (cfg->common.quiet)
 			continue;
 		il_format_duration(cost, sizeof(cost), r->cost_ns);
-		fprintf(f, "%s  %s%s: uncontended cost %s (%s); contender "
+		fprintf(f,
+			"%s  %s%s: uncontended cost %s (%s); contender "
 			"calls %" PRIu64 "%s%s\n",
 			pfx, config_names[r->config], tag, cost, r->where,
 			r->contender_calls, r->cgroups[0] ? "; cgroups " : "",
@@ -782,11 +786,10 @@ static void write_json(struct il_json *j, void *arg)
 		    il_kmutex_lock_name((enum il_km_recipe)cfg->recipe));
 	il_json_str(j, "via", via);
 	il_json_uint(j, "size_bytes",
-		     cfg->recipe == IL_KM_RENAME
-			     ? 0
-		     : cfg->size ? cfg->size
-				 : il_kmutex_size_default(
-					   (enum il_km_recipe)cfg->recipe));
+		     cfg->recipe == IL_KM_RENAME ? 0
+		     : cfg->size		 ? cfg->size
+						 : il_kmutex_size_default(
+							   (enum il_km_recipe)cfg->recipe));
 	il_json_str(j, "dir", cfg->dir);
 	il_json_str(j, "source", cfg->source);
 	il_json_uint(j, "period_ns", cfg->period_ns);
@@ -815,7 +818,8 @@ static void write_json(struct il_json *j, void *arg)
 	il_json_begin_array(j, "runs");
 	for (int i = 0; i < jc->nres; i++) {
 		const struct result *r = &jc->res[i];
-		const struct result *al = alone_of(jc->res, jc->nres, r->repeat);
+		const struct result *al =
+			alone_of(jc->res, jc->nres, r->repeat);
 		uint64_t x, y;
 
 		if (!r->ran)
@@ -850,7 +854,8 @@ static void write_json(struct il_json *j, void *arg)
 				     r->share.b_waiter_ns);
 			il_json_uint(j, "owner_share_bound_ns",
 				     r->share.b_owner_ns);
-			il_json_uint(j, "waits_over_threshold", r->share.exceed);
+			il_json_uint(j, "waits_over_threshold",
+				     r->share.exceed);
 			il_json_double(j, "inversion_factor", r->share.factor);
 		}
 		if (r->config == C_RT_WAITER)
@@ -861,7 +866,8 @@ static void write_json(struct il_json *j, void *arg)
 		if (al && al->blocked.count && r->blocked.count &&
 		    !il_hist_percentile(&r->blocked, 0.99, &x) &&
 		    !il_hist_percentile(&al->blocked, 0.99, &y) && y)
-			il_json_double(j, "p99_to_alone", (double)x / (double)y);
+			il_json_double(j, "p99_to_alone",
+				       (double)x / (double)y);
 		else
 			il_json_null(j, "p99_to_alone");
 		if (al && al->blocked.count && r->blocked.count &&
@@ -909,8 +915,8 @@ static void setup_machine(struct setup *su, const struct cfg *cfg)
 		snprintf(su->slice_src, sizeof(su->slice_src),
 			 "default for %d CPUs", n);
 	}
-	su->quantum_ns = su->slice_ns > su->tick_ns ? su->slice_ns
-						    : su->tick_ns;
+	su->quantum_ns =
+		su->slice_ns > su->tick_ns ? su->slice_ns : su->tick_ns;
 }
 
 int main(int argc, char **argv)
@@ -959,14 +965,18 @@ int main(int argc, char **argv)
 	}
 	setup_machine(&su, &cfg);
 	if (su.cpu < 0 || !il_cpu_is_online(su.cpu)) {
-		fprintf(stderr, PROG ": --cpu: CPU %" PRId64 " is not online "
-			"(see /sys/devices/system/cpu/online)\n", cfg.cpu);
+		fprintf(stderr,
+			PROG ": --cpu: CPU %" PRId64 " is not online "
+			     "(see /sys/devices/system/cpu/online)\n",
+			cfg.cpu);
 		return 2;
 	}
-	if (cfg.other_cpu >= 0 &&
-	    (!il_cpu_is_online((int)cfg.other_cpu) || cfg.other_cpu == su.cpu)) {
-		fprintf(stderr, PROG ": --other-cpu: CPU %" PRId64 " is not "
-			"another online CPU\n", cfg.other_cpu);
+	if (cfg.other_cpu >= 0 && (!il_cpu_is_online((int)cfg.other_cpu) ||
+				   cfg.other_cpu == su.cpu)) {
+		fprintf(stderr,
+			PROG ": --other-cpu: CPU %" PRId64 " is not "
+			     "another online CPU\n",
+			cfg.other_cpu);
 		return 2;
 	}
 	if (cfg.print_job) {
@@ -991,8 +1001,10 @@ int main(int argc, char **argv)
 		return 99;
 	}
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) && !cfg.common.quiet)
-		fprintf(stderr, PROG ": note: mlockall failed (%s); page faults "
-			"may add latency\n", strerror(errno));
+		fprintf(stderr,
+			PROG ": note: mlockall failed (%s); page faults "
+			     "may add latency\n",
+			strerror(errno));
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	ri.sys = &su.si;
 	demo_signals();
@@ -1008,7 +1020,8 @@ int main(int argc, char **argv)
 
 		il_format_duration(d, sizeof(d), cfg.common.duration_ns);
 		il_format_duration(q, sizeof(q), su.quantum_ns);
-		printf(PROG ": %s on %s, fg on CPU %d, the owner's CPU in "
+		printf(PROG
+		       ": %s on %s, fg on CPU %d, the owner's CPU in "
 		       "cross-cpu and rt-waiter %d; %s per configuration\n",
 		       il_kmutex_describe(&p, IL_KM_OP_DEFAULT, desc,
 					  sizeof(desc)),
@@ -1058,7 +1071,8 @@ int main(int argc, char **argv)
 			if (res[nres].judged) {
 				checks++;
 				if (!demo_as_expected(res[nres].check.verdict,
-						      res[nres].expected, NULL) &&
+						      res[nres].expected,
+						      NULL) &&
 				    !res[nres].informational)
 					rc = rc ? rc : 1;
 			}
@@ -1092,8 +1106,7 @@ int main(int argc, char **argv)
 				continue;
 			demo_as_expected(res[i].check.verdict, res[i].expected,
 					 &und);
-			snprintf(desc, sizeof(desc),
-				 "%s%s: %s (%s%s: %s)",
+			snprintf(desc, sizeof(desc), "%s%s: %s (%s%s: %s)",
 				 config_names[res[i].config],
 				 demo_run_tag(cfg.common.repeat, res[i].repeat,
 					      tag, sizeof(tag)),
@@ -1104,33 +1117,36 @@ int main(int argc, char **argv)
 					 ? ""
 					 : il_verdict_name(res[i].expected),
 				 res[i].expect_why);
-			il_tap_result(stdout,
-				      res[i].informational ||
-					      demo_as_expected(
-						      res[i].check.verdict,
-						      res[i].expected, NULL),
-				      ++n, desc,
-				      und && !res[i].informational
-					      ? "SKIP undecided: measured noise "
-						"could explain it"
-					      : NULL);
+			il_tap_result(
+				stdout,
+				res[i].informational ||
+					demo_as_expected(res[i].check.verdict,
+							 res[i].expected, NULL),
+				++n, desc,
+				und && !res[i].informational
+					? "SKIP undecided: measured noise "
+					  "could explain it"
+					: NULL);
 			il_tap_diag(stdout, "%s", res[i].check.evidence);
 		}
 		if (!checks)
-			il_tap_result(stdout, rc == 0 && nres > 0, 1,
-				      "configurations measured (none is judged)",
-				      NULL);
+			il_tap_result(
+				stdout, rc == 0 && nres > 0, 1,
+				"configurations measured (none is judged)",
+				NULL);
 	} else {
 		print_text(stdout, &su, res, nres, "");
 	}
 	if (demo_signal)
-		fprintf(stderr, PROG ": interrupted by signal %d; results so "
-			"far written\n", (int)demo_signal);
+		fprintf(stderr,
+			PROG ": interrupted by signal %d; results so "
+			     "far written\n",
+			(int)demo_signal);
 	if (cfg.common.json) {
 		struct json_ctx jc = { .su = &su, .res = res, .nres = nres };
 
-		rc = demo_write_json(PROG, cfg.common.json, &ri, write_json, &jc,
-				     rc);
+		rc = demo_write_json(PROG, cfg.common.json, &ri, write_json,
+				     &jc, rc);
 	}
 	free(res);
 	return rc;

@@ -29,13 +29,14 @@ static bool misbehaving_on_futex(const struct il_scenario *sc)
 			continue;
 		for (int i = 0; i < sc->ntasks; i++)
 			for (int p = 0; p < sc->tasks[i].nphases; p++) {
-				const struct il_phase *ph = &sc->tasks[i].phases[p];
+				const struct il_phase *ph =
+					&sc->tasks[i].phases[p];
 
 				if (ph->kind != IL_PH_LOCK || ph->res != r)
 					continue;
 				bad |= sc->tasks[i].k.misbehaves;
 				dl |= sc->tasks[i].sched.policy ==
-				      IL_SCHED_DEADLINE &&
+					      IL_SCHED_DEADLINE &&
 				      !sc->tasks[i].k.misbehaves;
 			}
 		if (bad && dl)
@@ -84,7 +85,8 @@ static uint64_t *per_period(const struct il_task_result *r, uint64_t t0,
 	if (!out)
 		return NULL;
 	for (size_t k = 0; k < r->njob_cpu; k++) {
-		uint64_t a = r->job_start_seq[k] > t0 ? r->job_start_seq[k] : t0;
+		uint64_t a =
+			r->job_start_seq[k] > t0 ? r->job_start_seq[k] : t0;
 		uint64_t b = r->job_end_seq[k] > a ? r->job_end_seq[k] : a;
 		uint64_t c = r->job_cpu_seq[k], given = 0;
 		size_t p0 = (size_t)((a - t0) / period);
@@ -137,7 +139,8 @@ static bool late_per_job(const struct il_engine_result *er,
 			 const struct il_task_result *r,
 			 struct il_mbwi_task *mt, uint64_t eps, uint64_t *most)
 {
-	uint64_t late = 0, worst = 0, base = mt->deadline_ns + eps + steal_step();
+	uint64_t late = 0, worst = 0,
+		 base = mt->deadline_ns + eps + steal_step();
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
@@ -192,8 +195,8 @@ int demo_check_mbwi(const struct il_scenario *sc,
 	static struct il_mbwi_task tasks[IL_MAX_TASKS];
 	static unsigned N[IL_MAX_TASKS * IL_MAX_RESOURCES];
 	static uint64_t L[IL_MAX_TASKS * IL_MAX_RESOURCES];
-	static unsigned char nest[IL_MAX_TASKS * IL_MAX_RESOURCES *
-				  IL_MAX_RESOURCES];
+	static unsigned char
+		nest[IL_MAX_TASKS * IL_MAX_RESOURCES * IL_MAX_RESOURCES];
 	const int nl = sc->nres;
 	struct il_sched probe = { .policy = IL_SCHED_FIFO, .prio = 98 };
 	struct il_mbwi_task_verdict per_task[IL_MAX_TASKS] = { { 0 } };
@@ -203,7 +206,7 @@ int demo_check_mbwi(const struct il_scenario *sc,
 	bool partitioned = false;
 	uint64_t steal_around = 0; /* most steal forgiven around one miss */
 	uint64_t eps = 0, tick = si->hz > 0 ? 1000000000ull / (uint64_t)si->hz
-					     : 4000000ull;
+					    : 4000000ull;
 	int ret;
 
 	memset(tasks, 0, sizeof(tasks));
@@ -225,9 +228,8 @@ int demo_check_mbwi(const struct il_scenario *sc,
 		uint64_t in_sec[IL_MAX_RESOURCES] = { 0 };
 		int held[IL_MAX_RESOURCES], nheld = 0;
 
-		const struct il_sched *s = mo && mo->declared[i]
-						   ? mo->declared[i]
-						   : &t->sched;
+		const struct il_sched *s =
+			mo && mo->declared[i] ? mo->declared[i] : &t->sched;
 
 		mt->name = t->name;
 		if (s->policy == IL_SCHED_DEADLINE) {
@@ -284,7 +286,8 @@ int demo_check_mbwi(const struct il_scenario *sc,
 				for (int h = 0; h < nheld; h++)
 					if (held[h] == ph->res) {
 						memmove(&held[h], &held[h + 1],
-							(size_t)(nheld - h - 1) *
+							(size_t)(nheld - h -
+								 1) *
 								sizeof(int));
 						nheld--;
 						break;
@@ -351,7 +354,8 @@ int demo_check_mbwi(const struct il_scenario *sc,
 	 * scenario's CPUs'.  The set's noise, which the evidence quotes, is
 	 * the part every job gets.
 	 */
-	set.noise_ns = er->nsteal >= 2 ? eps + steal_step() : eps + er->steal_ns;
+	set.noise_ns =
+		er->nsteal >= 2 ? eps + steal_step() : eps + er->steal_ns;
 	set.min_jobs = 20;
 	set.partitioned = partitioned;
 	if (*n + 2 > max) {
@@ -437,9 +441,9 @@ int demo_check_mbwi(const struct il_scenario *sc,
 		{
 			const struct il_task *t = &sc->tasks[i];
 			size_t np;
-			uint64_t *cons = per_period(r, er->t_start_ns +
-							       t->k.offset_ns,
-						    t->k.period_ns, &np);
+			uint64_t *cons =
+				per_period(r, er->t_start_ns + t->k.offset_ns,
+					   t->k.period_ns, &np);
 
 			if (!cons) {
 				snprintf(why, len, "bandwidth check: %s",
@@ -463,7 +467,6 @@ int demo_check_mbwi(const struct il_scenario *sc,
 	}
 	return 0;
 }
-
 
 /* blocked time of every lock request of a task: total and largest */
 static void blocked_of(const struct il_task_result *r, uint64_t *total,
@@ -632,8 +635,8 @@ void demo_print_checks(FILE *f, const struct demo_check *ck, int n,
 		const char *got = il_verdict_name(ck[i].c.verdict);
 		const char *exp = il_verdict_name(ck[i].expected);
 		char desc[192];
-		bool und, ok = demo_as_expected(ck[i].c.verdict,
-						ck[i].expected, &und);
+		bool und, ok = demo_as_expected(ck[i].c.verdict, ck[i].expected,
+						&und);
 
 		if (!tap) {
 			fprintf(f, "%s%s%s %s%s: %s, expected %s: %s\n",

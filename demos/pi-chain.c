@@ -87,8 +87,8 @@ static const struct il_opt chain_opts[] = {
 	  100 * IL_NSEC_PER_MSEC, IL_NSEC_PER_MSEC, NULL, "TIME",
 	  "CPU time the tail holds the last lock", NULL },
 	{ "link-work", 0, IL_OPT_DURATION, O(work_ns), "200us",
-	  10 * IL_NSEC_PER_USEC, 100 * IL_NSEC_PER_MSEC, IL_NSEC_PER_MSEC,
-	  NULL, "TIME",
+	  10 * IL_NSEC_PER_USEC, 100 * IL_NSEC_PER_MSEC, IL_NSEC_PER_MSEC, NULL,
+	  "TIME",
 	  "CPU time each intermediate owner works once it has the next lock",
 	  NULL },
 	{ "hog", 0, IL_OPT_DURATION, O(hog_ns), "20ms", IL_NSEC_PER_MSEC,
@@ -166,9 +166,10 @@ static int parse_classes(const struct cfg *cfg, struct member *m, int d,
 			return -EINVAL;
 		}
 		if (n == d) {
-			snprintf(err, len,
-				 "--classes: %d classes for a chain of depth %d",
-				 n + 1, d);
+			snprintf(
+				err, len,
+				"--classes: %d classes for a chain of depth %d",
+				n + 1, d);
 			return -EINVAL;
 		}
 		m[n++].cls = (enum cls)c;
@@ -203,8 +204,7 @@ static void layout(struct member *m, int d)
 		else
 			snprintf(m[i].name, sizeof(m[i].name), "owner%d", i);
 		m[i].prio = 10 + 10 * (d - 1 - i);
-		m[i].cpu = m[i].cls == C_DEADLINE || n <= 0 ? -1
-							    : order[i % n];
+		m[i].cpu = m[i].cls == C_DEADLINE || n <= 0 ? -1 : order[i % n];
 	}
 	m[0].prio += 10;
 }
@@ -214,12 +214,13 @@ static int hog_prio(const struct member *m)
 	return m[0].prio - 5;
 }
 
-static int class_spec(const struct cfg *cfg, const struct member *mb,
-		      char *buf, size_t len)
+static int class_spec(const struct cfg *cfg, const struct member *mb, char *buf,
+		      size_t len)
 {
 	uint64_t rt = 2 * cfg->cs_ns + 2 * IL_NSEC_PER_MSEC;
-	uint64_t period = 10 * rt > 50 * IL_NSEC_PER_MSEC ? 10 * rt
-							 : 50 * IL_NSEC_PER_MSEC;
+	uint64_t period = 10 * rt > 50 * IL_NSEC_PER_MSEC
+				  ? 10 * rt
+				  : 50 * IL_NSEC_PER_MSEC;
 
 	switch (mb->cls) {
 	case C_FIFO:
@@ -263,7 +264,8 @@ static int build(struct il_scenario *sc, const struct cfg *cfg,
 			/* released inside the tail's section */
 			fprintf(f,
 				"offset = %" PRIu64 "ns\n"
-				"body = wait h1, signal go, lock R1, signal got, "
+				"body = wait h1, signal go, lock R1, signal "
+				"got, "
 				"unlock R1\n",
 				cfg->cs_ns / 4);
 		} else if (i == d - 1) {
@@ -275,8 +277,8 @@ static int build(struct il_scenario *sc, const struct cfg *cfg,
 			/* released once the next owner holds its lock */
 			fprintf(f,
 				"activation = event\non = h%d\n"
-				"body = lock R%d, signal h%d, lock R%d, run %" PRIu64
-				"ns, unlock R%d, unlock R%d\n",
+				"body = lock R%d, signal h%d, lock R%d, run "
+				"%" PRIu64 "ns, unlock R%d, unlock R%d\n",
 				i + 1, i, i, i + 1, cfg->work_ns, i + 1, i);
 		}
 	}
@@ -328,8 +330,7 @@ static void live_frame(void *arg, const struct il_engine_result *er)
 }
 
 static int run_protocol(const struct cfg *cfg, struct member *m, int d,
-			int protocol, struct result *res, char *why,
-			size_t len)
+			int protocol, struct result *res, char *why, size_t len)
 {
 	struct live_ctx lc;
 	struct il_engine_opts eo = { .stop = &demo_stop, .boost_from = "head" };
@@ -354,13 +355,15 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 	head = il_scenario_task(&sc, "head");
 	head_sched = sc.tasks[head].sched;
 	ret = il_engine_calibrate(m[0].cpu, &head_sched, 1000,
-				  200 * IL_NSEC_PER_USEC, &demo_stop, &res->calib,
-				  why, len);
+				  200 * IL_NSEC_PER_USEC, &demo_stop,
+				  &res->calib, why, len);
 	if (ret == 0 && cfg->common.live) {
 		memset(&lc, 0, sizeof(lc));
 		il_live_init(&lc.live, stdout, -1);
-		snprintf(lc.title, sizeof(lc.title), "pi-chain: depth %d, %s, "
-			 "run %d", d, proto_names[protocol], res->repeat);
+		snprintf(lc.title, sizeof(lc.title),
+			 "pi-chain: depth %d, %s, "
+			 "run %d",
+			 d, proto_names[protocol], res->repeat);
 		lc.sc = &sc;
 		lc.head = head;
 		eo.progress = live_frame;
@@ -615,7 +618,8 @@ int main(int argc, char **argv)
 		"CPU, under no protocol and priority inheritance, judged "
 		"against the transitive inheritance bound (or the remote-"
 		"blocking fixed point).  Needs CAP_SYS_NICE.  Exit status: 0 "
-		"every verdict as expected, 1 otherwise, 2 bad usage, 77 cannot "
+		"every verdict as expected, 1 otherwise, 2 bad usage, 77 "
+		"cannot "
 		"run here, 99 broken setup, 128+N interrupted by signal N.";
 	struct il_run_info ri = { .program = "pi-chain",
 				  .argc = argc,
@@ -675,8 +679,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pi-chain: out of memory\n");
 		return 99;
 	}
-	for (int k = 0; k < cfg.common.repeat * (last - first + 1) && !demo_signal;
-	     k++) {
+	for (int k = 0;
+	     k < cfg.common.repeat * (last - first + 1) && !demo_signal; k++) {
 		int p = first + k % (last - first + 1);
 
 		res[nres].repeat = 1 + k / (last - first + 1);
@@ -720,12 +724,14 @@ int main(int argc, char **argv)
 		print_text(stdout, &cfg, res, nres, "");
 	}
 	if (demo_signal)
-		fprintf(stderr, "pi-chain: interrupted by signal %d; results "
-			"so far written\n", (int)demo_signal);
+		fprintf(stderr,
+			"pi-chain: interrupted by signal %d; results "
+			"so far written\n",
+			(int)demo_signal);
 	if (cfg.common.json && rc != 77) {
 		jc = (struct json_ctx){ &cfg, m, d, res, nres };
-		rc = demo_write_json("pi-chain", cfg.common.json, &ri, json_body,
-				     &jc, rc);
+		rc = demo_write_json("pi-chain", cfg.common.json, &ri,
+				     json_body, &jc, rc);
 	}
 	free(res);
 	return rc;

@@ -158,9 +158,8 @@ static int build(struct il_scenario *sc, const struct cfg *cfg, int cpu,
 		 "body = spin %" PRIu64 "ns until got\n",
 		 cfg->common.duration_ns,
 		 cfg->ignore_protocol ? "none" : proto_names[protocol],
-		 cfg->prio_high, cfg->prio_low, cpu, cfg->cs_ns,
-		 cfg->prio_high, cpu, cfg->cs_ns / 4, cfg->prio_medium, cpu,
-		 cfg->hog_ns);
+		 cfg->prio_high, cfg->prio_low, cpu, cfg->cs_ns, cfg->prio_high,
+		 cpu, cfg->cs_ns / 4, cfg->prio_medium, cpu, cfg->hog_ns);
 	return il_scenario_parse(job, "pi-classic", sc, err, len);
 }
 
@@ -218,7 +217,7 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 
 	res->protocol = protocol;
 	res->expected = (protocol == P_NONE || cfg->ignore_protocol) ? IL_FAIL
-								      : IL_PASS;
+								     : IL_PASS;
 	ret = build(&sc, cfg, cpu, protocol, why, len);
 	if (ret) {
 		il_scenario_free(&sc);
@@ -282,8 +281,8 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 	ceiling[0] = (int)cfg->prio_high;
 	if (protocol == P_PROTECT) {
 		in.bound_name = "immediate priority ceiling (one CPU)";
-		in.bound_ns = il_ceiling_bound(&L, ceiling,
-					       (int)cfg->prio_high, 1, 1);
+		in.bound_ns = il_ceiling_bound(&L, ceiling, (int)cfg->prio_high,
+					       1, 1);
 	} else {
 		in.bound_name = "priority inheritance (one CPU)";
 		in.bound_ns = il_pi_bound(&L, 1, 1);
@@ -344,9 +343,9 @@ static void print_text(FILE *f, const struct cfg *cfg, struct result *res,
 		il_table_cell(&t, "%s", e);
 		il_table_cell(&t, "%s", g);
 		il_table_cell(&t, "%s", x);
-		il_table_cell(&t, "%s%s", il_verdict_name(r->check.verdict),
-			      r->check.verdict == r->expected ? ""
-							      : " (unexpected)");
+		il_table_cell(
+			&t, "%s%s", il_verdict_name(r->check.verdict),
+			r->check.verdict == r->expected ? "" : " (unexpected)");
 	}
 	/* with --tap the table becomes diagnostics */
 	if (!cfg->common.quiet && nres)
@@ -469,7 +468,8 @@ int main(int argc, char **argv)
 	}
 	cpu = cfg.cpu < 0 ? il_cpu_last_online() : (int)cfg.cpu;
 	if (cpu < 0 || !il_cpu_is_online(cpu)) {
-		fprintf(stderr, "pi-classic: --cpu: CPU %" PRId64
+		fprintf(stderr,
+			"pi-classic: --cpu: CPU %" PRId64
 			" is not online (see /sys/devices/system/cpu/online)\n",
 			cfg.cpu);
 		return 2;
@@ -478,8 +478,10 @@ int main(int argc, char **argv)
 	if (ret)
 		return demo_skip(&cfg.common, "pi-classic", err);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) && !cfg.common.quiet)
-		fprintf(stderr, "pi-classic: note: mlockall failed (%s); page "
-			"faults may add latency\n", strerror(errno));
+		fprintf(stderr,
+			"pi-classic: note: mlockall failed (%s); page "
+			"faults may add latency\n",
+			strerror(errno));
 
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	il_sysinfo_read(&si);
@@ -563,8 +565,10 @@ int main(int argc, char **argv)
 		print_text(stdout, &cfg, res, nres, "");
 	}
 	if (demo_signal)
-		fprintf(stderr, "pi-classic: interrupted by signal %d; "
-			"results so far written\n", (int)demo_signal);
+		fprintf(stderr,
+			"pi-classic: interrupted by signal %d; "
+			"results so far written\n",
+			(int)demo_signal);
 	if (cfg.common.json && rc != 77) {
 		jc = (struct json_ctx){ &cfg, cpu, res, nres };
 		rc = demo_write_json("pi-classic", cfg.common.json, &ri,

@@ -34,8 +34,8 @@ int __il_cgroup_find_mount(const char *mountinfo, enum il_cg_ctrl ctrl,
  * ("N:cpu,cpuacct:/path" for v1, "0::/path" for v2), relative to the
  * hierarchy's root.  0, or -ENOENT.
  */
-int __il_cgroup_own(const char *proc_cgroup, enum il_cg_ctrl ctrl,
-		    int version, char *path, size_t len);
+int __il_cgroup_own(const char *proc_cgroup, enum il_cg_ctrl ctrl, int version,
+		    char *path, size_t len);
 
 /*
  * The directory of the process's own group: mnt, plus own with the

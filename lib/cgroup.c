@@ -39,8 +39,8 @@
 #include "cgroup-private.h"
 
 #define NAME_MAX_LEN 48
-#define MAX_GROUPS 32
-#define RMDIR_TRIES 40 /* x 50 ms */
+#define MAX_GROUPS   32
+#define RMDIR_TRIES  40 /* x 50 ms */
 
 /* one parent per controller: where it is and what was changed there */
 struct parent {
@@ -89,8 +89,10 @@ int il_cgroup_name_ok(const char *name, char *err, size_t len)
 	}
 	n = strlen(name);
 	if (n > NAME_MAX_LEN) {
-		snprintf(err, len, "cgroup name '%.20s...' is longer than %d "
-			 "characters", name, NAME_MAX_LEN);
+		snprintf(err, len,
+			 "cgroup name '%.20s...' is longer than %d "
+			 "characters",
+			 name, NAME_MAX_LEN);
 		return -EINVAL;
 	}
 	/* ASCII ranges, not isalnum(): the locale must not matter, and
@@ -118,8 +120,7 @@ int il_cgroup_name_ok(const char *name, char *err, size_t len)
 /* ---- parsing ------------------------------------------------------------ */
 
 /* next blank-separated field of a line [*p, end) */
-static bool field(const char **p, const char *end, const char **f,
-		  size_t *len)
+static bool field(const char **p, const char *end, const char **f, size_t *len)
 {
 	const char *s = *p;
 
@@ -141,10 +142,12 @@ static void unescape(char *out, size_t size, const char *s, size_t n)
 	size_t o = 0;
 
 	for (size_t i = 0; i < n && o + 1 < size; i++) {
-		if (s[i] == '\\' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' &&
-		    s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
-			out[o++] = (char)((s[i + 1] - '0') * 64 +
-					  (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+		if (s[i] == '\\' && i + 3 < n && s[i + 1] >= '0' &&
+		    s[i + 1] <= '3' && s[i + 2] >= '0' && s[i + 2] <= '7' &&
+		    s[i + 3] >= '0' && s[i + 3] <= '7') {
+			out[o++] =
+				(char)((s[i + 1] - '0') * 64 +
+				       (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
 			i += 3;
 		} else {
 			out[o++] = s[i];
@@ -232,9 +235,10 @@ int __il_cgroup_find_mount(const char *text, enum il_cg_ctrl ctrl, char *mnt,
 				unescape(m, sizeof(m), fmnt, mnt_len);
 				if (v2_rank(m) < best) {
 					best = v2_rank(m);
-					snprintf(v2_mnt, sizeof(v2_mnt), "%s", m);
-					unescape(v2_root, sizeof(v2_root), froot,
-						 root_len);
+					snprintf(v2_mnt, sizeof(v2_mnt), "%s",
+						 m);
+					unescape(v2_root, sizeof(v2_root),
+						 froot, root_len);
 				}
 			}
 		}
@@ -264,15 +268,15 @@ int __il_cgroup_own(const char *text, enum il_cg_ctrl ctrl, int version,
 		if (c2) {
 			bool v2_line = c2 == c1 + 1 && c1 - line == 1 &&
 				       line[0] == '0';
-			bool match = version == 2
-					     ? v2_line
-					     : has_item(c1 + 1,
-							(size_t)(c2 - c1 - 1),
-							name);
+			bool match =
+				version == 2
+					? v2_line
+					: has_item(c1 + 1,
+						   (size_t)(c2 - c1 - 1), name);
 
 			if (match && c2 + 1 < end && c2[1] == '/') {
-				snprintf(path, len, "%.*s",
-					 (int)(end - c2 - 1), c2 + 1);
+				snprintf(path, len, "%.*s", (int)(end - c2 - 1),
+					 c2 + 1);
 				return 0;
 			}
 		}
@@ -356,7 +360,8 @@ static char *read_all(const char *path)
 	while ((r = read(fd, buf + n, cap - n - 1)) > 0) {
 		n += (size_t)r;
 		if (n + 1 == cap) {
-			char *b = cap < (1u << 22) ? realloc(buf, cap * 2) : NULL;
+			char *b =
+				cap < (1u << 22) ? realloc(buf, cap * 2) : NULL;
 
 			if (!b)
 				break;
@@ -421,8 +426,8 @@ static bool word_in(const char *text, const char *word)
 	return false;
 }
 
-int il_cgroup_mount(enum il_cg_ctrl ctrl, char *path, size_t len,
-		    int *version, char *err, size_t errlen)
+int il_cgroup_mount(enum il_cg_ctrl ctrl, char *path, size_t len, int *version,
+		    char *err, size_t errlen)
 {
 	char root[512], own[512], dir[512], ctl[512];
 	char *mi = read_all("/proc/self/mountinfo"), *pc;
@@ -553,8 +558,8 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 	if (pa->version == 1) {
 		if (ctrl == IL_CG_CPUSET &&
 		    (ret = cpuset_inherit(pa->own, pa->path, NULL)))
-			return errf(err, len, ret,
-				    "%s: cpuset.cpus/mems%s", pa->path,
+			return errf(err, len, ret, "%s: cpuset.cpus/mems%s",
+				    pa->path,
 				    ret == -EINVAL
 					    ? " refused: another cpuset holds "
 					      "these CPUs exclusively (a "
@@ -614,8 +619,8 @@ static int registered(void)
 }
 
 /* a group; a v1 cpuset one gets cpus, or its parent's CPUs when NULL */
-static int create(struct il_cgroup *cg, enum il_cg_ctrl ctrl,
-		  const char *name, const char *cpus, char *err, size_t len)
+static int create(struct il_cgroup *cg, enum il_cg_ctrl ctrl, const char *name,
+		  const char *cpus, char *err, size_t len)
 {
 	struct parent *pa = &parents[ctrl];
 	int ret;
@@ -686,8 +691,8 @@ int il_cgroup_set(const struct il_cgroup *cg, const char *file,
 	return 0;
 }
 
-int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight,
-			 char *err, size_t len)
+int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight, char *err,
+			 size_t len)
 {
 	char v[32];
 
@@ -868,8 +873,8 @@ static int remove_parent(enum il_cg_ctrl ctrl)
 	ret = remove_dir(pa->path, pa->version, pa->own);
 	if (ctrl == IL_CG_CPUSET)
 		while (nlb_off > 0)
-			write_file(lb_off[--nlb_off], "cpuset.sched_load_balance",
-				   "1");
+			write_file(lb_off[--nlb_off],
+				   "cpuset.sched_load_balance", "1");
 	if (pa->enabled_own) {
 		char minus[16];
 

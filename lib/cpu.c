@@ -281,7 +281,8 @@ int il_cpu_spread_order(int *order, int max)
 			int seen = 0;
 
 			for (int i = 0; i < n; i++) {
-				if (node[i] != nd && !(nd == nodes && node[i] >= nodes))
+				if (node[i] != nd &&
+				    !(nd == nodes && node[i] >= nodes))
 					continue;
 				if (seen++ == round) {
 					order[k++] = cpus[i];

@@ -52,13 +52,13 @@
 #include <invlab/time.h>
 
 #define BITS_PER_LONG (8 * sizeof(unsigned long))
-#define MASK_LONGS (IL_MAX_CPUS / BITS_PER_LONG)
+#define MASK_LONGS    (IL_MAX_CPUS / BITS_PER_LONG)
 /* foreign time to be filled with the round's steal once it is known */
 #define FOREIGN_PENDING UINT64_MAX
 /* uncontended calls measured for each kernel-mutex resource, and how
  * far apart: a scenario's callers mostly sleep between calls too */
 #define KMUTEX_CALIBRATION 200
-#define KMUTEX_PACE_NS (500 * IL_NSEC_PER_USEC)
+#define KMUTEX_PACE_NS	   (500 * IL_NSEC_PER_USEC)
 /* how often a run without rounds notes the steal time */
 #define STEAL_SLICE_NS (10 * IL_NSEC_PER_MSEC)
 
@@ -72,15 +72,15 @@ struct trt {
 	pthread_t th;
 	bool started;
 	clockid_t clk;
-	int rank;		  /* priority rank; higher runs first */
-	int cg;			  /* index into engine.cg, or -1 */
-	int part;		  /* --partition: its CPU, or -1 */
-	int pcg;		  /* index into engine.pcg, or -1 */
-	int dl_fd;		  /* its sched file (dl.runtime), or -1 */
-	int cpu;		  /* single CPU or -1 */
+	int rank;  /* priority rank; higher runs first */
+	int cg;	   /* index into engine.cg, or -1 */
+	int part;  /* --partition: its CPU, or -1 */
+	int pcg;   /* index into engine.pcg, or -1 */
+	int dl_fd; /* its sched file (dl.runtime), or -1 */
+	int cpu;   /* single CPU or -1 */
 	unsigned long mask[MASK_LONGS];
 	bool pinned;
-	bool waiter;		  /* takes locks: its releases are watched */
+	bool waiter; /* takes locks: its releases are watched */
 	/*
 	 * A hog that calls kernel mutexes reads no CPU clock of its own:
 	 * reading it runs the scheduler's update_curr() for the task, which
@@ -125,22 +125,22 @@ struct engine {
 	struct il_kmutex *km[IL_MAX_RESOURCES]; /* kernel-mutex resources */
 	struct il_cgroup cg[IL_MAX_TASKS];	/* the tasks' groups */
 	int ncg;
-	struct il_cgroup pcg[IL_MAX_TASKS];	/* cpuset partitions */
+	struct il_cgroup pcg[IL_MAX_TASKS]; /* cpuset partitions */
 	int npcg;
 	bool partition;
 
 	/* rounds */
-	uint32_t arm;	/* round released */
-	uint32_t done;	/* jobs ended, all rounds */
+	uint32_t arm;  /* round released */
+	uint32_t done; /* jobs ended, all rounds */
 	uint32_t per_round;
 	uint64_t r0;
-	uint32_t ev[IL_MAX_EVENTS];	/* round in which signalled */
+	uint32_t ev[IL_MAX_EVENTS]; /* round in which signalled */
 	uint64_t ev_time[IL_MAX_EVENTS];
 
 	uint32_t ready;
 	uint32_t go;
 	uint64_t t_start, t_end;
-	int stop;	/* internal: end, hung, or external stop */
+	int stop; /* internal: end, hung, or external stop */
 	int hung;
 	char hung_why[160];
 	const int *ext_stop;
@@ -367,7 +367,8 @@ static bool wait_event(struct trt *me, int event, uint32_t k, int *timed_out)
 			return slept;
 		}
 		slept = true;
-		il_futex_wait(&e->ev[event], v, il_now_ns() + 50 * IL_NSEC_PER_MSEC);
+		il_futex_wait(&e->ev[event], v,
+			      il_now_ns() + 50 * IL_NSEC_PER_MSEC);
 	}
 }
 
@@ -451,7 +452,8 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			if (wait_event(me, ph->event, k, &timed_out))
 				late = true;
 			if (timed_out)
-				mark_hung(e, "task '%s' waited longer than the "
+				mark_hung(e,
+					  "task '%s' waited longer than the "
 					  "timeout for event '%s' (round %u)",
 					  t->name, e->sc->events[ph->event], k);
 			observe_now(me);
@@ -471,7 +473,8 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			t_req = il_now_ns();
 			if (first_lock && me->idx == e->boost_from) {
 				e->boost_req = t_req;
-				__atomic_store_n(&e->boost_seq, e->boost_seq + 1,
+				__atomic_store_n(&e->boost_seq,
+						 e->boost_seq + 1,
 						 __ATOMIC_RELEASE);
 			}
 			if (!me->lean)
@@ -484,9 +487,9 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 				 * up on; a wait longer than the timeout is
 				 * found afterwards and stops the run.
 				 */
-				call_err = il_kmutex_call(e->km[ph->res], me->idx,
-							  (enum il_km_op)ph->op,
-							  &t_req, &t_acq);
+				call_err = il_kmutex_call(
+					e->km[ph->res], me->idx,
+					(enum il_km_op)ph->op, &t_req, &t_acq);
 				ret = call_err ||
 				      t_acq - t_req > e->sc->g.timeout_ns;
 			} else {
@@ -498,11 +501,11 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 				exact = false;
 			} else if (first_lock) {
 				/*
-				 * Blocking is what the possible holders ran plus
-				 * what they waited on a run queue (a hog, or the
-				 * hand-over of the lock): time they lost to host
-				 * steal while running is in neither, and is the
-				 * foreign part of the wait.
+				 * Blocking is what the possible holders ran
+				 * plus what they waited on a run queue (a hog,
+				 * or the hand-over of the lock): time they lost
+				 * to host steal while running is in neither,
+				 * and is the foreign part of the wait.
 				 */
 				for (int o = 0; o < e->n; o++) {
 					uint64_t d, q;
@@ -521,11 +524,16 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 						 * requester may be late, e.g.
 						 * stolen by the host).
 						 */
-						if (q == UINT64_MAX || rd0[o] == UINT64_MAX)
+						if (q == UINT64_MAX ||
+						    rd0[o] == UINT64_MAX)
 							exact = false;
 						else
-							blocking += d + sub0(sub0(q, rd0[o]),
-									     sub0(t_req, rel));
+							blocking +=
+								d +
+								sub0(sub0(q,
+									  rd0[o]),
+								     sub0(t_req,
+									  rel));
 					}
 					if (me->hog_mask[li] & (1u << o))
 						hog += d;
@@ -541,11 +549,13 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 				s->timed_out = ret != 0;
 				/* without schedstat, fall back to the round's
 				 * steal time */
-				s->foreign_ns = exact ? sub0(s->delay_ns, blocking)
-						      : FOREIGN_PENDING;
+				s->foreign_ns =
+					exact ? sub0(s->delay_ns, blocking)
+					      : FOREIGN_PENDING;
 				/* complete before counted: the live view reads
 				 * samples while the run goes on */
-				__atomic_store_n(&lr->nsamples, lr->nsamples + 1,
+				__atomic_store_n(&lr->nsamples,
+						 lr->nsamples + 1,
 						 __ATOMIC_RELEASE);
 				il_hist_record(&lr->delay, s->delay_ns);
 			} else if (first_lock && late) {
@@ -567,17 +577,21 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 						r->hold_max[ph->res] = h;
 				}
 				if (call_err)
-					mark_hung(e, "task '%s': call '%s' failed: "
-						  "%s (job %u)",
-						  t->name,
-						  e->sc->res[ph->res].name,
-						  strerror(-call_err), k);
+					mark_hung(
+						e,
+						"task '%s': call '%s' failed: "
+						"%s (job %u)",
+						t->name,
+						e->sc->res[ph->res].name,
+						strerror(-call_err), k);
 				else if (ret)
-					mark_hung(e, "task '%s': call '%s' took "
-						  "longer than the timeout (job "
-						  "%u)",
-						  t->name,
-						  e->sc->res[ph->res].name, k);
+					mark_hung(
+						e,
+						"task '%s': call '%s' took "
+						"longer than the timeout (job "
+						"%u)",
+						t->name,
+						e->sc->res[ph->res].name, k);
 				if (ret)
 					goto out;
 				if (!me->lean)
@@ -589,7 +603,8 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			if (ret) {
 				/* never got it: the protocol failed to bound
 				 * the wait, and the run stops */
-				mark_hung(e, "task '%s' did not get '%s' within "
+				mark_hung(e,
+					  "task '%s' did not get '%s' within "
 					  "the timeout (round %u)",
 					  t->name, e->sc->res[ph->res].name, k);
 				goto out;
@@ -621,40 +636,44 @@ out:
 		if (held & (1u << res))
 			pthread_mutex_unlock(e->mtx[res]);
 	{
-	uint64_t end = il_now_ns(), resp = sub0(end, rel);
-	uint64_t dl = t->sched.policy == IL_SCHED_DEADLINE ? t->sched.deadline_ns
-			  : t->k.activation == IL_ACT_PERIODIC	  ? t->k.period_ns
-								  : 0;
+		uint64_t end = il_now_ns(), resp = sub0(end, rel);
+		uint64_t dl = t->sched.policy == IL_SCHED_DEADLINE
+				      ? t->sched.deadline_ns
+			      : t->k.activation == IL_ACT_PERIODIC
+				      ? t->k.period_ns
+				      : 0;
 
-	r->jobs++;
-	il_hist_record(&r->response, resp);
-	if (!me->lean) {
-		uint64_t used = sub0(il_thread_cpu_ns(), cpu0);
+		r->jobs++;
+		il_hist_record(&r->response, resp);
+		if (!me->lean) {
+			uint64_t used = sub0(il_thread_cpu_ns(), cpu0);
 
-		il_hist_record(&r->job_cpu, used);
-		/* periodic jobs in order: one per period of a reservation */
-		if (r->njob_cpu < r->job_cpu_cap) {
-			r->job_rel_seq[r->njob_cpu] = rel;
-			r->job_start_seq[r->njob_cpu] = start;
-			r->job_end_seq[r->njob_cpu] = end;
-			r->job_cpu_seq[r->njob_cpu++] = used;
+			il_hist_record(&r->job_cpu, used);
+			/* periodic jobs in order: one per period of a
+			 * reservation */
+			if (r->njob_cpu < r->job_cpu_cap) {
+				r->job_rel_seq[r->njob_cpu] = rel;
+				r->job_start_seq[r->njob_cpu] = start;
+				r->job_end_seq[r->njob_cpu] = end;
+				r->job_cpu_seq[r->njob_cpu++] = used;
+			}
+		}
+		if (dl && resp > dl)
+			r->misses++;
+		if (me->dl_fd >= 0) {
+			struct il_dlstat dl1;
+			uint64_t used;
+
+			if (have_dl0 &&
+			    il_dlstat_read_fd(me->dl_fd, &dl1) == 0 &&
+			    il_dl_budget_consumed(
+				    &dl0, &dl1, t->sched.runtime_ns,
+				    t->sched.period_ns, &used, NULL) == 0)
+				il_hist_record(&r->budget, used);
+			else
+				r->budget_unknown++;
 		}
 	}
-	if (dl && resp > dl)
-		r->misses++;
-	if (me->dl_fd >= 0) {
-		struct il_dlstat dl1;
-		uint64_t used;
-
-		if (have_dl0 && il_dlstat_read_fd(me->dl_fd, &dl1) == 0 &&
-		    il_dl_budget_consumed(&dl0, &dl1, t->sched.runtime_ns,
-					  t->sched.period_ns, &used,
-					  NULL) == 0)
-			il_hist_record(&r->budget, used);
-		else
-			r->budget_unknown++;
-	}
-}
 }
 
 /* ------------------------------------------------------------------ */
@@ -723,8 +742,8 @@ static void *task_thread(void *arg)
 	int ret = 0;
 
 	pthread_getcpuclockid(pthread_self(), &me->clk);
-	me->schedstat_fd = open("/proc/thread-self/schedstat",
-				O_RDONLY | O_CLOEXEC);
+	me->schedstat_fd =
+		open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	/* a partition first: a deadline task's affinity must already be
 	 * its root domain's when it becomes one */
 	if (me->pcg >= 0) {
@@ -758,7 +777,8 @@ static void *task_thread(void *arg)
 	if (!ret && t->sched.policy == IL_SCHED_DEADLINE)
 		me->dl_fd = il_dlstat_open(0, 0);
 	if (!ret && me->boost_watch) {
-		me->stat_fd = open("/proc/thread-self/stat", O_RDONLY | O_CLOEXEC);
+		me->stat_fd =
+			open("/proc/thread-self/stat", O_RDONLY | O_CLOEXEC);
 		if (me->stat_fd < 0)
 			me->boost_watch = false;
 		else
@@ -796,7 +816,8 @@ static void *task_thread(void *arg)
 						    __ATOMIC_ACQUIRE)) < k &&
 			       !stopping(e))
 				il_futex_wait(&e->ev[t->on_event], v,
-					      il_now_ns() + 50 * IL_NSEC_PER_MSEC);
+					      il_now_ns() +
+						      50 * IL_NSEC_PER_MSEC);
 			if (stopping(e))
 				break;
 			run_job(me, e->ev_time[t->on_event], k);
@@ -882,7 +903,8 @@ static void mask_describe(const unsigned long *m, char *buf, size_t len)
 		lo = c;
 		while (c + 1 < IL_MAX_CPUS && mask_test(m, c + 1))
 			c++;
-		off += (size_t)snprintf(buf + off, len - off, "%s%d", off ? "," : "", lo);
+		off += (size_t)snprintf(buf + off, len - off, "%s%d",
+					off ? "," : "", lo);
 		if (c > lo && off < len)
 			off += (size_t)snprintf(buf + off, len - off, "-%d", c);
 		c++;
@@ -892,8 +914,8 @@ static void mask_describe(const unsigned long *m, char *buf, size_t len)
 /* density Q / min(D, P) of a deadline task, for placing partitions */
 static double density(const struct il_sched *s)
 {
-	uint64_t w = s->deadline_ns < s->period_ns ? s->deadline_ns
-						   : s->period_ns;
+	uint64_t w =
+		s->deadline_ns < s->period_ns ? s->deadline_ns : s->period_ns;
 
 	return w ? (double)s->runtime_ns / (double)w : 0.0;
 }
@@ -938,8 +960,9 @@ static int partition_cpus(struct engine *e, char *why, size_t len)
 	}
 	/* densest first; insertion sort keeps the file's order for ties */
 	for (int a = 1; a < no; a++)
-		for (int b = a; b > 0 && density(&e->t[order[b]].t->sched) >
-					       density(&e->t[order[b - 1]].t->sched);
+		for (int b = a;
+		     b > 0 && density(&e->t[order[b]].t->sched) >
+				      density(&e->t[order[b - 1]].t->sched);
 		     b--) {
 			int x = order[b];
 
@@ -961,7 +984,8 @@ static int partition_cpus(struct engine *e, char *why, size_t len)
 static int place(struct engine *e, struct il_engine_result *res, char *why,
 		 size_t len)
 {
-	int order[IL_MAX_CPUS], norder = il_cpu_spread_order(order, IL_MAX_CPUS);
+	int order[IL_MAX_CPUS],
+		norder = il_cpu_spread_order(order, IL_MAX_CPUS);
 	int nspread = 0, only = -1, ret;
 	char desc[48];
 	size_t off = 0;
@@ -973,7 +997,8 @@ static int place(struct engine *e, struct il_engine_result *res, char *why,
 		const struct il_task *t = tr->t;
 		const char *spec = t->k.cpu ? t->k.cpu : "any";
 
-		/* the job file's check parsed `cpu`; here it meets the machine */
+		/* the job file's check parsed `cpu`; here it meets the machine
+		 */
 		memset(tr->mask, 0, sizeof(tr->mask));
 		tr->cpu = -1;
 		tr->pinned = false;
@@ -995,7 +1020,8 @@ static int place(struct engine *e, struct il_engine_result *res, char *why,
 		}
 		switch (t->place) {
 		case IL_PLACE_ANY:
-			snprintf(tr->r->placement, sizeof(tr->r->placement), "any");
+			snprintf(tr->r->placement, sizeof(tr->r->placement),
+				 "any");
 			e->all_cpus = true;
 			break;
 		case IL_PLACE_SPREAD:
@@ -1005,7 +1031,8 @@ static int place(struct engine *e, struct il_engine_result *res, char *why,
 			nspread++;
 			break;
 		case IL_PLACE_NODE: {
-			int cpus[IL_MAX_CPUS], n = il_cpu_online(cpus, IL_MAX_CPUS);
+			int cpus[IL_MAX_CPUS],
+				n = il_cpu_online(cpus, IL_MAX_CPUS);
 
 			for (int c = 0; c < n; c++)
 				if (il_cpu_node(cpus[c]) == t->place_node)
@@ -1018,24 +1045,30 @@ static int place(struct engine *e, struct il_engine_result *res, char *why,
 		}
 		if (t->place != IL_PLACE_ANY) {
 			for (int c = 0; c < IL_MAX_CPUS; c++)
-				if (mask_test(tr->mask, c) && !il_cpu_is_online(c))
+				if (mask_test(tr->mask, c) &&
+				    !il_cpu_is_online(c))
 					tr->mask[c / BITS_PER_LONG] &=
 						~(1ul << (c % BITS_PER_LONG));
 			if (!mask_count(tr->mask, &only)) {
 				snprintf(why, len,
-					 "task '%s': cpu = %s names no online CPU "
+					 "task '%s': cpu = %s names no online "
+					 "CPU "
 					 "(see /sys/devices/system/cpu/online)",
 					 tr->t->name, spec);
 				return -EINVAL;
 			}
 			if (tr->t->sched.policy == IL_SCHED_DEADLINE) {
-				snprintf(why, len,
-					 "task '%s': a SCHED_DEADLINE task cannot "
-					 "have an affinity narrower than its root "
-					 "domain; use cpu = any (global EDF), or "
-					 "run with --partition to place it in a "
-					 "cpuset partition (key partition = N)",
-					 tr->t->name);
+				snprintf(
+					why, len,
+					"task '%s': a SCHED_DEADLINE task "
+					"cannot "
+					"have an affinity narrower than its "
+					"root "
+					"domain; use cpu = any (global EDF), "
+					"or "
+					"run with --partition to place it in a "
+					"cpuset partition (key partition = N)",
+					tr->t->name);
 				return -EINVAL;
 			}
 			tr->pinned = true;
@@ -1044,17 +1077,18 @@ static int place(struct engine *e, struct il_engine_result *res, char *why,
 			mask_describe(tr->mask, desc, sizeof(desc));
 			snprintf(tr->r->placement, sizeof(tr->r->placement),
 				 "%s %s%s", tr->cpu >= 0 ? "cpu" : "cpus", desc,
-				 t->place == IL_PLACE_SPREAD ? " (spread)" : "");
+				 t->place == IL_PLACE_SPREAD ? " (spread)"
+							     : "");
 			for (int c = 0; c < IL_MAX_CPUS; c++)
 				if (mask_test(tr->mask, c))
 					mask_set(e->cpus_used, c);
 		}
-described:
+	described:
 		tr->r->cpu = tr->cpu;
 		off += (size_t)snprintf(res->placement + off,
-					sizeof(res->placement) - off, "%s%s: %s",
-					off ? ", " : "", tr->t->name,
-					tr->r->placement);
+					sizeof(res->placement) - off,
+					"%s%s: %s", off ? ", " : "",
+					tr->t->name, tr->r->placement);
 		if (off >= sizeof(res->placement))
 			off = sizeof(res->placement) - 1;
 	}
@@ -1086,7 +1120,8 @@ static uint32_t blockers_of(const struct il_scenario *sc, int r, int depth)
 				if (ph->res == r)
 					users |= 1u << i;
 				if (held & (1u << r))
-					users |= blockers_of(sc, ph->res, depth + 1);
+					users |= blockers_of(sc, ph->res,
+							     depth + 1);
 				/* a call's kernel mutex is not held after it */
 				if (ph->kind == IL_PH_LOCK)
 					held |= 1u << ph->res;
@@ -1120,8 +1155,8 @@ static void prepare_tasks(struct engine *e)
 			if (ph->kind == IL_PH_CALL &&
 			    me->t->k.activation == IL_ACT_HOG)
 				me->lean = true;
-			me->blockers[li] = blockers_of(sc, ph->res, 0) &
-					   ~(1u << i);
+			me->blockers[li] =
+				blockers_of(sc, ph->res, 0) & ~(1u << i);
 			me->hog_mask[li] = me->lower_mask & ~me->blockers[li];
 			li++;
 		}
@@ -1129,10 +1164,9 @@ static void prepare_tasks(struct engine *e)
 	/* lock holders below the boosting task watch their own priority */
 	if (e->boost_from >= 0)
 		for (int i = 0; i < e->n; i++)
-			e->t[i].boost_watch = e->t[i].waiter &&
-					      i != e->boost_from &&
-					      e->t[i].rank <
-						      e->t[e->boost_from].rank;
+			e->t[i].boost_watch =
+				e->t[i].waiter && i != e->boost_from &&
+				e->t[i].rank < e->t[e->boost_from].rank;
 }
 
 static int alloc_results(struct engine *e, struct il_engine_result *res,
@@ -1154,15 +1188,16 @@ static int alloc_results(struct engine *e, struct il_engine_result *res,
 		il_hist_init(&r->budget);
 		il_hist_init(&r->boost);
 		if (t->k.activation == IL_ACT_PERIODIC && t->k.period_ns) {
-			r->job_cpu_cap = (size_t)(duration / t->k.period_ns) + 16;
-			r->job_cpu_seq = calloc(r->job_cpu_cap,
-						sizeof(*r->job_cpu_seq));
+			r->job_cpu_cap =
+				(size_t)(duration / t->k.period_ns) + 16;
+			r->job_cpu_seq =
+				calloc(r->job_cpu_cap, sizeof(*r->job_cpu_seq));
 			r->job_start_seq = calloc(r->job_cpu_cap,
 						  sizeof(*r->job_start_seq));
-			r->job_rel_seq = calloc(r->job_cpu_cap,
-						sizeof(*r->job_rel_seq));
-			r->job_end_seq = calloc(r->job_cpu_cap,
-						sizeof(*r->job_end_seq));
+			r->job_rel_seq =
+				calloc(r->job_cpu_cap, sizeof(*r->job_rel_seq));
+			r->job_end_seq =
+				calloc(r->job_cpu_cap, sizeof(*r->job_end_seq));
 			if (!r->job_cpu_seq || !r->job_start_seq ||
 			    !r->job_end_seq || !r->job_rel_seq)
 				return -ENOMEM;
@@ -1174,7 +1209,8 @@ static int alloc_results(struct engine *e, struct il_engine_result *res,
 			if (ph->kind != IL_PH_LOCK && ph->kind != IL_PH_CALL)
 				continue;
 			if (!r->hold[ph->res]) {
-				r->hold[ph->res] = malloc(sizeof(struct il_hist));
+				r->hold[ph->res] =
+					malloc(sizeof(struct il_hist));
 				if (!r->hold[ph->res])
 					return -ENOMEM;
 				il_hist_init(r->hold[ph->res]);
@@ -1348,7 +1384,8 @@ static int make_cgroups(struct engine *e, struct il_engine_result *res,
 			snprintf(why, len, "task '%s': cgroup %s: %s", t->name,
 				 t->k.cgroup, m);
 			return ret == -ENOENT ? -ENODEV
-			       : ret == -EACCES || ret == -EPERM || ret == -EROFS
+			       : ret == -EACCES || ret == -EPERM ||
+					       ret == -EROFS
 				       ? -EPERM
 				       : ret;
 		}
@@ -1437,8 +1474,9 @@ static int make_mutexes(struct engine *e, struct il_engine_result *res,
 				sizeof(res->lock_placement) - off,
 				"%s%s on node %d%s", off ? ", " : "", rs->name,
 				(int)rs->k.node,
-				placed ? "" : " requested, not placed (no libnuma "
-					      "or no such node)");
+				placed ? ""
+				       : " requested, not placed (no libnuma "
+					 "or no such node)");
 		if (!ceiling) {
 			/* the highest RT priority among the lock's users */
 			for (int i = 0; i < sc->ntasks; i++)
@@ -1447,13 +1485,16 @@ static int make_mutexes(struct engine *e, struct il_engine_result *res,
 						    IL_PH_LOCK &&
 					    sc->tasks[i].phases[p].res == r &&
 					    sc->tasks[i].sched.prio > ceiling)
-						ceiling = sc->tasks[i].sched.prio;
+						ceiling =
+							sc->tasks[i].sched.prio;
 			if (!ceiling)
 				ceiling = 1;
 		}
-		proto = rs->k.protocol == IL_PROTO_INHERIT   ? PTHREAD_PRIO_INHERIT
-			: rs->k.protocol == IL_PROTO_PROTECT ? PTHREAD_PRIO_PROTECT
-							     : PTHREAD_PRIO_NONE;
+		proto = rs->k.protocol == IL_PROTO_INHERIT
+				? PTHREAD_PRIO_INHERIT
+			: rs->k.protocol == IL_PROTO_PROTECT
+				? PTHREAD_PRIO_PROTECT
+				: PTHREAD_PRIO_NONE;
 		pthread_mutexattr_init(&a);
 		ret = pthread_mutexattr_setprotocol(&a, proto);
 		if (!ret && proto == PTHREAD_PRIO_PROTECT)
@@ -1462,8 +1503,10 @@ static int make_mutexes(struct engine *e, struct il_engine_result *res,
 			ret = pthread_mutex_init(e->mtx[r], &a);
 		pthread_mutexattr_destroy(&a);
 		if (ret) {
-			snprintf(why, len, "resource '%s': cannot create the "
-				 "mutex: %s", rs->name, strerror(ret));
+			snprintf(why, len,
+				 "resource '%s': cannot create the "
+				 "mutex: %s",
+				 rs->name, strerror(ret));
 			return -ret;
 		}
 	}
@@ -1507,13 +1550,15 @@ static void settle_foreign(struct engine *e, struct il_engine_result *res,
 		for (int l = 0; l < r->nlocks; l++) {
 			struct il_lock_result *lr = r->locks[l];
 
-			for (size_t s = e->t[i].pending_from[l]; s < lr->nsamples;
-			     s++)
-				if (lr->samples[s].foreign_ns == FOREIGN_PENDING)
+			for (size_t s = e->t[i].pending_from[l];
+			     s < lr->nsamples; s++)
+				if (lr->samples[s].foreign_ns ==
+				    FOREIGN_PENDING)
 					lr->samples[s].foreign_ns =
 						steal < lr->samples[s].delay_ns
 							? steal
-							: lr->samples[s].delay_ns;
+							: lr->samples[s]
+								  .delay_ns;
 			e->t[i].pending_from[l] = lr->nsamples;
 		}
 	}
@@ -1555,8 +1600,8 @@ static int start_thread(struct trt *tr)
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		  struct il_engine_result *res, char *why, size_t len)
 {
-	uint64_t duration = o && o->duration_ns ? o->duration_ns
-						: sc->g.duration_ns;
+	uint64_t duration =
+		o && o->duration_ns ? o->duration_ns : sc->g.duration_ns;
 	uint64_t steal0, next, t0;
 	struct engine *e;
 	int ret = 0;
@@ -1570,9 +1615,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	e->n = sc->ntasks;
 	e->ext_stop = o ? o->stop : NULL;
 	e->partition = o && o->partition;
-	e->boost_from = o && o->boost_from
-				? il_scenario_task(sc, o->boost_from)
-				: -1;
+	e->boost_from =
+		o && o->boost_from ? il_scenario_task(sc, o->boost_from) : -1;
 	for (int i = 0; i < e->n; i++) {
 		e->t[i].e = e;
 		e->t[i].idx = i;
@@ -1609,7 +1653,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		}
 	}
 	while (__atomic_load_n(&e->ready, __ATOMIC_ACQUIRE) < (uint32_t)e->n)
-		il_futex_wait(&e->ready, __atomic_load_n(&e->ready, __ATOMIC_ACQUIRE),
+		il_futex_wait(&e->ready,
+			      __atomic_load_n(&e->ready, __ATOMIC_ACQUIRE),
 			      il_now_ns() + 100 * IL_NSEC_PER_MSEC);
 	if (e->setup_err) {
 		ret = e->setup_err;
@@ -1655,15 +1700,17 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		e->r0 = il_round_release(now, next);
 		for (int i = 0; i < e->n; i++)
 			if (sc->tasks[i].k.activation == IL_ACT_ROUND)
-				publish_release(&e->t[i],
-						e->r0 + sc->tasks[i].k.offset_ns);
+				publish_release(
+					&e->t[i],
+					e->r0 + sc->tasks[i].k.offset_ns);
 		s0 = steal_now(e);
 		il_futex_post(&e->arm, k);
 		/* a wait longer than the timeout stops the run by itself;
 		 * a round still unfinished well after that is stuck */
 		deadline = e->r0 + 3 * sc->g.timeout_ns + IL_NSEC_PER_SEC;
 		for (;;) {
-			uint32_t d = __atomic_load_n(&e->done, __ATOMIC_ACQUIRE);
+			uint32_t d =
+				__atomic_load_n(&e->done, __ATOMIC_ACQUIRE);
 
 			if (d >= e->per_round * k || stopping(e))
 				break;
@@ -1671,14 +1718,20 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 				char late[128] = "";
 				size_t off = 0;
 
-				for (int i = 0; i < e->n && off < sizeof(late); i++)
-					if ((sc->tasks[i].k.activation == IL_ACT_ROUND ||
-					     sc->tasks[i].k.activation == IL_ACT_EVENT) &&
+				for (int i = 0; i < e->n && off < sizeof(late);
+				     i++)
+					if ((sc->tasks[i].k.activation ==
+						     IL_ACT_ROUND ||
+					     sc->tasks[i].k.activation ==
+						     IL_ACT_EVENT) &&
 					    e->t[i].last_round < k)
-						off += (size_t)snprintf(late + off,
-							sizeof(late) - off, " %s",
+						off += (size_t)snprintf(
+							late + off,
+							sizeof(late) - off,
+							" %s",
 							sc->tasks[i].name);
-				mark_hung(e, "round %u did not end in time "
+				mark_hung(e,
+					  "round %u did not end in time "
 					  "(%u of %u jobs); still running:%s",
 					  k, d - e->per_round * (k - 1),
 					  e->per_round, late);
@@ -1698,7 +1751,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	res->elapsed_ns = sub0(il_now_ns(), e->t_start);
 	ret = 0;
 stop:
-	res->stopped = e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED);
+	res->stopped =
+		e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED);
 	res->hung = e->hung;
 	snprintf(res->hung_why, sizeof(res->hung_why), "%s", e->hung_why);
 	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
@@ -1836,8 +1890,12 @@ int il_engine_calibrate(int cpu, const struct il_sched *s, int samples,
 			uint64_t period_ns, const int *stop, struct il_hist *h,
 			char *why, size_t len)
 {
-	struct calib c = { .cpu = cpu, .samples = samples, .period = period_ns,
-			   .s = s, .stop = stop, .h = h };
+	struct calib c = { .cpu = cpu,
+			   .samples = samples,
+			   .period = period_ns,
+			   .s = s,
+			   .stop = stop,
+			   .h = h };
 	sigset_t all, old;
 	pthread_t t;
 	int ret;

@@ -327,8 +327,8 @@ void il_json_hist(struct il_json *j, const char *key, const struct il_hist *h)
 		double p;
 		const char *key;
 	} pct[] = {
-		{0.5, "p50"},	 {0.9, "p90"},	    {0.99, "p99"},
-		{0.999, "p999"}, {0.9999, "p9999"},
+		{ 0.5, "p50" },	   { 0.9, "p90" },	{ 0.99, "p99" },
+		{ 0.999, "p999" }, { 0.9999, "p9999" },
 	};
 	unsigned idx = 0, guard;
 	uint64_t lo, count, v;

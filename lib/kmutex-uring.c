@@ -39,8 +39,7 @@ int __il_km_ring_init(struct il_km_ring **r, char *err, size_t len)
 	/* two entries: one operation is ever in flight */
 	ret = io_uring_queue_init(2, &k->ring, 0);
 	if (ret < 0) {
-		snprintf(err, len,
-			 "io_uring_queue_init: %s%s", strerror(-ret),
+		snprintf(err, len, "io_uring_queue_init: %s%s", strerror(-ret),
 			 ret == -EPERM || ret == -ENOSYS
 				 ? " (io_uring disabled: see "
 				   "/proc/sys/kernel/io_uring_disabled)"

@@ -54,8 +54,8 @@
 
 /* the shared fpos file holds this many sections, read in turn */
 #define FPOS_SECTIONS 8
-#define PATH_LEN 256
-#define WARMUP_CALLS 16
+#define PATH_LEN      256
+#define WARMUP_CALLS  16
 
 static const struct {
 	const char *name;
@@ -72,22 +72,22 @@ static const struct {
 
 struct km_user {
 	bool attached;
-	int side;	/* rename: 0 the file is in a/, 1 in b/ */
-	bool wrap;	/* fpos: the last read came back short */
-	char name[24];	/* rename: this user's file */
-	char *buf;	/* size bytes */
+	int side;      /* rename: 0 the file is in a/, 1 in b/ */
+	bool wrap;     /* fpos: the last read came back short */
+	char name[24]; /* rename: this user's file */
+	char *buf;     /* size bytes */
 	struct il_km_ring *ring;
 };
 
 struct il_kmutex {
 	struct il_kmutex_params p;
-	char dir[PATH_LEN];    /* copy of p.dir */
-	char source[PATH_LEN]; /* copy of p.source */
+	char dir[PATH_LEN];	 /* copy of p.dir */
+	char source[PATH_LEN];	 /* copy of p.source */
 	char tmp[PATH_LEN + 64]; /* the temporary directory, or "" */
 	uint64_t size;
 	int nusers;
-	int dfd_a, dfd_b;      /* rename */
-	int fd, fd_dup;	       /* fpos, seqfile */
+	int dfd_a, dfd_b; /* rename */
+	int fd, fd_dup;	  /* fpos, seqfile */
 	int pipe_r, pipe_w;
 	struct km_user *users; /* nusers + 1: the last calibrates */
 	char where[PATH_LEN + 128];
@@ -158,8 +158,8 @@ const char *il_kmutex_op_name(enum il_km_recipe r, enum il_km_op op)
 	return "?";
 }
 
-int il_kmutex_op_parse(enum il_km_recipe r, const char *word,
-		       enum il_km_op *op, char *err, size_t len)
+int il_kmutex_op_parse(enum il_km_recipe r, const char *word, enum il_km_op *op,
+		       char *err, size_t len)
 {
 	char w[16], shown[64];
 	size_t off = 0;
@@ -244,8 +244,8 @@ static int check_path(const char *key, const char *v, char *err, size_t len)
 	}
 	for (const char *s = v; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
-			snprintf(err, len,
-				 "%s: contains a control character", key);
+			snprintf(err, len, "%s: contains a control character",
+				 key);
 			return -EINVAL;
 		}
 	return 0;
@@ -322,7 +322,8 @@ static void remove_tmp(const char *path, int depth)
 
 	if (d) {
 		while ((de = readdir(d))) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			if (!strcmp(de->d_name, ".") ||
+			    !strcmp(de->d_name, ".."))
 				continue;
 			snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
 			if (de->d_type == DT_DIR && depth < 1)
@@ -369,13 +370,16 @@ static int make_tmp(struct il_kmutex *km, char *err, size_t len)
 		 km->dir, (int)getpid());
 	if (!mkdtemp(km->tmp)) {
 		ret = -errno;
-		snprintf(err, len, "dir = %s: cannot create a directory there: "
-			 "%s", km->dir, strerror(errno));
+		snprintf(err, len,
+			 "dir = %s: cannot create a directory there: "
+			 "%s",
+			 km->dir, strerror(errno));
 		km->tmp[0] = '\0';
 		return ret;
 	}
 	snprintf(km->where, sizeof(km->where), "%s at %s",
-		 statfs(km->tmp, &sf) ? "a filesystem" : fs_name((long)sf.f_type),
+		 statfs(km->tmp, &sf) ? "a filesystem"
+				      : fs_name((long)sf.f_type),
 		 km->tmp);
 	return 0;
 }

@@ -16,9 +16,9 @@
 #include <invlab/report.h>
 #include <invlab/time.h>
 
-static const char *const blocks_utf8[] = { " ", "\u2581", "\u2582", "\u2583",
-					   "\u2584", "\u2585", "\u2586",
-					   "\u2587", "\u2588" };
+static const char *const blocks_utf8[] = { " ",	     "\u2581", "\u2582",
+					   "\u2583", "\u2584", "\u2585",
+					   "\u2586", "\u2587", "\u2588" };
 static const char blocks_ascii[] = " .:-=+*#@";
 
 void il_live_init(struct il_live *l, FILE *f, int tty)
@@ -32,7 +32,8 @@ void il_live_init(struct il_live *l, FILE *f, int tty)
 		lang = getenv("LC_CTYPE");
 	if (!lang || !*lang)
 		lang = getenv("LANG");
-	l->utf8 = l->tty && lang && (strstr(lang, "UTF-8") || strstr(lang, "utf8"));
+	l->utf8 = l->tty && lang &&
+		  (strstr(lang, "UTF-8") || strstr(lang, "utf8"));
 	l->t0 = il_now_ns();
 }
 

@@ -129,9 +129,8 @@ const struct il_opt il_common_opts[] = {
 		.help = "show the figures forming, once a second (a refreshing "
 			"screen on a terminal, plain lines otherwise)",
 	},
-	{.name = NULL},
+	{ .name = NULL },
 };
-
 
 static const struct il_opt *find_n(const struct il_opt *const *tables,
 				   const char *name, size_t len)
@@ -317,8 +316,8 @@ static int parse_int(const char *s, int64_t *v)
 /* flags given a value (job files, --set, defaults) */
 static int parse_bool(const char *s, int *v)
 {
-	static const char *const on[] = {"1", "yes", "true", "on"};
-	static const char *const off[] = {"0", "no", "false", "off"};
+	static const char *const on[] = { "1", "yes", "true", "on" };
+	static const char *const off[] = { "0", "no", "false", "off" };
 
 	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
 		if (!strcmp(s, on[i])) {
@@ -845,7 +844,6 @@ static const char *metavar(const struct il_opt *o)
 	return "STRING";
 }
 
-
 /*
  * The text shown for a row: its help sentence, then what the table knows
  * about it in parentheses: "(default: 3s; range: 100ms..60m)".
@@ -876,11 +874,13 @@ static void describe(const struct il_opt *o, char *buf, size_t len)
 		/* "1ms" reads "in ms"; an odd unit such as 10ms stays whole */
 		il_format_duration_exact(unit, sizeof(unit), o->unit_ns);
 		il_appendf(buf, len, "%sa bare number is in %s", sep,
-		       unit[0] == '1' && !is_digit(unit[1]) ? unit + 1 : unit);
+			   unit[0] == '1' && !is_digit(unit[1]) ? unit + 1
+								: unit);
 		sep = "; ";
 	}
 	if (o->unsupported) {
-		il_appendf(buf, len, "%snot supported: %s", sep, o->unsupported);
+		il_appendf(buf, len, "%snot supported: %s", sep,
+			   o->unsupported);
 		sep = "; ";
 	}
 	if (sep[0] == ';')

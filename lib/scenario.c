@@ -48,8 +48,15 @@
 /* paths the lock-order search may follow before it gives up */
 #define CYCLE_BUDGET (1L << 20)
 
-enum { GK_NAME, GK_DESCRIPTION, GK_DURATION, GK_VALIDATE, GK_TIMEOUT, GK_EXPECT,
-       GK_N };
+enum {
+	GK_NAME,
+	GK_DESCRIPTION,
+	GK_DURATION,
+	GK_VALIDATE,
+	GK_TIMEOUT,
+	GK_EXPECT,
+	GK_N
+};
 enum {
 	RK_TYPE,
 	RK_PROTOCOL,
@@ -371,7 +378,6 @@ static void msgf(char *buf, size_t len, const char *fmt, ...)
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 }
-
 
 /* "FILE:LINE: message", or "FILE: message" for what has no line */
 static int fail(const struct il_scenario *sc, int line, char *err, size_t len,
@@ -795,7 +801,6 @@ static int check_class(struct il_scenario *sc, struct il_task *t, char *err,
 	return 0;
 }
 
-
 static int check_activation(struct il_scenario *sc, struct il_task *t,
 			    char *err, size_t len)
 {
@@ -1033,10 +1038,9 @@ static int parse_phase(struct il_scenario *sc, struct il_task *t,
 				    "%s: '%s' is a kernel-mutex resource "
 				    "(type %s): take it with 'call %s'",
 				    pt->ctx, pt->w[1],
-				    il_kmutex_recipe_name(
-					    (enum il_km_recipe)(
-						    sc->res[ph->res].k.type -
-						    IL_RES_RENAME)),
+				    il_kmutex_recipe_name((enum il_km_recipe)(
+					    sc->res[ph->res].k.type -
+					    IL_RES_RENAME)),
 				    pt->w[1]);
 		break;
 	case IL_PH_CALL: {
@@ -1058,9 +1062,9 @@ static int parse_phase(struct il_scenario *sc, struct il_task *t,
 		if (pt->n < 3)
 			break;
 		nargs = 2;
-		if (il_kmutex_op_parse((enum il_km_recipe)(type -
-							   IL_RES_RENAME),
-				       pt->w[2], &op, m, sizeof(m)))
+		if (il_kmutex_op_parse(
+			    (enum il_km_recipe)(type - IL_RES_RENAME), pt->w[2],
+			    &op, m, sizeof(m)))
 			return fail(sc, tline(t, TK_BODY), err, len, "%s: %s",
 				    pt->ctx, m);
 		ph->op = (int)op;
@@ -1081,7 +1085,7 @@ static int parse_phase(struct il_scenario *sc, struct il_task *t,
 
 		for (int i = 0; i <= nargs; i++)
 			il_appendf(before, sizeof(before), "%s%s", i ? " " : "",
-				pt->w[i]);
+				   pt->w[i]);
 		return fail(sc, tline(t, TK_BODY), err, len,
 			    "%s: unexpected '%s' after '%s'%s", pt->ctx,
 			    pt->w[nargs + 1], before,
@@ -1139,8 +1143,8 @@ static int check_body(struct il_scenario *sc, int ti, struct uses *u, char *err,
 				 p[lead + shown - 1] == '\t'))
 			shown--;
 		il_appendf(pt.ctx, sizeof(pt.ctx), " '%.*s%s'",
-			(int)(shown > 40 ? 40 : shown), p + lead,
-			shown > 40 ? "..." : "");
+			   (int)(shown > 40 ? 40 : shown), p + lead,
+			   shown > 40 ? "..." : "");
 		if (idx >= IL_MAX_PHASES)
 			return fail(sc, tline(t, TK_BODY), err, len,
 				    "task '%s': body has more than %d phases "
@@ -1381,9 +1385,10 @@ static int check_cycles(struct il_scenario *sc, const struct uses *u, char *err,
 	for (int i = 0; i < c.n; i++) {
 		int next = c.res[(i + 1) % c.n];
 
-		il_appendf(m, sizeof(m), "%s task '%s' holds '%s' and locks '%s'",
-			i ? ";" : "", sc->tasks[c.task[i]].name,
-			sc->res[c.res[i]].name, sc->res[next].name);
+		il_appendf(m, sizeof(m),
+			   "%s task '%s' holds '%s' and locks '%s'",
+			   i ? ";" : "", sc->tasks[c.task[i]].name,
+			   sc->res[c.res[i]].name, sc->res[next].name);
 	}
 	/* at the body of the first task named */
 	return fail(sc, tline(&sc->tasks[c.task[0]], TK_BODY), err, len, "%s",
@@ -1815,13 +1820,12 @@ void il_scenario_write(const struct il_scenario *sc, FILE *f)
 	write_keys(f, il_global_keys, &sc->g, 0);
 	for (int i = 0; i < sc->nres; i++) {
 		/* the keys of the other kind of resource mean nothing here */
-		uint32_t skip = IL_RES_IS_KMUTEX(sc->res[i].k.type)
-					? (1u << RK_PROTOCOL) |
-						  (1u << RK_CEILING) |
-						  (1u << RK_NODE)
-					: (1u << RK_SIZE) | (1u << RK_VIA) |
-						  (1u << RK_DIR) |
-						  (1u << RK_SOURCE);
+		uint32_t skip =
+			IL_RES_IS_KMUTEX(sc->res[i].k.type)
+				? (1u << RK_PROTOCOL) | (1u << RK_CEILING) |
+					  (1u << RK_NODE)
+				: (1u << RK_SIZE) | (1u << RK_VIA) |
+					  (1u << RK_DIR) | (1u << RK_SOURCE);
 
 		fprintf(f, "\n[resource %s]\n", sc->res[i].name);
 		write_keys(f, il_resource_keys, &sc->res[i].k, skip);
@@ -1829,8 +1833,7 @@ void il_scenario_write(const struct il_scenario *sc, FILE *f)
 	for (int i = 0; i < sc->ntasks; i++) {
 		/* "cpu_weight = 0" without a group and "partition = -1"
 		 * are only noise */
-		uint32_t skip = sc->tasks[i].k.cgroup ? 0
-						      : 1u << TK_CPU_WEIGHT;
+		uint32_t skip = sc->tasks[i].k.cgroup ? 0 : 1u << TK_CPU_WEIGHT;
 
 		if (sc->tasks[i].k.partition < 0)
 			skip |= 1u << TK_PARTITION;

@@ -119,9 +119,10 @@ int il_sched_check(const struct il_sched *s, char *err, size_t errlen)
 	case IL_SCHED_FIFO:
 	case IL_SCHED_RR:
 		if (s->prio < 1 || s->prio > 99) {
-			snprintf(err, errlen,
-				 "%s priority %d is out of range; allowed 1..99",
-				 il_policy_name(s->policy), s->prio);
+			snprintf(
+				err, errlen,
+				"%s priority %d is out of range; allowed 1..99",
+				il_policy_name(s->policy), s->prio);
 			return -EINVAL;
 		}
 		return 0;
@@ -144,7 +145,8 @@ int il_sched_check(const struct il_sched *s, char *err, size_t errlen)
 		}
 		if (s->runtime_ns > s->deadline_ns) {
 			snprintf(err, errlen,
-				 "deadline runtime exceeds the relative deadline "
+				 "deadline runtime exceeds the relative "
+				 "deadline "
 				 "(need runtime <= deadline <= period)");
 			return -EINVAL;
 		}
@@ -182,7 +184,8 @@ static int parse_deadline(const char *p, struct il_sched *s, char *err,
 	for (int i = 0; i < n; i++) {
 		/* a bare number is microseconds, as in chrt and rt-app */
 		if (il_parse_duration(parts[i], IL_NSEC_PER_USEC, &v[i]) < 0) {
-			snprintf(err, errlen, "'%s' is not a duration", parts[i]);
+			snprintf(err, errlen, "'%s' is not a duration",
+				 parts[i]);
 			return -EINVAL;
 		}
 	}
@@ -248,10 +251,11 @@ int il_sched_parse(const char *spec, struct il_sched *s, char *err,
 			return parse_deadline(arg, s, err, errlen);
 		}
 	}
-	snprintf(err, errlen,
-		 "unknown class '%.*s'; use fifo:P, rr:P, "
-		 "deadline:RUNTIME/DEADLINE/PERIOD, other[:NICE], batch or idle",
-		 (int)nlen, spec);
+	snprintf(
+		err, errlen,
+		"unknown class '%.*s'; use fifo:P, rr:P, "
+		"deadline:RUNTIME/DEADLINE/PERIOD, other[:NICE], batch or idle",
+		(int)nlen, spec);
 	return -EINVAL;
 }
 
@@ -441,7 +445,8 @@ const char *il_sched_strerror(int err, const struct il_sched *s, char *buf,
 		if (is_rt(s->policy) && rt == 0) {
 			snprintf(buf, len,
 				 "%s refused: the cpu cgroup '%s' has "
-				 "cpu.rt_runtime_us = 0 (CONFIG_RT_GROUP_SCHED); "
+				 "cpu.rt_runtime_us = 0 "
+				 "(CONFIG_RT_GROUP_SCHED); "
 				 "run from the root cpu cgroup or give the "
 				 "group RT runtime",
 				 what, cg);
@@ -470,8 +475,10 @@ const char *il_sched_strerror(int err, const struct il_sched *s, char *buf,
 				 what);
 		return buf;
 	case ENOSYS:
-		snprintf(buf, len, "%s: sched_setattr is not supported by "
-			 "this kernel", what);
+		snprintf(buf, len,
+			 "%s: sched_setattr is not supported by "
+			 "this kernel",
+			 what);
 		return buf;
 	default:
 		snprintf(buf, len, "%s: %s", what, strerror(err));

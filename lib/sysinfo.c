@@ -743,18 +743,18 @@ const char *__il_virt_from_cpuid(const char sig[12])
 		char sig[13];
 		const char *name;
 	} tab[] = {
-		{"KVMKVMKVM\0\0\0", "kvm"},
+		{ "KVMKVMKVM\0\0\0", "kvm" },
 		/* KVM with Hyper-V enlightenments */
-		{"Linux KVM Hv", "kvm"},
-		{"TCGTCGTCGTCG", "qemu"},
-		{"Microsoft Hv", "microsoft"},
-		{"VMwareVMware", "vmware"},
-		{"XenVMMXenVMM", "xen"},
-		{"VBoxVBoxVBox", "oracle"},
-		{"bhyve bhyve ", "bhyve"},
-		{"ACRNACRNACRN", "acrn"},
-		{" lrpepyh  vr", "parallels"},
-		{"QNXQVMBSQG\0\0", "qnx"},
+		{ "Linux KVM Hv", "kvm" },
+		{ "TCGTCGTCGTCG", "qemu" },
+		{ "Microsoft Hv", "microsoft" },
+		{ "VMwareVMware", "vmware" },
+		{ "XenVMMXenVMM", "xen" },
+		{ "VBoxVBoxVBox", "oracle" },
+		{ "bhyve bhyve ", "bhyve" },
+		{ "ACRNACRNACRN", "acrn" },
+		{ " lrpepyh  vr", "parallels" },
+		{ "QNXQVMBSQG\0\0", "qnx" },
 	};
 	size_t i;
 
@@ -838,7 +838,7 @@ static int read_fd_alloc(int fd, size_t cap, int timeout_ms, char **out,
 			buf = nb;
 		}
 		if (timeout_ms >= 0) {
-			struct pollfd pfd = {.fd = fd, .events = POLLIN};
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
 			struct timespec now;
 			long left;
 			int r;
@@ -902,7 +902,7 @@ static int read_alloc(const char *path, size_t cap, char **out)
  */
 static int gunzip_alloc(const char *path, size_t cap, char **out)
 {
-	char *argv[] = {"gzip", "-dc", "--", (char *)path, NULL};
+	char *argv[] = { "gzip", "-dc", "--", (char *)path, NULL };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t none, def;

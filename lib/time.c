@@ -88,11 +88,11 @@ static const struct {
 	const char *name;
 	uint64_t ns;
 } duration_units[] = {
-	{"ns", 1},
-	{"us", IL_NSEC_PER_USEC},
-	{"ms", IL_NSEC_PER_MSEC},
-	{"s", IL_NSEC_PER_SEC},
-	{"m", 60 * IL_NSEC_PER_SEC},
+	{ "ns", 1 },
+	{ "us", IL_NSEC_PER_USEC },
+	{ "ms", IL_NSEC_PER_MSEC },
+	{ "s", IL_NSEC_PER_SEC },
+	{ "m", 60 * IL_NSEC_PER_SEC },
 };
 
 int il_parse_duration(const char *s, uint64_t default_unit_ns, uint64_t *ns)
@@ -179,8 +179,8 @@ static const struct {
 	const char *name;
 	unsigned int shift;
 } size_units[] = {
-	{"K", 10}, {"KiB", 10}, {"M", 20}, {"MiB", 20},
-	{"G", 30}, {"GiB", 30}, {"T", 40}, {"TiB", 40},
+	{ "K", 10 }, { "KiB", 10 }, { "M", 20 }, { "MiB", 20 },
+	{ "G", 30 }, { "GiB", 30 }, { "T", 40 }, { "TiB", 40 },
 };
 
 /*

@@ -30,9 +30,9 @@ struct frac {
 
 /* the percentiles reports use, plus a few off the usual grid */
 static const struct frac fracs[] = {
-	{1, 2},	       {9, 10},	  {95, 100}, {99, 100}, {999, 1000},
-	{9999, 10000}, {1, 1000}, {1, 100},  {1, 10},	{1, 4},
-	{3, 4},	       {3, 10},	  {7, 10},   {1, 3},	{2, 3},
+	{ 1, 2 },	 { 9, 10 },   { 95, 100 }, { 99, 100 }, { 999, 1000 },
+	{ 9999, 10000 }, { 1, 1000 }, { 1, 100 },  { 1, 10 },	{ 1, 4 },
+	{ 3, 4 },	 { 3, 10 },   { 7, 10 },   { 1, 3 },	{ 2, 3 },
 };
 #define NFRACS (sizeof(fracs) / sizeof(fracs[0]))
 
@@ -209,7 +209,7 @@ static void check_dist(enum dist d, size_t n, uint64_t seed)
 
 static void test_distributions(void)
 {
-	static const size_t sizes[] = {100, 1000, 4099, 200003};
+	static const size_t sizes[] = { 100, 1000, 4099, 200003 };
 	uint64_t seed = 0;
 	size_t s;
 	int d;
@@ -342,10 +342,10 @@ static void test_rank_sweep(void)
 		return;
 	il_hist_init(h);
 	for (k = 1; k < 10000; k++) {
-		struct frac f = {k, 10000};
+		struct frac f = { k, 10000 };
 		double p = frac_p(f);
 		uint64_t need = (10000 + (10000 - k) - 1) / (10000 - k);
-		uint64_t ns[4] = {need, 1000, 1000003, 0};
+		uint64_t ns[4] = { need, 1000, 1000003, 0 };
 		uint64_t inv = inverse_mod(k, 10000);
 		unsigned j;
 

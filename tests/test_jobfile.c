@@ -882,9 +882,12 @@ static void test_build_in_c(void)
 static void test_round_trips(void)
 {
 	static const char *const files[] = {
-		"tests/data/jobs/minimal.job", "tests/data/jobs/all-phases.job",
-		"tests/data/jobs/nested.job",  "demos/jobs/pi-classic.job",
-		"demos/jobs/pi-chain-3.job",   "demos/jobs/kmutex-throttled.job",
+		"tests/data/jobs/minimal.job",
+		"tests/data/jobs/all-phases.job",
+		"tests/data/jobs/nested.job",
+		"demos/jobs/pi-classic.job",
+		"demos/jobs/pi-chain-3.job",
+		"demos/jobs/kmutex-throttled.job",
 		"demos/jobs/kmutex-rt-waiter.job",
 		"demos/jobs/kmutex-seqfile-chain.job",
 	};
@@ -1020,8 +1023,9 @@ static void test_kmutex(void)
 		     "body = call S pread now\n",
 		     4, "unexpected 'now' after 'call S pread'");
 	expect_error("[resource R]\ntype = renam\n[task a]\nbody = run 1ms\n",
-		     2, "type: 'renam' is not one of "
-			"mutex|rename|fpos|pipe|seqfile");
+		     2,
+		     "type: 'renam' is not one of "
+		     "mutex|rename|fpos|pipe|seqfile");
 	/* the recipes' keys */
 	expect_error("[resource P]\ntype = pipe\nsize = 512K\n[task a]\n"
 		     "body = call P\n",
@@ -1078,11 +1082,12 @@ static void test_kmutex(void)
 	expect_error("[task a]\nbody = run 1ms\ncpu_weight = 10\n", 3,
 		     "task 'a': cpu_weight needs cgroup = NAME");
 	/* partition: deadline tasks only, a CPU number */
-	expect_error("[task a]\nclass = fifo:10\nbody = run 1ms\n"
-		     "partition = 1\n",
-		     4,
-		     "task 'a': partition = 1: only SCHED_DEADLINE tasks run in "
-		     "cpuset partitions; pin other classes with cpu = 1");
+	expect_error(
+		"[task a]\nclass = fifo:10\nbody = run 1ms\n"
+		"partition = 1\n",
+		4,
+		"task 'a': partition = 1: only SCHED_DEADLINE tasks run in "
+		"cpuset partitions; pin other classes with cpu = 1");
 	expect_error("[task a]\nclass = deadline:1ms/10ms/10ms\n"
 		     "activation = periodic\nperiod = 10ms\nbody = run 500us\n"
 		     "partition = 1024\n",
@@ -1160,8 +1165,10 @@ static char *read_all(const char *rel)
 static void test_fuzz(void)
 {
 	static const char *const seeds[] = {
-		"tests/data/jobs/all-phases.job",  "tests/data/jobs/nested.job",
-		"tests/data/jobs/bad-cycle-3.job", "demos/jobs/pi-classic.job",
+		"tests/data/jobs/all-phases.job",
+		"tests/data/jobs/nested.job",
+		"tests/data/jobs/bad-cycle-3.job",
+		"demos/jobs/pi-classic.job",
 		"demos/jobs/pi-chain-3.job",
 		"demos/jobs/kmutex-seqfile-chain.job",
 		"demos/jobs/kmutex-throttled.job",

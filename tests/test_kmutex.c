@@ -58,9 +58,8 @@ static void test_params(void)
 		t_check_int(check((enum il_km_recipe)r, IL_KM_VIA_SYSCALL, 0,
 				  NULL, NULL, err, sizeof(err)),
 			    0);
-		t_check_int(check((enum il_km_recipe)r, IL_KM_VIA_SYSCALL,
-				  4096, "/tmp", "/proc/kallsyms", err,
-				  sizeof(err)),
+		t_check_int(check((enum il_km_recipe)r, IL_KM_VIA_SYSCALL, 4096,
+				  "/tmp", "/proc/kallsyms", err, sizeof(err)),
 			    0);
 	}
 	t_check_str(il_kmutex_recipe_name(IL_KM_RENAME), "rename");
@@ -80,8 +79,8 @@ static void test_params(void)
 	t_check_int(il_kmutex_size_default(IL_KM_FPOS), 1u << 20);
 	t_check_int(il_kmutex_size_default(IL_KM_PIPE), 64u << 10);
 	t_check_int(il_kmutex_size_default(IL_KM_SEQFILE), 64u << 10);
-	t_check_int(check(IL_KM_PIPE, IL_KM_VIA_SYSCALL, 512u << 10, NULL,
-			  NULL, err, sizeof(err)),
+	t_check_int(check(IL_KM_PIPE, IL_KM_VIA_SYSCALL, 512u << 10, NULL, NULL,
+			  err, sizeof(err)),
 		    -EINVAL);
 	t_check_str(err, "size: 524288 is out of range for a pipe resource; "
 			 "allowed 1..256K");
@@ -105,8 +104,8 @@ static void test_params(void)
 	memset(long_dir, 'd', sizeof(long_dir) - 1);
 	long_dir[0] = '/';
 	long_dir[sizeof(long_dir) - 1] = '\0';
-	t_check_int(check(IL_KM_FPOS, IL_KM_VIA_SYSCALL, 0, long_dir, NULL,
-			  err, sizeof(err)),
+	t_check_int(check(IL_KM_FPOS, IL_KM_VIA_SYSCALL, 0, long_dir, NULL, err,
+			  sizeof(err)),
 		    -EINVAL);
 	t_check_contains(err, "dir: longer than");
 	t_check_int(check(IL_KM_FPOS, IL_KM_VIA_SYSCALL, 0, "/tmp/a\nb", NULL,
@@ -142,9 +141,9 @@ static void test_params(void)
 				       sizeof(err)),
 		    0);
 	t_check_int(op, IL_KM_OP_DEFAULT);
-	t_check_int(il_kmutex_op_parse(IL_KM_RENAME, NULL, &op, err,
-				       sizeof(err)),
-		    0);
+	t_check_int(
+		il_kmutex_op_parse(IL_KM_RENAME, NULL, &op, err, sizeof(err)),
+		0);
 	t_check_int(op, IL_KM_OP_DEFAULT);
 	t_check_int(il_kmutex_op_parse(IL_KM_RENAME, "pread", &op, err,
 				       sizeof(err)),
@@ -210,14 +209,16 @@ static void test_recipes(void)
 		struct il_kmutex_params p = { .recipe = cases[i].r,
 					      .size = cases[i].size,
 					      /* readable by anyone */
-					      .source = "/proc/self/mountinfo" };
+					      .source =
+						      "/proc/self/mountinfo" };
 		struct il_kmutex *km;
 		struct il_hist h;
 		uint64_t t0 = 0, t1 = 0;
 		int ret = il_kmutex_open(&km, &p, 2, err, sizeof(err));
 
 		if (ret)
-			fprintf(stderr, "recipe %d: %s\n", (int)cases[i].r, err);
+			fprintf(stderr, "recipe %d: %s\n", (int)cases[i].r,
+				err);
 		t_check_int(ret, 0);
 		if (ret)
 			continue;
@@ -236,9 +237,9 @@ static void test_recipes(void)
 				    0);
 			t_check(t1 >= t0 && t0 > 0);
 		}
-		t_check_int(il_kmutex_calibrate(km, 10, 0, &h, err,
-						sizeof(err)),
-			    0);
+		t_check_int(
+			il_kmutex_calibrate(km, 10, 0, &h, err, sizeof(err)),
+			0);
 		t_check_int(h.count, 10);
 		il_kmutex_detach(km, 0);
 		il_kmutex_close(km);
@@ -275,7 +276,8 @@ static void test_recipes(void)
 		p.source = "/nonexistent/file";
 		t_check_int(il_kmutex_open(&km, &p, 1, err, sizeof(err)),
 			    -ENOENT);
-		t_check_contains(err, "source = /nonexistent/file: cannot read");
+		t_check_contains(err,
+				 "source = /nonexistent/file: cannot read");
 		p.source = NULL;
 		t_check_int(il_kmutex_open(&km, &p, 0, err, sizeof(err)),
 			    -EINVAL);
@@ -287,8 +289,19 @@ static void test_recipes(void)
 static void test_cgroup_names(void)
 {
 	static const char *const hostile[] = {
-		"../../etc", "a/b", "", ".", "..", "x\n", "a b", "-\t",
-		"/abs", "a..b", "name.with.dots", "\x7f", "ctl\x01",
+		"../../etc",
+		"a/b",
+		"",
+		".",
+		"..",
+		"x\n",
+		"a b",
+		"-\t",
+		"/abs",
+		"a..b",
+		"name.with.dots",
+		"\x7f",
+		"ctl\x01",
 		"0123456789012345678901234567890123456789012345678", /* 49 */
 	};
 	char err[200], out[512];
@@ -324,8 +337,8 @@ static void test_cgroup_names(void)
 			    err, sizeof(err)),
 		    0);
 
-	t_check_int(__il_cgroup_path(out, sizeof(out), "/sys/fs/cgroup/cpu",
-				     42, "bg", err, sizeof(err)),
+	t_check_int(__il_cgroup_path(out, sizeof(out), "/sys/fs/cgroup/cpu", 42,
+				     "bg", err, sizeof(err)),
 		    0);
 	t_check_str(out, "/sys/fs/cgroup/cpu/invlab-42/bg");
 	t_check_int(__il_cgroup_path(out, sizeof(out), "/sys/fs/cgroup", 7,
@@ -424,9 +437,9 @@ static void test_cgroup_mounts(void)
 	t_check_int(__il_cgroup_own("2:cpuacct:/a\n", IL_CG_CPU, 1, own,
 				    sizeof(own)),
 		    -ENOENT);
-	t_check_int(__il_cgroup_own("0::/\n", IL_CG_CPUSET, 2, own,
-				    sizeof(own)),
-		    0);
+	t_check_int(
+		__il_cgroup_own("0::/\n", IL_CG_CPUSET, 2, own, sizeof(own)),
+		0);
 	t_check_str(own, "/");
 
 	/* the own group's directory */
@@ -434,8 +447,8 @@ static void test_cgroup_mounts(void)
 					"/", "/"),
 		    0);
 	t_check_str(dir, "/sys/fs/cgroup/cpu");
-	t_check_int(__il_cgroup_own_dir(dir, sizeof(dir), "/sys/fs/cgroup",
-					"/", "/user.slice/a.scope"),
+	t_check_int(__il_cgroup_own_dir(dir, sizeof(dir), "/sys/fs/cgroup", "/",
+					"/user.slice/a.scope"),
 		    0);
 	t_check_str(dir, "/sys/fs/cgroup/user.slice/a.scope");
 	t_check_int(__il_cgroup_own_dir(dir, sizeof(dir), "/sys/fs/cgroup/my",
@@ -692,8 +705,8 @@ static void test_expect(void)
 	t_check_int(il_kmutex_expect(IL_KM_CASE_THROTTLED, &on, false, why,
 				     sizeof(why)),
 		    IL_PASS);
-	t_check_int(il_kmutex_expect(IL_KM_CASE_THROTTLED, &unknown, false,
-				     why, sizeof(why)),
+	t_check_int(il_kmutex_expect(IL_KM_CASE_THROTTLED, &unknown, false, why,
+				     sizeof(why)),
 		    IL_FAIL);
 	t_check_contains(why, "unknown, taken as off");
 

@@ -32,76 +32,77 @@ struct tcfg {
 #define OFF(f) offsetof(struct tcfg, f)
 
 static const struct il_opt test_opts[] = {
-	{.name = "prio",
-	 .short_name = 'p',
-	 .type = IL_OPT_INT,
-	 .offset = OFF(prio),
-	 .def = "50",
-	 .min = 1,
-	 .max = 99,
-	 .help = "priority of the waiter"},
-	{.name = "nice",
-	 .type = IL_OPT_INT,
-	 .offset = OFF(nice),
-	 .def = "0",
-	 .min = -20,
-	 .max = 19,
-	 .help = "nice value of the owner"},
-	{.name = "cs",
-	 .short_name = 'c',
-	 .type = IL_OPT_DURATION,
-	 .offset = OFF(cs_ns),
-	 .def = "2ms",
-	 .min = 10 * (int64_t)IL_NSEC_PER_USEC,
-	 .max = (int64_t)IL_NSEC_PER_SEC,
-	 .unit_ns = IL_NSEC_PER_MSEC,
-	 .metavar = "TIME",
-	 .help = "critical-section length"},
-	{.name = "bs",
-	 .type = IL_OPT_SIZE,
-	 .offset = OFF(bs),
-	 .def = "64K",
-	 .min = 4096,
-	 .max = 1 << 30,
-	 .help = "buffer size"},
-	{.name = "name",
-	 .short_name = 'n',
-	 .type = IL_OPT_STRING,
-	 .offset = OFF(name),
-	 .def = "demo",
-	 .metavar = "NAME",
-	 .help = "scenario name"},
-	{.name = "protocol",
-	 .short_name = 'P',
-	 .type = IL_OPT_CHOICE,
-	 .offset = OFF(protocol),
-	 .def = "inherit",
-	 .choices = "none|inherit|protect|all",
-	 .help = "mutex protocol"},
-	{.name = "verbose",
-	 .short_name = 'v',
-	 .type = IL_OPT_FLAG,
-	 .offset = OFF(verbose),
-	 .help = "say more"},
-	{.name = "uring",
-	 .type = IL_OPT_FLAG,
-	 .offset = OFF(uring),
-	 .help = "issue the critical sections through io_uring",
-	 .unsupported = "built without liburing"},
-	{.name = "count",
-	 .type = IL_OPT_INT,
-	 .offset = OFF(count),
-	 .help = "number of rounds (no range)"},
-	{.name = NULL},
+	{ .name = "prio",
+	  .short_name = 'p',
+	  .type = IL_OPT_INT,
+	  .offset = OFF(prio),
+	  .def = "50",
+	  .min = 1,
+	  .max = 99,
+	  .help = "priority of the waiter" },
+	{ .name = "nice",
+	  .type = IL_OPT_INT,
+	  .offset = OFF(nice),
+	  .def = "0",
+	  .min = -20,
+	  .max = 19,
+	  .help = "nice value of the owner" },
+	{ .name = "cs",
+	  .short_name = 'c',
+	  .type = IL_OPT_DURATION,
+	  .offset = OFF(cs_ns),
+	  .def = "2ms",
+	  .min = 10 * (int64_t)IL_NSEC_PER_USEC,
+	  .max = (int64_t)IL_NSEC_PER_SEC,
+	  .unit_ns = IL_NSEC_PER_MSEC,
+	  .metavar = "TIME",
+	  .help = "critical-section length" },
+	{ .name = "bs",
+	  .type = IL_OPT_SIZE,
+	  .offset = OFF(bs),
+	  .def = "64K",
+	  .min = 4096,
+	  .max = 1 << 30,
+	  .help = "buffer size" },
+	{ .name = "name",
+	  .short_name = 'n',
+	  .type = IL_OPT_STRING,
+	  .offset = OFF(name),
+	  .def = "demo",
+	  .metavar = "NAME",
+	  .help = "scenario name" },
+	{ .name = "protocol",
+	  .short_name = 'P',
+	  .type = IL_OPT_CHOICE,
+	  .offset = OFF(protocol),
+	  .def = "inherit",
+	  .choices = "none|inherit|protect|all",
+	  .help = "mutex protocol" },
+	{ .name = "verbose",
+	  .short_name = 'v',
+	  .type = IL_OPT_FLAG,
+	  .offset = OFF(verbose),
+	  .help = "say more" },
+	{ .name = "uring",
+	  .type = IL_OPT_FLAG,
+	  .offset = OFF(uring),
+	  .help = "issue the critical sections through io_uring",
+	  .unsupported = "built without liburing" },
+	{ .name = "count",
+	  .type = IL_OPT_INT,
+	  .offset = OFF(count),
+	  .help = "number of rounds (no range)" },
+	{ .name = NULL },
 };
 
-static const struct il_opt *const tables[] = {il_common_opts, test_opts, NULL};
+static const struct il_opt *const tables[] = { il_common_opts, test_opts,
+					       NULL };
 
 static char err[256];
 
 /* parse a NULL-terminated list of arguments (argv[0] is added) */
 #define parse(cfg, ...)                                                        \
-	parse_v(cfg, (const char *[]){"prog", __VA_ARGS__, NULL})
+	parse_v(cfg, (const char *[]){ "prog", __VA_ARGS__, NULL })
 static char *last_argv[32];
 
 static int parse_v(struct tcfg *cfg, const char **args)
@@ -241,7 +242,7 @@ static void test_operands(void)
 
 	/* no arguments at all */
 	{
-		char *argv0[] = {"prog", NULL};
+		char *argv0[] = { "prog", NULL };
 
 		t_check_int(
 			il_opt_parse(1, argv0, tables, &cfg, err, sizeof(err)),
@@ -415,44 +416,44 @@ static void test_lookup(void)
 static void test_bad_tables(void)
 {
 	struct tcfg cfg;
-	char *argv[] = {"prog", NULL};
+	char *argv[] = { "prog", NULL };
 	const struct il_opt bad_def[] = {
-		{.name = "cs",
-		 .type = IL_OPT_DURATION,
-		 .offset = OFF(cs_ns),
-		 .def = "2xs",
-		 .help = "x"},
-		{.name = NULL},
+		{ .name = "cs",
+		  .type = IL_OPT_DURATION,
+		  .offset = OFF(cs_ns),
+		  .def = "2xs",
+		  .help = "x" },
+		{ .name = NULL },
 	};
 	const struct il_opt bad_range_def[] = {
-		{.name = "prio",
-		 .type = IL_OPT_INT,
-		 .offset = OFF(prio),
-		 .def = "0",
-		 .min = 1,
-		 .max = 99,
-		 .help = "x"},
-		{.name = NULL},
+		{ .name = "prio",
+		  .type = IL_OPT_INT,
+		  .offset = OFF(prio),
+		  .def = "0",
+		  .min = 1,
+		  .max = 99,
+		  .help = "x" },
+		{ .name = NULL },
 	};
 	const struct il_opt dup[] = {
-		{.name = "quiet",
-		 .type = IL_OPT_FLAG,
-		 .offset = OFF(verbose),
-		 .help = "x"},
-		{.name = NULL},
+		{ .name = "quiet",
+		  .type = IL_OPT_FLAG,
+		  .offset = OFF(verbose),
+		  .help = "x" },
+		{ .name = NULL },
 	};
 	const struct il_opt dup_short[] = {
-		{.name = "quieter",
-		 .short_name = 'q',
-		 .type = IL_OPT_FLAG,
-		 .offset = OFF(verbose),
-		 .help = "x"},
-		{.name = NULL},
+		{ .name = "quieter",
+		  .short_name = 'q',
+		  .type = IL_OPT_FLAG,
+		  .offset = OFF(verbose),
+		  .help = "x" },
+		{ .name = NULL },
 	};
-	const struct il_opt *const t1[] = {bad_def, NULL};
-	const struct il_opt *const t2[] = {bad_range_def, NULL};
-	const struct il_opt *const t3[] = {il_common_opts, dup, NULL};
-	const struct il_opt *const t4[] = {il_common_opts, dup_short, NULL};
+	const struct il_opt *const t1[] = { bad_def, NULL };
+	const struct il_opt *const t2[] = { bad_range_def, NULL };
+	const struct il_opt *const t3[] = { il_common_opts, dup, NULL };
+	const struct il_opt *const t4[] = { il_common_opts, dup_short, NULL };
 
 	t_check_int(il_opt_parse(1, argv, t1, &cfg, err, sizeof(err)), -EINVAL);
 	t_check_contains(err, "bad default for --cs");

@@ -23,8 +23,10 @@ static void test_round_release(void)
 	/* a planned time far enough ahead is kept */
 	t_check_int(il_round_release(10 * MS, 20 * MS), 20 * MS);
 	/* one that has passed, or is too close to arm timers, is moved */
-	t_check_int(il_round_release(30 * MS, 20 * MS), 30 * MS + IL_ROUND_LEAD_NS);
-	t_check_int(il_round_release(20 * MS, 20 * MS), 20 * MS + IL_ROUND_LEAD_NS);
+	t_check_int(il_round_release(30 * MS, 20 * MS),
+		    30 * MS + IL_ROUND_LEAD_NS);
+	t_check_int(il_round_release(20 * MS, 20 * MS),
+		    20 * MS + IL_ROUND_LEAD_NS);
 	t_check_int(il_round_release(20 * MS - IL_ROUND_LEAD_NS, 20 * MS),
 		    20 * MS);
 	t_check_int(il_round_release(20 * MS - IL_ROUND_LEAD_NS + 1, 20 * MS),
@@ -69,7 +71,7 @@ static void test_round_simulation(void)
 		busy_total += busy;
 		prev_end = end;
 		prev_busy = busy > IL_ROUND_MIN_IDLE_NS ? busy
-						       : IL_ROUND_MIN_IDLE_NS;
+							: IL_ROUND_MIN_IDLE_NS;
 		next = il_round_next(r0, end);
 		now = end;
 	}

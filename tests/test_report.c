@@ -141,7 +141,7 @@ static void fill_hist(struct il_hist *h)
 static char *write_report(const struct il_sysinfo *si, const struct il_hist *h,
 			  const struct il_hist *empty)
 {
-	char *argv[] = {"test-report", "--flag", (char *)tricky, NULL};
+	char *argv[] = { "test-report", "--flag", (char *)tricky, NULL };
 	struct il_run_info ri = {
 		.program = "test-report",
 		.argc = 3,

@@ -113,7 +113,8 @@ static void test_cpus(void)
 	t_check_int(il_cpulist_parse("1,1,1", mask, err, sizeof(err)), 1);
 	t_check_int(il_cpulist_parse("3-1", mask, err, sizeof(err)), -EINVAL);
 	t_check_contains(err, "invalid");
-	t_check_int(il_cpulist_parse("0-5000", mask, err, sizeof(err)), -EINVAL);
+	t_check_int(il_cpulist_parse("0-5000", mask, err, sizeof(err)),
+		    -EINVAL);
 	t_check_int(il_cpulist_parse("a", mask, err, sizeof(err)), -EINVAL);
 	t_check_contains(err, "not a CPU list");
 	t_check_int(il_cpulist_parse("", mask, err, sizeof(err)), -EINVAL);

@@ -70,20 +70,20 @@ static void test_kconfig(void)
 	static const struct {
 		const char *text, *model;
 	} models[] = {
-		{"CONFIG_PREEMPT_NONE=y\n# CONFIG_PREEMPT is not set\n",
-		 "none"},
-		{"# CONFIG_PREEMPT_NONE is not set\n"
-		 "CONFIG_PREEMPT_VOLUNTARY=y\n",
-		 "voluntary"},
-		{"CONFIG_PREEMPT=y\nCONFIG_PREEMPT_RCU=y\n", "full"},
-		{"# CONFIG_PREEMPT is not set\nCONFIG_PREEMPT_LAZY=y\n",
-		 "lazy"},
+		{ "CONFIG_PREEMPT_NONE=y\n# CONFIG_PREEMPT is not set\n",
+		  "none" },
+		{ "# CONFIG_PREEMPT_NONE is not set\n"
+		  "CONFIG_PREEMPT_VOLUNTARY=y\n",
+		  "voluntary" },
+		{ "CONFIG_PREEMPT=y\nCONFIG_PREEMPT_RCU=y\n", "full" },
+		{ "# CONFIG_PREEMPT is not set\nCONFIG_PREEMPT_LAZY=y\n",
+		  "lazy" },
 		/* 6.12+: RT on top of the FULL model */
-		{"CONFIG_PREEMPT=y\nCONFIG_PREEMPT_RT=y\n", "rt"},
-		{"CONFIG_PREEMPT_LAZY=y\nCONFIG_PREEMPT_RT=y\n", "rt"},
-		{"CONFIG_PREEMPT_RT_FULL=y\n", "rt"},
+		{ "CONFIG_PREEMPT=y\nCONFIG_PREEMPT_RT=y\n", "rt" },
+		{ "CONFIG_PREEMPT_LAZY=y\nCONFIG_PREEMPT_RT=y\n", "rt" },
+		{ "CONFIG_PREEMPT_RT_FULL=y\n", "rt" },
 		/* neither PREEMPT_BUILD nor PREEMPT_COUNT is PREEMPT */
-		{"CONFIG_PREEMPT_BUILD=y\nCONFIG_PREEMPT_COUNT=y\n", ""},
+		{ "CONFIG_PREEMPT_BUILD=y\nCONFIG_PREEMPT_COUNT=y\n", "" },
 	};
 	size_t i;
 
@@ -167,31 +167,31 @@ static void test_cmdline(void)
 		const char *cmdline;
 		int active;
 	} pe[] = {
-		{1, "root=/dev/vda ro", 1},
-		{1, "root=/dev/vda sched_proxy_exec=0", 0},
-		{1, "sched_proxy_exec=1 quiet", 1},
-		{1, "sched_proxy_exec", 1},
-		{1, "sched_proxy_exec=off", 0},
-		{1, "sched_proxy_exec=n", 0},
-		{1, "sched_proxy_exec=on", 1},
-		{1, "sched-proxy-exec=0", 0},
+		{ 1, "root=/dev/vda ro", 1 },
+		{ 1, "root=/dev/vda sched_proxy_exec=0", 0 },
+		{ 1, "sched_proxy_exec=1 quiet", 1 },
+		{ 1, "sched_proxy_exec", 1 },
+		{ 1, "sched_proxy_exec=off", 0 },
+		{ 1, "sched_proxy_exec=n", 0 },
+		{ 1, "sched_proxy_exec=on", 1 },
+		{ 1, "sched-proxy-exec=0", 0 },
 		/* the kernel ignores what it cannot parse */
-		{1, "sched_proxy_exec=maybe", 1},
-		{1, "sched_proxy_exec=0 sched_proxy_exec=maybe", 0},
-		{1, "sched_proxy_exec=", 1},
+		{ 1, "sched_proxy_exec=maybe", 1 },
+		{ 1, "sched_proxy_exec=0 sched_proxy_exec=maybe", 0 },
+		{ 1, "sched_proxy_exec=", 1 },
 		/* the last one wins */
-		{1, "sched_proxy_exec=0 sched_proxy_exec=y", 1},
-		{1, "sched_proxy_exec=1 sched_proxy_exec=0", 0},
+		{ 1, "sched_proxy_exec=0 sched_proxy_exec=y", 1 },
+		{ 1, "sched_proxy_exec=1 sched_proxy_exec=0", 0 },
 		/* init's arguments and quoted values are not parameters */
-		{1, "quiet -- sched_proxy_exec=0", 1},
-		{1, "foo=\"a sched_proxy_exec=0\" bar", 1},
-		{1, "xsched_proxy_exec=0 sched_proxy_execx=0", 1},
-		{0, "sched_proxy_exec=1", 0},
-		{0, "", 0},
-		{-1, "quiet", -1},
-		{-1, "sched_proxy_exec=1", -1},
-		{-1, "sched_proxy_exec=0", 0},
-		{1, NULL, 1},
+		{ 1, "quiet -- sched_proxy_exec=0", 1 },
+		{ 1, "foo=\"a sched_proxy_exec=0\" bar", 1 },
+		{ 1, "xsched_proxy_exec=0 sched_proxy_execx=0", 1 },
+		{ 0, "sched_proxy_exec=1", 0 },
+		{ 0, "", 0 },
+		{ -1, "quiet", -1 },
+		{ -1, "sched_proxy_exec=1", -1 },
+		{ -1, "sched_proxy_exec=0", 0 },
+		{ 1, NULL, 1 },
 	};
 	size_t i;
 

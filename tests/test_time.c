@@ -102,7 +102,7 @@ static void test_parse_duration(void)
 	t_check_int(dur_err("inf"), -EINVAL);
 	t_check_int(dur_err("infms"), -EINVAL);
 	t_check_int(dur_err("0x10ms"), -EINVAL);
-	t_check_int(il_parse_duration(NULL, 0, &(uint64_t){0}), -EINVAL);
+	t_check_int(il_parse_duration(NULL, 0, &(uint64_t){ 0 }), -EINVAL);
 
 	/* overflow: UINT64_MAX ns is 18446744073.709551615 s */
 	t_check_int(dur("18446744073709551615ns", 0), UINT64_MAX);
@@ -278,7 +278,7 @@ static void *stopper_fn(void *arg)
 /* A stop set by another thread while spinning ends the spin early. */
 static void test_spin_stop(void)
 {
-	struct stopper s = {.stop = 0, .after_ns = 30 * MS};
+	struct stopper s = { .stop = 0, .after_ns = 30 * MS };
 	pthread_t th;
 	uint64_t t0, spun;
 
@@ -310,14 +310,15 @@ static void on_alarm(int sig)
 static void arm_alarm(uint64_t after_ns)
 {
 	struct itimerval it = {
-		.it_value = {.tv_sec = 0, .tv_usec = (long)(after_ns / 1000)}};
+		.it_value = { .tv_sec = 0, .tv_usec = (long)(after_ns / 1000) }
+	};
 
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
 static void test_sleep(void)
 {
-	struct sigaction sa = {.sa_handler = on_alarm};
+	struct sigaction sa = { .sa_handler = on_alarm };
 	int stop = 0;
 	uint64_t t0, target;
 

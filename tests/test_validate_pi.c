@@ -14,7 +14,7 @@
 
 #define MS IL_NSEC_PER_MSEC
 #define US IL_NSEC_PER_USEC
-#define N 200
+#define N  200
 
 static struct il_wait_sample s[N];
 static const struct il_bound_input pi = {

@@ -959,8 +959,8 @@ int main(int argc, char **argv)
 	}
 	il_res_set_init(&c.base, false);
 	il_res_set_init(&c.cand, false);
-	if (il_res_load_sides(argc, argv, first, nbase, after, &c.base,
-			      &c.cand, &ret, err, sizeof(err))) {
+	if (il_res_load_sides(argc, argv, first, nbase, after, &c.base, &c.cand,
+			      &ret, err, sizeof(err))) {
 		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);
 		return ret;

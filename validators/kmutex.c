@@ -23,7 +23,7 @@
 
 /* the fair server's defaults (kernel/sched/deadline.c) */
 #define FS_RUNTIME_DEFAULT (50 * IL_NSEC_PER_MSEC)
-#define FS_PERIOD_DEFAULT IL_NSEC_PER_SEC
+#define FS_PERIOD_DEFAULT  IL_NSEC_PER_SEC
 /* rho below this: B_w and B_o differ by less than 2x each way */
 #define RHO_MIN 4.0
 
@@ -73,8 +73,9 @@ void il_fair_server_of(const struct il_sysinfo *si, struct il_fair_server *fs)
 	if (si->rt_runtime_us >= 0 && si->rt_period_us > 0 &&
 	    si->rt_runtime_us < si->rt_period_us) {
 		fs->period_ns = (uint64_t)si->rt_period_us * IL_NSEC_PER_USEC;
-		fs->runtime_ns = (uint64_t)(si->rt_period_us - si->rt_runtime_us) *
-				 IL_NSEC_PER_USEC;
+		fs->runtime_ns =
+			(uint64_t)(si->rt_period_us - si->rt_runtime_us) *
+			IL_NSEC_PER_USEC;
 		snprintf(fs->source, sizeof(fs->source),
 			 "RT throttling (sched_rt_runtime_us %ld of %ld)",
 			 si->rt_runtime_us, si->rt_period_us);
@@ -82,8 +83,8 @@ void il_fair_server_of(const struct il_sysinfo *si, struct il_fair_server *fs)
 	}
 	fs->bounded = false;
 	snprintf(fs->source, sizeof(fs->source),
-		 "nothing: %d.%d has no fair server, RT throttling is off",
-		 maj, min);
+		 "nothing: %d.%d has no fair server, RT throttling is off", maj,
+		 min);
 }
 
 uint64_t il_rt_waiter_bound(const struct il_fair_server *fs, uint64_t cs_ns,

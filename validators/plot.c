@@ -1060,8 +1060,8 @@ int main(int argc, char **argv)
 	}
 	il_res_set_init(&p.base, false);
 	il_res_set_init(&p.cand, false);
-	if (il_res_load_sides(argc, argv, first, nbase, after, &p.base,
-			      &p.cand, &ret, err, sizeof(err))) {
+	if (il_res_load_sides(argc, argv, first, nbase, after, &p.base, &p.cand,
+			      &ret, err, sizeof(err))) {
 		fprintf(stderr, "invlab-plot: %s\n", err);
 		free_plot(&p);
 		return ret;

@@ -146,7 +146,6 @@ const char *il_res_fp_key(int i)
 	return i >= 0 && i < IL_RES_FP_N ? fp_keys[i] : "?";
 }
 
-
 /* ---- reading ------------------------------------------------------- */
 
 /* a non-negative JSON integer, or -EINVAL */

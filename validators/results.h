@@ -305,7 +305,6 @@ int il_res_load_sides(int argc, char **argv, int first, int nbase, int after,
 		      struct il_res_set *base, struct il_res_set *cand,
 		      int *status, char *err, size_t errlen);
 
-
 /*
  * XML 1.0 text or attribute value (JUnit, SVG): markup characters are
  * escaped, and control characters, which XML cannot hold even escaped,

@@ -45,8 +45,8 @@ int il_cgroup_name_ok(const char *name, char *err, size_t len);
 
 /* Where ctrl is mounted and in which version: 0, or -ENOENT with the
  * reason (controller not mounted, or not enabled in v2's subtree). */
-int il_cgroup_mount(enum il_cg_ctrl ctrl, char *path, size_t len,
-		    int *version, char *err, size_t errlen);
+int il_cgroup_mount(enum il_cg_ctrl ctrl, char *path, size_t len, int *version,
+		    char *err, size_t errlen);
 
 /* Create group name for ctrl under this process's parent group. */
 int il_cgroup_create(struct il_cgroup *cg, enum il_cg_ctrl ctrl,
@@ -58,8 +58,8 @@ int il_cgroup_set(const struct il_cgroup *cg, const char *file,
 
 /* CPU weight on the v2 scale (1..10000, default 100); on v1 it becomes
  * cpu.shares = weight * 1024 / 100. */
-int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight,
-			 char *err, size_t len);
+int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight, char *err,
+			 size_t len);
 
 /*
  * A cpuset partition of one CPU, its own root domain, so that

@@ -41,13 +41,13 @@
 
 /* one lock phase's measurements */
 struct il_lock_result {
-	int res;		  /* resource index */
-	struct il_hist blocked;	  /* request -> acquired */
-	struct il_hist delay;	  /* see above */
+	int res;		/* resource index */
+	struct il_hist blocked; /* request -> acquired */
+	struct il_hist delay;	/* see above */
 	struct il_wait_sample *samples;
 	size_t nsamples, cap;
-	size_t late;		  /* not judged: an earlier `wait` slept */
-	int exact_foreign;	  /* foreign time measured exactly (one CPU) */
+	size_t late;	   /* not judged: an earlier `wait` slept */
+	int exact_foreign; /* foreign time measured exactly (one CPU) */
 };
 
 struct il_task_result {
@@ -97,24 +97,25 @@ struct il_engine_result {
 	int ntasks;
 	struct il_task_result tasks[IL_MAX_TASKS];
 	uint64_t rounds;
-	uint64_t steal_ns;	/* on the scenario's CPUs, whole run */
-	uint64_t t_start_ns;	/* the run's start, CLOCK_MONOTONIC: periodic
-				   releases are t_start + offset + k period */
+	uint64_t steal_ns;   /* on the scenario's CPUs, whole run */
+	uint64_t t_start_ns; /* the run's start, CLOCK_MONOTONIC: periodic
+				releases are t_start + offset + k period */
 	/*
 	 * Runs without rounds: the steal time on the scenario's CPUs
 	 * (cumulative, ns, from /proc/stat, so in steps of 1/USER_HZ) as it
 	 * was at times steal_t (CLOCK_MONOTONIC), about every 10 ms from the
-	 * start to the end (none when it could not be allocated); a late job is judged against the steal around it
-	 * (validators see il_steal_between()).
+	 * start to the end (none when it could not be allocated); a late job is
+	 * judged against the steal around it (validators see
+	 * il_steal_between()).
 	 */
 	uint64_t *steal_t, *steal_v;
 	size_t nsteal, steal_cap;
 	uint64_t elapsed_ns;
-	int hung;		/* a wait exceeded the timeout: run stopped */
-	char hung_why[160];	/* which wait, for people */
-	int stopped;		/* *stop was set before the end */
-	char placement[256];	/* how tasks were placed, for people */
-	char numa[64];		/* "libnuma, 1 node", "sysfs, 2 nodes", ... */
+	int hung;		  /* a wait exceeded the timeout: run stopped */
+	char hung_why[160];	  /* which wait, for people */
+	int stopped;		  /* *stop was set before the end */
+	char placement[256];	  /* how tasks were placed, for people */
+	char numa[64];		  /* "libnuma, 1 node", "sysfs, 2 nodes", ... */
 	char lock_placement[128]; /* locks with a `node`: where they went */
 	/*
 	 * Kernel-mutex resources (kmutex.h): the uncontended cost of one

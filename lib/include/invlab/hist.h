@@ -20,11 +20,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define IL_HIST_BITS 7
-#define IL_HIST_SUB (1u << IL_HIST_BITS)
+#define IL_HIST_BITS	 7
+#define IL_HIST_SUB	 (1u << IL_HIST_BITS)
 #define IL_HIST_MAX_LOG2 36
 /* group 0 holds 0..127 exactly, groups 1.. hold one power of two each */
-#define IL_HIST_GROUPS (IL_HIST_MAX_LOG2 - IL_HIST_BITS + 1)
+#define IL_HIST_GROUPS	 (IL_HIST_MAX_LOG2 - IL_HIST_BITS + 1)
 #define IL_HIST_NBUCKETS (IL_HIST_GROUPS * IL_HIST_SUB)
 /* relative error bound of a reported (midpoint) value, in parts per million */
 #define IL_HIST_MAX_REL_ERR_PPM 3907
@@ -48,7 +48,8 @@ static inline unsigned il_hist_index(uint64_t v)
 		return IL_HIST_NBUCKETS - 1;
 	e = 63u - (unsigned)__builtin_clzll(v);
 	shift = e - IL_HIST_BITS;
-	return (shift + 1) * IL_HIST_SUB + (unsigned)((v >> shift) - IL_HIST_SUB);
+	return (shift + 1) * IL_HIST_SUB +
+	       (unsigned)((v >> shift) - IL_HIST_SUB);
 }
 
 static inline void il_hist_record(struct il_hist *h, uint64_t v)
@@ -84,7 +85,8 @@ int il_hist_has_percentile(const struct il_hist *h, double p);
  * when there are too few samples (see il_hist_has_percentile).
  */
 int il_hist_percentile(const struct il_hist *h, double p, uint64_t *value);
-int il_hist_percentile_upper(const struct il_hist *h, double p, uint64_t *value);
+int il_hist_percentile_upper(const struct il_hist *h, double p,
+			     uint64_t *value);
 /*
  * Walk the non-empty buckets in increasing order: start with *idx = 0,
  * returns 1 and fills lo/count while there is one, then 0.

@@ -76,8 +76,8 @@ enum il_km_op {
  * lock for a fraction of what a waiter's cold read costs, unless the read
  * is larger than the caches (see il_kmutex_size_default)
  */
-#define IL_KM_SIZE_DEFAULT (64 * 1024)
-#define IL_KM_DIR_DEFAULT "/tmp"
+#define IL_KM_SIZE_DEFAULT   (64 * 1024)
+#define IL_KM_DIR_DEFAULT    "/tmp"
 #define IL_KM_SOURCE_DEFAULT "/proc/kallsyms"
 
 struct il_kmutex_params {
@@ -118,8 +118,8 @@ uint64_t il_kmutex_size_default(enum il_km_recipe r);
  * default; "pread" is seqfile's second operation.  0, or -EINVAL with the
  * operations the recipe has in err.
  */
-int il_kmutex_op_parse(enum il_km_recipe r, const char *word,
-		       enum il_km_op *op, char *err, size_t len);
+int il_kmutex_op_parse(enum il_km_recipe r, const char *word, enum il_km_op *op,
+		       char *err, size_t len);
 /* the word of op for recipe r ("read", "pread", "rename", "write") */
 const char *il_kmutex_op_name(enum il_km_recipe r, enum il_km_op op);
 

@@ -20,7 +20,7 @@
 #include <invlab/hist.h>
 
 #define IL_LIVE_MAX_ROWS 32
-#define IL_LIVE_BAR 16 /* characters of the histogram bar */
+#define IL_LIVE_BAR	 16 /* characters of the histogram bar */
 
 struct il_live_row {
 	char name[48];
@@ -30,8 +30,8 @@ struct il_live_row {
 
 struct il_live {
 	FILE *f;
-	bool tty;     /* redraw in place with ANSI sequences */
-	bool utf8;    /* block characters for the bar */
+	bool tty;  /* redraw in place with ANSI sequences */
+	bool utf8; /* block characters for the bar */
 	int frames;
 	uint64_t t0;
 };

@@ -46,17 +46,17 @@ struct il_strlist {
 };
 
 struct il_opt {
-	const char *name;	 /* long name without dashes; NULL ends a table */
-	int short_name;		 /* single character, or 0 */
+	const char *name; /* long name without dashes; NULL ends a table */
+	int short_name;	  /* single character, or 0 */
 	enum il_opt_type type;
-	size_t offset;		 /* offsetof() the field in the settings struct */
-	const char *def;	 /* default, in the same syntax as the command line;
-				    NULL: flag off / string unset */
-	int64_t min, max;	 /* allowed range (INT, DURATION in ns, SIZE) */
-	uint64_t unit_ns;	 /* DURATION: unit of a bare number (0: seconds) */
-	const char *choices;	 /* CHOICE: "none|inherit|protect|all" */
-	const char *metavar;	 /* shown in --help, e.g. "TIME" */
-	const char *help;	 /* one sentence */
+	size_t offset;	     /* offsetof() the field in the settings struct */
+	const char *def;     /* default, in the same syntax as the command line;
+				NULL: flag off / string unset */
+	int64_t min, max;    /* allowed range (INT, DURATION in ns, SIZE) */
+	uint64_t unit_ns;    /* DURATION: unit of a bare number (0: seconds) */
+	const char *choices; /* CHOICE: "none|inherit|protect|all" */
+	const char *metavar; /* shown in --help, e.g. "TIME" */
+	const char *help;    /* one sentence */
 	const char *unsupported; /* non-NULL: the feature was compiled out; the
 				    option is refused with this reason */
 };
@@ -90,7 +90,8 @@ int il_opt_set(const struct il_opt *const *tables, void *cfg, const char *name,
 const struct il_opt *il_opt_find(const struct il_opt *const *tables,
 				 const char *name);
 /* The closest long name to a misspelt one, or NULL when none is close. */
-const char *il_opt_suggest(const struct il_opt *const *tables, const char *name);
+const char *il_opt_suggest(const struct il_opt *const *tables,
+			   const char *name);
 /* Write --help: usage line, summary, then one entry per option with its
  * default and range. */
 void il_opt_help(FILE *out, const char *prog, const char *usage,

@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#define IL_ROUND_LEAD_NS 200000ull	/* 200 us */
+#define IL_ROUND_LEAD_NS     200000ull	/* 200 us */
 #define IL_ROUND_MIN_IDLE_NS 1000000ull /* 1 ms */
 
 static inline uint64_t il_round_release(uint64_t now, uint64_t planned)
@@ -33,7 +33,8 @@ static inline uint64_t il_round_next(uint64_t release, uint64_t end)
 {
 	uint64_t busy = end > release ? end - release : 0;
 
-	return end + (busy > IL_ROUND_MIN_IDLE_NS ? busy : IL_ROUND_MIN_IDLE_NS);
+	return end +
+	       (busy > IL_ROUND_MIN_IDLE_NS ? busy : IL_ROUND_MIN_IDLE_NS);
 }
 
 static inline uint64_t il_periodic_release(uint64_t start, uint64_t offset,

@@ -15,7 +15,7 @@
 #include <invlab/sysinfo.h>
 
 #define IL_JSON_SCHEMA_VERSION 1
-#define IL_JSON_MAX_DEPTH 32
+#define IL_JSON_MAX_DEPTH      32
 
 /*
  * Streaming JSON writer with two-space indentation.  key is the member
@@ -34,10 +34,12 @@ void il_json_begin_object(struct il_json *j, const char *key);
 void il_json_end_object(struct il_json *j);
 void il_json_begin_array(struct il_json *j, const char *key);
 void il_json_end_array(struct il_json *j);
-void il_json_str(struct il_json *j, const char *key, const char *val); /* NULL -> null */
+void il_json_str(struct il_json *j, const char *key,
+		 const char *val); /* NULL -> null */
 void il_json_int(struct il_json *j, const char *key, int64_t val);
 void il_json_uint(struct il_json *j, const char *key, uint64_t val);
-void il_json_double(struct il_json *j, const char *key, double val); /* non-finite -> null */
+void il_json_double(struct il_json *j, const char *key,
+		    double val); /* non-finite -> null */
 void il_json_bool(struct il_json *j, const char *key, bool val);
 void il_json_null(struct il_json *j, const char *key);
 int il_json_error(const struct il_json *j);
@@ -101,8 +103,10 @@ void il_afile_abort(struct il_afile *a);
 void il_tap_version(FILE *f);
 void il_tap_plan(FILE *f, int n);
 /* directive: NULL, or "SKIP reason" / "TODO reason" */
-void il_tap_result(FILE *f, bool ok, int n, const char *desc, const char *directive);
-void il_tap_diag(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void il_tap_result(FILE *f, bool ok, int n, const char *desc,
+		   const char *directive);
+void il_tap_diag(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * Aligned text tables.  Columns are added with a header and alignment;

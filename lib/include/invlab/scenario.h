@@ -56,11 +56,11 @@
 #include <invlab/opt.h>
 #include <invlab/sched.h>
 
-#define IL_MAX_TASKS 16
+#define IL_MAX_TASKS	 16
 #define IL_MAX_RESOURCES 16
-#define IL_MAX_EVENTS 16
-#define IL_MAX_PHASES 32
-#define IL_NAME_MAX 32
+#define IL_MAX_EVENTS	 16
+#define IL_MAX_PHASES	 32
+#define IL_NAME_MAX	 32
 /* rows of the largest section table; key_line[] is indexed by row */
 #define IL_MAX_KEYS 16
 
@@ -139,8 +139,8 @@ struct il_task_keys {
 	int activation;		/* IL_ACTIVATION_CHOICES index */
 	uint64_t period_ns;
 	uint64_t offset_ns;
-	const char *on;	  /* event that releases an `event` task */
-	const char *body; /* phases, see above */
+	const char *on;	    /* event that releases an `event` task */
+	const char *body;   /* phases, see above */
 	const char *cgroup; /* cpu cgroup the engine creates; NULL: none */
 	int64_t cpu_weight; /* of that group, 1..10000; 0: default (100) */
 	int misbehaves;	    /* overruns on purpose (M-BWI negative control) */

@@ -20,26 +20,30 @@
  * null.
  */
 #define IL_RT_RUNTIME_UNKNOWN LONG_MIN
-#define IL_STEAL_UNKNOWN UINT64_MAX
+#define IL_STEAL_UNKNOWN      UINT64_MAX
 
 struct il_sysinfo {
-	char release[65];	/* uname -r */
-	char version[257];	/* uname -v */
-	char machine[65];	/* uname -m */
+	char release[65];  /* uname -r */
+	char version[257]; /* uname -v */
+	char machine[65];  /* uname -m */
 	char hostname[65];
 	char cmdline[2048];	/* /proc/cmdline */
-	char config_source[64]; /* "/proc/config.gz", "/boot/config-..." or "" */
+	char config_source[64]; /* "/proc/config.gz", "/boot/config-..." or ""
+				 */
 
 	/* proxy execution */
-	int config_proxy_exec;	     /* CONFIG_SCHED_PROXY_EXEC: 1, 0, -1 unknown */
+	int config_proxy_exec; /* CONFIG_SCHED_PROXY_EXEC: 1, 0, -1 unknown */
 	char cmdline_proxy_exec[16]; /* value of sched_proxy_exec= or "" */
-	int proxy_exec_active;	     /* 1 built in and not disabled, 0 no, -1 unknown */
+	int proxy_exec_active; /* 1 built in and not disabled, 0 no, -1 unknown
+				*/
 
 	/* preemption */
-	char preempt_config[16];  /* none|voluntary|full|lazy|rt from the config */
+	char preempt_config[16];  /* none|voluntary|full|lazy|rt from the config
+				   */
 	int preempt_dynamic;	  /* CONFIG_PREEMPT_DYNAMIC: 1, 0, -1 */
 	char preempt_cmdline[16]; /* value of preempt= or "" */
-	char preempt_current[16]; /* debugfs sched/preempt "(x)", else derived */
+	char preempt_current[16]; /* debugfs sched/preempt "(x)", else derived
+				   */
 
 	int hz;		    /* CONFIG_HZ, -1 unknown */
 	int rt_group_sched; /* CONFIG_RT_GROUP_SCHED: 1, 0, -1 */
@@ -52,8 +56,9 @@ struct il_sysinfo {
 	char cpu_model[128];
 	int cpus_online;
 	int numa_nodes;
-	int cgroup_version; /* 1, 2, or 3 for a v1/v2 hybrid; 0 none */
-	char cgroup_v2_mount[128]; /* "/sys/fs/cgroup" or "/sys/fs/cgroup/unified" */
+	int cgroup_version;	   /* 1, 2, or 3 for a v1/v2 hybrid; 0 none */
+	char cgroup_v2_mount[128]; /* "/sys/fs/cgroup" or
+				      "/sys/fs/cgroup/unified" */
 	char virt[32];		   /* "kvm", "xen", ... or "none" / "" */
 	uint64_t steal_ns;	   /* steal since boot, all CPUs, or
 				      IL_STEAL_UNKNOWN */

@@ -15,7 +15,7 @@
 
 #define IL_NSEC_PER_USEC 1000ull
 #define IL_NSEC_PER_MSEC 1000000ull
-#define IL_NSEC_PER_SEC 1000000000ull
+#define IL_NSEC_PER_SEC	 1000000000ull
 
 static inline uint64_t il_ts_to_ns(const struct timespec *ts)
 {

@@ -64,12 +64,12 @@ uint64_t il_rt_waiter_bound(const struct il_fair_server *fs, uint64_t cs_ns,
 			    uint64_t tick_ns);
 
 struct il_rt_waiter_input {
-	uint64_t bound_ns;	/* il_rt_waiter_bound */
-	uint64_t noise_ns;	/* the waiter's wakeup latency (calibration) */
-	uint64_t steal_ns;	/* host steal on the run's CPUs, whole run */
-	uint64_t long_ns;	/* a wait above this counts as "starved" */
-	size_t min_samples;	/* fewer calls: UNDECIDED */
-	int timed_out;		/* a call outlived the run's timeout */
+	uint64_t bound_ns;  /* il_rt_waiter_bound */
+	uint64_t noise_ns;  /* the waiter's wakeup latency (calibration) */
+	uint64_t steal_ns;  /* host steal on the run's CPUs, whole run */
+	uint64_t long_ns;   /* a wait above this counts as "starved" */
+	size_t min_samples; /* fewer calls: UNDECIDED */
+	int timed_out;	    /* a call outlived the run's timeout */
 };
 /*
  * Judge the waiter's call latencies: FAIL when the longest exceeds bound +
@@ -95,8 +95,8 @@ struct il_share_input {
 struct il_share_stats {
 	double s_waiter, s_owner, rho;
 	uint64_t b_waiter_ns, b_owner_ns, threshold_ns;
-	uint64_t exceed;	/* waits above the threshold */
-	double factor;		/* worst / b_waiter */
+	uint64_t exceed; /* waits above the threshold */
+	double factor;	 /* worst / b_waiter */
 };
 /* cgroup weight on the v2 scale -> the kernel's load weight (100: 1024) */
 double il_weight_load(unsigned cpu_weight);

@@ -31,9 +31,9 @@ uint64_t il_ceiling_bound(const uint64_t *L, const int *ceiling, int prio,
 
 struct il_bound_input {
 	const char *bound_name;
-	uint64_t bound_ns;    /* the protocol's bound on blocking */
-	uint64_t noise_ns;    /* allowance from this run's calibration */
-	size_t min_samples;   /* fewer clean samples: UNDECIDED */
+	uint64_t bound_ns;  /* the protocol's bound on blocking */
+	uint64_t noise_ns;  /* allowance from this run's calibration */
+	size_t min_samples; /* fewer clean samples: UNDECIDED */
 	/*
 	 * Rare outliers: a wait over the limit by at most this much (the
 	 * calibration's p999: interrupts and the host stretch about one
