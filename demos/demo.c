@@ -4,6 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <invlab/expect.h>
+
 #include "demo.h"
 
 int demo_stop;
@@ -150,11 +152,11 @@ void demo_json_blocking(struct il_json *j, const struct il_blocking_stats *st)
 bool demo_as_expected(enum il_verdict got, enum il_verdict expected,
 		      bool *undecided)
 {
-	bool u = got != expected && got == IL_UNDECIDED && expected == IL_PASS;
+	enum il_outcome o = il_expect(got, expected);
 
 	if (undecided)
-		*undecided = u;
-	return got == expected || u;
+		*undecided = o == IL_OUT_UNDECIDED;
+	return !il_outcome_fails(o, IL_UNDECIDED_TOLERATE);
 }
 
 uint64_t demo_outlier_ns(const struct il_hist *calib, uint64_t bound_ns)

@@ -458,7 +458,7 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 	il_json_str(j, "configuration", sc->g.name);
 	il_json_int(j, "repeat", repeat);
 	il_json_str(j, "expected",
-		    il_verdict_name((enum il_verdict)sc->g.expect));
+		    il_verdict_name((enum il_verdict)(IL_PASS + sc->g.expect)));
 	il_json_uint(j, "rounds", er->rounds);
 	il_json_uint(j, "elapsed_ns", er->elapsed_ns);
 	il_json_uint(j, "steal_ns", er->steal_ns);
@@ -682,7 +682,8 @@ int main(int argc, char **argv)
 		/* a check without its own expectation takes the job's */
 		for (int i = 0; i < nck; i++)
 			if (!ck[i].has_expected)
-				ck[i].expected = (enum il_verdict)sc.g.expect;
+				ck[i].expected = (enum il_verdict)(IL_PASS +
+								   sc.g.expect);
 		if (ret) {
 			fprintf(stderr, "invlab-run: calibration: %s\n", err);
 			rc = 99;

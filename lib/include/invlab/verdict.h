@@ -2,21 +2,32 @@
 /*
  * The verdict of a bound check, with its evidence.
  *
+ *   NONE       no verdict: nothing judged this (the zero value).  It is an
+ *              error wherever a verdict is needed, and never a pass.
  *   PASS       the bound held in every judged sample
  *   FAIL       the bound was violated by more than measured noise explains
  *   UNDECIDED  a violation that measured noise explains, or too few samples
  *   SKIP       could not run: missing privilege or kernel feature (reason)
+ *
+ * The zero value is NONE so that a check that was zeroed and never
+ * judged, or judged by code that returned early, fails closed (a
+ * "validation" that cannot say FAIL passes with the protocol off).
  */
 #ifndef INVLAB_VERDICT_H
 #define INVLAB_VERDICT_H
 
 #include <stdint.h>
 
+/* for functions whose result is a verdict or says whether one was made */
+#define IL_MUST_CHECK __attribute__((warn_unused_result))
+
 enum il_verdict {
+	IL_NONE = 0,
 	IL_PASS,
 	IL_FAIL,
 	IL_UNDECIDED,
 	IL_SKIP,
+	IL_VERDICT_N,
 };
 
 struct il_check {
@@ -48,8 +59,16 @@ struct il_wait_sample {
 	int timed_out; /* not acquired within the run's time bound */
 };
 
+/*
+ * The one table of verdict names: "NONE", "PASS", "FAIL", "UNDECIDED",
+ * "SKIP"; "?" for a value out of range.
+ */
 const char *il_verdict_name(enum il_verdict v);
-/* parse "PASS"... (case-insensitive); -EINVAL when unknown */
-int il_verdict_parse(const char *s, enum il_verdict *v);
+/*
+ * Parse "PASS", "FAIL", "UNDECIDED" or "SKIP" (case-insensitive).  "NONE"
+ * is not a verdict one can ask for or read back: -EINVAL, as for any
+ * unknown word.
+ */
+int il_verdict_parse(const char *s, enum il_verdict *v) IL_MUST_CHECK;
 
 #endif

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+/* The one expectation rule; see expect.h for the table. */
+#include <invlab/expect.h>
+
+enum il_outcome il_expect(enum il_verdict got, enum il_verdict expected)
+{
+	if (got <= IL_NONE || got >= IL_VERDICT_N)
+		return IL_OUT_NOT_AS_EXPECTED;
+	if (got == IL_SKIP)
+		return IL_OUT_SKIP;
+	if (expected == IL_NONE)
+		return IL_OUT_INFO;
+	if (got == expected)
+		return IL_OUT_AS_EXPECTED;
+	if (got == IL_UNDECIDED && expected == IL_PASS)
+		return IL_OUT_UNDECIDED;
+	return IL_OUT_NOT_AS_EXPECTED;
+}
+
+bool il_outcome_fails(enum il_outcome o, enum il_undecided_policy p)
+{
+	switch (o) {
+	case IL_OUT_AS_EXPECTED:
+	case IL_OUT_SKIP:
+	case IL_OUT_INFO:
+		return false;
+	case IL_OUT_UNDECIDED:
+		return p == IL_UNDECIDED_FAILS;
+	default:
+		return true;
+	}
+}
+
+bool il_outcome_skips(enum il_outcome o, enum il_undecided_policy p)
+{
+	return o == IL_OUT_SKIP ||
+	       (o == IL_OUT_UNDECIDED && p == IL_UNDECIDED_SKIPS);
+}
+
+const char *il_outcome_name(enum il_outcome o)
+{
+	static const char *const names[IL_OUT_N] = {
+		[IL_OUT_NONE] = "none",
+		[IL_OUT_AS_EXPECTED] = "as expected",
+		[IL_OUT_NOT_AS_EXPECTED] = "not as expected",
+		[IL_OUT_UNDECIDED] = "undecided",
+		[IL_OUT_SKIP] = "skip",
+		[IL_OUT_INFO] = "info",
+	};
+
+	return (unsigned)o < IL_OUT_N ? names[o] : "?";
+}
