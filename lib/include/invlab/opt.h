@@ -131,7 +131,9 @@ const char *il_opt_suggest(const struct il_opt *const *tables,
  * man pages' OPTIONS sections. */
 void il_opt_help(FILE *out, const char *prog, const char *usage,
 		 const char *summary, const struct il_opt *const *tables);
-/* Write the options as a man-page (roff) OPTIONS section. */
+/* Write the options as a man-page (roff) OPTIONS section: ".SH OPTIONS",
+ * then per row a .TP entry, its help as a sentence with what --help adds
+ * (choices, default, range). */
 void il_opt_man(FILE *out, const struct il_opt *const *tables);
 /* The text of choice number idx of a CHOICE row ("inherit"), in buf. */
 const char *il_opt_choice_name(const struct il_opt *o, int idx, char *buf,
