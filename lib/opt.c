@@ -22,10 +22,12 @@
  *
  * The command line is parsed here rather than with getopt_long, for three
  * reasons: there is no global state (optind, opterr), so parsing twice in
- * one process needs no reset; the errors can name the option and suggest
- * the right one instead of getopt's generic text; and long options must be
- * spelt out, since getopt's unique-prefix matching would silently change
- * meaning when an option is added.  The syntax is getopt_long's otherwise:
+ * one process needs no reset (the one exception, the --help=man request,
+ * is per thread and reset by every parse of an argv); the errors can name the
+ *option and suggest the right one instead of getopt's generic text; and long
+ *options must be spelt out, since getopt's unique-prefix matching would
+ *silently change meaning when an option is added.  The syntax is getopt_long's
+ *otherwise:
  *
  *   --name=value, --name value, -x value, -xvalue, bundled flags -qh,
  *   "--" ends the options, a lone "-" is an operand, and options may
@@ -37,6 +39,11 @@
  * when that argument starts with "--" ("--json --tap" is a missing
  * argument, not a file named "--tap").  Negative numbers ("--nice -5")
  * still work.
+ *
+ * Which options argv named is recorded in the settings struct's common
+ * part (il_opt_was_set), so a caller can tell "--duration 3s" from the
+ * default 3s.  The record is only kept when il_common_opts is among the
+ * tables: that is what guarantees a struct il_common_cfg at offset 0.
  *
  * Range conventions: min == max == 0 means "no range".  Ranges and values
  * are shown exactly, in the largest unit that divides them (100ms, 60m,
@@ -61,6 +68,9 @@
 #define SUGGEST_MAX_LEN 64
 
 #define COMMON(field) offsetof(struct il_common_cfg, field)
+
+/* --help=man met by the last parse of an argv in this thread */
+static _Thread_local bool help_as_man;
 
 const struct il_opt il_common_opts[] = {
 	{
@@ -662,6 +672,75 @@ static void rotate(char **v, int a, int b, int e)
 	reverse(v, a, e);
 }
 
+/* What the command-line parsers share */
+struct parse_ctx {
+	const struct il_opt *const *tables;
+	void *cfg;
+	struct il_common_cfg *common; /* NULL: nothing is recorded */
+	char *err;
+	size_t errlen;
+};
+
+/* Position of row o over all tables in order, or -1 */
+static int row_index(const struct il_opt *const *tables, const struct il_opt *o)
+{
+	int i = 0;
+
+	for (const struct il_opt *const *t = tables; t && *t; t++)
+		for (const struct il_opt *r = *t; r->name; r++, i++)
+			if (r == o)
+				return i;
+	return -1;
+}
+
+static int count_rows(const struct il_opt *const *tables)
+{
+	int n = 0;
+
+	for (const struct il_opt *const *t = tables; t && *t; t++)
+		for (const struct il_opt *r = *t; r->name; r++)
+			n++;
+	return n;
+}
+
+static bool has_common(const struct il_opt *const *tables)
+{
+	for (const struct il_opt *const *t = tables; t && *t; t++)
+		if (*t == il_common_opts)
+			return true;
+	return false;
+}
+
+/* Apply a command-line value and note that argv named the row */
+static int apply_given(struct parse_ctx *c, const struct il_opt *o,
+		       const char *value)
+{
+	int ret = apply(o, c->cfg, value, c->err, c->errlen);
+	int i;
+
+	if (ret || !c->common)
+		return ret;
+	i = row_index(c->tables, o);
+	if (i >= 0 && i < IL_OPT_MAX_ROWS)
+		c->common->opt_given[i / 64] |= 1ull << (i % 64);
+	return 0;
+}
+
+bool il_opt_was_set(const void *cfg, const char *name)
+{
+	const struct il_common_cfg *c = cfg;
+	const struct il_opt *o;
+	int i;
+
+	if (!c || !name || !c->opt_tables)
+		return false;
+	o = il_opt_find(c->opt_tables, name);
+	i = o ? row_index(c->opt_tables, o) : -1;
+	if (i < 0 || i >= IL_OPT_MAX_ROWS)
+		return false;
+	return (c->opt_given[i / 64] >> (i % 64)) & 1;
+}
+
 /* "--json --tap": the next argument looks like an option, not a value */
 static bool takes_next(int argc, char **argv, int i)
 {
@@ -669,73 +748,76 @@ static bool takes_next(int argc, char **argv, int i)
 }
 
 /* One "--name[=value]" at argv[i]; returns the arguments used or -EINVAL */
-static int parse_long(int argc, char **argv, int i,
-		      const struct il_opt *const *tables, void *cfg, char *err,
-		      size_t errlen)
+static int parse_long(int argc, char **argv, int i, struct parse_ctx *c)
 {
 	const char *name = argv[i] + 2;
 	const char *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct il_opt *o = find_n(tables, name, len);
+	const struct il_opt *o = find_n(c->tables, name, len);
 	int ret;
 
 	if (!o) {
-		const char *s = suggest_n(tables, name, len);
+		const char *s = suggest_n(c->tables, name, len);
 
 		if (s)
-			il_setf(err, errlen,
+			il_setf(c->err, c->errlen,
 				"unknown option '--%.*s'; did you mean '--%s'?",
 				(int)len, name, s);
 		else
-			il_setf(err, errlen, "unknown option '--%.*s'",
+			il_setf(c->err, c->errlen, "unknown option '--%.*s'",
 				(int)len, name);
 		return -EINVAL;
 	}
-	ret = check_supported(o, err, errlen);
+	ret = check_supported(o, c->err, c->errlen);
 	if (ret)
 		return ret;
 	if (o->type == IL_OPT_FLAG) {
+		/* the hidden --help=man: the OPTIONS section as roff */
+		if (eq && !strcmp(o->name, "help") && !strcmp(eq + 1, "man")) {
+			help_as_man = true;
+			eq = NULL;
+		}
 		if (eq) {
-			il_setf(err, errlen, "--%s: takes no value", o->name);
+			il_setf(c->err, c->errlen, "--%s: takes no value",
+				o->name);
 			return -EINVAL;
 		}
-		return apply(o, cfg, NULL, err, errlen) ?: 1;
+		return apply_given(c, o, NULL) ?: 1;
 	}
 	if (eq)
-		return apply(o, cfg, eq + 1, err, errlen) ?: 1;
+		return apply_given(c, o, eq + 1) ?: 1;
 	if (!takes_next(argc, argv, i))
-		return apply(o, cfg, NULL, err, errlen);
-	return apply(o, cfg, argv[i + 1], err, errlen) ?: 2;
+		return apply_given(c, o, NULL);
+	return apply_given(c, o, argv[i + 1]) ?: 2;
 }
 
 /* A cluster "-qd3s" at argv[i]; returns the arguments used or -EINVAL */
-static int parse_short(int argc, char **argv, int i,
-		       const struct il_opt *const *tables, void *cfg, char *err,
-		       size_t errlen)
+static int parse_short(int argc, char **argv, int i, struct parse_ctx *c)
 {
 	for (const char *p = argv[i] + 1; *p; p++) {
-		const struct il_opt *o = find_short(tables, (unsigned char)*p);
+		const struct il_opt *o =
+			find_short(c->tables, (unsigned char)*p);
 		int ret;
 
 		if (!o) {
-			il_setf(err, errlen, "unknown option '-%c'", *p);
+			il_setf(c->err, c->errlen, "unknown option '-%c'", *p);
 			return -EINVAL;
 		}
-		ret = check_supported(o, err, errlen);
+		ret = check_supported(o, c->err, c->errlen);
 		if (ret)
 			return ret;
 		if (o->type == IL_OPT_FLAG) {
-			ret = apply(o, cfg, NULL, err, errlen);
+			ret = apply_given(c, o, NULL);
 			if (ret)
 				return ret;
 			continue;
 		}
 		/* the rest of the cluster is the value, else the next arg */
 		if (p[1])
-			return apply(o, cfg, p + 1, err, errlen) ?: 1;
+			return apply_given(c, o, p + 1) ?: 1;
 		if (!takes_next(argc, argv, i))
-			return apply(o, cfg, NULL, err, errlen);
-		return apply(o, cfg, argv[i + 1], err, errlen) ?: 2;
+			return apply_given(c, o, NULL);
+		return apply_given(c, o, argv[i + 1]) ?: 2;
 	}
 	return 1;
 }
@@ -743,6 +825,12 @@ static int parse_short(int argc, char **argv, int i,
 int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
 		 void *cfg, char *err, size_t errlen)
 {
+	struct parse_ctx c = {
+		.tables = tables,
+		.cfg = cfg,
+		.err = err,
+		.errlen = errlen,
+	};
 	int i, w, ret;
 
 	if (err && errlen)
@@ -754,11 +842,23 @@ int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
 	ret = check_tables(tables, err, errlen);
 	if (ret)
 		return ret;
+	if (has_common(tables)) {
+		if (count_rows(tables) > IL_OPT_MAX_ROWS) {
+			il_setf(err, errlen,
+				"option table: more than %d options",
+				IL_OPT_MAX_ROWS);
+			return -EINVAL;
+		}
+		c.common = cfg;
+		c.common->opt_tables = tables;
+		memset(c.common->opt_given, 0, sizeof(c.common->opt_given));
+	}
 	ret = apply_defaults(tables, cfg, err, errlen);
 	if (ret)
 		return ret;
 	if (argc < 1 || !argv)
 		return 1;
+	help_as_man = false;
 
 	/*
 	 * w: where the next option goes.  Operands met on the way are left
@@ -778,11 +878,9 @@ int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
 			break;
 		}
 		if (a[1] == '-')
-			ret = parse_long(argc, argv, i, tables, cfg, err,
-					 errlen);
+			ret = parse_long(argc, argv, i, &c);
 		else
-			ret = parse_short(argc, argv, i, tables, cfg, err,
-					  errlen);
+			ret = parse_short(argc, argv, i, &c);
 		if (ret < 0)
 			return ret;
 		rotate(argv, w, i, i + ret);
@@ -939,6 +1037,10 @@ void il_opt_help(FILE *out, const char *prog, const char *usage,
 	char left[128], text[1024];
 	int col = 0;
 
+	if (help_as_man) {
+		il_opt_man(out, tables);
+		return;
+	}
 	fprintf(out, "Usage: %s %s\n", prog ? prog : "PROG",
 		usage ? usage : "[OPTIONS]");
 	if (summary && summary[0]) {
@@ -1009,7 +1111,12 @@ void il_opt_man(FILE *out, const struct il_opt *const *tables)
 				fputs("\\fR", out);
 			}
 			fputc('\n', out);
+			/* a sentence in a man page: capital, full stop */
 			describe(o, text, sizeof(text));
+			if (text[0] >= 'a' && text[0] <= 'z')
+				text[0] = (char)(text[0] - 'a' + 'A');
+			if (text[0] && !strchr(".!?", text[strlen(text) - 1]))
+				il_appendf(text, sizeof(text), ".");
 			roff_escape(out, text);
 			fputc('\n', out);
 		}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernel fingerprint recorded with every result (DESIGN.md section 3).
+ * The kernel fingerprint recorded with every result (docs/theory.md section 3).
  *
  * Two runs can only be compared when we know what they ran on: whether
  * proxy execution was built in and left enabled, which preemption model

@@ -2,15 +2,24 @@
 # SPDX-License-Identifier: MIT
 #
 # The command line of a demo: --help lists every option with its default,
-# every option in --help appears in the man page, and bad input is
-# refused with exit 2 and a message that says what is allowed.
+# every option in --help appears in the man page, the page's OPTIONS
+# section is the one the option table generates (--help=man), and bad
+# input is refused with exit 2 and a message that says what is allowed.
 #
 #   check-cli.sh PROGRAM MANPAGE
+#
+# In a cross build meson sets MESON_EXE_WRAPPER (e.g. "qemu-aarch64 -L
+# /usr/aarch64-linux-gnu"), shell-quoted; PROGRAM then runs through it.
 set -u
 prog=$1
 man=$2
+wrap=${MESON_EXE_WRAPPER:-}
 fail=0
 n=0
+
+run() { # PROGRAM with these arguments, through the exe_wrapper if any
+	eval "$wrap \"\$prog\" \"\$@\""
+}
 
 check() { # description, command...
 	desc=$1
@@ -28,7 +37,7 @@ check() { # description, command...
 expect_error() {
 	want=$1
 	shift
-	out=$("$prog" "$@" 2>&1 >/dev/null)
+	out=$(run "$@" 2>&1 >/dev/null)
 	rc=$?
 	[ "$rc" -eq 2 ] || { echo "# $*: exit $rc, wanted 2" >&2; return 1; }
 	case $out in
@@ -38,7 +47,32 @@ expect_error() {
 	return 1
 }
 
-help=$("$prog" --help)
+# output_has TEXT ARGS...: the program's standard output contains TEXT
+output_has() {
+	want=$1
+	shift
+	run "$@" 2>/dev/null | grep -q -- "$want"
+}
+
+# the page's OPTIONS section is the table's: every line --help=man prints
+# is a line of the page, and the page has no entry the table lacks (the
+# template may add lines to an entry, not entries)
+options_match() {
+	roff=$(run --help=man) || return 1
+	missing=$(printf '%s\n' "$roff" | grep -vxF -f "$man")
+	if [ -n "$missing" ]; then
+		printf '# not in %s: %s\n' "$man" "$missing" >&2
+		return 1
+	fi
+	want=$(printf '%s\n' "$roff" | grep -c '^\.TP$')
+	have=$(sed -n '/^\.SH OPTIONS$/,/^\.SH [^O]/p' "$man" | grep -c '^\.TP$')
+	[ "$want" -eq "$have" ] || {
+		echo "# $man: $have entries under OPTIONS, the table has $want" >&2
+		return 1
+	}
+}
+
+help=$(run --help)
 check "--help exits 0" test $? -eq 0
 check "--help shows usage" sh -c 'case "$1" in *Usage:*) exit 0;; esac; exit 1' - "$help"
 opts=$(printf '%s\n' "$help" | grep -o -- '--[a-z][a-z-]*' | sort -u)
@@ -46,8 +80,9 @@ check "--help lists options" test -n "$opts"
 for o in $opts; do
 	check "man page documents $o" grep -q -- "$(printf '%s' "$o" | sed 's/-/\\\\-/g')" "$man"
 done
+check "man page OPTIONS are the option table's" options_match
 check "--help shows defaults" sh -c 'case "$1" in *default*) exit 0;; esac; exit 1' - "$help"
-check "--version exits 0" "$prog" --version
+check "--version exits 0" run --version
 check "misspelt option gets a suggestion" expect_error "did you mean '--duration'" --duraton 3s
 check "bad duration unit" expect_error "not a duration" --duration 3xs
 check "duration out of range shows the range" expect_error "allowed" --duration 10ms
@@ -91,9 +126,9 @@ dl-mbwi)
 	check "unknown scenario lists them" expect_error "unknown scenario 'basics' (basic, chain, cross-cpu, steal-budget, kmutex)" basics
 	check "overrun out of range shows the range" expect_error "allowed" --overrun 2s
 	check "--unreserve names a task of the scenarios" expect_error "no task of that name" basic --unreserve nosuch
-	check "--print-job shows the overrun" sh -c '"$1" steal-budget --overrun 4ms --print-job | grep -q "run 5ms"' - "$prog"
-	check "--overrun 0: the holder is declared well-behaved" sh -c '"$1" steal-budget --overrun 0 --print-job | grep -q "misbehaves = no"' - "$prog"
-	check "--list names the five scenarios" sh -c 'test "$("$1" --list | wc -l)" -eq 5' - "$prog"
+	check "--print-job shows the overrun" output_has "run 5ms" steal-budget --overrun 4ms --print-job
+	check "--overrun 0: the holder is declared well-behaved" output_has "misbehaves = no" steal-budget --overrun 0 --print-job
+	check "--list names the five scenarios" test "$(run --list | wc -l)" -eq 5
 	;;
 esac
 

@@ -578,6 +578,10 @@ static void test_man(void)
 			 "\\fB\\-d\\fR, \\fB\\-\\-duration\\fR=\\fITIME\\fR\n");
 	t_check_contains(buf, "\\fB\\-\\-tap\\fR\n");
 	t_check_contains(buf, "range: 100ms..60m");
+	/* sentences: a capital first, a full stop last */
+	t_check_contains(buf, "\nMeasurement time per configuration (default: "
+			      "3s; range: 100ms..60m).\n");
+	t_check_contains(buf, "\nSay more.\n");
 	for (const struct il_opt *const *t = tables; *t; t++)
 		for (const struct il_opt *o = *t; o->name; o++) {
 			char want[64];
@@ -602,6 +606,170 @@ static void test_man(void)
 	free(buf);
 }
 
+/* Which options the command line named, as opposed to defaults */
+static void test_was_set(void)
+{
+	struct tcfg cfg;
+	struct {
+		int64_t prio, nice;
+	} plain;
+
+	/* nothing given: every row is a default, and il_opt_set (job files,
+	 * --set) is not the command line */
+	t_check_int(parse(&cfg, "op"), 1);
+	t_check(!il_opt_was_set(&cfg, "duration"));
+	t_check(!il_opt_was_set(&cfg, "prio"));
+	t_check_int(il_opt_set(tables, &cfg, "prio", "9", err, sizeof(err)), 0);
+	t_check(!il_opt_was_set(&cfg, "prio"));
+
+	/* the default's own value still counts as given */
+	t_check_int(parse(&cfg, "--duration=3s"), 2);
+	t_check_int(cfg.c.duration_ns, 3 * IL_NSEC_PER_SEC);
+	t_check(il_opt_was_set(&cfg, "duration"));
+	t_check(!il_opt_was_set(&cfg, "repeat"));
+
+	/* every form: "--x v", "-x v", attached, clusters, flags */
+	t_check_int(parse(&cfg, "--prio", "50", "-c3", "-qvd", "1s", "a",
+			  "--tap", "-Pnone"),
+		    8);
+	t_check(il_opt_was_set(&cfg, "prio"));
+	t_check(il_opt_was_set(&cfg, "cs"));
+	t_check(il_opt_was_set(&cfg, "quiet"));
+	t_check(il_opt_was_set(&cfg, "verbose"));
+	t_check(il_opt_was_set(&cfg, "duration"));
+	t_check(il_opt_was_set(&cfg, "tap"));
+	t_check(il_opt_was_set(&cfg, "protocol"));
+	/* rows of both tables, and their neighbours, untouched */
+	t_check(!il_opt_was_set(&cfg, "nice"));
+	t_check(!il_opt_was_set(&cfg, "bs"));
+	t_check(!il_opt_was_set(&cfg, "json"));
+	t_check(!il_opt_was_set(&cfg, "help"));
+	t_check(!il_opt_was_set(&cfg, "count"));
+
+	/* after "--" nothing is an option */
+	t_check_int(parse(&cfg, "--", "--nice=3"), 2);
+	t_check(!il_opt_was_set(&cfg, "nice"));
+
+	/* a second parse starts afresh */
+	t_check_int(parse(&cfg, "--nice=3"), 2);
+	t_check(il_opt_was_set(&cfg, "nice"));
+	t_check(!il_opt_was_set(&cfg, "prio"));
+	t_check(!il_opt_was_set(&cfg, "duration"));
+
+	/* a rejected value is not recorded as given */
+	t_check_int(parse(&cfg, "--prio=0"), -EINVAL);
+	t_check(!il_opt_was_set(&cfg, "prio"));
+
+	/* unknown names, a zeroed struct, NULL: never "given" */
+	t_check_int(parse(&cfg, "--nice=3"), 2);
+	t_check(!il_opt_was_set(&cfg, "nicer"));
+	t_check(!il_opt_was_set(&cfg, NULL));
+	t_check(!il_opt_was_set(NULL, "nice"));
+	memset(&cfg, 0, sizeof(cfg));
+	t_check(!il_opt_was_set(&cfg, "nice"));
+
+	/*
+	 * Without il_common_opts the struct has no common part: nothing is
+	 * written beyond the rows' own fields.
+	 */
+	memset(&plain, 0xa5, sizeof(plain));
+	{
+		static const struct il_opt two[] = {
+			{ .name = "prio",
+			  .type = IL_OPT_INT,
+			  .offset = 0,
+			  .def = "1" },
+			{ .name = "nice",
+			  .type = IL_OPT_INT,
+			  .offset = sizeof(int64_t),
+			  .def = "2" },
+			{ .name = NULL },
+		};
+		const struct il_opt *const t2[] = { two, NULL };
+		char *argv[] = { "prog", "--nice=4", NULL };
+
+		t_check_int(il_opt_parse(2, argv, t2, &plain, err, sizeof(err)),
+			    2);
+		t_check_int(plain.prio, 1);
+		t_check_int(plain.nice, 4);
+	}
+}
+
+/* Too many rows to record is a table mistake, caught on every parse */
+static void test_too_many_rows(void)
+{
+	static struct il_opt many[IL_OPT_MAX_ROWS + 1];
+	static char names[IL_OPT_MAX_ROWS][8];
+	const struct il_opt *const t[] = { il_common_opts, many, NULL };
+	struct tcfg cfg;
+	char *argv[] = { "prog", NULL };
+	int rows = 0;
+
+	for (const struct il_opt *o = il_common_opts; o->name; o++)
+		rows++;
+	/* exactly the limit is fine, one more is refused */
+	for (int i = 0; i < IL_OPT_MAX_ROWS - rows; i++) {
+		snprintf(names[i], sizeof(names[i]), "x%d", i);
+		many[i] = (struct il_opt){ .name = names[i],
+					   .type = IL_OPT_FLAG,
+					   .offset = OFF(verbose) };
+	}
+	t_check_int(il_opt_parse(1, argv, t, &cfg, err, sizeof(err)), 1);
+	snprintf(names[IL_OPT_MAX_ROWS - rows], 8, "y");
+	many[IL_OPT_MAX_ROWS - rows] = (struct il_opt){
+		.name = names[IL_OPT_MAX_ROWS - rows],
+		.type = IL_OPT_FLAG,
+		.offset = OFF(verbose),
+	};
+	t_check_int(il_opt_parse(1, argv, t, &cfg, err, sizeof(err)), -EINVAL);
+	t_check_contains(err, "more than 128 options");
+}
+
+/* --help=man: the same il_opt_help call writes the OPTIONS section */
+static void test_help_man(void)
+{
+	struct tcfg cfg;
+	char *h, *man = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	t_check_int(parse(&cfg, "--help=man"), 2);
+	t_check_int(cfg.c.help, 1);
+	t_check(il_opt_was_set(&cfg, "help"));
+	h = capture_help();
+	f = open_memstream(&man, &len);
+	il_opt_man(f, tables);
+	fclose(f);
+	t_check_str(h, man);
+	t_check(!strncmp(h, ".SH OPTIONS\n", 12));
+	free(h);
+	free(man);
+
+	/* the next parse of an argv is back to the text help */
+	t_check_int(parse(&cfg, "--help"), 2);
+	h = capture_help();
+	t_check(!strncmp(h, "Usage: test-opt", 15));
+	free(h);
+	t_check_int(parse(&cfg, "--help=man"), 2);
+	t_check_int(parse(&cfg, NULL), 1);
+	h = capture_help();
+	t_check(!strncmp(h, "Usage: test-opt", 15));
+	free(h);
+
+	/* no other value, and no value for other flags */
+	t_check_int(parse(&cfg, "--help=roff"), -EINVAL);
+	t_check_str(err, "--help: takes no value");
+	t_check_int(parse(&cfg, "--verbose=man"), -EINVAL);
+	t_check_str(err, "--verbose: takes no value");
+	h = capture_help();
+	t_check(!strncmp(h, "Usage: test-opt", 15));
+	free(h);
+	/* hidden: the text help does not offer it */
+	h = capture_help();
+	t_check(strstr(h, "=man") == NULL);
+	free(h);
+}
+
 int main(void)
 {
 	test_defaults();
@@ -614,5 +782,8 @@ int main(void)
 	test_twice();
 	test_help();
 	test_man();
+	test_was_set();
+	test_too_many_rows();
+	test_help_man();
 	return t_done("test-opt");
 }

@@ -214,7 +214,7 @@ static void test_priorities(void)
 	t_check_int(il_remote_blocking_bound(2 * MS, 0, head, h, 5, 0, &b), 0);
 	t_check_int(b, 2 * MS);
 	/*
-	 * At the head's own priority: not counted (DESIGN counts only
+	 * At the head's own priority: not counted (the bound counts only
 	 * strictly higher; il_chain_bound_applies() refuses the case)
 	 */
 	t_check_int(il_remote_blocking_bound(2 * MS, 0, 49, h + 2, 1, 0, &b),

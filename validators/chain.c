@@ -4,10 +4,10 @@
  *
  * With priority inheritance the head of a chain waits for the remaining
  * work of every owner down the chain, each boosted to the head's
- * priority (DESIGN.md 4.1, transitive).  Boosting only helps against the
+ * priority (docs/theory.md 4.1, transitive).  Boosting only helps against the
  * tasks it outranks: an owner pinned to a CPU where work above the head's
  * priority runs is delayed by that work however it is boosted, and the
- * head's wait becomes a response-time fixed point (DESIGN.md 4.4).  That
+ * head's wait becomes a response-time fixed point (docs/theory.md 4.4).  That
  * is where inheritance alone stops helping, and the check must tell it
  * apart from an inversion: a hog above the head is "no bound applies"
  * (UNDECIDED), a hog below it that still delays the head is a FAIL.
@@ -284,7 +284,7 @@ static int applies(const struct il_chain_input *in, struct il_chain_bound *b,
 		/*
 		 * A boosted owner is queued behind a running task of equal
 		 * SCHED_FIFO priority and waits for it to block, for as
-		 * long as that takes.  DESIGN's formula counts only tasks
+		 * long as that takes.  The fixed point counts only tasks
 		 * strictly above the head, so say so rather than guess.
 		 */
 		if (h->wcet_ns && h->prio == in->head_prio &&

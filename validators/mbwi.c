@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * M-BWI checks for SCHED_DEADLINE scenarios: bandwidth preservation,
- * temporal isolation and the interference bound (DESIGN.md 4.5).
+ * temporal isolation and the interference bound (docs/theory.md 4.5).
  *
  * The theory promises each property only under conditions: isolation only
  * for tasks that share no lock with a misbehaving one, no misses only

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * SCHED_DEADLINE accounting of one thread, from /proc/<pid>/task/<tid>/sched
- * (DESIGN.md section 3, the budget q).
+ * (docs/theory.md section 3, the budget q).
  *
  * The kernel writes that file in proc_sched_show_task() (kernel/sched/
  * debug.c).  Each line is a name padded to 45 columns, ':' and a value:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernel struct-mutex recipes (DESIGN.md section 5): system calls that
+ * Kernel struct-mutex recipes (docs/theory.md section 5): system calls that
  * take one particular `struct mutex` inside the kernel, so that a CFS task
  * can be made to wait for another task that owns a kernel lock.  This is
  * the inversion proxy execution addresses, and userspace PI futexes do

@@ -20,10 +20,23 @@
  * Several tables can be combined (the common options of every program,
  * then the program's own).  The library never prints or exits: errors come
  * back as a message in the caller's buffer.
+ *
+ * Given on the command line, or a default?  When il_common_opts is one of
+ * the tables, the settings struct starts with struct il_common_cfg, and
+ * il_opt_parse records there which rows argv named (il_opt_was_set).
+ * That is the one way to let a value from elsewhere (a job file) win over
+ * a table default but not over the user: "--duration 3s" counts as given
+ * even when 3s is also the default.
+ *
+ * The man pages' OPTIONS sections are generated from the tables at build
+ * time: "PROG --help=man" (hidden: not listed by --help) sets the help
+ * flag like --help, and the program's own il_opt_help call then writes
+ * the roff of il_opt_man instead of the text help.
  */
 #ifndef INVLAB_OPT_H
 #define INVLAB_OPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +74,9 @@ struct il_opt {
 				    option is refused with this reason */
 };
 
+/* Rows a command line can be checked against (all tables together). */
+#define IL_OPT_MAX_ROWS 128
+
 /* Options every program takes; their fields live in struct il_common_cfg. */
 struct il_common_cfg {
 	int help;
@@ -71,6 +87,14 @@ struct il_common_cfg {
 	uint64_t duration_ns;
 	int64_t repeat;
 	int live;
+	/*
+	 * Written by il_opt_parse, read by il_opt_was_set; not options.
+	 * opt_tables is the tables argument of the last parse (it must
+	 * outlive cfg: static tables do); bit i of opt_given is row i
+	 * counted over all tables in order, set when argv named the row.
+	 */
+	const struct il_opt *const *opt_tables;
+	uint64_t opt_given[IL_OPT_MAX_ROWS / 64];
 };
 extern const struct il_opt il_common_opts[];
 
@@ -83,6 +107,15 @@ extern const struct il_opt il_common_opts[];
  */
 int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
 		 void *cfg, char *err, size_t errlen);
+/*
+ * Whether the last il_opt_parse into cfg met option name on its command
+ * line (long or short form, with any value, even the default's).  cfg
+ * must start with struct il_common_cfg and have been parsed with
+ * il_common_opts among the tables; il_opt_set (job files, --set) does not
+ * count.  False for a name no table declares, or before any parse that
+ * recorded (a zeroed cfg).
+ */
+bool il_opt_was_set(const void *cfg, const char *name);
 /* Apply one option by name, e.g. from a job file or --set key=value. */
 int il_opt_set(const struct il_opt *const *tables, void *cfg, const char *name,
 	       const char *value, char *err, size_t errlen);
@@ -93,10 +126,14 @@ const struct il_opt *il_opt_find(const struct il_opt *const *tables,
 const char *il_opt_suggest(const struct il_opt *const *tables,
 			   const char *name);
 /* Write --help: usage line, summary, then one entry per option with its
- * default and range. */
+ * default and range.  After a parse (in this thread) that met --help=man,
+ * write il_opt_man(out, tables) instead: the build uses it to generate the
+ * man pages' OPTIONS sections. */
 void il_opt_help(FILE *out, const char *prog, const char *usage,
 		 const char *summary, const struct il_opt *const *tables);
-/* Write the options as a man-page (roff) OPTIONS section. */
+/* Write the options as a man-page (roff) OPTIONS section: ".SH OPTIONS",
+ * then per row a .TP entry, its help as a sentence with what --help adds
+ * (choices, default, range). */
 void il_opt_man(FILE *out, const struct il_opt *const *tables);
 /* The text of choice number idx of a CHOICE row ("inherit"), in buf. */
 const char *il_opt_choice_name(const struct il_opt *o, int idx, char *buf,

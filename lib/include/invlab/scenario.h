@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The scenario model (DESIGN.md section 2): tasks, resources and task
+ * The scenario model (docs/theory.md section 2): tasks, resources and task
  * bodies made of phases, as read from an fio-style job file or built by a
  * demo in C.  The engine (engine.h) runs a scenario; this header only
  * describes one.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Bounds for a chain of mutexes whose owners may sit on different CPUs
- * (DESIGN.md section 4, items 1 and 4), and the check that judges the
+ * (docs/theory.md section 4, items 1 and 4), and the check that judges the
  * head's measured waits against them.  Pure functions, like validate.h:
  * they take a description of the scenario and return numbers or a
  * verdict; they never measure, print or exit.
@@ -42,7 +42,7 @@ struct il_chain_link {
  * When outer_ns is not NULL it receives the per-link breakdown:
  *   outer[k] = own[k] + outer[k + 1],  outer[last] = own[last],
  * the length of link k's outermost section including its nested wait
- * (DESIGN's L for that owner and lock); outer[0] == B, and link k adds
+ * (the theory's L for that owner and lock); outer[0] == B, and link k adds
  * outer[k] - outer[k + 1] == own[k] to the head's blocking.  An empty
  * chain gives 0.  Returns 0, -EINVAL on bad arguments or -ERANGE when
  * the sum does not fit 64 bits.
@@ -110,7 +110,7 @@ struct il_chain_bound {
 
 /*
  * Multiprocessor priority inheritance with owners pinned behind
- * higher-priority work (the remote blocking of DESIGN item 4, for a whole
+ * higher-priority work (the remote blocking of docs/theory.md 4.4, for a
  * chain).  An interferer counts when it runs on some link's CPU and its
  * priority is above head_prio: the owners run at the head's priority, so
  * tasks between an owner's own priority and the head's are exactly what

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Bounds for kernel-mutex inversion (DESIGN.md section 4, items 6 and 7)
+ * Bounds for kernel-mutex inversion (docs/theory.md section 4, items 6, 7)
  * as pure functions of measured histograms and the kernel fingerprint,
  * and what each kernel is expected to give (docs/kmutex.md).
  *

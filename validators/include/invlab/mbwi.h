@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The multiprocessor bandwidth inheritance (M-BWI) guarantees of DESIGN.md
+ * The multiprocessor bandwidth inheritance (M-BWI) guarantees of docs/theory.md
  * section 4, item 5, as pure checks on SCHED_DEADLINE tasks: bandwidth
  * preservation, temporal isolation, and the interference bound with its
  * hard guarantee.  Like validate.h and chain.h they take a description of

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Bound checks (DESIGN.md section 4) as pure functions: they take measured
+ * Bound checks (docs/theory.md section 4) as pure functions: they take measured
  * data and return a verdict with its evidence.  They never measure and
  * never print, so they are tested on synthetic data for every verdict.
  */
