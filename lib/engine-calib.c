@@ -48,8 +48,8 @@ static void *km_calib_thread(void *arg)
  * (the host, another program) only ever adds time, and a comparison with
  * a disturbed baseline would hide contention.
  */
-int calibrate_kmutex(struct engine *e, struct il_engine_result *res, int r,
-		     char *m, size_t len)
+int __il_calibrate_kmutex(struct engine *e, struct il_engine_result *res, int r,
+			  char *m, size_t len)
 {
 	struct km_calib c = { .km = e->km[r] };
 	sigset_t all, old;

@@ -63,7 +63,7 @@ static uint64_t run_delay(const struct trt *t)
 /* ------------------------------------------------------------------ */
 /* watching releases                                                    */
 
-void publish_release(struct trt *me, uint64_t rel)
+void __il_publish_release(struct trt *me, uint64_t rel)
 {
 	me->rel = rel;
 	__atomic_store_n(&me->rel_seq, me->rel_seq + 1, __ATOMIC_RELEASE);
@@ -195,7 +195,7 @@ static void signal_event(struct trt *me, int event, uint32_t k)
 	for (int i = 0; i < e->n; i++)
 		if (e->t[i].t->k.activation == IL_ACT_EVENT &&
 		    e->t[i].t->on_event == event)
-			publish_release(&e->t[i], now);
+			__il_publish_release(&e->t[i], now);
 	e->ev_time[event] = now;
 	il_futex_post(&e->ev[event], k);
 }
@@ -223,9 +223,9 @@ static bool wait_event(struct trt *me, int event, uint32_t k, int *timed_out)
 }
 
 /* Stop the run because a wait was not bounded; the first says why. */
-void mark_hung(struct engine *e, const char *fmt, ...)
+void __il_mark_hung(struct engine *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void mark_hung(struct engine *e, const char *fmt, ...)
+void __il_mark_hung(struct engine *e, const char *fmt, ...)
 {
 	int expect = 0;
 
@@ -302,10 +302,11 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			if (wait_event(me, ph->event, k, &timed_out))
 				late = true;
 			if (timed_out)
-				mark_hung(e,
-					  "task '%s' waited longer than the "
-					  "timeout for event '%s' (round %u)",
-					  t->name, e->sc->events[ph->event], k);
+				__il_mark_hung(
+					e,
+					"task '%s' waited longer than the "
+					"timeout for event '%s' (round %u)",
+					t->name, e->sc->events[ph->event], k);
 			observe_now(me);
 			break;
 		case IL_PH_LOCK:
@@ -427,7 +428,7 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 						r->hold_max[ph->res] = h;
 				}
 				if (call_err)
-					mark_hung(
+					__il_mark_hung(
 						e,
 						"task '%s': call '%s' failed: "
 						"%s (job %u)",
@@ -435,7 +436,7 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 						e->sc->res[ph->res].name,
 						strerror(-call_err), k);
 				else if (ret)
-					mark_hung(
+					__il_mark_hung(
 						e,
 						"task '%s': call '%s' took "
 						"longer than the timeout (job "
@@ -453,10 +454,11 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			if (ret) {
 				/* never got it: the protocol failed to bound
 				 * the wait, and the run stops */
-				mark_hung(e,
-					  "task '%s' did not get '%s' within "
-					  "the timeout (round %u)",
-					  t->name, e->sc->res[ph->res].name, k);
+				__il_mark_hung(
+					e,
+					"task '%s' did not get '%s' within "
+					"the timeout (round %u)",
+					t->name, e->sc->res[ph->res].name, k);
 				goto out;
 			}
 			break;
@@ -683,7 +685,7 @@ static void *task_thread(void *arg)
 						   t->k.period_ns, k);
 
 		while (!stopping(e) && rel < e->t_end) {
-			publish_release(me, rel);
+			__il_publish_release(me, rel);
 			il_sleep_until(rel, &e->stop);
 			if (stopping(e))
 				break;
@@ -698,7 +700,7 @@ static void *task_thread(void *arg)
 	case IL_ACT_HOG: {
 		uint32_t k = 0;
 
-		publish_release(me, e->t_start);
+		__il_publish_release(me, e->t_start);
 		il_sleep_until(e->t_start + t->k.offset_ns, &e->stop);
 		while (!stopping(e) && il_now_ns() < e->t_end)
 			run_job(me, il_now_ns(), ++k);
@@ -712,7 +714,7 @@ static void *task_thread(void *arg)
 	return NULL;
 }
 
-int start_thread(struct trt *tr)
+int __il_start_thread(struct trt *tr)
 {
 	sigset_t all, old;
 	pthread_attr_t a;

@@ -142,26 +142,27 @@ static inline bool mask_test(const unsigned long *m, int cpu)
 }
 
 /* Stop the run because a wait was not bounded; the first says why. */
-void mark_hung(struct engine *e, const char *fmt, ...)
+void __il_mark_hung(struct engine *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void publish_release(struct trt *me, uint64_t rel);
-int start_thread(struct trt *tr);
-int place(struct engine *e, struct il_engine_result *res, char *why,
-	  size_t len);
-int alloc_results(struct engine *e, struct il_engine_result *res,
-		  uint64_t duration);
-int make_mutexes(struct engine *e, struct il_engine_result *res, char *why,
-		 size_t len);
-int make_cgroups(struct engine *e, struct il_engine_result *res, char *why,
-		 size_t len);
-int make_partitions(struct engine *e, struct il_engine_result *res, char *why,
-		    size_t len);
-void prepare_tasks(struct engine *e);
-int calibrate_kmutex(struct engine *e, struct il_engine_result *res, int r,
-		     char *m, size_t len);
-uint64_t steal_now(struct engine *e);
-void steal_sample(struct il_engine_result *res, uint64_t t, uint64_t steal);
-void settle_foreign(struct engine *e, struct il_engine_result *res,
-		    uint64_t steal);
+void __il_publish_release(struct trt *me, uint64_t rel);
+int __il_start_thread(struct trt *tr);
+int __il_place(struct engine *e, struct il_engine_result *res, char *why,
+	       size_t len);
+int __il_alloc_results(struct engine *e, struct il_engine_result *res,
+		       uint64_t duration);
+int __il_make_mutexes(struct engine *e, struct il_engine_result *res, char *why,
+		      size_t len);
+int __il_make_cgroups(struct engine *e, struct il_engine_result *res, char *why,
+		      size_t len);
+int __il_make_partitions(struct engine *e, struct il_engine_result *res,
+			 char *why, size_t len);
+void __il_prepare_tasks(struct engine *e);
+int __il_calibrate_kmutex(struct engine *e, struct il_engine_result *res, int r,
+			  char *m, size_t len);
+uint64_t __il_steal_now(struct engine *e);
+void __il_steal_sample(struct il_engine_result *res, uint64_t t,
+		       uint64_t steal);
+void __il_settle_foreign(struct engine *e, struct il_engine_result *res,
+			 uint64_t steal);
 
 #endif

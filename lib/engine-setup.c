@@ -145,7 +145,8 @@ static int partition_cpus(struct engine *e, char *why, size_t len)
 	return 0;
 }
 
-int place(struct engine *e, struct il_engine_result *res, char *why, size_t len)
+int __il_place(struct engine *e, struct il_engine_result *res, char *why,
+	       size_t len)
 {
 	int order[IL_MAX_CPUS],
 		norder = il_cpu_spread_order(order, IL_MAX_CPUS);
@@ -296,7 +297,7 @@ static uint32_t blockers_of(const struct il_scenario *sc, int r, int depth)
 	return users;
 }
 
-void prepare_tasks(struct engine *e)
+void __il_prepare_tasks(struct engine *e)
 {
 	const struct il_scenario *sc = e->sc;
 
@@ -332,8 +333,8 @@ void prepare_tasks(struct engine *e)
 				e->t[i].rank < e->t[e->boost_from].rank;
 }
 
-int alloc_results(struct engine *e, struct il_engine_result *res,
-		  uint64_t duration)
+int __il_alloc_results(struct engine *e, struct il_engine_result *res,
+		       uint64_t duration)
 {
 	const struct il_scenario *sc = e->sc;
 
@@ -424,7 +425,7 @@ static int make_kmutex(struct engine *e, struct il_engine_result *res, int r,
 			}
 	ret = il_kmutex_open(&e->km[r], &p, e->n, m, sizeof(m));
 	if (!ret)
-		ret = calibrate_kmutex(e, res, r, m, sizeof(m));
+		ret = __il_calibrate_kmutex(e, res, r, m, sizeof(m));
 	if (ret) {
 		snprintf(why, len, "resource '%s': %s", rs->name, m);
 		/* io_uring refused, or the directory not writable: this
@@ -444,8 +445,8 @@ static int make_kmutex(struct engine *e, struct il_engine_result *res, int r,
  * when the cpu controller is not available, -EPERM when groups cannot be
  * made here.
  */
-int make_cgroups(struct engine *e, struct il_engine_result *res, char *why,
-		 size_t len)
+int __il_make_cgroups(struct engine *e, struct il_engine_result *res, char *why,
+		      size_t len)
 {
 	const struct il_scenario *sc = e->sc;
 	size_t off = 0;
@@ -500,8 +501,8 @@ int make_cgroups(struct engine *e, struct il_engine_result *res, char *why,
  * it becomes SCHED_DEADLINE.  A partition that cannot be made is a reason
  * the run cannot happen here (-EPERM, why says which and why).
  */
-int make_partitions(struct engine *e, struct il_engine_result *res, char *why,
-		    size_t len)
+int __il_make_partitions(struct engine *e, struct il_engine_result *res,
+			 char *why, size_t len)
 {
 	int gcpu[IL_MAX_TASKS];
 	size_t off = 0;
@@ -541,8 +542,8 @@ int make_partitions(struct engine *e, struct il_engine_result *res, char *why,
 	return 0;
 }
 
-int make_mutexes(struct engine *e, struct il_engine_result *res, char *why,
-		 size_t len)
+int __il_make_mutexes(struct engine *e, struct il_engine_result *res, char *why,
+		      size_t len)
 {
 	const struct il_scenario *sc = e->sc;
 	size_t off = 0;

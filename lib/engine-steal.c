@@ -13,7 +13,7 @@
 
 #include "engine-private.h"
 
-uint64_t steal_now(struct engine *e)
+uint64_t __il_steal_now(struct engine *e)
 {
 	uint64_t total = 0, v;
 
@@ -28,7 +28,7 @@ uint64_t steal_now(struct engine *e)
 }
 
 /* one point of the steal timeline; the last slot keeps the latest */
-void steal_sample(struct il_engine_result *res, uint64_t t, uint64_t steal)
+void __il_steal_sample(struct il_engine_result *res, uint64_t t, uint64_t steal)
 {
 	size_t i;
 
@@ -40,8 +40,8 @@ void steal_sample(struct il_engine_result *res, uint64_t t, uint64_t steal)
 }
 
 /* give the samples of the round that just ended their steal time */
-void settle_foreign(struct engine *e, struct il_engine_result *res,
-		    uint64_t steal)
+void __il_settle_foreign(struct engine *e, struct il_engine_result *res,
+			 uint64_t steal)
 {
 	for (int i = 0; i < res->ntasks; i++) {
 		struct il_task_result *r = &res->tasks[i];

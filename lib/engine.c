@@ -92,21 +92,21 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		    sc->tasks[i].k.activation == IL_ACT_EVENT)
 			e->per_round++;
 	}
-	ret = place(e, res, why, len);
+	ret = __il_place(e, res, why, len);
 	if (!ret)
-		ret = alloc_results(e, res, duration);
+		ret = __il_alloc_results(e, res, duration);
 	if (!ret)
-		ret = make_mutexes(e, res, why, len);
+		ret = __il_make_mutexes(e, res, why, len);
 	if (!ret)
-		ret = make_cgroups(e, res, why, len);
+		ret = __il_make_cgroups(e, res, why, len);
 	if (!ret)
-		ret = make_partitions(e, res, why, len);
+		ret = __il_make_partitions(e, res, why, len);
 	if (ret)
 		goto out;
-	prepare_tasks(e);
+	__il_prepare_tasks(e);
 
 	for (int i = 0; i < e->n; i++) {
-		ret = start_thread(&e->t[i]);
+		ret = __il_start_thread(&e->t[i]);
 		if (ret) {
 			snprintf(why, len, "cannot create a thread: %s",
 				 strerror(-ret));
@@ -123,7 +123,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		goto stop;
 	}
 
-	steal0 = steal_now(e);
+	steal0 = __il_steal_now(e);
 	t0 = il_now_ns();
 	e->t_start = t0 + IL_NSEC_PER_MSEC;
 	e->t_end = e->t_start + duration;
@@ -143,13 +143,13 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 			res->steal_t = res->steal_v = NULL;
 			res->steal_cap = 0;
 		}
-		steal_sample(res, t0, steal0);
+		__il_steal_sample(res, t0, steal0);
 		while (!stopping(e) && il_now_ns() < e->t_end) {
 			il_sleep_until(il_now_ns() + STEAL_SLICE_NS < e->t_end
 					       ? il_now_ns() + STEAL_SLICE_NS
 					       : e->t_end,
 				       e->ext_stop);
-			steal_sample(res, il_now_ns(), steal_now(e));
+			__il_steal_sample(res, il_now_ns(), __il_steal_now(e));
 			progress(e, o, res);
 		}
 	}
@@ -161,10 +161,10 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		e->r0 = il_round_release(now, next);
 		for (int i = 0; i < e->n; i++)
 			if (sc->tasks[i].k.activation == IL_ACT_ROUND)
-				publish_release(
+				__il_publish_release(
 					&e->t[i],
 					e->r0 + sc->tasks[i].k.offset_ns);
-		s0 = steal_now(e);
+		s0 = __il_steal_now(e);
 		il_futex_post(&e->arm, k);
 		/* a wait longer than the timeout stops the run by itself;
 		 * a round still unfinished well after that is stuck */
@@ -191,24 +191,25 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 							sizeof(late) - off,
 							" %s",
 							sc->tasks[i].name);
-				mark_hung(e,
-					  "round %u did not end in time "
-					  "(%u of %u jobs); still running:%s",
-					  k, d - e->per_round * (k - 1),
-					  e->per_round, late);
+				__il_mark_hung(
+					e,
+					"round %u did not end in time "
+					"(%u of %u jobs); still running:%s",
+					k, d - e->per_round * (k - 1),
+					e->per_round, late);
 				break;
 			}
 			il_futex_wait(&e->done, d,
 				      il_now_ns() + 50 * IL_NSEC_PER_MSEC);
 		}
 		res->rounds = k;
-		settle_foreign(e, res, sub0(steal_now(e), s0));
+		__il_settle_foreign(e, res, sub0(__il_steal_now(e), s0));
 		progress(e, o, res);
 		next = il_round_next(e->r0, il_now_ns());
 	}
-	res->steal_ns = sub0(steal_now(e), steal0);
+	res->steal_ns = sub0(__il_steal_now(e), steal0);
 	if (!e->per_round)
-		steal_sample(res, il_now_ns(), steal0 + res->steal_ns);
+		__il_steal_sample(res, il_now_ns(), steal0 + res->steal_ns);
 	res->elapsed_ns = sub0(il_now_ns(), e->t_start);
 	ret = 0;
 stop:
@@ -221,20 +222,20 @@ stop:
 	for (int i = 0; i < e->n; i++)
 		if (e->t[i].started)
 			pthread_join(e->t[i].th, NULL);
-	/* the second calibration of each recipe (see calibrate_kmutex);
+	/* the second calibration of each recipe (see __il_calibrate_kmutex);
 	 * not when told to stop: then the program is to end promptly */
 	if (!ret && !res->stopped)
 		for (int r = 0; r < sc->nres; r++) {
 			char m[200];
 
 			if (e->km[r])
-				calibrate_kmutex(e, res, r, m, sizeof(m));
+				__il_calibrate_kmutex(e, res, r, m, sizeof(m));
 		}
 	for (int i = 0; i < e->n; i++)
 		if (e->t[i].schedstat_fd >= 0)
 			close(e->t[i].schedstat_fd);
 	/* samples whose round never settled get no forgiveness */
-	settle_foreign(e, res, 0);
+	__il_settle_foreign(e, res, 0);
 out:
 	for (int r = 0; r < sc->nres; r++)
 		if (e->mtx[r]) {
