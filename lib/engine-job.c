@@ -63,10 +63,31 @@ static uint64_t run_delay(const struct trt *t)
 /* ------------------------------------------------------------------ */
 /* watching releases                                                    */
 
+/*
+ * A release is two words that others read while it may change: its time
+ * (rel) and its number (rel_seq), which names the release in seen_seq.
+ * Both are atomics, and nobody waits for a consistent pair: a real-time
+ * reader that spun until a descheduled writer on its own CPU finished
+ * would never let it finish.  The order makes a torn pair harmless:
+ *
+ *   publish_release:  store rel (relaxed), then add 1 to rel_seq (release)
+ *   observe:          load rel_seq (acquire), then load rel (relaxed)
+ *
+ * A reader that acquires rel_seq = s therefore reads the time of release
+ * s or of a later one, never an earlier one.  A later one is published
+ * by the orchestrator between rounds, by the task itself between jobs,
+ * or at a signal of its event, and a task's releases only move forward,
+ * so "that time has passed" holds for s too, and the note taken for s is
+ * the one the reader would have taken anyway; if the later time has not
+ * passed yet, the reader notes nothing, as if it had not looked.  The
+ * addition is atomic because an event task's release is published by
+ * every task that signals the event.  boost_req and ev_time are
+ * published the same way, before boost_seq and ev.
+ */
 void __il_publish_release(struct trt *me, uint64_t rel)
 {
-	me->rel = rel;
-	__atomic_store_n(&me->rel_seq, me->rel_seq + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&me->rel, rel, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&me->rel_seq, 1, __ATOMIC_RELEASE);
 }
 
 /* The kernel's "priority" of this thread (field 18 of its stat file):
@@ -106,7 +127,9 @@ static void watch_boost(struct trt *me, uint64_t now)
 	if (seq == me->boost_seen)
 		return;
 	if (stat_prio(me->stat_fd) < me->base_prio) {
-		il_hist_record(&me->r->boost, sub0(now, e->boost_req));
+		il_hist_record(&me->r->boost,
+			       sub0(now, __atomic_load_n(&e->boost_req,
+							 __ATOMIC_RELAXED)));
 		me->boost_seen = seq;
 	}
 }
@@ -124,8 +147,10 @@ static void observe(struct trt *me, uint64_t now, uint64_t cpu)
 
 		if (!o->waiter || w == me->idx)
 			continue;
+		/* see __il_publish_release for the order of these loads */
 		seq = __atomic_load_n(&o->rel_seq, __ATOMIC_ACQUIRE);
-		if (seq == me->seen_seq[w] || now < o->rel)
+		if (seq == me->seen_seq[w] ||
+		    now < __atomic_load_n(&o->rel, __ATOMIC_RELAXED))
 			continue;
 		me->seen_cpu[w] = cpu;
 		__atomic_store_n(&me->seen_seq[w], seq, __ATOMIC_RELEASE);
@@ -196,7 +221,7 @@ static void signal_event(struct trt *me, int event, uint32_t k)
 		if (e->t[i].t->k.activation == IL_ACT_EVENT &&
 		    e->t[i].t->on_event == event)
 			__il_publish_release(&e->t[i], now);
-	e->ev_time[event] = now;
+	__atomic_store_n(&e->ev_time[event], now, __ATOMIC_RELAXED);
 	il_futex_post(&e->ev[event], k);
 }
 
@@ -323,7 +348,8 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			hold_from[ph->res] = me->lean ? 0 : il_thread_cpu_ns();
 			t_req = il_now_ns();
 			if (first_lock && me->idx == e->boost_from) {
-				e->boost_req = t_req;
+				__atomic_store_n(&e->boost_req, t_req,
+						 __ATOMIC_RELAXED);
 				__atomic_store_n(&e->boost_seq,
 						 e->boost_seq + 1,
 						 __ATOMIC_RELEASE);
@@ -672,7 +698,10 @@ static void *task_thread(void *arg)
 						      50 * IL_NSEC_PER_MSEC);
 			if (stopping(e))
 				break;
-			run_job(me, e->ev_time[t->on_event], k);
+			run_job(me,
+				__atomic_load_n(&e->ev_time[t->on_event],
+						__ATOMIC_RELAXED),
+				k);
 			__atomic_store_n(&me->last_round, k, __ATOMIC_RELAXED);
 			job_done(e);
 		}
