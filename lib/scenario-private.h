@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared by scenario.c (the model) and jobfile.c (reading job-file text):
- * applying one key of one section through the option tables, and the
- * rule for names.  Not part of the public API.
+ * Shared by scenario.c (the model), jobfile.c (reading job-file text),
+ * scenario-check.c, scenario-set.c and scenario-write.c: applying one key
+ * of one section through the option tables, the rule for names, and the
+ * rows of the tables.  Not part of the public API.
  */
 #ifndef INVLAB_SCENARIO_PRIVATE_H
 #define INVLAB_SCENARIO_PRIVATE_H
@@ -84,9 +85,9 @@ struct section {
 };
 
 /* printf into buf, which may be NULL or of length 0 */
-void msgf(char *buf, size_t len, const char *fmt, ...)
+void __il_msgf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int get_section(struct il_scenario *sc, enum il_section kind, int idx,
-		struct section *s);
+int __il_get_section(struct il_scenario *sc, enum il_section kind, int idx,
+		     struct section *s);
 
 #endif

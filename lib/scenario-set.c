@@ -74,20 +74,21 @@ int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!sc || !assignment) {
-		msgf(err, errlen, "--set: nothing to set");
+		__il_msgf(err, errlen, "--set: nothing to set");
 		return -EINVAL;
 	}
 	a = strdup(assignment);
 	if (!a) {
-		msgf(err, errlen, "--set %s: out of memory", assignment);
+		__il_msgf(err, errlen, "--set %s: out of memory", assignment);
 		return -ENOMEM;
 	}
 	eq = strchr(a, '=');
 	if (!eq) {
-		msgf(err, errlen,
-		     "--set %s: expected SECTION.KEY=VALUE (or KEY=VALUE for "
-		     "[global])",
-		     assignment);
+		__il_msgf(err, errlen,
+			  "--set %s: expected SECTION.KEY=VALUE (or KEY=VALUE "
+			  "for "
+			  "[global])",
+			  assignment);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -110,34 +111,37 @@ int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 				const char *sug = suggest_section(sc, lhs);
 
 				if (sug)
-					msgf(err, errlen,
-					     "--set %s: no task or resource "
-					     "'%s'; did you mean '%s'?",
-					     assignment, lhs, sug);
+					__il_msgf(
+						err, errlen,
+						"--set %s: no task or resource "
+						"'%s'; did you mean '%s'?",
+						assignment, lhs, sug);
 				else
-					msgf(err, errlen,
-					     "--set %s: no task or resource "
-					     "'%s'",
-					     assignment, lhs);
+					__il_msgf(
+						err, errlen,
+						"--set %s: no task or resource "
+						"'%s'",
+						assignment, lhs);
 				ret = -EINVAL;
 				goto out;
 			}
 		}
 	}
 	if (has_comment(value)) {
-		msgf(err, errlen,
-		     "--set %s: ' ;' and ' #' start a comment in a job file, "
-		     "so the value could not be written back",
-		     assignment);
+		__il_msgf(err, errlen,
+			  "--set %s: ' ;' and ' #' start a comment in a job "
+			  "file, "
+			  "so the value could not be written back",
+			  assignment);
 		ret = -EINVAL;
 		goto out;
 	}
-	get_section(sc, kind, idx, &s);
+	__il_get_section(sc, kind, idx, &s);
 	memcpy(&saved, s.keys, s.keys_size);
 	memcpy(saved_lines, s.key_line, sizeof(saved_lines));
 	ret = __il_scenario_key(sc, kind, idx, key, value, 0, m, sizeof(m));
 	if (ret) {
-		msgf(err, errlen, "--set %s: %s", assignment, m);
+		__il_msgf(err, errlen, "--set %s: %s", assignment, m);
 		goto out;
 	}
 	/* a scenario still being built in C is checked once complete */
@@ -149,7 +153,7 @@ int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 		memcpy(s.keys, &saved, s.keys_size);
 		memcpy(s.key_line, saved_lines, sizeof(saved_lines));
 		il_scenario_check(sc, NULL, 0);
-		msgf(err, errlen, "--set %s: %s", assignment, m);
+		__il_msgf(err, errlen, "--set %s: %s", assignment, m);
 	}
 out:
 	free(a);

@@ -12,7 +12,9 @@
  * costs nothing and names the tasks.
  *
  * Reading job-file text is in jobfile.c; both go through
- * __il_scenario_key so a key means the same in a file and in --set.
+ * __il_scenario_key so a key means the same in a file and in --set.  The
+ * check is in scenario-check.c, --set in scenario-set.c, writing a job
+ * file back in scenario-write.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -295,10 +297,10 @@ static const struct il_opt *const resource_tables[] = { il_resource_keys,
 							NULL };
 static const struct il_opt *const task_tables[] = { il_task_keys, NULL };
 
-void msgf(char *buf, size_t len, const char *fmt, ...)
+void __il_msgf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-void msgf(char *buf, size_t len, const char *fmt, ...)
+void __il_msgf(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -455,8 +457,8 @@ int il_scenario_add_resource(struct il_scenario *sc, const char *name)
 	return sc->nres++;
 }
 
-int get_section(struct il_scenario *sc, enum il_section kind, int idx,
-		struct section *s)
+int __il_get_section(struct il_scenario *sc, enum il_section kind, int idx,
+		     struct section *s)
 {
 	switch (kind) {
 	case IL_SEC_GLOBAL:
@@ -512,8 +514,8 @@ int __il_scenario_key(struct il_scenario *sc, enum il_section kind, int idx,
 	size_t nlen;
 	int row, ret;
 
-	if (get_section(sc, kind, idx, &s)) {
-		msgf(msg, len, "no such section");
+	if (__il_get_section(sc, kind, idx, &s)) {
+		__il_msgf(msg, len, "no such section");
 		return -EINVAL;
 	}
 	o = il_opt_find(s.tables, key);
@@ -521,28 +523,31 @@ int __il_scenario_key(struct il_scenario *sc, enum il_section kind, int idx,
 		const char *sug = il_opt_suggest(s.tables, key);
 
 		if (sug)
-			msgf(msg, len,
-			     "unknown key '%s' in %s; did you mean '%s'?", key,
-			     s.what, sug);
+			__il_msgf(msg, len,
+				  "unknown key '%s' in %s; did you mean '%s'?",
+				  key, s.what, sug);
 		else
-			msgf(msg, len, "unknown key '%s' in %s", key, s.what);
+			__il_msgf(msg, len, "unknown key '%s' in %s", key,
+				  s.what);
 		return -EINVAL;
 	}
 	row = (int)(o - s.rows);
 	if (line > 0 && s.key_line[row] > 0) {
-		msgf(msg, len, "duplicate key '%s' in %s (first at line %d)",
-		     o->name, s.what, s.key_line[row]);
+		__il_msgf(msg, len,
+			  "duplicate key '%s' in %s (first at line %d)",
+			  o->name, s.what, s.key_line[row]);
 		return -EINVAL;
 	}
 	if (has_control(value)) {
-		msgf(msg, len, "%s: the value contains a control character",
-		     o->name);
+		__il_msgf(msg, len,
+			  "%s: the value contains a control character",
+			  o->name);
 		return -EINVAL;
 	}
 	if (o->type == IL_OPT_STRING) {
 		value = own(sc, value);
 		if (!value) {
-			msgf(msg, len, "%s: out of memory", o->name);
+			__il_msgf(msg, len, "%s: out of memory", o->name);
 			return -ENOMEM;
 		}
 	}
@@ -555,7 +560,7 @@ int __il_scenario_key(struct il_scenario *sc, enum il_section kind, int idx,
 		if (!strncmp(m, "--", 2) && !strncmp(m + 2, o->name, nlen) &&
 		    !strncmp(m + 2 + nlen, ": ", 2))
 			rest = m + 2 + nlen + 2;
-		msgf(msg, len, "%s: %s", o->name, rest);
+		__il_msgf(msg, len, "%s: %s", o->name, rest);
 		return ret;
 	}
 	s.key_line[row] = line;
