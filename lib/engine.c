@@ -283,3 +283,16 @@ void il_engine_result_free(struct il_engine_result *res)
 		}
 	}
 }
+
+struct il_engine_result *il_engine_result_new(void)
+{
+	return calloc(1, sizeof(struct il_engine_result));
+}
+
+void il_engine_result_delete(struct il_engine_result *res)
+{
+	if (!res)
+		return;
+	il_engine_result_free(res);
+	free(res);
+}

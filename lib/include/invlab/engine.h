@@ -171,7 +171,18 @@ struct il_engine_opts {
  */
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		  struct il_engine_result *res, char *why, size_t len);
+
+/*
+ * A result is large (a histogram per task and measure for IL_MAX_TASKS
+ * tasks, some megabytes): too large for a thread's stack.  new gives a
+ * zeroed one on the heap, or NULL; it can be run and freed any number of
+ * times.  free releases what a run allocated in it (steal timeline, job
+ * sequences, lock samples, hold histograms), not res itself, and leaves
+ * it ready for another run; delete does both.  delete(NULL) does nothing.
+ */
+struct il_engine_result *il_engine_result_new(void);
 void il_engine_result_free(struct il_engine_result *res);
+void il_engine_result_delete(struct il_engine_result *res);
 
 /*
  * Steal time on the scenario's CPUs between from and to, from the run's
