@@ -3,8 +3,10 @@
  * il_scenario_write: a scenario written back as a job file, the keys
  * as the run used them.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "invlab/cgroup.h"
 #include "invlab/kmutex.h"
@@ -14,6 +16,56 @@
 #include "scenario-private.h"
 
 /* ---- writing a job file ------------------------------------------------- */
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Can jobfile.c read s back from "key = s"?  It trims blanks around a
+ * value, refuses control characters other than tab, and ends a value at
+ * a ';' or '#' that follows a blank; there is no quoting.  Whatever a job
+ * file or --set gives passes; only a program, or a default name taken
+ * from a file name, can give more.
+ */
+static bool writable(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n && (blank(s[0]) || blank(s[n - 1])))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return false;
+		if ((c == ';' || c == '#') && i && blank(s[i - 1]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A string key so that it reads back the same: a value that starts with
+ * ';' or '#' goes right after the '=' ("name =;x"; after a blank it
+ * would be a comment), an empty one is "key =".  One that cannot be read
+ * back is left out, with a comment saying so: for the name, reading the
+ * text under the same file name gives it again.
+ */
+static void write_string(FILE *f, const char *key, const char *s)
+{
+	if (!writable(s))
+		fprintf(f,
+			"; %s: left out, its value cannot be written in a "
+			"job file\n",
+			key);
+	else if (!s[0])
+		fprintf(f, "%s =\n", key);
+	else
+		fprintf(f, "%s =%s%s\n", key,
+			s[0] == ';' || s[0] == '#' ? "" : " ", s);
+}
 
 /*
  * One key per row of the table.  A key at its "unset" value (a NULL
@@ -34,7 +86,7 @@ static void write_keys(FILE *f, const struct il_opt *rows, const void *keys,
 			const char *s = *(const char *const *)field;
 
 			if (s)
-				fprintf(f, "%s = %s\n", o->name, s);
+				write_string(f, o->name, s);
 			break;
 		}
 		case IL_OPT_DURATION:
