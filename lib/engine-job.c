@@ -436,7 +436,8 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 						 __ATOMIC_RELEASE);
 				il_hist_record(&lr->delay, s->delay_ns);
 			} else if (first_lock && late) {
-				lr->late++;
+				__atomic_store_n(&lr->late, lr->late + 1,
+						 __ATOMIC_RELAXED);
 			} else {
 				il_hist_record(&lr->delay, t_acq - t_req);
 			}
@@ -451,7 +452,9 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 				if (!me->lean) {
 					il_hist_record(r->hold[ph->res], h);
 					if (h > r->hold_max[ph->res])
-						r->hold_max[ph->res] = h;
+						__atomic_store_n(
+							&r->hold_max[ph->res],
+							h, __ATOMIC_RELAXED);
 				}
 				if (call_err)
 					__il_mark_hung(
@@ -500,7 +503,8 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 
 				il_hist_record(r->hold[ph->res], h);
 				if (h > r->hold_max[ph->res])
-					r->hold_max[ph->res] = h;
+					__atomic_store_n(&r->hold_max[ph->res],
+							 h, __ATOMIC_RELAXED);
 			}
 			observe(me, il_now_ns(), c);
 			break;
@@ -521,7 +525,8 @@ out:
 				      ? t->k.period_ns
 				      : 0;
 
-		r->jobs++;
+		/* the counts are stored whole: the live view copies them */
+		__atomic_store_n(&r->jobs, r->jobs + 1, __ATOMIC_RELAXED);
 		il_hist_record(&r->response, resp);
 		if (!me->lean) {
 			uint64_t used = sub0(il_thread_cpu_ns(), cpu0);
@@ -533,11 +538,15 @@ out:
 				r->job_rel_seq[r->njob_cpu] = rel;
 				r->job_start_seq[r->njob_cpu] = start;
 				r->job_end_seq[r->njob_cpu] = end;
-				r->job_cpu_seq[r->njob_cpu++] = used;
+				r->job_cpu_seq[r->njob_cpu] = used;
+				/* complete before counted, as samples */
+				__atomic_store_n(&r->njob_cpu, r->njob_cpu + 1,
+						 __ATOMIC_RELEASE);
 			}
 		}
 		if (dl && resp > dl)
-			r->misses++;
+			__atomic_store_n(&r->misses, r->misses + 1,
+					 __ATOMIC_RELAXED);
 		if (me->dl_fd >= 0) {
 			struct il_dlstat dl1;
 			uint64_t used;
@@ -549,7 +558,9 @@ out:
 				    t->sched.period_ns, &used, NULL) == 0)
 				il_hist_record(&r->budget, used);
 			else
-				r->budget_unknown++;
+				__atomic_store_n(&r->budget_unknown,
+						 r->budget_unknown + 1,
+						 __ATOMIC_RELAXED);
 		}
 	}
 }

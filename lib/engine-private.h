@@ -118,6 +118,7 @@ struct engine {
 	uint64_t next_progress;
 	uint64_t boost_req;
 	uint32_t boost_seq;
+	struct il_engine_result *live; /* the live view's copy, or NULL */
 };
 
 static inline bool stopping(struct engine *e)
@@ -164,5 +165,10 @@ void __il_steal_sample(struct il_engine_result *res, uint64_t t,
 		       uint64_t steal);
 void __il_settle_foreign(struct engine *e, struct il_engine_result *res,
 			 uint64_t steal);
+
+/* engine-live.c: a copy of res for opts.progress, NULL without memory */
+const struct il_engine_result *
+__il_live_copy(struct engine *e, const struct il_engine_result *res);
+void __il_live_free(struct engine *e);
 
 #endif

@@ -43,10 +43,12 @@
 
 #include "engine-private.h"
 
-/* the live view's hook, at most once a second, never from a task */
+/* the live view's hook, at most once a second, never from a task; it
+ * gets a copy, as the tasks write res (engine-live.c) */
 static void progress(struct engine *e, const struct il_engine_opts *o,
 		     struct il_engine_result *res)
 {
+	const struct il_engine_result *copy;
 	uint64_t now;
 
 	if (!o || !o->progress)
@@ -55,7 +57,9 @@ static void progress(struct engine *e, const struct il_engine_opts *o,
 	if (now < e->next_progress)
 		return;
 	e->next_progress = now + IL_NSEC_PER_SEC;
-	o->progress(o->progress_ctx, res);
+	copy = __il_live_copy(e, res);
+	if (copy)
+		o->progress(o->progress_ctx, copy);
 }
 
 /*
@@ -272,6 +276,7 @@ out:
 		il_cgroup_remove(&e->cg[g]);
 	for (int g = 0; g < e->npcg; g++)
 		il_cgroup_remove(&e->pcg[g]);
+	__il_live_free(e);
 	free(e);
 	if (ret)
 		il_engine_result_free(res);

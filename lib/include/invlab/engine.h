@@ -151,8 +151,10 @@ struct il_engine_opts {
 	int partition;
 	/*
 	 * Called from the caller's thread about once a second while the
-	 * run goes on (--live).  res is being written by the tasks: read
-	 * it for display only (counts published with release ordering).
+	 * run goes on (--live), with a copy of the result as it is then,
+	 * valid until the next call: every word whole, but the words taken
+	 * one after another while the tasks go on (a count may be a job
+	 * ahead of its histogram), so for display only.
 	 */
 	void (*progress)(void *ctx, const struct il_engine_result *res);
 	void *progress_ctx;
