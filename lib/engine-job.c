@@ -601,7 +601,7 @@ static int join_cgroup_and_recipes(struct trt *me)
 		ret = il_cgroup_attach(&e->cg[me->cg], il_gettid(), m,
 				       sizeof(m));
 		if (ret) {
-			snprintf(e->setup_why, sizeof(e->setup_why),
+			snprintf(me->setup_why, sizeof(me->setup_why),
 				 "task '%s': cannot join cgroup %s: %s",
 				 t->name, t->k.cgroup, m);
 			return ret == -EACCES ? -EPERM : ret;
@@ -614,7 +614,7 @@ static int join_cgroup_and_recipes(struct trt *me)
 			continue;
 		ret = il_kmutex_attach(e->km[ph->res], me->idx, m, sizeof(m));
 		if (ret) {
-			snprintf(e->setup_why, sizeof(e->setup_why),
+			snprintf(me->setup_why, sizeof(me->setup_why),
 				 "task '%s': resource '%s': %s", t->name,
 				 e->sc->res[ph->res].name, m);
 			return ret == -EOPNOTSUPP ? -EPERM : ret;
@@ -641,7 +641,7 @@ static void *task_thread(void *arg)
 		ret = il_cgroup_attach(&e->pcg[me->pcg], il_gettid(), m,
 				       sizeof(m));
 		if (ret) {
-			snprintf(e->setup_why, sizeof(e->setup_why),
+			snprintf(me->setup_why, sizeof(me->setup_why),
 				 "task '%s': cannot join its cpuset partition: "
 				 "%s",
 				 t->name, m);
@@ -651,14 +651,14 @@ static void *task_thread(void *arg)
 	if (ret) {
 		/* said above */
 	} else if (me->pinned && (ret = il_pin_mask(0, me->mask))) {
-		snprintf(e->setup_why, sizeof(e->setup_why),
+		snprintf(me->setup_why, sizeof(me->setup_why),
 			 "task '%s': cannot set its CPU affinity (%s): %s",
 			 t->name, t->k.cpu, strerror(-ret));
 	} else if ((ret = il_sched_set(0, &t->sched))) {
 		char why[200];
 
 		il_sched_strerror(ret, &t->sched, why, sizeof(why));
-		snprintf(e->setup_why, sizeof(e->setup_why), "task '%s': %s",
+		snprintf(me->setup_why, sizeof(me->setup_why), "task '%s': %s",
 			 t->name, why);
 	}
 	if (!ret)
@@ -673,8 +673,17 @@ static void *task_thread(void *arg)
 		else
 			me->base_prio = stat_prio(me->stat_fd);
 	}
-	if (ret)
-		__atomic_store_n(&e->setup_err, ret, __ATOMIC_RELAXED);
+	if (ret) {
+		int expect = 0;
+
+		/* the first task that fails says why; ready, counted next,
+		 * publishes both to the orchestrator */
+		if (__atomic_compare_exchange_n(&e->setup_err, &expect, ret,
+						false, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			memcpy(e->setup_why, me->setup_why,
+			       sizeof(e->setup_why));
+	}
 	il_futex_count(&e->ready);
 	if (ret || wait_change(e, &e->go, 0))
 		return NULL;

@@ -81,6 +81,8 @@ struct trt {
 	long base_prio;
 	uint32_t boost_seen;
 	uint64_t boost_next;
+	/* why its setup failed; the first failure goes to engine.setup_why */
+	char setup_why[256];
 };
 
 struct engine {
