@@ -2,8 +2,8 @@
 /*
  * Shared by the parts of the engine: engine.c (the run), engine-setup.c
  * (placement and what a run sets up), engine-job.c (the task threads and
- * their jobs), engine-steal.c and engine-calib.c.  Not part of the public
- * API.
+ * their jobs), engine-steal.c, engine-calib.c and engine-live.c.  Not
+ * part of the public API.
  */
 #ifndef INVLAB_ENGINE_PRIVATE_H
 #define INVLAB_ENGINE_PRIVATE_H

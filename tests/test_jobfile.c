@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for the scenario model and job files (lib/scenario.c,
+ * Unit tests for the scenario model and job files (lib/scenario*.c,
  * lib/jobfile.c): valid files read into the expected structures, every
  * kind of mistake reported at its exact line with its message (the
  * messages are the user interface, so their text is checked), --set,
