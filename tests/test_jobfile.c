@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for the scenario model and job files (lib/scenario.c,
+ * Unit tests for the scenario model and job files (lib/scenario*.c,
  * lib/jobfile.c): valid files read into the expected structures, every
  * kind of mistake reported at its exact line with its message (the
  * messages are the user interface, so their text is checked), --set,
@@ -903,6 +903,66 @@ static void test_round_trips(void)
 }
 
 /*
+ * Values at the edges of the syntax: a ';' or '#' right after the '='
+ * (a comment only after a blank), inside a value, runs of blanks, an
+ * empty value.  Each must be written so that it reads back the same.
+ * want: a line the written text must hold.
+ */
+static void value_trip(const char *value_line, const char *key_value,
+		       const char *want)
+{
+	struct il_scenario sc;
+	char text[512], err[ERR_LEN];
+	char *written;
+
+	snprintf(text, sizeof(text), "[global]\n%s\n[task a]\nbody = run 1ms\n",
+		 value_line);
+	if (il_scenario_parse(text, "edge.job", &sc, err, sizeof(err))) {
+		fprintf(stderr, "'%s': unexpected error: %s\n", value_line,
+			err);
+		t_check(0);
+		return;
+	}
+	t_check_str(sc.g.description ? sc.g.description : sc.g.name, key_value);
+	t_check_int(round_trip(&sc, value_line), 0);
+	written = write_text(&sc);
+	t_check_contains(written ? written : "", want);
+	free(written);
+	il_scenario_free(&sc);
+}
+
+static void test_round_trip_values(void)
+{
+	struct il_scenario sc;
+	char err[ERR_LEN], *written;
+
+	value_trip("name =;x", ";x", "\nname =;x\n");
+	value_trip("name =#1", "#1", "\nname =#1\n");
+	value_trip("description =;", ";", "\ndescription =;\n");
+	value_trip("description = C# and a;b", "C# and a;b",
+		   "\ndescription = C# and a;b\n");
+	value_trip("description = a;b#c ; a comment", "a;b#c",
+		   "\ndescription = a;b#c\n");
+	value_trip("description =  two  blanks\tand a tab  ",
+		   "two  blanks\tand a tab",
+		   "\ndescription = two  blanks\tand a tab\n");
+	value_trip("description = x=y", "x=y", "\ndescription = x=y\n");
+	value_trip("description =", "", "\ndescription =\n");
+	value_trip("description = ", "", "\ndescription =\n");
+	/* a default name from a file name the syntax cannot carry: left
+	 * out, so that reading it back under that name gives it again */
+	t_check_int(il_scenario_parse("[task a]\nbody = run 1ms\n", "a ;b.job",
+				      &sc, err, sizeof(err)),
+		    0);
+	t_check_str(sc.g.name, "a ;b");
+	t_check_int(round_trip(&sc, "name from 'a ;b.job'"), 0);
+	written = write_text(&sc);
+	t_check(written && !strstr(written, "\nname ="));
+	free(written);
+	il_scenario_free(&sc);
+}
+
+/*
  * The lock-order search on the largest graphs a file can make: it must
  * finish, accept what cannot deadlock and find what can.
  */
@@ -1336,6 +1396,7 @@ int main(int argc, char **argv)
 	test_set();
 	test_build_in_c();
 	test_round_trips();
+	test_round_trip_values();
 	test_lock_order();
 	test_kmutex();
 	test_fuzz();

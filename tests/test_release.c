@@ -5,14 +5,17 @@
  * past, and periodic releases are absolute (an overrun does not shift
  * the later ones, and there is no drift over a million periods).  And
  * the steal a late job is held against: the timeline around the job,
- * never narrower than it.
+ * never narrower than it.  And the result: on the heap, freed whole, and
+ * the live view's copy of it.
  */
-#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <invlab/engine.h>
 #include <invlab/release.h>
 #include <invlab/time.h>
 
+#include "../lib/engine-private.h"
 #include "t_util.h"
 
 #define MS IL_NSEC_PER_MSEC
@@ -113,25 +116,141 @@ static void test_steal_between(void)
 	/* steal noted every 10 ms; 4 ms of it between 20 and 30 ms */
 	uint64_t t[] = { 0, 10 * MS, 20 * MS, 30 * MS, 40 * MS };
 	uint64_t v[] = { 0, 0, 0, 4 * MS, 4 * MS };
-	struct il_engine_result r;
+	/* a result is too large for valgrind's idea of a stack frame */
+	struct il_engine_result *r = il_engine_result_new();
 
-	memset(&r, 0, sizeof(r));
-	t_check_int(il_steal_between(&r, 0, 40 * MS), 0); /* no timeline */
-	r.steal_t = t;
-	r.steal_v = v;
-	r.nsteal = 5;
-	r.steal_cap = 5;
+	t_check(r != NULL);
+	if (!r)
+		return;
+	t_check_int(il_steal_between(r, 0, 40 * MS), 0); /* no timeline */
+	r->steal_t = t;
+	r->steal_v = v;
+	r->nsteal = 5;
+	r->steal_cap = 5;
 	/* a job wholly before or after the steal: none */
-	t_check_int(il_steal_between(&r, 1 * MS, 9 * MS), 0);
-	t_check_int(il_steal_between(&r, 31 * MS, 39 * MS), 0);
+	t_check_int(il_steal_between(r, 1 * MS, 9 * MS), 0);
+	t_check_int(il_steal_between(r, 31 * MS, 39 * MS), 0);
 	/* a job that overlaps any of the 20-30 ms slice gets all of it */
-	t_check_int(il_steal_between(&r, 25 * MS, 26 * MS), 4 * MS);
-	t_check_int(il_steal_between(&r, 12 * MS, 21 * MS), 4 * MS);
-	t_check_int(il_steal_between(&r, 29 * MS, 35 * MS), 4 * MS);
+	t_check_int(il_steal_between(r, 25 * MS, 26 * MS), 4 * MS);
+	t_check_int(il_steal_between(r, 12 * MS, 21 * MS), 4 * MS);
+	t_check_int(il_steal_between(r, 29 * MS, 35 * MS), 4 * MS);
 	/* ends exactly on a point: no wider than needed */
-	t_check_int(il_steal_between(&r, 10 * MS, 20 * MS), 0);
+	t_check_int(il_steal_between(r, 10 * MS, 20 * MS), 0);
 	/* past the ends: clamped to the first and last points */
-	t_check_int(il_steal_between(&r, 0, 100 * MS), 4 * MS);
+	t_check_int(il_steal_between(r, 0, 100 * MS), 4 * MS);
+	/* the timeline is the test's own */
+	r->steal_t = r->steal_v = NULL;
+	il_engine_result_delete(r);
+}
+
+/* the heap result: zeroed, reusable after free, deleted with what it holds */
+static void test_result_new(void)
+{
+	struct il_engine_result *r = il_engine_result_new();
+	struct il_task_result *tr;
+
+	t_check(r != NULL);
+	if (!r)
+		return;
+	tr = &r->tasks[IL_MAX_TASKS - 1];
+	t_check_int(r->ntasks, 0);
+	t_check(!r->steal_t && !tr->hold[0] && !tr->locks[0]);
+	for (int round = 0; round < 2; round++) {
+		/* what a run allocates (meson test --setup valgrind: no leak)
+		 */
+		r->steal_t = calloc(4, sizeof(*r->steal_t));
+		r->steal_cap = 4;
+		tr->job_cpu_seq = calloc(4, sizeof(*tr->job_cpu_seq));
+		tr->job_cpu_cap = 4;
+		tr->hold[1] = calloc(1, sizeof(*tr->hold[1]));
+		tr->locks[0] = calloc(1, sizeof(*tr->locks[0]));
+		tr->locks[0]->samples =
+			calloc(4, sizeof(struct il_wait_sample));
+		tr->nlocks = 1;
+		if (round)
+			break;
+		il_engine_result_free(r);
+		t_check(!r->steal_t && !r->steal_cap && !tr->job_cpu_seq &&
+			!tr->job_cpu_cap && !tr->hold[1] && !tr->locks[0] &&
+			!tr->nlocks);
+	}
+	il_engine_result_delete(r);
+	il_engine_result_delete(NULL);
+}
+
+/* the live view's copy: equal to the result, refreshed, shares the samples */
+static void test_live_copy(void)
+{
+	struct il_engine_result *r = il_engine_result_new();
+	struct engine *e = calloc(1, sizeof(*e));
+	struct il_wait_sample samples[2] = { { .delay_ns = 7 } };
+	const struct il_engine_result *c;
+	struct il_task_result *tr;
+	struct il_lock_result *lr;
+
+	t_check(r && e);
+	if (!r || !e)
+		goto out;
+	tr = &r->tasks[0];
+	r->ntasks = 1;
+	r->rounds = 2;
+	snprintf(tr->name, sizeof(tr->name), "high");
+	il_hist_init(&tr->wakeup);
+	il_hist_record(&tr->wakeup, 5 * US);
+	tr->jobs = 3;
+	tr->hold[1] = malloc(sizeof(*tr->hold[1]));
+	lr = tr->locks[0] = calloc(1, sizeof(*lr));
+	t_check(tr->hold[1] && lr);
+	if (!tr->hold[1] || !lr)
+		goto out;
+	il_hist_init(tr->hold[1]);
+	il_hist_record(tr->hold[1], 2 * MS);
+	tr->hold_max[1] = 2 * MS;
+	tr->nlocks = 1;
+	lr->res = 1;
+	il_hist_init(&lr->blocked);
+	il_hist_record(&lr->blocked, 9 * US);
+	lr->samples = samples;
+	lr->nsamples = 1;
+	lr->cap = 2;
+
+	c = __il_live_copy(e, r);
+	t_check(c && c != r);
+	if (!c)
+		goto out;
+	t_check_int(c->ntasks, 1);
+	t_check_int(c->rounds, 2);
+	t_check_str(c->tasks[0].name, "high");
+	t_check_int(c->tasks[0].jobs, 3);
+	t_check_int(c->tasks[0].wakeup.count, 1);
+	t_check_int(c->tasks[0].wakeup.max, 5 * US);
+	t_check_int(c->tasks[0].hold[1]->max, 2 * MS);
+	t_check_int(c->tasks[0].hold_max[1], 2 * MS);
+	t_check(c->tasks[0].hold[1] != tr->hold[1] && !c->tasks[0].hold[0]);
+	t_check_int(c->tasks[0].nlocks, 1);
+	t_check(c->tasks[0].locks[0] != lr);
+	t_check_int(c->tasks[0].locks[0]->res, 1);
+	t_check_int(c->tasks[0].locks[0]->blocked.max, 9 * US);
+	t_check(c->tasks[0].locks[0]->samples == samples);
+	t_check_int(c->tasks[0].locks[0]->nsamples, 1);
+	/* the next frame sees what was recorded since, in the same copy */
+	il_hist_record(&tr->wakeup, 6 * US);
+	tr->jobs = 4;
+	lr->nsamples = 2;
+	t_check(__il_live_copy(e, r) == c);
+	t_check_int(c->tasks[0].jobs, 4);
+	t_check_int(c->tasks[0].wakeup.count, 2);
+	t_check_int(c->tasks[0].wakeup.max, 6 * US);
+	t_check_int(c->tasks[0].locks[0]->nsamples, 2);
+	/* the samples are the result's: freeing the copy leaves them */
+	__il_live_free(e);
+	t_check(!e->live);
+	t_check_int(samples[0].delay_ns, 7);
+out:
+	if (r && r->tasks[0].locks[0])
+		r->tasks[0].locks[0]->samples = NULL;
+	il_engine_result_delete(r);
+	free(e);
 }
 
 int main(void)
@@ -141,5 +260,7 @@ int main(void)
 	test_round_simulation();
 	test_periodic();
 	test_steal_between();
+	test_result_new();
+	test_live_copy();
 	return t_done("release");
 }

@@ -151,8 +151,10 @@ struct il_engine_opts {
 	int partition;
 	/*
 	 * Called from the caller's thread about once a second while the
-	 * run goes on (--live).  res is being written by the tasks: read
-	 * it for display only (counts published with release ordering).
+	 * run goes on (--live), with a copy of the result as it is then,
+	 * valid until the next call: every word whole, but the words taken
+	 * one after another while the tasks go on (a count may be a job
+	 * ahead of its histogram), so for display only.
 	 */
 	void (*progress)(void *ctx, const struct il_engine_result *res);
 	void *progress_ctx;
@@ -171,7 +173,18 @@ struct il_engine_opts {
  */
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		  struct il_engine_result *res, char *why, size_t len);
+
+/*
+ * A result is large (a histogram per task and measure for IL_MAX_TASKS
+ * tasks, some megabytes): too large for a thread's stack.  new gives a
+ * zeroed one on the heap, or NULL; it can be run and freed any number of
+ * times.  free releases what a run allocated in it (steal timeline, job
+ * sequences, lock samples, hold histograms), not res itself, and leaves
+ * it ready for another run; delete does both.  delete(NULL) does nothing.
+ */
+struct il_engine_result *il_engine_result_new(void);
 void il_engine_result_free(struct il_engine_result *res);
+void il_engine_result_delete(struct il_engine_result *res);
 
 /*
  * Steal time on the scenario's CPUs between from and to, from the run's

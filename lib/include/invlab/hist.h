@@ -52,17 +52,26 @@ static inline unsigned il_hist_index(uint64_t v)
 	       (unsigned)((v >> shift) - IL_HIST_SUB);
 }
 
+/*
+ * Only its own thread writes a histogram, but each word is stored whole
+ * (a relaxed atomic store: a plain store on the usual CPUs), so that the
+ * engine can copy it for the live view while the thread records.
+ */
+#define IL_HIST_SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
+
 static inline void il_hist_record(struct il_hist *h, uint64_t v)
 {
-	h->bins[il_hist_index(v)]++;
-	h->count++;
-	h->sum += v;
+	unsigned i = il_hist_index(v);
+
+	IL_HIST_SET(h->bins[i], h->bins[i] + 1);
+	IL_HIST_SET(h->count, h->count + 1);
+	IL_HIST_SET(h->sum, h->sum + v);
 	if (v < h->min)
-		h->min = v;
+		IL_HIST_SET(h->min, v);
 	if (v > h->max)
-		h->max = v;
+		IL_HIST_SET(h->max, v);
 	if (v >> IL_HIST_MAX_LOG2)
-		h->overflow++;
+		IL_HIST_SET(h->overflow, h->overflow + 1);
 }
 
 void il_hist_init(struct il_hist *h);
