@@ -52,6 +52,10 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 			argv[ret + max_pos]);
 		return 2;
 	}
+	if (c->json && il_afile_check(c->json, err, sizeof(err))) {
+		fprintf(stderr, "%s: --json: %s\n", prog, err);
+		return 2;
+	}
 	/*
 	 * --json -: the JSON is all there is on standard output, so that it
 	 * can be piped; the report goes to standard error.
