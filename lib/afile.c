@@ -53,13 +53,14 @@ static bool is_null_dev(const struct stat *st)
 }
 
 /*
- * What is at path, without following a symbolic link of the last
- * component and without opening a device or a FIFO (O_PATH does
- * neither): 0 with *st filled, -ENOENT when there is nothing, -errno.
+ * What is at path, without opening a device or a FIFO (O_PATH does
+ * neither), following a symbolic link of the last component or not:
+ * 0 with *st filled, -ENOENT when there is nothing, -errno.
  */
-static int peek(const char *path, struct stat *st)
+static int peek(const char *path, bool follow, struct stat *st)
 {
-	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC), ret = 0;
+	int fd = open(path, O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+	int ret = 0;
 
 	if (fd < 0)
 		return -errno;
@@ -69,13 +70,44 @@ static int peek(const char *path, struct stat *st)
 	return ret;
 }
 
+/*
+ * The one file written in place: the null device, also through a link
+ * (nothing can be redirected through one that ends there).  Opened as a
+ * path first and checked, then reopened for writing through that very
+ * descriptor, so that a name swapped in between is never opened.
+ */
+static int open_null(const char *path)
+{
+	struct stat st;
+	char proc[64];
+	int pfd = open(path, O_PATH | O_CLOEXEC), fd;
+
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, &st) || !is_null_dev(&st)) {
+		close(pfd);
+		return -ENXIO;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = -errno;
+	close(pfd);
+	return fd;
+}
+
 /* the verdict on what peek found: 0 for a regular file or /dev/null */
 static int judge(const char *path, const struct stat *st, char *why, size_t len)
 {
 	const char *what = NULL;
 	int ret = -EINVAL;
 
+	struct stat target;
+
 	if (S_ISREG(st->st_mode) || is_null_dev(st))
+		return 0;
+	if (S_ISLNK(st->st_mode) && !peek(path, true, &target) &&
+	    is_null_dev(&target))
 		return 0;
 	if (S_ISLNK(st->st_mode)) {
 		what = "a symbolic link (results are never written through "
@@ -160,7 +192,7 @@ int il_afile_check(const char *path, char *why, size_t len)
 	}
 	if (!strcmp(path, "-"))
 		return 0;
-	ret = peek(path, &st);
+	ret = peek(path, false, &st);
 	if (!ret) {
 		ret = judge(path, &st, why, len);
 		if (ret || !S_ISREG(st.st_mode))
@@ -220,20 +252,16 @@ int il_afile_open(struct il_afile *a, const char *path)
 	/*
 	 * Checked again here, not only by il_afile_check before the run: the
 	 * name may have been replaced since.  /dev/null is written in place
-	 * (renaming over it would replace the device node); it is opened
-	 * without following a link and must still be the null device.
+	 * (renaming over it would replace the device node).
 	 */
-	ret = peek(path, &st);
+	ret = peek(path, false, &st);
 	if (!ret) {
 		ret = judge(path, &st, NULL, 0);
-		if (!ret && is_null_dev(&st)) {
-			fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-			if (fd < 0 || fstat(fd, &st2) || !is_null_dev(&st2)) {
-				ret = fd < 0 ? -errno : -ENXIO;
-				if (fd >= 0)
-					close(fd);
+		if (!ret && !S_ISREG(st.st_mode)) {
+			fd = open_null(path);
+			if (fd < 0) {
 				afile_clear(a);
-				return ret;
+				return fd;
 			}
 			a->f = fdopen(fd, "w");
 			if (!a->f) {
