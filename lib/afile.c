@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <invlab/report.h>
+#include <invlab/runstate.h>
 
 /* make the rename itself durable; best effort */
 static void sync_dir(const char *path)
@@ -140,7 +141,7 @@ static int judge(const char *path, const struct stat *st, char *why, size_t len)
  * that nothing planted under that name (a link, a FIFO) is opened; the
  * kernel applies the umask to 0666, as for any other new file.
  */
-static int make_tmp(const char *path, char **tmp)
+static int make_tmp(const char *path, char **tmp, bool record)
 {
 	static const char set[] = "abcdefghijklmnopqrstuvwxyz"
 				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -164,11 +165,18 @@ static int make_tmp(const char *path, char **tmp)
 			*tmp = NULL;
 			return -ENOMEM;
 		}
+		/* written down first, so that a killed run's temporary file
+		 * is removed by the next (runstate.h); not root: found by
+		 * nobody, as before */
+		if (record)
+			il_runstate_record(IL_RS_FILE, *tmp, NULL);
 		fd = open(*tmp,
 			  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			  0666);
 		if (fd >= 0)
 			return fd;
+		if (record)
+			il_runstate_forget(IL_RS_FILE, *tmp);
 		free(*tmp);
 		*tmp = NULL;
 		if (errno != EEXIST)
@@ -204,7 +212,7 @@ int il_afile_check(const char *path, char *why, size_t len)
 	}
 	/* the temporary file must be possible too: the directory exists, is
 	 * writable, the filesystem is not read-only */
-	fd = make_tmp(path, &tmp);
+	fd = make_tmp(path, &tmp, false);
 	if (fd < 0) {
 		if (why)
 			snprintf(why, len,
@@ -220,6 +228,8 @@ int il_afile_check(const char *path, char *why, size_t len)
 
 static void afile_clear(struct il_afile *a)
 {
+	if (a->tmp)
+		il_runstate_forget(IL_RS_FILE, a->tmp);
 	free(a->path);
 	free(a->tmp);
 	memset(a, 0, sizeof(*a));
@@ -279,7 +289,7 @@ int il_afile_open(struct il_afile *a, const char *path)
 		afile_clear(a);
 		return ret;
 	}
-	fd = make_tmp(path, &a->tmp);
+	fd = make_tmp(path, &a->tmp, true);
 	if (fd < 0) {
 		afile_clear(a);
 		return fd;

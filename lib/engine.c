@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <invlab/runlock.h>
 #include <invlab/cgroup.h>
 #include <invlab/cpu.h>
 #include <invlab/dlstat.h>
@@ -1608,6 +1609,9 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 
 	memset(res, 0, sizeof(*res));
 	why[0] = '\0';
+	/* undo what killed runs left, one run per CPU (runlock.h) */
+	if ((ret = il_run_begin(sc, o ? o->stop : NULL, why, len)))
+		return ret;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;

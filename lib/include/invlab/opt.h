@@ -71,6 +71,8 @@ struct il_common_cfg {
 	uint64_t duration_ns;
 	int64_t repeat;
 	int live;
+	int no_lock;	       /* runlock.h */
+	uint64_t lock_wait_ns; /* runlock.h */
 };
 extern const struct il_opt il_common_opts[];
 
