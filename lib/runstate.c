@@ -655,7 +655,7 @@ static int write_str(const char *dir, const char *file, const char *v)
 /* undo one dead run's records: 0 when all of them were undone */
 static int undo(const struct il_runstate *st, char *what, size_t len)
 {
-	int ncg = 0, left = 0, nbal = 0, ntmp = 0;
+	int ncg = 0, left = 0, nbal = 0, ntmp = 0, ndir = 0;
 	size_t off;
 
 	/* groups, the deepest first (recorded parent first) */
@@ -683,6 +683,8 @@ static int undo(const struct il_runstate *st, char *what, size_t len)
 		} else if (r->kind == IL_RS_TMPDIR || r->kind == IL_RS_FILE) {
 			if (undo_tmp(r))
 				left++;
+			else if (r->kind == IL_RS_TMPDIR)
+				ndir++;
 			else
 				ntmp++;
 		}
@@ -692,6 +694,10 @@ static int undo(const struct il_runstate *st, char *what, size_t len)
 	if (nbal && off < len)
 		off += (size_t)snprintf(what + off, len - off,
 					", load balancing restored");
+	if (ndir && off < len)
+		off += (size_t)snprintf(what + off, len - off,
+					", %d temporary director%s", ndir,
+					ndir == 1 ? "y" : "ies");
 	if (ntmp && off < len)
 		off += (size_t)snprintf(what + off, len - off,
 					", %d temporary file%s", ntmp,
