@@ -489,9 +489,22 @@ static int errf(char *err, size_t len, int ret, const char *fmt, ...)
 	if (ret < 0 && n + 1 < len)
 		snprintf(err + n, len - n, ": %s%s", strerror(-ret),
 			 ret == -EACCES || ret == -EPERM
-				 ? " (needs root, or a delegated cgroup)"
+				 ? " (needs CAP_SYS_ADMIN, i.e. root, or a "
+				   "cgroup delegated to this user)"
 				 : "");
 	return ret;
+}
+
+/*
+ * Write a change down before making it (runstate.h).  Only root can write
+ * /run/invlab; a user with a delegated cgroup goes on unrecorded (its
+ * leftovers are still found by their invlab-<pid> names).
+ */
+static int record(enum il_rs_kind kind, const char *path, const char *value)
+{
+	int ret = il_runstate_record(kind, path, value);
+
+	return ret && geteuid() != 0 ? 0 : ret;
 }
 
 /* copy cpuset.cpus (unless cpus says which) and cpuset.mems from one v1
@@ -556,7 +569,7 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 			    name);
 	/* written down first: a run killed from here on is undone by the
 	 * next one (runstate.h) */
-	ret = il_runstate_record(IL_RS_CGROUP, pa->path, NULL);
+	ret = record(IL_RS_CGROUP, pa->path, NULL);
 	if (ret)
 		return errf(err, len, ret,
 			    "cannot record %s in " IL_RUNSTATE_DIR
@@ -601,7 +614,7 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 		char minus[16];
 
 		snprintf(minus, sizeof(minus), "-%s", name);
-		ret = il_runstate_record(IL_RS_SUBTREE, pa->own, minus);
+		ret = record(IL_RS_SUBTREE, pa->own, minus);
 		if (!ret)
 			ret = write_file(pa->own, "cgroup.subtree_control",
 					 plus);
@@ -678,7 +691,7 @@ static int create(struct il_cgroup *cg, enum il_cg_ctrl ctrl, const char *name,
 			       name, err, len);
 	if (ret)
 		return ret;
-	ret = il_runstate_record(IL_RS_CGROUP, cg->path, NULL);
+	ret = record(IL_RS_CGROUP, cg->path, NULL);
 	if (ret)
 		return errf(err, len, ret,
 			    "cannot record %s in " IL_RUNSTATE_DIR
@@ -766,7 +779,7 @@ static int balance_off_upwards(const char *dir, const char *mnt)
 				return -ENOSPC;
 			/* the one change that outlives the groups: load
 			 * balancing off machine-wide */
-			ret = il_runstate_record(IL_RS_BALANCE, d, "1");
+			ret = record(IL_RS_BALANCE, d, "1");
 			if (!ret)
 				ret = write_file(d, "cpuset.sched_load_balance",
 						 "0");

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <invlab/cpu.h>
@@ -175,4 +177,57 @@ int il_run_begin(const struct il_scenario *sc, const int *stop, char *why,
 		n = non > 0 ? non : 0;
 	}
 	return il_runlock_cpus(cpus, n, stop, why, len);
+}
+
+/* is capability bit held (CapEff of /proc/self/status)? */
+static bool cap_held(int bit)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "re");
+	bool held_cap = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long caps;
+
+		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
+			held_cap = (caps >> bit) & 1;
+			break;
+		}
+	}
+	fclose(f);
+	return held_cap;
+}
+
+int il_lock_memory(char *why, size_t len)
+{
+	struct rlimit rl;
+
+	/*
+	 * MCL_FUTURE under a finite RLIMIT_MEMLOCK locks every later mapping
+	 * until the limit is reached, and then thread stacks cannot be
+	 * mapped: pthread_create fails with EAGAIN in the middle of the run.
+	 * Without CAP_IPC_LOCK (bit 14) and a limit of at least 1 GiB, memory
+	 * is not locked at all.
+	 */
+	if (!cap_held(14) &&
+	    (getrlimit(RLIMIT_MEMLOCK, &rl) ||
+	     (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (1ull << 30)))) {
+		snprintf(why, len,
+			 "memory not locked: RLIMIT_MEMLOCK is %lluK and "
+			 "CAP_IPC_LOCK is missing; page faults may add latency",
+			 (unsigned long long)rl.rlim_cur >> 10);
+		return -EPERM;
+	}
+	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		int ret = -errno;
+
+		snprintf(why, len,
+			 "mlockall failed (%s); page faults may add "
+			 "latency",
+			 strerror(errno));
+		return ret;
+	}
+	return 0;
 }

@@ -45,6 +45,15 @@ int il_runlock_cpus(const int *cpus, int n, const int *stop, char *why,
 int il_run_begin(const struct il_scenario *sc, const int *stop, char *why,
 		 size_t len);
 
+/*
+ * mlockall(MCL_CURRENT | MCL_FUTURE) where it is safe: with CAP_IPC_LOCK or
+ * an RLIMIT_MEMLOCK of at least 1 GiB.  Under a smaller limit MCL_FUTURE
+ * makes pthread_create fail (EAGAIN) once the limit is used up, so memory
+ * is left unlocked: -EPERM, with the limit and the missing capability in
+ * why, for the program to print as a note.
+ */
+int il_lock_memory(char *why, size_t len);
+
 /* "4242 dl-mbwi" lock-file text -> pid and program; 0 or -EINVAL */
 int __il_runlock_parse_holder(const char *text, int *pid, char *prog,
 			      size_t len);
