@@ -383,7 +383,9 @@ static int make_tmp(struct il_kmutex *km, char *err, size_t len)
 	km->dfd_dir = open(km->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (km->dfd_dir < 0) {
 		ret = -errno;
-		snprintf(err, len, "dir = %s: %s", km->dir, strerror(errno));
+		snprintf(err, len,
+			 "dir = %s: cannot create a directory there: %s",
+			 km->dir, strerror(errno));
 		return ret;
 	}
 	for (int tries = 0;; tries++) {
