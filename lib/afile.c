@@ -102,7 +102,6 @@ static int judge(const char *path, const struct stat *st, char *why, size_t len)
 {
 	const char *what = NULL;
 	int ret = -EINVAL;
-
 	struct stat target;
 
 	if (S_ISREG(st->st_mode) || is_null_dev(st))
@@ -112,7 +111,7 @@ static int judge(const char *path, const struct stat *st, char *why, size_t len)
 		return 0;
 	if (S_ISLNK(st->st_mode)) {
 		what = "a symbolic link (results are never written through "
-		       "one)";
+		       "one, unless it ends at /dev/null)";
 		ret = -ELOOP;
 	} else if (S_ISDIR(st->st_mode)) {
 		what = "a directory";

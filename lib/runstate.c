@@ -805,9 +805,9 @@ int il_runstate_repair(char *msg, size_t len)
 	n = reap_tmp("/tmp");
 	if (n > 0) {
 		append(msg, len,
-		       "%sremoved %d invlab-kmutex directories of dead "
+		       "%sremoved %d invlab-kmutex director%s of dead "
 		       "processes from /tmp",
-		       msg[0] ? "; " : "", n);
+		       msg[0] ? "; " : "", n, n == 1 ? "y" : "ies");
 		runs += n;
 	}
 	if (fd >= 0)

@@ -67,7 +67,8 @@ partition-kill)
 	"$dl" basic cross-cpu --partition -d 5s >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	# partitions made: the state file names a cpuN group
-	wait_for "grep -q '/cpu[0-9]' /run/invlab/$pid.state" 5
+	wait_for "find /sys/fs/cgroup -maxdepth 4 -type d -path '*/invlab-$pid/cpu[0-9]*' |
+		grep -q ." 5
 	made=$?
 	if ! kill -0 $pid 2>/dev/null; then
 		wait $pid
@@ -75,7 +76,7 @@ partition-kill)
 		skip_if_77 $rc "$tmp/err"
 	fi
 	[ $made -eq 0 ]
-	check $? "mid-run the partitions are recorded in /run/invlab/$pid.state"
+	check $? "mid-run the partitions exist"
 	sleep 1
 	kill -KILL $pid
 	wait $pid 2>/dev/null
@@ -106,7 +107,9 @@ partition-kill)
 kmutex-kill)
 	"$km" --config throttled -d 5s --quiet >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	wait_for "ls -d /tmp/invlab-kmutex-$pid-* && grep -q cgroup /run/invlab/$pid.state" 5
+	wait_for "ls -d /tmp/invlab-kmutex-$pid-* &&
+		find /sys/fs/cgroup -maxdepth 4 -type d -name invlab-$pid |
+		grep -q ." 5
 	made=$?
 	if ! kill -0 $pid 2>/dev/null; then
 		wait $pid
