@@ -8,8 +8,9 @@
 #   kernel-reliab.sh MODE DL_MBWI KMUTEX PI_CLASSIC INVLAB_CLEANUP
 #
 #   partition-kill  SIGKILL 3 s into a partitioned dl-mbwi run: the next
-#                   run repairs it (says so), is not refused (77), and
-#                   cpuset.sched_load_balance is what it was before
+#                   run repairs it (says so), is not refused (77),
+#                   cpuset.sched_load_balance is what it was before, the
+#                   killed run's temporary result file is gone
 #   kmutex-kill     SIGKILL during kmutex throttled: the next run removes
 #                   the temporary directory and the cgroups
 #   symlink-swap    the temporary directory of 'kmutex --dir D' swapped for
@@ -64,7 +65,8 @@ echo "TAP version 13"
 case $mode in
 partition-kill)
 	before=$(balance_state)
-	"$dl" basic cross-cpu --partition -d 5s >"$tmp/out" 2>"$tmp/err" &
+	"$dl" basic cross-cpu --partition -d 5s --json "$tmp/out.json" \
+		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	# partitions made: the state file names a cpuN group
 	wait_for "find /sys/fs/cgroup -maxdepth 4 -type d -path '*/invlab-$pid/cpu[0-9]*' |
@@ -82,6 +84,8 @@ partition-kill)
 	wait $pid 2>/dev/null
 	[ -n "$(leftover_cgroups "invlab-$pid")" ]
 	check $? "SIGKILL left invlab-$pid behind (so the checks below mean something)"
+	[ -n "$(ls "$tmp" | grep 'out\.json\.tmp\.')" ]
+	check $? "and its temporary result file"
 
 	"$dl" basic -d 1s --tap >"$tmp/tap" 2>"$tmp/err2"
 	rc=$?
@@ -95,6 +99,8 @@ partition-kill)
 	check $? "no invlab-$pid cgroup left ${left:+($left)}"
 	[ ! -e "/run/invlab/$pid.state" ]
 	check $? "the dead run's state file is gone"
+	[ -z "$(ls "$tmp" | grep 'out\.json\.tmp\.')" ]
+	check $? "so is its temporary result file"
 	[ "$(balance_state)" = "$before" ]
 	check $? "cpuset.sched_load_balance is back to '$before' (now '$(balance_state)')"
 	"$dl" basic cross-cpu --partition -d 1s --tap >"$tmp/tap" 2>"$tmp/err3"
