@@ -11,6 +11,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <invlab/cpu.h>
@@ -66,9 +67,12 @@ static int lock_one(int cpu, uint64_t until, const int *stop, bool *told,
 	int fd;
 
 	snprintf(path, sizeof(path), IL_RUNSTATE_DIR "/cpu%d.lock", cpu);
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* 0600: a lock file others could open, they could flock and hold
+	 * (flock needs no write access) */
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
+	fchmod(fd, 0600);
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
 			int ret = -errno;

@@ -498,6 +498,32 @@ static int save(void)
 	return ret;
 }
 
+static int undo(const struct il_runstate *st, char *what, size_t len);
+
+/*
+ * A file under this PID already: a dead process that had the same PID
+ * (it started at another time) and was never repaired.  Undone before it
+ * is overwritten.
+ */
+static void undo_predecessor(void)
+{
+	struct il_runstate *old = malloc(sizeof(*old));
+	char path[128], err[600], what[256], *text;
+
+	if (!old || state_path(self.pid, path, sizeof(path)) ||
+	    !(text = read_text(path, STATE_MAX))) {
+		free(old);
+		return;
+	}
+	if (!__il_runstate_parse(text, old, err, sizeof(err)) &&
+	    old->pid == self.pid && old->start != self.start &&
+	    !undo(old, what, sizeof(what)))
+		__il_notice("repaired what an earlier PID %d (%s) left: %s",
+			    old->pid, old->prog, what);
+	free(text);
+	free(old);
+}
+
 int il_runstate_record(enum il_rs_kind kind, const char *path,
 		       const char *value)
 {
@@ -515,6 +541,10 @@ int il_runstate_record(enum il_rs_kind kind, const char *path,
 		proc_start(self.pid, NULL, 0, &self.start);
 		snprintf(self.prog, sizeof(self.prog), "%s",
 			 program_invocation_short_name);
+		/* not under the lock: undoing a group forgets its record */
+		pthread_mutex_unlock(&lock);
+		undo_predecessor();
+		pthread_mutex_lock(&lock);
 	}
 	for (int i = 0; i < self.n; i++)
 		if (self.rec[i].kind == kind &&
@@ -652,11 +682,25 @@ static int write_str(const char *dir, const char *file, const char *v)
 	return ret;
 }
 
+static void append(char *msg, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *msg, size_t len, const char *fmt, ...)
+{
+	size_t off = strlen(msg);
+	va_list ap;
+
+	if (off + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg + off, len - off, fmt, ap);
+	va_end(ap);
+}
+
 /* undo one dead run's records: 0 when all of them were undone */
 static int undo(const struct il_runstate *st, char *what, size_t len)
 {
 	int ncg = 0, left = 0, nbal = 0, ntmp = 0, ndir = 0;
-	size_t off;
 
 	/* groups, the deepest first (recorded parent first) */
 	for (int i = st->n - 1; i >= 0; i--)
@@ -689,37 +733,24 @@ static int undo(const struct il_runstate *st, char *what, size_t len)
 				ntmp++;
 		}
 	}
-	off = (size_t)snprintf(what, len, "%d cgroup%s", ncg,
-			       ncg == 1 ? "" : "s");
-	if (nbal && off < len)
-		off += (size_t)snprintf(what + off, len - off,
-					", load balancing restored");
-	if (ndir && off < len)
-		off += (size_t)snprintf(what + off, len - off,
-					", %d temporary director%s", ndir,
-					ndir == 1 ? "y" : "ies");
-	if (ntmp && off < len)
-		off += (size_t)snprintf(what + off, len - off,
-					", %d temporary file%s", ntmp,
-					ntmp == 1 ? "" : "s");
-	if (left && off < len)
-		snprintf(what + off, len - off, ", %d left (busy)", left);
+	what[0] = '\0';
+	if (ncg)
+		append(what, len, "%d cgroup%s", ncg, ncg == 1 ? "" : "s");
+	if (nbal)
+		append(what, len, "%sload balancing restored",
+		       what[0] ? ", " : "");
+	if (ndir)
+		append(what, len, "%s%d temporary director%s",
+		       what[0] ? ", " : "", ndir, ndir == 1 ? "y" : "ies");
+	if (ntmp)
+		append(what, len, "%s%d temporary file%s", what[0] ? ", " : "",
+		       ntmp, ntmp == 1 ? "" : "s");
+	if (left)
+		append(what, len, "%s%d left (busy)", what[0] ? ", " : "",
+		       left);
+	if (!what[0])
+		append(what, len, "nothing that was still there");
 	return left ? -EBUSY : 0;
-}
-
-static void append(char *msg, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void append(char *msg, size_t len, const char *fmt, ...)
-{
-	size_t off = strlen(msg);
-	va_list ap;
-
-	if (off + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg + off, len - off, fmt, ap);
-	va_end(ap);
 }
 
 /* invlab-kmutex-<pid>-* in /tmp of dead PIDs (no state file for them) */
@@ -759,7 +790,7 @@ int il_runstate_repair(char *msg, size_t len)
 	fd = __il_runstate_dir()
 		     ? -1
 		     : open(IL_RUNSTATE_DIR "/repair.lock",
-			    O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+			    O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		flock(fd, LOCK_EX);
 	d = opendir(IL_RUNSTATE_DIR);
