@@ -46,6 +46,30 @@ static void sync_dir(const char *path)
 	free(copy);
 }
 
+/*
+ * The temporary file's name as the run's state file records it: absolute
+ * (a relative --json is taken from the working directory), so that the
+ * next run finds it wherever it starts.
+ */
+static void record_name(const char *tmp, char *buf, size_t len)
+{
+	char cwd[512];
+
+	if (tmp[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		snprintf(buf, len, "%s", tmp);
+	else
+		snprintf(buf, len, "%s/%s", cwd,
+			 !strncmp(tmp, "./", 2) ? tmp + 2 : tmp);
+}
+
+static void forget_tmp(const char *tmp)
+{
+	char name[1024];
+
+	record_name(tmp, name, sizeof(name));
+	il_runstate_forget(IL_RS_FILE, name);
+}
+
 /* is st the null device (1:3)? */
 static bool is_null_dev(const struct stat *st)
 {
@@ -167,15 +191,19 @@ static int make_tmp(const char *path, char **tmp, bool record)
 		/* written down first, so that a killed run's temporary file
 		 * is removed by the next (runstate.h); not root: found by
 		 * nobody, as before */
-		if (record)
-			il_runstate_record(IL_RS_FILE, *tmp, NULL);
+		if (record) {
+			char name[1024];
+
+			record_name(*tmp, name, sizeof(name));
+			il_runstate_record(IL_RS_FILE, name, NULL);
+		}
 		fd = open(*tmp,
 			  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			  0666);
 		if (fd >= 0)
 			return fd;
 		if (record)
-			il_runstate_forget(IL_RS_FILE, *tmp);
+			forget_tmp(*tmp);
 		free(*tmp);
 		*tmp = NULL;
 		if (errno != EEXIST)
@@ -228,7 +256,7 @@ int il_afile_check(const char *path, char *why, size_t len)
 static void afile_clear(struct il_afile *a)
 {
 	if (a->tmp)
-		il_runstate_forget(IL_RS_FILE, a->tmp);
+		forget_tmp(a->tmp);
 	free(a->path);
 	free(a->tmp);
 	memset(a, 0, sizeof(*a));
