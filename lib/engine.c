@@ -40,13 +40,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <invlab/runlock.h>
 #include <invlab/cgroup.h>
 #include <invlab/cpu.h>
 #include <invlab/dlstat.h>
 #include <invlab/engine.h>
 #include <invlab/kmutex.h>
 #include <invlab/release.h>
+#include <invlab/runlock.h>
 #include <invlab/sched.h>
 #include <invlab/sync.h>
 #include <invlab/sysinfo.h>

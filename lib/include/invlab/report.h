@@ -91,9 +91,10 @@ struct il_afile {
 int il_afile_open(struct il_afile *a, const char *path);
 /*
  * Can path take a result file?  Call it before a run, so that a bad name
- * is refused before anything is measured.  0 for "-", /dev/null, a
- * regular file or a new name in a writable directory; -ELOOP for a
- * symbolic link (never followed), -ENXIO for a FIFO, device or socket,
+ * is refused before anything is measured.  0 for "-", /dev/null (also
+ * through a link), a regular file or a new name in a writable directory;
+ * -ELOOP for any other symbolic link (never followed), -ENXIO for a FIFO,
+ * a device or a socket,
  * -EISDIR, or the -errno of creating a file beside it; why says which.
  * il_afile_open applies the same rules again to what it opens.
  */
