@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <invlab/expect.h>
+#include <invlab/runlock.h>
+#include <invlab/runstate.h>
 
 #include "demo.h"
 
@@ -25,6 +27,13 @@ void demo_signals(void)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+static const char *notice_prog;
+
+static void notice(const char *line)
+{
+	fprintf(stderr, "%s: %s\n", notice_prog, line);
 }
 
 int demo_args(int argc, char **argv, const struct il_opt *const *tables,
@@ -50,6 +59,13 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 	if (argc - ret > max_pos) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
 			argv[ret + max_pos]);
+		return 2;
+	}
+	notice_prog = prog;
+	il_runstate_set_notice(notice);
+	il_runlock_configure(c->no_lock, c->lock_wait_ns);
+	if (c->json && il_afile_check(c->json, err, sizeof(err))) {
+		fprintf(stderr, "%s: --json: %s\n", prog, err);
 		return 2;
 	}
 	/*

@@ -16,6 +16,7 @@
 
 #include <invlab/opt.h>
 #include <invlab/report.h>
+#include <invlab/runlock.h>
 #include <invlab/sysinfo.h>
 #include <invlab/validate.h>
 

@@ -346,7 +346,8 @@ int main(int argc, char **argv)
 	if (il_sched_probe_rt(1, err, sizeof(err)))
 		return demo_skip(&cfg.common, PROG, err);
 
-	mlockall(MCL_CURRENT | MCL_FUTURE);
+	if (il_lock_memory(err, sizeof(err)) && !cfg.common.quiet)
+		fprintf(stderr, PROG ": note: %s\n", err);
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	il_sysinfo_read(&si);
 	ri.sys = &si;

@@ -604,7 +604,8 @@ int main(int argc, char **argv)
 			return demo_skip(&cfg.common, "invlab-run", err);
 		}
 	}
-	mlockall(MCL_CURRENT | MCL_FUTURE);
+	if (il_lock_memory(err, sizeof(err)) && !cfg.common.quiet)
+		fprintf(stderr, "invlab-run: note: %s\n", err);
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	il_sysinfo_read(&si);
 	g_tick_ns = demo_tick_ns(&si);

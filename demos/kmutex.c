@@ -1000,11 +1000,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": out of memory\n");
 		return 99;
 	}
-	if (mlockall(MCL_CURRENT | MCL_FUTURE) && !cfg.common.quiet)
-		fprintf(stderr,
-			PROG ": note: mlockall failed (%s); page faults "
-			     "may add latency\n",
-			strerror(errno));
+	if (il_lock_memory(err, sizeof(err)) && !cfg.common.quiet)
+		fprintf(stderr, PROG ": note: %s\n", err);
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	ri.sys = &su.si;
 	demo_signals();

@@ -647,9 +647,8 @@ int main(int argc, char **argv)
 	ret = il_sched_probe_rt(m[0].prio, err, sizeof(err));
 	if (ret)
 		return demo_skip(&cfg.common, "pi-chain", err);
-	if (mlockall(MCL_CURRENT | MCL_FUTURE) && !cfg.common.quiet)
-		fprintf(stderr, "pi-chain: note: mlockall failed (%s)\n",
-			strerror(errno));
+	if (il_lock_memory(err, sizeof(err)) && !cfg.common.quiet)
+		fprintf(stderr, "pi-chain: note: %s\n", err);
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	il_sysinfo_read(&si);
 	g_tick_ns = demo_tick_ns(&si);

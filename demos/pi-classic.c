@@ -477,11 +477,8 @@ int main(int argc, char **argv)
 	ret = il_sched_probe_rt((int)cfg.prio_high, err, sizeof(err));
 	if (ret)
 		return demo_skip(&cfg.common, "pi-classic", err);
-	if (mlockall(MCL_CURRENT | MCL_FUTURE) && !cfg.common.quiet)
-		fprintf(stderr,
-			"pi-classic: note: mlockall failed (%s); page "
-			"faults may add latency\n",
-			strerror(errno));
+	if (il_lock_memory(err, sizeof(err)) && !cfg.common.quiet)
+		fprintf(stderr, "pi-classic: note: %s\n", err);
 
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	il_sysinfo_read(&si);

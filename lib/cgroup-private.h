@@ -57,4 +57,18 @@ int __il_cgroup_path(char *out, size_t len, const char *own_dir, pid_t pid,
 /* cgroup v1 cpu.shares for a v2-scale weight (1..10000, 100 = 1024) */
 unsigned long __il_cgroup_shares(unsigned weight);
 
+/*
+ * For runstate.c: remove the group at path (".../invlab-<pid>[/name]")
+ * and its child groups, moving what is left in them to the group above
+ * invlab-<pid>.  0 (also when it is gone already) or -errno.
+ */
+int __il_cgroup_remove_path(const char *path);
+/*
+ * Remove invlab-<pid> groups of dead PIDs that have no state file, at the
+ * top of the cpu and cpuset hierarchies and beside this process's own
+ * group; a v1 exclusive one also turns load balancing at the top cpuset
+ * back on.  The number removed, what says so.
+ */
+int __il_cgroup_reap_orphans(char *what, size_t len);
+
 #endif

@@ -34,7 +34,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include <invlab/cgroup.h>
+#include <invlab/runstate.h>
 
 #include "cgroup-private.h"
 
@@ -486,9 +489,22 @@ static int errf(char *err, size_t len, int ret, const char *fmt, ...)
 	if (ret < 0 && n + 1 < len)
 		snprintf(err + n, len - n, ": %s%s", strerror(-ret),
 			 ret == -EACCES || ret == -EPERM
-				 ? " (needs root, or a delegated cgroup)"
+				 ? " (needs CAP_SYS_ADMIN, i.e. root, or a "
+				   "cgroup delegated to this user)"
 				 : "");
 	return ret;
+}
+
+/*
+ * Write a change down before making it (runstate.h).  Only root can write
+ * /run/invlab; a user with a delegated cgroup goes on unrecorded (its
+ * leftovers are still found by their invlab-<pid> names).
+ */
+static int record(enum il_rs_kind kind, const char *path, const char *value)
+{
+	int ret = il_runstate_record(kind, path, value);
+
+	return ret && geteuid() != 0 ? 0 : ret;
 }
 
 /* copy cpuset.cpus (unless cpus says which) and cpuset.mems from one v1
@@ -551,20 +567,40 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 	if (ret)
 		return errf(err, len, ret, "%s group path of this process",
 			    name);
-	if (mkdir(pa->path, 0755) && errno != EEXIST)
-		return errf(err, len, -errno, "cannot create %s", pa->path);
+	/* written down first: a run killed from here on is undone by the
+	 * next one (runstate.h) */
+	ret = record(IL_RS_CGROUP, pa->path, NULL);
+	if (ret)
+		return errf(err, len, ret,
+			    "cannot record %s in " IL_RUNSTATE_DIR
+			    " before creating it",
+			    pa->path);
+	if (mkdir(pa->path, 0755) && errno != EEXIST) {
+		ret = -errno;
+		il_runstate_forget(IL_RS_CGROUP, pa->path);
+		return errf(err, len, ret, "cannot create %s", pa->path);
+	}
 	/* registered before anything else can fail: cleanup removes it */
 	pa->created = true;
 	if (pa->version == 1) {
 		if (ctrl == IL_CG_CPUSET &&
-		    (ret = cpuset_inherit(pa->own, pa->path, NULL)))
+		    (ret = cpuset_inherit(pa->own, pa->path, NULL))) {
+			char who[200];
+
+			if (ret == -EINVAL &&
+			    il_runstate_live_owners(who, sizeof(who)) > 0)
+				return errf(err, len, -EBUSY,
+					    "%s: cpuset.cpus refused: another "
+					    "cpuset holds these CPUs "
+					    "exclusively, held by %s",
+					    pa->path, who);
 			return errf(err, len, ret, "%s: cpuset.cpus/mems%s",
 				    pa->path,
 				    ret == -EINVAL
 					    ? " refused: another cpuset holds "
-					      "these CPUs exclusively (a "
-					      "partitioned run in progress?)"
+					      "these CPUs exclusively"
 					    : "");
+		}
 		return 0;
 	}
 	/* v2: a threaded subtree, the controller enabled down to it */
@@ -575,7 +611,13 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 	snprintf(plus, sizeof(plus), "+%s", name);
 	if (!read_file(pa->own, "cgroup.subtree_control", ctl, sizeof(ctl)) &&
 	    !word_in(ctl, name)) {
-		ret = write_file(pa->own, "cgroup.subtree_control", plus);
+		char minus[16];
+
+		snprintf(minus, sizeof(minus), "-%s", name);
+		ret = record(IL_RS_SUBTREE, pa->own, minus);
+		if (!ret)
+			ret = write_file(pa->own, "cgroup.subtree_control",
+					 plus);
 		if (ret)
 			return errf(err, len, ret,
 				    "cannot enable %s in %s/cgroup.subtree_"
@@ -649,8 +691,17 @@ static int create(struct il_cgroup *cg, enum il_cg_ctrl ctrl, const char *name,
 			       name, err, len);
 	if (ret)
 		return ret;
-	if (mkdir(cg->path, 0755))
-		return errf(err, len, -errno, "cannot create %s", cg->path);
+	ret = record(IL_RS_CGROUP, cg->path, NULL);
+	if (ret)
+		return errf(err, len, ret,
+			    "cannot record %s in " IL_RUNSTATE_DIR
+			    " before creating it",
+			    cg->path);
+	if (mkdir(cg->path, 0755)) {
+		ret = -errno;
+		il_runstate_forget(IL_RS_CGROUP, cg->path);
+		return errf(err, len, ret, "cannot create %s", cg->path);
+	}
 	cg->created = true;
 	registry_add(cg);
 	if (pa->version == 2)
@@ -726,7 +777,12 @@ static int balance_off_upwards(const char *dir, const char *mnt)
 		    !strcmp(v, "1")) {
 			if (nlb_off == MAX_LB_OFF)
 				return -ENOSPC;
-			ret = write_file(d, "cpuset.sched_load_balance", "0");
+			/* the one change that outlives the groups: load
+			 * balancing off machine-wide */
+			ret = record(IL_RS_BALANCE, d, "1");
+			if (!ret)
+				ret = write_file(d, "cpuset.sched_load_balance",
+						 "0");
 			if (ret)
 				return ret;
 			snprintf(lb_off[nlb_off++], sizeof(lb_off[0]), "%s", d);
@@ -853,8 +909,10 @@ static int remove_dir(const char *dir, int version, const char *own)
 
 	for (int i = 0; i < RMDIR_TRIES; i++) {
 		evacuate(dir, version, own);
-		if (!rmdir(dir) || errno == ENOENT)
+		if (!rmdir(dir) || errno == ENOENT) {
+			il_runstate_forget(IL_RS_CGROUP, dir);
 			return 0;
+		}
 		if (errno != EBUSY)
 			return -errno;
 		nanosleep(&nap, NULL);
@@ -872,15 +930,20 @@ static int remove_parent(enum il_cg_ctrl ctrl)
 		return 0;
 	ret = remove_dir(pa->path, pa->version, pa->own);
 	if (ctrl == IL_CG_CPUSET)
-		while (nlb_off > 0)
-			write_file(lb_off[--nlb_off],
-				   "cpuset.sched_load_balance", "1");
+		while (nlb_off > 0) {
+			nlb_off--;
+			if (!write_file(lb_off[nlb_off],
+					"cpuset.sched_load_balance", "1"))
+				il_runstate_forget(IL_RS_BALANCE,
+						   lb_off[nlb_off]);
+		}
 	if (pa->enabled_own) {
 		char minus[16];
 
 		snprintf(minus, sizeof(minus), "-%s",
 			 __il_cgroup_ctrl_name(ctrl));
 		write_file(pa->own, "cgroup.subtree_control", minus);
+		il_runstate_forget(IL_RS_SUBTREE, pa->own);
 	}
 	memset(pa, 0, sizeof(*pa));
 	return ret;
@@ -920,4 +983,150 @@ void il_cgroup_cleanup_all(void)
 	}
 	remove_parent(IL_CG_CPU);
 	remove_parent(IL_CG_CPUSET);
+}
+
+/* ---- what dead runs left (runstate.c) --------------------------------- */
+
+/* a group dir and its child groups (a dead run's threads are gone; what
+ * is still in there moves to the group above invlab-<pid>) */
+static int remove_tree(const char *dir, const char *to, int version, int depth)
+{
+	DIR *d = depth > 0 ? opendir(dir) : NULL;
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char sub[640];
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		remove_tree(sub, to, version, depth - 1);
+	}
+	if (d)
+		closedir(d);
+	return remove_dir(dir, version, to);
+}
+
+int __il_cgroup_remove_path(const char *path)
+{
+	char to[512], probe[640];
+	const char *inv = strstr(path, "/invlab-");
+	struct stat st;
+	int version;
+
+	if (!inv || (size_t)(inv - path) >= sizeof(to))
+		return -EINVAL;
+	snprintf(to, sizeof(to), "%.*s", (int)(inv - path), path);
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	snprintf(probe, sizeof(probe), "%s/cgroup.threads", path);
+	version = access(probe, F_OK) ? 1 : 2;
+	return remove_tree(path, to, version, 1);
+}
+
+/* cpuset.cpu_exclusive of dir is 1 */
+static bool exclusive(const char *dir)
+{
+	char v[16];
+
+	return !read_file(dir, "cpuset.cpu_exclusive", v, sizeof(v)) &&
+	       !strcmp(v, "1");
+}
+
+/* invlab-<pid> groups in dir of dead PIDs without a state file */
+static int reap_in(const char *dir, int version, bool *was_excl)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		int pid = __il_runstate_name_pid(de->d_name, false);
+		char sub[640], state[128];
+		struct stat st;
+
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(state, sizeof(state), IL_RUNSTATE_DIR "/%d.state",
+			 pid);
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		if (!access(state, F_OK) || lstat(sub, &st) ||
+		    !S_ISDIR(st.st_mode) ||
+		    il_runstate_owner_alive(pid, 0, (long)st.st_mtime))
+			continue;
+		if (exclusive(sub))
+			*was_excl = true;
+		if (!remove_tree(sub, dir, version, 1))
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+int __il_cgroup_reap_orphans(char *what, size_t len)
+{
+	int total = 0;
+	bool balance = false;
+	char cpuset_mnt[512] = "";
+
+	what[0] = '\0';
+	for (int c = IL_CG_CPU; c <= IL_CG_CPUSET; c++) {
+		char mnt[512], root[512], own[512], dir[512], e[256];
+		char *pc = read_all("/proc/self/cgroup");
+		bool excl = false;
+		int version, n;
+
+		if (il_cgroup_mount((enum il_cg_ctrl)c, mnt, sizeof(mnt),
+				    &version, e, sizeof(e))) {
+			free(pc);
+			continue;
+		}
+		n = reap_in(mnt, version, &excl);
+		{
+			char *mi = read_all("/proc/self/mountinfo");
+
+			if (mi && pc &&
+			    !__il_cgroup_find_mount(mi, (enum il_cg_ctrl)c, mnt,
+						    sizeof(mnt), root,
+						    sizeof(root), &version) &&
+			    !__il_cgroup_own(pc, (enum il_cg_ctrl)c, version,
+					     own, sizeof(own)) &&
+			    !__il_cgroup_own_dir(dir, sizeof(dir), mnt, root,
+						 own) &&
+			    strcmp(dir, mnt))
+				n += reap_in(dir, version, &excl);
+			free(mi);
+		}
+		free(pc);
+		total += n;
+		if (c == IL_CG_CPUSET && version == 1 && excl) {
+			balance = true;
+			snprintf(cpuset_mnt, sizeof(cpuset_mnt), "%s", mnt);
+		}
+	}
+	/*
+	 * An exclusive partition of a dead run had turned load balancing off
+	 * at the top cpuset (its default is on, and nothing else of ours
+	 * holds it off once the partition is gone).
+	 */
+	if (balance) {
+		char v[16];
+
+		if (!read_file(cpuset_mnt, "cpuset.sched_load_balance", v,
+			       sizeof(v)) &&
+		    !strcmp(v, "0") &&
+		    !write_file(cpuset_mnt, "cpuset.sched_load_balance", "1"))
+			balance = true;
+		else
+			balance = false;
+	}
+	if (total)
+		snprintf(what, len, "%d invlab cgroup%s of dead processes%s%s",
+			 total, total == 1 ? "" : "s",
+			 balance ? "; load balancing back on in " : "",
+			 balance ? cpuset_mnt : "");
+	return total;
 }

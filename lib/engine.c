@@ -38,6 +38,7 @@
 #include <invlab/engine.h>
 #include <invlab/kmutex.h>
 #include <invlab/release.h>
+#include <invlab/runlock.h>
 #include <invlab/sync.h>
 #include <invlab/time.h>
 
@@ -96,6 +97,9 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 
 	zero_result(res);
 	why[0] = '\0';
+	/* undo what killed runs left, one run per CPU (runlock.h) */
+	if ((ret = il_run_begin(sc, o ? o->stop : NULL, why, len)))
+		return ret;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;

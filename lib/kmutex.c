@@ -35,7 +35,6 @@
  * removed by il_kmutex_close and, for every recipe still open, by
  * il_kmutex_cleanup_all.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -48,6 +47,7 @@
 #include <unistd.h>
 
 #include <invlab/kmutex.h>
+#include <invlab/runstate.h>
 #include <invlab/time.h>
 
 #include "kmutex-private.h"
@@ -84,6 +84,8 @@ struct il_kmutex {
 	char dir[PATH_LEN];	 /* copy of p.dir */
 	char source[PATH_LEN];	 /* copy of p.source */
 	char tmp[PATH_LEN + 64]; /* the temporary directory, or "" */
+	char tmpname[64];	 /* its name in dir, "" once removed */
+	int dfd_dir, dfd_tmp;	 /* dir and the temporary directory */
 	uint64_t size;
 	int nusers;
 	int dfd_a, dfd_b; /* rename */
@@ -312,28 +314,30 @@ static const char *fs_name(long type)
 	}
 }
 
-/* remove what a run created: files in the temporary directory and in its
- * subdirectories, then the directories (never deeper than that) */
-static void remove_tmp(const char *path, int depth)
+/*
+ * Remove what a run created: the temporary directory, its files and
+ * subdirectories.  Through the descriptor of the directory it was made in
+ * and unlinkat(), never by path again: someone who can write `dir` may
+ * have swapped the temporary directory for a symbolic link since, and
+ * root must not empty whatever it points to.
+ */
+static void remove_tmp(struct il_kmutex *km)
 {
-	DIR *d = opendir(path);
-	struct dirent *de;
-	char sub[PATH_LEN + 128];
+	struct stat ours, there;
 
-	if (d) {
-		while ((de = readdir(d))) {
-			if (!strcmp(de->d_name, ".") ||
-			    !strcmp(de->d_name, ".."))
-				continue;
-			snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
-			if (de->d_type == DT_DIR && depth < 1)
-				remove_tmp(sub, depth + 1);
-			else
-				unlinkat(dirfd(d), de->d_name, 0);
-		}
-		closedir(d);
+	if (km->dfd_dir < 0 || !km->tmpname[0])
+		return;
+	if (km->dfd_tmp >= 0 && !fstat(km->dfd_tmp, &ours) &&
+	    (fstatat(km->dfd_dir, km->tmpname, &there, AT_SYMLINK_NOFOLLOW) ||
+	     there.st_dev != ours.st_dev || there.st_ino != ours.st_ino)) {
+		/* moved away and something else put there: empty ours
+		 * through its descriptor, leave the name alone */
+		__il_rmtree_at(km->dfd_tmp, ".", 1);
+	} else {
+		__il_rmtree_at(km->dfd_dir, km->tmpname, 1);
 	}
-	rmdir(path);
+	il_runstate_forget(IL_RS_TMPDIR, km->tmp);
+	km->tmpname[0] = '\0';
 }
 
 static void close_fd(int *fd)
@@ -356,30 +360,74 @@ static void km_free(struct il_kmutex *km)
 	close_fd(&km->fd_dup);
 	close_fd(&km->pipe_r);
 	close_fd(&km->pipe_w);
-	if (km->tmp[0])
-		remove_tmp(km->tmp, 0);
+	remove_tmp(km);
+	close_fd(&km->dfd_tmp);
+	close_fd(&km->dfd_dir);
 	free(km);
 }
 
+/*
+ * The temporary directory "invlab-kmutex-<pid>-XXXXXX" in dir, made with
+ * mkdirat() in a descriptor of dir and opened with O_NOFOLLOW: everything
+ * after goes through km->dfd_tmp, never through the path.
+ */
 static int make_tmp(struct il_kmutex *km, char *err, size_t len)
 {
+	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned long long r =
+		il_now_ns() ^ ((unsigned long long)getpid() << 32);
 	struct statfs sf;
+	struct stat st;
 	int ret;
 
-	snprintf(km->tmp, sizeof(km->tmp), "%s/invlab-kmutex-%d-XXXXXX",
-		 km->dir, (int)getpid());
-	if (!mkdtemp(km->tmp)) {
+	km->dfd_dir = open(km->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (km->dfd_dir < 0) {
 		ret = -errno;
 		snprintf(err, len,
-			 "dir = %s: cannot create a directory there: "
-			 "%s",
+			 "dir = %s: cannot create a directory there: %s",
 			 km->dir, strerror(errno));
-		km->tmp[0] = '\0';
+		return ret;
+	}
+	for (int tries = 0;; tries++) {
+		char sfx[7];
+
+		for (int i = 0; i < 6; i++) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			sfx[i] = set[(r >> 33) % (sizeof(set) - 1)];
+		}
+		sfx[6] = '\0';
+		snprintf(km->tmpname, sizeof(km->tmpname),
+			 "invlab-kmutex-%d-%s", (int)getpid(), sfx);
+		snprintf(km->tmp, sizeof(km->tmp), "%s/%s", km->dir,
+			 km->tmpname);
+		/* written down first (runstate.h); without root the name
+		 * alone lets the next run find it */
+		il_runstate_record(IL_RS_TMPDIR, km->tmp, NULL);
+		if (!mkdirat(km->dfd_dir, km->tmpname, 0700))
+			break;
+		ret = -errno;
+		il_runstate_forget(IL_RS_TMPDIR, km->tmp);
+		km->tmpname[0] = '\0';
+		if (ret != -EEXIST || tries == 100) {
+			snprintf(err, len,
+				 "dir = %s: cannot create a directory there: "
+				 "%s",
+				 km->dir, strerror(-ret));
+			km->tmp[0] = '\0';
+			return ret;
+		}
+	}
+	km->dfd_tmp = openat(km->dfd_dir, km->tmpname,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (km->dfd_tmp < 0 || fstat(km->dfd_tmp, &st) ||
+	    st.st_uid != geteuid()) {
+		ret = errno ? -errno : -EPERM;
+		snprintf(err, len, "%s: replaced as it was made", km->tmp);
 		return ret;
 	}
 	snprintf(km->where, sizeof(km->where), "%s at %s",
-		 statfs(km->tmp, &sf) ? "a filesystem"
-				      : fs_name((long)sf.f_type),
+		 fstatfs(km->dfd_tmp, &sf) ? "a filesystem"
+					   : fs_name((long)sf.f_type),
 		 km->tmp);
 	return 0;
 }
@@ -392,10 +440,14 @@ static int open_rename(struct il_kmutex *km, char *err, size_t len)
 	if (ret)
 		return ret;
 	for (int i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), "%s/%c", km->tmp, 'a' + i);
-		if (mkdir(p, 0700) ||
+		char sub[2] = { (char)('a' + i), '\0' };
+
+		snprintf(p, sizeof(p), "%s/%s", km->tmp, sub);
+		if (mkdirat(km->dfd_tmp, sub, 0700) ||
 		    (*(i ? &km->dfd_b : &km->dfd_a) =
-			     open(p, O_DIRECTORY | O_RDONLY | O_CLOEXEC)) < 0) {
+			     openat(km->dfd_tmp, sub,
+				    O_DIRECTORY | O_RDONLY | O_NOFOLLOW |
+					    O_CLOEXEC)) < 0) {
 			ret = -errno;
 			snprintf(err, len, "%s: %s", p, strerror(errno));
 			return ret;
@@ -429,7 +481,9 @@ static int open_fpos(struct il_kmutex *km, char *err, size_t len)
 	if (ret)
 		return ret;
 	snprintf(p, sizeof(p), "%s/shared", km->tmp);
-	km->fd = open(p, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+	km->fd = openat(km->dfd_tmp, "shared",
+			O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC,
+			0600);
 	if (km->fd < 0) {
 		ret = -errno;
 		snprintf(err, len, "%s: %s", p, strerror(errno));
@@ -563,6 +617,7 @@ int il_kmutex_open(struct il_kmutex **out, const struct il_kmutex_params *p,
 	}
 	km->p = *p;
 	km->dfd_a = km->dfd_b = km->fd = km->fd_dup = -1;
+	km->dfd_dir = km->dfd_tmp = -1;
 	km->pipe_r = km->pipe_w = -1;
 	km->nusers = nusers;
 	km->size = p->size ? p->size : il_kmutex_size_default(p->recipe);

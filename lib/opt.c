@@ -139,6 +139,24 @@ const struct il_opt il_common_opts[] = {
 		.help = "show the figures forming, once a second (a refreshing "
 			"screen on a terminal, plain lines otherwise)",
 	},
+	{
+		.name = "no-lock",
+		.type = IL_OPT_FLAG,
+		.offset = COMMON(no_lock),
+		.help = "run even while another invlab run uses the same CPUs "
+			"(its measurements and this one's disturb each other)",
+	},
+	{
+		.name = "lock-wait",
+		.type = IL_OPT_DURATION,
+		.offset = COMMON(lock_wait_ns),
+		.def = "30s",
+		.min = 100 * (int64_t)IL_NSEC_PER_MSEC,
+		.max = 3600 * (int64_t)IL_NSEC_PER_SEC,
+		.metavar = "TIME",
+		.help = "how long to wait for CPUs another invlab run uses "
+			"before giving up (exit 77)",
+	},
 	{ .name = NULL },
 };
 

@@ -411,6 +411,11 @@ static long cgroup_rt_runtime(char *path, size_t len)
 	return us;
 }
 
+/* root whose capability was taken away: "run as root" would not help */
+static const char root_no_cap[] =
+	", which this root process does not hold (dropped by its container, "
+	"capsh or setpriv)";
+
 const char *il_sched_strerror(int err, const struct il_sched *s, char *buf,
 			      size_t len)
 {
@@ -430,15 +435,17 @@ const char *il_sched_strerror(int err, const struct il_sched *s, char *buf,
 			    rl.rlim_cur < (rlim_t)s->prio)
 				snprintf(buf, len,
 					 "%s refused: needs CAP_SYS_NICE or "
-					 "RLIMIT_RTPRIO >= %d (it is %lu); run "
-					 "as root",
+					 "RLIMIT_RTPRIO >= %d (it is %lu)%s",
 					 what, s->prio,
-					 (unsigned long)rl.rlim_cur);
+					 (unsigned long)rl.rlim_cur,
+					 geteuid() ? "; run as root"
+						   : root_no_cap);
 			else
 				snprintf(buf, len,
-					 "%s refused: needs CAP_SYS_NICE; run "
-					 "as root",
-					 what);
+					 "%s refused: needs CAP_SYS_NICE%s",
+					 what,
+					 geteuid() ? "; run as root"
+						   : root_no_cap);
 			return buf;
 		}
 		rt = cgroup_rt_runtime(cg, sizeof(cg));

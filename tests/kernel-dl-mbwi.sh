@@ -72,7 +72,7 @@ basic)
 		grep -q -- "- basic mbwi $c: [A-Z]* (expected" "$tmp/tap"
 		check $? "basic: the $c check gave a verdict"
 	done
-	python3 - "$tmp/out.json" <<'PY'
+	pycheck "$tmp/out.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 run = d["runs"][0]
@@ -118,7 +118,11 @@ overrun0)
 	check $? "steal-budget --overrun 0: exit status 0 (got $rc)"
 	has_verdict "$tmp/tap" "steal-budget mbwi holder bandwidth" PASS
 	check $? "a holder within its section keeps within its bandwidth"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["runs"][0]["overrun_ns"] == 0' "$tmp/json"
+	pycheck "$tmp/json" <<'PY'
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert d["runs"][0]["overrun_ns"] == 0
+PY
 	check $? "--json -: standard output is the JSON alone"
 	;;
 unreserve)
@@ -196,7 +200,12 @@ sigterm)
 	skip_if_77 $rc "$tmp/err"
 	[ "$rc" -eq 143 ]
 	check $? "SIGTERM: exit status 143 (got $rc)"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["interrupted"] is True; assert d["runs"][0]["tasks"][0]["jobs"] > 0' "$tmp/out.json"
+	pycheck "$tmp/out.json" <<'PY'
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert d["interrupted"] is True
+assert d["runs"][0]["tasks"][0]["jobs"] > 0
+PY
 	check $? "SIGTERM: the partial result was written, marked interrupted"
 	[ -z "$(leftover_cgroups 'invlab-*')" ]
 	check $? "SIGTERM: no invlab-* cpuset left behind"

@@ -34,10 +34,11 @@ recipe)
 	relay "$tmp/tap"
 	[ "$rc" -eq 0 ]
 	check $? "$recipe: exit status 0 (got $rc)"
-	python3 - "$tmp/out.json" <<'PY'
+	pycheck "$tmp/out.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-r = [x for x in d["runs"] if x["configuration"] == "contention"][0]
+r = next((x for x in d["runs"] if x["configuration"] == "contention"), None)
+assert r, "no contention run in the result file"
 assert r["contender_calls"] > 0, "the contender made no call"
 assert r["uncontended_cost_ns"] > 0, "no uncontended cost"
 b = r["blocked_ns"]
@@ -57,10 +58,11 @@ throttled | rt-waiter)
 	relay "$tmp/tap"
 	[ "$ms" -lt 20000 ]
 	check $? "$mode ran in under 20 s ($ms ms)"
-	python3 - "$tmp/out.json" "$mode" <<'PY'
+	pycheck "$tmp/out.json" "$mode" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-r = [x for x in d["runs"] if x["configuration"] == sys.argv[2]][0]
+r = next((x for x in d["runs"] if x["configuration"] == sys.argv[2]), None)
+assert r, "no %s run in the result file" % sys.argv[2]
 assert r["verdict"] in ("PASS", "FAIL", "UNDECIDED"), r["verdict"]
 print("# %s: %s, expected %s (%s); proxy_exec_active %s" % (sys.argv[2],
       r["verdict"], r["expected"], r["expected_because"],
@@ -105,7 +107,7 @@ cleanup)
 	left=$(ls -d /tmp/invlab-kmutex-"$pid"-* 2>/dev/null)
 	[ -z "$left" ]
 	check $? "no temporary directory left after SIGTERM ${left:+($left)}"
-	python3 - "$tmp/int.json" <<'PY'
+	pycheck "$tmp/int.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["interrupted"] is True and d["return_code"] == 143

@@ -46,7 +46,7 @@ sigterm)
 	skip_if_77 $rc "$tmp/stderr"
 	[ "$rc" -eq 143 ]
 	check $? "exit status 128+SIGTERM (got $rc)"
-	python3 - "$tmp/out.json" <<'PY'
+	pycheck "$tmp/out.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["interrupted"] is True, d["interrupted"]

@@ -81,3 +81,24 @@ stop_within() {
 	stop_ms=$(elapsed_ms "$t0")
 	return $killed
 }
+
+# pycheck [ARGS...] <<'PY' ... PY: a check written in Python, read from
+# standard input, with ARGS as sys.argv[1:].  Whatever goes wrong inside
+# it (a result file missing after an unexpected exit, a run or key that
+# is not there) ends it with status 1 and the reason as a TAP comment,
+# never a traceback, so the check is a plain "not ok".
+pycheck() {
+	python3 -c '
+import sys
+src = sys.stdin.read()
+sys.argv = ["check"] + sys.argv[1:]
+try:
+    exec(compile(src, "check", "exec"), {"__name__": "__main__"})
+except SystemExit:
+    raise
+except BaseException as e:
+    what = "%s: %s" % (type(e).__name__, e)
+    print("# check failed: " + " ".join(what.split())[:300])
+    sys.exit(1)
+' "$@"
+}

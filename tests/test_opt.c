@@ -585,9 +585,17 @@ static void test_man(void)
 	for (const struct il_opt *const *t = tables; *t; t++)
 		for (const struct il_opt *o = *t; o->name; o++) {
 			char want[64];
+			size_t k = (size_t)snprintf(want, sizeof(want),
+						    "\\fB\\-\\-");
 
-			snprintf(want, sizeof(want), "\\fB\\-\\-%s\\fR",
-				 o->name);
+			/* groff wants every '-' of the name escaped too */
+			for (const char *c = o->name;
+			     *c && k + 3 < sizeof(want); c++) {
+				if (*c == '-')
+					want[k++] = '\\';
+				want[k++] = *c;
+			}
+			snprintf(want + k, sizeof(want) - k, "\\fR");
 			t_check_contains(buf, want);
 		}
 	/* one .TP per option */

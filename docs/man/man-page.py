@@ -31,7 +31,7 @@ import re
 import shutil
 import sys
 
-HEADER = ('.\\" Generated from docs/man/{name}.in and the option table of '
+HEADER = ('.\\" Generated from docs/man/{name} and the option table of '
           'the program\n.\\" (PROG --help=man); edit those, then run '
           '"ninja -C build man-update".\n')
 

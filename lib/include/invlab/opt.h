@@ -87,6 +87,8 @@ struct il_common_cfg {
 	uint64_t duration_ns;
 	int64_t repeat;
 	int live;
+	int no_lock;	       /* runlock.h */
+	uint64_t lock_wait_ns; /* runlock.h */
 	/*
 	 * Written by il_opt_parse, read by il_opt_was_set; not options.
 	 * opt_tables is the tables argument of the last parse (it must

@@ -1,0 +1,262 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# What a run leaves on the machine and whom it lets in, on the live kernel,
+# as TAP.  Needs root; checks behaviour (exit codes, files, messages),
+# never a timing verdict.
+#
+#   kernel-reliab.sh MODE DL_MBWI KMUTEX PI_CLASSIC INVLAB_CLEANUP
+#
+#   partition-kill  SIGKILL 3 s into a partitioned dl-mbwi run: the next
+#                   run repairs it (says so), is not refused (77),
+#                   cpuset.sched_load_balance is what it was before, the
+#                   killed run's temporary result file is gone
+#   kmutex-kill     SIGKILL during kmutex throttled: the next run removes
+#                   the temporary directory and the cgroups
+#   symlink-swap    the temporary directory of 'kmutex --dir D' swapped for
+#                   a link to another directory mid-run by the owner of D:
+#                   the link's target keeps its files
+#   json-refused    --json at a FIFO, a link to a device, a link to a file
+#                   and a device: exit 2 before any measuring, nothing
+#                   written
+#   lock            a second run on the same CPUs waits, says for whom,
+#                   and gives up with 77 naming the first; --no-lock runs
+#   nopriv          kmutex as nobody: 77 naming the capability, never 99
+set -u
+mode=$1
+dl=$2
+km=$3
+pic=$4
+cleanup=$5
+tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "1..0 # SKIP needs root (cgroups, SCHED_DEADLINE, /run/invlab)"
+	exit 77
+fi
+
+# the v1 cpuset hierarchy's top, if there is one
+cpuset_v1() {
+	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break;
+	       if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)cpuset(,|$)/)
+		       print $5 }' /proc/self/mountinfo | head -n 1
+}
+balance_state() {
+	m=$(cpuset_v1)
+	[ -n "$m" ] && cat "$m/cpuset.sched_load_balance" 2>/dev/null
+}
+# wait_for TEST SECONDS: poll until TEST (a shell command) succeeds
+wait_for() {
+	i=0
+	while ! sh -c "$1" >/dev/null 2>&1 && [ $i -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sh -c "$1" >/dev/null 2>&1
+}
+
+echo "TAP version 13"
+# anything a test before left must not count here
+"$cleanup" --quiet >/dev/null 2>&1
+
+case $mode in
+partition-kill)
+	before=$(balance_state)
+	"$dl" basic cross-cpu --partition -d 5s --json "$tmp/out.json" \
+		>"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	# partitions made: the state file names a cpuN group
+	wait_for "find /sys/fs/cgroup -maxdepth 4 -type d -path '*/invlab-$pid/cpu[0-9]*' |
+		grep -q ." 5
+	made=$?
+	if ! kill -0 $pid 2>/dev/null; then
+		wait $pid
+		rc=$?
+		skip_if_77 $rc "$tmp/err"
+	fi
+	[ $made -eq 0 ]
+	check $? "mid-run the partitions exist"
+	sleep 1
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	[ -n "$(leftover_cgroups "invlab-$pid")" ]
+	check $? "SIGKILL left invlab-$pid behind (so the checks below mean something)"
+	[ -n "$(ls "$tmp" | grep 'out\.json\.tmp\.')" ]
+	check $? "and its temporary result file"
+
+	"$dl" basic -d 1s --tap >"$tmp/tap" 2>"$tmp/err2"
+	rc=$?
+	grep '^dl-mbwi: repaired' "$tmp/err2" | sed 's/^/# /'
+	[ "$rc" -ne 77 ] && [ "$rc" -ne 99 ]
+	check $? "the next global run is not refused (exit $rc; $(grep -m1 SKIP "$tmp/err2" "$tmp/tap" | head -c 200))"
+	grep -q "repaired what PID $pid (dl-mbwi) left" "$tmp/err2"
+	check $? "it says in one line that it repaired what PID $pid left"
+	left=$(leftover_cgroups "invlab-$pid")
+	[ -z "$left" ]
+	check $? "no invlab-$pid cgroup left ${left:+($left)}"
+	[ ! -e "/run/invlab/$pid.state" ]
+	check $? "the dead run's state file is gone"
+	[ -z "$(ls "$tmp" | grep 'out\.json\.tmp\.')" ]
+	check $? "so is its temporary result file"
+	[ "$(balance_state)" = "$before" ]
+	check $? "cpuset.sched_load_balance is back to '$before' (now '$(balance_state)')"
+	"$dl" basic cross-cpu --partition -d 1s --tap >"$tmp/tap" 2>"$tmp/err3"
+	rc=$?
+	[ "$rc" -ne 77 ] && [ "$rc" -ne 99 ]
+	check $? "a partitioned run after it is not refused (exit $rc)"
+	[ "$(balance_state)" = "$before" ]
+	check $? "and it restores cpuset.sched_load_balance too"
+	;;
+kmutex-kill)
+	"$km" --config throttled -d 5s --quiet >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	wait_for "ls -d /tmp/invlab-kmutex-$pid-* &&
+		find /sys/fs/cgroup -maxdepth 4 -type d -name invlab-$pid |
+		grep -q ." 5
+	made=$?
+	if ! kill -0 $pid 2>/dev/null; then
+		wait $pid
+		rc=$?
+		skip_if_77 $rc "$tmp/err"
+	fi
+	[ $made -eq 0 ]
+	check $? "mid-run the temporary directory and the cgroups exist"
+	sleep 0.5
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	[ -n "$(ls -d /tmp/invlab-kmutex-$pid-* 2>/dev/null)" ]
+	check $? "SIGKILL left the temporary directory (so the checks below mean something)"
+	"$km" --config alone -d 1s --quiet >"$tmp/out" 2>"$tmp/err2"
+	rc=$?
+	sed -n 's/^kmutex: repaired/# repaired/p' "$tmp/err2"
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]
+	check $? "the next run runs (exit $rc)"
+	grep -q "repaired what PID $pid (kmutex) left" "$tmp/err2"
+	check $? "it says that it repaired what PID $pid left"
+	left=$(ls -d /tmp/invlab-kmutex-$pid-* 2>/dev/null)
+	[ -z "$left" ]
+	check $? "no temporary directory of PID $pid left ${left:+($left)}"
+	left=$(leftover_cgroups "invlab-$pid")
+	[ -z "$left" ]
+	check $? "no invlab-$pid cgroup left ${left:+($left)}"
+	;;
+symlink-swap)
+	user=nobody
+	id $user >/dev/null 2>&1 || { echo "1..0 # SKIP no user nobody"; exit 77; }
+	mkdir "$tmp/udir" "$tmp/victim" "$tmp/victim/sub"
+	chown $user "$tmp/udir"
+	echo precious >"$tmp/victim/f1"
+	echo precious >"$tmp/victim/sub/f2"
+	"$km" --config alone --dir "$tmp/udir" -d 3s --quiet \
+		>"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	wait_for "ls -d $tmp/udir/invlab-kmutex-$pid-*" 5
+	t=$(ls -d "$tmp/udir/invlab-kmutex-$pid-"* 2>/dev/null | head -n 1)
+	[ -n "$t" ]
+	check $? "kmutex made its directory in --dir ($t)"
+	# the owner of --dir swaps it for a link to the victim
+	setpriv --reuid=$user --clear-groups sh -c \
+		"mv '$t' '$tmp/udir/moved' && ln -s '$tmp/victim' '$t'"
+	check $? "the owner of --dir swapped it for a symbolic link"
+	wait $pid
+	rc=$?
+	skip_if_77 $rc "$tmp/err"
+	[ -f "$tmp/victim/f1" ] && [ -f "$tmp/victim/sub/f2" ]
+	check $? "the link's target keeps its files (exit $rc)"
+	[ -z "$(ls -A "$tmp/udir/moved" 2>/dev/null)" ]
+	check $? "kmutex's own directory was emptied through its descriptor"
+	;;
+json-refused)
+	mkfifo "$tmp/fifo"
+	ln -s /dev/full "$tmp/dev"
+	echo keep >"$tmp/victim"
+	ln -s "$tmp/victim" "$tmp/link"
+	for p in "$pic" "$dl" "$km"; do
+		name=$(basename "$p")
+		for what in fifo dev link /dev/zero; do
+			case $what in
+			/*) path=$what ;;
+			*) path=$tmp/$what ;;
+			esac
+			t0=$(date +%s%N)
+			timeout 20 "$p" --json "$path" -d 5s >"$tmp/out" \
+				2>"$tmp/err"
+			rc=$?
+			ms=$(elapsed_ms "$t0")
+			# a measurement would take the 5 s asked for
+			[ "$rc" -eq 2 ] && [ "$ms" -lt 2000 ]
+			check $? "$name --json $what: refused with exit 2 before measuring (exit $rc, $ms ms): $(head -c 160 "$tmp/err")"
+		done
+		[ -p "$tmp/fifo" ] && [ -L "$tmp/dev" ] && [ -L "$tmp/link" ] &&
+			[ "$(cat "$tmp/victim")" = keep ]
+		check $? "$name: the FIFO and the links are as they were, the link's target unwritten"
+		[ -z "$(ls "$tmp" | grep '\.tmp\.')" ]
+		check $? "$name: no temporary result file left"
+	done
+	;;
+lock)
+	"$km" --config alone -d 4s --quiet >"$tmp/out1" 2>"$tmp/err1" &
+	first=$!
+	wait_for "grep -q '^$first ' /run/invlab/cpu*.lock" 10
+	check $? "the first run holds a CPU lock naming it"
+	t0=$(date +%s%N)
+	"$km" --config alone -d 1s --lock-wait 1s --quiet >"$tmp/out2" \
+		2>"$tmp/err2"
+	rc=$?
+	ms=$(elapsed_ms "$t0")
+	sed 's/^/# /' "$tmp/err2"
+	[ "$rc" -eq 77 ]
+	check $? "a second run on the same CPU is refused with 77 (exit $rc, $ms ms)"
+	[ "$(grep -c "waiting for CPU .*PID $first (kmutex)" "$tmp/err2")" -eq 1 ]
+	check $? "it said once that it waits for PID $first (kmutex)"
+	grep -q "in use by PID $first (kmutex)" "$tmp/err2"
+	check $? "the refusal names the holder's PID and program"
+	"$km" --config alone -d 1s --no-lock --quiet >"$tmp/out3" 2>"$tmp/err3"
+	rc=$?
+	[ "$rc" -ne 77 ] && ! grep -q "waiting for CPU" "$tmp/err3"
+	check $? "--no-lock runs beside it without waiting (exit $rc)"
+	wait $first
+	rc=$?
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]
+	check $? "the first run ended normally (exit $rc)"
+	;;
+nopriv)
+	if ! command -v setpriv >/dev/null; then
+		echo "1..0 # SKIP setpriv (util-linux) not found"
+		exit 77
+	fi
+	run() {
+		prlimit --rtprio=0 --memlock=8388608 setpriv --reuid=65534 \
+			--regid=65534 --clear-groups --inh-caps=-all \
+			--bounding-set=-all "$@"
+	}
+	run "$km" --config throttled,rt-waiter -d 1s >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	sed 's/^/# /' "$tmp/err"
+	[ "$rc" -eq 77 ]
+	check $? "kmutex throttled,rt-waiter as nobody: exit 77 (got $rc)"
+	grep -q "CAP_SYS_ADMIN" "$tmp/err"
+	check $? "it names CAP_SYS_ADMIN for the cgroups"
+	grep -q "CAP_SYS_NICE" "$tmp/err"
+	check $? "it names CAP_SYS_NICE for SCHED_FIFO"
+	run "$km" --config alone,contention -d 500ms >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -ne 99 ] && ! grep -q "cannot create a thread" "$tmp/err"
+	check $? "kmutex alone,contention as nobody: no thread creation failure (exit $rc)"
+	grep -q "RLIMIT_MEMLOCK" "$tmp/err"
+	check $? "the unlocked memory is explained by RLIMIT_MEMLOCK"
+	run "$cleanup" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 77 ] && grep -q "needs root" "$tmp/err"
+	check $? "invlab-cleanup as nobody: 77, needs root (exit $rc)"
+	;;
+*)
+	echo "unknown mode '$mode'" >&2
+	exit 99
+	;;
+esac
+echo "1..$n"
+exit $fail
