@@ -3,7 +3,7 @@
  * invlab-compare and the arithmetic under it, on synthetic results with
  * known answers.
  *
- *   test-compare build/validators/invlab-compare docs/man/invlab-compare.1
+ *   test-compare build/tools/invlab-compare docs/man/invlab-compare.1
  *
  * The statistics are checked against values worked out by hand (a rank
  * test whose permutation distribution is small enough to count, a t test
@@ -28,6 +28,7 @@
 #include <invlab/time.h>
 
 #include "results.h"
+#include "stats.h"
 #include "t_tools.h"
 #include "t_util.h"
 

@@ -2,7 +2,7 @@
 /*
  * invlab-gate: profiles, verdicts, the UNDECIDED policy and JUnit XML.
  *
- *   test-gate build/validators/invlab-gate docs/man/invlab-gate.1 \
+ *   test-gate build/tools/invlab-gate docs/man/invlab-gate.1 \
  *       docs/gate-example.ini
  *
  * Every kind of profile mistake must be refused with exit 2 and a
@@ -98,6 +98,21 @@ static void write_const(const char *name, uint64_t v)
 	il_hist_init(&h);
 	for (int i = 0; i < 200; i++)
 		il_hist_record(&h, v);
+	t_check_int(
+		t_write_result(t_tmp(name), "pi-classic", &si, 2 * MS, &run, 1),
+		0);
+}
+
+/* the negative control "none" alone, with the verdict it reached */
+static void write_control(const char *name, const char *verdict)
+{
+	static struct il_hist h;
+	struct t_run run = {
+		"none", verdict, "FAIL", 1, { { "blocked_ns", &h } }
+	};
+	uint64_t seed = 11;
+
+	t_fill_hist(&h, &seed, 40, 21.0 * MS, 0.02);
 	t_check_int(
 		t_write_result(t_tmp(name), "pi-classic", &si, 2 * MS, &run, 1),
 		0);
@@ -275,6 +290,48 @@ static void test_judging(void)
 	rc = run(&out, &err, "-p", p, good0, t_tmp("undecided.json"), NULL);
 	t_check_int(rc, 1);
 	t_check_contains(out, "1 PASS, 1 UNDECIDED");
+	free(out), free(err), free(p);
+
+	/*
+	 * A negative control that detected nothing (UNDECIDED where FAIL was
+	 * expected) is not as expected whatever the undecided policy: the
+	 * one expectation rule.  With `undecided = pass` the gate once
+	 * passed it.
+	 */
+	write_control("control-undecided.json", "UNDECIDED");
+	p = profile("ctl.ini", "undecided = pass\n"
+			       "[pi-classic/none]\nverdict = expected\n");
+	rc = run(&out, &err, "-p", p, t_tmp("control-undecided.json"), NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "1 of 1 runs not as expected");
+	free(out), free(err);
+	rc = run(&out, &err, "-p", p, "-u", "pass",
+		 t_tmp("control-undecided.json"), NULL);
+	t_check_int(rc, 1);
+	free(out), free(err), free(p);
+	p = profile("ctl2.ini", "[pi-classic/none]\nverdict = FAIL\n");
+	rc = run(&out, &err, "-p", p, "-u", "pass",
+		 t_tmp("control-undecided.json"), NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "1 of 1 runs not FAIL");
+	free(out), free(err), free(p);
+	/* a control that detected what it is there for passes */
+	write_control("control-fail.json", "FAIL");
+	p = profile("ctl3.ini", "[pi-classic/none]\nverdict = expected\n");
+	rc = run(&out, &err, "-p", p, t_tmp("control-fail.json"), NULL);
+	t_check_int(rc, 0);
+	free(out), free(err);
+	/* a control that could not run is a skip: no data, not a pass */
+	write_control("control-skip.json", "SKIP");
+	rc = run(&out, &err, "-p", p, t_tmp("control-skip.json"), NULL);
+	t_check_int(rc, 77);
+	t_check_contains(out, "1 of 1 runs SKIP");
+	free(out), free(err);
+	/* a verdict the gate does not know is no verdict: a failure */
+	write_control("control-bogus.json", "MAYBE");
+	rc = run(&out, &err, "-p", p, t_tmp("control-bogus.json"), NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "1 without verdict");
 	free(out), free(err), free(p);
 
 	/* a histogram the results do not have is an error, not a skip */

@@ -2,7 +2,7 @@
 /*
  * invlab-plot: the SVG is well-formed XML and has the expected series.
  *
- *   test-plot build/validators/invlab-plot docs/man/invlab-plot.1
+ *   test-plot build/tools/invlab-plot docs/man/invlab-plot.1
  *
  * Synthetic results with three configurations (one of them named with
  * every character XML must escape) are drawn alone and against a

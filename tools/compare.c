@@ -31,7 +31,11 @@
 #include <invlab/report.h>
 #include <invlab/time.h>
 
+#include "args.h"
+#include "escape.h"
+#include "format.h"
 #include "results.h"
+#include "stats.h"
 
 enum format { F_TEXT, F_MARKDOWN, F_JSON };
 

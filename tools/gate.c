@@ -47,7 +47,11 @@
 #include <invlab/report.h>
 #include <invlab/time.h>
 
+#include "args.h"
+#include "escape.h"
+#include "format.h"
 #include "results.h"
+#include "stats.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -118,7 +122,8 @@ static const struct il_opt *const tables[] = { opts, NULL };
 enum kind { K_VERDICT, K_LIMIT, K_REGRESSION };
 enum op { OP_LE, OP_LT, OP_GE, OP_GT };
 static const char *const op_names[] = { "<=", "<", ">=", ">" };
-#define V_EXPECTED IL_RES_V_N
+/* verdict = expected: each run's own "expected" */
+#define V_EXPECTED IL_VERDICT_N
 
 struct check {
 	enum kind kind;
@@ -128,7 +133,7 @@ struct check {
 	enum il_res_stat stat;
 	enum op op;
 	double limit; /* ns, a count, or percent */
-	int verdict;  /* enum il_res_verdict, or V_EXPECTED */
+	int verdict;  /* enum il_verdict, or V_EXPECTED */
 };
 
 struct section {
@@ -197,20 +202,16 @@ static int parse_policy(const char *v, enum policy *p)
 
 static int parse_verdict(const char *v, int *out)
 {
-	static const char *const names[] = { "PASS", "FAIL", "UNDECIDED",
-					     "SKIP" };
+	enum il_verdict vd;
 
 	if (!strcasecmp(v, "expected")) {
 		*out = V_EXPECTED;
 		return 0;
 	}
-	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcasecmp(v, names[i])) {
-			*out = (int)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (il_verdict_parse(v, &vd))
+		return -EINVAL;
+	*out = (int)vd;
+	return 0;
 }
 
 /* "<=", "<", ">=", ">" at *s; advances past it */
@@ -564,7 +565,7 @@ static int parse_profile(const char *path, struct profile *p, char *err,
 
 /* ---- judging ---------------------------------------------------------- */
 
-enum outcome { R_PASS, R_FAIL, R_UNDECIDED, R_NODATA, R_ERROR };
+enum outcome { R_PASS, R_FAIL, R_UNDECIDED, R_NODATA, R_ERROR, R_SKIPPED };
 /* after the policy: what is reported */
 enum status { S_PASS, S_FAIL, S_SKIP, S_ERROR };
 static const char *const status_names[] = { "PASS", "FAIL", "SKIP", "ERROR" };
@@ -615,50 +616,64 @@ static void fmt_value(char *buf, size_t len, enum il_res_stat st, double v)
 		il_res_fmt_ns(buf, len, v);
 }
 
+/*
+ * What a run with verdict got means for `verdict = want`: the one
+ * expectation rule, as if every run had expected want.  The rule reads a
+ * SKIP as "could not run", so `verdict = SKIP` asks for SKIP itself.
+ */
+static enum il_outcome outcome_for(enum il_verdict got, enum il_verdict want)
+{
+	if (want == IL_SKIP)
+		return got == IL_SKIP ? IL_OUT_AS_EXPECTED
+				      : IL_OUT_NOT_AS_EXPECTED;
+	return il_expect(got, want);
+}
+
 static void judge_verdict(const struct il_res_group *g, const struct check *c,
 			  struct result *r)
 {
-	static const char *const vn[] = { "PASS", "FAIL", "UNDECIDED", "SKIP",
-					  "other" };
-	size_t und = g->verdicts[IL_RES_V_UNDECIDED], bad;
+	size_t out[IL_OUT_N] = { 0 }, bad, ok;
 	size_t used = 0;
+	const char *want;
 
-	for (int i = 0; i < IL_RES_V_N; i++) {
+	for (int i = 0; i < IL_VERDICT_N; i++) {
 		if (!g->verdicts[i])
 			continue;
 		used += (size_t)snprintf(
 			r->value + used, sizeof(r->value) - used, "%s%zu %s",
-			used ? ", " : "", g->verdicts[i], vn[i]);
+			used ? ", " : "", g->verdicts[i],
+			i == IL_NONE ? "without verdict"
+				     : il_verdict_name((enum il_verdict)i));
 		if (used >= sizeof(r->value))
 			break;
 	}
 	if (c->verdict == V_EXPECTED) {
-		bad = g->unexpected;
-		if (bad) {
-			r->outcome = R_FAIL;
-			snprintf(r->detail, sizeof(r->detail),
-				 "%zu of %zu runs not as expected", bad,
-				 g->nruns);
-		} else if (und) {
-			r->outcome = R_UNDECIDED;
-			snprintf(r->detail, sizeof(r->detail),
-				 "%zu of %zu runs UNDECIDED", und, g->nruns);
-		} else {
-			r->outcome = R_PASS;
-		}
-		return;
+		memcpy(out, g->outcomes, sizeof(out));
+		want = "as expected";
+	} else {
+		for (int i = 0; i < IL_VERDICT_N; i++)
+			out[outcome_for((enum il_verdict)i,
+					(enum il_verdict)c->verdict)] +=
+				g->verdicts[i];
+		want = il_verdict_name((enum il_verdict)c->verdict);
 	}
-	/* runs that are neither the wanted verdict nor UNDECIDED */
-	bad = g->nruns - g->verdicts[c->verdict] -
-	      (c->verdict != IL_RES_V_UNDECIDED ? und : 0);
+	/* NONE never counts as anything but a failure */
+	bad = out[IL_OUT_NONE] + out[IL_OUT_NOT_AS_EXPECTED];
+	ok = out[IL_OUT_AS_EXPECTED] + out[IL_OUT_INFO];
 	if (bad) {
 		r->outcome = R_FAIL;
 		snprintf(r->detail, sizeof(r->detail), "%zu of %zu runs not %s",
-			 bad, g->nruns, vn[c->verdict]);
-	} else if (und && c->verdict != IL_RES_V_UNDECIDED) {
+			 bad, g->nruns, want);
+	} else if (out[IL_OUT_UNDECIDED]) {
 		r->outcome = R_UNDECIDED;
 		snprintf(r->detail, sizeof(r->detail),
-			 "%zu of %zu runs UNDECIDED", und, g->nruns);
+			 "%zu of %zu runs UNDECIDED", out[IL_OUT_UNDECIDED],
+			 g->nruns);
+	} else if (!ok) {
+		/* every run could not run here: nothing was judged */
+		r->outcome = R_SKIPPED;
+		snprintf(r->detail, sizeof(r->detail), "%zu of %zu runs SKIP",
+			 out[IL_OUT_SKIP], g->nruns);
 	} else {
 		r->outcome = R_PASS;
 	}
@@ -808,6 +823,14 @@ static enum policy policy_of(const struct gate *gt, const struct section *s)
 	return s->undecided != POL_UNSET ? s->undecided : gt->prof.undecided;
 }
 
+/* the profile's words for the expectation rule's policies */
+static enum il_undecided_policy rule_policy(enum policy p)
+{
+	return p == POL_PASS   ? IL_UNDECIDED_TOLERATE
+	       : p == POL_SKIP ? IL_UNDECIDED_SKIPS
+			       : IL_UNDECIDED_FAILS;
+}
+
 static int add_result(struct gate *gt, const struct section *s,
 		      const struct check *c, const struct il_res_group *g)
 {
@@ -852,13 +875,20 @@ static int add_result(struct gate *gt, const struct section *s,
 	case R_NODATA:
 		r->status = gt->cfg->missing ? S_FAIL : S_SKIP;
 		break;
+	case R_SKIPPED:
+		r->status = S_SKIP;
+		break;
 	case R_UNDECIDED: {
 		enum policy pol = policy_of(gt, s);
 		size_t used = strlen(r->detail);
 
-		r->status = pol == POL_PASS   ? S_PASS
-			    : pol == POL_SKIP ? S_SKIP
-					      : S_FAIL;
+		/* an UNDECIDED where PASS was wanted, under the policy */
+		r->status =
+			il_outcome_fails(IL_OUT_UNDECIDED, rule_policy(pol))
+				? S_FAIL
+			: il_outcome_skips(IL_OUT_UNDECIDED, rule_policy(pol))
+				? S_SKIP
+				: S_PASS;
 		snprintf(r->detail + used, sizeof(r->detail) - used,
 			 "%sundecided: counted as %s", used ? "; " : "",
 			 policy_names[pol]);

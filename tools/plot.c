@@ -39,7 +39,11 @@
 #include <invlab/opt.h>
 #include <invlab/report.h>
 
+#include "args.h"
+#include "escape.h"
+#include "format.h"
 #include "results.h"
+#include "stats.h"
 
 struct cfg {
 	int help;
