@@ -471,6 +471,76 @@ static void test_junit_escaping(void)
 }
 
 /* the checker itself must reject what it is there to catch */
+/* Results from a device are untrusted: bounded, refused, escaped. */
+static void test_untrusted(void)
+{
+	static struct il_hist h;
+	static const char hang[] =
+		"{\"schema_version\":1,\"program\":\"p\",\"runs\":[{"
+		"\"configuration\":\"c\",\"blocked_ns\":{\"count\":10000000000,"
+		"\"bins\":[[100,9999999999],[200,1]]}}]}";
+	struct il_sysinfo hs = si;
+	struct t_run r = { "x\x1b]0;owned\x07\r\ninherit: PASS",
+			   "FAIL",
+			   "PASS",
+			   1,
+			   { { "blocked_ns", &h } } };
+	char *p, *out = NULL, *err = NULL, *xml, msg[256];
+	uint64_t seed = 4;
+	int rc;
+
+	/* the file that hung the gate: judged, and the gate exits */
+	t_check_int(t_write_text(t_tmp("hang.json"), hang), 0);
+	p = profile("hang.ini", "[p/c]\nblocked_ns.p99 <= 3ms\n"
+				"blocked_ns.p50 >= 50ns\n"
+				"blocked_ns.p999 regression <= 5%\n");
+	rc = run(&out, &err, "-p", p, "-b", t_tmp("hang.json"),
+		 t_tmp("hang.json"), NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "3 passed");
+	free(out), free(err), free(p);
+
+	/* escaped in the table, the header and the JUnit XML */
+	snprintf(hs.release, sizeof(hs.release), "6.18\x1b[2J");
+	t_fill_hist(&h, &seed, 100, 1.0 * MS, 0.1);
+	t_check_int(t_write_result(t_tmp("evil.json"), "pi-classic", &hs,
+				   2 * MS, &r, 1),
+		    0);
+	p = profile("evil.ini", "[pi-classic/*]\nverdict = PASS\n");
+	rc = run(&out, &err, "-p", p, "--junit", t_tmp("evil.xml"),
+		 t_tmp("evil.json"), NULL);
+	t_check_int(rc, 1);
+	t_check_printable("gate stdout", out);
+	t_check_printable("gate stderr", err);
+	t_check_contains(out,
+			 "pi-classic/x\\x1b]0;owned\\x07\\x0d\\x0ainherit: "
+			 "PASS");
+	t_check_contains(out, "kernel 6.18\\x1b[2J;");
+	xml = t_read_file(t_tmp("evil.xml"));
+	t_check_int(t_xml_check(xml, msg, sizeof(msg)), 0);
+	t_check_printable("gate junit", xml);
+	t_check_contains(xml, "value=\"6.18\\x1b[2J\"");
+	free(xml), free(out), free(err);
+
+	/* a device or a directory is no result file */
+	rc = run(&out, &err, "-p", p, "/dev/zero", NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "/dev/zero: not a regular file");
+	free(out), free(err);
+	rc = run(&out, &err, "-p", p, "-b", t_tmpdir(), t_tmp("evil.json"),
+		 NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "not a regular file");
+	free(out), free(err);
+	/* over the limit, named */
+	rc = run(&out, &err, "-p", p, "--max-input-size", "1K",
+		 t_tmp("evil.json"), NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "over the input limit of 1 KiB "
+			      "(--max-input-size)");
+	free(out), free(err), free(p);
+}
+
 static void test_xml_checker(void)
 {
 	static const char *const bad[] = {
@@ -522,6 +592,7 @@ int main(int argc, char **argv)
 	test_judging();
 	test_regression();
 	test_junit_escaping();
+	test_untrusted();
 	t_check_man_page(tool, argv[2]);
 
 	t_tmp_cleanup();

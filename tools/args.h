@@ -24,9 +24,9 @@
 		.name = "max-input-size", .type = IL_OPT_SIZE,                 \
 		.offset = (off), .def = IL_RES_MAX_INPUT_DEFAULT_STR,          \
 		.min = 1024, .max = 1ll << 30, .metavar = "SIZE",              \
-		.help = "refuse a result file (or profile) larger than "       \
-			"SIZE bytes (K, M, G suffixes); json-c needs some "    \
-			"20 times a file's size in memory",                    \
+		.help = "refuse any input file larger than SIZE (K, M, G "     \
+			"suffixes): results are untrusted, and json-c "        \
+			"needs some 20 times the size in memory",              \
 	}
 
 /*

@@ -71,46 +71,80 @@ struct cfg {
 	int undecided; /* 0: as the profile says, else policy + 1 */
 	int missing;   /* 0 skip, 1 fail */
 	const char *alpha;
+	uint64_t max_input;
 };
 
 #define O(f) offsetof(struct cfg, f)
 static const struct il_opt opts[] = {
-	{ "help", 'h', IL_OPT_FLAG, O(help), NULL, 0, 0, 0, NULL, NULL,
-	  "print this help and exit", NULL },
-	{ "version", 'V', IL_OPT_FLAG, O(version), NULL, 0, 0, 0, NULL, NULL,
-	  "print the version and exit", NULL },
-	{ "quiet", 'q', IL_OPT_FLAG, O(quiet), NULL, 0, 0, 0, NULL, NULL,
-	  "print only the checks that did not pass and the summary line",
-	  NULL },
-	{ "profile", 'p', IL_OPT_STRING, O(profile), NULL, 0, 0, 0, NULL,
-	  "FILE", "the INI profile of checks (required)", NULL },
-	{ "baseline", 'b', IL_OPT_LIST, O(baseline), NULL, 0, 0, 0, NULL,
-	  "FILES",
-	  "result file(s) that 'regression' checks compare with; repeat the "
-	  "option or separate files with commas",
-	  NULL },
-	{ "junit", 'j', IL_OPT_STRING, O(junit), NULL, 0, 0, 0, NULL, "FILE",
-	  "also write the checks as JUnit XML to FILE ('-' for stdout), "
-	  "complete or not at all",
-	  NULL },
-	{ "per-file", 0, IL_OPT_FLAG, O(per_file), NULL, 0, 0, 0, NULL, NULL,
-	  "judge each result file on its own (one device, one boot) instead "
-	  "of merging the runs of all files",
-	  NULL },
-	{ "undecided", 'u', IL_OPT_CHOICE, O(undecided), "profile", 0, 0, 0,
-	  "profile|fail|pass|skip", "POLICY",
-	  "what an undecided check counts as; 'profile' keeps the profile's "
-	  "undecided= settings (themselves fail by default)",
-	  NULL },
-	{ "missing", 0, IL_OPT_CHOICE, O(missing), "skip", 0, 0, 0, "skip|fail",
-	  "POLICY",
-	  "what a check without data counts as: a profile section that no "
-	  "results match, or a regression check without --baseline",
-	  NULL },
-	{ "alpha", 0, IL_OPT_STRING, O(alpha), "0.05", 0, 0, 0, NULL, "P",
-	  "significance level of regression checks: an increase over the "
-	  "limit fails only when its p-value is below P (0 < P <= 0.5)",
-	  NULL },
+	{ .name = "help",
+	  .short_name = 'h',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(help),
+	  .help = "print this help and exit" },
+	{ .name = "version",
+	  .short_name = 'V',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(version),
+	  .help = "print the version and exit" },
+	{ .name = "quiet",
+	  .short_name = 'q',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(quiet),
+	  .help = "print only the checks that did not pass and the summary "
+		  "line" },
+	{ .name = "profile",
+	  .short_name = 'p',
+	  .type = IL_OPT_STRING,
+	  .offset = O(profile),
+	  .metavar = "FILE",
+	  .help = "the INI profile of checks (required)" },
+	{ .name = "baseline",
+	  .short_name = 'b',
+	  .type = IL_OPT_LIST,
+	  .offset = O(baseline),
+	  .metavar = "FILES",
+	  .help = "result file(s) that 'regression' checks compare with; "
+		  "repeat the option or separate files with commas" },
+	{ .name = "junit",
+	  .short_name = 'j',
+	  .type = IL_OPT_STRING,
+	  .offset = O(junit),
+	  .metavar = "FILE",
+	  .help = "also write the checks as JUnit XML to FILE ('-' for "
+		  "stdout), complete or not at all" },
+	{ .name = "per-file",
+	  .type = IL_OPT_FLAG,
+	  .offset = O(per_file),
+	  .help = "judge each result file on its own (one device, one boot) "
+		  "instead of merging the runs of all files" },
+	{ .name = "undecided",
+	  .short_name = 'u',
+	  .type = IL_OPT_CHOICE,
+	  .offset = O(undecided),
+	  .def = "profile",
+	  .choices = "profile|fail|pass|skip",
+	  .metavar = "POLICY",
+	  .help = "what an undecided check counts as; 'profile' keeps the "
+		  "profile's undecided= settings (themselves fail by "
+		  "default)" },
+	{ .name = "missing",
+	  .type = IL_OPT_CHOICE,
+	  .offset = O(missing),
+	  .def = "skip",
+	  .choices = "skip|fail",
+	  .metavar = "POLICY",
+	  .help = "what a check without data counts as: a profile section that "
+		  "no results match, or a regression check without "
+		  "--baseline" },
+	{ .name = "alpha",
+	  .type = IL_OPT_STRING,
+	  .offset = O(alpha),
+	  .def = "0.05",
+	  .metavar = "P",
+	  .help = "significance level of regression checks: an increase over "
+		  "the limit fails only when its p-value is below P (0 < P <= "
+		  "0.5)" },
+	IL_RES_OPT_MAX_INPUT(O(max_input)),
 	{ .name = NULL },
 };
 #undef O
@@ -1209,6 +1243,7 @@ int main(int argc, char **argv)
 			cfg.missing ? "failed, --missing=fail" : "skipped");
 	il_res_set_init(&gt.res, cfg.per_file);
 	il_res_set_init(&gt.base, false);
+	gt.res.max_input = gt.base.max_input = cfg.max_input;
 	for (int i = first; i < argc; i++) {
 		if (il_res_set_load(&gt.res, argv[i], err, sizeof(err))) {
 			fprintf(stderr, "invlab-gate: %s\n", err);
