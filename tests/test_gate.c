@@ -171,6 +171,48 @@ static void test_profile_errors(void)
 	bad_profile("[a/b]\nblocked_ns <= 3ms\n", 2,
 		    "unknown key 'blocked_ns'");
 	bad_profile("# only comments\n; and blanks\n\n", 0, "no checks");
+	/* the INI reader's own refusals, shared with job files */
+	bad_profile("[a/b]\nverdict = PASS\x1b[2J\n", 2,
+		    "control character 0x1b");
+	bad_profile("[a/b]\n=5\n", 2, "unknown key ''");
+	{
+		char *out = NULL, *err = NULL, *p;
+		int rc;
+
+		/* CRLF, a BOM and a '#' inside a value are all fine */
+		p = profile("crlf.ini", "\xef\xbb\xbf[pi-classic/inherit]\r\n"
+					"verdict = PASS # trailing\r\n");
+		rc = run(&out, &err, "-p", p, t_tmp("good0.json"), NULL);
+		t_check_int(rc, 0);
+		t_check_contains(out, "1 passed");
+		free(out), free(err);
+		/* a profile is a regular file of bounded size */
+		rc = run(&out, &err, "-p", "/dev/zero", t_tmp("good0.json"),
+			 NULL);
+		t_check_int(rc, 2);
+		t_check_contains(err, "/dev/zero: not a regular file");
+		free(out), free(err);
+		rc = run(&out, &err, "-p", t_tmpdir(), t_tmp("good0.json"),
+			 NULL);
+		t_check_int(rc, 2);
+		t_check_contains(err, "not a regular file");
+		free(out), free(err), free(p);
+		p = profile("huge.ini", "");
+		{
+			FILE *f = fopen(p, "w");
+
+			fputs("[pi-classic/inherit]\nverdict = PASS\n", f);
+			for (int i = 0; i < 100; i++)
+				fputs("# a profile padded past the limit\n", f);
+			fclose(f);
+		}
+		rc = run(&out, &err, "-p", p, "--max-input-size", "1K",
+			 t_tmp("good0.json"), NULL);
+		t_check_int(rc, 2);
+		t_check_contains(err, "over the limit of 1024");
+		t_check_contains(err, "(--max-input-size)");
+		free(out), free(err), free(p);
+	}
 	{
 		char *out = NULL, *err = NULL;
 		int rc = run(&out, &err, "-p", t_tmp("absent.ini"),

@@ -43,8 +43,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include <invlab/ini.h>
 #include <invlab/opt.h>
 #include <invlab/report.h>
+#include <invlab/strbuf.h>
 #include <invlab/time.h>
 
 #include "args.h"
@@ -211,18 +213,6 @@ static char *trim(char *s)
 	return s;
 }
 
-/* a comment starts at '#' or ';' at the start or after a blank */
-static void strip_comment(char *s)
-{
-	for (char *p = s; *p; p++) {
-		if ((*p == '#' || *p == ';') &&
-		    (p == s || isspace((unsigned char)p[-1]))) {
-			*p = '\0';
-			return;
-		}
-	}
-}
-
 static int parse_policy(const char *v, enum policy *p)
 {
 	for (unsigned i = 0; i < ARRAY_SIZE(policy_names); i++) {
@@ -269,8 +259,8 @@ static bool is_ident(char c)
 }
 
 /* a check line: METRIC.STAT [regression] OP VALUE */
-static int parse_check(const char *path, int line, const char *s,
-		       struct check *c, char *err, size_t len)
+static int parse_check(int line, const char *s, struct check *c, char *err,
+		       size_t len)
 {
 	const char *p = s, *dot, *v;
 	char stat[16], *end;
@@ -284,26 +274,26 @@ static int parse_check(const char *path, int line, const char *s,
 	dot = memchr(s, '.', n);
 	if (!dot) {
 		perr(err, len,
-		     "%s:%d: unknown key '%.*s'; expected verdict = ..., "
+		     "unknown key '%.*s'; expected verdict = ..., "
 		     "undecided = ... or METRIC.STAT OP VALUE (e.g. "
 		     "blocked_ns.p99 <= 3ms)",
-		     path, line, (int)(n ? n : strcspn(s, " \t=<>")), s);
+		     (int)(n ? n : strcspn(s, " \t=<>")), s);
 		return -EINVAL;
 	}
 	if (dot == s || (size_t)(dot - s) >= sizeof(c->metric) ||
 	    (size_t)(p - dot - 1) >= sizeof(stat) || p == dot + 1) {
 		perr(err, len,
-		     "%s:%d: '%.*s' is not METRIC.STAT (e.g. "
+		     "'%.*s' is not METRIC.STAT (e.g. "
 		     "blocked_ns.p99)",
-		     path, line, (int)n, s);
+		     (int)n, s);
 		return -EINVAL;
 	}
 	memcpy(c->metric, s, (size_t)(dot - s));
 	memcpy(stat, dot + 1, (size_t)(p - dot - 1));
 	stat[p - dot - 1] = '\0';
 	if (il_res_stat_parse(stat, &c->stat)) {
-		perr(err, len, "%s:%d: unknown statistic '%s' (known: %s)",
-		     path, line, stat, il_res_stat_list());
+		perr(err, len, "unknown statistic '%s' (known: %s)", stat,
+		     il_res_stat_list());
 		return -EINVAL;
 	}
 	while (isspace((unsigned char)*p))
@@ -317,32 +307,29 @@ static int parse_check(const char *path, int line, const char *s,
 	}
 	if (parse_op(&p, &c->op)) {
 		perr(err, len,
-		     "%s:%d: expected <=, <, >= or > after '%.*s', "
+		     "expected <=, <, >= or > after '%.*s', "
 		     "got '%s'",
-		     path, line, (int)n, s, p);
+		     (int)n, s, p);
 		return -EINVAL;
 	}
 	v = p;
 	while (isspace((unsigned char)*v))
 		v++;
 	if (!*v) {
-		perr(err, len, "%s:%d: no value after '%s'", path, line,
-		     op_names[c->op]);
+		perr(err, len, "no value after '%s'", op_names[c->op]);
 		return -EINVAL;
 	}
 	if (c->kind == K_REGRESSION) {
 		if (c->op != OP_LE && c->op != OP_LT) {
 			perr(err, len,
-			     "%s:%d: a regression is limited from "
-			     "above: use <= or <",
-			     path, line);
+			     "a regression is limited from "
+			     "above: use <= or <");
 			return -EINVAL;
 		}
 		if (c->stat == IL_RES_COUNT) {
 			perr(err, len,
-			     "%s:%d: a regression of count means "
-			     "nothing; use a latency statistic",
-			     path, line);
+			     "a regression of count means "
+			     "nothing; use a latency statistic");
 			return -EINVAL;
 		}
 		errno = 0;
@@ -350,9 +337,9 @@ static int parse_check(const char *path, int line, const char *s,
 		if (end == v || errno || strcmp(trim(end), "%") ||
 		    !(c->limit >= 0 && c->limit <= 1000)) {
 			perr(err, len,
-			     "%s:%d: '%s' is not a percentage "
+			     "'%s' is not a percentage "
 			     "between 0%% and 1000%% (e.g. 5%%)",
-			     path, line, v);
+			     v);
 			return -EINVAL;
 		}
 	} else if (c->stat == IL_RES_COUNT) {
@@ -361,8 +348,7 @@ static int parse_check(const char *path, int line, const char *s,
 		errno = 0;
 		u = strtoull(v, &end, 10);
 		if (end == v || *end || errno || *v == '-') {
-			perr(err, len, "%s:%d: '%s' is not a sample count",
-			     path, line, v);
+			perr(err, len, "'%s' is not a sample count", v);
 			return -EINVAL;
 		}
 		c->limit = (double)u;
@@ -373,16 +359,16 @@ static int parse_check(const char *path, int line, const char *s,
 		/* a bare number could be any unit: say which */
 		if (!isalpha((unsigned char)v[vl - 1])) {
 			perr(err, len,
-			     "%s:%d: '%s' needs a unit (ns, us, ms, "
+			     "'%s' needs a unit (ns, us, ms, "
 			     "s), e.g. 3ms",
-			     path, line, v);
+			     v);
 			return -EINVAL;
 		}
 		if (il_parse_duration(v, 1, &ns)) {
 			perr(err, len,
-			     "%s:%d: '%s' is not a duration (e.g. "
+			     "'%s' is not a duration (e.g. "
 			     "500us, 3ms, 1.5s)",
-			     path, line, v);
+			     v);
 			return -EINVAL;
 		}
 		c->limit = (double)ns;
@@ -441,97 +427,85 @@ static int add_check(struct section *s, const struct check *c)
 	return 0;
 }
 
-/* Parse one line into p; errors as FILE:LINE: message. */
-static int parse_line(struct profile *p, int line, char *s, char *err,
-		      size_t len)
+/* [PROGRAM/CONFIGURATION]; the reader prefixes errors with FILE:LINE */
+static int on_section(void *ctx, const struct il_ini_at *at, char *name,
+		      char *after, char *err, size_t len)
 {
+	struct profile *p = ctx;
+	char *slash;
+
+	if (!name || *after) {
+		perr(err, len,
+		     "a section header is one [PROGRAM/CONFIGURATION] on its "
+		     "own line");
+		return -EINVAL;
+	}
+	slash = strrchr(name, '/');
+	if (!slash || slash == name || !slash[1]) {
+		perr(err, len,
+		     "section '[%s]' is not [PROGRAM/CONFIGURATION] (e.g. "
+		     "[pi-classic/inherit], [pi-classic/*])",
+		     name);
+		return -EINVAL;
+	}
+	return add_section(p, name, at->line);
+}
+
+/*
+ * key = value (verdict, undecided), or a check, METRIC.STAT OP VALUE: an
+ * '=' after '<' or '>' is part of the operator (the reader then gives the
+ * whole line as key), and a line starting with '=' is no key = value.
+ */
+static int on_key(void *ctx, const struct il_ini_at *at, char *key, char *val,
+		  char *err, size_t len)
+{
+	struct profile *p = ctx;
 	struct section *cur = p->n ? &p->sections[p->n - 1] : NULL;
-	const char *path = p->path;
+	int line = at->line, ret;
 	struct check c;
-	char *eq;
-	int ret;
 
-	if (*s == '[') {
-		char *close = strchr(s, ']'), *name, *slash;
+	if (val && *key && !strcmp(key, "undecided")) {
+		enum policy pol;
 
-		if (!close || *trim(close + 1)) {
+		if (parse_policy(val, &pol)) {
 			perr(err, len,
-			     "%s:%d: a section header is one "
-			     "[PROGRAM/CONFIGURATION] on its own line",
-			     path, line);
+			     "undecided must be fail, pass or skip, not '%s'",
+			     val);
 			return -EINVAL;
 		}
-		*close = '\0';
-		name = trim(s + 1);
-		slash = strrchr(name, '/');
-		if (!slash || slash == name || !slash[1]) {
-			perr(err, len,
-			     "%s:%d: section '[%s]' is not "
-			     "[PROGRAM/CONFIGURATION] (e.g. "
-			     "[pi-classic/inherit], [pi-classic/*])",
-			     path, line, name);
-			return -EINVAL;
+		if (cur) {
+			cur->undecided = pol;
+			cur->undecided_line = line;
+		} else {
+			p->undecided = pol;
+			p->undecided_line = line;
 		}
-		if (add_section(p, name, line))
-			return -ENOMEM;
 		return 0;
 	}
-	/* key = value: verdict and undecided; '=' alone is no operator */
-	eq = strchr(s, '=');
-	if (eq && eq > s && !strchr("<>", eq[-1])) {
-		char *key, *val;
-
-		*eq = '\0';
-		key = trim(s);
-		val = trim(eq + 1);
-		if (!strcmp(key, "undecided")) {
-			enum policy pol;
-
-			if (parse_policy(val, &pol)) {
-				perr(err, len,
-				     "%s:%d: undecided must be "
-				     "fail, pass or skip, not '%s'",
-				     path, line, val);
-				return -EINVAL;
-			}
-			if (cur) {
-				cur->undecided = pol;
-				cur->undecided_line = line;
-			} else {
-				p->undecided = pol;
-				p->undecided_line = line;
-			}
-			return 0;
-		}
-		if (!strcmp(key, "verdict")) {
-			memset(&c, 0, sizeof(c));
-			c.kind = K_VERDICT;
-			c.line = line;
-			if (parse_verdict(val, &c.verdict)) {
-				perr(err, len,
-				     "%s:%d: verdict must be PASS, "
-				     "FAIL, UNDECIDED, SKIP or expected, not "
-				     "'%s'",
-				     path, line, val);
-				return -EINVAL;
-			}
-			snprintf(c.text, sizeof(c.text), "verdict = %s", val);
-		} else if (strchr(key, '.')) {
+	if (val && *key && !strcmp(key, "verdict")) {
+		memset(&c, 0, sizeof(c));
+		c.kind = K_VERDICT;
+		c.line = line;
+		if (parse_verdict(val, &c.verdict)) {
 			perr(err, len,
-			     "%s:%d: '%s = %s': a limit needs <=, <, "
-			     ">= or >",
-			     path, line, key, val);
-			return -EINVAL;
-		} else {
-			perr(err, len,
-			     "%s:%d: unknown key '%s'; known keys "
-			     "are verdict and undecided, and checks are "
-			     "METRIC.STAT OP VALUE",
-			     path, line, key);
+			     "verdict must be PASS, FAIL, UNDECIDED, SKIP or "
+			     "expected, not '%s'",
+			     val);
 			return -EINVAL;
 		}
+		snprintf(c.text, sizeof(c.text), "verdict = %s", val);
+	} else if (val && *key && strchr(key, '.')) {
+		perr(err, len, "'%s = %s': a limit needs <=, <, >= or >", key,
+		     val);
+		return -EINVAL;
+	} else if (val && *key) {
+		perr(err, len,
+		     "unknown key '%s'; known keys are verdict and undecided, "
+		     "and checks are METRIC.STAT OP VALUE",
+		     key);
+		return -EINVAL;
 	} else {
-		ret = parse_check(path, line, s, &c, err, len);
+		ret = parse_check(line, at->text, &c, err, len);
 		if (ret)
 			return ret;
 		if (c.kind == K_REGRESSION && !p->regression_line)
@@ -539,50 +513,31 @@ static int parse_line(struct profile *p, int line, char *s, char *err,
 	}
 	if (!cur) {
 		perr(err, len,
-		     "%s:%d: '%s' is outside a section: put it "
-		     "under [PROGRAM/CONFIGURATION]",
-		     path, line, c.text);
+		     "'%s' is outside a section: put it under "
+		     "[PROGRAM/CONFIGURATION]",
+		     c.text);
 		return -EINVAL;
 	}
 	return add_check(cur, &c);
 }
 
-static int parse_profile(const char *path, struct profile *p, char *err,
-			 size_t len)
+static int parse_profile(const char *path, uint64_t max, struct profile *p,
+			 char *err, size_t len)
 {
-	char *buf = NULL;
-	size_t cap = 0;
-	int line = 0, ret = 0;
+	static const struct il_ini_ops ops = {
+		.section = on_section,
+		.key = on_key,
+		.op_chars = "<>",
+	};
 	size_t nchecks = 0;
-	FILE *f;
+	int ret;
 
 	memset(p, 0, sizeof(*p));
 	p->path = path;
 	p->undecided = POL_FAIL;
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		perr(err, len, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	while (getline(&buf, &cap, f) >= 0) {
-		char *s;
-
-		line++;
-		if (line == 1 && !strncmp(buf, "\xef\xbb\xbf", 3))
-			memmove(buf, buf + 3, strlen(buf + 3) + 1);
-		strip_comment(buf);
-		s = trim(buf);
-		if (!*s)
-			continue;
-		ret = parse_line(p, line, s, err, len);
-		if (ret == -ENOMEM)
-			perr(err, len, "%s:%d: out of memory", path, line);
-		if (ret)
-			break;
-	}
-	free(buf);
-	fclose(f);
+	ret = il_ini_load(path, max, &ops, p, err, len);
+	if (ret == -EFBIG)
+		il_appendf(err, len, " (--max-input-size)");
 	for (size_t i = 0; !ret && i < p->n; i++)
 		nchecks += p->sections[i].n;
 	if (!ret && !nchecks) {
@@ -1229,7 +1184,8 @@ int main(int argc, char **argv)
 				"Try 'invlab-gate --help'.\n");
 		return 2;
 	}
-	ret = parse_profile(cfg.profile, &gt.prof, err, sizeof(err));
+	ret = parse_profile(cfg.profile, cfg.max_input, &gt.prof, err,
+			    sizeof(err));
 	if (ret) {
 		fprintf(stderr, "invlab-gate: %s\n", err);
 		return 2;
