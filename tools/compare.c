@@ -13,7 +13,7 @@
  * (positive is better: lower latency is better) and the coefficient of
  * variation of the per-run values, as in "1.00 [ -3.94]( 1.51)".  A
  * difference only counts as better or worse when a significance test
- * says it is not noise (results.c explains which test and why) and it is
+ * says it is not noise (stats.c explains which test and why) and it is
  * at least --min-change; otherwise it reads "no change".
  *
  * Exit: 0 compared and nothing significantly worse, 1 something is
