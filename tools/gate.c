@@ -22,8 +22,10 @@
  * on the histogram's rounding.  A check that cannot be decided (too few
  * samples for a p999, an UNDECIDED run, a regression over the limit that
  * the significance test calls noise) is UNDECIDED and the profile's
- * policy says what that counts as.  The profile is checked whole before
- * anything is judged, and its errors name FILE:LINE.
+ * policy says what that counts as, through the one expectation rule
+ * (expect.h), as the verdict checks are.  The profile is read by the INI
+ * reader job files use (lib/ini.c) and checked whole before anything is
+ * judged; its errors name FILE:LINE.
  *
  * A section that no results match, and a regression check without
  * --baseline, have no data: skipped, or failed with --missing=fail.

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Result files read back, merged and compared: the shared half of the
- * host-side tools invlab-compare, invlab-gate and invlab-plot.
+ * Result sets: result files read back (load.c) and merged (merge.c), the
+ * data the host-side tools invlab-compare, invlab-gate and invlab-plot
+ * share.  The statistics over them are in stats.h, the command-line
+ * helpers in args.h, escaping in escape.h, formatting in format.h.
  *
  * A result set is every run of every file given for one side.  Runs are
  * grouped by scenario (the program, plus scenario.name when a program has
