@@ -688,6 +688,13 @@ static void test_untrusted(const struct il_sysinfo *si0)
 	t_check_int(il_res_set_load(&set, t_tmp("big.json"), msg, sizeof(msg)),
 		    -EFBIG);
 	t_check_int((int)set.nfiles, 0);
+	/* the limit itself is allowed */
+	set.max_input = 3134;
+	t_check_int(il_res_set_load(&set, t_tmp("big.json"), msg, sizeof(msg)),
+		    0);
+	set.max_input = 3133;
+	t_check_int(il_res_set_load(&set, t_tmp("big.json"), msg, sizeof(msg)),
+		    -EFBIG);
 	il_res_set_free(&set);
 
 	/* not a regular file: a device (it would never end), a directory */
@@ -729,6 +736,73 @@ static void test_untrusted(const struct il_sysinfo *si0)
 	rc = run(&out, &err, t_tmp("nul.json"), t_tmp("nul.json"), NULL);
 	t_check_contains(out, "p/c\\x00hidden");
 	free(out), free(err);
+}
+
+/* a result with n runs of configuration "c", written as text */
+static int write_runs(const char *path, size_t n, const char *extra)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\"schema_version\":1,\"program\":\"p\",%s\"runs\":[",
+		extra);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f,
+			"%s{\"configuration\":\"c\",\"blocked_ns\":{"
+			"\"count\":1,\"bins\":[[100,1]]}}",
+			i ? "," : "");
+	fputs("]}\n", f);
+	return fclose(f);
+}
+
+/* The limits on what a file may ask for, each named in its error. */
+static void test_limits(void)
+{
+	struct il_res_set s;
+	char msg[512], extra[8192];
+	size_t used = 0;
+
+	il_res_set_init(&s, false);
+	t_check_int(write_runs(t_tmp("runs.json"), IL_RES_MAX_RUNS, ""), 0);
+	t_check_int(il_res_set_load(&s, t_tmp("runs.json"), msg, sizeof(msg)),
+		    0);
+	t_check_int((int)s.nruns, IL_RES_MAX_RUNS);
+	/* one run more, in a second file of the same side */
+	t_check_int(write_runs(t_tmp("one.json"), 1, ""), 0);
+	t_check_int(il_res_set_load(&s, t_tmp("one.json"), msg, sizeof(msg)),
+		    -E2BIG);
+	t_check_contains(msg, "over the limit of 10000 runs a side "
+			      "(IL_RES_MAX_RUNS)");
+	t_check_int((int)s.nfiles, 1);
+	il_res_set_free(&s);
+
+	/* scenario members */
+	used = (size_t)snprintf(extra, sizeof(extra), "\"scenario\":{");
+	for (int i = 0; i <= IL_RES_MAX_SCENARIO_KEYS; i++)
+		used += (size_t)snprintf(extra + used, sizeof(extra) - used,
+					 "%s\"k%d\":%d", i ? "," : "", i, i);
+	snprintf(extra + used, sizeof(extra) - used, "},");
+	t_check_int(write_runs(t_tmp("keys.json"), 1, extra), 0);
+	il_res_set_init(&s, false);
+	t_check_int(il_res_set_load(&s, t_tmp("keys.json"), msg, sizeof(msg)),
+		    -EINVAL);
+	t_check_contains(msg, "over the limit of 256 "
+			      "(IL_RES_MAX_SCENARIO_KEYS)");
+	il_res_set_free(&s);
+
+	/* counts must agree with the bins */
+	t_check_int(t_write_text(t_tmp("ovf.json"),
+				 "{\"schema_version\":1,\"program\":\"p\","
+				 "\"runs\":[{\"configuration\":\"c\","
+				 "\"blocked_ns\":{\"count\":2,\"overflow\":3,"
+				 "\"bins\":[[100,2]]}}]}"),
+		    0);
+	il_res_set_init(&s, false);
+	t_check_int(il_res_set_load(&s, t_tmp("ovf.json"), msg, sizeof(msg)),
+		    -EINVAL);
+	t_check_contains(msg, "overflow: 3 is more than the 2 samples");
+	il_res_set_free(&s);
 }
 
 /*
@@ -876,6 +950,7 @@ int main(int argc, char **argv)
 	test_escape();
 	test_untrusted(&si);
 	test_sides_once();
+	test_limits();
 	t_check_man_page(tool, argv[2]);
 
 	for (int i = 0; i < 5; i++)
