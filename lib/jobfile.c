@@ -17,7 +17,9 @@
  * il_scenario_check, so a job file and --set can never disagree.
  *
  * Every mistake is reported as "FILE:LINE: message" so an editor can jump
- * to it; the first one stops the reading.
+ * to it; the first one stops the reading.  The lines, comments and
+ * blanks are read by the one INI reader (ini.c), as the gate's profiles
+ * are.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -26,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "invlab/ini.h"
 #include "invlab/scenario.h"
 #include "scenario-private.h"
 
@@ -39,6 +42,9 @@ struct reader {
 	int idx; /* -1: before the first section */
 	char *err;
 	size_t errlen;
+	/* the message of the line being read, which ini.c prefixes */
+	char *msg;
+	size_t msglen;
 };
 
 static int rfail(struct reader *r, const char *fmt, ...)
@@ -47,16 +53,12 @@ static int rfail(struct reader *r, const char *fmt, ...)
 static int rfail(struct reader *r, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (!r->err || !r->errlen)
+	if (!r->msg || !r->msglen)
 		return -EINVAL;
-	n = snprintf(r->err, r->errlen, "%s:%d: ", r->sc->file, r->lineno);
-	if (n >= 0 && (size_t)n < r->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	vsnprintf(r->msg, r->msglen, fmt, ap);
+	va_end(ap);
 	return -EINVAL;
 }
 
@@ -75,29 +77,6 @@ static char *trim(char *s)
 	while (e > s && is_blank(e[-1]))
 		*--e = '\0';
 	return s;
-}
-
-/*
- * A comment is a whole line starting with ';' or '#', or the rest of a
- * line from a ';' or '#' that follows a blank.  Requiring the blank keeps
- * values such as "C#" or "a;b" whole, as fio does.
- */
-static void strip_comment(char *s)
-{
-	char *p = s;
-
-	while (is_blank(*p))
-		p++;
-	if (*p == ';' || *p == '#') {
-		*s = '\0';
-		return;
-	}
-	for (; *p; p++) {
-		if ((*p == ';' || *p == '#') && is_blank(p[-1])) {
-			*p = '\0';
-			return;
-		}
-	}
 }
 
 static const struct il_opt section_words[] = {
@@ -123,25 +102,24 @@ static int section_line(const struct il_scenario *sc, const char *name,
 	return i >= 0 ? sc->res[i].line : 0;
 }
 
-static int read_header(struct reader *r, char *line)
+/* [inner] after: inner NULL when the header has no ']' */
+static int read_header(struct reader *r, const char *line, char *inner,
+		       char *after)
 {
 	struct il_scenario *sc = r->sc;
-	char *close = strchr(line, ']'), *inner, *type, *name, *after;
+	char *type, *name;
 	const char *other;
 	int ret, first;
 	bool task;
 
-	if (!close)
+	if (!inner)
 		return rfail(r,
 			     "unterminated section header '%s'; expected "
 			     "[global], [resource NAME] or [task NAME]",
 			     line);
-	after = trim(close + 1);
 	if (*after)
 		return rfail(r, "unexpected '%s' after the section header",
 			     after);
-	*close = '\0';
-	inner = trim(line + 1);
 	type = inner;
 	name = inner + strcspn(inner, " \t");
 	if (*name)
@@ -219,19 +197,17 @@ static int read_header(struct reader *r, char *line)
 	return 0;
 }
 
-static int read_key(struct reader *r, char *line)
+/* key = value; value NULL when the line has no '=' */
+static int read_key(struct reader *r, const char *line, char *key, char *value)
 {
-	char *eq = strchr(line, '='), *key, *value, m[512];
+	char m[512];
 	int ret;
 
-	if (!eq)
+	if (!value)
 		return rfail(r,
 			     "syntax error: expected 'key = value' or "
 			     "'[section]', got '%.60s'",
 			     line);
-	*eq = '\0';
-	key = trim(line);
-	value = trim(eq + 1);
 	if (!*key)
 		return rfail(r, "syntax error: no key before '='");
 	if (r->idx < 0)
@@ -248,43 +224,37 @@ static int read_key(struct reader *r, char *line)
 	return 0;
 }
 
-static int read_lines(struct reader *r, char *text)
+static int on_section(void *ctx, const struct il_ini_at *at, char *name,
+		      char *after, char *msg, size_t msglen)
 {
-	char *p = text;
+	struct reader *r = ctx;
 
-	while (p) {
-		char *nl = strchr(p, '\n'), *line;
-		size_t len;
-		int ret;
+	r->lineno = at->line;
+	r->msg = msg;
+	r->msglen = msglen;
+	return read_header(r, at->text, name, after);
+}
 
-		if (nl)
-			*nl = '\0';
-		r->lineno++;
-		len = strlen(p);
-		if (len && p[len - 1] == '\r')
-			p[--len] = '\0';
-		for (size_t i = 0; i < len; i++) {
-			unsigned char c = (unsigned char)p[i];
+static int on_key(void *ctx, const struct il_ini_at *at, char *key, char *value,
+		  char *msg, size_t msglen)
+{
+	struct reader *r = ctx;
 
-			if ((c < 0x20 && c != '\t') || c == 0x7f)
-				return rfail(r, "control character 0x%02x", c);
-		}
-		strip_comment(p);
-		line = trim(p);
-		p = nl ? nl + 1 : NULL;
-		if (!*line)
-			continue;
-		if (*line == '[') {
-			ret = read_header(r, line);
-			if (ret)
-				return ret;
-			continue;
-		}
-		ret = read_key(r, line);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	r->lineno = at->line;
+	r->msg = msg;
+	r->msglen = msglen;
+	return read_key(r, at->text, key, value);
+}
+
+static int read_lines(struct reader *r, const char *text)
+{
+	static const struct il_ini_ops ops = {
+		.section = on_section,
+		.key = on_key,
+	};
+
+	return il_ini_parse(text, strlen(text), r->sc->file, &ops, r, r->err,
+			    r->errlen);
 }
 
 /* "dir/pi-classic.job" -> "pi-classic" */
@@ -305,7 +275,7 @@ int il_scenario_parse(const char *text, const char *file,
 		      struct il_scenario *sc, char *err, size_t errlen)
 {
 	struct reader r = { .sc = sc, .idx = -1, .err = err, .errlen = errlen };
-	char base[256], *copy;
+	char base[256];
 	int ret;
 
 	if (err && errlen)
@@ -313,15 +283,9 @@ int il_scenario_parse(const char *text, const char *file,
 	base_name(file, base, sizeof(base));
 	il_scenario_init(sc, base);
 	snprintf(sc->file, sizeof(sc->file), "%s", file ? file : base);
-	copy = strdup(text ? text : "");
-	if (!copy) {
-		ret = -ENOMEM;
-	} else {
-		ret = read_lines(&r, copy);
-		free(copy);
-		if (!ret)
-			ret = il_scenario_check(sc, err, errlen);
-	}
+	ret = read_lines(&r, text ? text : "");
+	if (!ret)
+		ret = il_scenario_check(sc, err, errlen);
 	if (ret == -ENOMEM && err && errlen)
 		snprintf(err, errlen, "%s: out of memory", sc->file);
 	if (ret)

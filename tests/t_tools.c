@@ -165,6 +165,46 @@ int t_write_result(const char *path, const char *program,
 	return ret;
 }
 
+int t_write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(text, f) < 0)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+size_t t_count(const char *hay, const char *needle)
+{
+	size_t n = 0, len = strlen(needle);
+
+	for (const char *p = hay; p && len && (p = strstr(p, needle)); p += len)
+		n++;
+	return n;
+}
+
+void t_check_printable(const char *what, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)(text ? text : "");
+	size_t i;
+
+	for (i = 0; s[i]; i++) {
+		if ((s[i] < 0x20 && s[i] != '\t' && s[i] != '\n') ||
+		    s[i] == 0x7f ||
+		    (s[i] == 0xc2 && s[i + 1] >= 0x80 && s[i + 1] < 0xa0))
+			break;
+	}
+	t_check(!s[i]);
+	if (s[i])
+		fprintf(stderr, "  %s: byte 0x%02x at offset %zu\n", what, s[i],
+			i);
+}
+
 char *t_read_file(const char *path)
 {
 	FILE *f = fopen(path, "r");

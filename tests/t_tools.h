@@ -66,6 +66,16 @@ int t_run_tool(char *const argv[], char **out, char **err);
  */
 void t_check_man_page(const char *tool, const char *man);
 
+/* Write text to path as it is (a hand-made, possibly hostile, result). */
+int t_write_text(const char *path, const char *text);
+/* How many times needle occurs in hay (0 when hay is NULL). */
+size_t t_count(const char *hay, const char *needle);
+/*
+ * A tool's output is printable: no byte a terminal acts on (C0 but tab
+ * and newline, DEL, a UTF-8 encoded C1).  One check; what names it.
+ */
+void t_check_printable(const char *what, const char *text);
+
 /* The whole of a file as a string, or NULL. */
 char *t_read_file(const char *path);
 

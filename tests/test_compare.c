@@ -3,7 +3,7 @@
  * invlab-compare and the arithmetic under it, on synthetic results with
  * known answers.
  *
- *   test-compare build/validators/invlab-compare docs/man/invlab-compare.1
+ *   test-compare build/tools/invlab-compare docs/man/invlab-compare.1
  *
  * The statistics are checked against values worked out by hand (a rank
  * test whose permutation distribution is small enough to count, a t test
@@ -27,7 +27,9 @@
 #include <invlab/sysinfo.h>
 #include <invlab/time.h>
 
+#include "escape.h"
 #include "results.h"
+#include "stats.h"
 #include "t_tools.h"
 #include "t_util.h"
 
@@ -606,6 +608,234 @@ static void test_fingerprints(const struct il_sysinfo *si, char **base)
 	free(out), free(err);
 }
 
+/* ---- untrusted results ------------------------------------------------ */
+
+/* the smallest result that once hung compare and gate */
+static const char hang_json[] =
+	"{\"schema_version\":1,\"program\":\"p\",\"runs\":[{\"configuration\":"
+	"\"c\",\"blocked_ns\":{\"count\":10000000000,\"bins\":[[100,"
+	"9999999999],[200,1]]}}]}";
+
+static void test_escape(void)
+{
+	static const char in[] =
+		"a\x1b]0;t\x07\r\nb\\c\0d\xc2\x9b\xff\xe2\x80\xae"
+		"\xc3\xa9";
+	char *e = il_res_escape(in, sizeof(in) - 1);
+
+	t_check_str(e, "a\\x1b]0;t\\x07\\x0d\\x0ab\\\\c\\x00d\\xc2\\x9b\\xff"
+		       "\\xe2\\x80\\xae\xc3\xa9");
+	free(e);
+	/* distinct inputs stay distinct: a written "\x1b" is not an ESC */
+	e = il_res_escape("\\x1b", 4);
+	t_check_str(e, "\\\\x1b");
+	free(e);
+	e = il_res_escape("plain 1.5ms", 11);
+	t_check_str(e, "plain 1.5ms");
+	free(e);
+}
+
+static void test_untrusted(const struct il_sysinfo *si0)
+{
+	static struct il_hist h;
+	struct il_sysinfo si = *si0;
+	struct t_run r = { "in\x1b]0;pwned\x07\r\nx: PASS",
+			   NULL,
+			   NULL,
+			   1,
+			   { { "blocked_ns", &h } } };
+	struct il_res_set set;
+	char *out = NULL, *err = NULL, msg[512], *big;
+	const char *hang = t_tmp("hang.json"), *esc = t_tmp("esc.json");
+	uint64_t seed = 9;
+	int rc;
+
+	/*
+	 * A count of 1e10 over two bins: every statistic must come back
+	 * (the binomial tail once looped count times).  The test's timeout
+	 * is the bound.
+	 */
+	t_check(il_res_binom_tail(10000000000ull, 0.9999999999, 5000000000ull) >
+		0.99);
+	t_check(il_res_binom_tail(10000000000ull, 1e-10, 3) < 0.1);
+	t_check_int(t_write_text(hang, hang_json), 0);
+	rc = run(&out, &err, hang, hang, NULL);
+	t_check(rc == 0 || rc == 77);
+	t_check_contains(out, "p/c");
+	free(out), free(err);
+	rc = run(&out, &err, "--test", "bootstrap", hang, hang, NULL);
+	t_check(rc == 0 || rc == 77);
+	free(out), free(err);
+
+	/* larger than the limit: refused, the limit named */
+	big = calloc(1, 4096);
+	memset(big, ' ', 3000);
+	memcpy(big + 3000, hang_json, sizeof(hang_json));
+	t_check_int(t_write_text(t_tmp("big.json"), big), 0);
+	free(big);
+	rc = run(&out, &err, "--max-input-size", "2K", t_tmp("big.json"), hang,
+		 NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "big.json: 3134 bytes, over the input limit of "
+			      "2 KiB (--max-input-size)");
+	free(out), free(err);
+	rc = run(&out, &err, "--max-input-size", "4K", t_tmp("big.json"), hang,
+		 NULL);
+	t_check(rc == 0 || rc == 77);
+	free(out), free(err);
+	il_res_set_init(&set, false);
+	set.max_input = 1024;
+	t_check_int(il_res_set_load(&set, t_tmp("big.json"), msg, sizeof(msg)),
+		    -EFBIG);
+	t_check_int((int)set.nfiles, 0);
+	/* the limit itself is allowed */
+	set.max_input = 3134;
+	t_check_int(il_res_set_load(&set, t_tmp("big.json"), msg, sizeof(msg)),
+		    0);
+	set.max_input = 3133;
+	t_check_int(il_res_set_load(&set, t_tmp("big.json"), msg, sizeof(msg)),
+		    -EFBIG);
+	il_res_set_free(&set);
+
+	/* not a regular file: a device (it would never end), a directory */
+	rc = run(&out, &err, "/dev/zero", hang, NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "/dev/zero: not a regular file");
+	free(out), free(err);
+	rc = run(&out, &err, hang, t_tmpdir(), NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "not a regular file");
+	free(out), free(err);
+
+	/* control characters from a result reach no terminal raw */
+	snprintf(si.release, sizeof(si.release), "6.18\x1b[2J\rfake");
+	t_fill_hist(&h, &seed, 50, 1.0 * MS, 0.1);
+	t_check_int(t_write_result(esc, "pi-classic", &si, 2 * MS, &r, 1), 0);
+	for (int f = 0; f < 3; f++) {
+		static const char *const fmt[] = { "text", "markdown", "json" };
+
+		rc = run(&out, &err, "--format", fmt[f], esc, esc, NULL);
+		t_check_int(rc, 0);
+		t_check_printable(fmt[f], out);
+		t_check_printable(fmt[f], err);
+		if (f < 2) {
+			t_check_contains(out,
+					 "in\\x1b]0;pwned\\x07\\x0d\\x0ax: "
+					 "PASS");
+			t_check_contains(out, "6.18\\x1b[2J\\x0dfake");
+		}
+		free(out), free(err);
+	}
+	/* \u0000 would cut the name short: it is shown */
+	t_check_int(t_write_text(t_tmp("nul.json"),
+				 "{\"schema_version\":1,\"program\":\"p\","
+				 "\"runs\":[{\"configuration\":\"c\\u0000hid"
+				 "den\",\"blocked_ns\":{\"count\":1,\"bins\":"
+				 "[[100,1]]}}]}"),
+		    0);
+	rc = run(&out, &err, t_tmp("nul.json"), t_tmp("nul.json"), NULL);
+	t_check_contains(out, "p/c\\x00hidden");
+	free(out), free(err);
+}
+
+/* a result with n runs of configuration "c", written as text */
+static int write_runs(const char *path, size_t n, const char *extra)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\"schema_version\":1,\"program\":\"p\",%s\"runs\":[",
+		extra);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f,
+			"%s{\"configuration\":\"c\",\"blocked_ns\":{"
+			"\"count\":1,\"bins\":[[100,1]]}}",
+			i ? "," : "");
+	fputs("]}\n", f);
+	return fclose(f);
+}
+
+/* The limits on what a file may ask for, each named in its error. */
+static void test_limits(void)
+{
+	struct il_res_set s;
+	char msg[512], extra[8192];
+	size_t used = 0;
+
+	il_res_set_init(&s, false);
+	t_check_int(write_runs(t_tmp("runs.json"), IL_RES_MAX_RUNS, ""), 0);
+	t_check_int(il_res_set_load(&s, t_tmp("runs.json"), msg, sizeof(msg)),
+		    0);
+	t_check_int((int)s.nruns, IL_RES_MAX_RUNS);
+	/* one run more, in a second file of the same side */
+	t_check_int(write_runs(t_tmp("one.json"), 1, ""), 0);
+	t_check_int(il_res_set_load(&s, t_tmp("one.json"), msg, sizeof(msg)),
+		    -E2BIG);
+	t_check_contains(msg, "over the limit of 10000 runs a side "
+			      "(IL_RES_MAX_RUNS)");
+	t_check_int((int)s.nfiles, 1);
+	il_res_set_free(&s);
+
+	/* scenario members */
+	used = (size_t)snprintf(extra, sizeof(extra), "\"scenario\":{");
+	for (int i = 0; i <= IL_RES_MAX_SCENARIO_KEYS; i++)
+		used += (size_t)snprintf(extra + used, sizeof(extra) - used,
+					 "%s\"k%d\":%d", i ? "," : "", i, i);
+	snprintf(extra + used, sizeof(extra) - used, "},");
+	t_check_int(write_runs(t_tmp("keys.json"), 1, extra), 0);
+	il_res_set_init(&s, false);
+	t_check_int(il_res_set_load(&s, t_tmp("keys.json"), msg, sizeof(msg)),
+		    -EINVAL);
+	t_check_contains(msg, "over the limit of 256 "
+			      "(IL_RES_MAX_SCENARIO_KEYS)");
+	il_res_set_free(&s);
+
+	/* counts must agree with the bins */
+	t_check_int(t_write_text(t_tmp("ovf.json"),
+				 "{\"schema_version\":1,\"program\":\"p\","
+				 "\"runs\":[{\"configuration\":\"c\","
+				 "\"blocked_ns\":{\"count\":2,\"overflow\":3,"
+				 "\"bins\":[[100,2]]}}]}"),
+		    0);
+	il_res_set_init(&s, false);
+	t_check_int(il_res_set_load(&s, t_tmp("ovf.json"), msg, sizeof(msg)),
+		    -EINVAL);
+	t_check_contains(msg, "overflow: 3 is more than the 2 samples");
+	il_res_set_free(&s);
+}
+
+/*
+ * What is on one side only is reported once: every loop over the two
+ * sides stops after the candidate (a loop running a third time would
+ * report the candidate again).
+ */
+static void test_sides_once(void)
+{
+	static const char base[] =
+		"{\"schema_version\":1,\"program\":\"p\",\"scenario\":{"
+		"\"cs_ns\":1000},\"runs\":[{\"configuration\":\"c\","
+		"\"blocked_ns\":{\"count\":1,\"bins\":[[100,1]]}}]}";
+	static const char cand[] =
+		"{\"schema_version\":1,\"program\":\"p\",\"interrupted\":true,"
+		"\"scenario\":{\"cs_ns\":1000,\"cand_key\":5},\"runs\":[{"
+		"\"configuration\":\"c\",\"blocked_ns\":{\"count\":1,\"bins\":"
+		"[[100,1]]},\"cand_ns\":{\"count\":1,\"bins\":[[100,1]]}}]}";
+	const char *b = t_tmp("side-base.json"), *c = t_tmp("side-cand.json");
+	char *out = NULL, *err = NULL;
+
+	t_check_int(t_write_text(b, base), 0);
+	t_check_int(t_write_text(c, cand), 0);
+	t_check(run(&out, &err, "--stat", "p50", b, c, NULL) >= 0);
+	t_check_int((int)t_count(out, "scenario differs: cand_key"), 1);
+	t_check_int((int)t_count(out, "was interrupted"), 1);
+	free(out), free(err);
+	t_check(run(&out, &err, "--format", "json", "--stat", "p50", b, c,
+		    NULL) >= 0);
+	t_check_int((int)t_count(out, "\"cand_key\""), 1);
+	free(out), free(err);
+}
+
 static void test_errors(const struct il_sysinfo *si, char **base)
 {
 	static struct il_hist h;
@@ -717,6 +947,10 @@ int main(int argc, char **argv)
 	test_exact_format(&si);
 	test_fingerprints(&si, base);
 	test_errors(&si, base);
+	test_escape();
+	test_untrusted(&si);
+	test_sides_once();
+	test_limits();
 	t_check_man_page(tool, argv[2]);
 
 	for (int i = 0; i < 5; i++)

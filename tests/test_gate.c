@@ -2,7 +2,7 @@
 /*
  * invlab-gate: profiles, verdicts, the UNDECIDED policy and JUnit XML.
  *
- *   test-gate build/validators/invlab-gate docs/man/invlab-gate.1 \
+ *   test-gate build/tools/invlab-gate docs/man/invlab-gate.1 \
  *       docs/gate-example.ini
  *
  * Every kind of profile mistake must be refused with exit 2 and a
@@ -103,6 +103,21 @@ static void write_const(const char *name, uint64_t v)
 		0);
 }
 
+/* the negative control "none" alone, with the verdict it reached */
+static void write_control(const char *name, const char *verdict)
+{
+	static struct il_hist h;
+	struct t_run run = {
+		"none", verdict, "FAIL", 1, { { "blocked_ns", &h } }
+	};
+	uint64_t seed = 11;
+
+	t_fill_hist(&h, &seed, 40, 21.0 * MS, 0.02);
+	t_check_int(
+		t_write_result(t_tmp(name), "pi-classic", &si, 2 * MS, &run, 1),
+		0);
+}
+
 /* a profile that must be refused: exit 2, "FILE:LINE: message" */
 static void bad_profile(const char *text, int line, const char *msg)
 {
@@ -156,6 +171,48 @@ static void test_profile_errors(void)
 	bad_profile("[a/b]\nblocked_ns <= 3ms\n", 2,
 		    "unknown key 'blocked_ns'");
 	bad_profile("# only comments\n; and blanks\n\n", 0, "no checks");
+	/* the INI reader's own refusals, shared with job files */
+	bad_profile("[a/b]\nverdict = PASS\x1b[2J\n", 2,
+		    "control character 0x1b");
+	bad_profile("[a/b]\n=5\n", 2, "unknown key ''");
+	{
+		char *out = NULL, *err = NULL, *p;
+		int rc;
+
+		/* CRLF, a BOM and a '#' inside a value are all fine */
+		p = profile("crlf.ini", "\xef\xbb\xbf[pi-classic/inherit]\r\n"
+					"verdict = PASS # trailing\r\n");
+		rc = run(&out, &err, "-p", p, t_tmp("good0.json"), NULL);
+		t_check_int(rc, 0);
+		t_check_contains(out, "1 passed");
+		free(out), free(err);
+		/* a profile is a regular file of bounded size */
+		rc = run(&out, &err, "-p", "/dev/zero", t_tmp("good0.json"),
+			 NULL);
+		t_check_int(rc, 2);
+		t_check_contains(err, "/dev/zero: not a regular file");
+		free(out), free(err);
+		rc = run(&out, &err, "-p", t_tmpdir(), t_tmp("good0.json"),
+			 NULL);
+		t_check_int(rc, 2);
+		t_check_contains(err, "not a regular file");
+		free(out), free(err), free(p);
+		p = profile("huge.ini", "");
+		{
+			FILE *f = fopen(p, "w");
+
+			fputs("[pi-classic/inherit]\nverdict = PASS\n", f);
+			for (int i = 0; i < 100; i++)
+				fputs("# a profile padded past the limit\n", f);
+			fclose(f);
+		}
+		rc = run(&out, &err, "-p", p, "--max-input-size", "1K",
+			 t_tmp("good0.json"), NULL);
+		t_check_int(rc, 2);
+		t_check_contains(err, "over the limit of 1024");
+		t_check_contains(err, "(--max-input-size)");
+		free(out), free(err), free(p);
+	}
 	{
 		char *out = NULL, *err = NULL;
 		int rc = run(&out, &err, "-p", t_tmp("absent.ini"),
@@ -275,6 +332,48 @@ static void test_judging(void)
 	rc = run(&out, &err, "-p", p, good0, t_tmp("undecided.json"), NULL);
 	t_check_int(rc, 1);
 	t_check_contains(out, "1 PASS, 1 UNDECIDED");
+	free(out), free(err), free(p);
+
+	/*
+	 * A negative control that detected nothing (UNDECIDED where FAIL was
+	 * expected) is not as expected whatever the undecided policy: the
+	 * one expectation rule.  With `undecided = pass` the gate once
+	 * passed it.
+	 */
+	write_control("control-undecided.json", "UNDECIDED");
+	p = profile("ctl.ini", "undecided = pass\n"
+			       "[pi-classic/none]\nverdict = expected\n");
+	rc = run(&out, &err, "-p", p, t_tmp("control-undecided.json"), NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "1 of 1 runs not as expected");
+	free(out), free(err);
+	rc = run(&out, &err, "-p", p, "-u", "pass",
+		 t_tmp("control-undecided.json"), NULL);
+	t_check_int(rc, 1);
+	free(out), free(err), free(p);
+	p = profile("ctl2.ini", "[pi-classic/none]\nverdict = FAIL\n");
+	rc = run(&out, &err, "-p", p, "-u", "pass",
+		 t_tmp("control-undecided.json"), NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "1 of 1 runs not FAIL");
+	free(out), free(err), free(p);
+	/* a control that detected what it is there for passes */
+	write_control("control-fail.json", "FAIL");
+	p = profile("ctl3.ini", "[pi-classic/none]\nverdict = expected\n");
+	rc = run(&out, &err, "-p", p, t_tmp("control-fail.json"), NULL);
+	t_check_int(rc, 0);
+	free(out), free(err);
+	/* a control that could not run is a skip: no data, not a pass */
+	write_control("control-skip.json", "SKIP");
+	rc = run(&out, &err, "-p", p, t_tmp("control-skip.json"), NULL);
+	t_check_int(rc, 77);
+	t_check_contains(out, "1 of 1 runs SKIP");
+	free(out), free(err);
+	/* a verdict the gate does not know is no verdict: a failure */
+	write_control("control-bogus.json", "MAYBE");
+	rc = run(&out, &err, "-p", p, t_tmp("control-bogus.json"), NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "1 without verdict");
 	free(out), free(err), free(p);
 
 	/* a histogram the results do not have is an error, not a skip */
@@ -414,6 +513,76 @@ static void test_junit_escaping(void)
 }
 
 /* the checker itself must reject what it is there to catch */
+/* Results from a device are untrusted: bounded, refused, escaped. */
+static void test_untrusted(void)
+{
+	static struct il_hist h;
+	static const char hang[] =
+		"{\"schema_version\":1,\"program\":\"p\",\"runs\":[{"
+		"\"configuration\":\"c\",\"blocked_ns\":{\"count\":10000000000,"
+		"\"bins\":[[100,9999999999],[200,1]]}}]}";
+	struct il_sysinfo hs = si;
+	struct t_run r = { "x\x1b]0;owned\x07\r\ninherit: PASS",
+			   "FAIL",
+			   "PASS",
+			   1,
+			   { { "blocked_ns", &h } } };
+	char *p, *out = NULL, *err = NULL, *xml, msg[256];
+	uint64_t seed = 4;
+	int rc;
+
+	/* the file that hung the gate: judged, and the gate exits */
+	t_check_int(t_write_text(t_tmp("hang.json"), hang), 0);
+	p = profile("hang.ini", "[p/c]\nblocked_ns.p99 <= 3ms\n"
+				"blocked_ns.p50 >= 50ns\n"
+				"blocked_ns.p999 regression <= 5%\n");
+	rc = run(&out, &err, "-p", p, "-b", t_tmp("hang.json"),
+		 t_tmp("hang.json"), NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "3 passed");
+	free(out), free(err), free(p);
+
+	/* escaped in the table, the header and the JUnit XML */
+	snprintf(hs.release, sizeof(hs.release), "6.18\x1b[2J");
+	t_fill_hist(&h, &seed, 100, 1.0 * MS, 0.1);
+	t_check_int(t_write_result(t_tmp("evil.json"), "pi-classic", &hs,
+				   2 * MS, &r, 1),
+		    0);
+	p = profile("evil.ini", "[pi-classic/*]\nverdict = PASS\n");
+	rc = run(&out, &err, "-p", p, "--junit", t_tmp("evil.xml"),
+		 t_tmp("evil.json"), NULL);
+	t_check_int(rc, 1);
+	t_check_printable("gate stdout", out);
+	t_check_printable("gate stderr", err);
+	t_check_contains(out,
+			 "pi-classic/x\\x1b]0;owned\\x07\\x0d\\x0ainherit: "
+			 "PASS");
+	t_check_contains(out, "kernel 6.18\\x1b[2J;");
+	xml = t_read_file(t_tmp("evil.xml"));
+	t_check_int(t_xml_check(xml, msg, sizeof(msg)), 0);
+	t_check_printable("gate junit", xml);
+	t_check_contains(xml, "value=\"6.18\\x1b[2J\"");
+	free(xml), free(out), free(err);
+
+	/* a device or a directory is no result file */
+	rc = run(&out, &err, "-p", p, "/dev/zero", NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "/dev/zero: not a regular file");
+	free(out), free(err);
+	rc = run(&out, &err, "-p", p, "-b", t_tmpdir(), t_tmp("evil.json"),
+		 NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "not a regular file");
+	free(out), free(err);
+	/* over the limit, named */
+	rc = run(&out, &err, "-p", p, "--max-input-size", "1K",
+		 t_tmp("evil.json"), NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "over the input limit of 1 KiB "
+			      "(--max-input-size)");
+	free(out), free(err), free(p);
+}
+
 static void test_xml_checker(void)
 {
 	static const char *const bad[] = {
@@ -465,6 +634,7 @@ int main(int argc, char **argv)
 	test_judging();
 	test_regression();
 	test_junit_escaping();
+	test_untrusted();
 	t_check_man_page(tool, argv[2]);
 
 	t_tmp_cleanup();

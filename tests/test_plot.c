@@ -2,7 +2,7 @@
 /*
  * invlab-plot: the SVG is well-formed XML and has the expected series.
  *
- *   test-plot build/validators/invlab-plot docs/man/invlab-plot.1
+ *   test-plot build/tools/invlab-plot docs/man/invlab-plot.1
  *
  * Synthetic results with three configurations (one of them named with
  * every character XML must escape) are drawn alone and against a
@@ -268,6 +268,36 @@ static void test_errors(void)
 	free(out), free(err);
 }
 
+/* strings from a result reach the SVG escaped, and the SVG stays XML */
+static void test_untrusted(void)
+{
+	static struct il_hist h;
+	struct il_sysinfo hs = si;
+	struct t_run r = {
+		"in\x1b]0;x\x07\r\n<b>", NULL, NULL, 1, { { "blocked_ns", &h } }
+	};
+	char *out = NULL, *err = NULL;
+	uint64_t seed = 5;
+	int rc;
+
+	snprintf(hs.release, sizeof(hs.release), "6.18\x1b[2J");
+	t_fill_hist(&h, &seed, 200, 1.0 * MS, 0.1);
+	t_check_int(t_write_result(t_tmp("evil.json"), "pi-classic", &hs,
+				   2 * MS, &r, 1),
+		    0);
+	rc = run(&out, &err, "-o", "-", t_tmp("evil.json"), NULL);
+	t_check_int(rc, 0);
+	check_svg(out, "evil.svg");
+	t_check_printable("svg", out);
+	t_check_contains(out, "in\\x1b]0;x\\x07\\x0d\\x0a&lt;b&gt;");
+	t_check_contains(out, "6.18\\x1b[2J");
+	free(out), free(err);
+	rc = run(&out, &err, "/dev/zero", NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "not a regular file");
+	free(out), free(err);
+}
+
 int main(int argc, char **argv)
 {
 	struct il_sysinfo other;
@@ -289,6 +319,7 @@ int main(int argc, char **argv)
 	test_one_set();
 	test_two_sets();
 	test_errors();
+	test_untrusted();
 	t_check_man_page(tool, argv[2]);
 
 	t_tmp_cleanup();

@@ -22,8 +22,10 @@
  * on the histogram's rounding.  A check that cannot be decided (too few
  * samples for a p999, an UNDECIDED run, a regression over the limit that
  * the significance test calls noise) is UNDECIDED and the profile's
- * policy says what that counts as.  The profile is checked whole before
- * anything is judged, and its errors name FILE:LINE.
+ * policy says what that counts as, through the one expectation rule
+ * (expect.h), as the verdict checks are.  The profile is read by the INI
+ * reader job files use (lib/ini.c) and checked whole before anything is
+ * judged; its errors name FILE:LINE.
  *
  * A section that no results match, and a regression check without
  * --baseline, have no data: skipped, or failed with --missing=fail.
@@ -43,11 +45,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include <invlab/ini.h>
 #include <invlab/opt.h>
 #include <invlab/report.h>
+#include <invlab/strbuf.h>
 #include <invlab/time.h>
 
+#include "args.h"
+#include "escape.h"
+#include "format.h"
 #include "results.h"
+#include "stats.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -67,46 +75,80 @@ struct cfg {
 	int undecided; /* 0: as the profile says, else policy + 1 */
 	int missing;   /* 0 skip, 1 fail */
 	const char *alpha;
+	uint64_t max_input;
 };
 
 #define O(f) offsetof(struct cfg, f)
 static const struct il_opt opts[] = {
-	{ "help", 'h', IL_OPT_FLAG, O(help), NULL, 0, 0, 0, NULL, NULL,
-	  "print this help and exit", NULL },
-	{ "version", 'V', IL_OPT_FLAG, O(version), NULL, 0, 0, 0, NULL, NULL,
-	  "print the version and exit", NULL },
-	{ "quiet", 'q', IL_OPT_FLAG, O(quiet), NULL, 0, 0, 0, NULL, NULL,
-	  "print only the checks that did not pass and the summary line",
-	  NULL },
-	{ "profile", 'p', IL_OPT_STRING, O(profile), NULL, 0, 0, 0, NULL,
-	  "FILE", "the INI profile of checks (required)", NULL },
-	{ "baseline", 'b', IL_OPT_LIST, O(baseline), NULL, 0, 0, 0, NULL,
-	  "FILES",
-	  "result file(s) that 'regression' checks compare with; repeat the "
-	  "option or separate files with commas",
-	  NULL },
-	{ "junit", 'j', IL_OPT_STRING, O(junit), NULL, 0, 0, 0, NULL, "FILE",
-	  "also write the checks as JUnit XML to FILE ('-' for stdout), "
-	  "complete or not at all",
-	  NULL },
-	{ "per-file", 0, IL_OPT_FLAG, O(per_file), NULL, 0, 0, 0, NULL, NULL,
-	  "judge each result file on its own (one device, one boot) instead "
-	  "of merging the runs of all files",
-	  NULL },
-	{ "undecided", 'u', IL_OPT_CHOICE, O(undecided), "profile", 0, 0, 0,
-	  "profile|fail|pass|skip", "POLICY",
-	  "what an undecided check counts as; 'profile' keeps the profile's "
-	  "undecided= settings (themselves fail by default)",
-	  NULL },
-	{ "missing", 0, IL_OPT_CHOICE, O(missing), "skip", 0, 0, 0, "skip|fail",
-	  "POLICY",
-	  "what a check without data counts as: a profile section that no "
-	  "results match, or a regression check without --baseline",
-	  NULL },
-	{ "alpha", 0, IL_OPT_STRING, O(alpha), "0.05", 0, 0, 0, NULL, "P",
-	  "significance level of regression checks: an increase over the "
-	  "limit fails only when its p-value is below P (0 < P <= 0.5)",
-	  NULL },
+	{ .name = "help",
+	  .short_name = 'h',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(help),
+	  .help = "print this help and exit" },
+	{ .name = "version",
+	  .short_name = 'V',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(version),
+	  .help = "print the version and exit" },
+	{ .name = "quiet",
+	  .short_name = 'q',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(quiet),
+	  .help = "print only the checks that did not pass and the summary "
+		  "line" },
+	{ .name = "profile",
+	  .short_name = 'p',
+	  .type = IL_OPT_STRING,
+	  .offset = O(profile),
+	  .metavar = "FILE",
+	  .help = "the INI profile of checks (required)" },
+	{ .name = "baseline",
+	  .short_name = 'b',
+	  .type = IL_OPT_LIST,
+	  .offset = O(baseline),
+	  .metavar = "FILES",
+	  .help = "result file(s) that 'regression' checks compare with; "
+		  "repeat the option or separate files with commas" },
+	{ .name = "junit",
+	  .short_name = 'j',
+	  .type = IL_OPT_STRING,
+	  .offset = O(junit),
+	  .metavar = "FILE",
+	  .help = "also write the checks as JUnit XML to FILE ('-' for "
+		  "stdout), complete or not at all" },
+	{ .name = "per-file",
+	  .type = IL_OPT_FLAG,
+	  .offset = O(per_file),
+	  .help = "judge each result file on its own (one device, one boot) "
+		  "instead of merging the runs of all files" },
+	{ .name = "undecided",
+	  .short_name = 'u',
+	  .type = IL_OPT_CHOICE,
+	  .offset = O(undecided),
+	  .def = "profile",
+	  .choices = "profile|fail|pass|skip",
+	  .metavar = "POLICY",
+	  .help = "what an undecided check counts as; 'profile' keeps the "
+		  "profile's undecided= settings (themselves fail by "
+		  "default)" },
+	{ .name = "missing",
+	  .type = IL_OPT_CHOICE,
+	  .offset = O(missing),
+	  .def = "skip",
+	  .choices = "skip|fail",
+	  .metavar = "POLICY",
+	  .help = "what a check without data counts as: a profile section that "
+		  "no results match, or a regression check without "
+		  "--baseline" },
+	{ .name = "alpha",
+	  .type = IL_OPT_STRING,
+	  .offset = O(alpha),
+	  .def = "0.05",
+	  .metavar = "P",
+	  .help = "significance level of regression checks: an increase over "
+		  "the limit fails only when its p-value is below P (0 < P <= "
+		  "0.5)" },
+	IL_RES_OPT_MAX_INPUT(O(max_input)),
 	{ .name = NULL },
 };
 #undef O
@@ -118,7 +160,8 @@ static const struct il_opt *const tables[] = { opts, NULL };
 enum kind { K_VERDICT, K_LIMIT, K_REGRESSION };
 enum op { OP_LE, OP_LT, OP_GE, OP_GT };
 static const char *const op_names[] = { "<=", "<", ">=", ">" };
-#define V_EXPECTED IL_RES_V_N
+/* verdict = expected: each run's own "expected" */
+#define V_EXPECTED IL_VERDICT_N
 
 struct check {
 	enum kind kind;
@@ -128,7 +171,7 @@ struct check {
 	enum il_res_stat stat;
 	enum op op;
 	double limit; /* ns, a count, or percent */
-	int verdict;  /* enum il_res_verdict, or V_EXPECTED */
+	int verdict;  /* enum il_verdict, or V_EXPECTED */
 };
 
 struct section {
@@ -172,18 +215,6 @@ static char *trim(char *s)
 	return s;
 }
 
-/* a comment starts at '#' or ';' at the start or after a blank */
-static void strip_comment(char *s)
-{
-	for (char *p = s; *p; p++) {
-		if ((*p == '#' || *p == ';') &&
-		    (p == s || isspace((unsigned char)p[-1]))) {
-			*p = '\0';
-			return;
-		}
-	}
-}
-
 static int parse_policy(const char *v, enum policy *p)
 {
 	for (unsigned i = 0; i < ARRAY_SIZE(policy_names); i++) {
@@ -197,20 +228,16 @@ static int parse_policy(const char *v, enum policy *p)
 
 static int parse_verdict(const char *v, int *out)
 {
-	static const char *const names[] = { "PASS", "FAIL", "UNDECIDED",
-					     "SKIP" };
+	enum il_verdict vd;
 
 	if (!strcasecmp(v, "expected")) {
 		*out = V_EXPECTED;
 		return 0;
 	}
-	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcasecmp(v, names[i])) {
-			*out = (int)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (il_verdict_parse(v, &vd))
+		return -EINVAL;
+	*out = (int)vd;
+	return 0;
 }
 
 /* "<=", "<", ">=", ">" at *s; advances past it */
@@ -234,8 +261,8 @@ static bool is_ident(char c)
 }
 
 /* a check line: METRIC.STAT [regression] OP VALUE */
-static int parse_check(const char *path, int line, const char *s,
-		       struct check *c, char *err, size_t len)
+static int parse_check(int line, const char *s, struct check *c, char *err,
+		       size_t len)
 {
 	const char *p = s, *dot, *v;
 	char stat[16], *end;
@@ -249,26 +276,26 @@ static int parse_check(const char *path, int line, const char *s,
 	dot = memchr(s, '.', n);
 	if (!dot) {
 		perr(err, len,
-		     "%s:%d: unknown key '%.*s'; expected verdict = ..., "
+		     "unknown key '%.*s'; expected verdict = ..., "
 		     "undecided = ... or METRIC.STAT OP VALUE (e.g. "
 		     "blocked_ns.p99 <= 3ms)",
-		     path, line, (int)(n ? n : strcspn(s, " \t=<>")), s);
+		     (int)(n ? n : strcspn(s, " \t=<>")), s);
 		return -EINVAL;
 	}
 	if (dot == s || (size_t)(dot - s) >= sizeof(c->metric) ||
 	    (size_t)(p - dot - 1) >= sizeof(stat) || p == dot + 1) {
 		perr(err, len,
-		     "%s:%d: '%.*s' is not METRIC.STAT (e.g. "
+		     "'%.*s' is not METRIC.STAT (e.g. "
 		     "blocked_ns.p99)",
-		     path, line, (int)n, s);
+		     (int)n, s);
 		return -EINVAL;
 	}
 	memcpy(c->metric, s, (size_t)(dot - s));
 	memcpy(stat, dot + 1, (size_t)(p - dot - 1));
 	stat[p - dot - 1] = '\0';
 	if (il_res_stat_parse(stat, &c->stat)) {
-		perr(err, len, "%s:%d: unknown statistic '%s' (known: %s)",
-		     path, line, stat, il_res_stat_list());
+		perr(err, len, "unknown statistic '%s' (known: %s)", stat,
+		     il_res_stat_list());
 		return -EINVAL;
 	}
 	while (isspace((unsigned char)*p))
@@ -282,32 +309,29 @@ static int parse_check(const char *path, int line, const char *s,
 	}
 	if (parse_op(&p, &c->op)) {
 		perr(err, len,
-		     "%s:%d: expected <=, <, >= or > after '%.*s', "
+		     "expected <=, <, >= or > after '%.*s', "
 		     "got '%s'",
-		     path, line, (int)n, s, p);
+		     (int)n, s, p);
 		return -EINVAL;
 	}
 	v = p;
 	while (isspace((unsigned char)*v))
 		v++;
 	if (!*v) {
-		perr(err, len, "%s:%d: no value after '%s'", path, line,
-		     op_names[c->op]);
+		perr(err, len, "no value after '%s'", op_names[c->op]);
 		return -EINVAL;
 	}
 	if (c->kind == K_REGRESSION) {
 		if (c->op != OP_LE && c->op != OP_LT) {
 			perr(err, len,
-			     "%s:%d: a regression is limited from "
-			     "above: use <= or <",
-			     path, line);
+			     "a regression is limited from "
+			     "above: use <= or <");
 			return -EINVAL;
 		}
 		if (c->stat == IL_RES_COUNT) {
 			perr(err, len,
-			     "%s:%d: a regression of count means "
-			     "nothing; use a latency statistic",
-			     path, line);
+			     "a regression of count means "
+			     "nothing; use a latency statistic");
 			return -EINVAL;
 		}
 		errno = 0;
@@ -315,9 +339,9 @@ static int parse_check(const char *path, int line, const char *s,
 		if (end == v || errno || strcmp(trim(end), "%") ||
 		    !(c->limit >= 0 && c->limit <= 1000)) {
 			perr(err, len,
-			     "%s:%d: '%s' is not a percentage "
+			     "'%s' is not a percentage "
 			     "between 0%% and 1000%% (e.g. 5%%)",
-			     path, line, v);
+			     v);
 			return -EINVAL;
 		}
 	} else if (c->stat == IL_RES_COUNT) {
@@ -326,8 +350,7 @@ static int parse_check(const char *path, int line, const char *s,
 		errno = 0;
 		u = strtoull(v, &end, 10);
 		if (end == v || *end || errno || *v == '-') {
-			perr(err, len, "%s:%d: '%s' is not a sample count",
-			     path, line, v);
+			perr(err, len, "'%s' is not a sample count", v);
 			return -EINVAL;
 		}
 		c->limit = (double)u;
@@ -338,16 +361,16 @@ static int parse_check(const char *path, int line, const char *s,
 		/* a bare number could be any unit: say which */
 		if (!isalpha((unsigned char)v[vl - 1])) {
 			perr(err, len,
-			     "%s:%d: '%s' needs a unit (ns, us, ms, "
+			     "'%s' needs a unit (ns, us, ms, "
 			     "s), e.g. 3ms",
-			     path, line, v);
+			     v);
 			return -EINVAL;
 		}
 		if (il_parse_duration(v, 1, &ns)) {
 			perr(err, len,
-			     "%s:%d: '%s' is not a duration (e.g. "
+			     "'%s' is not a duration (e.g. "
 			     "500us, 3ms, 1.5s)",
-			     path, line, v);
+			     v);
 			return -EINVAL;
 		}
 		c->limit = (double)ns;
@@ -406,97 +429,85 @@ static int add_check(struct section *s, const struct check *c)
 	return 0;
 }
 
-/* Parse one line into p; errors as FILE:LINE: message. */
-static int parse_line(struct profile *p, int line, char *s, char *err,
-		      size_t len)
+/* [PROGRAM/CONFIGURATION]; the reader prefixes errors with FILE:LINE */
+static int on_section(void *ctx, const struct il_ini_at *at, char *name,
+		      char *after, char *err, size_t len)
 {
+	struct profile *p = ctx;
+	char *slash;
+
+	if (!name || *after) {
+		perr(err, len,
+		     "a section header is one [PROGRAM/CONFIGURATION] on its "
+		     "own line");
+		return -EINVAL;
+	}
+	slash = strrchr(name, '/');
+	if (!slash || slash == name || !slash[1]) {
+		perr(err, len,
+		     "section '[%s]' is not [PROGRAM/CONFIGURATION] (e.g. "
+		     "[pi-classic/inherit], [pi-classic/*])",
+		     name);
+		return -EINVAL;
+	}
+	return add_section(p, name, at->line);
+}
+
+/*
+ * key = value (verdict, undecided), or a check, METRIC.STAT OP VALUE: an
+ * '=' after '<' or '>' is part of the operator (the reader then gives the
+ * whole line as key), and a line starting with '=' is no key = value.
+ */
+static int on_key(void *ctx, const struct il_ini_at *at, char *key, char *val,
+		  char *err, size_t len)
+{
+	struct profile *p = ctx;
 	struct section *cur = p->n ? &p->sections[p->n - 1] : NULL;
-	const char *path = p->path;
+	int line = at->line, ret;
 	struct check c;
-	char *eq;
-	int ret;
 
-	if (*s == '[') {
-		char *close = strchr(s, ']'), *name, *slash;
+	if (val && *key && !strcmp(key, "undecided")) {
+		enum policy pol;
 
-		if (!close || *trim(close + 1)) {
+		if (parse_policy(val, &pol)) {
 			perr(err, len,
-			     "%s:%d: a section header is one "
-			     "[PROGRAM/CONFIGURATION] on its own line",
-			     path, line);
+			     "undecided must be fail, pass or skip, not '%s'",
+			     val);
 			return -EINVAL;
 		}
-		*close = '\0';
-		name = trim(s + 1);
-		slash = strrchr(name, '/');
-		if (!slash || slash == name || !slash[1]) {
-			perr(err, len,
-			     "%s:%d: section '[%s]' is not "
-			     "[PROGRAM/CONFIGURATION] (e.g. "
-			     "[pi-classic/inherit], [pi-classic/*])",
-			     path, line, name);
-			return -EINVAL;
+		if (cur) {
+			cur->undecided = pol;
+			cur->undecided_line = line;
+		} else {
+			p->undecided = pol;
+			p->undecided_line = line;
 		}
-		if (add_section(p, name, line))
-			return -ENOMEM;
 		return 0;
 	}
-	/* key = value: verdict and undecided; '=' alone is no operator */
-	eq = strchr(s, '=');
-	if (eq && eq > s && !strchr("<>", eq[-1])) {
-		char *key, *val;
-
-		*eq = '\0';
-		key = trim(s);
-		val = trim(eq + 1);
-		if (!strcmp(key, "undecided")) {
-			enum policy pol;
-
-			if (parse_policy(val, &pol)) {
-				perr(err, len,
-				     "%s:%d: undecided must be "
-				     "fail, pass or skip, not '%s'",
-				     path, line, val);
-				return -EINVAL;
-			}
-			if (cur) {
-				cur->undecided = pol;
-				cur->undecided_line = line;
-			} else {
-				p->undecided = pol;
-				p->undecided_line = line;
-			}
-			return 0;
-		}
-		if (!strcmp(key, "verdict")) {
-			memset(&c, 0, sizeof(c));
-			c.kind = K_VERDICT;
-			c.line = line;
-			if (parse_verdict(val, &c.verdict)) {
-				perr(err, len,
-				     "%s:%d: verdict must be PASS, "
-				     "FAIL, UNDECIDED, SKIP or expected, not "
-				     "'%s'",
-				     path, line, val);
-				return -EINVAL;
-			}
-			snprintf(c.text, sizeof(c.text), "verdict = %s", val);
-		} else if (strchr(key, '.')) {
+	if (val && *key && !strcmp(key, "verdict")) {
+		memset(&c, 0, sizeof(c));
+		c.kind = K_VERDICT;
+		c.line = line;
+		if (parse_verdict(val, &c.verdict)) {
 			perr(err, len,
-			     "%s:%d: '%s = %s': a limit needs <=, <, "
-			     ">= or >",
-			     path, line, key, val);
-			return -EINVAL;
-		} else {
-			perr(err, len,
-			     "%s:%d: unknown key '%s'; known keys "
-			     "are verdict and undecided, and checks are "
-			     "METRIC.STAT OP VALUE",
-			     path, line, key);
+			     "verdict must be PASS, FAIL, UNDECIDED, SKIP or "
+			     "expected, not '%s'",
+			     val);
 			return -EINVAL;
 		}
+		snprintf(c.text, sizeof(c.text), "verdict = %s", val);
+	} else if (val && *key && strchr(key, '.')) {
+		perr(err, len, "'%s = %s': a limit needs <=, <, >= or >", key,
+		     val);
+		return -EINVAL;
+	} else if (val && *key) {
+		perr(err, len,
+		     "unknown key '%s'; known keys are verdict and undecided, "
+		     "and checks are METRIC.STAT OP VALUE",
+		     key);
+		return -EINVAL;
 	} else {
-		ret = parse_check(path, line, s, &c, err, len);
+		ret = parse_check(line, at->text, &c, err, len);
 		if (ret)
 			return ret;
 		if (c.kind == K_REGRESSION && !p->regression_line)
@@ -504,50 +515,31 @@ static int parse_line(struct profile *p, int line, char *s, char *err,
 	}
 	if (!cur) {
 		perr(err, len,
-		     "%s:%d: '%s' is outside a section: put it "
-		     "under [PROGRAM/CONFIGURATION]",
-		     path, line, c.text);
+		     "'%s' is outside a section: put it under "
+		     "[PROGRAM/CONFIGURATION]",
+		     c.text);
 		return -EINVAL;
 	}
 	return add_check(cur, &c);
 }
 
-static int parse_profile(const char *path, struct profile *p, char *err,
-			 size_t len)
+static int parse_profile(const char *path, uint64_t max, struct profile *p,
+			 char *err, size_t len)
 {
-	char *buf = NULL;
-	size_t cap = 0;
-	int line = 0, ret = 0;
+	static const struct il_ini_ops ops = {
+		.section = on_section,
+		.key = on_key,
+		.op_chars = "<>",
+	};
 	size_t nchecks = 0;
-	FILE *f;
+	int ret;
 
 	memset(p, 0, sizeof(*p));
 	p->path = path;
 	p->undecided = POL_FAIL;
-	f = fopen(path, "r");
-	if (!f) {
-		ret = -errno;
-		perr(err, len, "%s: %s", path, strerror(errno));
-		return ret;
-	}
-	while (getline(&buf, &cap, f) >= 0) {
-		char *s;
-
-		line++;
-		if (line == 1 && !strncmp(buf, "\xef\xbb\xbf", 3))
-			memmove(buf, buf + 3, strlen(buf + 3) + 1);
-		strip_comment(buf);
-		s = trim(buf);
-		if (!*s)
-			continue;
-		ret = parse_line(p, line, s, err, len);
-		if (ret == -ENOMEM)
-			perr(err, len, "%s:%d: out of memory", path, line);
-		if (ret)
-			break;
-	}
-	free(buf);
-	fclose(f);
+	ret = il_ini_load(path, max, &ops, p, err, len);
+	if (ret == -EFBIG)
+		il_appendf(err, len, " (--max-input-size)");
 	for (size_t i = 0; !ret && i < p->n; i++)
 		nchecks += p->sections[i].n;
 	if (!ret && !nchecks) {
@@ -564,7 +556,7 @@ static int parse_profile(const char *path, struct profile *p, char *err,
 
 /* ---- judging ---------------------------------------------------------- */
 
-enum outcome { R_PASS, R_FAIL, R_UNDECIDED, R_NODATA, R_ERROR };
+enum outcome { R_PASS, R_FAIL, R_UNDECIDED, R_NODATA, R_ERROR, R_SKIPPED };
 /* after the policy: what is reported */
 enum status { S_PASS, S_FAIL, S_SKIP, S_ERROR };
 static const char *const status_names[] = { "PASS", "FAIL", "SKIP", "ERROR" };
@@ -615,50 +607,64 @@ static void fmt_value(char *buf, size_t len, enum il_res_stat st, double v)
 		il_res_fmt_ns(buf, len, v);
 }
 
+/*
+ * What a run with verdict got means for `verdict = want`: the one
+ * expectation rule, as if every run had expected want.  The rule reads a
+ * SKIP as "could not run", so `verdict = SKIP` asks for SKIP itself.
+ */
+static enum il_outcome outcome_for(enum il_verdict got, enum il_verdict want)
+{
+	if (want == IL_SKIP)
+		return got == IL_SKIP ? IL_OUT_AS_EXPECTED
+				      : IL_OUT_NOT_AS_EXPECTED;
+	return il_expect(got, want);
+}
+
 static void judge_verdict(const struct il_res_group *g, const struct check *c,
 			  struct result *r)
 {
-	static const char *const vn[] = { "PASS", "FAIL", "UNDECIDED", "SKIP",
-					  "other" };
-	size_t und = g->verdicts[IL_RES_V_UNDECIDED], bad;
+	size_t out[IL_OUT_N] = { 0 }, bad, ok;
 	size_t used = 0;
+	const char *want;
 
-	for (int i = 0; i < IL_RES_V_N; i++) {
+	for (int i = 0; i < IL_VERDICT_N; i++) {
 		if (!g->verdicts[i])
 			continue;
 		used += (size_t)snprintf(
 			r->value + used, sizeof(r->value) - used, "%s%zu %s",
-			used ? ", " : "", g->verdicts[i], vn[i]);
+			used ? ", " : "", g->verdicts[i],
+			i == IL_NONE ? "without verdict"
+				     : il_verdict_name((enum il_verdict)i));
 		if (used >= sizeof(r->value))
 			break;
 	}
 	if (c->verdict == V_EXPECTED) {
-		bad = g->unexpected;
-		if (bad) {
-			r->outcome = R_FAIL;
-			snprintf(r->detail, sizeof(r->detail),
-				 "%zu of %zu runs not as expected", bad,
-				 g->nruns);
-		} else if (und) {
-			r->outcome = R_UNDECIDED;
-			snprintf(r->detail, sizeof(r->detail),
-				 "%zu of %zu runs UNDECIDED", und, g->nruns);
-		} else {
-			r->outcome = R_PASS;
-		}
-		return;
+		memcpy(out, g->outcomes, sizeof(out));
+		want = "as expected";
+	} else {
+		for (int i = 0; i < IL_VERDICT_N; i++)
+			out[outcome_for((enum il_verdict)i,
+					(enum il_verdict)c->verdict)] +=
+				g->verdicts[i];
+		want = il_verdict_name((enum il_verdict)c->verdict);
 	}
-	/* runs that are neither the wanted verdict nor UNDECIDED */
-	bad = g->nruns - g->verdicts[c->verdict] -
-	      (c->verdict != IL_RES_V_UNDECIDED ? und : 0);
+	/* NONE never counts as anything but a failure */
+	bad = out[IL_OUT_NONE] + out[IL_OUT_NOT_AS_EXPECTED];
+	ok = out[IL_OUT_AS_EXPECTED] + out[IL_OUT_INFO];
 	if (bad) {
 		r->outcome = R_FAIL;
 		snprintf(r->detail, sizeof(r->detail), "%zu of %zu runs not %s",
-			 bad, g->nruns, vn[c->verdict]);
-	} else if (und && c->verdict != IL_RES_V_UNDECIDED) {
+			 bad, g->nruns, want);
+	} else if (out[IL_OUT_UNDECIDED]) {
 		r->outcome = R_UNDECIDED;
 		snprintf(r->detail, sizeof(r->detail),
-			 "%zu of %zu runs UNDECIDED", und, g->nruns);
+			 "%zu of %zu runs UNDECIDED", out[IL_OUT_UNDECIDED],
+			 g->nruns);
+	} else if (!ok) {
+		/* every run could not run here: nothing was judged */
+		r->outcome = R_SKIPPED;
+		snprintf(r->detail, sizeof(r->detail), "%zu of %zu runs SKIP",
+			 out[IL_OUT_SKIP], g->nruns);
 	} else {
 		r->outcome = R_PASS;
 	}
@@ -808,6 +814,14 @@ static enum policy policy_of(const struct gate *gt, const struct section *s)
 	return s->undecided != POL_UNSET ? s->undecided : gt->prof.undecided;
 }
 
+/* the profile's words for the expectation rule's policies */
+static enum il_undecided_policy rule_policy(enum policy p)
+{
+	return p == POL_PASS   ? IL_UNDECIDED_TOLERATE
+	       : p == POL_SKIP ? IL_UNDECIDED_SKIPS
+			       : IL_UNDECIDED_FAILS;
+}
+
 static int add_result(struct gate *gt, const struct section *s,
 		      const struct check *c, const struct il_res_group *g)
 {
@@ -852,13 +866,20 @@ static int add_result(struct gate *gt, const struct section *s,
 	case R_NODATA:
 		r->status = gt->cfg->missing ? S_FAIL : S_SKIP;
 		break;
+	case R_SKIPPED:
+		r->status = S_SKIP;
+		break;
 	case R_UNDECIDED: {
 		enum policy pol = policy_of(gt, s);
 		size_t used = strlen(r->detail);
 
-		r->status = pol == POL_PASS   ? S_PASS
-			    : pol == POL_SKIP ? S_SKIP
-					      : S_FAIL;
+		/* an UNDECIDED where PASS was wanted, under the policy */
+		r->status =
+			il_outcome_fails(IL_OUT_UNDECIDED, rule_policy(pol))
+				? S_FAIL
+			: il_outcome_skips(IL_OUT_UNDECIDED, rule_policy(pol))
+				? S_SKIP
+				: S_PASS;
 		snprintf(r->detail + used, sizeof(r->detail) - used,
 			 "%sundecided: counted as %s", used ? "; " : "",
 			 policy_names[pol]);
@@ -1165,7 +1186,8 @@ int main(int argc, char **argv)
 				"Try 'invlab-gate --help'.\n");
 		return 2;
 	}
-	ret = parse_profile(cfg.profile, &gt.prof, err, sizeof(err));
+	ret = parse_profile(cfg.profile, cfg.max_input, &gt.prof, err,
+			    sizeof(err));
 	if (ret) {
 		fprintf(stderr, "invlab-gate: %s\n", err);
 		return 2;
@@ -1179,6 +1201,7 @@ int main(int argc, char **argv)
 			cfg.missing ? "failed, --missing=fail" : "skipped");
 	il_res_set_init(&gt.res, cfg.per_file);
 	il_res_set_init(&gt.base, false);
+	gt.res.max_input = gt.base.max_input = cfg.max_input;
 	for (int i = first; i < argc; i++) {
 		if (il_res_set_load(&gt.res, argv[i], err, sizeof(err))) {
 			fprintf(stderr, "invlab-gate: %s\n", err);

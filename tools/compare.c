@@ -13,7 +13,7 @@
  * (positive is better: lower latency is better) and the coefficient of
  * variation of the per-run values, as in "1.00 [ -3.94]( 1.51)".  A
  * difference only counts as better or worse when a significance test
- * says it is not noise (results.c explains which test and why) and it is
+ * says it is not noise (stats.c explains which test and why) and it is
  * at least --min-change; otherwise it reads "no change".
  *
  * Exit: 0 compared and nothing significantly worse, 1 something is
@@ -31,7 +31,11 @@
 #include <invlab/report.h>
 #include <invlab/time.h>
 
+#include "args.h"
+#include "escape.h"
+#include "format.h"
 #include "results.h"
+#include "stats.h"
 
 enum format { F_TEXT, F_MARKDOWN, F_JSON };
 
@@ -46,51 +50,85 @@ struct cfg {
 	int test;
 	const char *alpha;
 	int64_t min_change;
+	uint64_t max_input;
 };
 
 #define O(f) offsetof(struct cfg, f)
 static const struct il_opt opts[] = {
-	{ "help", 'h', IL_OPT_FLAG, O(help), NULL, 0, 0, 0, NULL, NULL,
-	  "print this help and exit", NULL },
-	{ "version", 'V', IL_OPT_FLAG, O(version), NULL, 0, 0, 0, NULL, NULL,
-	  "print the version and exit", NULL },
-	{ "quiet", 'q', IL_OPT_FLAG, O(quiet), NULL, 0, 0, 0, NULL, NULL,
-	  "print only the comparison table, without the kernel fingerprints "
-	  "and notes",
-	  NULL },
-	{ "format", 'f', IL_OPT_CHOICE, O(format), "text", 0, 0, 0,
-	  "text|markdown|json", "FORMAT", "what to print on standard output",
-	  NULL },
-	{ "json", 0, IL_OPT_STRING, O(json), NULL, 0, 0, 0, NULL, "FILE",
-	  "also write the comparison as JSON to FILE ('-' for stdout), "
-	  "complete or not at all",
-	  NULL },
-	{ "metric", 'm', IL_OPT_STRING, O(metric), NULL, 0, 0, 0, NULL, "LIST",
-	  "histograms to compare, comma-separated, e.g. blocked_ns,wakeup_ns "
-	  "(default: every histogram of the results)",
-	  NULL },
-	{ "stat", 's', IL_OPT_STRING, O(stat), "p50,p99,p999,max,mean", 0, 0, 0,
-	  NULL, "LIST",
-	  "statistics of each histogram to compare, comma-separated, from: "
-	  "min, mean, p50, p90, p99, p999, p9999, max",
-	  NULL },
-	{ "test", 't', IL_OPT_CHOICE, O(test), "auto", 0, 0, 0,
-	  "auto|rank|welch|bootstrap", "TEST",
-	  "significance test: rank is Mann-Whitney U over the per-run "
-	  "values, welch is Welch's t test over them, bootstrap resamples "
-	  "the merged bins; auto takes rank when the runs can reach --alpha "
-	  "(4 a side at 0.05), welch with 2 or 3 runs a side, bootstrap when "
-	  "a side has one run",
-	  NULL },
-	{ "alpha", 0, IL_OPT_STRING, O(alpha), "0.05", 0, 0, 0, NULL, "P",
-	  "significance level: a difference counts when its p-value is below "
-	  "P (0 < P <= 0.5)",
-	  NULL },
-	{ "min-change", 0, IL_OPT_INT, O(min_change), "1", 0, 100, 0, NULL,
-	  "PCT",
-	  "smaller changes read as no change even when significant; "
-	  "histogram buckets are up to 0.8% wide",
-	  NULL },
+	{ .name = "help",
+	  .short_name = 'h',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(help),
+	  .help = "print this help and exit" },
+	{ .name = "version",
+	  .short_name = 'V',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(version),
+	  .help = "print the version and exit" },
+	{ .name = "quiet",
+	  .short_name = 'q',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(quiet),
+	  .help = "print only the comparison table, without the kernel "
+		  "fingerprints and notes" },
+	{ .name = "format",
+	  .short_name = 'f',
+	  .type = IL_OPT_CHOICE,
+	  .offset = O(format),
+	  .def = "text",
+	  .choices = "text|markdown|json",
+	  .metavar = "FORMAT",
+	  .help = "what to print on standard output" },
+	{ .name = "json",
+	  .type = IL_OPT_STRING,
+	  .offset = O(json),
+	  .metavar = "FILE",
+	  .help = "also write the comparison as JSON to FILE ('-' for stdout), "
+		  "complete or not at all" },
+	{ .name = "metric",
+	  .short_name = 'm',
+	  .type = IL_OPT_STRING,
+	  .offset = O(metric),
+	  .metavar = "LIST",
+	  .help = "histograms to compare, comma-separated, e.g. "
+		  "blocked_ns,wakeup_ns (default: every histogram of the "
+		  "results)" },
+	{ .name = "stat",
+	  .short_name = 's',
+	  .type = IL_OPT_STRING,
+	  .offset = O(stat),
+	  .def = "p50,p99,p999,max,mean",
+	  .metavar = "LIST",
+	  .help = "statistics of each histogram to compare, comma-separated, "
+		  "from: min, mean, p50, p90, p99, p999, p9999, max" },
+	{ .name = "test",
+	  .short_name = 't',
+	  .type = IL_OPT_CHOICE,
+	  .offset = O(test),
+	  .def = "auto",
+	  .choices = "auto|rank|welch|bootstrap",
+	  .metavar = "TEST",
+	  .help = "significance test: rank is Mann-Whitney U over the per-run "
+		  "values, welch is Welch's t test over them, bootstrap "
+		  "resamples the merged bins; auto takes rank when the runs "
+		  "can reach --alpha (4 a side at 0.05), welch with 2 or 3 "
+		  "runs a side, bootstrap when a side has one run" },
+	{ .name = "alpha",
+	  .type = IL_OPT_STRING,
+	  .offset = O(alpha),
+	  .def = "0.05",
+	  .metavar = "P",
+	  .help = "significance level: a difference counts when its p-value is "
+		  "below P (0 < P <= 0.5)" },
+	{ .name = "min-change",
+	  .type = IL_OPT_INT,
+	  .offset = O(min_change),
+	  .def = "1",
+	  .max = 100,
+	  .metavar = "PCT",
+	  .help = "smaller changes read as no change even when significant; "
+		  "histogram buckets are up to 0.8% wide" },
+	IL_RES_OPT_MAX_INPUT(O(max_input)),
 	{ .name = NULL },
 };
 #undef O
@@ -172,37 +210,32 @@ static int add_row(struct cmp *c, const char *group, const char *metric,
 	return 0;
 }
 
-/* Compare every statistic of every metric of one group present on both
- * sides; rows where neither side has a value are left out. */
+/*
+ * Compare every statistic of every metric of one group that both sides
+ * have, in the baseline's order; a metric on one side only has nothing to
+ * compare with (rows where neither side has a value are left out too).
+ */
 static int compare_group(struct cmp *c, const struct il_res_group *gb,
 			 const struct il_res_group *gc, const char *label)
 {
-	for (int side = 0; side < 2; side++) {
-		const struct il_res_group *g = side ? gc : gb;
+	for (size_t m = 0; m < gb->nmetrics; m++) {
+		const char *name = gb->metrics[m].name;
+		const struct il_res_metric *mb = &gb->metrics[m], *mc;
+		bool first = true;
 
-		for (size_t m = 0; m < g->nmetrics; m++) {
-			const char *name = g->metrics[m].name;
-			const struct il_res_metric *mb, *mc;
-			bool first = true;
+		mc = il_res_group_metric(gc, name);
+		if (!mc || !metric_wanted(c, name))
+			continue;
+		for (int s = 0; s < c->nstats; s++) {
+			struct il_res_cmp r;
 
-			/* a metric on both sides is done from the baseline */
-			if (side && il_res_group_metric(gb, name))
+			il_res_compare(mb, mc, c->stats[s], &c->o, &r);
+			if (isnan(r.base) && isnan(r.cand))
 				continue;
-			if (!metric_wanted(c, name))
-				continue;
-			mb = il_res_group_metric(gb, name);
-			mc = il_res_group_metric(gc, name);
-			for (int s = 0; s < c->nstats; s++) {
-				struct il_res_cmp r;
-
-				il_res_compare(mb, mc, c->stats[s], &c->o, &r);
-				if (isnan(r.base) && isnan(r.cand))
-					continue;
-				if (add_row(c, label, name, c->stats[s], &r))
-					return -ENOMEM;
-				c->rows[c->nrows - 1].first_of_metric = first;
-				first = false;
-			}
+			if (add_row(c, label, name, c->stats[s], &r))
+				return -ENOMEM;
+			c->rows[c->nrows - 1].first_of_metric = first;
+			first = false;
 		}
 	}
 	return 0;
@@ -959,6 +992,7 @@ int main(int argc, char **argv)
 	}
 	il_res_set_init(&c.base, false);
 	il_res_set_init(&c.cand, false);
+	c.base.max_input = c.cand.max_input = cfg.max_input;
 	if (il_res_load_sides(argc, argv, first, nbase, after, &c.base, &c.cand,
 			      &ret, err, sizeof(err))) {
 		fprintf(stderr, "invlab-compare: %s\n", err);

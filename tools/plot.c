@@ -39,7 +39,11 @@
 #include <invlab/opt.h>
 #include <invlab/report.h>
 
+#include "args.h"
+#include "escape.h"
+#include "format.h"
 #include "results.h"
+#include "stats.h"
 
 struct cfg {
 	int help;
@@ -48,31 +52,53 @@ struct cfg {
 	const char *metric;
 	const char *title;
 	int64_t bins_per_decade;
+	uint64_t max_input;
 };
 
 #define O(f) offsetof(struct cfg, f)
 static const struct il_opt opts[] = {
-	{ "help", 'h', IL_OPT_FLAG, O(help), NULL, 0, 0, 0, NULL, NULL,
-	  "print this help and exit", NULL },
-	{ "version", 'V', IL_OPT_FLAG, O(version), NULL, 0, 0, 0, NULL, NULL,
-	  "print the version and exit", NULL },
-	{ "output", 'o', IL_OPT_STRING, O(output), "-", 0, 0, 0, NULL, "FILE",
-	  "where to write the SVG ('-' for stdout); written complete or not "
-	  "at all",
-	  NULL },
-	{ "metric", 'm', IL_OPT_STRING, O(metric), NULL, 0, 0, 0, NULL, "NAME",
-	  "the histogram to draw (default: blocked_ns when the results have "
-	  "it, else their first histogram)",
-	  NULL },
-	{ "title", 't', IL_OPT_STRING, O(title), NULL, 0, 0, 0, NULL, "TEXT",
-	  "the chart's title (default: program and histogram); the kernel "
-	  "release is always shown below it",
-	  NULL },
-	{ "bins-per-decade", 0, IL_OPT_INT, O(bins_per_decade), "20", 2, 200, 0,
-	  NULL, "N",
-	  "histogram bars per factor of ten of latency (the data's own "
-	  "buckets are 1/128 of a factor of two, too fine to read)",
-	  NULL },
+	{ .name = "help",
+	  .short_name = 'h',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(help),
+	  .help = "print this help and exit" },
+	{ .name = "version",
+	  .short_name = 'V',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(version),
+	  .help = "print the version and exit" },
+	{ .name = "output",
+	  .short_name = 'o',
+	  .type = IL_OPT_STRING,
+	  .offset = O(output),
+	  .def = "-",
+	  .metavar = "FILE",
+	  .help = "where to write the SVG ('-' for stdout); written complete "
+		  "or not at all" },
+	{ .name = "metric",
+	  .short_name = 'm',
+	  .type = IL_OPT_STRING,
+	  .offset = O(metric),
+	  .metavar = "NAME",
+	  .help = "the histogram to draw (default: blocked_ns when the results "
+		  "have it, else their first histogram)" },
+	{ .name = "title",
+	  .short_name = 't',
+	  .type = IL_OPT_STRING,
+	  .offset = O(title),
+	  .metavar = "TEXT",
+	  .help = "the chart's title (default: program and histogram); the "
+		  "kernel release is always shown below it" },
+	{ .name = "bins-per-decade",
+	  .type = IL_OPT_INT,
+	  .offset = O(bins_per_decade),
+	  .def = "20",
+	  .min = 2,
+	  .max = 200,
+	  .metavar = "N",
+	  .help = "histogram bars per factor of ten of latency (the data's own "
+		  "buckets are 1/128 of a factor of two, too fine to read)" },
+	IL_RES_OPT_MAX_INPUT(O(max_input)),
 	{ .name = NULL },
 };
 #undef O
@@ -1060,6 +1086,7 @@ int main(int argc, char **argv)
 	}
 	il_res_set_init(&p.base, false);
 	il_res_set_init(&p.cand, false);
+	p.base.max_input = p.cand.max_input = cfg.max_input;
 	if (il_res_load_sides(argc, argv, first, nbase, after, &p.base, &p.cand,
 			      &ret, err, sizeof(err))) {
 		fprintf(stderr, "invlab-plot: %s\n", err);

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+/* The command-line helpers the result tools share (args.h). */
+#include <string.h>
+
+#include <invlab/strbuf.h>
+
+#include "args.h"
+
+int il_res_count_after_dashdash(int argc, char *const *argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			return argc - i - 1;
+	return -1;
+}
+
+int il_res_load_sides(int argc, char **argv, int first, int nbase, int after,
+		      struct il_res_set *base, struct il_res_set *cand,
+		      int *status, char *err, size_t errlen)
+{
+	/* after "--" nothing is an option: say so rather than open "-o" */
+	for (int i = after > 0 ? argc - after : argc; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1]) {
+			il_setf(err, errlen,
+				"options go before '--': '%s' comes after it "
+				"(write ./%s for a file of that name)",
+				argv[i], argv[i]);
+			*status = 2;
+			return -1;
+		}
+	}
+	for (int i = 0; i < nbase + (after > 0 ? after : 0); i++) {
+		struct il_res_set *s = i < nbase ? base : cand;
+
+		if (il_res_set_load(s, argv[first + i], err, errlen)) {
+			*status = 99;
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command-line half the result tools share: two sides of result
+ * files on one command line, and the input limits every tool takes.
+ */
+#ifndef INVLAB_TOOLS_ARGS_H
+#define INVLAB_TOOLS_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <invlab/opt.h>
+
+#include "results.h"
+
+/*
+ * The --max-input-size row, the same in every tool's option table: off
+ * is the offsetof() its uint64_t field.  The largest input json-c takes
+ * is 2 GiB; 1 GiB of JSON already needs some 20 GiB of memory.
+ */
+#define IL_RES_MAX_INPUT_DEFAULT_STR "16M"
+#define IL_RES_OPT_MAX_INPUT(off)                                              \
+	{                                                                      \
+		.name = "max-input-size", .type = IL_OPT_SIZE,                 \
+		.offset = (off), .def = IL_RES_MAX_INPUT_DEFAULT_STR,          \
+		.min = 1024, .max = 1ll << 30, .metavar = "SIZE",              \
+		.help = "refuse any input file larger than SIZE (K, M, G "     \
+			"suffixes): results are untrusted, and json-c "        \
+			"needs some 20 times the size in memory",              \
+	}
+
+/*
+ * Two sides on one command line: "BASE... -- CAND...".  il_opt_parse ends
+ * the options at the first "--" and drops it, so count what follows it
+ * beforehand: those are the last operands after parsing.  Returns that
+ * count, or -1 when there is no "--".  (An option never takes "--" as its
+ * value, so the first "--" is always the one the parser stops at.)
+ */
+int il_res_count_after_dashdash(int argc, char *const *argv);
+/*
+ * Load the files of the two sides, argv[first..first+nbase) and the
+ * `after` files after "--" (none when after <= 0), refusing an option
+ * after "--" (il_opt_parse would have taken it for a file).  0, or -1
+ * with the message in err (2 for usage, 99 for an unreadable file in
+ * *status).
+ */
+int il_res_load_sides(int argc, char **argv, int first, int nbase, int after,
+		      struct il_res_set *base, struct il_res_set *cand,
+		      int *status, char *err, size_t errlen);
+
+#endif

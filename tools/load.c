@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Result files read back with json-c, as untrusted input.
+ *
+ * This file is compiled only when the build has json-c (rt-tests keeps
+ * its libnuma code apart the same way); the demos never need it.
+ *
+ * A result comes from a device in a lab, so nothing in it is taken on
+ * trust: only a regular file is read, and only up to s->max_input bytes
+ * (checked before the read and while reading: a file can grow); the runs,
+ * histograms and scenario members it may add are bounded (results.h);
+ * every histogram must add up; and every string is escaped once, here
+ * (escape.h), so that no tool can print one raw.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include <invlab/strbuf.h>
+
+#include "escape.h"
+#include "format.h"
+#include "merge.h"
+#include "results.h"
+
+static const char *const fp_keys[IL_RES_FP_N] = {
+	[IL_RES_FP_RELEASE] = "release",
+	[IL_RES_FP_VERSION] = "version",
+	[IL_RES_FP_CMDLINE] = "cmdline",
+	[IL_RES_FP_PREEMPT] = "preempt_current",
+	[IL_RES_FP_PROXY_CONFIG] = "config_proxy_exec",
+	[IL_RES_FP_PROXY_ACTIVE] = "proxy_exec_active",
+	[IL_RES_FP_HZ] = "hz",
+	[IL_RES_FP_RT_RUNTIME] = "rt_runtime_us",
+	[IL_RES_FP_CPUS] = "cpus_online",
+	[IL_RES_FP_CPU_MODEL] = "cpu_model",
+	[IL_RES_FP_VIRT] = "virt",
+	[IL_RES_FP_HOSTNAME] = "hostname",
+};
+
+const char *il_res_fp_key(int i)
+{
+	return i >= 0 && i < IL_RES_FP_N ? fp_keys[i] : "?";
+}
+
+/* a non-negative JSON integer, or -EINVAL */
+static int get_u64(struct json_object *o, uint64_t *v)
+{
+	int64_t i;
+
+	if (!o || !json_object_is_type(o, json_type_int))
+		return -EINVAL;
+	i = json_object_get_int64(o);
+	if (i < 0)
+		return -EINVAL;
+	*v = (uint64_t)i;
+	return 0;
+}
+
+int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
+			  const char *what, char *err, size_t errlen)
+{
+	struct json_object *bins, *m;
+	uint64_t count, total = 0, v;
+	size_t n;
+	int ret;
+
+	il_hist_init(h);
+	if (!json_object_is_type(o, json_type_object)) {
+		il_setf(err, errlen, "%s: not an object", what);
+		return -EINVAL;
+	}
+	if (!json_object_object_get_ex(o, "count", &m) || get_u64(m, &count)) {
+		il_setf(err, errlen, "%s.count: missing or not a count", what);
+		return -EINVAL;
+	}
+	if (!json_object_object_get_ex(o, "bins", &bins) ||
+	    !json_object_is_type(bins, json_type_array)) {
+		il_setf(err, errlen, "%s.bins: missing or not an array", what);
+		return -EINVAL;
+	}
+	n = json_object_array_length(bins);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *b = json_object_array_get_idx(bins, i);
+		uint64_t lo, c;
+
+		if (!json_object_is_type(b, json_type_array) ||
+		    json_object_array_length(b) != 2 ||
+		    get_u64(json_object_array_get_idx(b, 0), &lo) ||
+		    get_u64(json_object_array_get_idx(b, 1), &c)) {
+			il_setf(err, errlen,
+				"%s.bins[%zu]: not a [lo_ns, count] pair", what,
+				i);
+			return -EINVAL;
+		}
+		ret = il_hist_add_bin(h, lo, c);
+		if (ret == -EINVAL) {
+			il_setf(err, errlen,
+				"%s.bins[%zu]: %llu is not a bucket edge of "
+				"this histogram layout",
+				what, i, (unsigned long long)lo);
+			return ret;
+		}
+		if (ret) {
+			il_setf(err, errlen, "%s.bins[%zu]: counts overflow",
+				what, i);
+			return ret;
+		}
+		total += c;
+	}
+	if (total != count) {
+		il_setf(err, errlen,
+			"%s: bins add up to %llu samples, count says %llu",
+			what, (unsigned long long)total,
+			(unsigned long long)count);
+		return -EINVAL;
+	}
+	if (!count)
+		return 0;
+	/* the exact extremes, when written and consistent with the bins */
+	if (json_object_object_get_ex(o, "min", &m) && !get_u64(m, &v)) {
+		if (il_hist_index(v) != il_hist_index(h->min)) {
+			il_setf(err, errlen,
+				"%s.min: %llu is not in the "
+				"first bin",
+				what, (unsigned long long)v);
+			return -EINVAL;
+		}
+		h->min = v;
+	}
+	if (json_object_object_get_ex(o, "max", &m) && !get_u64(m, &v)) {
+		if (il_hist_index(v) != il_hist_index(h->max)) {
+			il_setf(err, errlen,
+				"%s.max: %llu is not in the "
+				"last bin",
+				what, (unsigned long long)v);
+			return -EINVAL;
+		}
+		h->max = v;
+	}
+	if (json_object_object_get_ex(o, "mean", &m) &&
+	    (json_object_is_type(m, json_type_double) ||
+	     json_object_is_type(m, json_type_int))) {
+		double sum = json_object_get_double(m) * (double)count;
+
+		if (sum >= 0 && sum < 1.8e19)
+			h->sum = (uint64_t)llround(sum);
+	}
+	if (json_object_object_get_ex(o, "overflow", &m) && !get_u64(m, &v)) {
+		/* samples past the last bucket are counted in the bins too */
+		if (v > count) {
+			il_setf(err, errlen,
+				"%s.overflow: %llu is more than the %llu "
+				"samples",
+				what, (unsigned long long)v,
+				(unsigned long long)count);
+			return -EINVAL;
+		}
+		h->overflow = v;
+	}
+	return 0;
+}
+
+/* a JSON string, escaped, NUL bytes and all */
+static char *esc_string(struct json_object *o)
+{
+	return il_res_escape(json_object_get_string(o),
+			     (size_t)json_object_get_string_len(o));
+}
+
+/* JSON text of a scalar, escaped: strings bare, null as "unknown" */
+static char *scalar_text(struct json_object *o)
+{
+	const char *t;
+
+	if (!o)
+		return strdup("unknown");
+	if (json_object_is_type(o, json_type_string))
+		return esc_string(o);
+	t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	return il_res_escape(t, strlen(t));
+}
+
+/* path is opened, name (path escaped) is what messages say */
+static int read_file(const char *path, const char *name, uint64_t max,
+		     char **buf, size_t *len, char *err, size_t errlen)
+{
+	char lim[32];
+	struct stat st;
+	size_t cap, n = 0;
+	char *b;
+	int fd, ret;
+
+	il_res_fmt_size(lim, sizeof(lim), max);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
+	fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		il_setf(err, errlen, "%s: %s", name, strerror(-ret));
+		return ret;
+	}
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		il_setf(err, errlen, "%s: %s", name, strerror(-ret));
+		close(fd);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		il_setf(err, errlen,
+			"%s: not a regular file (a device, FIFO or directory "
+			"is not a result)",
+			name);
+		close(fd);
+		return -EINVAL;
+	}
+	if ((uint64_t)st.st_size > max) {
+		il_setf(err, errlen,
+			"%s: %lld bytes, over the input limit of %s "
+			"(--max-input-size)",
+			name, (long long)st.st_size, lim);
+		close(fd);
+		return -EFBIG;
+	}
+	cap = (size_t)st.st_size + 1;
+	b = malloc(cap + 1);
+	if (!b) {
+		close(fd);
+		il_setf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t got;
+
+		if (n == cap) {
+			/* it grew while being read: read on, to the limit */
+			size_t ncap =
+				cap * 2 > max + 1 ? (size_t)max + 1 : cap * 2;
+			char *nb = ncap > cap ? realloc(b, ncap + 1) : NULL;
+
+			if (!nb) {
+				free(b);
+				close(fd);
+				if (ncap > cap) {
+					il_setf(err, errlen,
+						"%s: out of memory", name);
+					return -ENOMEM;
+				}
+				il_setf(err, errlen,
+					"%s: over the input limit of %s "
+					"(--max-input-size)",
+					name, lim);
+				return -EFBIG;
+			}
+			b = nb;
+			cap = ncap;
+		}
+		got = read(fd, b + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = -errno;
+			free(b);
+			close(fd);
+			il_setf(err, errlen, "%s: %s", name, strerror(-ret));
+			return ret;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	if (n > max) {
+		free(b);
+		il_setf(err, errlen,
+			"%s: over the input limit of %s (--max-input-size)",
+			name, lim);
+		return -EFBIG;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+static int line_of(const char *buf, size_t off)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < off; i++)
+		if (buf[i] == '\n')
+			line++;
+	return line;
+}
+
+static struct json_object *parse(const char *file, const char *path,
+				 uint64_t max, char *err, size_t errlen,
+				 int *ret)
+{
+	struct json_tokener *tok;
+	struct json_object *root;
+	enum json_tokener_error je;
+	char *buf = NULL;
+	size_t len = 0, end;
+
+	*ret = read_file(file, path, max, &buf, &len, err, errlen);
+	if (*ret)
+		return NULL;
+	if (len > INT32_MAX) {
+		free(buf);
+		*ret = -EFBIG;
+		il_setf(err, errlen, "%s: too large for the JSON reader", path);
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		free(buf);
+		*ret = -ENOMEM;
+		il_setf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	root = json_tokener_parse_ex(tok, buf, (int)len);
+	je = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	if (!root || je != json_tokener_success) {
+		il_setf(err, errlen, "%s:%d: not JSON: %s", path,
+			line_of(buf, end),
+			je == json_tokener_continue
+				? "unexpected end of file"
+				: json_tokener_error_desc(je));
+		json_object_put(root);
+		root = NULL;
+		*ret = -EINVAL;
+	} else {
+		while (end < len && strchr(" \t\r\n", buf[end]))
+			end++;
+		if (end < len) {
+			il_setf(err, errlen, "%s:%d: data after the JSON value",
+				path, line_of(buf, end));
+			json_object_put(root);
+			root = NULL;
+			*ret = -EINVAL;
+		}
+	}
+	json_tokener_free(tok);
+	free(buf);
+	return root;
+}
+
+/* a verdict as written; IL_NONE when absent or not a verdict */
+static enum il_verdict verdict_of(struct json_object *run, const char *key)
+{
+	struct json_object *v;
+	enum il_verdict r;
+
+	if (!json_object_object_get_ex(run, key, &v) ||
+	    !json_object_is_type(v, json_type_string) ||
+	    il_verdict_parse(json_object_get_string(v), &r))
+		return IL_NONE;
+	return r;
+}
+
+static bool is_hist_key(const char *key, struct json_object *val)
+{
+	size_t n = strlen(key);
+
+	return n > 3 && !strcmp(key + n - 3, "_ns") &&
+	       json_object_is_type(val, json_type_object) &&
+	       json_object_object_get_ex(val, "bins", NULL);
+}
+
+/*
+ * Walk the runs of a file.  With commit false it only checks them (so a
+ * bad file leaves the set untouched); with commit true it adds them.
+ */
+static int walk_runs(struct il_res_set *s, struct json_object *runs,
+		     const char *path, const char *scenario, size_t file,
+		     bool commit, struct il_hist *h, char *err, size_t errlen)
+{
+	size_t n = json_object_array_length(runs), nhists = 0;
+
+	if (s->nruns + n > IL_RES_MAX_RUNS) {
+		il_setf(err, errlen,
+			"%s: %zu runs, over the limit of %d runs a side "
+			"(IL_RES_MAX_RUNS)",
+			path, s->nruns + n, IL_RES_MAX_RUNS);
+		return -E2BIG;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *run = json_object_array_get_idx(runs, i);
+		struct json_object *c;
+		struct il_res_group *g = NULL;
+		char *conf;
+		int ret;
+
+		if (!json_object_is_type(run, json_type_object) ||
+		    !json_object_object_get_ex(run, "configuration", &c) ||
+		    !json_object_is_type(c, json_type_string)) {
+			il_setf(err, errlen,
+				"%s: runs[%zu]: no \"configuration\" string",
+				path, i);
+			return -EINVAL;
+		}
+		if (commit) {
+			conf = esc_string(c);
+			ret = conf ? __il_res_add_run(
+					     s, scenario, conf, file,
+					     verdict_of(run, "verdict"),
+					     verdict_of(run, "expected"), &g)
+				   : -ENOMEM;
+			free(conf);
+			if (ret)
+				goto nomem;
+		}
+		json_object_object_foreach(run, key, val)
+		{
+			char *ekey, what[512];
+
+			if (!is_hist_key(key, val))
+				continue;
+			if (s->nhists + ++nhists > IL_RES_MAX_RUN_HISTS) {
+				il_setf(err, errlen,
+					"%s: runs[%zu]: over the limit of %d "
+					"histograms a side "
+					"(IL_RES_MAX_RUN_HISTS)",
+					path, i, IL_RES_MAX_RUN_HISTS);
+				return -E2BIG;
+			}
+			ekey = il_res_escape(key, strlen(key));
+			if (!ekey)
+				goto nomem;
+			snprintf(what, sizeof(what), "%s: runs[%zu].%s", path,
+				 i, ekey);
+			ret = il_res_hist_from_json(val, h, what, err, errlen);
+			if (!ret && commit)
+				ret = __il_res_add_hist(s, g, ekey, h);
+			free(ekey);
+			if (ret == -E2BIG)
+				il_setf(err, errlen,
+					"%s: runs[%zu]: over the limit of %d "
+					"configurations x histograms a side "
+					"(IL_RES_MAX_MERGED)",
+					path, i, IL_RES_MAX_MERGED);
+			if (ret == -ENOMEM)
+				goto nomem;
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+nomem:
+	il_setf(err, errlen, "%s: out of memory", path);
+	return -ENOMEM;
+}
+
+static int read_scenario(struct il_res_file *f, struct json_object *sc)
+{
+	size_t n = 0;
+
+	if (!sc || !json_object_is_type(sc, json_type_object))
+		return 0;
+	if (json_object_object_length(sc) > IL_RES_MAX_SCENARIO_KEYS)
+		return -E2BIG;
+	f->scenario = calloc((size_t)json_object_object_length(sc) + 1,
+			     sizeof(*f->scenario));
+	if (!f->scenario)
+		return -ENOMEM;
+	json_object_object_foreach(sc, key, val)
+	{
+		if (val && (json_object_is_type(val, json_type_object) ||
+			    json_object_is_type(val, json_type_array)))
+			continue;
+		f->scenario[n].key = il_res_escape(key, strlen(key));
+		f->scenario[n].value = scalar_text(val);
+		n++;
+		f->nscenario = n;
+		if (!f->scenario[n - 1].key || !f->scenario[n - 1].value)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int il_res_set_load(struct il_res_set *s, const char *path, char *err,
+		    size_t errlen)
+{
+	struct json_object *root, *o, *kernel = NULL, *runs, *sc = NULL;
+	struct il_res_file *f;
+	struct il_hist *h = NULL;
+	char *program = NULL, *scenario = NULL, *name = NULL, *epath;
+	int ret;
+
+	/* the path is the user's, but it may name a file a device made */
+	epath = il_res_escape(path, strlen(path));
+	if (!epath) {
+		il_setf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	root = parse(path, epath, s->max_input, err, errlen, &ret);
+	if (!root) {
+		free(epath);
+		return ret;
+	}
+	ret = -EINVAL;
+	if (!json_object_is_type(root, json_type_object)) {
+		il_setf(err, errlen, "%s: not an invlab result (not an object)",
+			epath);
+		goto out;
+	}
+	if (!json_object_object_get_ex(root, "schema_version", &o) ||
+	    !json_object_is_type(o, json_type_int)) {
+		il_setf(err, errlen,
+			"%s: not an invlab result (no schema_version)", epath);
+		goto out;
+	}
+	/* a newer schema may mean something else by the same keys */
+	if (json_object_get_int64(o) != 1) {
+		il_setf(err, errlen,
+			"%s: schema_version %lld, this tool reads version 1",
+			epath, (long long)json_object_get_int64(o));
+		goto out;
+	}
+	if (!json_object_object_get_ex(root, "program", &o) ||
+	    !json_object_is_type(o, json_type_string)) {
+		il_setf(err, errlen, "%s: no \"program\" string", epath);
+		goto out;
+	}
+	ret = -ENOMEM;
+	program = esc_string(o);
+	if (!program)
+		goto nomem;
+	ret = -EINVAL;
+	if (!json_object_object_get_ex(root, "runs", &runs) ||
+	    !json_object_is_type(runs, json_type_array)) {
+		il_setf(err, errlen, "%s: no \"runs\" array", epath);
+		goto out;
+	}
+	json_object_object_get_ex(root, "kernel", &kernel);
+	if (kernel && !json_object_is_type(kernel, json_type_object))
+		kernel = NULL;
+	json_object_object_get_ex(root, "scenario", &sc);
+	if (sc && json_object_is_type(sc, json_type_object) &&
+	    json_object_object_length(sc) > IL_RES_MAX_SCENARIO_KEYS) {
+		il_setf(err, errlen,
+			"%s: scenario: %d members, over the limit of %d "
+			"(IL_RES_MAX_SCENARIO_KEYS)",
+			epath, json_object_object_length(sc),
+			IL_RES_MAX_SCENARIO_KEYS);
+		goto out;
+	}
+	ret = -ENOMEM;
+	/* a program with several scenarios names them */
+	if (sc && json_object_is_type(sc, json_type_object) &&
+	    json_object_object_get_ex(sc, "name", &o) &&
+	    json_object_is_type(o, json_type_string)) {
+		name = esc_string(o);
+		if (!name || asprintf(&scenario, "%s/%s", program, name) < 0)
+			scenario = NULL;
+	} else {
+		scenario = strdup(program);
+	}
+	h = malloc(sizeof(*h));
+	if (!scenario || !h)
+		goto nomem;
+	ret = walk_runs(s, runs, epath, scenario, s->nfiles, false, h, err,
+			errlen);
+	if (ret)
+		goto out;
+
+	ret = -ENOMEM;
+	if (s->nfiles == s->files_cap) {
+		size_t cap = s->files_cap ? 2 * s->files_cap : 8;
+		struct il_res_file *nf = realloc(s->files, cap * sizeof(*nf));
+
+		if (!nf)
+			goto nomem;
+		s->files = nf;
+		s->files_cap = cap;
+	}
+	f = &s->files[s->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->path = epath;
+	epath = NULL;
+	f->program = program;
+	program = NULL;
+	f->return_code = -1;
+	for (int i = 0; i < IL_RES_FP_N; i++) {
+		struct json_object *v = NULL;
+
+		if (kernel)
+			json_object_object_get_ex(kernel, fp_keys[i], &v);
+		f->fp[i] = scalar_text(v);
+		if (!f->fp[i])
+			break;
+	}
+	if (json_object_object_get_ex(root, "return_code", &o) &&
+	    json_object_is_type(o, json_type_int))
+		f->return_code = json_object_get_int(o);
+	f->interrupted = json_object_object_get_ex(root, "interrupted", &o) &&
+			 json_object_get_boolean(o);
+	if (!f->fp[IL_RES_FP_N - 1] || read_scenario(f, sc)) {
+		__il_res_free_file(f);
+		goto nomem;
+	}
+	s->nfiles++;
+	ret = walk_runs(s, runs, f->path, scenario, s->nfiles - 1, true, h, err,
+			errlen);
+	goto out;
+nomem:
+	il_setf(err, errlen, "%s: out of memory", epath ? epath : path);
+out:
+	free(h);
+	free(program);
+	free(name);
+	free(scenario);
+	free(epath);
+	json_object_put(root);
+	return ret;
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runs merged into a result set: grouped by scenario and configuration
+ * (and file, per file), each histogram added bin by bin into its group's
+ * merged one, each run's own statistics kept for the spread and the rank
+ * test; then the queries the tools make of a set.
+ *
+ * A group's headline value is taken from the merged histogram, never
+ * averaged over runs: a p99 of p99s is not a p99, while adding bins is
+ * exact, so three 1 s runs give the same p99 as one 3 s run would.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge.h"
+
+static struct il_res_group *find_group(struct il_res_set *s,
+				       const char *scenario, const char *conf,
+				       size_t file)
+{
+	for (size_t i = 0; i < s->ngroups; i++) {
+		struct il_res_group *g = &s->groups[i];
+
+		if (!strcmp(g->scenario, scenario) &&
+		    !strcmp(g->configuration, conf) &&
+		    (!s->per_file || g->file == file))
+			return g;
+	}
+	return NULL;
+}
+
+static struct il_res_group *add_group(struct il_res_set *s,
+				      const char *scenario, const char *conf,
+				      size_t file)
+{
+	struct il_res_group *g = find_group(s, scenario, conf, file);
+
+	if (g)
+		return g;
+	if (s->ngroups == s->groups_cap) {
+		size_t cap = s->groups_cap ? 2 * s->groups_cap : 8;
+		struct il_res_group *ng = realloc(s->groups, cap * sizeof(*ng));
+
+		if (!ng)
+			return NULL;
+		s->groups = ng;
+		s->groups_cap = cap;
+	}
+	g = &s->groups[s->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->scenario = strdup(scenario);
+	g->configuration = strdup(conf);
+	g->file = s->per_file ? file : 0;
+	if (!g->scenario || !g->configuration) {
+		free(g->scenario);
+		free(g->configuration);
+		return NULL;
+	}
+	s->ngroups++;
+	return g;
+}
+
+int __il_res_add_run(struct il_res_set *s, const char *scenario,
+		     const char *conf, size_t file, enum il_verdict got,
+		     enum il_verdict expected, struct il_res_group **out)
+{
+	struct il_res_group *g = add_group(s, scenario, conf, file);
+
+	if (!g)
+		return -ENOMEM;
+	if ((unsigned)got >= IL_VERDICT_N)
+		got = IL_NONE;
+	g->nruns++;
+	g->verdicts[got]++;
+	/* the one expectation rule: never a count of its own here */
+	g->outcomes[il_expect(got, expected)]++;
+	s->nruns++;
+	*out = g;
+	return 0;
+}
+
+static struct il_res_metric *add_metric(struct il_res_set *s,
+					struct il_res_group *g,
+					const char *name, int *ret)
+{
+	struct il_res_metric *m, *nm;
+
+	for (size_t i = 0; i < g->nmetrics; i++)
+		if (!strcmp(g->metrics[i].name, name))
+			return &g->metrics[i];
+	*ret = -E2BIG;
+	if (s->nmerged >= IL_RES_MAX_MERGED)
+		return NULL;
+	*ret = -ENOMEM;
+	nm = realloc(g->metrics, (g->nmetrics + 1) * sizeof(*nm));
+	if (!nm)
+		return NULL;
+	g->metrics = nm;
+	m = &g->metrics[g->nmetrics];
+	memset(m, 0, sizeof(*m));
+	m->name = strdup(name);
+	m->merged = malloc(sizeof(*m->merged));
+	if (!m->name || !m->merged) {
+		free(m->name);
+		free(m->merged);
+		return NULL;
+	}
+	il_hist_init(m->merged);
+	g->nmetrics++;
+	s->nmerged++;
+	return m;
+}
+
+static int add_run_values(struct il_res_metric *m, const struct il_hist *h)
+{
+	if (m->nruns == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 4;
+		double(*nr)[IL_RES_NSTATS] = realloc(m->run, cap * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		m->run = nr;
+		m->cap = cap;
+	}
+	for (unsigned i = 0; i < IL_RES_NSTATS; i++) {
+		double v;
+
+		m->run[m->nruns][i] =
+			il_res_stat_value(h, (enum il_res_stat)i, false, &v)
+				? NAN
+				: v;
+	}
+	m->nruns++;
+	return 0;
+}
+
+int __il_res_add_hist(struct il_res_set *s, struct il_res_group *g,
+		      const char *name, const struct il_hist *h)
+{
+	struct il_res_metric *m;
+	int ret = 0;
+
+	m = add_metric(s, g, name, &ret);
+	if (!m)
+		return ret;
+	if (add_run_values(m, h))
+		return -ENOMEM;
+	il_hist_merge(m->merged, h);
+	s->nhists++;
+	return 0;
+}
+
+void __il_res_free_file(struct il_res_file *f)
+{
+	free(f->path);
+	free(f->program);
+	for (int i = 0; i < IL_RES_FP_N; i++)
+		free(f->fp[i]);
+	for (size_t i = 0; i < f->nscenario; i++) {
+		free(f->scenario[i].key);
+		free(f->scenario[i].value);
+	}
+	free(f->scenario);
+	memset(f, 0, sizeof(*f));
+}
+
+void il_res_set_init(struct il_res_set *s, bool per_file)
+{
+	memset(s, 0, sizeof(*s));
+	s->per_file = per_file;
+	s->max_input = IL_RES_MAX_INPUT_DEFAULT;
+}
+
+void il_res_set_free(struct il_res_set *s)
+{
+	for (size_t i = 0; i < s->nfiles; i++)
+		__il_res_free_file(&s->files[i]);
+	for (size_t i = 0; i < s->ngroups; i++) {
+		struct il_res_group *g = &s->groups[i];
+
+		for (size_t j = 0; j < g->nmetrics; j++) {
+			free(g->metrics[j].name);
+			free(g->metrics[j].merged);
+			free(g->metrics[j].run);
+		}
+		free(g->metrics);
+		free(g->scenario);
+		free(g->configuration);
+	}
+	free(s->files);
+	free(s->groups);
+	il_res_set_init(s, s->per_file);
+}
+
+const struct il_res_group *il_res_set_find(const struct il_res_set *s,
+					   const char *scenario,
+					   const char *configuration,
+					   size_t file)
+{
+	return find_group((struct il_res_set *)s, scenario, configuration,
+			  file);
+}
+
+const struct il_res_metric *il_res_group_metric(const struct il_res_group *g,
+						const char *name)
+{
+	for (size_t i = 0; g && i < g->nmetrics; i++)
+		if (!strcmp(g->metrics[i].name, name))
+			return &g->metrics[i];
+	return NULL;
+}
+
+/* distinct values among vals[0..n) (n is small: files of one side) */
+static const char *common_value(const char *const *vals, size_t n, int *nvalues)
+{
+	int distinct = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(vals[i], vals[j]))
+				break;
+		if (j == i)
+			distinct++;
+	}
+	if (nvalues)
+		*nvalues = distinct;
+	return distinct <= 1 ? (n ? vals[0] : NULL) : "mixed";
+}
+
+const char *il_res_set_fp(const struct il_res_set *s, int i, int *nvalues)
+{
+	const char **vals;
+	const char *r;
+
+	if (nvalues)
+		*nvalues = 0;
+	if (i < 0 || i >= IL_RES_FP_N || !s->nfiles)
+		return "none";
+	vals = malloc(s->nfiles * sizeof(*vals));
+	if (!vals)
+		return "unknown";
+	for (size_t f = 0; f < s->nfiles; f++)
+		vals[f] = s->files[f].fp[i];
+	r = common_value(vals, s->nfiles, nvalues);
+	free(vals);
+	return r;
+}
+
+const char *il_res_set_scenario(const struct il_res_set *s, const char *key,
+				int *nvalues)
+{
+	const char **vals;
+	const char *r;
+	bool any = false;
+
+	if (nvalues)
+		*nvalues = 0;
+	if (!s->nfiles)
+		return NULL;
+	vals = malloc(s->nfiles * sizeof(*vals));
+	if (!vals)
+		return NULL;
+	for (size_t f = 0; f < s->nfiles; f++) {
+		const struct il_res_file *fi = &s->files[f];
+
+		vals[f] = "absent";
+		for (size_t k = 0; k < fi->nscenario; k++) {
+			if (!strcmp(fi->scenario[k].key, key)) {
+				vals[f] = fi->scenario[k].value;
+				any = true;
+				break;
+			}
+		}
+	}
+	r = any ? common_value(vals, s->nfiles, nvalues) : NULL;
+	free(vals);
+	return r;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Between reading (load.c) and merging (merge.c): not for the tools. */
+#ifndef INVLAB_TOOLS_MERGE_H
+#define INVLAB_TOOLS_MERGE_H
+
+#include "results.h"
+
+/*
+ * Count one run of scenario/conf (from file) with its verdict and the
+ * verdict it expected, making its group when new.  0 or -ENOMEM.
+ */
+int __il_res_add_run(struct il_res_set *s, const char *scenario,
+		     const char *conf, size_t file, enum il_verdict got,
+		     enum il_verdict expected, struct il_res_group **g);
+/*
+ * Add one run's histogram name to g: merged bin by bin, its statistics
+ * kept.  0, -ENOMEM, or -E2BIG when s already has IL_RES_MAX_MERGED
+ * metrics and this would be a new one.
+ */
+int __il_res_add_hist(struct il_res_set *s, struct il_res_group *g,
+		      const char *name, const struct il_hist *h);
+void __il_res_free_file(struct il_res_file *f);
+
+#endif

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Result sets: result files read back (load.c) and merged (merge.c), the
+ * data the host-side tools invlab-compare, invlab-gate and invlab-plot
+ * share.  The statistics over them are in stats.h, the command-line
+ * helpers in args.h, escaping in escape.h, formatting in format.h.
+ *
+ * A result set is every run of every file given for one side.  Runs are
+ * grouped by scenario (the program, plus scenario.name when a program has
+ * several) and configuration; within a group each histogram key ("_ns")
+ * is merged bin by bin, so a merged percentile is exactly the one a
+ * single run holding all the samples would have reported.  Each run's own
+ * statistics are kept as well, one value per run, for the spread (CV) and
+ * for the rank test across runs.
+ *
+ * Like the library, nothing here prints or exits: errors come back as a
+ * negative errno with a message in the caller's buffer, naming the file
+ * and the JSON path ("a.json: runs[1].blocked_ns.bins[3]: ...").
+ */
+#ifndef INVLAB_RESULTS_H
+#define INVLAB_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <invlab/expect.h>
+#include <invlab/hist.h>
+#include <invlab/report.h>
+#include <invlab/verdict.h>
+
+#include "stats.h"
+
+/*
+ * What one result set may hold.  A result file comes from a device and
+ * is read as untrusted input: the size of a file is checked before it is
+ * read (json-c needs some 20 bytes of memory per byte of JSON), and what
+ * the JSON then asks for is bounded too.  Each limit names itself in its
+ * error.  The input size is a setting (--max-input-size); the others are
+ * far above any real lab's results.
+ */
+#define IL_RES_MAX_INPUT_DEFAULT (16ull << 20) /* bytes per file: 16 MiB */
+#define IL_RES_MAX_RUNS		 10000	       /* runs per set */
+#define IL_RES_MAX_RUN_HISTS	 65536 /* histograms per set, run by run */
+#define IL_RES_MAX_MERGED	 4096  /* configurations x histograms */
+#define IL_RES_MAX_SCENARIO_KEYS 256   /* scalar "scenario" members a file */
+
+/*
+ * Rebuild a histogram from its JSON form ({count, min, mean, max,
+ * overflow, bins: [[lo, count], ...]}).  The bins give the shape; count,
+ * min, max and overflow are taken as written (min and max are exact in
+ * the file, the bins alone would widen them to bucket edges), and the sum
+ * from mean * count.  Checks that every lo is a bucket edge and that the
+ * bins add up to count.  what names the object in messages.
+ */
+struct json_object;
+int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
+			  const char *what, char *err, size_t errlen);
+
+/* One histogram key of one group. */
+struct il_res_metric {
+	char *name;		/* "blocked_ns" */
+	struct il_hist *merged; /* every run of the group, added bin by bin */
+	size_t nruns;		/* runs that had this histogram */
+	size_t cap;
+	/* per run: the display value of each statistic, NAN when n/a */
+	double (*run)[IL_RES_NSTATS];
+};
+
+struct il_res_group {
+	char *scenario;	     /* "pi-classic" */
+	char *configuration; /* "inherit" */
+	size_t file;	     /* per-file sets: index of the file, else 0 */
+	size_t nruns;
+	/* runs by verdict; IL_NONE: no verdict, or one not known */
+	size_t verdicts[IL_VERDICT_N];
+	/* runs by il_expect(verdict, the run's "expected") */
+	size_t outcomes[IL_OUT_N];
+	size_t nmetrics;
+	struct il_res_metric *metrics;
+};
+
+/*
+ * The kernel fingerprint fields compared between sides, in the order they
+ * are shown.  A file's value is its JSON text ("6.18.1", "true", "250");
+ * null and absent fields read as "unknown".
+ */
+enum {
+	IL_RES_FP_RELEASE,
+	IL_RES_FP_VERSION,
+	IL_RES_FP_CMDLINE,
+	IL_RES_FP_PREEMPT,
+	IL_RES_FP_PROXY_CONFIG,
+	IL_RES_FP_PROXY_ACTIVE,
+	IL_RES_FP_HZ,
+	IL_RES_FP_RT_RUNTIME,
+	IL_RES_FP_CPUS,
+	IL_RES_FP_CPU_MODEL,
+	IL_RES_FP_VIRT,
+	IL_RES_FP_HOSTNAME,
+	IL_RES_FP_N,
+};
+/* the JSON key of field i inside "kernel" */
+const char *il_res_fp_key(int i);
+
+struct il_res_kv {
+	char *key;
+	char *value;
+};
+
+struct il_res_file {
+	char *path;
+	char *program;
+	char *fp[IL_RES_FP_N];
+	/* the scalar members of "scenario", as JSON text */
+	size_t nscenario;
+	struct il_res_kv *scenario;
+	bool interrupted;
+	int return_code; /* -1 when absent */
+};
+
+struct il_res_set {
+	bool per_file;	    /* group runs per file rather than across files */
+	uint64_t max_input; /* bytes per file (IL_RES_MAX_INPUT_DEFAULT) */
+	size_t nruns;	    /* every run of every file */
+	size_t nhists;	    /* histograms of those runs */
+	size_t nmerged;	    /* metrics over all groups */
+	size_t nfiles, files_cap;
+	struct il_res_file *files;
+	size_t ngroups, groups_cap;
+	struct il_res_group *groups;
+};
+
+void il_res_set_init(struct il_res_set *s, bool per_file);
+/*
+ * Read one result file and add its runs to s.  Returns 0, -ENOENT (and
+ * the other errnos of open/read) when the file cannot be read, -EINVAL
+ * when it is not a regular file, not JSON or not an invlab result,
+ * -EFBIG when it is larger than s->max_input, -E2BIG when it would take
+ * s over one of the IL_RES_MAX_ limits, -ENOMEM.  Every string taken
+ * from the file is stored escaped (escape.h).  The whole file is checked
+ * before anything is added, so after -EINVAL, -EFBIG or a read error s
+ * is unchanged; after -ENOMEM or -E2BIG it may hold part of the file.
+ */
+int il_res_set_load(struct il_res_set *s, const char *path, char *err,
+		    size_t errlen);
+void il_res_set_free(struct il_res_set *s);
+/* the group for scenario/configuration (file ignored unless per_file) */
+const struct il_res_group *il_res_set_find(const struct il_res_set *s,
+					   const char *scenario,
+					   const char *configuration,
+					   size_t file);
+const struct il_res_metric *il_res_group_metric(const struct il_res_group *g,
+						const char *name);
+/*
+ * Fingerprint field i over the files of s: the common value, "mixed"
+ * when the files disagree (*nvalues says how many distinct values), or
+ * "none" when s has no files.
+ */
+const char *il_res_set_fp(const struct il_res_set *s, int i, int *nvalues);
+/* the same for a scenario member; NULL when no file has it */
+const char *il_res_set_scenario(const struct il_res_set *s, const char *key,
+				int *nvalues);
+
+#endif
