@@ -258,6 +258,7 @@ int main(int argc, char **argv)
 		"otherwise, 2 usage, 77 cannot run here, 99 broken setup, "
 		"128+N interrupted.";
 	struct il_run_info ri = { .program = PROG, .argc = argc, .argv = argv };
+	static struct il_hist calib[IL_MAX_TASKS], calib_any;
 	const struct dl_job *jobs[MAX_SCEN];
 	struct demo_check ck[MAX_CHECKS];
 	struct il_sysinfo si;
@@ -385,11 +386,11 @@ int main(int argc, char **argv)
 	for (int s = 0; s < njobs && !demo_signal && rc != 77 && rc != 99;
 	     s++) {
 		struct il_sched declared[IL_MAX_TASKS];
-		struct demo_mbwi_opts mo;
+		struct il_judge_env env;
 		struct il_scenario sc;
 		int unres;
 
-		memset(&mo, 0, sizeof(mo));
+		memset(&env, 0, sizeof(env));
 		memset(declared, 0, sizeof(declared));
 		ret = build(jobs[s], &cfg, &sc, declared, &unres, err,
 			    sizeof(err));
@@ -398,9 +399,9 @@ int main(int argc, char **argv)
 			rc = 99;
 			break;
 		}
-		mo.unreserved = unres;
+		env.unreserved = unres;
 		if (unres >= 0)
-			mo.declared[unres] = &declared[unres];
+			env.declared[unres] = &declared[unres];
 		for (int rep = 1; rep <= cfg.common.repeat && !demo_signal;
 		     rep++) {
 			struct il_engine_opts eo = { .stop = &demo_stop,
@@ -441,21 +442,35 @@ int main(int argc, char **argv)
 				break;
 			}
 			memset(ck, 0, sizeof(ck));
-			/* stopped by a signal: what was measured is written,
-			 * nothing is judged on it */
+			/*
+			 * Stopped by a signal: what was measured is written,
+			 * nothing is judged on it.  Otherwise the calibration
+			 * is measured here and the judge (validators/judge.c)
+			 * decides; a check it cannot judge is reported with
+			 * why and never counts as a pass.
+			 */
 			ret = demo_signal ? 0
-					  : demo_check_mbwi(&sc, &er, &si, &mo,
-							    &demo_stop, ck,
-							    &nck, MAX_CHECKS,
-							    err, sizeof(err));
+					  : demo_judge_env(&sc, &er, &si,
+							   IL_JUDGE_MBWI,
+							   &demo_stop, calib,
+							   &calib_any, &env,
+							   err, sizeof(err));
 			if (ret) {
-				fprintf(stderr, "%s: %s\n", PROG, err);
+				fprintf(stderr, "%s: calibration: %s\n", PROG,
+					err);
 				rc = demo_signal ? rc : 99;
+			} else if (!demo_signal) {
+				ret = il_judge_run(
+					&sc, &er, &env, IL_JUDGE_MBWI, ck,
+					MAX_CHECKS, &nck, err, sizeof(err));
+				if (ret) {
+					fprintf(stderr,
+						"%s: %s: no verdict: %s\n",
+						PROG, jobs[s]->scenario, err);
+					rc = 99;
+				}
 			}
 			for (int i = 0; i < nck; i++) {
-				if (!ck[i].has_expected)
-					ck[i].expected = (enum il_verdict)(
-						IL_PASS + sc.g.expect);
 				bool und;
 
 				if (demo_as_expected(ck[i].c.verdict,
