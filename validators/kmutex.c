@@ -24,6 +24,8 @@
 #include <invlab/strbuf.h>
 #include <invlab/time.h>
 
+#include "check-none.h"
+
 /* the fair server's defaults (kernel/sched/deadline.c) */
 #define FS_RUNTIME_DEFAULT (50 * IL_NSEC_PER_MSEC)
 #define FS_PERIOD_DEFAULT  IL_NSEC_PER_SEC
@@ -115,8 +117,8 @@ static uint64_t count_above(const struct il_hist *h, uint64_t v)
 	return n;
 }
 
-int il_check_rt_waiter(const struct il_rt_waiter_input *in,
-		       const struct il_hist *h, struct il_check *out)
+static int check_rt_waiter_(const struct il_rt_waiter_input *in,
+			    const struct il_hist *h, struct il_check *out)
 {
 	char b[24], e[24], w[24], s[24], l[24], x[24];
 	uint64_t limit, starved, excess;
@@ -179,6 +181,13 @@ int il_check_rt_waiter(const struct il_rt_waiter_input *in,
 	return 0;
 }
 
+int il_check_rt_waiter(const struct il_rt_waiter_input *in,
+		       const struct il_hist *h, struct il_check *out)
+{
+	return il_check_none(out, check_rt_waiter_(in, h, out),
+			     "rt-waiter check");
+}
+
 double il_weight_load(unsigned cpu_weight)
 {
 	/* sched_weight_from_cgroup() and cpu.shares = w * 1024 / 100 */
@@ -207,8 +216,8 @@ void il_share_stats(const struct il_share_input *in, const struct il_hist *h,
 	st->factor = h && h->count && bw > 0 ? (double)h->max / bw : 0;
 }
 
-int il_check_share(const struct il_share_input *in, const struct il_hist *h,
-		   struct il_check *out)
+static int check_share_(const struct il_share_input *in,
+			const struct il_hist *h, struct il_check *out)
 {
 	struct il_share_stats st;
 	char t[24], bw[24], bo[24], w[24], s[24];
@@ -283,6 +292,12 @@ int il_check_share(const struct il_share_input *in, const struct il_hist *h,
 		 "under %s (share ratio %.1f)",
 		 (unsigned long long)h->count, w, st.factor, bw, t, st.rho);
 	return 0;
+}
+
+int il_check_share(const struct il_share_input *in, const struct il_hist *h,
+		   struct il_check *out)
+{
+	return il_check_none(out, check_share_(in, h, out), "share check");
 }
 
 enum il_verdict il_kmutex_expect(enum il_km_expect_case c,

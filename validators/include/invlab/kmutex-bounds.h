@@ -78,7 +78,8 @@ struct il_rt_waiter_input {
  * otherwise.  The evidence counts the starved waits.  0, or -EINVAL.
  */
 int il_check_rt_waiter(const struct il_rt_waiter_input *in,
-		       const struct il_hist *blocked, struct il_check *out);
+		       const struct il_hist *blocked,
+		       struct il_check *out) IL_MUST_CHECK;
 
 struct il_share_input {
 	double w_waiter;     /* top-level weights on the owner's CPU: */
@@ -111,7 +112,7 @@ void il_share_stats(const struct il_share_input *in, const struct il_hist *h,
  * there were at least min_samples waits.  0, or -EINVAL.
  */
 int il_check_share(const struct il_share_input *in, const struct il_hist *h,
-		   struct il_check *out);
+		   struct il_check *out) IL_MUST_CHECK;
 
 /* The configurations whose verdict depends on the kernel */
 enum il_km_expect_case {
