@@ -225,8 +225,11 @@ static void live_frame(void *arg, const struct il_engine_result *er)
 static void write_run(struct il_json *j, const struct il_scenario *sc,
 		      const char *scenario, const struct cfg *cfg,
 		      const struct il_engine_result *er,
-		      const struct demo_check *ck, int nck, int repeat)
+		      const struct demo_check *ck, int nck, int repeat,
+		      const struct il_judge_env *env)
 {
+	struct il_judge_record rec;
+
 	il_json_begin_object(j, NULL);
 	il_json_str(j, "configuration", scenario);
 	il_json_str(j, "job", sc->file);
@@ -243,6 +246,9 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
 	demo_json_checks(j, ck, nck);
 	demo_json_tasks(j, sc, er);
+	/* everything the verdicts were decided from (invlab-judge) */
+	demo_judge_record(env, IL_JUDGE_MBWI, &rec);
+	il_report_judge_inputs(j, sc, er, &rec);
 	il_json_end_object(j);
 }
 
@@ -449,6 +455,9 @@ int main(int argc, char **argv)
 			 * decides; a check it cannot judge is reported with
 			 * why and never counts as a pass.
 			 */
+			/* no calibration of an earlier run is recorded */
+			memset(env.calib, 0, sizeof(env.calib));
+			env.calib_any = NULL;
 			ret = demo_signal ? 0
 					  : demo_judge_env(&sc, &er, &si,
 							   IL_JUDGE_MBWI,
@@ -509,7 +518,7 @@ int main(int argc, char **argv)
 			fflush(stdout);
 			if (json_open)
 				write_run(&j, &sc, jobs[s]->scenario, &cfg, &er,
-					  ck, nck, rep);
+					  ck, nck, rep, &env);
 			il_engine_result_free(&er);
 			if (rc == 99)
 				break;

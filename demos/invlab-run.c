@@ -179,8 +179,11 @@ static void write_job(struct il_json *j, const struct il_scenario *sc,
 
 static void write_run(struct il_json *j, const struct il_scenario *sc,
 		      const struct il_engine_result *er, const struct check *ck,
-		      int nck, int repeat)
+		      int nck, int repeat, const struct il_judge_env *env,
+		      unsigned mask)
 {
+	struct il_judge_record rec;
+
 	il_json_begin_object(j, NULL);
 	il_json_str(j, "configuration", sc->g.name);
 	il_json_int(j, "repeat", repeat);
@@ -197,6 +200,9 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
 	demo_json_checks(j, ck, nck);
 	demo_json_tasks(j, sc, er);
+	/* everything the verdicts were decided from (invlab-judge) */
+	demo_judge_record(env, mask, &rec);
+	il_report_judge_inputs(j, sc, er, &rec);
 	il_json_end_object(j);
 }
 
@@ -443,7 +449,7 @@ int main(int argc, char **argv)
 				       sc.g.validate);
 		}
 		if (json_open)
-			write_run(&j, &sc, &er, ck, nck, rep);
+			write_run(&j, &sc, &er, ck, nck, rep, &env, mask);
 		il_engine_result_free(&er);
 	}
 	if (demo_signal)
