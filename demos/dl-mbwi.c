@@ -225,8 +225,11 @@ static void live_frame(void *arg, const struct il_engine_result *er)
 static void write_run(struct il_json *j, const struct il_scenario *sc,
 		      const char *scenario, const struct cfg *cfg,
 		      const struct il_engine_result *er,
-		      const struct demo_check *ck, int nck, int repeat)
+		      const struct demo_check *ck, int nck, int repeat,
+		      const struct il_judge_env *env)
 {
+	struct il_judge_record rec;
+
 	il_json_begin_object(j, NULL);
 	il_json_str(j, "configuration", scenario);
 	il_json_str(j, "job", sc->file);
@@ -243,6 +246,9 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
 	demo_json_checks(j, ck, nck);
 	demo_json_tasks(j, sc, er);
+	/* everything the verdicts were decided from (invlab-judge) */
+	demo_judge_record(env, IL_JUDGE_MBWI, &rec);
+	il_report_judge_inputs(j, sc, er, &rec);
 	il_json_end_object(j);
 }
 
@@ -258,6 +264,7 @@ int main(int argc, char **argv)
 		"otherwise, 2 usage, 77 cannot run here, 99 broken setup, "
 		"128+N interrupted.";
 	struct il_run_info ri = { .program = PROG, .argc = argc, .argv = argv };
+	static struct il_hist calib[IL_MAX_TASKS], calib_any;
 	const struct dl_job *jobs[MAX_SCEN];
 	struct demo_check ck[MAX_CHECKS];
 	struct il_sysinfo si;
@@ -386,11 +393,11 @@ int main(int argc, char **argv)
 	for (int s = 0; s < njobs && !demo_signal && rc != 77 && rc != 99;
 	     s++) {
 		struct il_sched declared[IL_MAX_TASKS];
-		struct demo_mbwi_opts mo;
+		struct il_judge_env env;
 		struct il_scenario sc;
 		int unres;
 
-		memset(&mo, 0, sizeof(mo));
+		memset(&env, 0, sizeof(env));
 		memset(declared, 0, sizeof(declared));
 		ret = build(jobs[s], &cfg, &sc, declared, &unres, err,
 			    sizeof(err));
@@ -399,9 +406,9 @@ int main(int argc, char **argv)
 			rc = 99;
 			break;
 		}
-		mo.unreserved = unres;
+		env.unreserved = unres;
 		if (unres >= 0)
-			mo.declared[unres] = &declared[unres];
+			env.declared[unres] = &declared[unres];
 		for (int rep = 1; rep <= cfg.common.repeat && !demo_signal;
 		     rep++) {
 			struct il_engine_opts eo = { .stop = &demo_stop,
@@ -442,21 +449,38 @@ int main(int argc, char **argv)
 				break;
 			}
 			memset(ck, 0, sizeof(ck));
-			/* stopped by a signal: what was measured is written,
-			 * nothing is judged on it */
+			/*
+			 * Stopped by a signal: what was measured is written,
+			 * nothing is judged on it.  Otherwise the calibration
+			 * is measured here and the judge (validators/judge.c)
+			 * decides; a check it cannot judge is reported with
+			 * why and never counts as a pass.
+			 */
+			/* no calibration of an earlier run is recorded */
+			memset(env.calib, 0, sizeof(env.calib));
+			env.calib_any = NULL;
 			ret = demo_signal ? 0
-					  : demo_check_mbwi(&sc, &er, &si, &mo,
-							    &demo_stop, ck,
-							    &nck, MAX_CHECKS,
-							    err, sizeof(err));
+					  : demo_judge_env(&sc, &er, &si,
+							   IL_JUDGE_MBWI,
+							   &demo_stop, calib,
+							   &calib_any, &env,
+							   err, sizeof(err));
 			if (ret) {
-				fprintf(stderr, "%s: %s\n", PROG, err);
+				fprintf(stderr, "%s: calibration: %s\n", PROG,
+					err);
 				rc = demo_signal ? rc : 99;
+			} else if (!demo_signal) {
+				ret = il_judge_run(
+					&sc, &er, &env, IL_JUDGE_MBWI, ck,
+					MAX_CHECKS, &nck, err, sizeof(err));
+				if (ret) {
+					fprintf(stderr,
+						"%s: %s: no verdict: %s\n",
+						PROG, jobs[s]->scenario, err);
+					rc = 99;
+				}
 			}
 			for (int i = 0; i < nck; i++) {
-				if (!ck[i].has_expected)
-					ck[i].expected = (enum il_verdict)(
-						IL_PASS + sc.g.expect);
 				bool und;
 
 				if (demo_as_expected(ck[i].c.verdict,
@@ -495,7 +519,7 @@ int main(int argc, char **argv)
 			fflush(stdout);
 			if (json_open)
 				write_run(&j, &sc, jobs[s]->scenario, &cfg, &er,
-					  ck, nck, rep);
+					  ck, nck, rep, &env);
 			il_engine_result_free(&er);
 			if (rc == 99)
 				break;

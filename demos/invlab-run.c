@@ -36,12 +36,11 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include <invlab/chain.h>
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
 #include <invlab/hist.h>
+#include <invlab/judge.h>
 #include <invlab/live.h>
-#include <invlab/mbwi.h>
 #include <invlab/opt.h>
 #include <invlab/report.h>
 #include <invlab/scenario.h>
@@ -82,289 +81,17 @@ static const struct il_opt run_opts[] = {
 };
 #undef O
 
-static uint64_t g_tick_ns; /* 1/HZ of the kernel under test */
-
 static const struct il_opt *const tables[] = { il_common_opts, run_opts, NULL };
 
 #define MAX_CHECKS (2 * IL_MAX_TASKS)
 
 #define check demo_check
 
-static bool has_validator(const struct il_scenario *sc, const char *name)
+/* a real-time or deadline task: the run needs real-time privilege */
+static bool is_rt(const struct il_sched *s)
 {
-	const char *v = sc->g.validate;
-	size_t n = strlen(name);
-
-	for (const char *p = v; p && *p;) {
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (!strncmp(p, name, n) &&
-		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
-			return true;
-		p += strcspn(p, ",");
-	}
-	return false;
-}
-
-static int rank(const struct il_sched *s)
-{
-	if (s->policy == IL_SCHED_DEADLINE)
-		return 200;
-	if (s->policy == IL_SCHED_FIFO || s->policy == IL_SCHED_RR)
-		return 100 + s->prio;
-	return 0;
-}
-
-static int first_lock(const struct il_task *t)
-{
-	for (int p = 0; p < t->nphases; p++)
-		if (t->phases[p].kind == IL_PH_LOCK)
-			return t->phases[p].res;
-	return -1;
-}
-
-/* the noise allowance: p90 idle wakeup latency of the task's class on
- * its CPU */
-static int noise_for(const struct il_task_result *r, const struct il_task *t,
-		     uint64_t *eps, struct il_hist *h, char *why, size_t len)
-{
-	int ret;
-
-	ret = il_engine_calibrate(r->cpu, &t->sched, 1000,
-				  200 * IL_NSEC_PER_USEC, &demo_stop, h, why,
-				  len);
-	if (ret)
-		return ret;
-	if (il_hist_percentile_upper(h, 0.90, eps))
-		*eps = h->count ? h->max : 0;
-	return 0;
-}
-
-/* `pi`: one check per real-time task that takes locks */
-static int check_pi(const struct il_scenario *sc,
-		    const struct il_engine_result *er, struct check *out,
-		    int *n, char *why, size_t len)
-{
-	for (int i = 0; i < sc->ntasks; i++) {
-		const struct il_task *t = &sc->tasks[i];
-		const struct il_task_result *r = &er->tasks[i];
-		uint64_t L[IL_MAX_TASKS * IL_MAX_RESOURCES] = { 0 };
-		int ceil[IL_MAX_RESOURCES] = { 0 }, nl = 0, lower = 0;
-		int locks[IL_MAX_RESOURCES];
-		bool all_protect = true;
-		struct il_bound_input in = { 0 };
-		static struct il_hist calib;
-		uint64_t eps = 0;
-		int ret;
-
-		if (!r->nlocks || !rank(&t->sched))
-			continue;
-		/* beta_i: the locks it requests */
-		for (int p = 0; p < t->nphases; p++) {
-			int res = t->phases[p].res, seen = 0;
-
-			if (t->phases[p].kind != IL_PH_LOCK)
-				continue;
-			for (int k = 0; k < nl; k++)
-				seen |= locks[k] == res;
-			if (!seen)
-				locks[nl++] = res;
-		}
-		for (int k = 0; k < nl; k++) {
-			const struct il_resource *rs = &sc->res[locks[k]];
-
-			all_protect &= rs->k.protocol == IL_PROTO_PROTECT;
-			ceil[k] = rs->k.ceiling ? (int)rs->k.ceiling : 99;
-		}
-		/* L[j][l]: longest section of each lower task on each lock */
-		for (int j = 0; j < sc->ntasks; j++) {
-			uint64_t any = 0;
-
-			if (j == i ||
-			    rank(&sc->tasks[j].sched) >= rank(&t->sched))
-				continue;
-			for (int k = 0; k < nl; k++) {
-				L[lower * nl + k] =
-					er->tasks[j].hold_max[locks[k]];
-				any |= L[lower * nl + k];
-			}
-			if (any)
-				lower++;
-		}
-		/* no lower-priority task shares a lock with it: nothing to
-		 * bound */
-		if (!lower)
-			continue;
-		ret = noise_for(r, t, &eps, &calib, why, len);
-		if (ret)
-			return ret;
-		if (all_protect) {
-			in.bound_name = "immediate priority ceiling (one CPU)";
-			in.bound_ns =
-				il_ceiling_bound(L, ceil, t->sched.prio,
-						 (size_t)lower, (size_t)nl);
-		} else {
-			in.bound_name = "priority inheritance (one CPU)";
-			in.bound_ns = il_pi_bound(L, (size_t)lower, (size_t)nl);
-		}
-		in.noise_ns = eps;
-		in.min_samples = 20;
-		in.outlier_ns = demo_outlier_ns(&calib, in.bound_ns);
-		out[*n].validator = "pi";
-		snprintf(out[*n].task, sizeof(out[*n].task), "%s", t->name);
-		il_check_blocking(&in, r->locks[0]->samples,
-				  r->locks[0]->nsamples, &out[*n].c);
-		(*n)++;
-	}
-	return 0;
-}
-
-/*
- * `chain`: the highest-priority task that takes a lock is the head; each
- * lock's owner is its other, lower-priority user; an owner that requests
- * another lock while holding one extends the chain.
- */
-static int check_chain(const struct il_scenario *sc,
-		       const struct il_engine_result *er, struct check *out,
-		       int *n, char *why, size_t len)
-{
-	struct il_chain_link links[IL_MAX_TASKS];
-	struct il_interferer other[IL_MAX_TASKS];
-	struct il_chain_input in = { 0 };
-	uint32_t in_chain = 0;
-	int head = -1, nlinks = 0, nother = 0, res, hops = 0, prev;
-	static struct il_hist calib;
-	uint64_t eps = 0;
-	struct check *c = &out[*n];
-	int ret;
-
-	for (int i = 0; i < sc->ntasks; i++)
-		if (first_lock(&sc->tasks[i]) >= 0 &&
-		    (head < 0 ||
-		     rank(&sc->tasks[i].sched) > rank(&sc->tasks[head].sched)))
-			head = i;
-	c->validator = "chain";
-	if (head < 0) {
-		snprintf(c->task, sizeof(c->task), "-");
-		c->c.verdict = IL_UNDECIDED;
-		snprintf(c->c.evidence, sizeof(c->c.evidence),
-			 "bound does not apply: no task takes a lock");
-		(*n)++;
-		return 0;
-	}
-	snprintf(c->task, sizeof(c->task), "%s", sc->tasks[head].name);
-	in_chain = 1u << head;
-	prev = head;
-	res = first_lock(&sc->tasks[head]);
-	while (res >= 0 && nlinks < IL_MAX_TASKS) {
-		int owner = -1, next = -1;
-		bool holds = false;
-
-		/* the owner: the one other task below the head that locks it */
-		for (int j = 0; j < sc->ntasks; j++) {
-			if ((in_chain & (1u << j)) ||
-			    rank(&sc->tasks[j].sched) >=
-				    rank(&sc->tasks[head].sched))
-				continue;
-			for (int p = 0; p < sc->tasks[j].nphases; p++)
-				if (sc->tasks[j].phases[p].kind == IL_PH_LOCK &&
-				    sc->tasks[j].phases[p].res == res) {
-					owner = owner == -1 ? j : -2;
-					break;
-				}
-		}
-		if (owner < 0) {
-			c->c.verdict = IL_UNDECIDED;
-			snprintf(c->c.evidence, sizeof(c->c.evidence),
-				 "bound does not apply: resource '%s' has %s "
-				 "owner below the head",
-				 sc->res[res].name,
-				 owner == -1 ? "no" : "more than one");
-			(*n)++;
-			return 0;
-		}
-		/* the next link: what the owner requests while holding res */
-		for (int p = 0; p < sc->tasks[owner].nphases && next < 0; p++) {
-			const struct il_phase *ph = &sc->tasks[owner].phases[p];
-
-			if (ph->kind == IL_PH_LOCK && ph->res == res)
-				holds = true;
-			else if (ph->kind == IL_PH_UNLOCK && ph->res == res)
-				holds = false;
-			else if (holds && ph->kind == IL_PH_LOCK)
-				next = ph->res;
-		}
-		in_chain |= 1u << owner;
-		links[nlinks].own_ns = er->tasks[owner].hold_max[res];
-		links[nlinks].cpu =
-			er->tasks[owner].cpu >= 0 ? er->tasks[owner].cpu : 0;
-		if (er->tasks[owner].cpu < 0 ||
-		    er->tasks[owner].cpu != er->tasks[prev].cpu)
-			hops++;
-		nlinks++;
-		prev = owner;
-		res = next;
-	}
-	/* every other task pinned to one CPU may interfere; spinning and
-	 * running tasks are taken as hogs that never yield */
-	for (int j = 0; j < sc->ntasks; j++) {
-		const struct il_task *t = &sc->tasks[j];
-		uint64_t work = 0;
-
-		if ((in_chain & (1u << j)) || er->tasks[j].cpu < 0)
-			continue;
-		for (int p = 0; p < t->nphases; p++)
-			if (t->phases[p].kind == IL_PH_RUN ||
-			    t->phases[p].kind == IL_PH_SPIN)
-				work += t->phases[p].ns;
-		other[nother].cpu = er->tasks[j].cpu;
-		other[nother].prio = rank(&t->sched) - 100;
-		other[nother].wcet_ns = work;
-		other[nother].period_ns = 0;
-		nother++;
-	}
-	ret = noise_for(&er->tasks[head], &sc->tasks[head], &eps, &calib, why,
-			len);
-	if (ret)
-		return ret;
-	in.links = links;
-	in.nlinks = (size_t)nlinks;
-	in.head_prio = rank(&sc->tasks[head].sched) - 100;
-	in.interferers = other;
-	in.ninterferers = (size_t)nother;
-	in.horizon_ns = sc->g.timeout_ns;
-	/* one wakeup for the head, one per lock handed across CPUs, and a
-	 * tick per owner boosted on another CPU (see pi-chain.c) */
-	in.noise_ns = (uint64_t)(hops + 1) * eps + (uint64_t)hops * g_tick_ns;
-	in.min_samples = 20;
-	in.outlier_ns = demo_outlier_ns(&calib, UINT64_MAX);
-	il_check_chain(&in, er->tasks[head].locks[0]->samples,
-		       er->tasks[head].locks[0]->nsamples, &c->c);
-	(*n)++;
-	return 0;
-}
-
-/* chain-shaped: some owner below the head requests a lock while holding
- * the one the head wants */
-static bool looks_like_chain(const struct il_scenario *sc)
-{
-	for (int i = 0; i < sc->ntasks; i++) {
-		const struct il_task *t = &sc->tasks[i];
-		uint32_t held = 0;
-
-		for (int p = 0; p < t->nphases; p++) {
-			const struct il_phase *ph = &t->phases[p];
-
-			if (ph->kind == IL_PH_LOCK) {
-				if (held)
-					return true;
-				held |= 1u << ph->res;
-			} else if (ph->kind == IL_PH_UNLOCK) {
-				held &= ~(1u << ph->res);
-			}
-		}
-	}
-	return false;
+	return s->policy == IL_SCHED_DEADLINE || s->policy == IL_SCHED_FIFO ||
+	       s->policy == IL_SCHED_RR;
 }
 
 static void print_tasks_rt(FILE *f, const struct il_scenario *sc,
@@ -452,8 +179,11 @@ static void write_job(struct il_json *j, const struct il_scenario *sc,
 
 static void write_run(struct il_json *j, const struct il_scenario *sc,
 		      const struct il_engine_result *er, const struct check *ck,
-		      int nck, int repeat)
+		      int nck, int repeat, const struct il_judge_env *env,
+		      unsigned mask)
 {
+	struct il_judge_record rec;
+
 	il_json_begin_object(j, NULL);
 	il_json_str(j, "configuration", sc->g.name);
 	il_json_int(j, "repeat", repeat);
@@ -470,6 +200,9 @@ static void write_run(struct il_json *j, const struct il_scenario *sc,
 	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
 	demo_json_checks(j, ck, nck);
 	demo_json_tasks(j, sc, er);
+	/* everything the verdicts were decided from (invlab-judge) */
+	demo_judge_record(env, mask, &rec);
+	il_report_judge_inputs(j, sc, er, &rec);
 	il_json_end_object(j);
 }
 
@@ -520,13 +253,16 @@ int main(int argc, char **argv)
 				  .argv = argv };
 	struct il_engine_opts eo = { .stop = &demo_stop };
 	struct check ck[MAX_CHECKS + 1];
+	static struct il_hist calib[IL_MAX_TASKS], calib_any;
+	struct il_judge_env env;
 	struct il_engine_result er;
 	struct il_scenario sc;
 	struct il_sysinfo si;
 	struct cfg cfg;
 	char err[512];
 	int ret, nck = 0, rc = 0, ntap = 0, pos;
-	bool want_pi, want_chain, want_mbwi, json_open = false;
+	bool json_open = false;
+	unsigned mask = 0;
 	const char *idle_task;
 	struct il_afile af;
 	struct il_json j;
@@ -568,38 +304,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	eo.partition = cfg.partition;
-	want_pi = has_validator(&sc, "pi");
-	want_mbwi = has_validator(&sc, "mbwi");
-	want_chain = has_validator(&sc, "chain");
-	if (has_validator(&sc, "auto")) {
-		want_chain = looks_like_chain(&sc);
-		want_pi = !want_chain;
+	if (il_judge_validators(&sc, &mask, err, sizeof(err))) {
+		fprintf(stderr, "invlab-run: %s\n", err);
+		il_scenario_free(&sc);
+		return 2;
 	}
-	for (const char *p = sc.g.validate; *p;) {
-		char name[IL_NAME_MAX];
-		size_t n;
-
-		while (*p == ' ' || *p == ',')
-			p++;
-		n = strcspn(p, ", ");
-		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		if (n && strcmp(name, "pi") && strcmp(name, "chain") &&
-		    strcmp(name, "mbwi") && strcmp(name, "none") &&
-		    strcmp(name, "auto")) {
-			fprintf(stderr,
-				"invlab-run: %s: validate: unknown validator "
-				"'%s' (pi, chain, mbwi, none or auto)\n",
-				sc.file, name);
-			il_scenario_free(&sc);
-			return 2;
-		}
-		p += n;
-	}
-
 	for (int i = 0; i < sc.ntasks; i++) {
-		int r = rank(&sc.tasks[i].sched);
-
-		if (r && (ret = il_sched_probe_rt(1, err, sizeof(err)))) {
+		if (is_rt(&sc.tasks[i].sched) &&
+		    (ret = il_sched_probe_rt(1, err, sizeof(err)))) {
 			il_scenario_free(&sc);
 			return demo_skip(&cfg.common, "invlab-run", err);
 		}
@@ -608,7 +320,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "invlab-run: note: %s\n", err);
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	il_sysinfo_read(&si);
-	g_tick_ns = demo_tick_ns(&si);
 	ri.sys = &si;
 	demo_signals();
 
@@ -672,22 +383,27 @@ int main(int argc, char **argv)
 		}
 		nck = 0;
 		memset(ck, 0, sizeof(ck));
-		if (want_pi)
-			ret = check_pi(&sc, &er, ck, &nck, err, sizeof(err));
-		if (!ret && want_chain)
-			ret = check_chain(&sc, &er, ck, &nck, err, sizeof(err));
-		if (!ret && want_mbwi)
-			ret = demo_check_mbwi(&sc, &er, &si, NULL, &demo_stop,
-					      ck, &nck, MAX_CHECKS, err,
-					      sizeof(err));
-		/* a check without its own expectation takes the job's */
-		for (int i = 0; i < nck; i++)
-			if (!ck[i].has_expected)
-				ck[i].expected = (enum il_verdict)(IL_PASS +
-								   sc.g.expect);
+		/*
+		 * The calibrations the validators need, measured here, idle,
+		 * after the run; the judge itself (validators/judge.c) only
+		 * reads.  A check that cannot be judged is reported with why
+		 * and never counts as a pass.
+		 */
+		memset(&env, 0, sizeof(env));
+		env.unreserved = -1;
+		ret = demo_judge_env(&sc, &er, &si, mask, &demo_stop, calib,
+				     &calib_any, &env, err, sizeof(err));
 		if (ret) {
 			fprintf(stderr, "invlab-run: calibration: %s\n", err);
 			rc = 99;
+		} else if (mask) {
+			ret = il_judge_run(&sc, &er, &env, mask, ck, MAX_CHECKS,
+					   &nck, err, sizeof(err));
+			if (ret) {
+				fprintf(stderr, "invlab-run: no verdict: %s\n",
+					err);
+				rc = 99;
+			}
 		}
 		for (int i = 0; i < nck; i++)
 			if (!demo_as_expected(ck[i].c.verdict, ck[i].expected,
@@ -734,7 +450,7 @@ int main(int argc, char **argv)
 				       sc.g.validate);
 		}
 		if (json_open)
-			write_run(&j, &sc, &er, ck, nck, rep);
+			write_run(&j, &sc, &er, ck, nck, rep, &env, mask);
 		il_engine_result_free(&er);
 	}
 	if (demo_signal)

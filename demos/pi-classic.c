@@ -188,7 +188,9 @@ static void live_frame(void *arg, const struct il_engine_result *er)
 	memset(rows, 0, sizeof(rows));
 	n = __atomic_load_n(&high->locks[0]->nsamples, __ATOMIC_ACQUIRE);
 	lc->in.bound_ns = L;
-	il_check_blocking(&lc->in, high->locks[0]->samples, n, &c);
+	/* no verdict so far (NONE) when the check cannot run */
+	if (il_check_blocking(&lc->in, high->locks[0]->samples, n, &c))
+		c.verdict = IL_NONE;
 	snprintf(rows[0].name, sizeof(rows[0].name), "high blocked");
 	rows[0].h = &high->locks[0]->blocked;
 	snprintf(rows[0].verdict, sizeof(rows[0].verdict), "%s so far",
@@ -290,7 +292,9 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 	in.noise_ns = eps;
 	in.min_samples = 20;
 	in.outlier_ns = demo_outlier_ns(&res->calib, in.bound_ns);
-	il_check_blocking(&in, lr->samples, lr->nsamples, &res->check);
+	/* fails closed: no verdict (NONE), the reason in the evidence */
+	if (il_check_blocking(&in, lr->samples, lr->nsamples, &res->check))
+		fprintf(stderr, "pi-classic: %s\n", res->check.evidence);
 	il_blocking_stats(&in, lr->samples, lr->nsamples, &res->st);
 	if (er.hung)
 		snprintf(res->check.evidence + strlen(res->check.evidence),
