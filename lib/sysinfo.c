@@ -943,12 +943,12 @@ int __il_hz_from_res_ns(long res_ns)
 	if (hz < 10 || hz > 100000)
 		return -1;
 	/*
-	 * TICK_NSEC of that HZ must be the resolution, within 0.1%: old
+	 * TICK_NSEC of that HZ must be the resolution, within 0.02%: old
 	 * kernels derived it from the PIT's rate (999848 ns at HZ=1000).
 	 */
 	tick = (1000000000L + hz / 2) / hz;
 	diff = tick > res_ns ? tick - res_ns : res_ns - tick;
-	return diff * 1000 <= res_ns ? (int)hz : -1;
+	return diff * 5000 <= res_ns ? (int)hz : -1;
 }
 
 static void set_str(char *dst, size_t size, const char *s)
