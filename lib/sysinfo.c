@@ -1444,7 +1444,7 @@ static void __attribute__((noreturn)) dbg_child(int wfd)
 	size_t i;
 
 	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 	    mount("debugfs", DEBUGFS, "debugfs",
 		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
 		_exit(1);
