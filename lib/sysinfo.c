@@ -987,6 +987,10 @@ void __il_sysinfo_derive(struct il_sysinfo *si, const char *cmdline,
 		else if (!strcmp(pv, "full") &&
 			 release_at_least(si->release, 5, 18) == 1)
 			si->preempt_dynamic = 0;
+		/* PREEMPT_DYNAMIC depended on !PREEMPT_RT before 6.12 */
+		else if (!strcmp(pv, "rt") &&
+			 release_at_least(si->release, 6, 12) == 0)
+			si->preempt_dynamic = 0;
 	}
 
 	si->preempt_source[0] = '\0';

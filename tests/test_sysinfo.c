@@ -794,6 +794,7 @@ static void test_derive(void)
 	t_check_str(si.preempt_current, "rt");
 	t_check_str(si.preempt_source, "version");
 	t_check_str(il_sysinfo_preempt_str(&si, b, sizeof(b)), "rt");
+	t_check_int(si.preempt_dynamic, 0);
 	t_check_int(si.hz, 250);
 	t_check_int(si.proxy_exec_active, 0);
 
@@ -801,6 +802,7 @@ static void test_derive(void)
 	fresh(&si, "6.18.0-rt", "#1 SMP PREEMPT_RT @0");
 	__il_sysinfo_derive(&si, "", "(full) lazy\n", 4000000);
 	t_check_str(si.preempt_current, "rt");
+	t_check_int(si.preempt_dynamic, -1);
 
 	/* 6.18 without a config: proxy execution may be there */
 	fresh(&si, "6.18.44-fc-v669", v_host618);
