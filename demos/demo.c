@@ -42,7 +42,7 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 {
 	const struct il_common_cfg *c = cfg; /* first member, see opt.h */
 	char err[512];
-	int ret = il_opt_parse(argc, argv, tables, cfg, err, sizeof(err));
+	int kc, ret = il_opt_parse(argc, argv, tables, cfg, err, sizeof(err));
 
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog, err, prog);
@@ -64,6 +64,13 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 	notice_prog = prog;
 	il_runstate_set_notice(notice);
 	il_runlock_configure(c->no_lock, c->lock_wait_ns);
+	if (c->kconfig && (kc = il_sysinfo_use_kconfig(c->kconfig))) {
+		fprintf(stderr, "%s: --kconfig: cannot use '%s': %s\n", prog,
+			c->kconfig,
+			kc == -EINVAL ? "not a kernel config (no CONFIG_ line)"
+				      : strerror(-kc));
+		return 2;
+	}
 	if (c->json && il_afile_check(c->json, err, sizeof(err))) {
 		fprintf(stderr, "%s: --json: %s\n", prog, err);
 		return 2;
@@ -98,13 +105,14 @@ int demo_skip(const struct il_common_cfg *c, const char *prog, const char *why)
 
 void demo_kernel_line(FILE *f, const struct il_sysinfo *si)
 {
-	fprintf(f, "kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %d CPUs, %s\n",
-		si->release, si->preempt_current[0] ? si->preempt_current : "?",
-		si->hz,
-		si->proxy_exec_active == 1   ? "on"
-		: si->proxy_exec_active == 0 ? "off"
-					     : "unknown",
-		si->cpus_online, il_features());
+	char p[40], h[48];
+
+	fprintf(f,
+		"kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %d CPUs, %s, "
+		"%s\n",
+		si->release, il_sysinfo_preempt_str(si, p, sizeof(p)), si->hz,
+		il_sysinfo_proxy_exec_str(si), si->cpus_online,
+		il_sysinfo_hypervisor_str(si, h, sizeof(h)), il_features());
 }
 
 const char *demo_run_tag(long long repeat, int run, char *buf, size_t len)

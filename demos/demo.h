@@ -37,7 +37,8 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 int demo_skip(const struct il_common_cfg *c, const char *prog, const char *why);
 /* Stop on SIGINT and SIGTERM: sets demo_stop and demo_signal. */
 void demo_signals(void);
-/* "kernel 6.18.44, preempt=none, HZ=250, proxy-exec=off, +NUMA ..." */
+/* "kernel 6.18.44, preempt=none (dynamic), HZ=250, proxy-exec=off, 2 CPUs,
+ * vm=kvm, +NUMA ..." */
 void demo_kernel_line(FILE *f, const struct il_sysinfo *si);
 /*
  * One scheduler tick of the kernel under test (1/HZ; 4 ms when HZ is

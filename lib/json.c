@@ -474,11 +474,15 @@ static void kernel_object(struct il_json *j, const struct il_sysinfo *si)
 	tristate(j, "config_proxy_exec", si->config_proxy_exec);
 	str_or_null(j, "cmdline_proxy_exec", si->cmdline_proxy_exec);
 	tristate(j, "proxy_exec_active", si->proxy_exec_active);
+	tristate(j, "proxy_exec_in_release", si->proxy_exec_in_release);
 	str_or_null(j, "preempt_config", si->preempt_config);
 	tristate(j, "preempt_dynamic", si->preempt_dynamic);
 	str_or_null(j, "preempt_cmdline", si->preempt_cmdline);
 	str_or_null(j, "preempt_current", si->preempt_current);
+	str_or_null(j, "preempt_source", si->preempt_source);
+	str_or_null(j, "preempt_version", si->preempt_version);
 	int_or_null(j, "hz", si->hz);
+	str_or_null(j, "hz_source", si->hz_source);
 	tristate(j, "rt_group_sched", si->rt_group_sched);
 	/* -1 is the kernel's own "no RT throttling" and stays -1 */
 	if (si->rt_runtime_us == IL_RT_RUNTIME_UNKNOWN)
@@ -494,6 +498,8 @@ static void kernel_object(struct il_json *j, const struct il_sysinfo *si)
 	int_or_null(j, "cgroup_version", si->cgroup_version);
 	str_or_null(j, "cgroup_v2_mount", si->cgroup_v2_mount);
 	str_or_null(j, "virt", si->virt);
+	str_or_null(j, "hypervisor", si->hypervisor);
+	tristate(j, "emulated", si->emulated);
 	if (si->steal_ns == IL_STEAL_UNKNOWN)
 		il_json_null(j, "steal_ns");
 	else

@@ -157,6 +157,15 @@ const struct il_opt il_common_opts[] = {
 		.help = "how long to wait for CPUs another invlab run uses "
 			"before giving up (exit 77)",
 	},
+	{
+		.name = "kconfig",
+		.type = IL_OPT_STRING,
+		.offset = COMMON(kconfig),
+		.metavar = "FILE",
+		.help = "the running kernel's config (a .config, plain or "
+			"gzipped) for the fingerprint, ahead of "
+			"/proc/config.gz and /boot",
+	},
 	{ .name = NULL },
 };
 

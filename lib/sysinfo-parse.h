@@ -101,4 +101,57 @@ const char *__il_virt_from_dmi(const char *sys_vendor, const char *product);
 /* from the 12-byte CPUID leaf 0x40000000 signature */
 const char *__il_virt_from_cpuid(const char sig[12]);
 
+/*
+ * What runs the vCPUs (sysinfo.h hypervisor): sig is the CPUID leaf
+ * 0x40000000 signature (NULL when there is none: no hypervisor bit, or
+ * not x86), vendor and product the DMI sys_vendor and product_name,
+ * dt_model the first string of the device tree's root "compatible" and
+ * dt_hyp that of its /hypervisor node (any may be NULL or "").  Sets
+ * *emulated to 1 (TCG), 0 or -1 unknown.  hypervisor_flag is the x86
+ * "hypervisor" CPU flag: a guest that names no known hypervisor is
+ * "vm-other"; nothing at all is "none" (bare metal).
+ */
+const char *__il_hypervisor_of(const char *sig, const char *vendor,
+			       const char *product, const char *dt_model,
+			       const char *dt_hyp, bool hypervisor_flag,
+			       int *emulated);
+
+/* major and minor of a release ("6.1.0-50-rt-amd64"): 0 or -EINVAL */
+int __il_release_version(const char *release, int *major, int *minor);
+/* Has this release proxy execution (6.17 on)?  1, 0, -1 unparsable. */
+int __il_release_has_proxy_exec(const char *release);
+
+/*
+ * The preemption model a uname -v names ("#1 SMP PREEMPT_DYNAMIC Debian
+ * 6.1.129-1 (2025-03-08)"): "rt" (PREEMPT_RT, and "PREEMPT RT" of the
+ * old RT patches), "dynamic", "lazy", "full" (plain PREEMPT), or "" when
+ * it names none (a none or voluntary kernel, or an unknown format).
+ */
+void __il_version_preempt(const char *version, char *out, size_t size);
+
+/*
+ * HZ from the resolution of CLOCK_MONOTONIC_COARSE (one jiffy,
+ * TICK_NSEC = (10^9 + HZ/2) / HZ), or -1 when res_ns is no tick.
+ */
+int __il_hz_from_res_ns(long res_ns);
+
+/*
+ * What every kernel shows, where the config said nothing: fill the
+ * fields of si still unknown after __il_kconfig_parse() from si->release,
+ * si->version, the command line, the debugfs sched/preempt text (NULL
+ * when unreadable) and the coarse clock's resolution (<= 0 unknown):
+ * preempt_version, preempt_config, preempt_dynamic, preempt_current and
+ * preempt_source, proxy_exec_in_release, config_proxy_exec,
+ * proxy_exec_active, hz and hz_source.
+ */
+void __il_sysinfo_derive(struct il_sysinfo *si, const char *cmdline,
+			 const char *debugfs_preempt, long coarse_res_ns);
+
+/*
+ * Inflate a gzip stream of len bytes into a NUL-terminated buffer of at
+ * most cap bytes (*out, to free).  0; -EINVAL not gzip or corrupt;
+ * -EFBIG longer than cap; -ENOMEM; -ENOTSUP built without zlib.
+ */
+int __il_gunzip(const void *in, size_t len, size_t cap, char **out);
+
 #endif

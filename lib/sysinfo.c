@@ -21,12 +21,14 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,11 +38,15 @@
 #include <cpuid.h>
 #endif
 
+#include "config.h"
+
+#if HAVE_ZLIB
+#include <zlib.h>
+#endif
+
 #include <invlab/sysinfo.h>
 
 #include "sysinfo-parse.h"
-
-extern char **environ;
 
 /* upper bounds for files read whole; beyond them the text is truncated */
 #define CMDLINE_MAX   (64 * 1024)
@@ -48,8 +54,6 @@ extern char **environ;
 #define CPUINFO_MAX   (1024 * 1024)
 #define MOUNTINFO_MAX (16 * 1024 * 1024)
 #define PROC_STAT_MAX (8 * 1024 * 1024)
-/* gzip -dc of a ~40 KB /proc/config.gz takes milliseconds */
-#define GUNZIP_TIMEOUT_MS 5000
 
 /* ------------------------------------------------------------------ */
 /* small string helpers                                                */
@@ -766,6 +770,366 @@ const char *__il_virt_from_cpuid(const char sig[12])
 	return NULL;
 }
 
+/* does s start with prefix p? (NULL s: no) */
+static bool starts(const char *s, const char *p)
+{
+	return s && !strncmp(s, p, strlen(p));
+}
+
+const char *__il_hypervisor_of(const char *sig, const char *vendor,
+			       const char *product, const char *dt_model,
+			       const char *dt_hyp, bool hypervisor_flag,
+			       int *emulated)
+{
+	static const struct {
+		char sig[13];
+		const char *name;
+		int emulated;
+	} tab[] = {
+		{ "KVMKVMKVM\0\0\0", "kvm", 0 },
+		{ "Linux KVM Hv", "kvm", 0 },
+		{ "TCGTCGTCGTCG", "tcg", 1 },
+		{ "Microsoft Hv", "hyperv", 0 },
+		{ "VMwareVMware", "vmware", 0 },
+		{ "XenVMMXenVMM", "xen", 0 },
+		{ "VBoxVBoxVBox", "virtualbox", 0 },
+		{ "bhyve bhyve ", "bhyve", 0 },
+		{ "ACRNACRNACRN", "acrn", 0 },
+		{ " lrpepyh  vr", "parallels", 0 },
+		{ "QNXQVMBSQG\0\0", "qnx", 0 },
+	};
+	const char *name = NULL;
+	int emu = -1;
+	size_t i;
+
+	if (sig)
+		for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+			if (!memcmp(sig, tab[i].sig, 12)) {
+				name = tab[i].name;
+				emu = tab[i].emulated;
+				break;
+			}
+	/*
+	 * Firecracker is a KVM VMM: CPUID says KVM, DMI (when it has any)
+	 * names the VMM, which tells more about the machine's noise.
+	 */
+	if (name && !strcmp(name, "kvm") &&
+	    (starts(vendor, "Firecracker") || starts(product, "Firecracker")))
+		name = "firecracker";
+	if (!name) {
+		/* no CPUID leaf (not x86, or hidden): DMI, then device tree */
+		if (starts(vendor, "Firecracker") ||
+		    starts(product, "Firecracker"))
+			name = "firecracker", emu = 0;
+		else if (starts(vendor, "QEMU") || starts(product, "QEMU") ||
+			 starts(dt_model, "linux,dummy-virt"))
+			name = "qemu"; /* KVM or TCG: not said */
+		else if (starts(vendor, "KVM") || starts(product, "KVM") ||
+			 (starts(vendor, "Google") &&
+			  starts(product, "Google Compute Engine")))
+			name = "kvm", emu = 0;
+		else if (starts(vendor, "Microsoft Corporation") &&
+			 starts(product, "Virtual Machine"))
+			name = "hyperv", emu = 0;
+		else if (starts(vendor, "VMware") || starts(product, "VMware"))
+			name = "vmware", emu = 0;
+		else if (starts(vendor, "innotek GmbH") ||
+			 starts(product, "VirtualBox"))
+			name = "virtualbox", emu = 0;
+		else if (starts(vendor, "Xen") || starts(product, "HVM domU") ||
+			 starts(dt_hyp, "xen,"))
+			name = "xen", emu = 0;
+		else if (starts(vendor, "Amazon EC2") && product &&
+			 !strstr(product, ".metal"))
+			name = "amazon", emu = 0;
+		else if (starts(vendor, "Parallels"))
+			name = "parallels", emu = 0;
+		else if (starts(vendor, "BHYVE"))
+			name = "bhyve", emu = 0;
+		else if (hypervisor_flag)
+			name = "vm-other";
+		else
+			name = "none", emu = 0;
+	}
+	if (emulated)
+		*emulated = emu;
+	return name;
+}
+
+/* one decimal number of at most 5 digits at *p; false if none */
+static bool small_num(const char **p, int *v)
+{
+	int x = 0, n = 0;
+
+	while (isdigit((unsigned char)**p) && n < 5) {
+		x = x * 10 + (**p - '0');
+		(*p)++;
+		n++;
+	}
+	*v = x;
+	return n > 0 && !isdigit((unsigned char)**p);
+}
+
+int __il_release_version(const char *release, int *major, int *minor)
+{
+	const char *p = release;
+	int a, b;
+
+	if (!p || !small_num(&p, &a) || *p != '.')
+		return -EINVAL;
+	p++;
+	if (!small_num(&p, &b))
+		return -EINVAL;
+	if (major)
+		*major = a;
+	if (minor)
+		*minor = b;
+	return 0;
+}
+
+/* release at least a.b? 1, 0, -1 unparsable */
+static int release_at_least(const char *release, int a, int b)
+{
+	int ma, mi;
+
+	if (__il_release_version(release, &ma, &mi))
+		return -1;
+	return ma > a || (ma == a && mi >= b);
+}
+
+int __il_release_has_proxy_exec(const char *release)
+{
+	/* CONFIG_SCHED_PROXY_EXEC was merged for 6.17 */
+	return release_at_least(release, 6, 17);
+}
+
+/* is the word w (a token between blanks) in s? */
+static bool has_token(const char *s, const char *w)
+{
+	return has_word(s, s + strlen(s), w);
+}
+
+void __il_version_preempt(const char *version, char *out, size_t size)
+{
+	const char *v = version ? version : "";
+	const char *model = "";
+
+	if (!out || !size)
+		return;
+	/*
+	 * init/Makefile (scripts/mkcompile_h before 6.1) writes one flag:
+	 * PREEMPT_RT over PREEMPT_DYNAMIC over PREEMPT (since 5.18; before,
+	 * a dynamic kernel said PREEMPT); none for a none or voluntary
+	 * kernel.  Out-of-tree RT patches before 5.3 wrote "PREEMPT RT".
+	 */
+	if (has_token(v, "PREEMPT_RT") || strstr(v, " PREEMPT RT "))
+		model = "rt";
+	else if (has_token(v, "PREEMPT_DYNAMIC"))
+		model = "dynamic";
+	else if (has_token(v, "PREEMPT_LAZY"))
+		model = "lazy";
+	else if (has_token(v, "PREEMPT"))
+		model = "full";
+	copy_cstr(out, size, model);
+}
+
+int __il_hz_from_res_ns(long res_ns)
+{
+	long hz, tick, diff;
+
+	if (res_ns <= 0 || res_ns > 1000000000L)
+		return -1;
+	hz = (1000000000L + res_ns / 2) / res_ns;
+	if (hz < 10 || hz > 100000)
+		return -1;
+	/*
+	 * TICK_NSEC of that HZ must be the resolution, within 0.02%: old
+	 * kernels derived it from the PIT's rate (999848 ns at HZ=1000).
+	 */
+	tick = (1000000000L + hz / 2) / hz;
+	diff = tick > res_ns ? tick - res_ns : res_ns - tick;
+	return diff * 5000 <= res_ns ? (int)hz : -1;
+}
+
+static void set_str(char *dst, size_t size, const char *s)
+{
+	copy_cstr(dst, size, s);
+}
+
+void __il_sysinfo_derive(struct il_sysinfo *si, const char *cmdline,
+			 const char *debugfs_preempt, long coarse_res_ns)
+{
+	const char *pv;
+	char dfs[16];
+	int hz;
+
+	if (!si)
+		return;
+	__il_version_preempt(si->version, si->preempt_version,
+			     sizeof(si->preempt_version));
+	pv = si->preempt_version;
+
+	/* the config, when read, has the last word; uname -v fills holes */
+	if (!si->preempt_config[0]) {
+		if (!strcmp(pv, "rt"))
+			set_str(si->preempt_config, sizeof(si->preempt_config),
+				"rt");
+		else if (!strcmp(pv, "lazy"))
+			set_str(si->preempt_config, sizeof(si->preempt_config),
+				"lazy");
+		else if (!strcmp(pv, "full"))
+			set_str(si->preempt_config, sizeof(si->preempt_config),
+				"full");
+	}
+	if (si->preempt_dynamic < 0) {
+		if (!strcmp(pv, "dynamic"))
+			si->preempt_dynamic = 1;
+		else if (!strcmp(pv, "full") &&
+			 release_at_least(si->release, 5, 18) == 1)
+			si->preempt_dynamic = 0;
+		/* PREEMPT_DYNAMIC depended on !PREEMPT_RT before 6.12 */
+		else if (!strcmp(pv, "rt") &&
+			 release_at_least(si->release, 6, 12) == 0)
+			si->preempt_dynamic = 0;
+	}
+
+	si->preempt_source[0] = '\0';
+	if (!strcmp(si->preempt_config, "rt")) {
+		/*
+		 * An RT kernel is "rt" whatever full/lazy choice a dynamic
+		 * RT kernel (6.13 on) shows: its locks and interrupts are
+		 * what change the bounds.
+		 */
+		set_str(si->preempt_current, sizeof(si->preempt_current), "rt");
+		set_str(si->preempt_source, sizeof(si->preempt_source),
+			pv[0] && !strcmp(pv, "rt") && !si->config_source[0]
+				? "version"
+				: "config");
+	} else {
+		__il_preempt_current(debugfs_preempt, si->preempt_cmdline,
+				     si->preempt_config, si->preempt_dynamic,
+				     si->preempt_current,
+				     sizeof(si->preempt_current));
+		if (si->preempt_current[0]) {
+			const char *src = "config";
+
+			if (debugfs_preempt &&
+			    !__il_parse_debugfs_preempt(debugfs_preempt, dfs,
+							sizeof(dfs)))
+				src = "debugfs";
+			else if (si->preempt_dynamic != 0 &&
+				 !strcmp(si->preempt_current,
+					 si->preempt_cmdline))
+				src = "cmdline";
+			else if (!si->config_source[0])
+				src = "version";
+			set_str(si->preempt_source, sizeof(si->preempt_source),
+				src);
+		}
+	}
+
+	si->proxy_exec_in_release = __il_release_has_proxy_exec(si->release);
+	/* a config that has it wins: a backport to an older release */
+	if (si->config_proxy_exec < 0 && si->proxy_exec_in_release == 0)
+		si->config_proxy_exec = 0;
+	si->proxy_exec_active = __il_proxy_exec_state(
+		si->config_proxy_exec, cmdline ? cmdline : si->cmdline);
+
+	if (si->hz > 0) {
+		set_str(si->hz_source, sizeof(si->hz_source), "config");
+	} else {
+		hz = __il_hz_from_res_ns(coarse_res_ns);
+		si->hz = hz;
+		set_str(si->hz_source, sizeof(si->hz_source),
+			hz > 0 ? "clock" : "");
+	}
+}
+
+int __il_gunzip(const void *in, size_t len, size_t cap, char **out)
+{
+#if HAVE_ZLIB
+	z_stream zs;
+	size_t alloc = 64 * 1024, used = 0;
+	char *buf;
+	int zr, ret = 0;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!in || !len || cap < 2)
+		return -EINVAL;
+	if (alloc > cap)
+		alloc = cap;
+	buf = malloc(alloc);
+	if (!buf)
+		return -ENOMEM;
+	memset(&zs, 0, sizeof(zs));
+	/* 16 + MAX_WBITS: a gzip header and trailer, checked */
+	if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
+		free(buf);
+		return -ENOMEM;
+	}
+	zs.next_in = (Bytef *)(uintptr_t)in;
+	for (;;) {
+		uInt chunk = len > UINT_MAX ? UINT_MAX : (uInt)len;
+
+		if (!zs.avail_in && len) {
+			zs.avail_in = chunk;
+			len -= chunk;
+		}
+		if (used + 1 >= alloc) {
+			char *nb;
+
+			if (alloc >= cap) {
+				ret = -EFBIG;
+				break;
+			}
+			alloc = alloc * 2 > cap ? cap : alloc * 2;
+			nb = realloc(buf, alloc);
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		zs.next_out = (Bytef *)buf + used;
+		zs.avail_out = (uInt)(alloc - 1 - used);
+		zr = inflate(&zs, Z_NO_FLUSH);
+		used = (size_t)((char *)zs.next_out - buf);
+		if (zr == Z_STREAM_END)
+			break;
+		if (zr == Z_MEM_ERROR) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			ret = -EINVAL;
+			break;
+		}
+		/* no progress and nothing left to feed: truncated stream */
+		if (zr == Z_BUF_ERROR && !zs.avail_in && !len && zs.avail_out) {
+			ret = -EINVAL;
+			break;
+		}
+	}
+	inflateEnd(&zs);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	return 0;
+#else
+	if (out)
+		*out = NULL;
+	(void)in;
+	(void)len;
+	(void)cap;
+	return -ENOTSUP;
+#endif
+}
+
 /* ------------------------------------------------------------------ */
 /* file readers                                                         */
 
@@ -803,10 +1167,12 @@ static ssize_t read_text(const char *path, char *buf, size_t size)
 
 /*
  * Read from fd into a growing, NUL-terminated buffer of at most cap
- * bytes; longer input is truncated (*truncated set).  0 or -errno.
+ * bytes (*len without the NUL); longer input is truncated (*truncated
+ * set).  With timeout_ms >= 0 the whole read has that deadline.  0 or
+ * -errno.
  */
 static int read_fd_alloc(int fd, size_t cap, int timeout_ms, char **out,
-			 bool *truncated)
+			 size_t *lenp, bool *truncated)
 {
 	size_t len = 0, alloc = 64 * 1024;
 	char *buf = malloc(alloc);
@@ -878,10 +1244,12 @@ static int read_fd_alloc(int fd, size_t cap, int timeout_ms, char **out,
 	}
 	buf[len] = '\0';
 	*out = buf;
+	if (lenp)
+		*lenp = len;
 	return 0;
 }
 
-static int read_alloc(const char *path, size_t cap, char **out)
+static int read_alloc_len(const char *path, size_t cap, char **out, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int ret;
@@ -889,81 +1257,14 @@ static int read_alloc(const char *path, size_t cap, char **out)
 	*out = NULL;
 	if (fd < 0)
 		return -errno;
-	ret = read_fd_alloc(fd, cap, -1, out, NULL);
+	ret = read_fd_alloc(fd, cap, -1, out, len, NULL);
 	close(fd);
 	return ret;
 }
 
-/*
- * /proc/config.gz through "gzip -dc", spawned without a shell and read
- * through a pipe with a deadline, so a missing or hung gzip costs at most
- * GUNZIP_TIMEOUT_MS and never the run; this keeps zlib out of the
- * dependencies for one file read once per run.
- */
-static int gunzip_alloc(const char *path, size_t cap, char **out)
+static int read_alloc(const char *path, size_t cap, char **out)
 {
-	char *argv[] = { "gzip", "-dc", "--", (char *)path, NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t none, def;
-	int pfd[2], ret, rc, status = 0;
-	bool truncated = false;
-	pid_t pid;
-
-	*out = NULL;
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	/* the caller may block or ignore signals gzip relies on */
-	posix_spawnattr_init(&attr);
-	sigemptyset(&none);
-	sigemptyset(&def);
-	sigaddset(&def, SIGPIPE);
-	sigaddset(&def, SIGTERM);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &def);
-	/* its own process group, so a timeout can kill all it started */
-	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
-						POSIX_SPAWN_SETSIGDEF |
-						POSIX_SPAWN_SETPGROUP);
-	rc = posix_spawnp(&pid, "gzip", &fa, &attr, argv, environ);
-	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pfd[1]);
-	if (rc) {
-		close(pfd[0]);
-		return -rc;
-	}
-
-	ret = read_fd_alloc(pfd[0], cap, GUNZIP_TIMEOUT_MS, out, &truncated);
-	close(pfd[0]);
-	if (ret || truncated)
-		kill(-pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno == EINTR)
-			continue;
-		/*
-		 * ECHILD: a SIGCHLD handler of the program reaped it first;
-		 * the data read up to EOF is all we can judge by.
-		 */
-		status = 0;
-		break;
-	}
-	if (!ret && truncated)
-		ret = -EFBIG;
-	if (!ret && (!WIFEXITED(status) || WEXITSTATUS(status)))
-		ret = -EIO;
-	if (!ret && !**out)
-		ret = -ENODATA;
-	if (ret) {
-		free(*out);
-		*out = NULL;
-	}
-	return ret;
+	return read_alloc_len(path, cap, out, NULL);
 }
 
 static int read_long(const char *path, long *v)
@@ -997,7 +1298,63 @@ static int read_line(const char *path, char *buf, size_t size)
 }
 
 /* ------------------------------------------------------------------ */
-/* il_sysinfo_read                                                      */
+/* the kernel config                                                    */
+
+/* the --kconfig file, set once before any fingerprint is read */
+static const char *kconfig_path;
+
+static bool is_config(const char *text)
+{
+	return !strncmp(text, "CONFIG_", 7) || strstr(text, "\nCONFIG_") ||
+	       strstr(text, "# CONFIG_");
+}
+
+/*
+ * A config file, plain (a .config, /boot/config-*) or gzipped (a copy
+ * of /proc/config.gz): the gzip magic tells which.
+ */
+static int read_config_file(const char *path, char **text)
+{
+	size_t len = 0;
+	char *raw;
+	int ret = read_alloc_len(path, CONFIG_MAX, &raw, &len);
+
+	*text = NULL;
+	if (ret)
+		return ret;
+	if (len >= 2 && (unsigned char)raw[0] == 0x1f &&
+	    (unsigned char)raw[1] == 0x8b) {
+		ret = __il_gunzip(raw, len, CONFIG_MAX, text);
+		free(raw);
+		if (ret)
+			return ret;
+	} else {
+		*text = raw;
+	}
+	if (!is_config(*text)) {
+		free(*text);
+		*text = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int il_sysinfo_use_kconfig(const char *path)
+{
+	char *text;
+	int ret;
+
+	if (!path) {
+		kconfig_path = NULL;
+		return 0;
+	}
+	ret = read_config_file(path, &text);
+	if (ret)
+		return ret;
+	free(text);
+	kconfig_path = path;
+	return 0;
+}
 
 static void read_config(struct il_sysinfo *si)
 {
@@ -1005,24 +1362,181 @@ static void read_config(struct il_sysinfo *si)
 	char *text = NULL;
 
 	/*
-	 * /proc/config.gz first: it is the running kernel's own config,
-	 * while /boot/config-<release> goes stale when a tester rebuilds
-	 * with the same release string (the proxy-exec on/off comparison
-	 * is exactly that).  /boot is the fallback when IKCONFIG_PROC is
-	 * off or gzip is missing.
+	 * A file handed in (--kconfig) first: whoever booted the kernel
+	 * knows its config.  Then /proc/config.gz, the running kernel's
+	 * own, while /boot/config-<release> goes stale when a tester
+	 * rebuilds with the same release string (the proxy-exec on/off
+	 * comparison is exactly that); /boot is the fallback when
+	 * IKCONFIG_PROC is off (Debian) or the build has no zlib.
 	 */
-	if (!gunzip_alloc("/proc/config.gz", CONFIG_MAX, &text)) {
+	if (kconfig_path && !read_config_file(kconfig_path, &text)) {
+		copy_cstr(si->config_source, sizeof(si->config_source),
+			  kconfig_path);
+	} else if (!read_config_file("/proc/config.gz", &text)) {
 		copy_cstr(si->config_source, sizeof(si->config_source),
 			  "/proc/config.gz");
 	} else {
 		snprintf(path, sizeof(path), "/boot/config-%s", si->release);
-		if (!si->release[0] || read_alloc(path, CONFIG_MAX, &text))
+		if (!si->release[0] || read_config_file(path, &text))
 			return;
 		copy_cstr(si->config_source, sizeof(si->config_source), path);
 	}
 	__il_kconfig_parse(text, si);
 	free(text);
 }
+
+/* ------------------------------------------------------------------ */
+/* debugfs                                                              */
+
+#define DEBUGFS		 "/sys/kernel/debug"
+#define DEBUGFS_MAGIC_NR 0x64626720
+#define DEBUGFS_CHILD_MS 2000
+#define DBG_PREEMPT	 DEBUGFS "/sched/preempt"
+#define DBG_FS_RUNTIME	 DEBUGFS "/sched/fair_server/cpu0/runtime"
+#define DBG_FS_PERIOD	 DEBUGFS "/sched/fair_server/cpu0/period"
+
+struct dbg {
+	char preempt[128];	    /* "" unreadable */
+	long fs_runtime, fs_period; /* -1 unreadable */
+};
+
+static void dbg_read(struct dbg *d)
+{
+	long v;
+
+	if (read_text(DBG_PREEMPT, d->preempt, sizeof(d->preempt)) <= 0)
+		d->preempt[0] = '\0';
+	if (!read_long(DBG_FS_RUNTIME, &v) && v >= 0)
+		d->fs_runtime = v;
+	if (!read_long(DBG_FS_PERIOD, &v) && v > 0)
+		d->fs_period = v;
+}
+
+static bool debugfs_mounted(void)
+{
+	struct statfs st;
+
+	return !statfs(DEBUGFS, &st) &&
+	       (unsigned long)st.f_type == DEBUGFS_MAGIC_NR;
+}
+
+static void put_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
+/*
+ * In the child: a mount namespace of its own, private so that nothing
+ * propagates back, debugfs mounted there, the files written to the pipe
+ * as one "key value" line each.  Its mounts end with it: nothing to undo,
+ * even when it is killed.
+ */
+static void __attribute__((noreturn)) dbg_child(int wfd)
+{
+	static const char *const files[] = { DBG_PREEMPT, DBG_FS_RUNTIME,
+					     DBG_FS_PERIOD };
+	char buf[128];
+	size_t i;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
+	    mount("debugfs", DEBUGFS, "debugfs",
+		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL))
+		_exit(1);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		ssize_t n = read_text(files[i], buf, sizeof(buf));
+		char *nl;
+
+		if (n <= 0)
+			continue;
+		nl = memchr(buf, '\n', (size_t)n);
+		if (nl)
+			n = nl - buf;
+		put_all(wfd, i == 0 ? "P " : i == 1 ? "R " : "T ", 2);
+		put_all(wfd, buf, (size_t)n);
+		put_all(wfd, "\n", 1);
+	}
+	_exit(0);
+}
+
+static void dbg_parse_child(const char *text, struct dbg *d)
+{
+	const char *p;
+
+	for (p = text; p; p = next_line(line_end(p))) {
+		const char *eol = line_end(p);
+		char v[128], *end;
+		long x;
+
+		if ((size_t)(eol - p) < 2 || p[1] != ' ')
+			continue;
+		copy_str(v, sizeof(v), p + 2, (size_t)(eol - p - 2));
+		if (p[0] == 'P') {
+			copy_cstr(d->preempt, sizeof(d->preempt), v);
+			continue;
+		}
+		errno = 0;
+		x = strtol(v, &end, 10);
+		if (errno || end == v || *end)
+			continue;
+		if (p[0] == 'R' && x >= 0)
+			d->fs_runtime = x;
+		else if (p[0] == 'T' && x > 0)
+			d->fs_period = x;
+	}
+}
+
+/*
+ * The debugfs files of the fingerprint.  Read in place when debugfs is
+ * mounted; when it is not and we are root, mounted for a moment in a
+ * child's private mount namespace, so the system's mounts never change.
+ */
+static void read_debugfs(struct dbg *d)
+{
+	int pfd[2], status;
+	char *text = NULL;
+	pid_t pid;
+
+	d->preempt[0] = '\0';
+	d->fs_runtime = d->fs_period = -1;
+	if (debugfs_mounted() || geteuid() != 0) {
+		dbg_read(d);
+		return;
+	}
+	if (pipe2(pfd, O_CLOEXEC))
+		return;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return;
+	}
+	if (!pid) {
+		close(pfd[0]);
+		dbg_child(pfd[1]);
+	}
+	close(pfd[1]);
+	if (read_fd_alloc(pfd[0], 4096, DEBUGFS_CHILD_MS, &text, NULL, NULL))
+		kill(pid, SIGKILL);
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (text)
+		dbg_parse_child(text, d);
+	free(text);
+}
+
+/* ------------------------------------------------------------------ */
+/* il_sysinfo_read                                                      */
 
 static int count_numa_nodes(void)
 {
@@ -1046,50 +1560,78 @@ static int count_numa_nodes(void)
 	return n ? n : 1;
 }
 
-static const char *virt_cpuid(void)
+/* CPUID's hypervisor leaf, when the CPU says it runs under one */
+static bool cpuid_signature(char sig[12])
 {
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, c, d;
-	char sig[12];
 
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
-		return NULL;
+		return false;
 	__cpuid(0x40000000, a, b, c, d);
 	memcpy(sig, &b, 4);
 	memcpy(sig + 4, &c, 4);
 	memcpy(sig + 8, &d, 4);
-	return __il_virt_from_cpuid(sig);
+	/*
+	 * KVM offering Hyper-V enlightenments answers "Microsoft Hv"
+	 * first and its own signature 0x100 further on.
+	 */
+	if (!memcmp(sig, "Microsoft Hv", 12) && a >= 0x40000001) {
+		char kvm[12];
+
+		__cpuid(0x40000100, a, b, c, d);
+		memcpy(kvm, &b, 4);
+		memcpy(kvm + 4, &c, 4);
+		memcpy(kvm + 8, &d, 4);
+		if (!memcmp(kvm, "KVMKVMKVM\0\0\0", 12))
+			memcpy(sig, kvm, 12);
+	}
+	return true;
 #else
-	return NULL;
+	(void)sig;
+	return false;
 #endif
 }
 
-static const char *detect_virt(bool hypervisor_flag)
+static void detect_virt(struct il_sysinfo *si, bool hypervisor_flag)
 {
 	char vendor[128] = "", product[128] = "", caps[256];
-	const char *dmi, *cpuid;
+	char dt_model[128] = "", dt_hyp[128] = "", sig[12];
+	const char *dmi, *cpuid, *virt = NULL;
+	bool have_sig = cpuid_signature(sig);
 
 	read_line("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
 	read_line("/sys/class/dmi/id/product_name", product, sizeof(product));
+	read_text("/proc/device-tree/compatible", dt_model, sizeof(dt_model));
+	read_text("/proc/device-tree/hypervisor/compatible", dt_hyp,
+		  sizeof(dt_hyp));
+
+	copy_cstr(si->hypervisor, sizeof(si->hypervisor),
+		  __il_hypervisor_of(have_sig ? sig : NULL, vendor, product,
+				     dt_model, dt_hyp, hypervisor_flag,
+				     &si->emulated));
+
 	dmi = __il_virt_from_dmi(vendor, product);
-	cpuid = virt_cpuid();
+	cpuid = have_sig ? __il_virt_from_cpuid(sig) : NULL;
 	/*
 	 * A cloud or product name in DMI is the most specific answer, but
 	 * "QEMU" in DMI may be KVM-accelerated: CPUID tells those apart.
 	 */
 	if (dmi && strcmp(dmi, "qemu") && strcmp(dmi, "kvm"))
-		return dmi;
-	if (cpuid)
-		return cpuid;
-	if (dmi)
-		return dmi;
+		virt = dmi;
+	else if (cpuid)
+		virt = cpuid;
+	else if (dmi)
+		virt = dmi;
 	/* a Xen dom0 is the host, not a guest */
-	if (read_text("/proc/xen/capabilities", caps, sizeof(caps)) >= 0 &&
-	    !strstr(caps, "control_d"))
-		return "xen";
-	if (hypervisor_flag)
-		return "vm-other";
-	return "none";
+	else if (read_text("/proc/xen/capabilities", caps, sizeof(caps)) >= 0 &&
+		 !strstr(caps, "control_d"))
+		virt = "xen";
+	else if (hypervisor_flag)
+		virt = "vm-other";
+	else
+		virt = "none";
+	copy_cstr(si->virt, sizeof(si->virt), virt);
 }
 
 int il_steal_ns(int cpu, uint64_t *ns)
@@ -1114,17 +1656,18 @@ int il_steal_ns(int cpu, uint64_t *ns)
 int il_sysinfo_read(struct il_sysinfo *si)
 {
 	struct utsname u;
-	char buf[256];
+	struct timespec res;
+	struct dbg dbg;
 	char *text = NULL;
-	const char *debugfs = NULL;
 	bool hyper = false;
-	long v;
+	long v, res_ns = -1;
 
 	if (!si)
 		return -EINVAL;
 	memset(si, 0, sizeof(*si));
 	si->config_proxy_exec = -1;
 	si->proxy_exec_active = -1;
+	si->proxy_exec_in_release = -1;
 	si->preempt_dynamic = -1;
 	si->hz = -1;
 	si->rt_group_sched = -1;
@@ -1133,6 +1676,7 @@ int il_sysinfo_read(struct il_sysinfo *si)
 	si->fair_server_runtime_ns = -1;
 	si->fair_server_period_ns = -1;
 	si->cpus_online = -1;
+	si->emulated = -1;
 	si->steal_ns = IL_STEAL_UNKNOWN;
 
 	if (!uname(&u)) {
@@ -1156,29 +1700,21 @@ int il_sysinfo_read(struct il_sysinfo *si)
 	}
 
 	read_config(si);
-	si->proxy_exec_active =
-		__il_proxy_exec_state(si->config_proxy_exec, text ? text : "");
+	read_debugfs(&dbg);
+	/* LOW_RES_NSEC: the coarse clocks advance once a jiffy */
+	if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res) && !res.tv_sec)
+		res_ns = res.tv_nsec;
+	__il_sysinfo_derive(si, text ? text : "",
+			    dbg.preempt[0] ? dbg.preempt : NULL, res_ns);
 	free(text);
 	text = NULL;
-
-	/* debugfs needs root and a mount; without it, derive the model */
-	if (read_text("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) > 0)
-		debugfs = buf;
-	__il_preempt_current(debugfs, si->preempt_cmdline, si->preempt_config,
-			     si->preempt_dynamic, si->preempt_current,
-			     sizeof(si->preempt_current));
 
 	if (!read_long("/proc/sys/kernel/sched_rt_runtime_us", &v))
 		si->rt_runtime_us = v;
 	if (!read_long("/proc/sys/kernel/sched_rt_period_us", &v) && v > 0)
 		si->rt_period_us = v;
-	if (!read_long("/sys/kernel/debug/sched/fair_server/cpu0/runtime",
-		       &v) &&
-	    v >= 0)
-		si->fair_server_runtime_ns = v;
-	if (!read_long("/sys/kernel/debug/sched/fair_server/cpu0/period", &v) &&
-	    v > 0)
-		si->fair_server_period_ns = v;
+	si->fair_server_runtime_ns = dbg.fs_runtime;
+	si->fair_server_period_ns = dbg.fs_period;
 
 	if (!read_alloc("/proc/cpuinfo", CPUINFO_MAX, &text))
 		__il_cpuinfo_parse(text, si->cpu_model, sizeof(si->cpu_model),
@@ -1195,9 +1731,59 @@ int il_sysinfo_read(struct il_sysinfo *si)
 			text, si->cgroup_v2_mount, sizeof(si->cgroup_v2_mount));
 	free(text);
 
-	copy_cstr(si->virt, sizeof(si->virt), detect_virt(hyper));
+	detect_virt(si, hyper);
 
 	if (il_steal_ns(-1, &si->steal_ns))
 		si->steal_ns = IL_STEAL_UNKNOWN;
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* for the report header                                               */
+
+const char *il_sysinfo_preempt_str(const struct il_sysinfo *si, char *buf,
+				   size_t size)
+{
+	if (!buf || !size)
+		return "?";
+	if (!si)
+		copy_cstr(buf, size, "?");
+	else if (si->preempt_current[0] && si->preempt_dynamic == 1)
+		snprintf(buf, size, "%s (dynamic)", si->preempt_current);
+	else if (si->preempt_current[0])
+		copy_cstr(buf, size, si->preempt_current);
+	else if (si->preempt_dynamic == 1)
+		copy_cstr(buf, size, "dynamic");
+	else
+		copy_cstr(buf, size, "?");
+	return buf;
+}
+
+const char *il_sysinfo_proxy_exec_str(const struct il_sysinfo *si)
+{
+	if (!si)
+		return "unknown";
+	if (si->proxy_exec_active == 1)
+		return "on";
+	if (si->config_proxy_exec == 0)
+		return si->proxy_exec_in_release == 0 ? "not in this kernel"
+						      : "not built";
+	if (si->proxy_exec_active == 0)
+		return "off";
+	return "unknown";
+}
+
+const char *il_sysinfo_hypervisor_str(const struct il_sysinfo *si, char *buf,
+				      size_t size)
+{
+	if (!buf || !size)
+		return "vm=?";
+	if (!si || !si->hypervisor[0])
+		copy_cstr(buf, size, "vm=?");
+	else if (!strcmp(si->hypervisor, "none"))
+		copy_cstr(buf, size, "bare metal");
+	else
+		snprintf(buf, size, "vm=%s%s", si->hypervisor,
+			 si->emulated == 1 ? " (emulated)" : "");
+	return buf;
 }

@@ -86,6 +86,8 @@ check "--version exits 0" run --version
 check "misspelt option gets a suggestion" expect_error "did you mean '--duration'" --duraton 3s
 check "bad duration unit" expect_error "not a duration" --duration 3xs
 check "duration out of range shows the range" expect_error "allowed" --duration 10ms
+check "a missing --kconfig file is named" expect_error "no-such.config" --kconfig "$(dirname "$0")/no-such.config"
+check "a --kconfig file that is no config is refused" expect_error "no CONFIG_ line" --kconfig "$0"
 
 # what each program adds
 data=$(dirname "$0")/data/jobs

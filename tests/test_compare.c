@@ -590,6 +590,7 @@ static void test_fingerprints(const struct il_sysinfo *si, char **base)
 	snprintf(other.cmdline, sizeof(other.cmdline),
 		 "root=/dev/vda1 console=ttyS0 threadirqs");
 	other.proxy_exec_active = 1;
+	snprintf(other.hypervisor, sizeof(other.hypervisor), "tcg");
 	write_file("k.json", &other, 3 * MS, 100, 1.0);
 	rc = run(&out, &err, base[0], t_tmp("k.json"), NULL);
 	t_check(rc == 0 || rc == 1);
@@ -604,6 +605,8 @@ static void test_fingerprints(const struct il_sysinfo *si, char **base)
 			      "'threadirqs'");
 	t_check_contains(out, "scenario differs: cs_ns 2.00ms (baseline) vs "
 			      "3.00ms (candidate)");
+	t_check_contains(out, "hypervisor differs: unknown (baseline) vs "
+			      "tcg (candidate)");
 	t_check(!strstr(out, "hz differs"));
 	free(out), free(err);
 }

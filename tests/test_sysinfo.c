@@ -18,6 +18,7 @@
 #include <invlab/sysinfo.h>
 
 #include "../lib/sysinfo-parse.h"
+#include "config.h"
 #include "t_util.h"
 
 static void unknown_config(struct il_sysinfo *si)
@@ -504,6 +505,473 @@ static void test_virt(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* what every kernel shows: the kernels of the emulated-boot matrix     */
+
+/* uname -v of Debian's 6.1.0-57 kernels (from their vmlinuz banners) */
+static const char v_deb61[] =
+	"#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)";
+static const char v_deb61_rt[] = "#1 SMP PREEMPT_RT Debian 6.1.192-3 "
+				 "(2026-11-26)";
+/* this machine's 6.18 */
+static const char v_host618[] = "#1 SMP PREEMPT_DYNAMIC @0";
+
+/* the relevant lines of Debian's config-6.1.0-57-amd64 */
+static const char config_deb61[] =
+	"#\n"
+	"# Automatically generated file; DO NOT EDIT.\n"
+	"# Linux/x86 6.1.192 Kernel Configuration\n"
+	"#\n"
+	"CONFIG_PREEMPT_BUILD=y\n"
+	"# CONFIG_PREEMPT_NONE is not set\n"
+	"CONFIG_PREEMPT_VOLUNTARY=y\n"
+	"# CONFIG_PREEMPT is not set\n"
+	"CONFIG_PREEMPT_COUNT=y\n"
+	"CONFIG_PREEMPTION=y\n"
+	"CONFIG_PREEMPT_DYNAMIC=y\n"
+	"# CONFIG_RT_GROUP_SCHED is not set\n"
+	"CONFIG_HZ_250=y\n"
+	"CONFIG_HZ=250\n";
+
+static void test_version_preempt(void)
+{
+	static const struct {
+		const char *version, *model;
+	} tab[] = {
+		{ v_deb61, "dynamic" },
+		{ v_deb61_rt, "rt" },
+		{ v_host618, "dynamic" },
+		{ "#1 SMP PREEMPT Tue Mar 5 10:00:00 UTC 2024", "full" },
+		{ "#1 SMP PREEMPT_LAZY Fri Jan 9 2026", "lazy" },
+		/* out-of-tree RT before 5.3 */
+		{ "#1 SMP PREEMPT RT Debian 4.19.67-2 (2019-08-28)", "rt" },
+		/* a none or voluntary kernel names no model */
+		{ "#1 SMP Debian 5.10.209-2 (2024-01-31)", "" },
+		{ "#42-Ubuntu SMP Fri Apr 1 2022", "" },
+		/* whole words only */
+		{ "#1 SMP PREEMPT_DYNAMICX", "" },
+		{ "#1 SMP XPREEMPT", "" },
+		{ "PREEMPT_RT", "rt" },
+		{ "", "" },
+	};
+	char out[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		__il_version_preempt(tab[i].version, out, sizeof(out));
+		if (strcmp(out, tab[i].model))
+			printf("# version '%s'\n", tab[i].version);
+		t_check_str(out, tab[i].model);
+	}
+	__il_version_preempt(NULL, out, sizeof(out));
+	t_check_str(out, "");
+	/* a short buffer is cut, never overrun */
+	__il_version_preempt(v_deb61, out, 4);
+	t_check_str(out, "dyn");
+}
+
+static void test_release(void)
+{
+	static const struct {
+		const char *release;
+		int major, minor, proxy;
+	} tab[] = {
+		{ "6.1.0-57-amd64", 6, 1, 0 },
+		{ "6.1.0-57-rt-amd64", 6, 1, 0 },
+		{ "6.1.0-50-rt-amd64", 6, 1, 0 },
+		{ "6.16.9-arch1-1", 6, 16, 0 },
+		{ "6.17.0-rc1", 6, 17, 1 },
+		{ "6.17", 6, 17, 1 },
+		{ "6.18.44-fc-v669", 6, 18, 1 },
+		{ "6.12.117+deb12-rt-amd64", 6, 12, 0 },
+		{ "5.10.198-android12-9-00085-g226a9632f13d", 5, 10, 0 },
+		{ "7.0.0", 7, 0, 1 },
+		{ "10.2.0", 10, 2, 1 },
+		{ "3.10.0-1160.el7.x86_64", 3, 10, 0 },
+	};
+	static const char *const bad[] = {
+		"", "6", "6.", ".1", "x6.1", "6-1", "6.x", "123456.1",
+	};
+	size_t i;
+	int ma = -1, mi = -1;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		t_check_int(__il_release_version(tab[i].release, &ma, &mi), 0);
+		t_check_int(ma, tab[i].major);
+		t_check_int(mi, tab[i].minor);
+		if (__il_release_has_proxy_exec(tab[i].release) != tab[i].proxy)
+			printf("# release '%s'\n", tab[i].release);
+		t_check_int(__il_release_has_proxy_exec(tab[i].release),
+			    tab[i].proxy);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t_check_int(__il_release_version(bad[i], &ma, &mi), -EINVAL);
+		t_check_int(__il_release_has_proxy_exec(bad[i]), -1);
+	}
+	t_check_int(__il_release_version(NULL, &ma, &mi), -EINVAL);
+	t_check_int(__il_release_has_proxy_exec(NULL), -1);
+}
+
+static void test_hz_clock(void)
+{
+	/* TICK_NSEC = (10^9 + HZ/2) / HZ */
+	t_check_int(__il_hz_from_res_ns(4000000), 250);
+	t_check_int(__il_hz_from_res_ns(1000000), 1000);
+	t_check_int(__il_hz_from_res_ns(3333333), 300);
+	t_check_int(__il_hz_from_res_ns(10000000), 100);
+	t_check_int(__il_hz_from_res_ns(5000000), 200);
+	t_check_int(__il_hz_from_res_ns(976563), 1024);
+	t_check_int(__il_hz_from_res_ns(41666667), 24);
+	/* HZ=1000 on kernels that derived the tick from the PIT */
+	t_check_int(__il_hz_from_res_ns(999848), 1000);
+	/* no jiffy: between two HZ, the high-resolution 1 ns, nonsense */
+	t_check_int(__il_hz_from_res_ns(4100000), -1);
+	t_check_int(__il_hz_from_res_ns(3990000), -1);
+	t_check_int(__il_hz_from_res_ns(1), -1);
+	t_check_int(__il_hz_from_res_ns(0), -1);
+	t_check_int(__il_hz_from_res_ns(-4000000), -1);
+	t_check_int(__il_hz_from_res_ns(999999999), -1);
+	t_check_int(__il_hz_from_res_ns(2000000000L), -1);
+}
+
+static void test_hypervisor(void)
+{
+	int emu = 7;
+
+	/* CPUID leaf 0x40000000 */
+	t_check_str(__il_hypervisor_of("KVMKVMKVM\0\0\0", NULL, NULL, NULL,
+				       NULL, true, &emu),
+		    "kvm");
+	t_check_int(emu, 0);
+	t_check_str(__il_hypervisor_of("TCGTCGTCGTCG", "QEMU",
+				       "Standard PC (i440FX + PIIX, 1996)",
+				       NULL, NULL, true, &emu),
+		    "tcg");
+	t_check_int(emu, 1);
+	/* KVM under QEMU: DMI says QEMU, CPUID says which accelerator */
+	t_check_str(__il_hypervisor_of("KVMKVMKVM\0\0\0", "QEMU",
+				       "Standard PC (Q35 + ICH9, 2009)", NULL,
+				       NULL, true, &emu),
+		    "kvm");
+	t_check_int(emu, 0);
+	t_check_str(__il_hypervisor_of("Microsoft Hv", "Microsoft Corporation",
+				       "Virtual Machine", NULL, NULL, true,
+				       &emu),
+		    "hyperv");
+	t_check_str(__il_hypervisor_of("VMwareVMware", "VMware, Inc.",
+				       "VMware7,1", NULL, NULL, true, &emu),
+		    "vmware");
+	t_check_str(__il_hypervisor_of("XenVMMXenVMM", "Xen", "HVM domU", NULL,
+				       NULL, true, &emu),
+		    "xen");
+	t_check_str(__il_hypervisor_of("VBoxVBoxVBox", NULL, NULL, NULL, NULL,
+				       true, &emu),
+		    "virtualbox");
+	t_check_int(emu, 0);
+	/* Firecracker is a KVM VMM that DMI names */
+	t_check_str(__il_hypervisor_of("KVMKVMKVM\0\0\0", "Firecracker",
+				       "Firecracker", NULL, NULL, true, &emu),
+		    "firecracker");
+	t_check_int(emu, 0);
+
+	/* no CPUID leaf (not x86, or hidden): DMI */
+	t_check_str(__il_hypervisor_of(NULL, "QEMU",
+				       "Standard PC (i440FX + PIIX, 1996)",
+				       NULL, NULL, true, &emu),
+		    "qemu");
+	t_check_int(emu, -1);
+	t_check_str(__il_hypervisor_of(NULL, "Firecracker", "", NULL, NULL,
+				       false, &emu),
+		    "firecracker");
+	t_check_str(__il_hypervisor_of(NULL, "Google", "Google Compute Engine",
+				       NULL, NULL, false, &emu),
+		    "kvm");
+	t_check_str(__il_hypervisor_of(NULL, "Amazon EC2", "m5.large", NULL,
+				       NULL, false, &emu),
+		    "amazon");
+	t_check_str(__il_hypervisor_of(NULL, "innotek GmbH", "VirtualBox", NULL,
+				       NULL, false, &emu),
+		    "virtualbox");
+	/* ... or the device tree (QEMU's arm "virt" machine, Xen) */
+	t_check_str(__il_hypervisor_of(NULL, NULL, NULL, "linux,dummy-virt",
+				       NULL, false, &emu),
+		    "qemu");
+	t_check_int(emu, -1);
+	t_check_str(__il_hypervisor_of(NULL, NULL, NULL, "arm,vexpress",
+				       "xen,xen-4.17", false, &emu),
+		    "xen");
+	t_check_int(emu, 0);
+
+	/* bare metal: a vendor's own DMI and no CPUID leaf */
+	t_check_str(__il_hypervisor_of(NULL, "Dell Inc.", "PowerEdge R750",
+				       NULL, NULL, false, &emu),
+		    "none");
+	t_check_int(emu, 0);
+	t_check_str(__il_hypervisor_of(NULL, "Amazon EC2", "m5.metal", NULL,
+				       NULL, false, &emu),
+		    "none");
+	t_check_str(__il_hypervisor_of(NULL, "Microsoft Corporation",
+				       "Surface Pro 9", NULL, NULL, false,
+				       &emu),
+		    "none");
+	t_check_str(__il_hypervisor_of(NULL, "", "", "raspberrypi,4-model-b",
+				       "", false, &emu),
+		    "none");
+	/* a guest of something unknown */
+	t_check_str(__il_hypervisor_of("ZZZZZZZZZZZZ", NULL, NULL, NULL, NULL,
+				       true, &emu),
+		    "vm-other");
+	t_check_int(emu, -1);
+	t_check_str(
+		__il_hypervisor_of(NULL, NULL, NULL, NULL, NULL, true, &emu),
+		"vm-other");
+	t_check_str(
+		__il_hypervisor_of(NULL, NULL, NULL, NULL, NULL, false, NULL),
+		"none");
+}
+
+static void fresh(struct il_sysinfo *si, const char *release,
+		  const char *version)
+{
+	unknown_config(si);
+	si->proxy_exec_active = -1;
+	si->proxy_exec_in_release = -1;
+	si->emulated = -1;
+	snprintf(si->release, sizeof(si->release), "%s", release);
+	snprintf(si->version, sizeof(si->version), "%s", version);
+}
+
+static void test_derive(void)
+{
+	struct il_sysinfo si;
+	char b[40];
+
+	/* Debian 6.1 under TCG: no config, no debugfs mounted */
+	fresh(&si, "6.1.0-57-amd64", v_deb61);
+	__il_sysinfo_derive(&si, "console=ttyS0", NULL, 4000000);
+	t_check_str(si.preempt_version, "dynamic");
+	t_check_int(si.preempt_dynamic, 1);
+	t_check_str(si.preempt_config, "");
+	t_check_str(si.preempt_current, "");
+	t_check_str(il_sysinfo_preempt_str(&si, b, sizeof(b)), "dynamic");
+	t_check_int(si.hz, 250);
+	t_check_str(si.hz_source, "clock");
+	t_check_int(si.proxy_exec_in_release, 0);
+	t_check_int(si.config_proxy_exec, 0);
+	t_check_int(si.proxy_exec_active, 0);
+	t_check_str(il_sysinfo_proxy_exec_str(&si), "not in this kernel");
+
+	/* ... with debugfs mounted (the VM's init does) */
+	fresh(&si, "6.1.0-57-amd64", v_deb61);
+	__il_sysinfo_derive(&si, "", "none (voluntary) full\n", 4000000);
+	t_check_str(si.preempt_current, "voluntary");
+	t_check_str(si.preempt_source, "debugfs");
+	t_check_str(il_sysinfo_preempt_str(&si, b, sizeof(b)),
+		    "voluntary (dynamic)");
+
+	/* ... booted with preempt=full, debugfs not readable */
+	fresh(&si, "6.1.0-57-amd64", v_deb61);
+	snprintf(si.preempt_cmdline, sizeof(si.preempt_cmdline), "full");
+	__il_sysinfo_derive(&si, "preempt=full", NULL, 4000000);
+	t_check_str(si.preempt_current, "full");
+	t_check_str(si.preempt_source, "cmdline");
+
+	/* ... with its config handed in: the config's word wins */
+	fresh(&si, "6.1.0-57-amd64", v_deb61);
+	__il_kconfig_parse(config_deb61, &si);
+	snprintf(si.config_source, sizeof(si.config_source), "x.config");
+	__il_sysinfo_derive(&si, "", NULL, 1000000);
+	t_check_str(si.preempt_current, "voluntary");
+	t_check_str(si.preempt_source, "config");
+	t_check_int(si.hz, 250);
+	t_check_str(si.hz_source, "config");
+	t_check_str(il_sysinfo_proxy_exec_str(&si), "not in this kernel");
+
+	/* Debian 6.1-rt: uname -v alone says rt */
+	fresh(&si, "6.1.0-57-rt-amd64", v_deb61_rt);
+	__il_sysinfo_derive(&si, "", NULL, 4000000);
+	t_check_str(si.preempt_version, "rt");
+	t_check_str(si.preempt_config, "rt");
+	t_check_str(si.preempt_current, "rt");
+	t_check_str(si.preempt_source, "version");
+	t_check_str(il_sysinfo_preempt_str(&si, b, sizeof(b)), "rt");
+	t_check_int(si.preempt_dynamic, 0);
+	t_check_int(si.hz, 250);
+	t_check_int(si.proxy_exec_active, 0);
+
+	/* an RT kernel stays rt whatever a dynamic RT kernel's debugfs says */
+	fresh(&si, "6.18.0-rt", "#1 SMP PREEMPT_RT @0");
+	__il_sysinfo_derive(&si, "", "(full) lazy\n", 4000000);
+	t_check_str(si.preempt_current, "rt");
+	t_check_int(si.preempt_dynamic, -1);
+
+	/* 6.18 without a config: proxy execution may be there */
+	fresh(&si, "6.18.44-fc-v669", v_host618);
+	__il_sysinfo_derive(&si, "", NULL, 4000000);
+	t_check_int(si.proxy_exec_in_release, 1);
+	t_check_int(si.config_proxy_exec, -1);
+	t_check_int(si.proxy_exec_active, -1);
+	t_check_str(il_sysinfo_proxy_exec_str(&si), "unknown");
+	fresh(&si, "6.18.44-fc-v669", v_host618);
+	__il_sysinfo_derive(&si, "sched_proxy_exec=0", NULL, 4000000);
+	t_check_int(si.proxy_exec_active, 0);
+	t_check_str(il_sysinfo_proxy_exec_str(&si), "off");
+	/* 6.18 with a config that has it / lacks it */
+	fresh(&si, "6.18.44", v_host618);
+	__il_kconfig_parse(config_proxy, &si);
+	__il_sysinfo_derive(&si, "", NULL, -1);
+	t_check_str(il_sysinfo_proxy_exec_str(&si), "on");
+	fresh(&si, "6.18.44", v_host618);
+	__il_kconfig_parse(config_deb61, &si);
+	__il_sysinfo_derive(&si, "", NULL, -1);
+	t_check_str(il_sysinfo_proxy_exec_str(&si), "not built");
+	/* a backport: the config says it is built into a 6.6 */
+	fresh(&si, "6.6.50-android15", "#1 SMP PREEMPT");
+	__il_kconfig_parse(config_proxy, &si);
+	__il_sysinfo_derive(&si, "", NULL, -1);
+	t_check_int(si.proxy_exec_in_release, 0);
+	t_check_str(il_sysinfo_proxy_exec_str(&si), "on");
+
+	/* plain PREEMPT: full; not dynamic since 5.18, said so */
+	fresh(&si, "6.1.0", "#1 SMP PREEMPT Tue Mar 5 2024");
+	__il_sysinfo_derive(&si, "", NULL, 1000000);
+	t_check_str(si.preempt_current, "full");
+	t_check_str(si.preempt_source, "version");
+	t_check_int(si.preempt_dynamic, 0);
+	t_check_int(si.hz, 1000);
+	fresh(&si, "5.15.0", "#1 SMP PREEMPT Tue Mar 5 2024");
+	__il_sysinfo_derive(&si, "", NULL, 1000000);
+	t_check_int(si.preempt_dynamic, -1);
+
+	/* nothing known */
+	fresh(&si, "", "");
+	__il_sysinfo_derive(&si, NULL, NULL, -1);
+	t_check_int(si.hz, -1);
+	t_check_str(si.hz_source, "");
+	t_check_str(il_sysinfo_preempt_str(&si, b, sizeof(b)), "?");
+	t_check_str(il_sysinfo_proxy_exec_str(&si), "unknown");
+	__il_sysinfo_derive(NULL, NULL, NULL, -1);
+
+	/* the header's words */
+	si.hypervisor[0] = '\0';
+	t_check_str(il_sysinfo_hypervisor_str(&si, b, sizeof(b)), "vm=?");
+	snprintf(si.hypervisor, sizeof(si.hypervisor), "tcg");
+	si.emulated = 1;
+	t_check_str(il_sysinfo_hypervisor_str(&si, b, sizeof(b)),
+		    "vm=tcg (emulated)");
+	snprintf(si.hypervisor, sizeof(si.hypervisor), "kvm");
+	si.emulated = 0;
+	t_check_str(il_sysinfo_hypervisor_str(&si, b, sizeof(b)), "vm=kvm");
+	snprintf(si.hypervisor, sizeof(si.hypervisor), "none");
+	t_check_str(il_sysinfo_hypervisor_str(&si, b, sizeof(b)), "bare metal");
+	t_check_str(il_sysinfo_proxy_exec_str(NULL), "unknown");
+	t_check_str(il_sysinfo_preempt_str(NULL, b, sizeof(b)), "?");
+}
+
+/* ------------------------------------------------------------------ */
+/* gzipped configs: /proc/config.gz and --kconfig                       */
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 &&
+	    !fseek(f, 0, SEEK_SET)) {
+		buf = malloc((size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		*len = (size_t)n;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	t_check(f != NULL);
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_kconfig_file(const char *data)
+{
+	char gz[512], plain[64] = "/tmp/test-sysinfo-XXXXXX", *out = NULL;
+	struct il_sysinfo si;
+	size_t len = 0;
+	char *raw;
+	int fd;
+
+	snprintf(gz, sizeof(gz), "%s/sysinfo/config-6.1.0-57-rt-amd64.gz",
+		 data);
+	raw = read_file(gz, &len);
+	t_check(raw != NULL && len > 20);
+	if (!raw)
+		return;
+#if HAVE_ZLIB
+	t_check_int(__il_gunzip(raw, len, 1 << 20, &out), 0);
+	t_check(out && strstr(out, "\nCONFIG_PREEMPT_RT=y\n"));
+	t_check(out && strstr(out, "\nCONFIG_HZ=250\n"));
+	free(out);
+	/* a cut stream, a corrupt one, one longer than allowed */
+	t_check_int(__il_gunzip(raw, len - 9, 1 << 20, &out), -EINVAL);
+	t_check(out == NULL);
+	raw[len / 2] ^= 0x55;
+	t_check_int(__il_gunzip(raw, len, 1 << 20, &out), -EINVAL);
+	raw[len / 2] ^= 0x55;
+	t_check_int(__il_gunzip(raw, len, 64, &out), -EFBIG);
+	t_check_int(__il_gunzip("CONFIG_HZ=250\n", 14, 1 << 20, &out), -EINVAL);
+	t_check_int(__il_gunzip(raw, 0, 1 << 20, &out), -EINVAL);
+
+	/* handed in gzipped: the fingerprint is the RT kernel's */
+	t_check_int(il_sysinfo_use_kconfig(gz), 0);
+	t_check_int(il_sysinfo_read(&si), 0);
+	t_check_str(si.config_source, gz);
+	t_check_str(si.preempt_config, "rt");
+	t_check_str(si.preempt_current, "rt");
+	t_check_int(si.hz, 250);
+	t_check_str(si.hz_source, "config");
+	t_check_int(si.rt_group_sched, 0);
+#else
+	t_check_int(__il_gunzip(raw, len, 1 << 20, &out), -ENOTSUP);
+	t_check_int(il_sysinfo_use_kconfig(gz), -ENOTSUP);
+#endif
+	free(raw);
+
+	/* handed in plain */
+	fd = mkstemp(plain);
+	t_check(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	write_text(plain, config_deb61);
+	t_check_int(il_sysinfo_use_kconfig(plain), 0);
+	t_check_int(il_sysinfo_read(&si), 0);
+	t_check_str(si.config_source, plain);
+	t_check_str(si.preempt_config, "voluntary");
+	t_check_int(si.preempt_dynamic, 1);
+	t_check_int(si.hz, 250);
+
+	/* refused: not a config, missing */
+	write_text(plain, "hello\n");
+	t_check_int(il_sysinfo_use_kconfig(plain), -EINVAL);
+	unlink(plain);
+	t_check_int(il_sysinfo_use_kconfig(plain), -ENOENT);
+	/* back to the kernel's own places */
+	t_check_int(il_sysinfo_use_kconfig(NULL), 0);
+	t_check_int(il_sysinfo_read(&si), 0);
+	t_check(strcmp(si.config_source, plain) != 0);
+}
+
+/* ------------------------------------------------------------------ */
 
 /*
  * Hostile input: one huge line, and random bytes with the characters the
@@ -513,7 +981,7 @@ static void test_virt(void)
 static void feed_all(const char *text)
 {
 	struct il_sysinfo si;
-	char small[16], big[128];
+	char small[16], big[128], sig[12], *gz;
 	uint64_t t;
 	bool b;
 
@@ -528,6 +996,16 @@ static void feed_all(const char *text)
 	__il_stat_steal_ticks(text, 3, &t);
 	__il_mountinfo_cgroup(text, big, sizeof(big));
 	__il_cpuinfo_parse(text, big, sizeof(big), &b);
+	__il_version_preempt(text, small, sizeof(small));
+	__il_release_has_proxy_exec(text);
+	memset(sig, 0, sizeof(sig));
+	memcpy(sig, text, strnlen(text, sizeof(sig)));
+	__il_hypervisor_of(sig, text, text, text, text, true, NULL);
+	snprintf(si.release, sizeof(si.release), "%.64s", text);
+	snprintf(si.version, sizeof(si.version), "%.256s", text);
+	__il_sysinfo_derive(&si, text, text, 4000000);
+	if (!__il_gunzip(text, strlen(text), 1 << 16, &gz))
+		free(gz);
 }
 
 static void test_robust(void)
@@ -592,6 +1070,11 @@ static void test_live(void)
 	t_check(si.proxy_exec_active >= -1 && si.proxy_exec_active <= 1);
 	t_check(si.config_proxy_exec != 0 || si.proxy_exec_active == 0);
 	t_check(si.virt[0] != '\0');
+	t_check(si.hypervisor[0] != '\0');
+	t_check(si.emulated >= -1 && si.emulated <= 1);
+	t_check((si.hz > 0) == (si.hz_source[0] != '\0'));
+	t_check(si.proxy_exec_in_release >= -1 &&
+		si.proxy_exec_in_release <= 1);
 	t_check(si.rt_period_us == -1 || si.rt_period_us > 0);
 	t_check(si.steal_ns != IL_STEAL_UNKNOWN);
 
@@ -602,16 +1085,20 @@ static void test_live(void)
 	t_check_int(il_steal_ns(1 << 30, &all), -ENOENT);
 	t_check_int(il_steal_ns(0, NULL), -EINVAL);
 
-	printf("# release %s, config %s, proxy_exec %d/%d, preempt %s (%s), "
-	       "hz %d, cgroup v%d %s, virt %s, steal %llu ns\n",
+	printf("# release %s, config %s, proxy_exec %d/%d, preempt %s (%s, "
+	       "from %s), hz %d (%s), cgroup v%d %s, virt %s, hypervisor %s "
+	       "(emulated %d), steal %llu ns\n",
 	       si.release, si.config_source[0] ? si.config_source : "-",
 	       si.config_proxy_exec, si.proxy_exec_active, si.preempt_current,
-	       si.preempt_config, si.hz, si.cgroup_version, si.cgroup_v2_mount,
-	       si.virt, (unsigned long long)si.steal_ns);
+	       si.preempt_config, si.preempt_source, si.hz, si.hz_source,
+	       si.cgroup_version, si.cgroup_v2_mount, si.virt, si.hypervisor,
+	       si.emulated, (unsigned long long)si.steal_ns);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	const char *data = argc > 1 ? argv[1] : "tests/data";
+
 	test_kconfig();
 	test_cmdline();
 	test_preempt();
@@ -619,6 +1106,12 @@ int main(void)
 	test_mountinfo();
 	test_cpuinfo();
 	test_virt();
+	test_version_preempt();
+	test_release();
+	test_hz_clock();
+	test_hypervisor();
+	test_derive();
+	test_kconfig_file(data);
 	test_robust();
 	test_live();
 	return t_done("test-sysinfo");

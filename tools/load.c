@@ -42,6 +42,7 @@ static const char *const fp_keys[IL_RES_FP_N] = {
 	[IL_RES_FP_CPUS] = "cpus_online",
 	[IL_RES_FP_CPU_MODEL] = "cpu_model",
 	[IL_RES_FP_VIRT] = "virt",
+	[IL_RES_FP_HYPERVISOR] = "hypervisor",
 	[IL_RES_FP_HOSTNAME] = "hostname",
 };
 
