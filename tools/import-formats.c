@@ -1144,7 +1144,7 @@ static int perf_messaging(struct il_imp_result *res, struct il_imp_reader *r,
 	while ((ret = il_imp_getline(r, &line, err, errlen)) > 0) {
 		const char *num = NULL;
 		unsigned long a, b;
-		char word[16], *f[4];
+		char word[16], *f[5];
 		uint64_t ns;
 		int n;
 
@@ -1175,7 +1175,7 @@ static int perf_messaging(struct il_imp_result *res, struct il_imp_reader *r,
 		}
 		if (buf[0] == '#' || blank(buf))
 			continue;
-		n = split(buf, f, 3);
+		n = split(buf, f, 4);
 		if (n == 4 && !strcmp(f[0], "Total") &&
 		    !strcmp(f[1], "time:") && !strcmp(f[3], "[sec]"))
 			num = f[2];

@@ -31,6 +31,14 @@ long __il_imp_gz_read(void *gz, char *buf, size_t n)
 	got = gzread((gzFile)gz, buf, (unsigned)n);
 	if (got < 0)
 		return -EIO;
+	/* a cut stream ends early with Z_BUF_ERROR, not with an error */
+	if (!got) {
+		int errnum = Z_OK;
+
+		gzerror((gzFile)gz, &errnum);
+		if (errnum != Z_OK)
+			return -EIO;
+	}
 	return got;
 }
 
