@@ -70,6 +70,7 @@ void il_imp_result_free(struct il_imp_result *res)
 
 		for (size_t j = 0; j < run->nhists; j++)
 			free(run->hists[j].h);
+		free(run->hists);
 		free(run->configuration);
 		free(run->file);
 	}
@@ -121,6 +122,7 @@ static void drop_run(struct il_imp_result *res)
 
 	for (size_t j = 0; j < run->nhists; j++)
 		free(run->hists[j].h);
+	free(run->hists);
 	free(run->configuration);
 	free(run->file);
 }
@@ -134,6 +136,15 @@ static struct il_hist *run_hist(struct il_imp_run *run, const char *name)
 			return run->hists[i].h;
 	if (run->nhists >= IL_IMP_MAX_HISTS)
 		return NULL;
+	if (run->nhists == run->hists_cap) {
+		size_t cap = run->hists_cap ? 2 * run->hists_cap : 8;
+		struct il_imp_hist *nh = realloc(run->hists, cap * sizeof(*nh));
+
+		if (!nh)
+			return NULL;
+		run->hists = nh;
+		run->hists_cap = cap;
+	}
 	ih = &run->hists[run->nhists];
 	ih->h = malloc(sizeof(*ih->h));
 	if (!ih->h)
@@ -595,6 +606,15 @@ static int ct_json(struct il_imp_result *res, struct il_imp_reader *r,
 			goto bad;
 		}
 		il_hist_merge(all, h);
+		if (o->per_thread && nthreads + 1 >= IL_IMP_MAX_HISTS) {
+			il_setf(err, errlen,
+				"%s:%lu: over the limit of %d threads with "
+				"--per-thread",
+				path, json_line(buf, keys, 2),
+				IL_IMP_MAX_HISTS - 1);
+			free(h);
+			goto bad;
+		}
 		if (o->per_thread) {
 			char name[40];
 			struct il_hist *th;
@@ -655,6 +675,7 @@ static int ct_row(char *s, uint64_t *v, int max, int *n)
 	return 0;
 }
 
+/* threads, and -H's column of all threads */
 #define CT_COLS (IL_IMP_MAX_HISTS - 1)
 
 static int ct_hist(struct il_imp_result *res, struct il_imp_reader *r,
@@ -788,6 +809,11 @@ static int ct_hist(struct il_imp_result *res, struct il_imp_reader *r,
 			goto fail;
 		}
 	nthreads = nvals[T_MIN];
+	if (nthreads > CT_COLS) {
+		il_setf(err, errlen, "%s:%lu: over the limit of %d threads",
+			path, tagline[T_MIN], CT_COLS);
+		goto fail;
+	}
 	/* -H adds a column of all threads to the rows, Total, Max, Overflows */
 	if (nthreads < 1 || nvals[T_AVG] != nthreads ||
 	    (ncols != nthreads && !(ncols == nthreads + 1 && nthreads > 1)) ||

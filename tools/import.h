@@ -21,7 +21,8 @@
 
 /* ---- reading ----------------------------------------------------------- */
 
-#define IL_IMP_MAX_LINE 4096 /* bytes a line, newline excluded */
+/* bytes a line, newline excluded: cyclictest -h prints 7 a thread */
+#define IL_IMP_MAX_LINE 16384
 
 struct il_imp_reader {
 	const char *path; /* as given, for messages */
@@ -65,7 +66,7 @@ void __il_imp_gz_close(void *gz);
 
 /* ---- what a format yields ---------------------------------------------- */
 
-#define IL_IMP_MAX_HISTS 72 /* histograms a run: all threads + 64 threads */
+#define IL_IMP_MAX_HISTS 1025 /* histograms a run: all threads + 1024 */
 #define IL_IMP_MAX_RUNS	 10000
 #define IL_IMP_MAX_KV	 16
 
@@ -85,8 +86,8 @@ struct il_imp_run {
 	char *file; /* the input it came from */
 	size_t nkv;
 	struct il_imp_kv kv[IL_IMP_MAX_KV]; /* the run's own scalars */
-	size_t nhists;
-	struct il_imp_hist hists[IL_IMP_MAX_HISTS];
+	size_t nhists, hists_cap;
+	struct il_imp_hist *hists;
 };
 
 /* What the source tells about the kernel it ran on ("" when nothing). */
