@@ -6,7 +6,7 @@
  * invlab-compare; then malformed inputs, each refused with FILE:LINE,
  * exit 2 and no output.
  *
- *   test-import build/tools/invlab-import build/tools/invlab-compare \
+ *   test-import build/tools/invlab-{import,compare,gate,plot} \
  *       tests/data/import docs/man/invlab-import.1
  *
  * The expected figures are worked out here from the fixtures themselves
@@ -30,7 +30,7 @@
 #include "t_tools.h"
 #include "t_util.h"
 
-static const char *tool, *compare, *data;
+static const char *tool, *compare, *gate, *plot, *data;
 
 static int run(const char *prog, char **out, char **err, ...)
 {
@@ -234,6 +234,23 @@ static void test_cyclictest(void)
 	}
 	t_check(run(compare, &out, NULL, "-q", j, jb, NULL) >= 0);
 	t_check_contains(out, "latency_ns");
+	free(out);
+	out = NULL;
+
+	/* the gate says why p99 cannot be judged, and fails closed */
+	t_write_text(t_tmp("ct.ini"), "[cyclictest/default]\n"
+				      "latency_ns.p50 <= 1s\n"
+				      "latency_ns.p99 <= 1s\n");
+	t_check_int(run(gate, &out, NULL, "-p", t_tmp("ct.ini"), j, NULL), 1);
+	t_check_contains(out, "latency_ns.p50 <= 1s");
+	t_check_contains(out, "p99 falls among the");
+	free(out);
+	/* and the plot draws it */
+	t_check_int(run(plot, NULL, NULL, "-m", "latency_ns", "-o",
+			t_tmp("ct.svg"), j, NULL),
+		    0);
+	out = t_read_file(t_tmp("ct.svg"));
+	t_check_contains(out, "hist-default");
 	free(out);
 }
 
@@ -594,22 +611,24 @@ static void test_refusals(void)
 
 int main(int argc, char **argv)
 {
-	if (argc < 5) {
+	if (argc < 7) {
 		fprintf(stderr,
-			"usage: %s INVLAB-IMPORT INVLAB-COMPARE DATADIR "
-			"MANPAGE\n",
+			"usage: %s INVLAB-IMPORT INVLAB-COMPARE INVLAB-GATE "
+			"INVLAB-PLOT DATADIR MANPAGE\n",
 			argv[0]);
 		return 99;
 	}
 	tool = argv[1];
 	compare = argv[2];
-	data = argv[3];
+	gate = argv[3];
+	plot = argv[4];
+	data = argv[5];
 	test_cyclictest();
 	test_rtapp();
 	test_rename();
 	test_perf();
 	test_refusals();
-	t_check_man_page(tool, argv[4]);
+	t_check_man_page(tool, argv[6]);
 	t_tmp_cleanup();
 	return t_done("import");
 }
