@@ -413,6 +413,65 @@ static void test_rename(void)
 	}
 }
 
+/* CRLF line ends, no newline at the end, -N, rt-app's names */
+static void test_details(void)
+{
+	const char *o = t_tmp("details.json");
+	const struct il_res_metric *m;
+	struct il_res_set s;
+	const char *p;
+
+	p = t_tmp("results-crlf.log");
+	t_write_text(p, "300\r\n100\r\n200");
+	t_check_int(
+		run(tool, NULL, NULL, "-f", "rename-test", "-o", o, p, NULL),
+		0);
+	if (!load(o, &s)) {
+		m = metric(&s, "rename-test", "crlf", "rename_ns");
+		t_check(m && m->merged->count == 3 && m->merged->sum == 600 &&
+			m->merged->min == 100 && m->merged->max == 300);
+		il_res_set_free(&s);
+	}
+	/* -N: the rows are ns, not us */
+	p = t_tmp("nsecs.hist");
+	t_write_text(p, "# Histogram\n000000 000000\n000001 000000\n"
+			"000002 000004\n# Total: 000000004\n"
+			"# Min Latencies: 00002\n# Avg Latencies: 00002\n"
+			"# Max Latencies: 00002\n"
+			"# Histogram Overflows: 00000\n");
+	t_check_int(run(tool, NULL, NULL, "-f", "cyclictest-hist", "-N", "-o",
+			o, p, NULL),
+		    0);
+	if (!load(o, &s)) {
+		m = metric(&s, "cyclictest", "default", "latency_ns");
+		t_check(m && m->merged->count == 4 && m->merged->max == 2);
+		il_res_set_free(&s);
+	}
+	t_check_int(run(tool, NULL, NULL, "-f", "cyclictest-hist", "-o", o, p,
+			NULL),
+		    0);
+	if (!load(o, &s)) {
+		m = metric(&s, "cyclictest", "default", "latency_ns");
+		t_check(m && m->merged->max == 2000);
+		il_res_set_free(&s);
+	}
+	/* a forked thread's log, and another log_basename */
+	p = t_tmp("uc-my-task-3-0002.log");
+	t_write_text(p, "#idx perf run period start end rel_st slack "
+			"c_duration c_period wu_lat\n 3 1 2 3 4 5 6 -7 8 9 "
+			"10\n");
+	t_check_int(run(tool, NULL, NULL, "-f", "rt-app", "--log-basename",
+			"uc", "-o", o, p, NULL),
+		    0);
+	if (!load(o, &s)) {
+		m = metric(&s, "rt-app", "my-task", "overrun_ns");
+		t_check(m && m->merged->count == 1 && m->merged->max == 7000);
+		m = metric(&s, "rt-app", "my-task", "slack_ns");
+		t_check(m && m->merged->count == 0);
+		il_res_set_free(&s);
+	}
+}
+
 /* ---- perf bench sched messaging ---------------------------------------- */
 
 static void test_perf(void)
@@ -570,6 +629,41 @@ static void test_refusals(void)
 			"0.09 [sec]\n");
 	refused("perf-messaging", p, with_line(p, p, 3), "groups 4");
 
+	/* cyclictest's extremes must agree with its histogram */
+	p = t_tmp("min.hist");
+	t_write_text(p, "# Histogram\n000000 000000\n000001 000003\n"
+			"# Total: 000000003\n# Min Latencies: 00000\n"
+			"# Avg Latencies: 00001\n# Max Latencies: 00001\n"
+			"# Histogram Overflows: 00000\n");
+	refused("cyclictest-hist", p, with_line(p, p, 7), "min latency 0 ns");
+	p = t_tmp("over.hist");
+	t_write_text(p, "# Histogram\n000000 000000\n000001 000003\n"
+			"# Total: 000000003\n# Min Latencies: 00001\n"
+			"# Avg Latencies: 00001\n# Max Latencies: 00001\n"
+			"# Histogram Overflows: 00002\n");
+	refused("cyclictest-hist", p, with_line(p, p, 7),
+		"inside the histogram");
+	p = t_tmp("max.hist");
+	t_write_text(p, "# Histogram\n000000 000000\n000001 000003\n"
+			"# Total: 000000003\n# Min Latencies: 00001\n"
+			"# Avg Latencies: 00001\n# Max Latencies: 00007\n"
+			"# Histogram Overflows: 00000\n");
+	refused("cyclictest-hist", p, with_line(p, p, 7), "nothing overflowed");
+
+	/* decompressed bytes count against the limit (a zip bomb) */
+	if (HAVE_ZLIB) {
+		const char *o = t_tmp("bomb.json");
+
+		t_check_int(run(tool, NULL, &err, "-f", "rename-test",
+				"--max-input-size", "1K", "-o", o,
+				fixture("results-contention.log.gz"), NULL),
+			    2);
+		t_check_contains(err, "counted decompressed");
+		t_check(!exists(o));
+		free(err);
+		err = NULL;
+	}
+
 	/* a device is not an input */
 	refused("rename-test", "/dev/zero", "/dev/zero", "not a regular file");
 
@@ -627,6 +721,7 @@ int main(int argc, char **argv)
 	test_rtapp();
 	test_rename();
 	test_perf();
+	test_details();
 	test_refusals();
 	t_check_man_page(tool, argv[6]);
 	t_tmp_cleanup();
