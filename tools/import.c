@@ -85,20 +85,22 @@ static const struct il_opt opts[] = {
 	{ .name = "per-thread",
 	  .type = IL_OPT_FLAG,
 	  .offset = O(per_thread),
-	  .help = "cyclictest: a histogram per thread (threadN_latency_ns) "
+	  .help = "for cyclictest, a histogram per thread (threadN_latency_ns) "
 		  "besides all threads' latency_ns" },
 	{ .name = "nsecs",
 	  .short_name = 'N',
 	  .type = IL_OPT_FLAG,
 	  .offset = O(nsecs),
-	  .help = "cyclictest-hist: the run used -N, so its histogram is in "
+	  .help = "for cyclictest-hist: the run used -N, so its histogram is "
+		  "in "
 		  "ns, not us (the JSON says so itself)" },
 	{ .name = "log-basename",
 	  .type = IL_OPT_STRING,
 	  .offset = O(log_basename),
 	  .def = "rt-app",
 	  .metavar = "NAME",
-	  .help = "rt-app: the use case's log_basename, the prefix of its log "
+	  .help = "for rt-app: the use case's log_basename, the prefix of its "
+		  "log "
 		  "file names" },
 	{ .name = "kernel-release",
 	  .type = IL_OPT_STRING,
