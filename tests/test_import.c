@@ -561,6 +561,15 @@ static void test_refusals(void)
 		     "      \"cycles\": 6, \"min\": 12, \"max\": 12, \"avg\": "
 		     "12\n    }\n  }\n}\n");
 	refused("cyclictest-json", p, with_line(p, p, 6), "\"x\"");
+	/* thread 1's line, though thread 0 has a bin "1" before it */
+	p = t_tmp("bad-ct1.json");
+	t_write_text(p, "{\n  \"thread\": {\n    \"0\": {\n      \"histogram"
+			"\": {\n        \"1\": 5\n      },\n      \"cycles\": "
+			"5, \"min\": 1, \"max\": 1, \"avg\": 1\n    },\n    "
+			"\"1\": {\n      \"histogram\": {\n        \"y\": 1\n"
+			"      },\n      \"cycles\": 1, \"min\": 1, \"max\": "
+			"1, \"avg\": 1\n    }\n  }\n}\n");
+	refused("cyclictest-json", p, with_line(p, p, 11), "thread 1");
 	p = t_tmp("trunc-ct.json");
 	t_write_text(p, "{\n  \"thread\": {\n    \"0\": {\n");
 	refused("cyclictest-json", p, with_line(p, p, 4), "not JSON");

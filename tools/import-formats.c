@@ -379,11 +379,23 @@ static unsigned long json_line(const char *buf, const char *const *keys, int n)
 	char pat[80];
 
 	for (int i = 0; i < n; i++) {
+		const char *q;
+
 		snprintf(pat, sizeof(pat), "\"%s\"", keys[i]);
-		p = strstr(p, pat);
-		if (!p)
+		for (q = strstr(p, pat); q; q = strstr(q + 1, pat)) {
+			const char *v = q + strlen(pat);
+
+			v += strspn(v, " \t\r\n");
+			if (*v != ':')
+				continue; /* a value, not a key */
+			v += 1 + strspn(v + 1, " \t\r\n");
+			/* every key but the last opens an object */
+			if (i == n - 1 || *v == '{')
+				break;
+		}
+		if (!q)
 			break;
-		at = p;
+		at = p = q;
 	}
 	for (const char *q = buf; q < at; q++)
 		line += *q == '\n';
