@@ -139,6 +139,12 @@ static int find_bucket(const struct il_hist *h, double p, unsigned *idx)
 	if (!enough_samples(h->count, ppb))
 		return -ENODATA;
 	rank = rank_of(h->count, ppb);
+	/*
+	 * Overflow samples are past the histogram's range: a percentile
+	 * that falls among them has no value to report, only bounds.
+	 */
+	if (h->overflow > h->count - rank)
+		return -ENODATA;
 	lo = il_hist_index(h->min);
 	hi = il_hist_index(h->max);
 	if (lo > hi)

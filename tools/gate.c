@@ -707,7 +707,16 @@ static void judge_limit(const struct il_res_group *g, const struct check *c,
 
 		r->outcome = R_UNDECIDED;
 		snprintf(r->value, sizeof(r->value), "n/a");
-		if (q > 0)
+		if (q > 0 && m->merged->overflow &&
+		    il_hist_has_percentile(m->merged, q))
+			snprintf(r->detail, sizeof(r->detail),
+				 "%s falls among the %llu of %llu samples "
+				 "past the histogram's range (overflow), "
+				 "whose values are not known",
+				 il_res_stat_name(c->stat),
+				 (unsigned long long)m->merged->overflow,
+				 (unsigned long long)m->merged->count);
+		else if (q > 0)
 			snprintf(r->detail, sizeof(r->detail),
 				 "%s needs %.0f samples, %llu merged from %zu "
 				 "run(s)",

@@ -91,7 +91,9 @@ int il_hist_has_percentile(const struct il_hist *h, double p);
  * il_hist_percentile gives the value to display (bucket midpoint, clamped
  * to [min, max]); il_hist_percentile_upper the value to gate on (the
  * bucket's highest value, clamped to max).  Both return 0, or -ENODATA
- * when there are too few samples (see il_hist_has_percentile).
+ * when there are too few samples (see il_hist_has_percentile) or the
+ * percentile falls among the overflow samples, whose values are not
+ * known (the top `overflow` ranks).
  */
 int il_hist_percentile(const struct il_hist *h, double p, uint64_t *value);
 int il_hist_percentile_upper(const struct il_hist *h, double p,

@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: MIT
+/*
+ * invlab-import on fixtures made on a real machine (tests/data/import:
+ * cyclictest 2.40, rt-app 1.0, a rename-test loop, perf bench 6.1), each
+ * read back by the result tools' loader and compared with
+ * invlab-compare; then malformed inputs, each refused with FILE:LINE,
+ * exit 2 and no output.
+ *
+ *   test-import build/tools/invlab-{import,compare,gate,plot} \
+ *       tests/data/import docs/man/invlab-import.1
+ *
+ * The expected figures are worked out here from the fixtures themselves
+ * (the cyclictest JSON with json-c, the others line by line), so a wrong
+ * conversion cannot agree with itself.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "config.h"
+#include "results.h"
+#include "stats.h"
+#include "t_tools.h"
+#include "t_util.h"
+
+static const char *tool, *compare, *gate, *plot, *data;
+
+static int run(const char *prog, char **out, char **err, ...)
+{
+	char *argv[40];
+	va_list ap;
+	int n = 0;
+
+	argv[n++] = (char *)prog;
+	va_start(ap, err);
+	while (n < 39 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return t_run_tool(argv, out, err);
+}
+
+static const char *fixture(const char *name)
+{
+	static char buf[8][512];
+	static int i;
+
+	i = (i + 1) % 8;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", data, name);
+	return buf[i];
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+/* load path with the tools' loader: 0 and s filled */
+static int load(const char *path, struct il_res_set *s)
+{
+	char err[512];
+	int ret;
+
+	il_res_set_init(s, false);
+	ret = il_res_set_load(s, path, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "load %s: %s\n", path, err);
+	return ret;
+}
+
+static const struct il_res_metric *metric(const struct il_res_set *s,
+					  const char *scenario,
+					  const char *conf, const char *name)
+{
+	const struct il_res_group *g = il_res_set_find(s, scenario, conf, 0);
+
+	return g ? il_res_group_metric(g, name) : NULL;
+}
+
+static struct json_object *get(struct json_object *o, const char *path)
+{
+	char buf[256], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); o && tok;
+	     tok = strtok_r(NULL, ".", &save)) {
+		if (json_object_is_type(o, json_type_array))
+			o = json_object_array_get_idx(o, (size_t)atoi(tok));
+		else if (!json_object_object_get_ex(o, tok, &o))
+			o = NULL;
+	}
+	return o;
+}
+
+/* ---- cyclictest -------------------------------------------------------- */
+
+struct ct_expect {
+	uint64_t cycles, inbins, min_us, max_us;
+};
+
+/* the fixture's own totals, read with json-c */
+static void ct_expected(const char *path, struct ct_expect *e)
+{
+	struct json_object *root = json_object_from_file(path), *th;
+
+	memset(e, 0, sizeof(*e));
+	e->min_us = UINT64_MAX;
+	t_check(root && json_object_object_get_ex(root, "thread", &th));
+	if (!root)
+		return;
+	json_object_object_foreach(th, k, t)
+	{
+		struct json_object *h = get(t, "histogram");
+		uint64_t mn = (uint64_t)json_object_get_int64(get(t, "min"));
+		uint64_t mx = (uint64_t)json_object_get_int64(get(t, "max"));
+
+		(void)k;
+		e->cycles += (uint64_t)json_object_get_int64(get(t, "cycles"));
+		json_object_object_foreach(h, b, c)
+		{
+			(void)b;
+			e->inbins += (uint64_t)json_object_get_int64(c);
+		}
+		if (mn < e->min_us)
+			e->min_us = mn;
+		if (mx > e->max_us)
+			e->max_us = mx;
+	}
+	json_object_put(root);
+}
+
+static void test_cyclictest(void)
+{
+	const char *j = t_tmp("ct-json.json"), *h = t_tmp("ct-hist.json");
+	const char *jb = t_tmp("ct-json-b.json");
+	const struct il_res_metric *mj, *mh;
+	struct il_res_set sj, sh;
+	struct ct_expect e;
+	struct json_object *root;
+	char *out = NULL;
+	double v;
+
+	ct_expected(fixture("cyclictest-a.json"), &e);
+	t_check(e.cycles > e.inbins); /* the fixture has overflows */
+	t_check_int(run(tool, NULL, NULL, "-f", "cyclictest-json",
+			"--per-thread", "-o", j, fixture("cyclictest-a.json"),
+			NULL),
+		    0);
+	t_check_int(run(tool, NULL, NULL, "-f", "cyclictest-hist",
+			"--per-thread", "-o", h, fixture("cyclictest-a.hist"),
+			NULL),
+		    0);
+	if (load(j, &sj) || load(h, &sh)) {
+		t_check(0);
+		return;
+	}
+	mj = metric(&sj, "cyclictest", "default", "latency_ns");
+	mh = metric(&sh, "cyclictest", "default", "latency_ns");
+	t_check(mj && mh);
+	if (mj && mh) {
+		/* every cycle is a sample, the overflows counted apart */
+		t_check_int(mj->merged->count, e.cycles);
+		t_check_int(mj->merged->overflow, e.cycles - e.inbins);
+		t_check_int(mj->merged->min, e.min_us * 1000);
+		t_check_int(mj->merged->max, e.max_us * 1000);
+		/* the JSON and the printed histogram of one run agree */
+		t_check_int(mh->merged->count, mj->merged->count);
+		t_check_int(mh->merged->overflow, mj->merged->overflow);
+		t_check(!memcmp(mh->merged->bins, mj->merged->bins,
+				sizeof(mj->merged->bins)));
+		/* p50 is measured; p99 falls among the overflows */
+		t_check_int(
+			il_res_stat_value(mj->merged, IL_RES_P50, false, &v),
+			0);
+		t_check(v >= 1000 && v < 1e6);
+		t_check(e.cycles - e.inbins > e.cycles / 100);
+		t_check_int(
+			il_res_stat_value(mj->merged, IL_RES_P99, false, &v),
+			-ENODATA);
+		t_check_int(il_res_stat_value(mh->merged, IL_RES_P99, true, &v),
+			    -ENODATA);
+	}
+	t_check(metric(&sj, "cyclictest", "default", "thread0_latency_ns"));
+	t_check(metric(&sj, "cyclictest", "default", "thread1_latency_ns"));
+	il_res_set_free(&sj);
+	il_res_set_free(&sh);
+
+	/* the file says p99 is null, and where it came from */
+	root = json_object_from_file(j);
+	t_check(root && json_object_is_type(get(root, "runs.0.latency_ns.p99"),
+					    json_type_null));
+	t_check_str(json_object_get_string(get(root, "program")), "cyclictest");
+	t_check_str(json_object_get_string(get(root, "source.format")),
+		    "cyclictest-json");
+	t_check_str(json_object_get_string(get(root, "source.tool_version")),
+		    "2.40");
+	t_check_str(json_object_get_string(get(root, "source.files.0")),
+		    fixture("cyclictest-a.json"));
+	t_check_str(json_object_get_string(get(root, "kernel.release")),
+		    "6.18.44-fc-v669");
+	/* not this machine's: the source does not say */
+	t_check(json_object_is_type(get(root, "kernel.cmdline"),
+				    json_type_null));
+	t_check_int(json_object_get_int(get(root, "schema_version")), 1);
+	json_object_put(root);
+
+	/* the same run through both formats: identical p50, no change */
+	t_check_int(run(compare, &out, NULL, "-q", "-m", "latency_ns", "-s",
+			"p50,max", j, h, NULL),
+		    0);
+	t_check_contains(out, "cyclictest/default");
+	t_check_contains(out, "1.00 [  0.00]");
+	t_check(!t_count(out, "worse") && !t_count(out, "better"));
+	free(out);
+	out = NULL;
+	/* two runs: both compared, several files are several runs */
+	t_check_int(run(tool, NULL, NULL, "-f", "cyclictest-json", "-o", jb,
+			fixture("cyclictest-a.json"),
+			fixture("cyclictest-b.json"), NULL),
+		    0);
+	if (!load(jb, &sj)) {
+		mj = metric(&sj, "cyclictest", "default", "latency_ns");
+		t_check(mj && mj->nruns == 2);
+		il_res_set_free(&sj);
+	}
+	t_check(run(compare, &out, NULL, "-q", j, jb, NULL) >= 0);
+	t_check_contains(out, "latency_ns");
+	free(out);
+	out = NULL;
+
+	/* the gate says why p99 cannot be judged, and fails closed */
+	t_write_text(t_tmp("ct.ini"), "[cyclictest/default]\n"
+				      "latency_ns.p50 <= 1s\n"
+				      "latency_ns.p99 <= 1s\n");
+	t_check_int(run(gate, &out, NULL, "-p", t_tmp("ct.ini"), j, NULL), 1);
+	t_check_contains(out, "latency_ns.p50 <= 1s");
+	t_check_contains(out, "p99 falls among the");
+	free(out);
+	/* and the plot draws it */
+	t_check_int(run(plot, NULL, NULL, "-m", "latency_ns", "-o",
+			t_tmp("ct.svg"), j, NULL),
+		    0);
+	out = t_read_file(t_tmp("ct.svg"));
+	t_check_contains(out, "hist-default");
+	free(out);
+}
+
+/* ---- rt-app ------------------------------------------------------------ */
+
+/* phases and the largest wu_lat of an rt-app log, counted here */
+static void rtapp_expected(const char *path, uint64_t *phases, uint64_t *wu_max,
+			   uint64_t *overruns)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	*phases = *wu_max = *overruns = 0;
+	t_check(f != NULL);
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long v[11];
+		long long slack;
+
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line,
+			   "%llu %llu %llu %llu %llu %llu %llu %lld %llu "
+			   "%llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &slack, &v[8], &v[9], &v[10]) != 11)
+			continue;
+		(*phases)++;
+		if (v[10] > *wu_max)
+			*wu_max = v[10];
+		if (slack < 0)
+			(*overruns)++;
+	}
+	if (f)
+		fclose(f);
+}
+
+static void test_rtapp(void)
+{
+	const char *a = t_tmp("rtapp-a.json"), *b = t_tmp("rtapp-b.json");
+	const struct il_res_metric *m;
+	uint64_t phases, wu_max, overruns;
+	struct il_res_set s;
+	char *out = NULL;
+
+	t_check_int(run(tool, NULL, NULL, "-f", "rt-app", "-o", a,
+			fixture("rt-app-fifo-1.log"),
+			fixture("rt-app-periodic-0.log"), NULL),
+		    0);
+	t_check_int(run(tool, NULL, NULL, "-f", "rt-app", "-o", b,
+			fixture("rt-app-run2/rt-app-fifo-1.log"),
+			fixture("rt-app-run2/rt-app-periodic-0.log"), NULL),
+		    0);
+	if (load(a, &s)) {
+		t_check(0);
+		return;
+	}
+	rtapp_expected(fixture("rt-app-fifo-1.log"), &phases, &wu_max,
+		       &overruns);
+	t_check(phases > 100);
+	/* the thread's name is the configuration */
+	m = metric(&s, "rt-app", "fifo", "wu_lat_ns");
+	t_check(m && m->merged->count == phases &&
+		m->merged->max == wu_max * 1000);
+	m = metric(&s, "rt-app", "fifo", "run_ns");
+	t_check(m && m->merged->count == phases);
+	/* every phase is either within its period or over it */
+	m = metric(&s, "rt-app", "fifo", "overrun_ns");
+	t_check(m && m->merged->count == overruns);
+	m = metric(&s, "rt-app", "fifo", "slack_ns");
+	t_check(m && m->merged->count == phases - overruns);
+	t_check(metric(&s, "rt-app", "periodic", "wu_lat_ns") != NULL);
+	il_res_set_free(&s);
+	/* two runs of the use case, thread by thread */
+	t_check(run(compare, &out, NULL, "-q", "-m", "wu_lat_ns", a, b, NULL) >=
+		0);
+	t_check_contains(out, "rt-app/fifo");
+	t_check_contains(out, "rt-app/periodic");
+	free(out);
+}
+
+/* ---- rename-test ------------------------------------------------------- */
+
+static void test_rename(void)
+{
+	const char *a = t_tmp("rename-a.json"), *b = t_tmp("rename-b.json");
+	const char *both = t_tmp("rename-both.json");
+	const struct il_res_metric *m;
+	uint64_t n = 0, sum = 0, min = UINT64_MAX, max = 0;
+	struct il_res_set s;
+	char line[64], *out = NULL, *err = NULL;
+	FILE *f = fopen(fixture("results-alone.log"), "r");
+	struct json_object *root;
+	int rc;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		uint64_t v = strtoull(line, NULL, 10);
+
+		n++;
+		sum += v;
+		if (v < min)
+			min = v;
+		if (v > max)
+			max = v;
+	}
+	if (f)
+		fclose(f);
+	t_check(n == 400);
+	t_check_int(run(tool, NULL, NULL, "-f", "rename-test",
+			"--kernel-release", "6.18.44-fc-v669", "--preempt",
+			"none", "-o", a, fixture("results-alone.log"), NULL),
+		    0);
+	if (!load(a, &s)) {
+		m = metric(&s, "rename-test", "alone", "rename_ns");
+		/* exact: one sample per line, sum and extremes kept */
+		t_check(m && m->merged->count == n && m->merged->min == min &&
+			m->merged->max == max && m->merged->sum == sum);
+		il_res_set_free(&s);
+	}
+	root = json_object_from_file(a);
+	t_check_str(json_object_get_string(get(root, "kernel.release")),
+		    "6.18.44-fc-v669");
+	t_check_str(json_object_get_string(get(root, "kernel.preempt_current")),
+		    "none");
+	json_object_put(root);
+
+	/* gzipped: read through zlib, or refused naming the feature */
+	rc = run(tool, NULL, &err, "-f", "rename-test", "-o", both,
+		 fixture("results-alone.log"),
+		 fixture("results-contention.log.gz"), NULL);
+	if (HAVE_ZLIB) {
+		t_check_int(rc, 0);
+		if (!load(both, &s)) {
+			t_check(metric(&s, "rename-test", "contention",
+				       "rename_ns") != NULL);
+			t_check(metric(&s, "rename-test", "alone",
+				       "rename_ns") != NULL);
+			il_res_set_free(&s);
+		}
+	} else {
+		t_check_int(rc, 2);
+		t_check_contains(err, "zlib");
+		t_check(!exists(both));
+	}
+	free(err);
+	err = NULL;
+
+	/* alone against contention, filed under one configuration */
+	t_check_int(run(tool, NULL, NULL, "-f", "rename-test", "-c", "rename",
+			"-o", a, fixture("results-alone.log"), NULL),
+		    0);
+	if (HAVE_ZLIB) {
+		t_check_int(run(tool, NULL, NULL, "-f", "rename-test", "-c",
+				"rename", "-o", b,
+				fixture("results-contention.log.gz"), NULL),
+			    0);
+		t_check(run(compare, &out, NULL, "-q", a, b, NULL) >= 0);
+		t_check_contains(out, "rename-test/rename");
+		t_check_contains(out, "rename_ns");
+		free(out);
+	}
+}
+
+/* CRLF line ends, no newline at the end, -N, rt-app's names */
+static void test_details(void)
+{
+	const char *o = t_tmp("details.json");
+	const struct il_res_metric *m;
+	struct il_res_set s;
+	const char *p;
+
+	p = t_tmp("results-crlf.log");
+	t_write_text(p, "300\r\n100\r\n200");
+	t_check_int(
+		run(tool, NULL, NULL, "-f", "rename-test", "-o", o, p, NULL),
+		0);
+	if (!load(o, &s)) {
+		m = metric(&s, "rename-test", "crlf", "rename_ns");
+		t_check(m && m->merged->count == 3 && m->merged->sum == 600 &&
+			m->merged->min == 100 && m->merged->max == 300);
+		il_res_set_free(&s);
+	}
+	/* -N: the rows are ns, not us */
+	p = t_tmp("nsecs.hist");
+	t_write_text(p, "# Histogram\n000000 000000\n000001 000000\n"
+			"000002 000004\n# Total: 000000004\n"
+			"# Min Latencies: 00002\n# Avg Latencies: 00002\n"
+			"# Max Latencies: 00002\n"
+			"# Histogram Overflows: 00000\n");
+	t_check_int(run(tool, NULL, NULL, "-f", "cyclictest-hist", "-N", "-o",
+			o, p, NULL),
+		    0);
+	if (!load(o, &s)) {
+		m = metric(&s, "cyclictest", "default", "latency_ns");
+		t_check(m && m->merged->count == 4 && m->merged->max == 2);
+		il_res_set_free(&s);
+	}
+	t_check_int(run(tool, NULL, NULL, "-f", "cyclictest-hist", "-o", o, p,
+			NULL),
+		    0);
+	if (!load(o, &s)) {
+		m = metric(&s, "cyclictest", "default", "latency_ns");
+		t_check(m && m->merged->max == 2000);
+		il_res_set_free(&s);
+	}
+	/* a forked thread's log, and another log_basename */
+	p = t_tmp("uc-my-task-3-0002.log");
+	t_write_text(p, "#idx perf run period start end rel_st slack "
+			"c_duration c_period wu_lat\n 3 1 2 3 4 5 6 -7 8 9 "
+			"10\n");
+	t_check_int(run(tool, NULL, NULL, "-f", "rt-app", "--log-basename",
+			"uc", "-o", o, p, NULL),
+		    0);
+	if (!load(o, &s)) {
+		m = metric(&s, "rt-app", "my-task", "overrun_ns");
+		t_check(m && m->merged->count == 1 && m->merged->max == 7000);
+		m = metric(&s, "rt-app", "my-task", "slack_ns");
+		t_check(m && m->merged->count == 0);
+		il_res_set_free(&s);
+	}
+}
+
+/* ---- perf bench sched messaging ---------------------------------------- */
+
+static void test_perf(void)
+{
+	const char *a = t_tmp("perf-a.json"), *b = t_tmp("perf-b.json");
+	const struct il_res_metric *m;
+	struct il_res_set s;
+	char *out = NULL;
+	double v;
+
+	t_check_int(run(tool, NULL, NULL, "-f", "perf-messaging", "-o", a,
+			fixture("perf-process.txt"), NULL),
+		    0);
+	t_check_int(run(tool, NULL, NULL, "-f", "perf-messaging", "-o", b,
+			fixture("perf-thread.txt"), NULL),
+		    0);
+	if (load(b, &s)) {
+		t_check(0);
+		return;
+	}
+	/* three runs, three per-run values: 45, 48 and 43 ms exactly */
+	m = metric(&s, "perf-bench-sched-messaging", "default",
+		   "total_time_ns");
+	t_check(m && m->nruns == 3);
+	if (m && m->nruns == 3) {
+		t_check(m->run[0][IL_RES_MEAN] == 45e6);
+		t_check(m->run[1][IL_RES_MEAN] == 48e6);
+		t_check(m->run[2][IL_RES_MEAN] == 43e6);
+		t_check_int(
+			il_res_stat_value(m->merged, IL_RES_MEAN, false, &v),
+			0);
+		t_check(fabs(v - 136e6 / 3) < 1);
+	}
+	t_check_str(il_res_set_scenario(&s, "mode", NULL), "threads");
+	t_check_str(il_res_set_scenario(&s, "groups", NULL), "2");
+	il_res_set_free(&s);
+	/* processes against threads: per-run values, a test over runs */
+	t_check_int(run(compare, &out, NULL, "-m", "total_time_ns", "-s",
+			"mean", a, b, NULL),
+		    0);
+	t_check_contains(out, "mode processes (baseline) vs threads");
+	t_check_contains(out, "3:3");
+	t_check_contains(out, "better");
+	free(out);
+}
+
+/* ---- refusals ---------------------------------------------------------- */
+
+/* path is refused with where (FILE:LINE) in the message; nothing written */
+static void refused(const char *format, const char *path, const char *where,
+		    const char *what)
+{
+	const char *o = t_tmp("refused.json");
+	char *err = NULL;
+
+	unlink(o);
+	t_check_int(run(tool, NULL, &err, "-f", format, "-o", o, path, NULL),
+		    2);
+	t_check_contains(err, where);
+	t_check_contains(err, what);
+	t_check(!exists(o));
+	if (!err || !strstr(err, where))
+		fprintf(stderr, "  %s: %s", format, err ? err : "(null)\n");
+	free(err);
+}
+
+static char *with_line(const char *path, const char *name, int line)
+{
+	static char buf[4][600];
+	static int i;
+
+	(void)path;
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s:%d:", name, line);
+	return buf[i];
+}
+
+static void test_refusals(void)
+{
+	const char *p;
+	char *err = NULL;
+
+	p = t_tmp("bad-ct.json");
+	t_write_text(p,
+		     "{\n  \"thread\": {\n    \"0\": {\n      \"histogram"
+		     "\": {\n        \"12\": 5,\n        \"x\": 1\n      },\n"
+		     "      \"cycles\": 6, \"min\": 12, \"max\": 12, \"avg\": "
+		     "12\n    }\n  }\n}\n");
+	refused("cyclictest-json", p, with_line(p, p, 6), "\"x\"");
+	/* thread 1's line, though thread 0 has a bin "1" before it */
+	p = t_tmp("bad-ct1.json");
+	t_write_text(p, "{\n  \"thread\": {\n    \"0\": {\n      \"histogram"
+			"\": {\n        \"1\": 5\n      },\n      \"cycles\": "
+			"5, \"min\": 1, \"max\": 1, \"avg\": 1\n    },\n    "
+			"\"1\": {\n      \"histogram\": {\n        \"y\": 1\n"
+			"      },\n      \"cycles\": 1, \"min\": 1, \"max\": "
+			"1, \"avg\": 1\n    }\n  }\n}\n");
+	refused("cyclictest-json", p, with_line(p, p, 11), "thread 1");
+	p = t_tmp("trunc-ct.json");
+	t_write_text(p, "{\n  \"thread\": {\n    \"0\": {\n");
+	refused("cyclictest-json", p, with_line(p, p, 4), "not JSON");
+	p = t_tmp("cycles-ct.json");
+	t_write_text(p, "{\n\"thread\": {\n\"0\": {\n\"histogram\": {\"3\": 9"
+			"},\n\"cycles\": 4,\n\"min\": 3, \"max\": 3, \"avg\": 3"
+			"}}}\n");
+	refused("cyclictest-json", p, with_line(p, p, 5), "4 cycles");
+
+	p = t_tmp("bad.hist");
+	t_write_text(p, "# Histogram\n000000 000001\n000002 000003\n");
+	refused("cyclictest-hist", p, with_line(p, p, 3), "latency 1");
+	p = t_tmp("total.hist");
+	t_write_text(p, "# Histogram\n000000 000001\n000001 000003\n"
+			"# Total: 000000005\n# Min Latencies: 00000\n"
+			"# Avg Latencies: 00000\n# Max Latencies: 00001\n"
+			"# Histogram Overflows: 00000\n");
+	refused("cyclictest-hist", p, with_line(p, p, 4), "Total 5");
+	p = t_tmp("short.hist");
+	t_write_text(p, "# Histogram\n000000 000001\n# Total: 000000001\n");
+	refused("cyclictest-hist", p, with_line(p, p, 3), "Min Latencies");
+
+	p = t_tmp("rt-app-x-0.log");
+	t_write_text(p, "# Policy : SCHED_OTHER priority : 0\n#idx perf run "
+			"period start end rel_st slack c_duration c_period "
+			"wu_lat\n 0 1 2 3 4 5 6 7 8 9 10\n 0 1 2 3 4 5 6 7 8 "
+			"9\n");
+	refused("rt-app", p, with_line(p, p, 4), "10 fields");
+	p = t_tmp("rt-app-y-0.log");
+	t_write_text(p, "#idx perf run period start end rel_st slack "
+			"c_duration c_period\n");
+	refused("rt-app", p, with_line(p, p, 1), "wu_lat");
+	refused("rt-app", fixture("perf-thread.txt"), "not named", "-THREAD-");
+
+	p = t_tmp("results-bad.log");
+	t_write_text(p, "100\n200\n-5\n");
+	refused("rename-test", p, with_line(p, p, 3), "not a latency");
+	p = t_tmp("results-empty.log");
+	t_write_text(p, "");
+	refused("rename-test", p, with_line(p, p, 0), "no latencies");
+	p = t_tmp("nameless.log");
+	t_write_text(p, "100\n");
+	refused("rename-test", p, "not named", "results-CONFIGURATION");
+	if (HAVE_ZLIB) {
+		/* a cut gzip stream is an error, not a shorter file */
+		char *gz = t_read_file(fixture("results-contention.log.gz"));
+		FILE *f;
+
+		p = t_tmp("results-cut.log.gz");
+		f = fopen(p, "w");
+		if (f && gz) {
+			fwrite(gz, 1, 300, f);
+			fclose(f);
+		}
+		free(gz);
+		refused("rename-test", p, p, "corrupt gzip data");
+	}
+
+	p = t_tmp("perf-bad.txt");
+	t_write_text(p, "# Running 'sched/messaging' benchmark:\n"
+			"     Total time: 0.0x5 [sec]\n");
+	refused("perf-messaging", p, with_line(p, p, 2), "Total time");
+	p = t_tmp("perf-mixed.txt");
+	t_write_text(p, "# 2 groups == 80 threads run\n Total time: 0.05 "
+			"[sec]\n# 4 groups == 160 threads run\n Total time: "
+			"0.09 [sec]\n");
+	refused("perf-messaging", p, with_line(p, p, 3), "groups 4");
+
+	/* cyclictest's extremes must agree with its histogram */
+	p = t_tmp("min.hist");
+	t_write_text(p, "# Histogram\n000000 000000\n000001 000003\n"
+			"# Total: 000000003\n# Min Latencies: 00000\n"
+			"# Avg Latencies: 00001\n# Max Latencies: 00001\n"
+			"# Histogram Overflows: 00000\n");
+	refused("cyclictest-hist", p, with_line(p, p, 7), "min latency 0 ns");
+	p = t_tmp("over.hist");
+	t_write_text(p, "# Histogram\n000000 000000\n000001 000003\n"
+			"# Total: 000000003\n# Min Latencies: 00001\n"
+			"# Avg Latencies: 00001\n# Max Latencies: 00001\n"
+			"# Histogram Overflows: 00002\n");
+	refused("cyclictest-hist", p, with_line(p, p, 7),
+		"inside the histogram");
+	p = t_tmp("max.hist");
+	t_write_text(p, "# Histogram\n000000 000000\n000001 000003\n"
+			"# Total: 000000003\n# Min Latencies: 00001\n"
+			"# Avg Latencies: 00001\n# Max Latencies: 00007\n"
+			"# Histogram Overflows: 00000\n");
+	refused("cyclictest-hist", p, with_line(p, p, 7), "nothing overflowed");
+
+	/* decompressed bytes count against the limit (a zip bomb) */
+	if (HAVE_ZLIB) {
+		const char *o = t_tmp("bomb.json");
+
+		t_check_int(run(tool, NULL, &err, "-f", "rename-test",
+				"--max-input-size", "1K", "-o", o,
+				fixture("results-contention.log.gz"), NULL),
+			    2);
+		t_check_contains(err, "counted decompressed");
+		t_check(!exists(o));
+		free(err);
+		err = NULL;
+	}
+
+	/* a device is not an input */
+	refused("rename-test", "/dev/zero", "/dev/zero", "not a regular file");
+
+	/* the output is checked before any input is read */
+	t_check_int(run(tool, NULL, &err, "-f", "rename-test", "-o",
+			"/nonexistent/dir/x.json", t_tmp("results-bad.log"),
+			NULL),
+		    2);
+	t_check_contains(err, "-o");
+	t_check(!t_count(err, "not a latency"));
+	free(err);
+	err = NULL;
+	/* an option contradicting the input */
+	t_check_int(run(tool, NULL, &err, "-f", "cyclictest-json",
+			"--kernel-release", "5.10", "-o", t_tmp("contra.json"),
+			fixture("cyclictest-a.json"), NULL),
+		    2);
+	t_check_contains(err, "--kernel-release '5.10'");
+	t_check(!exists(t_tmp("contra.json")));
+	free(err);
+	err = NULL;
+	/* usage */
+	t_check_int(run(tool, NULL, &err, "-o", t_tmp("u.json"),
+			fixture("results-alone.log"), NULL),
+		    2);
+	t_check_contains(err, "--from");
+	free(err);
+	err = NULL;
+	t_check_int(run(tool, NULL, &err, "-f", "iperf", "x", NULL), 2);
+	t_check_contains(err, "unknown format 'iperf'");
+	free(err);
+	err = NULL;
+	t_check_int(run(tool, NULL, &err, "-f", "rename-test", "--preempt",
+			"sometimes", "x", NULL),
+		    2);
+	t_check_contains(err, "--preempt");
+	free(err);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 7) {
+		fprintf(stderr,
+			"usage: %s INVLAB-IMPORT INVLAB-COMPARE INVLAB-GATE "
+			"INVLAB-PLOT DATADIR MANPAGE\n",
+			argv[0]);
+		return 99;
+	}
+	tool = argv[1];
+	compare = argv[2];
+	gate = argv[3];
+	plot = argv[4];
+	data = argv[5];
+	test_cyclictest();
+	test_rtapp();
+	test_rename();
+	test_perf();
+	test_details();
+	test_refusals();
+	t_check_man_page(tool, argv[6]);
+	t_tmp_cleanup();
+	return t_done("import");
+}
