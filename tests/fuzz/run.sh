@@ -64,6 +64,8 @@ for t in "${targets[@]}"; do
 	mkdir -p "$work/$t"
 	rm -f "$artifacts/$t-"*
 	read -r -a opts <<<"$(options "$t")"
+	# the words of the format, where a target has them (NAME.dict)
+	[ -r "$src/$t.dict" ] && opts+=("-dict=$src/$t.dict")
 	# the outer timeout only guards against libFuzzer itself hanging
 	timeout --signal=KILL $((secs * 2 + 120)) "$exe" "${opts[@]}" \
 		-max_total_time="$secs" -rss_limit_mb=2048 \
