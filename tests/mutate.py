@@ -54,7 +54,7 @@ import filecmp
 import glob
 import json
 import os
-import random
+import hashlib
 import re
 import shutil
 import signal
@@ -256,13 +256,18 @@ def printf_like_names(files):
 
 class Point:
     __slots__ = ("file", "line", "col", "off", "op", "new", "before",
-                 "after", "key")
+                 "after", "key", "ident")
 
     def __init__(self, file, tok, new, before, after):
         self.file, self.line, self.col = file, tok.line, tok.col
         self.off, self.op, self.new = tok.off, tok.text, new
         self.before, self.after = before, after
         self.key = "%s:%d:%d" % (file, tok.line, tok.col)
+        self.ident = ""  # set by find_points(): what --sample ranks
+
+    def rank(self, seed):
+        return hashlib.sha256(("%d\0%s" % (seed, self.ident)).encode()
+                              ).digest()
 
     def describe(self):
         return "%s -> %s" % (self.before, self.after)
@@ -412,6 +417,16 @@ def find_points(relpath, src, ops, printf_names, for_loops=False,
         points.append(Point(relpath, t, new, "%s %s %s" % (left, t.text,
                                                            right),
                             "%s %s %s" % (left, new, right)))
+    # A point is known by its file, its line's text, its column and how
+    # many such came before, not by its line number: sampling by rank
+    # then draws the same mutants after edits elsewhere in the file.
+    lines = src.split("\n")
+    seen = {}
+    for p in points:
+        base = "%s\0%s\0%d\0%s" % (p.file, lines[p.line - 1].strip(),
+                                    p.col, p.op)
+        seen[base] = seen.get(base, 0) + 1
+        p.ident = "%s\0%d" % (base, seen[base])
     return points
 
 
@@ -517,8 +532,9 @@ def sync_tree(root, dest):
     return copied
 
 
-def unit_targets(build, suite):
-    """Ninja targets (paths relative to build) the suite's tests need."""
+def unit_targets(build, suite, names=None):
+    """Ninja targets (paths relative to build) the suite's tests need,
+    and the longest timeout among those tests."""
     rc, out, _ = run(["meson", "introspect", str(build), "--tests",
                       "--targets"])
     if rc:
@@ -529,6 +545,8 @@ def unit_targets(build, suite):
     for t in data["tests"]:
         if not any(s == suite or s.endswith(":" + suite)
                    for s in t["suite"]):
+            continue
+        if names and t["name"] not in names:
             continue
         timeouts.append(t.get("timeout") or 30)
         for dep in t.get("depends", []):
@@ -572,10 +590,13 @@ def parse_args():
                     help="C files (or globs) to mutate, relative to the "
                     "tree's root; default: " + " ".join(DEFAULT_GLOBS))
     ap.add_argument("--sample", type=int, metavar="N",
-                    help="run N mutants drawn at random (all if fewer)")
+                    help="run N mutants drawn at random (all if fewer): "
+                    "the N that rank first by a hash of the seed and the "
+                    "point's file, line text and column, so the same "
+                    "seed draws the same mutants again, also after "
+                    "edits elsewhere in the files")
     ap.add_argument("--seed", type=int, default=1, metavar="S",
-                    help="seed for --sample; the same files, seed and "
-                    "--equivalent list draw the same mutants (default 1)")
+                    help="seed for --sample (default 1)")
     ap.add_argument("--jobs", "-j", type=int, default=1, metavar="J",
                     help="ninja and meson test parallelism (default 1)")
     ap.add_argument("--list", action="store_true",
@@ -598,6 +619,11 @@ def parse_args():
                     "removed at the end)")
     ap.add_argument("--suite", default="unit",
                     help="meson test suite to run (default unit)")
+    ap.add_argument("--tests", nargs="+", metavar="NAME",
+                    help="run only these tests of the suite (and build "
+                    "only what they need): faster, but a mutant that "
+                    "survives them may be killed by another test, so "
+                    "quote figures from runs of the whole suite")
     ap.add_argument("--timeout", type=float, metavar="SEC",
                     help="per-test timeout of a mutant's run (default: "
                     "5x the slowest unmutated test, at least 20 s)")
@@ -674,7 +700,8 @@ def main():
 
     chosen = candidates
     if args.sample is not None and args.sample < len(candidates):
-        chosen = random.Random(args.seed).sample(candidates, args.sample)
+        chosen = sorted(candidates, key=lambda p: p.rank(args.seed))
+        chosen = chosen[:args.sample]
     chosen.sort(key=lambda p: (p.file, p.line, p.col))
 
     def on_term(signum, frame):
@@ -702,11 +729,13 @@ def main():
             if rc:
                 sys.stderr.write(out)
                 die("meson setup failed")
-        ut = unit_targets(build, args.suite)
+        ut = unit_targets(build, args.suite, args.tests)
         targets, meson_timeout = ut if ut else ([], 30)
         ninja = ["ninja", "-C", str(build), "-j", str(args.jobs)] + targets
         mtest = ["meson", "test", "-C", str(build), "--suite", args.suite,
                  "--no-rebuild", "--num-processes", str(args.jobs)]
+        if args.tests:
+            mtest += args.tests
         print("building the unmutated tree (%d targets)" % len(targets),
               flush=True)
         rc, out, _ = run(ninja)
