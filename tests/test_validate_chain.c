@@ -652,6 +652,27 @@ static void test_mut_cpu_list(void)
 	t_check_contains(cb.desc, ",114,115 (30 links");
 	t_check(!strstr(cb.desc, "116"));
 	t_check(!strstr(cb.desc, "129"));
+
+	/*
+	 * 400 CPUs, 2.4 KB of list: a loop that went on past the end would
+	 * write far beyond the 64-byte buffer (and crash here)
+	 */
+	{
+		static struct il_chain_link many[400];
+		const struct il_interferer hm[] = { { 10000, 60, 1 * MS,
+						      100 * MS } };
+
+		for (size_t k = 0; k < ARRAY_SIZE(many); k++)
+			many[k] = (struct il_chain_link){ 1 * US,
+							  10000 + (int)k };
+		in.links = many;
+		in.nlinks = ARRAY_SIZE(many);
+		in.interferers = hm;
+		t_check_int(il_chain_bound(&in, &cb), 0);
+		t_check_contains(cb.desc, "owner CPUs 10000,10001,");
+		t_check_contains(cb.desc, "(400 links");
+		t_check(!strstr(cb.desc, "10399"));
+	}
 }
 
 /* where no bound applies, the check still writes its whole answer */
