@@ -910,6 +910,8 @@ static void test_errors(const struct il_sysinfo *si, char **base)
 	free(out), free(err);
 }
 
+static void test_mut_statistics(void);
+
 int main(int argc, char **argv)
 {
 	struct il_sysinfo si;
@@ -955,9 +957,91 @@ int main(int argc, char **argv)
 	test_sides_once();
 	test_limits();
 	t_check_man_page(tool, argv[2]);
+	test_mut_statistics();
 
 	for (int i = 0; i < 5; i++)
 		free(base[i]), free(same[i]), free(shift[i]), free(noise[i]);
 	t_tmp_cleanup();
 	return t_done("compare");
+}
+
+/*
+ * Boundary cases of the statistics, each on both sides of one comparison
+ * of results.c: a check that moved a threshold by one (tests/mutate.py)
+ * gets one of them wrong.
+ */
+
+/* a metric of n runs, every statistic of run i being v[i]; merged holds
+ * count samples of the value `at` */
+static void metric_of(struct il_res_metric *m, struct il_hist *h,
+		      double (*run)[IL_RES_NSTATS], const double *v, size_t n,
+		      uint64_t at, int count)
+{
+	il_hist_init(h);
+	for (int i = 0; i < count; i++)
+		il_hist_record(h, at);
+	for (size_t i = 0; i < n; i++)
+		for (int st = 0; st < IL_RES_NSTATS; st++)
+			run[i][st] = v[i];
+	*m = (struct il_res_metric){
+		.name = "x_ns", .merged = h, .nruns = n, .cap = n, .run = run
+	};
+}
+
+static void test_mut_statistics(void)
+{
+	static struct il_hist hb, hc;
+	double rb[5][IL_RES_NSTATS], rc[5][IL_RES_NSTATS];
+	const double vb[] = { 4, 4, 4, 4, 4 }, vc[] = { 5, 5, 5, 5, 5 };
+	const double zero[] = { 0, 0, 0, 0, 0 }, three[] = { 3, 3, 3, 3, 3 };
+	struct il_res_cmp_opts o = {
+		.mode = IL_RES_TEST_AUTO,
+		.alpha = 0.05,
+		.min_change_pct = 25,
+	};
+	struct il_res_metric mb, mc;
+	struct il_res_cmp r;
+	double a[40], b[40], p;
+	bool exact = false;
+
+	/* the last statistic has a name, the one past it none */
+	t_check_str(il_res_stat_name(IL_RES_MAX), "max");
+	t_check_str(il_res_stat_name(IL_RES_NSTATS), "?");
+	t_check(il_res_stat_quantile(IL_RES_P9999) == 0.9999);
+	t_check(il_res_stat_quantile(IL_RES_NSTATS) == 0);
+
+	/* IL_RES_MW_EXACT_MAX values in all are counted exactly, one more
+	 * is the normal approximation */
+	for (int i = 0; i < 31; i++)
+		a[i] = i, b[i] = i + 0.5;
+	t_check_int(il_res_mann_whitney(a, 30, b, 30, &p, &exact), 0);
+	t_check(exact);
+	t_check_int(il_res_mann_whitney(a, 30, b, 31, &p, &exact), 0);
+	t_check(!exact);
+
+	/* 4 -> 5 is exactly 25 % worse: a change of min_change_pct counts */
+	metric_of(&mb, &hb, rb, vb, 5, 4, 100);
+	metric_of(&mc, &hc, rc, vc, 5, 5, 100);
+	il_res_compare(&mb, &mc, IL_RES_MAX, &o, &r);
+	t_check(r.pct_imp == -25);
+	t_check(r.p < o.alpha);
+	t_check_int(r.change, IL_RES_WORSE);
+	o.min_change_pct = 25.001;
+	il_res_compare(&mb, &mc, IL_RES_MAX, &o, &r);
+	t_check_int(r.change, IL_RES_SAME);
+	o.min_change_pct = 25;
+
+	/* a baseline of 0: ratio 1 to a candidate of 0, none to anything
+	 * else (and that is worse, however small) */
+	metric_of(&mb, &hb, rb, zero, 5, 0, 100);
+	metric_of(&mc, &hc, rc, zero, 5, 0, 100);
+	il_res_compare(&mb, &mc, IL_RES_MAX, &o, &r);
+	t_check(r.ratio == 1);
+	t_check(r.pct_imp == 0);
+	t_check_int(r.change, IL_RES_SAME);
+	metric_of(&mc, &hc, rc, three, 5, 3, 100);
+	il_res_compare(&mb, &mc, IL_RES_MAX, &o, &r);
+	t_check(isnan(r.ratio));
+	t_check(isnan(r.pct_imp));
+	t_check_int(r.change, IL_RES_WORSE);
 }

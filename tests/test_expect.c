@@ -13,6 +13,8 @@
 #define S IL_SKIP
 #define N IL_NONE
 
+static void test_mut_out_of_range(void);
+
 int main(void)
 {
 	/* rows: expected; columns: got PASS FAIL UNDECIDED SKIP NONE */
@@ -87,5 +89,23 @@ int main(void)
 		t_check(il_verdict_parse("Pass", &v) == 0 && v == IL_PASS);
 		t_check(il_verdict_parse(NULL, &v) < 0);
 	}
+	test_mut_out_of_range();
 	return t_done("expect");
+}
+
+/*
+ * IL_VERDICT_N itself is out of range: no expectation makes it INFO, and
+ * not even an expectation of the same out-of-range value makes it AS
+ * EXPECTED (a check at > instead of >= would let both through).
+ */
+static void test_mut_out_of_range(void)
+{
+	const enum il_verdict past = (enum il_verdict)IL_VERDICT_N;
+
+	t_check_int(il_expect(past, N), IL_OUT_NOT_AS_EXPECTED);
+	t_check_int(il_expect(past, past), IL_OUT_NOT_AS_EXPECTED);
+	/* the last verdict in range is judged as itself */
+	t_check_int(il_expect((enum il_verdict)(IL_VERDICT_N - 1), N),
+		    IL_OUT_SKIP);
+	t_check_int(il_expect(N, N), IL_OUT_NOT_AS_EXPECTED);
 }

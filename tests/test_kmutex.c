@@ -986,6 +986,11 @@ static void test_km_bad_input(void)
 	t_check_int(out.check.verdict, IL_NONE);
 }
 
+static void test_mut_kernel_version(void);
+static void test_mut_fair_server(void);
+static void test_mut_rt_waiter(void);
+static void test_mut_share(void);
+
 int main(void)
 {
 	test_km_contention();
@@ -1000,5 +1005,258 @@ int main(void)
 	test_rt_waiter();
 	test_share();
 	test_expect();
+	test_mut_kernel_version();
+	test_mut_fair_server();
+	test_mut_rt_waiter();
+	test_mut_share();
 	return t_done("kmutex");
+}
+
+/*
+ * Boundary cases, each on both sides of one comparison of kmutex.c: a
+ * check that moved a threshold by one (tests/mutate.py) gets one wrong.
+ */
+
+/* 0 and 1000 are the ends of the accepted range, on both numbers */
+static void test_mut_kernel_version(void)
+{
+	int a = -1, b = -1;
+
+	t_check_int(il_kernel_version("0.0", &a, &b), 0);
+	t_check(a == 0 && b == 0);
+	t_check_int(il_kernel_version("1000.1000", &a, &b), 0);
+	t_check(a == 1000 && b == 1000);
+	t_check_int(il_kernel_version("1001.0", &a, &b), -EINVAL);
+	t_check_int(il_kernel_version("0.1001", &a, &b), -EINVAL);
+	t_check_int(il_kernel_version("-1.5", &a, &b), -EINVAL);
+	t_check_int(il_kernel_version("6.-1", &a, &b), -EINVAL);
+	/* no major number, even when a dot follows */
+	t_check_int(il_kernel_version(".5", &a, &b), -EINVAL);
+	t_check(a == 1000 && b == 1000);
+}
+
+static void test_mut_fair_server(void)
+{
+	struct il_fair_server fs;
+	struct il_sysinfo si;
+
+	/* 6.11 is the last kernel without the fair server, 7.0 has it */
+	si = sysinfo("6.11.9", 0, 950000, 25 * (int64_t)MS);
+	il_fair_server_of(&si, &fs);
+	t_check_contains(fs.source, "RT throttling");
+	t_check_int(fs.runtime_ns, 50 * MS);
+	si = sysinfo("7.0.0", 0, 950000, 25 * (int64_t)MS);
+	il_fair_server_of(&si, &fs);
+	t_check_contains(fs.source, "from debugfs");
+	t_check_int(fs.runtime_ns, 25 * MS);
+	/* before 6, a high minor number does not make it 6.12 */
+	si = sysinfo("5.15.0", 0, 950000, 25 * (int64_t)MS);
+	il_fair_server_of(&si, &fs);
+	t_check_contains(fs.source, "RT throttling");
+	/* an unreadable release is taken as a current kernel */
+	si = sysinfo("", 0, 950000, -1);
+	il_fair_server_of(&si, &fs);
+	t_check(fs.bounded);
+	t_check_contains(fs.source, "fair server, default");
+
+	/* debugfs values count only when both are positive */
+	si = sysinfo("6.18.0", 0, 950000, -1);
+	si.fair_server_runtime_ns = 0;
+	si.fair_server_period_ns = 500 * (int64_t)MS;
+	il_fair_server_of(&si, &fs);
+	t_check_int(fs.runtime_ns, 50 * MS);
+	t_check_int(fs.period_ns, 1000 * MS);
+	t_check_contains(fs.source, "debugfs not readable");
+	si.fair_server_runtime_ns = 25 * (int64_t)MS;
+	si.fair_server_period_ns = 0;
+	il_fair_server_of(&si, &fs);
+	t_check_int(fs.runtime_ns, 50 * MS);
+	t_check_int(fs.period_ns, 1000 * MS);
+	si.fair_server_period_ns = 1;
+	il_fair_server_of(&si, &fs);
+	t_check_int(fs.runtime_ns, 25 * MS);
+	t_check_int(fs.period_ns, 1);
+
+	/* RT throttling at 0 us leaves the whole period to CFS */
+	si = sysinfo("6.6.0", 0, 0, -1);
+	il_fair_server_of(&si, &fs);
+	t_check(fs.bounded);
+	t_check_int(fs.runtime_ns, 1000 * MS);
+	t_check_int(fs.period_ns, 1000 * MS);
+	/* at 100 % of the period it leaves nothing: unbounded */
+	si = sysinfo("6.6.0", 0, 1000000, -1);
+	il_fair_server_of(&si, &fs);
+	t_check(!fs.bounded);
+	si = sysinfo("6.6.0", 0, 999999, -1);
+	il_fair_server_of(&si, &fs);
+	t_check(fs.bounded);
+	t_check_int(fs.runtime_ns, 1 * US);
+
+	/* no bound from a server without a period, or without runtime */
+	fs.runtime_ns = 50 * MS;
+	fs.period_ns = 0;
+	t_check_int(il_rt_waiter_bound(&fs, 20 * US, 4 * MS), 0);
+	fs.runtime_ns = 0;
+	fs.period_ns = 1000 * MS;
+	t_check_int(il_rt_waiter_bound(&fs, 20 * US, 4 * MS), 0);
+}
+
+static void test_mut_rt_waiter(void)
+{
+	struct il_rt_waiter_input in = {
+		.bound_ns = 1004 * MS,
+		.noise_ns = 50 * US,
+		.steal_ns = 5 * MS,
+		.long_ns = 10 * MS,
+		.min_samples = 100,
+	};
+	const uint64_t limit = in.bound_ns + in.noise_ns;
+	/* a value that is the lower edge of its bucket */
+	const uint64_t edge = il_hist_bucket_lo(il_hist_index(10 * MS));
+	struct il_check c;
+	struct il_hist h;
+
+	il_hist_init(&h);
+	t_check_int(il_check_rt_waiter(&in, NULL, &c), -EINVAL);
+	t_check_int(il_check_rt_waiter(&in, &h, NULL), -EINVAL);
+
+	/* over by exactly the steal: UNDECIDED; by one ns more: FAIL */
+	il_hist_init(&h);
+	fill(&h, 20 * US, 200);
+	fill(&h, limit + in.steal_ns, 1);
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	fill(&h, limit + in.steal_ns + 1, 1);
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	/* exactly at bound + noise is within */
+	il_hist_init(&h);
+	fill(&h, 20 * US, 200);
+	fill(&h, limit, 1);
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+
+	/* min_samples calls are enough, one fewer is not */
+	il_hist_init(&h);
+	fill(&h, 20 * US, (int)in.min_samples);
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	il_hist_init(&h);
+	fill(&h, 20 * US, (int)in.min_samples - 1);
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+
+	/* a bucket that starts at long_ns is not counted as over it */
+	il_hist_init(&h);
+	fill(&h, 20 * US, 200);
+	fill(&h, edge, 3);
+	in.long_ns = edge;
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	t_check_contains(c.evidence, "203 calls, 0 starved");
+	in.long_ns = edge - 1;
+	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_contains(c.evidence, "203 calls, 3 starved");
+}
+
+static void test_mut_share(void)
+{
+	/* waiter 8, owner 1, others 7: s_w = 1/2, s_o = 1/8, rho = 4 */
+	struct il_share_input in = {
+		.w_waiter = 8,
+		.w_owner = 1,
+		.w_others = 7,
+		.quantum_ns = 4 * MS,
+		.cs_ns = 0,
+		.noise_ns = 2 * MS,
+		.min_samples = 100,
+		.min_exceed = 3,
+	};
+	struct il_share_input w;
+	struct il_share_stats st;
+	struct il_check c;
+	struct il_hist h;
+
+	il_hist_init(&h);
+	t_check_int(il_check_share(NULL, &h, &c), -EINVAL);
+	t_check_int(il_check_share(&in, &h, NULL), -EINVAL);
+
+	/* rho exactly RHO_MIN (4) is far enough apart; just below is not */
+	il_hist_init(&h);
+	fill(&h, 1 * MS, 200);
+	il_share_stats(&in, &h, &st);
+	t_check(st.rho == 4.0);
+	t_check_int(st.b_waiter_ns, 8 * MS);
+	t_check_int(st.b_owner_ns, 32 * MS);
+	t_check_int(st.threshold_ns, 16 * MS);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	w = in;
+	w.w_waiter = 7.99;
+	t_check_int(il_check_share(&w, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "too close to tell apart");
+
+	/* min_samples waits are enough to PASS, one fewer is not */
+	il_hist_init(&h);
+	fill(&h, 1 * MS, (int)in.min_samples);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	il_hist_init(&h);
+	fill(&h, 1 * MS, (int)in.min_samples - 1);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+
+	/* exactly min_exceed waits over the threshold, by exactly the
+	 * noise: UNDECIDED; by one ns more: FAIL; one wait fewer: UNDECIDED */
+	il_hist_init(&h);
+	fill(&h, 1 * MS, 200);
+	fill(&h, 16 * MS + in.noise_ns, (int)in.min_exceed);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "host steal");
+	fill(&h, 16 * MS + in.noise_ns + 1, 1);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	il_hist_init(&h);
+	fill(&h, 1 * MS, 200);
+	fill(&h, 16 * MS + in.noise_ns + 1, (int)in.min_exceed - 1);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "too few");
+	fill(&h, 16 * MS + in.noise_ns + 1, 1);
+	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+
+	/* no owner weight, no waiter weight, weights summing to zero: no
+	 * share bound, and nothing computed */
+	w = in;
+	w.w_owner = 0;
+	t_check_int(il_check_share(&w, &h, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "no weights");
+	il_share_stats(&w, &h, &st);
+	t_check(st.rho == 0 && st.s_owner == 0 && st.s_waiter == 0);
+	t_check_int(st.threshold_ns, 0);
+	w = in;
+	w.w_waiter = 0;
+	il_share_stats(&w, &h, &st);
+	t_check(st.rho == 0 && st.s_owner == 0 && st.s_waiter == 0);
+	t_check_int(st.threshold_ns, 0);
+	w = in;
+	w.w_others = -9;
+	il_share_stats(&w, &h, &st);
+	t_check(st.rho == 0 && st.s_owner == 0 && st.s_waiter == 0);
+
+	/* no histogram: the bounds, but nothing counted */
+	il_share_stats(&in, NULL, &st);
+	t_check_int(st.threshold_ns, 16 * MS);
+	t_check_int(st.exceed, 0);
+	t_check(st.factor == 0);
+	/* a zero quantum gives a zero bound, and no factor of it */
+	w = in;
+	w.quantum_ns = 0;
+	il_share_stats(&w, &h, &st);
+	t_check_int(st.b_waiter_ns, 0);
+	t_check(st.factor == 0);
 }

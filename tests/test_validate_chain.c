@@ -529,6 +529,12 @@ static void test_fails_closed(void)
 	t_check_int(c.verdict, IL_NONE);
 }
 
+static void test_mut_why_buffer(void);
+static void test_mut_overflow(void);
+static void test_mut_step_limit(void);
+static void test_mut_cpu_list(void);
+static void test_mut_not_applies_fills_out(void);
+
 int main(void)
 {
 	test_fails_closed();
@@ -540,5 +546,177 @@ int main(void)
 	test_applies();
 	test_check_transitive();
 	test_check_remote();
+	test_mut_why_buffer();
+	test_mut_overflow();
+	test_mut_step_limit();
+	test_mut_cpu_list();
+	test_mut_not_applies_fills_out();
 	return t_done("validate-chain");
+}
+
+/*
+ * Boundary cases, each on both sides of one comparison of chain.c: a
+ * check that moved a threshold by one or swapped && and ||
+ * (tests/mutate.py) gets one of them wrong.
+ */
+
+/* why is written only when there is one, and never past len */
+static void test_mut_why_buffer(void)
+{
+	const struct il_chain_link l[] = { { 1 * MS, 0 } };
+	struct il_interferer h[] = { { 0, 50, 1 * MS, 10 * MS } };
+	struct il_chain_input in = {
+		.links = l,
+		.nlinks = 1,
+		.head_prio = 50,
+		.interferers = h,
+		.ninterferers = 1,
+	};
+	char why[4] = "xyz";
+
+	/* a tie with the head, a busy loop above it, a bound */
+	t_check_int(il_chain_bound_applies(&in, NULL, 16), 0);
+	t_check_int(il_chain_bound_applies(&in, why, 0), 0);
+	t_check_str(why, "xyz");
+	h[0] = (struct il_interferer){ 0, 51, 1 * MS, 0 };
+	t_check_int(il_chain_bound_applies(&in, NULL, 16), 0);
+	t_check_int(il_chain_bound_applies(&in, why, 0), 0);
+	t_check_str(why, "xyz");
+	h[0] = (struct il_interferer){ 0, 51, 1 * MS, 10 * MS };
+	t_check_int(il_chain_bound_applies(&in, NULL, 16), 1);
+	t_check_int(il_chain_bound_applies(&in, why, 0), 1);
+	t_check_str(why, "xyz");
+}
+
+/* a fixed point past 64 bits is -ERANGE, never a wrapped small bound */
+static void test_mut_overflow(void)
+{
+	/* own + interference overflows on the first step */
+	const struct il_chain_link big[] = { { UINT64_MAX / 10 * 9, 0 } };
+	const struct il_interferer half[] = { { 0, 60, 1 * MS, 2 * MS } };
+	/*
+	 * The interference alone overflows: T = 3 * 2^62, own = T + 1, so
+	 * each of two tasks of C = 0.35 T has 2 jobs in the window, 0.7 T
+	 * each (fits), 1.4 T > 2^64 together.  Wrapped, the sum would be
+	 * 0.05 * 2^64 and the "bound" a converging 0.8 * 2^64.
+	 */
+	const uint64_t T = 3ull << 62;
+	const struct il_chain_link l[] = { { T + 1, 0 } };
+	const struct il_interferer two[] = { { 0, 60, T / 20 * 7, T },
+					     { 0, 61, T / 20 * 7, T } };
+	struct il_chain_input in = {
+		.links = big,
+		.nlinks = 1,
+		.head_prio = 50,
+		.interferers = half,
+		.ninterferers = 1,
+	};
+	struct il_chain_bound cb;
+
+	t_check_int(il_chain_bound(&in, &cb), -ERANGE);
+	t_check_contains(cb.desc, "does not fit 64 bits");
+	t_check_int(cb.iterations, 0);
+	in.links = l;
+	in.interferers = two;
+	in.ninterferers = 2;
+	t_check_int(il_chain_bound(&in, &cb), -ERANGE);
+	t_check_contains(cb.desc, "does not fit 64 bits");
+	t_check_int(cb.iterations, 0);
+}
+
+/*
+ * With C = T - 1 and own = K <= T the fixed point takes one job more on
+ * each step and ends at K * T after exactly K + 1 steps: K + 1 =
+ * IL_CHAIN_MAX_ITERATIONS still converges, one step more does not.
+ */
+static void test_mut_step_limit(void)
+{
+	const uint64_t T = 2 * IL_CHAIN_MAX_ITERATIONS;
+	const uint64_t K = IL_CHAIN_MAX_ITERATIONS - 1;
+	const struct il_interferer h[] = { { 0, 60, T - 1, T } };
+	struct il_chain_link l[] = { { K, 0 } };
+	const struct il_chain_input in = {
+		.links = l,
+		.nlinks = 1,
+		.head_prio = 50,
+		.interferers = h,
+		.ninterferers = 1,
+	};
+	struct il_chain_bound cb;
+
+	t_check_int(il_chain_bound(&in, &cb), 0);
+	t_check_int(cb.bound_ns, K * T);
+	t_check_int(cb.iterations, IL_CHAIN_MAX_ITERATIONS);
+	l[0].own_ns = K + 1;
+	t_check_int(il_chain_bound(&in, &cb), -ERANGE);
+	t_check_int(cb.iterations, IL_CHAIN_MAX_ITERATIONS);
+	t_check_contains(cb.desc, "after 1000000 steps");
+}
+
+/* owner CPUs that do not fit the list end it, never overrun it */
+static void test_mut_cpu_list(void)
+{
+	struct il_chain_link l[30];
+	const struct il_interferer h[] = { { 100, 60, 1 * MS, 100 * MS } };
+	struct il_chain_input in = {
+		.links = l,
+		.nlinks = ARRAY_SIZE(l),
+		.head_prio = 50,
+		.interferers = h,
+		.ninterferers = 1,
+	};
+	struct il_chain_bound cb;
+
+	for (size_t k = 0; k < ARRAY_SIZE(l); k++)
+		l[k] = (struct il_chain_link){ 1 * US, 100 + (int)k };
+	/* "100,...,115" is 63 characters: the list's whole room */
+	t_check_int(il_chain_bound(&in, &cb), 0);
+	t_check_contains(cb.desc, "owner CPUs 100,101,102,");
+	t_check_contains(cb.desc, ",114,115 (30 links");
+	t_check(!strstr(cb.desc, "116"));
+	t_check(!strstr(cb.desc, "129"));
+
+	/*
+	 * 400 CPUs, 2.4 KB of list: a loop that went on past the end would
+	 * write far beyond the 64-byte buffer (and crash here)
+	 */
+	{
+		static struct il_chain_link many[400];
+		const struct il_interferer hm[] = { { 10000, 60, 1 * MS,
+						      100 * MS } };
+
+		for (size_t k = 0; k < ARRAY_SIZE(many); k++)
+			many[k] = (struct il_chain_link){ 1 * US,
+							  10000 + (int)k };
+		in.links = many;
+		in.nlinks = ARRAY_SIZE(many);
+		in.interferers = hm;
+		t_check_int(il_chain_bound(&in, &cb), 0);
+		t_check_contains(cb.desc, "owner CPUs 10000,10001,");
+		t_check_contains(cb.desc, "(400 links");
+		t_check(!strstr(cb.desc, "10399"));
+	}
+}
+
+/* where no bound applies, the check still writes its whole answer */
+static void test_mut_not_applies_fills_out(void)
+{
+	const struct il_chain_link l[] = { { 1 * MS, 0 } };
+	const struct il_interferer h[] = { { 0, 50, 1 * MS, 10 * MS } };
+	const struct il_chain_input in = {
+		.links = l,
+		.nlinks = 1,
+		.head_prio = 50,
+		.interferers = h,
+		.ninterferers = 1,
+	};
+	struct il_check c;
+
+	fill(31, 500 * US, 100 * US);
+	memset(&c, 0, sizeof(c));
+	c.verdict = IL_PASS;
+	snprintf(c.evidence, sizeof(c.evidence), "stale");
+	t_check_int(il_check_chain(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "bound does not apply");
 }

@@ -1001,6 +1001,16 @@ static void test_fails_closed(void)
 	t_check_contains(c.evidence, "no verdict: interference check");
 }
 
+static void test_mut_window_edges(void);
+static void test_mut_bandwidth_edges(void);
+static void test_mut_set_limits(void);
+static void test_mut_density_edges(void);
+static void test_mut_partitioned_ties(void);
+static void test_mut_taint_edges(void);
+static void test_mut_deciders(void);
+static void test_mut_not_judged_list(void);
+static void test_mut_hist_edges(void);
+
 int main(void)
 {
 	test_fails_closed();
@@ -1015,5 +1025,365 @@ int main(void)
 	test_isolation();
 	test_interference();
 	test_misses_from_hist();
+	test_mut_window_edges();
+	test_mut_bandwidth_edges();
+	test_mut_set_limits();
+	test_mut_density_edges();
+	test_mut_partitioned_ties();
+	test_mut_taint_edges();
+	test_mut_deciders();
+	test_mut_not_judged_list();
+	test_mut_hist_edges();
 	return t_done("validate-mbwi");
+}
+
+/*
+ * Boundary cases, each on both sides of one comparison of mbwi.c: a
+ * check that moved a threshold by one or swapped && and ||
+ * (tests/mutate.py) gets one of them wrong.
+ */
+
+static void test_mut_window_edges(void)
+{
+	const uint64_t top[] = { INT64_MAX };
+	/* excess 0, then +1: a window of zero sum is not extended */
+	const uint64_t z[] = { 3 * MS, 4 * MS };
+	struct il_bw_window w;
+
+	/* INT64_MAX itself is in range, as consumption and as budget */
+	t_check_int(il_bw_worst_window(top, 1, 0, &w), 0);
+	t_check_int(w.excess_ns, INT64_MAX);
+	t_check_int(w.consumed_ns, INT64_MAX);
+	t_check_int(il_bw_worst_window(top, 1, INT64_MAX, &w), 0);
+	t_check_int(w.excess_ns, 0);
+	t_check_int(w.consumed_ns, INT64_MAX);
+	t_check_int(il_bw_worst_window(top, 1, (uint64_t)INT64_MAX + 1, &w),
+		    -ERANGE);
+
+	t_check_int(il_bw_worst_window(z, 2, 3 * MS, &w), 0);
+	t_check_int(w.first, 1);
+	t_check_int(w.count, 1);
+	t_check_int(w.excess_ns, 1 * MS);
+}
+
+/* Q 3 ms, tick 4 ms, noise 200 us: PASS up to Q + tick, UNDECIDED up to
+ * Q + tick + noise, FAIL past it */
+static void test_mut_bandwidth_edges(void)
+{
+	struct il_bw_input in = {
+		.task = "srv",
+		.runtime_ns = 3 * MS,
+		.period_ns = 10 * MS,
+		.tick_ns = 4 * MS,
+		.noise_ns = 200 * US,
+		.min_periods = 10,
+	};
+	uint64_t c[10];
+	struct il_check ck;
+
+	for (size_t k = 0; k < ARRAY_SIZE(c); k++)
+		c[k] = 2 * MS;
+	c[3] = 7 * MS;
+	t_check_int(il_check_bandwidth(&in, c, 10, &ck, NULL), 0);
+	t_check_int(ck.verdict, IL_PASS);
+	c[3] = 7 * MS + 1;
+	t_check_int(il_check_bandwidth(&in, c, 10, &ck, NULL), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	c[3] = 7 * MS + 200 * US;
+	t_check_int(il_check_bandwidth(&in, c, 10, &ck, NULL), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	c[3] = 7 * MS + 200 * US + 1;
+	t_check_int(il_check_bandwidth(&in, c, 10, &ck, NULL), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	c[3] = 2 * MS;
+
+	/* min_periods periods are enough, one fewer is not */
+	t_check_int(il_check_bandwidth(&in, c, 10, &ck, NULL), 0);
+	t_check_int(ck.verdict, IL_PASS);
+	t_check_int(il_check_bandwidth(&in, c, 9, &ck, NULL), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+
+	t_check_int(il_check_bandwidth(&in, c, 10, NULL, NULL), -EINVAL);
+	/* n * Q + tick past 64 bits is an error, not a wrapped bound */
+	in.tick_ns = UINT64_MAX;
+	t_check_int(il_check_bandwidth(&in, c, 10, &ck, NULL), -ERANGE);
+}
+
+static void test_mut_set_limits(void)
+{
+	static struct il_mbwi_task t[IL_MBWI_MAX_TASKS + 1];
+	static unsigned N[IL_MBWI_MAX_LOCKS + 1];
+	static uint64_t L[IL_MBWI_MAX_LOCKS + 1];
+	uint64_t lhat[IL_MBWI_MAX_LOCKS + 1], I[4];
+	struct il_mbwi_set s = { .tasks = t, .ncpus = 64, .cap = 1.0 };
+	struct il_dl_sched r;
+	size_t who = 77;
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		t[i] = dl("t", 1 * MS, 100 * MS, 100 * MS, -1);
+	/* as many tasks as allowed, and one more */
+	s.ntasks = IL_MBWI_MAX_TASKS;
+	t_check_int(il_dl_schedulable(&s, &r), 0);
+	t_check_int(r.load_bw, IL_MBWI_MAX_TASKS * (IL_DL_BW_ONE / 100 + 1));
+	s.ntasks = IL_MBWI_MAX_TASKS + 1;
+	t_check_int(il_dl_schedulable(&s, &r), -EINVAL);
+	s.ntasks = 1;
+	t_check_int(il_dl_schedulable(&s, NULL), -EINVAL);
+
+	/* as many locks as allowed, and one more */
+	for (size_t l = 0; l < ARRAY_SIZE(N); l++)
+		N[l] = 1, L[l] = 1 * MS;
+	s.N = N;
+	s.L = L;
+	s.nlocks = IL_MBWI_MAX_LOCKS;
+	t_check_int(il_mbwi_lhat(&s, lhat), 0);
+	t_check_int(lhat[IL_MBWI_MAX_LOCKS - 1], 1 * MS);
+	s.nlocks = IL_MBWI_MAX_LOCKS + 1;
+	t_check_int(il_mbwi_lhat(&s, lhat), -EINVAL);
+	/* locks need both N and L */
+	s.nlocks = 1;
+	s.L = NULL;
+	t_check_int(il_mbwi_lhat(&s, lhat), -EINVAL);
+	s.L = L;
+	s.N = NULL;
+	t_check_int(il_mbwi_lhat(&s, lhat), -EINVAL);
+	/* no locks: nothing to write, so no array needed */
+	s.nlocks = 0;
+	s.ntasks = 2;
+	t_check_int(il_mbwi_lhat(&s, NULL), 0);
+	t_check_int(il_mbwi_interference(&s, I), 0);
+	t_check_int(I[0], 0);
+	t_check_int(il_mbwi_interference(&s, NULL), -EINVAL);
+	t_check_int(il_mbwi_interference(NULL, I), -EINVAL);
+	t_check_int(il_mbwi_tainted(NULL, 0, &who), -EINVAL);
+	t_check_int(who, 77);
+}
+
+static void test_mut_density_edges(void)
+{
+	struct il_mbwi_task t[2];
+	struct il_dl_sched r;
+
+	/* runtime = deadline: density 1, valid */
+	t[0] = dl("full", 10 * MS, 10 * MS, 10 * MS, -1);
+	t_check_int(sched_of(t, 1, 1, 1.0, 0, &r), 0);
+	t_check_int(r.load_bw, IL_DL_BW_ONE);
+	t_check_int(r.schedulable, 1);
+	/* a deadline shorter than the period decides the density */
+	t[0] = dl("d", 1 * MS, 4 * MS, 8 * MS, -1);
+	t_check_int(sched_of(t, 1, 1, 1.0, 0, &r), 0);
+	t_check_int(r.load_bw, IL_DL_BW_ONE / 4);
+	/* INT64_MAX is in range for runtime and period, one more is not */
+	t[0] = dl("max", INT64_MAX, INT64_MAX, INT64_MAX, -1);
+	t_check_int(sched_of(t, 1, 1, 1.0, 0, &r), 0);
+	t_check(r.load_bw >= IL_DL_BW_ONE && r.load_bw <= IL_DL_BW_ONE + 4);
+	/*
+	 * 2^33 - 1 halves to d = 2^32 - 1 with q rounded up to 2^32: the
+	 * density is a little over 1 (rounded up), never q << 32 wrapped
+	 * to 0
+	 */
+	t[0] = dl("odd", (1ull << 33) - 1, (1ull << 33) - 1, (1ull << 33) - 1,
+		  -1);
+	t_check_int(sched_of(t, 1, 1, 1.0, 0, &r), 0);
+	t_check(r.load_bw >= IL_DL_BW_ONE && r.load_bw <= IL_DL_BW_ONE + 4);
+	t_check_int(r.schedulable, 0);
+	t[0] = dl("p", 1 * MS, INT64_MAX, INT64_MAX, -1);
+	t_check_int(sched_of(t, 1, 1, 1.0, 0, &r), 0);
+	t[0] = dl("p", 1 * MS, INT64_MAX, (uint64_t)INT64_MAX + 1, -1);
+	t_check_int(sched_of(t, 1, 1, 1.0, 0, &r), -ERANGE);
+	t[0] = dl("q", (uint64_t)INT64_MAX + 1, UINT64_MAX, UINT64_MAX, -1);
+	t_check_int(sched_of(t, 1, 1, 1.0, 0, &r), -ERANGE);
+}
+
+/* equal loads: the lower CPU decides, in either order; a lighter CPU
+ * with a lower number never does */
+static void test_mut_partitioned_ties(void)
+{
+	struct il_mbwi_task t[2];
+	struct il_dl_sched r;
+
+	t[0] = dl("a", 5 * MS, 10 * MS, 10 * MS, 0);
+	t[1] = dl("b", 5 * MS, 10 * MS, 10 * MS, 1);
+	t_check_int(sched_of(t, 2, 2, 1.0, 1, &r), 0);
+	t_check_int(r.cpu, 0);
+	t[0].cpu = 1;
+	t[1].cpu = 0;
+	t_check_int(sched_of(t, 2, 2, 1.0, 1, &r), 0);
+	t_check_int(r.cpu, 0);
+
+	t[0] = dl("heavy", 3 * MS, 4 * MS, 4 * MS, 1);
+	t[1] = dl("light", 1 * MS, 4 * MS, 4 * MS, 0);
+	t_check_int(sched_of(t, 2, 2, 1.0, 1, &r), 0);
+	t_check_int(r.cpu, 1);
+	t_check_int(r.load_bw, 3 * (IL_DL_BW_ONE / 4));
+}
+
+static void test_mut_taint_edges(void)
+{
+	/* A-R1-B, B-R2-C, D alone; E (task 4) has a section length for R2
+	 * but never takes it */
+	static const unsigned N[5 * 2] = { 1, 0, 1, 1, 0, 1, 0, 0, 0, 0 };
+	static const uint64_t L[5 * 2] = { MS, 0, MS, MS, 0,
+					   MS, 0, 0,  0,  50 * MS };
+	unsigned char nest[5 * 2 * 2] = { 0 };
+	struct il_mbwi_task t[5] = { 0 };
+	struct il_mbwi_set s = { .tasks = t,
+				 .ntasks = 5,
+				 .nlocks = 2,
+				 .N = N,
+				 .L = L,
+				 .noise_ns = 100 * US };
+	uint64_t lhat[5 * 2];
+	size_t who = 77;
+
+	/* C-in-R1... B nests R2 in R1: Lhat_{B,R1} = 1 + Lhat_{C,R2} = 2,
+	 * E's 50 ms for a lock it never takes counts for nothing */
+	nest[(1 * 2 + 0) * 2 + 1] = 1;
+	s.nest = nest;
+	t_check_int(il_mbwi_lhat(&s, lhat), 0);
+	t_check_int(lhat[1 * 2 + 0], 2 * MS);
+	t_check_int(lhat[4 * 2 + 1], 0);
+	s.nest = NULL;
+
+	/* C unknown (0): a measured CPU time cannot overrun it */
+	t[0].wcet_ns = 0;
+	t[0].cpu_max_ns = 50 * MS;
+	t_check_int(il_mbwi_tainted(&s, 0, &who), 0);
+	t_check_int(who, 77);
+	/* measured, not declared: nothing to compare with either */
+	t[0].wcet_ns = 1 * MS;
+	t[0].cpu_max_ns = 0;
+	t_check_int(il_mbwi_tainted(&s, 0, &who), 0);
+	t_check_int(who, 77);
+	/* the culprit is optional */
+	t[2].misbehaves = 1;
+	t_check_int(il_mbwi_tainted(&s, 0, NULL), 1);
+	t_check_int(il_mbwi_tainted(&s, 2, &who), 1);
+	t_check_int(who, 2);
+}
+
+static void test_mut_deciders(void)
+{
+	struct il_mbwi_task_verdict v[4];
+	struct il_mbwi_task t[4];
+	struct il_mbwi_set s;
+	struct il_check ck;
+
+	/* min_jobs jobs are enough to PASS, one fewer is not */
+	basic_set(&s, t);
+	t[3].jobs = s.min_jobs;
+	t_check_int(il_check_isolation(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_PASS);
+	t[3].jobs = s.min_jobs - 1;
+	t_check_int(il_check_isolation(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+
+	/* the judged task with the least slack decides a PASS: C (5 of
+	 * 40 left) over A (10 of 20); on a tie the first, A */
+	ex1_budgets(&s, t);
+	t[2].worst_response_ns = 35 * MS;
+	t_check_int(il_check_interference(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_PASS);
+	t_check_int(ck.bound_ns, 40 * MS);
+	t_check_contains(ck.evidence, "least slack C");
+	t[2].worst_response_ns = 30 * MS;
+	t_check_int(il_check_interference(&s, &ck, v), 0);
+	t_check_int(ck.bound_ns, 20 * MS);
+	t_check_contains(ck.evidence, "least slack A");
+
+	/* one failing task: no count of failed tasks */
+	t[0].misses = t[0].late_misses = 4;
+	t[0].worst_response_ns = 22 * MS;
+	t_check_int(il_check_interference(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check(!strstr(ck.evidence, "tasks failed"));
+	/* two, equally late (2 ms): the first decides, both counted */
+	t[2].misses = t[2].late_misses = 1;
+	t[2].worst_response_ns = 42 * MS;
+	t_check_int(il_check_interference(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_int(ck.bound_ns, 20 * MS);
+	t_check(!strncmp(ck.evidence, "A: ", 3));
+	t_check_contains(ck.evidence, "; 2 tasks failed");
+	/* the later one decides */
+	t[2].worst_response_ns = 42 * MS + 1;
+	t_check_int(il_check_interference(&s, &ck, v), 0);
+	t_check_int(ck.bound_ns, 40 * MS);
+	t_check(!strncmp(ck.evidence, "C: ", 3));
+
+	/* UNDECIDED lists the judged, undecided tasks only */
+	ex1_budgets(&s, t);
+	t[0].misses = 2;
+	t[0].worst_response_ns = 20 * MS + 100 * US;
+	t_check_int(il_check_interference(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check_contains(ck.evidence, "no miss beyond noise, but A: 2 of 500");
+	t_check(!strstr(ck.evidence, "; B: "));
+	t_check(!strstr(ck.evidence, "; C: "));
+	t_check(!strstr(ck.evidence, "; D: "));
+
+	/* the schedulability test's numbers follow its name once */
+	basic_set(&s, t);
+	s.ncpus = 1;
+	t_check_int(il_check_isolation(&s, &ck, v), 0);
+	t_check_contains(ck.evidence, "(GFB) fails: density 1.217 > 1 x");
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* tasks left out are listed once each, those that missed first, and
+ * neither judged tasks nor tasks without a reservation */
+static void test_mut_not_judged_list(void)
+{
+	struct il_mbwi_task_verdict v[4];
+	struct il_mbwi_task t[4];
+	struct il_mbwi_set s;
+	struct il_check ck;
+	const char *a, *c;
+
+	basic_set(&s, t);
+	t[2].misses = t[2].late_misses = 3;
+	t_check_int(il_check_isolation(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_PASS);
+	a = strstr(ck.evidence, "not judged: tauA");
+	c = strstr(ck.evidence, "not judged: tauC, 3 misses");
+	t_check(a && c && c < a);
+	t_check_int(count_of(ck.evidence, "not judged: tauA"), 1);
+	t_check_int(count_of(ck.evidence, "not judged: tauB"), 1);
+	t_check_int(count_of(ck.evidence, "not judged: tauC"), 1);
+	t_check_int(count_of(ck.evidence, "not judged: tauD"), 0);
+
+	/* without a reservation: not judged, and not listed */
+	t[1].runtime_ns = 0;
+	t[1].misses = 5;
+	t_check_int(il_check_isolation(&s, &ck, v), 0);
+	t_check_int(count_of(ck.evidence, "tauB"), 0);
+}
+
+/* a bucket that starts at the deadline (or the deadline + noise) holds
+ * no value past it */
+static void test_mut_hist_edges(void)
+{
+	static struct il_hist h;
+	const uint64_t edge = il_hist_bucket_lo(il_hist_index(10 * MS));
+	uint64_t m = 9, late = 9;
+
+	il_hist_init(&h);
+	il_hist_record(&h, edge);
+	il_mbwi_misses_from_hist(&h, edge, 0, &m, &late, NULL);
+	t_check_int(m, 0);
+	t_check_int(late, 0);
+	il_mbwi_misses_from_hist(&h, edge - 1, 0, &m, &late, NULL);
+	t_check_int(m, 1);
+	t_check_int(late, 1);
+	il_mbwi_misses_from_hist(&h, edge - 1, 1, &m, &late, NULL);
+	t_check_int(m, 1);
+	t_check_int(late, 0);
 }

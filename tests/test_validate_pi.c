@@ -243,6 +243,11 @@ static void test_fails_closed(void)
 	t_check_int(il_check_blocking(&pi, s, N, NULL), -EINVAL);
 }
 
+static void test_mut_ceiling(void);
+static void test_mut_limits(void);
+static void test_mut_outlier_edges(void);
+static void test_mut_evidence_and_minimum(void);
+
 int main(void)
 {
 	test_fails_closed();
@@ -252,5 +257,140 @@ int main(void)
 	test_noise();
 	test_edges();
 	test_outliers();
+	test_mut_ceiling();
+	test_mut_limits();
+	test_mut_outlier_edges();
+	test_mut_evidence_and_minimum();
 	return t_done("validate-pi");
+}
+
+/*
+ * Boundary cases, each on both sides of one comparison of pi.c: a check
+ * that moved a threshold by one (tests/mutate.py) gets one of them wrong.
+ */
+
+/* a lock whose ceiling is exactly the task's priority still blocks it */
+static void test_mut_ceiling(void)
+{
+	const uint64_t L[] = { 5 * MS };
+	const int ceiling[] = { 20 };
+
+	t_check_int(il_ceiling_bound(L, ceiling, 20, 1, 1), 5 * MS);
+	t_check_int(il_ceiling_bound(L, ceiling, 19, 1, 1), 5 * MS);
+	t_check_int(il_ceiling_bound(L, ceiling, 21, 1, 1), 0);
+}
+
+/* a wait exactly at bound + noise is clean; one ns more is not */
+static void test_mut_limits(void)
+{
+	const uint64_t limit = pi.bound_ns + pi.noise_ns;
+	struct il_bound_input in = pi;
+	struct il_blocking_stats st;
+
+	/* over the limit in total, within it after foreign time */
+	fill_bounded(21);
+	s[3].delay_ns = limit;
+	s[3].foreign_ns = 10 * US;
+	il_blocking_stats(&pi, s, N, &st);
+	t_check_int(st.clean, N);
+	t_check_int(st.noisy, 0);
+	s[3].delay_ns = limit + 1;
+	il_blocking_stats(&pi, s, N, &st);
+	t_check_int(st.clean, N - 1);
+	t_check_int(st.noisy, 1);
+	t_check_int(st.violations, 0);
+
+	/* with an outlier allowance, exactly at the limit is still clean */
+	in.outlier_ns = 300 * US;
+	fill_bounded(22);
+	s[4].delay_ns = limit;
+	s[4].foreign_ns = 0;
+	il_blocking_stats(&in, s, N, &st);
+	t_check_int(st.clean, N);
+	t_check_int(st.outliers, 0);
+	s[4].delay_ns = limit + 1;
+	il_blocking_stats(&in, s, N, &st);
+	t_check_int(st.clean, N - 1);
+	t_check_int(st.outliers, 1);
+	t_check_int(st.violations, 0);
+}
+
+/*
+ * The allowance: a wait exactly at limit + outlier is an outlier, one ns
+ * more a violation; waits exactly at the limit are not outliers, so they
+ * do not use up the N / 100 + 1 = 3 allowed; a fourth outlier exactly at
+ * limit + outlier does.
+ */
+static void test_mut_outlier_edges(void)
+{
+	struct il_bound_input in = pi;
+	const uint64_t limit = pi.bound_ns + pi.noise_ns;
+	struct il_blocking_stats st;
+	struct il_check c;
+
+	in.outlier_ns = 300 * US;
+	fill_bounded(23);
+	s[8].delay_ns = limit + in.outlier_ns;
+	s[8].foreign_ns = 0;
+	il_blocking_stats(&in, s, N, &st);
+	t_check_int(st.outliers, 1);
+	t_check_int(st.violations, 0);
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	s[8].delay_ns++;
+	il_blocking_stats(&in, s, N, &st);
+	t_check_int(st.outliers, 0);
+	t_check_int(st.violations, 1);
+	t_check_int(st.worst_excess_ns, in.outlier_ns + 1);
+
+	/* three outliers and two waits exactly at the limit: PASS */
+	fill_bounded(24);
+	for (int i = 10; i < 13; i++)
+		s[i].delay_ns = limit + 100 * US, s[i].foreign_ns = 0;
+	for (int i = 13; i < 15; i++)
+		s[i].delay_ns = limit, s[i].foreign_ns = 0;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	il_blocking_stats(&in, s, N, &st);
+	t_check_int(st.outliers, 3);
+	t_check_int(st.clean, N - 3);
+
+	/* a fourth, exactly at limit + outlier, makes them a pattern */
+	s[15].delay_ns = limit + in.outlier_ns, s[15].foreign_ns = 0;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_contains(c.evidence, "4 of 200 waits exceeded");
+}
+
+/*
+ * Which evidence a violation gets: a lower-priority thread that ran for
+ * no more than the noise is not blamed.  And min_samples clean waits are
+ * enough to PASS; one fewer is not.
+ */
+static void test_mut_evidence_and_minimum(void)
+{
+	struct il_check c;
+
+	fill_bounded(25);
+	s[30].delay_ns = 6 * MS;
+	s[30].lower_ns = pi.noise_ns;
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_contains(c.evidence, "beyond measured foreign time");
+	s[30].lower_ns = pi.noise_ns + 1;
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_contains(c.evidence, "a lower-priority thread ran");
+
+	fill_bounded(26);
+	t_check_int(il_check_blocking(&pi, s, pi.min_samples, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	t_check_int(il_check_blocking(&pi, s, pi.min_samples - 1, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	/* noisy waits do not count towards the minimum */
+	s[0].delay_ns += 10 * MS, s[0].foreign_ns += 10 * MS;
+	t_check_int(il_check_blocking(&pi, s, pi.min_samples, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_int(il_check_blocking(&pi, s, pi.min_samples + 1, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
 }

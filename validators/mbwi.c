@@ -238,10 +238,10 @@ static uint64_t demand_c(const struct il_mbwi_task *t)
 static uint64_t density_bw(uint64_t q, uint64_t d)
 {
 	/*
-	 * Bring d below 2^32 so that q << 32 fits; q is rounded up and d
-	 * down on the way, so the density can only grow.
+	 * Bring d and q below 2^32 so that q << 32 fits (rounding q up can
+	 * take it to 2^32); q is rounded up and d down, the density grows.
 	 */
-	while (d >> 32) {
+	while ((d >> 32) || (q >> 32)) {
 		q = (q >> 1) + (q & 1);
 		d >>= 1;
 	}
