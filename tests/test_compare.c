@@ -536,6 +536,71 @@ static void test_cli(char **base, char **same, char **shift, char **noise)
 	t_check_contains(out, "pooled-bootstrap(1 run)");
 	t_check_contains(out, "1:1");
 	free(out), free(err);
+
+	/* the threshold decides the exit, both sides of the 25 % change */
+	rc = run(&out, &err, "-q", "-s", "p50", "--threshold", "24", base[0],
+		 base[1], base[2], base[3], base[4], "--", shift[0], shift[1],
+		 shift[2], shift[3], shift[4], NULL);
+	t_check_int(rc, 1);
+	free(out), free(err);
+	rc = run(&out, &err, "-q", "-s", "p50", "--threshold", "26", base[0],
+		 base[1], base[2], base[3], base[4], "--", shift[0], shift[1],
+		 shift[2], shift[3], shift[4], NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "no change");
+	free(out), free(err);
+	/* the other way round: better never exits 1 */
+	rc = run(&out, &err, "-q", shift[0], shift[1], shift[2], shift[3],
+		 shift[4], "--", base[0], base[1], base[2], base[3], base[4],
+		 NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "  better\n");
+	free(out), free(err);
+	/*
+	 * The correction decides too: two configurations give two max rows,
+	 * each at the rank test's floor 2/252 = 0.0079.  At alpha 0.015,
+	 * alone each is worse; Holm makes the first 2 x 0.0079 = 0.016, not
+	 * below 0.015: no change; Benjamini-Hochberg keeps both at 0.0079.
+	 */
+	rc = run(&out, &err, "-s", "max", "-c", "none", base[0], base[1],
+		 base[2], base[3], base[4], "--", shift[0], shift[1], shift[2],
+		 shift[3], shift[4], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "none correction over 2 tested rows");
+	free(out), free(err);
+	rc = run(&out, &err, "-s", "max", "-t", "rank", "-c", "holm", "--alpha",
+		 "0.015", base[0], base[1], base[2], base[3], base[4], "--",
+		 shift[0], shift[1], shift[2], shift[3], shift[4], NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "Holm correction over 2 tested rows");
+	free(out), free(err);
+	rc = run(&out, &err, "-s", "max", "-t", "rank", "-c", "bh", "--alpha",
+		 "0.015", base[0], base[1], base[2], base[3], base[4], "--",
+		 shift[0], shift[1], shift[2], shift[3], shift[4], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "Benjamini-Hochberg correction over 2 tested");
+	free(out), free(err);
+
+	/* settings out of range: exit 2, the range named */
+	rc = run(&out, &err, "--threshold", "-1", base[0], shift[0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "from 0 to 100");
+	free(out), free(err);
+	rc = run(&out, &err, "--plan", "0", base[0], shift[0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--plan");
+	free(out), free(err);
+	rc = run(&out, &err, "--summary", "blocked_ns=gmean", base[0], shift[0],
+		 NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "not amean, hmean or median");
+	free(out), free(err);
+	/* --summary: the header says what the rows use */
+	rc = run(&out, &err, "-q", "-s", "p50,mean", "--summary",
+		 "median,blocked_ns.p50=amean", base[0], shift[0], NULL);
+	t_check_contains(out, "blocked_ns: Median of per-run mean; AMean of "
+			      "per-run p50; lower");
+	free(out), free(err);
 }
 
 static void test_exact_format(const struct il_sysinfo *si)
