@@ -437,6 +437,20 @@ static void test_regression(void)
 	t_check_contains(out, "is over 5% (p=0.00025, Holm-adjusted 0.0005, "
 			      "h-bootstrap)");
 	free(out), free(err);
+	/* Benjamini-Hochberg: two rows at p, adjusted to 2/2 p; none: p */
+	rc = run(&out, &err, "-p", p, "-c", "bh", "--baseline", base,
+		 t_tmp("rc0.json"), t_tmp("rc1.json"), t_tmp("rc2.json"),
+		 t_tmp("rc3.json"), t_tmp("rc4.json"), NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "(p=0.00025, Benjamini-Hochberg-adjusted "
+			      "0.00025, h-bootstrap)");
+	free(out), free(err);
+	rc = run(&out, &err, "-p", p, "-c", "none", "--baseline", base,
+		 t_tmp("rc0.json"), t_tmp("rc1.json"), t_tmp("rc2.json"),
+		 t_tmp("rc3.json"), t_tmp("rc4.json"), NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "(p=0.00025, uncorrected, h-bootstrap)");
+	free(out), free(err);
 	/* the baseline against itself: +0.0 % */
 	rc = run(&out, &err, "-p", p, "-b", base, t_tmp("rb0.json"),
 		 t_tmp("rb1.json"), t_tmp("rb2.json"), t_tmp("rb3.json"),

@@ -839,12 +839,14 @@ static int settle_regressions(struct gate *gt)
 		struct result *r = &gt->r[i];
 		const struct il_res_cmp *cmp = &r->cmp;
 		double reg = -cmp->pct_imp;
-		const char *d = r->detail;
 
 		if (r->chk->kind != K_REGRESSION || !r->g)
 			continue;
 		if (cmp->test == IL_RES_T_NONE)
 			snprintf(p, sizeof(p), "too few runs");
+		else if (gt->correction == IL_RES_CORR_NONE)
+			snprintf(p, sizeof(p), "p=%.3g, uncorrected, %s",
+				 cmp->p, il_res_test_name(cmp->test));
 		else
 			snprintf(p, sizeof(p), "p=%.3g, %s-adjusted %.3g, %s",
 				 cmp->p, il_res_correction_name(gt->correction),
@@ -858,7 +860,6 @@ static int settle_regressions(struct gate *gt)
 		}
 		if (!r->deferred)
 			continue;
-		(void)d;
 		if (cmp->test != IL_RES_T_NONE && cmp->p_adj < gt->alpha &&
 		    cmp->cand != cmp->base) {
 			r->outcome = R_FAIL;
