@@ -246,6 +246,42 @@ static void test_hboot(void)
 		t_check(r.ci_hi - r.ci_lo > 30);
 		t_check_int(r.change, IL_RES_SAME);
 	}
+	/*
+	 * Two runs a side, the candidate's two above the baseline's two (as
+	 * one A/A row in six is): resampling so few runs finds the gap
+	 * certain, so below IL_RES_HBOOT_MIN_RUNS the row is Welch's, which
+	 * pays for two runs with its degrees of freedom.
+	 */
+	{
+		static const double two_lo[] = { 1.00, 1.01 },
+				    two_hi[] = { 1.02, 1.03 };
+		struct il_res_cmp_opts o = { .mode = IL_RES_TEST_AUTO,
+					     .alpha = 0.05 };
+		struct il_res_metric x, y;
+		struct il_res_cmp r;
+
+		metric_init(&x, "blocked_ns");
+		metric_init(&y, "blocked_ns");
+		metric_runs(&x, 41, 2, 1000, 1000 * US, two_lo);
+		metric_runs(&y, 43, 2, 1000, 1000 * US, two_hi);
+		il_res_hboot(&x, &y, IL_RES_P50, IL_RES_SUM_MEDIAN, 2000, 7,
+			     0.05, &p, &lo, &hi);
+		t_check(p < 0.01);
+		il_res_compare(&x, &y, IL_RES_P50, &o, &r);
+		t_check_int(r.test, IL_RES_T_WELCH);
+		t_check(r.p > 0.05);
+		t_check_int(r.change, IL_RES_SAME);
+		/* five a side: the bootstrap */
+		il_res_compare(&a, &b, IL_RES_P50, &o, &r);
+		t_check_int(r.test, IL_RES_T_HBOOT);
+		/* one run against several: no test */
+		x.nruns = 1;
+		il_res_compare(&x, &a, IL_RES_P50, &o, &r);
+		t_check_int(r.change, IL_RES_TOO_FEW);
+		x.nruns = 2;
+		metric_free(&x);
+		metric_free(&y);
+	}
 	t_check_int(il_res_hboot(&a, &c, IL_RES_P999, IL_RES_SUM_MEDIAN, 100, 1,
 				 0.05, &p, &lo, &hi),
 		    0);

@@ -1056,11 +1056,23 @@ static void run_test(const struct il_res_metric *base,
 		goto out;
 	}
 	if (mode == IL_RES_TEST_AUTO) {
-		if (q > 0)
+		/*
+		 * Resampling few runs understates their spread: with 2 a
+		 * side, one A/A row in 6 has every candidate run above every
+		 * baseline run, and every replicate would say so.  Below
+		 * IL_RES_HBOOT_MIN_RUNS a side, Welch's t over the per-run
+		 * values, whose degrees of freedom pay for the few runs;
+		 * one run against several has no test.
+		 */
+		if (na < 2 || nb < 2)
+			mode = st == IL_RES_MIN || st == IL_RES_MAX
+				       ? IL_RES_TEST_RANK
+				       : IL_RES_TEST_WELCH;
+		else if (q > 0 && na >= IL_RES_HBOOT_MIN_RUNS &&
+			 nb >= IL_RES_HBOOT_MIN_RUNS)
 			mode = IL_RES_TEST_BOOTSTRAP;
-		else if (st == IL_RES_MEAN)
-			mode = na >= 2 && nb >= 2 ? IL_RES_TEST_WELCH
-						  : IL_RES_TEST_BOOTSTRAP;
+		else if (q > 0 || st == IL_RES_MEAN)
+			mode = IL_RES_TEST_WELCH;
 		else
 			mode = IL_RES_TEST_RANK;
 	}

@@ -247,7 +247,9 @@ struct il_res_cmp_opts {
 	double power; /* of the detectable change; 0: 0.8 */
 };
 #define IL_RES_RESAMPLES_DEFAULT 4000
-#define IL_RES_CI_LEVEL		 0.95
+/* the fewest runs a side the bootstrap of percentiles is used with */
+#define IL_RES_HBOOT_MIN_RUNS 5
+#define IL_RES_CI_LEVEL	      0.95
 
 struct il_res_cmp {
 	double base, cand;	     /* summarized values, NAN when n/a */
@@ -274,11 +276,13 @@ struct il_res_cmp {
 /*
  * Compare statistic st of one metric between two sides (results.h), as
  * a family of one: p_adj = p, mde_pct at alpha.  The test, by statistic
- * (mode AUTO): a percentile, by the hierarchical bootstrap; a mean, by
- * Welch's t over the per-run means; min and max, by the rank test over
- * the per-run values; and when each side is one run, a pooled-sample
- * test (pooled set).  A row whose runs lack st (a p999 needs 1000
- * samples a run) shows the merged values and has no test.
+ * (mode AUTO): a percentile, by the hierarchical bootstrap with
+ * IL_RES_HBOOT_MIN_RUNS or more runs a side, else by Welch's t over the
+ * per-run values; a mean, by Welch's t over the per-run means; min and
+ * max, by the rank test over the per-run values; when each side is one
+ * run, a pooled-sample test (pooled set); one run against several, none.  A row
+ * whose runs lack st (a p999 needs 1000 samples a run) shows the merged values
+ * and has no test.
  */
 struct il_res_metric;
 void il_res_compare(const struct il_res_metric *base,
