@@ -53,6 +53,9 @@
  * stops) within some 9 deviations; this only bounds a bad input.
  */
 #define BINOM_TERMS_SD 80
+/* the most run draws one row's bootstrap makes, and its fewest replicates */
+#define HBOOT_MAX_DRAWS 2e7
+#define HBOOT_MIN_REPS	200
 
 static const struct {
 	const char *name;
@@ -839,6 +842,14 @@ int il_res_hboot(const struct il_res_metric *base,
 		ret = -ENODATA;
 		goto out;
 	}
+	/*
+	 * A device may send 10000 runs a side: the draws of one row are
+	 * bounded, fewer replicates for many runs (whose p-values are
+	 * rarely near a level anyway), never fewer than HBOOT_MIN_REPS.
+	 */
+	if ((double)resamples * (double)(nb + nc) > HBOOT_MAX_DRAWS)
+		resamples = (unsigned)fmax(HBOOT_MIN_REPS,
+					   HBOOT_MAX_DRAWS / (double)(nb + nc));
 	for (unsigned b = 0; b < resamples; b++) {
 		double vb = resample_side(&r, base, idx, nb, st, sum, buf);
 		double vc = resample_side(&r, cand, idx + nb, nc, st, sum, buf);
