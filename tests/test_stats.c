@@ -302,6 +302,13 @@ static void test_hboot(void)
 
 /* ---- summaries ---------------------------------------------------------- */
 
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
 static void test_summaries(void)
 {
 	const double v[] = { 1, 2, 4, NAN };
@@ -313,6 +320,18 @@ static void test_summaries(void)
 	t_check(il_res_summarize(IL_RES_SUM_MEDIAN, v, 4) == 2);
 	t_check(il_res_summarize(IL_RES_SUM_MEDIAN, v, 2) == 1.5);
 	t_check(isnan(il_res_summarize(IL_RES_SUM_MEDIAN, v + 3, 1)));
+	/* many values: the median by selection agrees with a sort */
+	for (size_t n = 17; n < 140; n += 13) {
+		double w[140], sorted[140], m;
+		uint64_t seed = n;
+
+		for (size_t i = 0; i < n; i++)
+			w[i] = sorted[i] = (double)(t_rand(&seed) % 50);
+		qsort(sorted, n, sizeof(*sorted), cmp_dbl);
+		m = n % 2 ? sorted[n / 2]
+			  : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+		t_check(il_res_summarize(IL_RES_SUM_MEDIAN, w, n) == m);
+	}
 	/* the reviewers' choice by metric and statistic */
 	t_check_int(il_res_summary_auto("blocked_ns", IL_RES_MEAN),
 		    IL_RES_SUM_AMEAN);

@@ -54,8 +54,8 @@
  */
 #define BINOM_TERMS_SD 80
 /* the most run draws one row's bootstrap makes, and its fewest replicates */
-#define HBOOT_MAX_DRAWS 2e7
-#define HBOOT_MIN_REPS	200
+#define HBOOT_MAX_DRAWS 1e6
+#define HBOOT_MIN_REPS	1000
 
 static const struct {
 	const char *name;
@@ -627,6 +627,44 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/*
+ * The k-th smallest of v[0..n) (from 0), v reordered so that v[0..k)
+ * are not above it: Hoare's selection, the middle element as pivot.
+ */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[k];
+}
+
 /* s of v[0..n), all finite; v may be reordered */
 static double summarize_inplace(enum il_res_summary s, double *v, size_t n)
 {
@@ -653,10 +691,20 @@ static double summarize_inplace(enum il_res_summary s, double *v, size_t n)
 					v[j] = v[j - 1];
 				v[j] = x;
 			}
-		} else {
-			qsort(v, n, sizeof(*v), cmp_double);
+			return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 		}
-		return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		/* many runs: the middle by selection, not a sort */
+		acc = select_kth(v, n, n / 2);
+		if (n % 2)
+			return acc;
+		/* the largest of the lower half, which selection left below */
+		{
+			double lower = v[0];
+
+			for (size_t i = 1; i < n / 2; i++)
+				lower = fmax(lower, v[i]);
+			return (lower + acc) / 2;
+		}
 	default:
 		for (size_t i = 0; i < n; i++)
 			acc += v[i];
@@ -683,6 +731,8 @@ double il_res_summarize(enum il_res_summary s, const double *v, size_t n)
 
 struct rng {
 	uint64_t s;
+	double spare; /* Box-Muller's second deviate */
+	bool has_spare;
 };
 
 /* splitmix64: a full-period generator, cheap and good enough here */
@@ -708,9 +758,18 @@ static size_t rng_below(struct rng *r, size_t n)
 
 static double rng_normal(struct rng *r)
 {
-	double u1 = rng_unif(r), u2 = rng_unif(r);
+	double u1, u2, rad;
 
-	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+	if (r->has_spare) {
+		r->has_spare = false;
+		return r->spare;
+	}
+	u1 = rng_unif(r);
+	u2 = rng_unif(r);
+	rad = sqrt(-2 * log(u1));
+	r->spare = rad * sin(2 * M_PI * u2);
+	r->has_spare = true;
+	return rad * cos(2 * M_PI * u2);
 }
 
 /* Gamma(shape, 1) for shape >= 1 (Marsaglia and Tsang, 2000) */
@@ -725,6 +784,9 @@ static double rng_gamma(struct rng *r, double shape)
 			continue;
 		v = v * v * v;
 		u = rng_unif(r);
+		/* the squeeze accepts most draws without a logarithm */
+		if (u < 1 - 0.0331 * x * x * x * x)
+			return d * v;
 		if (log(u) < 0.5 * x * x + d - d * v + d * log(v))
 			return d * v;
 	}
@@ -821,7 +883,7 @@ int il_res_hboot(const struct il_res_metric *base,
 		 enum il_res_summary sum, unsigned resamples, uint64_t seed,
 		 double ci_alpha, double *p, double *lo, double *hi)
 {
-	struct rng r = { seed };
+	struct rng r = { .s = seed };
 	size_t nb, nc, *idx;
 	double *buf, *ratio, below = 0, above = 0;
 	unsigned nr = 0;
