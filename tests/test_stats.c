@@ -271,6 +271,27 @@ static void test_hboot(void)
 		t_check_int(r.test, IL_RES_T_WELCH);
 		t_check(r.p > 0.05);
 		t_check_int(r.change, IL_RES_SAME);
+		/* and Welch's interval, not the bootstrap's, which is narrow */
+		{
+			double ma =
+				(x.run[0][IL_RES_P50] + x.run[1][IL_RES_P50]) /
+				2;
+			double mb =
+				(y.run[0][IL_RES_P50] + y.run[1][IL_RES_P50]) /
+				2;
+			double va = pow(x.run[0][IL_RES_P50] - ma, 2) * 2 / 2;
+			double vb = pow(y.run[0][IL_RES_P50] - mb, 2) * 2 / 2;
+			double se = sqrt(va + vb);
+			double df = (va + vb) * (va + vb) / (va * va + vb * vb);
+			double t = il_res_t_quantile(0.975, df);
+
+			t_check(near(r.ci_lo, -(mb - ma + t * se) / ma * 100,
+				     1e-9));
+			t_check(near(r.ci_hi, -(mb - ma - t * se) / ma * 100,
+				     1e-9));
+			t_check(r.ci_lo < 0 && r.ci_hi > 0);
+			t_check(r.ci_hi - r.ci_lo > 100 * (hi - lo));
+		}
 		/* five a side: the bootstrap */
 		il_res_compare(&a, &b, IL_RES_P50, &o, &r);
 		t_check_int(r.test, IL_RES_T_HBOOT);

@@ -1084,6 +1084,45 @@ static void rank_or_welch(double *a, size_t na, size_t nb, bool rank,
 	}
 }
 
+/*
+ * Welch's IL_RES_CI_LEVEL interval of the difference of the per-run
+ * means, as a percent improvement over the baseline's mean.
+ */
+static void welch_ci(const double *a, size_t na, const double *b, size_t nb,
+		     struct il_res_cmp *out)
+{
+	struct il_res_spread sa, sb;
+	double va, vb, se, df, t, d, lo, hi;
+
+	il_res_spread(a, 1, na, &sa);
+	il_res_spread(b, 1, nb, &sb);
+	if (sa.n < 2 || sb.n < 2 || !(sa.mean != 0))
+		return;
+	va = sa.sd * sa.sd / (double)sa.n;
+	vb = sb.sd * sb.sd / (double)sb.n;
+	se = sqrt(va + vb);
+	d = sb.mean - sa.mean;
+	if (se > 0) {
+		df = (va + vb) * (va + vb) /
+		     (va * va / (double)(sa.n - 1) +
+		      vb * vb / (double)(sb.n - 1));
+		t = il_res_t_quantile(1 - (1 - IL_RES_CI_LEVEL) / 2, df);
+	} else {
+		t = 0;
+	}
+	/* candidate above the baseline is worse, unless higher is better */
+	lo = -(d + t * se) / sa.mean * 100;
+	hi = -(d - t * se) / sa.mean * 100;
+	if (out->higher_better) {
+		double x = -hi;
+
+		hi = -lo;
+		lo = x;
+	}
+	out->ci_lo = lo + 0.0;
+	out->ci_hi = hi + 0.0;
+}
+
 static void run_test(const struct il_res_metric *base,
 		     const struct il_res_metric *cand, enum il_res_stat st,
 		     const struct il_res_cmp_opts *o, struct il_res_cmp *out)
@@ -1098,7 +1137,7 @@ static void run_test(const struct il_res_metric *base,
 		return;
 	na = run_values(base, st, a);
 	nb = run_values(cand, st, a + na);
-	/* the interval of every row comes from the bootstrap */
+	/* the interval comes from the bootstrap (but see welch_ci) */
 	hb = na && nb ? il_res_hboot(base, cand, st, out->summary, o->resamples,
 				     row_seed(o->seed, base->name, st),
 				     1 - IL_RES_CI_LEVEL, &pb, &lo, &hi)
@@ -1160,6 +1199,14 @@ static void run_test(const struct il_res_metric *base,
 	} else {
 		rank_or_welch(a, na, nb, false, out);
 	}
+	/*
+	 * With fewer runs than the bootstrap is used with, its interval is
+	 * as over-confident as its p would be: Welch's interval instead.
+	 */
+	if ((na < IL_RES_HBOOT_MIN_RUNS || nb < IL_RES_HBOOT_MIN_RUNS ||
+	     out->test == IL_RES_T_WELCH) &&
+	    na >= 2 && nb >= 2)
+		welch_ci(a, na, a + na, nb, out);
 out:
 	free(a);
 }
