@@ -683,6 +683,19 @@ static void test_exact_format(const struct il_sysinfo *si)
 		t_check_str(json_object_get_string(
 				    json_object_object_get(x, "summary")),
 			    "Median");
+		t_check_int(json_object_array_length(json_object_object_get(
+				    x, "pct_improvement_ci95")),
+			    2);
+		t_check(json_object_object_get_ex(x, "p_adjusted", NULL));
+		t_check(json_object_object_get_ex(x, "detectable_pct", NULL));
+		/* constant runs: no spread, no plan */
+		t_check_int(json_object_get_int(json_object_object_get(
+				    x, "plan_runs_per_side")),
+			    0);
+		t_check_str(json_object_get_string(json_object_object_get(
+				    json_object_object_get(o, "settings"),
+				    "correction")),
+			    "Holm");
 		t_check_int(json_object_get_int(
 				    json_object_object_get(o, "return_code")),
 			    1);

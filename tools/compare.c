@@ -683,25 +683,29 @@ static void block_header(const struct cmp *c, size_t i, size_t end, char *buf,
 			 c->rows[i].c.higher_better ? "higher" : "lower");
 }
 
+/* the runs a side that would detect --plan on row r; 0: no spread seen */
+static size_t row_plan(const struct cmp *c, const struct il_res_cmp *r)
+{
+	size_t m = c->o.correction == IL_RES_CORR_NONE ? 1 : c->family;
+	double cv;
+
+	if (r->test == IL_RES_T_NONE || isnan(r->sb.cv_pct) ||
+	    isnan(r->sc.cv_pct))
+		return 0;
+	cv = sqrt((r->sb.cv_pct * r->sb.cv_pct + r->sc.cv_pct * r->sc.cv_pct) /
+		  2);
+	return il_res_plan_runs(cv, c->plan, &c->o, m);
+}
+
 /* the runs a side that would detect --plan on every row with runs */
 static size_t plan_runs(const struct cmp *c, size_t *worst)
 {
 	size_t most = 0;
-	size_t m = c->o.correction == IL_RES_CORR_NONE ? 1 : c->family;
 
 	*worst = c->nrows;
 	for (size_t i = 0; i < c->nrows; i++) {
-		const struct il_res_cmp *r = &c->rows[i].c;
-		double cv;
-		size_t n;
+		size_t n = row_plan(c, &c->rows[i].c);
 
-		if (r->test == IL_RES_T_NONE || isnan(r->sb.cv_pct) ||
-		    isnan(r->sc.cv_pct))
-			continue;
-		cv = sqrt((r->sb.cv_pct * r->sb.cv_pct +
-			   r->sc.cv_pct * r->sc.cv_pct) /
-			  2);
-		n = il_res_plan_runs(cv, c->plan, &c->o, m);
 		if (n > most) {
 			most = n;
 			*worst = i;
@@ -1087,6 +1091,7 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 			il_json_str(&j, "detectable_pct", "none");
 		else
 			json_num(&j, "detectable_pct", r->c.mde_pct);
+		il_json_uint(&j, "plan_runs_per_side", row_plan(c, &r->c));
 		il_json_str(&j, "change", il_res_change_name(r->c.change));
 		il_json_end_object(&j);
 	}
