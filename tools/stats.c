@@ -3,35 +3,45 @@
  * The statistics of the result tools: named statistics of a histogram,
  * the spread over runs, and the significance tests.
  *
- * three host-side tools share it: invlab-compare and invlab-plot read two
+ * Three host-side tools share it: invlab-compare and invlab-plot read two
  * sides, invlab-gate one side and an optional baseline.
  *
  * Why the statistics are the ones they are:
  *
- * - A group's headline value is taken from the merged histogram, never
- *   averaged over runs: a p99 of p99s is not a p99, while adding bins is
- *   exact, so three 1 s runs give the same p99 as one 3 s run would.
+ * - A side's value is its per-run values summarized as kernel
+ *   reviewers' tables do: AMean for a mean, Median for percentiles, HMean
+ *   for throughput.  The merged histogram (adding bins is exact) is kept
+ *   for what needs all the samples: the limits of invlab-gate, a p999
+ *   that no run alone has, and the pooled tests of one run a side.
  * - The spread is the coefficient of variation of the per-run values, as
  *   kernel reviewers show it, because run-to-run noise (boot, placement,
  *   host steal) is the noise that decides whether a change is real.
- * - Significance therefore comes from the per-run values first: a rank
- *   test (Mann-Whitney U: no normality assumed, latency never is) when
- *   there are runs enough for it.  With n runs a side the smallest p it
- *   can reach is 2 / C(2n, n): 0.10 with three runs, 0.029 with four.
- *   With two or three runs a side, Welch's t test over the same values
- *   (it assumes the per-run values are roughly normal, which holds
- *   better for a run's percentile than for single samples).  Only when
- *   a side has a single run, so that run-to-run noise cannot be seen at
- *   all, a bootstrap over the merged bins: it sees sample-to-sample noise
- *   only, and calls a difference real that another boot might not
- *   reproduce.  The report names the test used so nobody mistakes one
- *   for the other.
- * - The bootstrap is computed, not drawn: the distribution of a resampled
- *   quantile follows from the binomial law of the bin counts, so results
+ * - Significance therefore comes from the runs.  Percentiles: the
+ *   hierarchical bootstrap, runs resampled and then samples within each
+ *   run, with 5 or more runs a side (fewer understate the runs' spread);
+ *   the mean, and percentiles over fewer runs: Welch's t over the per-run
+ *   values, whose degrees of freedom pay for few runs; min and max: the
+ *   rank test (Mann-Whitney U, no normality assumed), whose smallest p
+ *   with n runs a side is 2 / C(2n, n), 0.0079 with five.  Only when each
+ *   side is a single run, so that run-to-run noise cannot be seen at
+ *   all, a pooled-sample test over the bins: it sees sample-to-sample
+ *   noise only, and calls a difference real that another boot might not
+ *   reproduce; its name says "pooled" so nobody mistakes it.
+ * - The rows of one comparison are tested together: Holm's or Benjamini
+ *   and Hochberg's correction over all of them, and a row is decided
+ *   better or worse only when significant after it and beyond a
+ *   threshold.  A comparison of 25 rows each at 0.05 would otherwise
+ *   call an A/A pair worse most of the time.
+ * - The pooled bootstrap is computed, not drawn: the distribution of a
+ *   resampled quantile follows from the binomial law of the bin counts.
+ *   The hierarchical one is drawn, seeded: the k-th smallest of n draws
+ *   from a run is where a Beta(k, n - k + 1) variate falls in its
+ *   cumulative counts, so a draw costs a few operations, not n.
  *
  * Results come from devices and may claim any sample count, so no loop
  * here runs for as long as a count says: the binomial tails sum a bounded
- * number of terms from a start computed in log space.
+ * number of terms from a start computed in log space, and one row's
+ * bootstrap makes a bounded number of draws however many runs there are.
  */
 #include <errno.h>
 #include <math.h>
