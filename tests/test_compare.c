@@ -366,7 +366,9 @@ static void test_merge_exact(char **base)
 static void test_compare_sets(char **base, char **same, char **shift,
 			      char **noise)
 {
-	struct il_res_cmp_opts o = { IL_RES_TEST_AUTO, 0.05, 1 };
+	struct il_res_cmp_opts o = { .mode = IL_RES_TEST_AUTO,
+				     .alpha = 0.05,
+				     .threshold_pct = 1 };
 	struct il_res_set b, c;
 	const struct il_res_metric *mb, *mc;
 	struct il_res_cmp r;
@@ -378,31 +380,54 @@ static void test_compare_sets(char **base, char **same, char **shift,
 	mb = il_res_group_metric(
 		il_res_set_find(&b, "pi-classic", "inherit", 0), "blocked_ns");
 
-	/* identical inputs: ratio 1, p 1, no change */
+	/*
+	 * The test by statistic: percentiles by the hierarchical bootstrap,
+	 * the mean by Welch's t over the per-run means, max by the rank
+	 * test over the per-run maxima.
+	 */
+	static const enum il_res_test want[] = { IL_RES_T_HBOOT, IL_RES_T_HBOOT,
+						 IL_RES_T_HBOOT,
+						 IL_RES_T_RANK_EXACT,
+						 IL_RES_T_WELCH };
+
+	/* identical inputs: ratio 1, no change, p far from any level */
 	load_set(&c, same, 5);
 	mc = il_res_group_metric(
 		il_res_set_find(&c, "pi-classic", "inherit", 0), "blocked_ns");
 	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
 		il_res_compare(mb, mc, st[i], &o, &r);
 		t_check(r.ratio == 1 && r.pct_imp == 0);
-		t_check(near(r.p, 1, 1e-9));
+		t_check(r.p > 0.5);
+		t_check(r.p_adj == r.p);
 		t_check_int(r.change, IL_RES_SAME);
-		t_check_int(r.test, IL_RES_T_RANK_EXACT);
+		t_check_int(r.test, want[i]);
+		t_check(!r.pooled);
+		/* the interval holds 0 */
+		t_check(r.ci_lo <= 0 && r.ci_hi >= 0);
 	}
 	il_res_set_free(&c);
 
-	/* 25 % slower in every run: worse, by the rank test, 2 / 252 */
+	/* 25 % slower in every run: worse, by every test */
 	load_set(&c, shift, 5);
 	mc = il_res_group_metric(
 		il_res_set_find(&c, "pi-classic", "inherit", 0), "blocked_ns");
 	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
 		il_res_compare(mb, mc, st[i], &o, &r);
 		t_check_int(r.change, IL_RES_WORSE);
-		t_check_int(r.test, IL_RES_T_RANK_EXACT);
-		t_check(near(r.p, 2.0 / 252, 1e-12));
+		t_check_int(r.test, want[i]);
+		/* the rank test's floor with 5 runs a side is 2 / 252 */
+		if (want[i] == IL_RES_T_RANK_EXACT)
+			t_check(near(r.p, 2.0 / 252, 1e-12));
+		/* no replicate of the bootstrap crosses 1: 1 / (B + 1) */
+		if (want[i] == IL_RES_T_HBOOT)
+			t_check(near(r.p, 1.0 / (IL_RES_RESAMPLES_DEFAULT + 1),
+				     1e-12));
 		/* the histogram's resolution: within 0.8 % */
 		t_check(near(r.ratio, 1.25, 0.0125));
 		t_check(near(r.pct_imp, -25, 1.25));
+		/* the interval holds the change, and not 0 */
+		t_check(r.ci_lo <= r.pct_imp && r.ci_hi >= r.pct_imp);
+		t_check(r.ci_hi < 0);
 		t_check_int(r.sb.n, 5);
 		t_check_int(r.sc.n, 5);
 	}
@@ -412,12 +437,9 @@ static void test_compare_sets(char **base, char **same, char **shift,
 	t_check_int(r.test, IL_RES_T_WELCH);
 	t_check_int(r.change, IL_RES_WORSE);
 	o.mode = IL_RES_TEST_BOOTSTRAP;
-	il_res_compare(mb, mc, IL_RES_P50, &o, &r);
-	t_check_int(r.test, IL_RES_T_BOOT_QUANTILE);
+	il_res_compare(mb, mc, IL_RES_MEAN, &o, &r);
+	t_check_int(r.test, IL_RES_T_HBOOT);
 	t_check_int(r.change, IL_RES_WORSE);
-	/* the bootstrap has nothing to say about a maximum */
-	il_res_compare(mb, mc, IL_RES_MAX, &o, &r);
-	t_check_int(r.change, IL_RES_TOO_FEW);
 	/* rank only, two runs a side: too few runs, not "no change" */
 	o.mode = IL_RES_TEST_RANK;
 	{
@@ -427,13 +449,30 @@ static void test_compare_sets(char **base, char **same, char **shift,
 		il_res_compare(&m2b, &m2c, IL_RES_P50, &o, &r);
 		t_check_int(r.change, IL_RES_TOO_FEW);
 		t_check(isnan(r.p));
+		/* one run a side: a pooled-sample test, named so */
+		m2b.nruns = m2c.nruns = 1;
+		o.mode = IL_RES_TEST_AUTO;
+		il_res_compare(&m2b, &m2c, IL_RES_P50, &o, &r);
+		t_check(r.pooled);
+		t_check_int(r.test, IL_RES_T_BOOT_QUANTILE);
+		t_check_str(il_res_test_name(r.test),
+			    "pooled-bootstrap(1 run)");
+		il_res_compare(&m2b, &m2c, IL_RES_MEAN, &o, &r);
+		t_check(r.pooled);
+		t_check_int(r.test, IL_RES_T_Z_MEAN);
+		/* a maximum has no pooled test */
+		il_res_compare(&m2b, &m2c, IL_RES_MAX, &o, &r);
+		t_check_int(r.change, IL_RES_TOO_FEW);
 	}
-	/* a smaller change than --min-change is no change */
+	/* a change within --threshold is no change; beyond it, worse */
 	o.mode = IL_RES_TEST_AUTO;
-	o.min_change_pct = 30;
+	o.threshold_pct = 30;
 	il_res_compare(mb, mc, IL_RES_P50, &o, &r);
 	t_check_int(r.change, IL_RES_SAME);
-	o.min_change_pct = 1;
+	o.threshold_pct = 20;
+	il_res_compare(mb, mc, IL_RES_P50, &o, &r);
+	t_check_int(r.change, IL_RES_WORSE);
+	o.threshold_pct = 1;
 	il_res_set_free(&c);
 
 	/*
@@ -463,9 +502,14 @@ static void test_cli(char **base, char **same, char **shift, char **noise)
 		 NULL);
 	t_check_int(rc, 0);
 	t_check_contains(out, "no change");
-	t_check(!strstr(out, "worse") && !strstr(out, "better"));
+	t_check(!strstr(out, "  worse\n") && !strstr(out, "  better\n"));
 	t_check_contains(out, "1.00 [  0.00]");
 	t_check_contains(out, "U-exact");
+	t_check_contains(out, "h-bootstrap");
+	/* each block names the statistic over runs its rows use */
+	t_check_contains(out, "pi-classic/inherit blocked_ns: Median of "
+			      "per-run p50, p99, p999, max; AMean of per-run "
+			      "mean; lower is better\n");
 	free(out), free(err);
 
 	rc = run(&out, &err, base[0], base[1], base[2], base[3], base[4], "--",
@@ -479,15 +523,83 @@ static void test_cli(char **base, char **same, char **shift, char **noise)
 	rc = run(&out, &err, base[0], base[1], base[2], base[3], base[4], "--",
 		 noise[0], noise[1], noise[2], noise[3], noise[4], NULL);
 	t_check_int(rc, 0);
-	t_check_contains(out, "\n0 worse, 0 better, 9 no change, 0 too few");
+	/* the p999 rows: 400 samples a run give none */
+	t_check_contains(out, "\n0 worse, 0 better, 7 no change, 2 too few");
+	t_check_contains(out, "Holm correction over 7 tested rows");
+	t_check_contains(out, "\nplan: ");
 	free(out), free(err);
 
-	/* one file against one: the bootstrap, named as such */
+	/* one file against one: the pooled-sample test, named as such */
 	rc = run(&out, &err, "-m", "blocked_ns", "-s", "p50", base[0], shift[0],
 		 NULL);
 	t_check_int(rc, 1);
-	t_check_contains(out, "bootstrap");
+	t_check_contains(out, "pooled-bootstrap(1 run)");
 	t_check_contains(out, "1:1");
+	free(out), free(err);
+
+	/* the threshold decides the exit, both sides of the 25 % change */
+	rc = run(&out, &err, "-q", "-s", "p50", "--threshold", "24", base[0],
+		 base[1], base[2], base[3], base[4], "--", shift[0], shift[1],
+		 shift[2], shift[3], shift[4], NULL);
+	t_check_int(rc, 1);
+	free(out), free(err);
+	rc = run(&out, &err, "-q", "-s", "p50", "--threshold", "26", base[0],
+		 base[1], base[2], base[3], base[4], "--", shift[0], shift[1],
+		 shift[2], shift[3], shift[4], NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "no change");
+	free(out), free(err);
+	/* the other way round: better never exits 1 */
+	rc = run(&out, &err, "-q", shift[0], shift[1], shift[2], shift[3],
+		 shift[4], "--", base[0], base[1], base[2], base[3], base[4],
+		 NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "  better\n");
+	free(out), free(err);
+	/*
+	 * The correction decides too: two configurations give two max rows,
+	 * each at the rank test's floor 2/252 = 0.0079.  At alpha 0.015,
+	 * alone each is worse; Holm makes the first 2 x 0.0079 = 0.016, not
+	 * below 0.015: no change; Benjamini-Hochberg keeps both at 0.0079.
+	 */
+	rc = run(&out, &err, "-s", "max", "-c", "none", base[0], base[1],
+		 base[2], base[3], base[4], "--", shift[0], shift[1], shift[2],
+		 shift[3], shift[4], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "none correction over 2 tested rows");
+	free(out), free(err);
+	rc = run(&out, &err, "-s", "max", "-t", "rank", "-c", "holm", "--alpha",
+		 "0.015", base[0], base[1], base[2], base[3], base[4], "--",
+		 shift[0], shift[1], shift[2], shift[3], shift[4], NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "Holm correction over 2 tested rows");
+	free(out), free(err);
+	rc = run(&out, &err, "-s", "max", "-t", "rank", "-c", "bh", "--alpha",
+		 "0.015", base[0], base[1], base[2], base[3], base[4], "--",
+		 shift[0], shift[1], shift[2], shift[3], shift[4], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "Benjamini-Hochberg correction over 2 tested");
+	free(out), free(err);
+
+	/* settings out of range: exit 2, the range named */
+	rc = run(&out, &err, "--threshold", "-1", base[0], shift[0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "from 0 to 100");
+	free(out), free(err);
+	rc = run(&out, &err, "--plan", "0", base[0], shift[0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--plan");
+	free(out), free(err);
+	rc = run(&out, &err, "--summary", "blocked_ns=gmean", base[0], shift[0],
+		 NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "not amean, hmean or median");
+	free(out), free(err);
+	/* --summary: the header says what the rows use */
+	rc = run(&out, &err, "-q", "-s", "p50,mean", "--summary",
+		 "median,blocked_ns.p50=amean", base[0], shift[0], NULL);
+	t_check_contains(out, "blocked_ns: Median of per-run mean; AMean of "
+			      "per-run p50; lower");
 	free(out), free(err);
 }
 
@@ -537,7 +649,9 @@ static void test_exact_format(const struct il_sysinfo *si)
 	rc = run(&out, &err, "--format", "markdown", "-s", "p50", b[0], b[1],
 		 b[2], b[3], b[4], "--", c[0], c[1], c[2], c[3], c[4], NULL);
 	t_check_int(rc, 1);
-	t_check_contains(out, "| configuration | metric | stat |");
+	t_check_contains(out, "**pi-classic/inherit** `blocked_ns`: Median "
+			      "of per-run p50; lower is better");
+	t_check_contains(out, "| stat | baseline | candidate |");
 	t_check_contains(out, "`1.25 [-25.00]( 0.00)`");
 	t_check_contains(out, "**worse**");
 	free(out), free(err);
@@ -565,7 +679,23 @@ static void test_exact_format(const struct il_sysinfo *si)
 			     -25, 1e-9));
 		t_check_str(json_object_get_string(
 				    json_object_object_get(x, "test")),
-			    "U-exact");
+			    "h-bootstrap");
+		t_check_str(json_object_get_string(
+				    json_object_object_get(x, "summary")),
+			    "Median");
+		t_check_int(json_object_array_length(json_object_object_get(
+				    x, "pct_improvement_ci95")),
+			    2);
+		t_check(json_object_object_get_ex(x, "p_adjusted", NULL));
+		t_check(json_object_object_get_ex(x, "detectable_pct", NULL));
+		/* constant runs: no spread, no plan */
+		t_check_int(json_object_get_int(json_object_object_get(
+				    x, "plan_runs_per_side")),
+			    0);
+		t_check_str(json_object_get_string(json_object_object_get(
+				    json_object_object_get(o, "settings"),
+				    "correction")),
+			    "Holm");
 		t_check_int(json_object_get_int(
 				    json_object_object_get(o, "return_code")),
 			    1);
@@ -992,12 +1122,12 @@ static void test_mut_statistics(void)
 {
 	static struct il_hist hb, hc;
 	double rb[5][IL_RES_NSTATS], rc[5][IL_RES_NSTATS];
-	const double vb[] = { 4, 4, 4, 4, 4 }, vc[] = { 5, 5, 5, 5, 5 };
+	const double vb[] = { 4, 3.9, 4.1, 4, 4 }, vc[] = { 5, 4.9, 5.1, 5, 5 };
 	const double zero[] = { 0, 0, 0, 0, 0 }, three[] = { 3, 3, 3, 3, 3 };
 	struct il_res_cmp_opts o = {
 		.mode = IL_RES_TEST_AUTO,
 		.alpha = 0.05,
-		.min_change_pct = 25,
+		.threshold_pct = 25,
 	};
 	struct il_res_metric mb, mc;
 	struct il_res_cmp r;
@@ -1019,17 +1149,19 @@ static void test_mut_statistics(void)
 	t_check_int(il_res_mann_whitney(a, 30, b, 31, &p, &exact), 0);
 	t_check(!exact);
 
-	/* 4 -> 5 is exactly 25 % worse: a change of min_change_pct counts */
+	/* 4 -> 5 is 25 % worse: beyond a threshold of 5 %, a change;
+	 * within one of 50 %, none */
 	metric_of(&mb, &hb, rb, vb, 5, 4, 100);
 	metric_of(&mc, &hc, rc, vc, 5, 5, 100);
+	o.threshold_pct = 5;
 	il_res_compare(&mb, &mc, IL_RES_MAX, &o, &r);
 	t_check(r.pct_imp == -25);
 	t_check(r.p < o.alpha);
 	t_check_int(r.change, IL_RES_WORSE);
-	o.min_change_pct = 25.001;
+	o.threshold_pct = 50;
 	il_res_compare(&mb, &mc, IL_RES_MAX, &o, &r);
 	t_check_int(r.change, IL_RES_SAME);
-	o.min_change_pct = 25;
+	o.threshold_pct = 25;
 
 	/* a baseline of 0: ratio 1 to a candidate of 0, none to anything
 	 * else (and that is worse, however small) */

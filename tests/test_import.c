@@ -219,7 +219,7 @@ static void test_cyclictest(void)
 		    0);
 	t_check_contains(out, "cyclictest/default");
 	t_check_contains(out, "1.00 [  0.00]");
-	t_check(!t_count(out, "worse") && !t_count(out, "better"));
+	t_check(!t_count(out, "  worse") && !t_count(out, "  better"));
 	free(out);
 	out = NULL;
 	/* two runs: both compared, several files are several runs */

@@ -11,14 +11,21 @@
  * merged bin by bin; for every histogram and statistic the candidate is
  * shown as "ratio [pct imp](CV)": cand / base, the percent improvement
  * (positive is better: lower latency is better) and the coefficient of
- * variation of the per-run values, as in "1.00 [ -3.94]( 1.51)".  A
- * difference only counts as better or worse when a significance test
- * says it is not noise (stats.c explains which test and why) and it is
- * at least --min-change; otherwise it reads "no change".
+ * variation of the per-run values, as in "1.00 [ -3.94]( 1.51)".  Each
+ * side's value is its per-run values summarized as the reviewers' tables
+ * do (AMean for a mean, Median for percentiles, HMean for throughput;
+ * named in each block's header, --summary overrides it).  Every row is
+ * tested with a test that respects runs (stats.h says which), all rows of
+ * the comparison are corrected together (Holm by default, --correction),
+ * and a difference only counts as better or worse when it is significant
+ * after the correction and beyond --threshold; otherwise "no change".
+ * Each row also shows the 95 % interval of its change and the smallest
+ * change its runs could detect; the closing line how many runs a side
+ * would detect a --plan change.
  *
- * Exit: 0 compared and nothing significantly worse, 1 something is
- * significantly worse, 2 bad usage, 77 nothing in common to compare,
- * 99 a result file cannot be read.
+ * Exit: 0 compared and nothing worse, 1 something is worse (significant
+ * after the correction and beyond the threshold), 2 bad usage, 77
+ * nothing in common to compare, 99 a result file cannot be read.
  */
 #include <errno.h>
 #include <math.h>
@@ -49,7 +56,12 @@ struct cfg {
 	const char *stat;
 	int test;
 	const char *alpha;
-	int64_t min_change;
+	const char *threshold;
+	int correction;
+	const char *summary;
+	const char *plan;
+	int64_t seed;
+	int64_t resamples;
 	uint64_t max_input;
 };
 
@@ -108,26 +120,76 @@ static const struct il_opt opts[] = {
 	  .def = "auto",
 	  .choices = "auto|rank|welch|bootstrap",
 	  .metavar = "TEST",
-	  .help = "significance test: rank is Mann-Whitney U over the per-run "
-		  "values, welch is Welch's t test over them, bootstrap "
-		  "resamples the merged bins; auto takes rank when the runs "
-		  "can reach --alpha (4 a side at 0.05), welch with 2 or 3 "
-		  "runs a side, bootstrap when a side has one run" },
+	  .help = "significance test over the runs: rank is Mann-Whitney U "
+		  "over the per-run values, welch is Welch's t test over them, "
+		  "bootstrap the hierarchical bootstrap (runs resampled, then "
+		  "samples within each run); auto takes the bootstrap for "
+		  "percentiles, welch for the mean and rank for min and max.  "
+		  "When each side is a single run, a pooled-sample test, "
+		  "labelled so, whatever TEST is" },
 	{ .name = "alpha",
 	  .type = IL_OPT_STRING,
 	  .offset = O(alpha),
 	  .def = "0.05",
 	  .metavar = "P",
-	  .help = "significance level: a difference counts when its p-value is "
-		  "below P (0 < P <= 0.5)" },
-	{ .name = "min-change",
-	  .type = IL_OPT_INT,
-	  .offset = O(min_change),
-	  .def = "1",
-	  .max = 100,
+	  .help = "significance level of the whole comparison: a row is "
+		  "significant when its corrected p-value is below P (0 < P "
+		  "<= 0.5)" },
+	{ .name = "correction",
+	  .short_name = 'c',
+	  .type = IL_OPT_CHOICE,
+	  .offset = O(correction),
+	  .def = "holm",
+	  .choices = "holm|bh|none",
+	  .metavar = "METHOD",
+	  .help = "correction for testing all rows of the comparison "
+		  "together: holm bounds the chance of any false 'worse' or "
+		  "'better' by --alpha (family-wise), bh (Benjamini-Hochberg) "
+		  "the expected share of false ones among them; none tests "
+		  "each row alone" },
+	{ .name = "threshold",
+	  .type = IL_OPT_STRING,
+	  .offset = O(threshold),
+	  .def = "2",
 	  .metavar = "PCT",
-	  .help = "smaller changes read as no change even when significant; "
-		  "histogram buckets are up to 0.8% wide" },
+	  .help = "a row is worse or better only when significant and its "
+		  "change is beyond PCT percent (0 <= PCT <= 100); histogram "
+		  "buckets are up to 0.8% wide" },
+	{ .name = "summary",
+	  .type = IL_OPT_STRING,
+	  .offset = O(summary),
+	  .metavar = "LIST",
+	  .help = "how the per-run values of a side are summarized: "
+		  "amean, hmean or median, for every row or as "
+		  "METRIC=NAME or METRIC.STAT=NAME, comma-separated (default: "
+		  "AMean for a mean, Median for percentiles, min and max, "
+		  "HMean for throughput metrics)" },
+	{ .name = "plan",
+	  .type = IL_OPT_STRING,
+	  .offset = O(plan),
+	  .def = "5",
+	  .metavar = "PCT",
+	  .help = "the closing line tells how many runs a side would detect a "
+		  "change of PCT percent on every row (80% power, at the "
+		  "corrected level)" },
+	{ .name = "seed",
+	  .type = IL_OPT_INT,
+	  .offset = O(seed),
+	  .def = "1",
+	  .min = 0,
+	  .max = INT64_MAX,
+	  .metavar = "N",
+	  .help = "seed of the bootstrap: the same files and seed give the "
+		  "same table" },
+	{ .name = "resamples",
+	  .type = IL_OPT_INT,
+	  .offset = O(resamples),
+	  .def = "4000",
+	  .min = 100,
+	  .max = 1000000,
+	  .metavar = "N",
+	  .help = "replicates of the bootstrap (its smallest p-value is "
+		  "about 1/N)" },
 	IL_RES_OPT_MAX_INPUT(O(max_input)),
 	{ .name = NULL },
 };
@@ -160,6 +222,12 @@ struct cmp {
 	char **only; /* groups found on one side only, "baseline: x" */
 	size_t nonly;
 	size_t count[IL_RES_WORSE + 1];
+	size_t family; /* rows with a test: what the correction counts */
+	double threshold, plan;
+	/* --summary: "metric", "metric.stat" or "" (every row) -> summary */
+	char **sum_key;
+	enum il_res_summary *sum_val;
+	size_t nsum;
 	int argc;
 	char **argv;
 };
@@ -206,8 +274,27 @@ static int add_row(struct cmp *c, const char *group, const char *metric,
 		.group = group, .metric = metric, .st = st, .c = *r
 	};
 	c->nrows++;
-	c->count[r->change]++;
 	return 0;
+}
+
+/* the --summary for a row: metric.stat, then metric, then every row */
+static enum il_res_summary summary_for(const struct cmp *c, const char *metric,
+				       enum il_res_stat st)
+{
+	char key[128];
+	enum il_res_summary by_metric = IL_RES_SUM_AUTO;
+	enum il_res_summary all = IL_RES_SUM_AUTO;
+
+	snprintf(key, sizeof(key), "%s.%s", metric, il_res_stat_name(st));
+	for (size_t i = 0; i < c->nsum; i++) {
+		if (!strcmp(c->sum_key[i], key))
+			return c->sum_val[i];
+		if (!strcmp(c->sum_key[i], metric))
+			by_metric = c->sum_val[i];
+		else if (!c->sum_key[i][0])
+			all = c->sum_val[i];
+	}
+	return by_metric != IL_RES_SUM_AUTO ? by_metric : all;
 }
 
 /*
@@ -227,9 +314,11 @@ static int compare_group(struct cmp *c, const struct il_res_group *gb,
 		if (!mc || !metric_wanted(c, name))
 			continue;
 		for (int s = 0; s < c->nstats; s++) {
+			struct il_res_cmp_opts o = c->o;
 			struct il_res_cmp r;
 
-			il_res_compare(mb, mc, c->stats[s], &c->o, &r);
+			o.summary = summary_for(c, name, c->stats[s]);
+			il_res_compare(mb, mc, c->stats[s], &o, &r);
 			if (isnan(r.base) && isnan(r.cand))
 				continue;
 			if (add_row(c, label, name, c->stats[s], &r))
@@ -276,6 +365,27 @@ static int build(struct cmp *c)
 		    push_str(&c->only, &c->nonly, label))
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* every row of the comparison corrected together, then decided */
+static int decide(struct cmp *c)
+{
+	struct il_res_cmp **v = calloc(c->nrows + 1, sizeof(*v));
+	int ret;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->nrows; i++) {
+		v[i] = &c->rows[i].c;
+		c->family += c->rows[i].c.test != IL_RES_T_NONE;
+	}
+	ret = il_res_decide_family(v, c->nrows, &c->o);
+	free(v);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < c->nrows; i++)
+		c->count[c->rows[i].c.change]++;
 	return 0;
 }
 
@@ -504,16 +614,135 @@ static const char *mode_name(enum il_res_test_mode m)
 	return (unsigned)m < 4 ? names[m] : "?";
 }
 
+/* "[ -1.20,  +3.40]": the interval of the pct imp */
+static void fmt_ci(char *buf, size_t len, double lo, double hi)
+{
+	if (isnan(lo) || isnan(hi))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%+.2f, %+.2f]",
+			 round(lo * 100) / 100 + 0.0,
+			 round(hi * 100) / 100 + 0.0);
+}
+
+/* the smallest detectable change */
+static void fmt_mde(char *buf, size_t len, double mde)
+{
+	if (isnan(mde))
+		snprintf(buf, len, "n/a");
+	else if (isinf(mde))
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%.1f%%", mde);
+}
+
+/* the end of the block (group and metric) that starts at row i */
+static size_t block_end(const struct cmp *c, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < c->nrows && !c->rows[j].first_of_metric)
+		j++;
+	return j;
+}
+
+/*
+ * "Median of per-run p50, p99; AMean of per-run mean; lower is better":
+ * the statistic over runs each row of the block shows and tests.
+ */
+static void block_header(const struct cmp *c, size_t i, size_t end, char *buf,
+			 size_t len)
+{
+	static const enum il_res_summary order[] = { IL_RES_SUM_MEDIAN,
+						     IL_RES_SUM_AMEAN,
+						     IL_RES_SUM_HMEAN };
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < 3; k++) {
+		bool first = true;
+
+		for (size_t r = i; r < end && used < len; r++) {
+			if (c->rows[r].c.summary != order[k])
+				continue;
+			used += (size_t)snprintf(
+				buf + used, len - used, "%s%s%s",
+				first ? (used ? "; " : "") : ", ",
+				first ? il_res_summary_name(order[k]) : "",
+				first ? " of per-run " : "");
+			if (used < len)
+				used += (size_t)snprintf(
+					buf + used, len - used, "%s",
+					il_res_stat_name(c->rows[r].st));
+			first = false;
+		}
+	}
+	if (used < len)
+		snprintf(buf + used, len - used, "%s%s is better",
+			 used ? "; " : "",
+			 c->rows[i].c.higher_better ? "higher" : "lower");
+}
+
+/* the runs a side that would detect --plan on row r; 0: no spread seen */
+static size_t row_plan(const struct cmp *c, const struct il_res_cmp *r)
+{
+	size_t m = c->o.correction == IL_RES_CORR_NONE ? 1 : c->family;
+	double cv;
+
+	if (r->test == IL_RES_T_NONE || isnan(r->sb.cv_pct) ||
+	    isnan(r->sc.cv_pct))
+		return 0;
+	cv = sqrt((r->sb.cv_pct * r->sb.cv_pct + r->sc.cv_pct * r->sc.cv_pct) /
+		  2);
+	return il_res_plan_runs(cv, c->plan, &c->o, m);
+}
+
+/* the runs a side that would detect --plan on every row with runs */
+static size_t plan_runs(const struct cmp *c, size_t *worst)
+{
+	size_t most = 0;
+
+	*worst = c->nrows;
+	for (size_t i = 0; i < c->nrows; i++) {
+		size_t n = row_plan(c, &c->rows[i].c);
+
+		if (n > most) {
+			most = n;
+			*worst = i;
+		}
+	}
+	return most;
+}
+
 static void print_summary(FILE *f, const struct cmp *c, bool md)
 {
+	size_t worst, n = plan_runs(c, &worst);
+
 	fprintf(f,
 		"%s%zu worse, %zu better, %zu no change, %zu too few runs "
-		"(alpha %g, min change %lld%%, test %s; lower is better; "
-		"ratio = candidate / baseline, pct imp > 0 is better, CV over "
-		"runs)\n",
+		"(%s correction over %zu tested rows, alpha %g, threshold "
+		"%g%%, test %s; lower is better but for throughput; ratio = "
+		"candidate / baseline, pct imp > 0 is better, CV over runs, "
+		"CI95 of pct imp from the hierarchical bootstrap, detects = "
+		"the smallest change these runs detect at 80%% power)\n",
 		md ? "\n" : "", c->count[IL_RES_WORSE], c->count[IL_RES_BETTER],
-		c->count[IL_RES_SAME], c->count[IL_RES_TOO_FEW], c->o.alpha,
-		(long long)c->cfg->min_change, mode_name(c->o.mode));
+		c->count[IL_RES_SAME], c->count[IL_RES_TOO_FEW],
+		il_res_correction_name(c->o.correction), c->family, c->o.alpha,
+		c->threshold, mode_name(c->o.mode));
+	if (n)
+		fprintf(f,
+			"%splan: %zu runs a side would detect a %g%% change on "
+			"every row with runs (80%% power, %s over %zu rows); "
+			"the noisiest is %s %s %s\n",
+			md ? "\n" : "", n, c->plan,
+			il_res_correction_name(c->o.correction), c->family,
+			c->rows[worst].group, c->rows[worst].metric,
+			il_res_stat_name(c->rows[worst].st));
+	else
+		fprintf(f,
+			"%splan: no row has two runs a side with a spread: "
+			"give at least 2 runs a side (5 or more are usual)\n",
+			md ? "\n" : "");
 }
 
 /* ---- text ------------------------------------------------------------ */
@@ -543,10 +772,22 @@ static void print_fp_text(FILE *f, const struct cmp *c)
 	il_table_free(&t);
 }
 
+static void row_cells(const struct row *r, char *nb, char *nc, char *p,
+		      char *pa, char *ci, char *mde, size_t len)
+{
+	fmt_norm(nb, len, isnan(r->c.base) ? NAN : 1.0,
+		 isnan(r->c.base) ? NAN : 0.0, r->c.sb.cv_pct);
+	fmt_norm(nc, len, r->c.ratio, r->c.pct_imp, r->c.sc.cv_pct);
+	fmt_p(p, len, r->c.p);
+	fmt_p(pa, len, r->c.p_adj);
+	fmt_ci(ci, len, r->c.ci_lo, r->c.ci_hi);
+	fmt_mde(mde, len, r->c.mde_pct);
+}
+
 static void print_text(FILE *f, const struct cmp *c)
 {
-	struct il_table t;
-	char nb[64], nc[64], vb[24], vc[24], p[16];
+	char nb[64], nc[64], vb[24], vc[24], p[64], pa[64], ci[64], mde[64];
+	char head[512];
 
 	if (!c->cfg->quiet) {
 		print_files(f, "baseline: ", &c->base, false);
@@ -556,42 +797,49 @@ static void print_text(FILE *f, const struct cmp *c)
 		print_notes(f, c, false);
 		fputc('\n', f);
 	}
-	il_table_init(&t);
-	il_table_col(&t, "configuration", false);
-	il_table_col(&t, "metric", false);
-	il_table_col(&t, "stat", false);
-	il_table_col(&t, "baseline", true);
-	il_table_col(&t, "candidate", true);
-	il_table_col(&t, "base[pct imp](CV)", false);
-	il_table_col(&t, "cand[pct imp](CV)", false);
-	il_table_col(&t, "runs", true);
-	il_table_col(&t, "p", true);
-	il_table_col(&t, "test", false);
-	il_table_col(&t, "change", false);
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct row *r = &c->rows[i];
+	for (size_t i = 0; i < c->nrows;) {
+		size_t end = block_end(c, i);
+		struct il_table t;
 
-		fmt_norm(nb, sizeof(nb), isnan(r->c.base) ? NAN : 1.0,
-			 isnan(r->c.base) ? NAN : 0.0, r->c.sb.cv_pct);
-		fmt_norm(nc, sizeof(nc), r->c.ratio, r->c.pct_imp,
-			 r->c.sc.cv_pct);
-		fmt_p(p, sizeof(p), r->c.p);
-		il_table_cell(&t, "%s", r->first_of_group ? r->group : "");
-		il_table_cell(&t, "%s", r->first_of_metric ? r->metric : "");
-		il_table_cell(&t, "%s", il_res_stat_name(r->st));
-		il_table_cell(&t, "%s",
-			      il_res_fmt_ns(vb, sizeof(vb), r->c.base));
-		il_table_cell(&t, "%s",
-			      il_res_fmt_ns(vc, sizeof(vc), r->c.cand));
-		il_table_cell(&t, "%s", nb);
-		il_table_cell(&t, "%s", nc);
-		il_table_cell(&t, "%zu:%zu", r->c.sb.n, r->c.sc.n);
-		il_table_cell(&t, "%s", p);
-		il_table_cell(&t, "%s", il_res_test_name(r->c.test));
-		il_table_cell(&t, "%s", il_res_change_name(r->c.change));
+		block_header(c, i, end, head, sizeof(head));
+		fprintf(f, "%s%s %s: %s\n", i ? "\n" : "", c->rows[i].group,
+			c->rows[i].metric, head);
+		il_table_init(&t);
+		il_table_col(&t, "stat", false);
+		il_table_col(&t, "baseline", true);
+		il_table_col(&t, "candidate", true);
+		il_table_col(&t, "base[pct imp](CV)", false);
+		il_table_col(&t, "cand[pct imp](CV)", false);
+		il_table_col(&t, "CI95 pct imp", false);
+		il_table_col(&t, "runs", true);
+		il_table_col(&t, "p", true);
+		il_table_col(&t, "p adj", true);
+		il_table_col(&t, "test", false);
+		il_table_col(&t, "detects", true);
+		il_table_col(&t, "change", false);
+		for (; i < end; i++) {
+			const struct row *r = &c->rows[i];
+
+			row_cells(r, nb, nc, p, pa, ci, mde, sizeof(nb));
+			il_table_cell(&t, "%s", il_res_stat_name(r->st));
+			il_table_cell(&t, "%s",
+				      il_res_fmt_ns(vb, sizeof(vb), r->c.base));
+			il_table_cell(&t, "%s",
+				      il_res_fmt_ns(vc, sizeof(vc), r->c.cand));
+			il_table_cell(&t, "%s", nb);
+			il_table_cell(&t, "%s", nc);
+			il_table_cell(&t, "%s", ci);
+			il_table_cell(&t, "%zu:%zu", r->c.sb.n, r->c.sc.n);
+			il_table_cell(&t, "%s", p);
+			il_table_cell(&t, "%s", pa);
+			il_table_cell(&t, "%s", il_res_test_name(r->c.test));
+			il_table_cell(&t, "%s", mde);
+			il_table_cell(&t, "%s",
+				      il_res_change_name(r->c.change));
+		}
+		il_table_print(&t, f);
+		il_table_free(&t);
 	}
-	il_table_print(&t, f);
-	il_table_free(&t);
 	if (!c->cfg->quiet) {
 		fputc('\n', f);
 		print_summary(f, c, false);
@@ -617,9 +865,20 @@ static void md_cell(FILE *f, const char *s, bool code)
 	fputs(code ? "` |" : " |", f);
 }
 
+/* text outside a table: what Markdown would take as markup, escaped */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("`*_<>|", *s))
+			fputc('\\', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+}
+
 static void print_markdown(FILE *f, const struct cmp *c)
 {
-	char nb[64], nc[64], vb[24], vc[24], p[16], runs[32];
+	char nb[64], nc[64], vb[24], vc[24], p[64], pa[64], ci[64], mde[64];
+	char runs[32], head[512];
 
 	if (!c->cfg->quiet) {
 		fprintf(f, "### invlab-compare\n\n");
@@ -647,39 +906,52 @@ static void print_markdown(FILE *f, const struct cmp *c)
 		print_notes(f, c, true);
 		fputc('\n', f);
 	}
-	fprintf(f, "| configuration | metric | stat | baseline | candidate "
-		   "| base [pct imp](CV) | cand [pct imp](CV) | runs | p | "
-		   "test | change |\n"
-		   "|---|---|---|---:|---:|---|---|---:|---:|---|---|\n");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct row *r = &c->rows[i];
-		const char *ch = il_res_change_name(r->c.change);
-		char chb[32];
+	for (size_t i = 0; i < c->nrows;) {
+		size_t end = block_end(c, i);
 
-		fmt_norm(nb, sizeof(nb), isnan(r->c.base) ? NAN : 1.0,
-			 isnan(r->c.base) ? NAN : 0.0, r->c.sb.cv_pct);
-		fmt_norm(nc, sizeof(nc), r->c.ratio, r->c.pct_imp,
-			 r->c.sc.cv_pct);
-		fmt_p(p, sizeof(p), r->c.p);
-		snprintf(runs, sizeof(runs), "%zu:%zu", r->c.sb.n, r->c.sc.n);
-		if (r->c.change == IL_RES_WORSE ||
-		    r->c.change == IL_RES_BETTER) {
-			snprintf(chb, sizeof(chb), "**%s**", ch);
-			ch = chb;
+		block_header(c, i, end, head, sizeof(head));
+		fprintf(f, "%s**", i ? "\n" : "");
+		md_text(f, c->rows[i].group);
+		fputs("** `", f);
+		/* a code span: nothing is markup in it but a backtick */
+		for (const char *m = c->rows[i].metric; *m; m++)
+			fputc(*m == '`' ? '\'' : *m == '\n' ? ' ' : *m, f);
+		fprintf(f, "`: %s\n\n", head);
+		fprintf(f, "| stat | baseline | candidate | base [pct imp](CV) "
+			   "| cand [pct imp](CV) | CI95 pct imp | runs | p | "
+			   "p adj | test | detects | change |\n"
+			   "|---|---:|---:|---|---|---|---:|---:|---:|---|---:|"
+			   "---|\n");
+		for (; i < end; i++) {
+			const struct row *r = &c->rows[i];
+			const char *ch = il_res_change_name(r->c.change);
+			char chb[32];
+
+			row_cells(r, nb, nc, p, pa, ci, mde, sizeof(nb));
+			snprintf(runs, sizeof(runs), "%zu:%zu", r->c.sb.n,
+				 r->c.sc.n);
+			if (r->c.change == IL_RES_WORSE ||
+			    r->c.change == IL_RES_BETTER) {
+				snprintf(chb, sizeof(chb), "**%s**", ch);
+				ch = chb;
+			}
+			fputc('|', f);
+			md_cell(f, il_res_stat_name(r->st), false);
+			md_cell(f, il_res_fmt_ns(vb, sizeof(vb), r->c.base),
+				false);
+			md_cell(f, il_res_fmt_ns(vc, sizeof(vc), r->c.cand),
+				false);
+			md_cell(f, nb, true);
+			md_cell(f, nc, true);
+			md_cell(f, ci, false);
+			md_cell(f, runs, false);
+			md_cell(f, p, false);
+			md_cell(f, pa, false);
+			md_cell(f, il_res_test_name(r->c.test), false);
+			md_cell(f, mde, false);
+			md_cell(f, ch, false);
+			fputc('\n', f);
 		}
-		fputc('|', f);
-		md_cell(f, r->first_of_group ? r->group : "", false);
-		md_cell(f, r->first_of_metric ? r->metric : "", false);
-		md_cell(f, il_res_stat_name(r->st), false);
-		md_cell(f, il_res_fmt_ns(vb, sizeof(vb), r->c.base), false);
-		md_cell(f, il_res_fmt_ns(vc, sizeof(vc), r->c.cand), false);
-		md_cell(f, nb, true);
-		md_cell(f, nc, true);
-		md_cell(f, runs, false);
-		md_cell(f, p, false);
-		md_cell(f, il_res_test_name(r->c.test), false);
-		md_cell(f, ch, false);
-		fputc('\n', f);
 	}
 	if (!c->cfg->quiet)
 		print_summary(f, c, true);
@@ -715,6 +987,7 @@ static void json_num(struct il_json *j, const char *key, double v)
 static int write_json(FILE *f, const struct cmp *c, int rc)
 {
 	struct il_json j;
+	size_t worst;
 
 	il_json_init(&j, f);
 	il_json_begin_object(&j, NULL);
@@ -728,8 +1001,15 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 	il_json_begin_object(&j, "settings");
 	il_json_str(&j, "test", mode_name(c->o.mode));
 	il_json_double(&j, "alpha", c->o.alpha);
-	il_json_double(&j, "min_change_pct", c->o.min_change_pct);
-	il_json_str(&j, "better", "lower");
+	il_json_str(&j, "correction", il_res_correction_name(c->o.correction));
+	il_json_uint(&j, "tested_rows", c->family);
+	il_json_double(&j, "threshold_pct", c->threshold);
+	il_json_double(&j, "plan_pct", c->plan);
+	il_json_uint(&j, "plan_runs_per_side", plan_runs(c, &worst));
+	il_json_uint(&j, "seed", c->o.seed);
+	il_json_uint(&j, "resamples", c->o.resamples);
+	il_json_str(&j, "distributions", il_res_dist_backend());
+	il_json_str(&j, "better", "lower, higher for throughput");
 	il_json_end_object(&j);
 	json_side(&j, "baseline", &c->base);
 	json_side(&j, "candidate", &c->cand);
@@ -791,13 +1071,27 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 		il_json_uint(&j, "runs", r->c.sc.n);
 		json_num(&j, "cv_pct", r->c.sc.cv_pct);
 		il_json_end_object(&j);
+		il_json_str(&j, "summary", il_res_summary_name(r->c.summary));
+		il_json_str(&j, "better",
+			    r->c.higher_better ? "higher" : "lower");
 		json_num(&j, "ratio", r->c.ratio);
 		json_num(&j, "pct_improvement", r->c.pct_imp);
+		il_json_begin_array(&j, "pct_improvement_ci95");
+		json_num(&j, NULL, r->c.ci_lo);
+		json_num(&j, NULL, r->c.ci_hi);
+		il_json_end_array(&j);
 		if (r->c.test == IL_RES_T_NONE)
 			il_json_null(&j, "test");
 		else
 			il_json_str(&j, "test", il_res_test_name(r->c.test));
+		il_json_bool(&j, "pooled_samples", r->c.pooled);
 		json_num(&j, "p_value", r->c.p);
+		json_num(&j, "p_adjusted", r->c.p_adj);
+		if (isinf(r->c.mde_pct))
+			il_json_str(&j, "detectable_pct", "none");
+		else
+			json_num(&j, "detectable_pct", r->c.mde_pct);
+		il_json_uint(&j, "plan_runs_per_side", row_plan(c, &r->c));
 		il_json_str(&j, "change", il_res_change_name(r->c.change));
 		il_json_end_object(&j);
 	}
@@ -824,6 +1118,48 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 
 /* ---- command line ---------------------------------------------------- */
 
+/* --summary: NAME, METRIC=NAME or METRIC.STAT=NAME, comma-separated */
+static int parse_summary(struct cmp *c, char *err, size_t len)
+{
+	char *copy = strdup(c->cfg->summary), *save = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *s = strtok_r(copy, ",", &save); s && !ret;
+	     s = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(s, '='), **nk;
+		const char *name = eq ? eq + 1 : s;
+		enum il_res_summary v, *nv;
+
+		if (il_res_summary_parse(name, &v) || v == IL_RES_SUM_AUTO) {
+			snprintf(err, len,
+				 "--summary: '%s' is not amean, hmean or "
+				 "median (as NAME, METRIC=NAME or "
+				 "METRIC.STAT=NAME)",
+				 name);
+			ret = -EINVAL;
+			break;
+		}
+		if (eq)
+			*eq = '\0';
+		nk = realloc(c->sum_key, (c->nsum + 1) * sizeof(*nk));
+		if (nk)
+			c->sum_key = nk;
+		nv = realloc(c->sum_val, (c->nsum + 1) * sizeof(*nv));
+		if (nv)
+			c->sum_val = nv;
+		if (!nk || !nv || !(nk[c->nsum] = strdup(eq ? s : ""))) {
+			ret = -ENOMEM;
+			snprintf(err, len, "out of memory");
+			break;
+		}
+		nv[c->nsum++] = v;
+	}
+	free(copy);
+	return ret;
+}
+
 static int parse_lists(struct cmp *c, char *err, size_t len)
 {
 	const struct cfg *cfg = c->cfg;
@@ -840,6 +1176,28 @@ static int parse_lists(struct cmp *c, char *err, size_t len)
 		return -EINVAL;
 	}
 	c->o.alpha = a;
+	errno = 0;
+	a = strtod(cfg->threshold, &end);
+	if (errno || end == cfg->threshold || *end || !(a >= 0 && a <= 100)) {
+		snprintf(err, len,
+			 "--threshold: '%s' is not a percentage from 0 to 100 "
+			 "(e.g. 2)",
+			 cfg->threshold);
+		return -EINVAL;
+	}
+	c->threshold = c->o.threshold_pct = a;
+	errno = 0;
+	a = strtod(cfg->plan, &end);
+	if (errno || end == cfg->plan || *end || !(a > 0 && a <= 100)) {
+		snprintf(err, len,
+			 "--plan: '%s' is not a percentage above 0 and up to "
+			 "100 (e.g. 5)",
+			 cfg->plan);
+		return -EINVAL;
+	}
+	c->plan = a;
+	if (cfg->summary && parse_summary(c, err, len))
+		return -EINVAL;
 
 	copy = strdup(cfg->stat);
 	if (!copy)
@@ -901,6 +1259,10 @@ static void free_cmp(struct cmp *c)
 	for (size_t i = 0; i < c->nonly; i++)
 		free(c->only[i]);
 	free(c->only);
+	for (size_t i = 0; i < c->nsum; i++)
+		free(c->sum_key[i]);
+	free(c->sum_key);
+	free(c->sum_val);
 	free(c->rows);
 	free(c->argv);
 }
@@ -914,14 +1276,21 @@ int main(int argc, char **argv)
 		"Compare invlab result files: for each configuration, "
 		"histogram and statistic, the candidate normalized to the "
 		"baseline as 'ratio [pct imp](CV)' (positive pct imp is "
-		"better: lower latency is better; CV is over runs), with a "
-		"significance test so that noise reads as 'no change'.  Runs "
-		"of the same configuration are merged bin by bin.  With two "
+		"better: lower latency is better; CV is over runs).  A side's "
+		"value is its per-run values summarized (AMean for a mean, "
+		"Median for percentiles, HMean for throughput; named in each "
+		"block's header).  Every row is tested over the runs, all rows "
+		"are corrected together (Holm by default), and a row reads "
+		"worse or better only when significant after the correction "
+		"and beyond --threshold (default 2%); else 'no change'.  Each "
+		"row shows the 95% interval of its change and the smallest "
+		"change its runs detect; the closing line how many runs a "
+		"side would detect a --plan change.  With two "
 		"files the first is the baseline; with more, the files before "
 		"'--' are the baseline and those after it the candidate "
 		"(options go before '--').  The kernel fingerprints of both "
 		"sides are shown and their differences pointed out.  Exit "
-		"status: 0 nothing is significantly worse, 1 something is, 2 "
+		"status: 0 nothing is worse, 1 a row is worse, 2 "
 		"bad usage, 77 nothing in common to compare, 99 a file cannot "
 		"be read.";
 	struct cfg cfg;
@@ -967,7 +1336,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	c.o.mode = (enum il_res_test_mode)cfg.test;
-	c.o.min_change_pct = (double)cfg.min_change;
+	c.o.correction = (enum il_res_correction)cfg.correction;
+	c.o.seed = (uint64_t)cfg.seed;
+	c.o.resamples = (unsigned)cfg.resamples;
+	c.o.power = 0.8;
 	nops = argc - first;
 	if (after < 0) {
 		if (nops != 2) {
@@ -999,7 +1371,7 @@ int main(int argc, char **argv)
 		free_cmp(&c);
 		return ret;
 	}
-	if (build(&c)) {
+	if (build(&c) || decide(&c)) {
 		fprintf(stderr, "invlab-compare: out of memory\n");
 		free_cmp(&c);
 		return 99;

@@ -75,6 +75,7 @@ struct cfg {
 	int undecided; /* 0: as the profile says, else policy + 1 */
 	int missing;   /* 0 skip, 1 fail */
 	const char *alpha;
+	int correction;
 	uint64_t max_input;
 };
 
@@ -146,8 +147,18 @@ static const struct il_opt opts[] = {
 	  .def = "0.05",
 	  .metavar = "P",
 	  .help = "significance level of regression checks: an increase over "
-		  "the limit fails only when its p-value is below P (0 < P <= "
-		  "0.5)" },
+		  "the limit fails only when its p-value, corrected over all "
+		  "regression checks of the gate, is below P (0 < P <= 0.5)" },
+	{ .name = "correction",
+	  .short_name = 'c',
+	  .type = IL_OPT_CHOICE,
+	  .offset = O(correction),
+	  .def = "holm",
+	  .choices = "holm|bh|none",
+	  .metavar = "METHOD",
+	  .help = "correction over the regression checks tested together, as "
+		  "invlab-compare's: holm (family-wise), bh "
+		  "(Benjamini-Hochberg, false discovery rate) or none" },
 	IL_RES_OPT_MAX_INPUT(O(max_input)),
 	{ .name = NULL },
 };
@@ -569,6 +580,9 @@ struct result {
 	enum status status;
 	char value[64];
 	char detail[256];
+	/* a regression over its limit, decided after the correction */
+	bool deferred;
+	struct il_res_cmp cmp;
 };
 
 struct gate {
@@ -577,6 +591,7 @@ struct gate {
 	struct il_res_set res, base;
 	bool have_base;
 	double alpha;
+	enum il_res_correction correction;
 	struct result *r;
 	size_t n, cap;
 	size_t count[4];
@@ -745,10 +760,12 @@ static void judge_regression(const struct gate *gt,
 {
 	const struct il_res_group *bg;
 	const struct il_res_metric *m, *bm;
-	struct il_res_cmp_opts o = { IL_RES_TEST_AUTO, gt->alpha, 0 };
-	struct il_res_cmp cmp;
+	struct il_res_cmp_opts o = { .mode = IL_RES_TEST_AUTO,
+				     .alpha = gt->alpha,
+				     .correction = gt->correction };
+	struct il_res_cmp *cmp;
 	double reg;
-	char vb[24], vc[24], p[32];
+	char vb[24], vc[24];
 
 	m = il_res_group_metric(g, c->metric);
 	if (!m) {
@@ -774,46 +791,101 @@ static void judge_regression(const struct gate *gt,
 			 g->scenario, g->configuration);
 		return;
 	}
-	il_res_compare(bm, m, c->stat, &o, &cmp);
-	if (isnan(cmp.base) || isnan(cmp.cand) || isnan(cmp.pct_imp)) {
+	il_res_compare(bm, m, c->stat, &o, &r->cmp);
+	cmp = &r->cmp;
+	if (isnan(cmp->base) || isnan(cmp->cand) || isnan(cmp->pct_imp)) {
 		r->outcome = R_UNDECIDED;
 		snprintf(r->value, sizeof(r->value), "n/a");
 		snprintf(r->detail, sizeof(r->detail),
 			 "%s: baseline %s, candidate %s",
 			 il_res_stat_name(c->stat),
-			 il_res_fmt_ns(vb, sizeof(vb), cmp.base),
-			 il_res_fmt_ns(vc, sizeof(vc), cmp.cand));
+			 il_res_fmt_ns(vb, sizeof(vb), cmp->base),
+			 il_res_fmt_ns(vc, sizeof(vc), cmp->cand));
 		return;
 	}
-	reg = -cmp.pct_imp;
+	reg = -cmp->pct_imp;
 	snprintf(r->value, sizeof(r->value), "%+.1f%%", reg + 0.0);
-	if (isnan(cmp.p))
-		snprintf(p, sizeof(p), "too few runs");
-	else
-		snprintf(p, sizeof(p), "p=%.3g, %s", cmp.p,
-			 il_res_test_name(cmp.test));
 	if (cmp_op(reg, c->op, c->limit)) {
 		r->outcome = R_PASS;
-		snprintf(r->detail, sizeof(r->detail), "%s -> %s (%s)",
-			 il_res_fmt_ns(vb, sizeof(vb), cmp.base),
-			 il_res_fmt_ns(vc, sizeof(vc), cmp.cand), p);
-	} else if (cmp.change == IL_RES_WORSE) {
-		r->outcome = R_FAIL;
-		snprintf(r->detail, sizeof(r->detail),
-			 "%s -> %s: %+.1f%% is over %g%% (%s)",
-			 il_res_fmt_ns(vb, sizeof(vb), cmp.base),
-			 il_res_fmt_ns(vc, sizeof(vc), cmp.cand), reg, c->limit,
-			 p);
-	} else {
-		/* over the limit, but the test cannot tell it from noise */
-		r->outcome = R_UNDECIDED;
-		snprintf(r->detail, sizeof(r->detail),
-			 "%s -> %s: %+.1f%% is over %g%% but not significant "
-			 "(%s)",
-			 il_res_fmt_ns(vb, sizeof(vb), cmp.base),
-			 il_res_fmt_ns(vc, sizeof(vc), cmp.cand), reg, c->limit,
-			 p);
+		snprintf(r->detail, sizeof(r->detail), "%s -> %s",
+			 il_res_fmt_ns(vb, sizeof(vb), cmp->base),
+			 il_res_fmt_ns(vc, sizeof(vc), cmp->cand));
+		return;
 	}
+	/* over the limit: significant or not, once every check is tested */
+	r->outcome = R_UNDECIDED;
+	r->deferred = true;
+}
+
+/*
+ * The regression checks over their limits, decided together: every
+ * regression check that ran a test is one of the family the correction
+ * counts (those within their limits too: they were tested as well).
+ * Over the limit and significant after the correction fails; over the
+ * limit but not significant is UNDECIDED.
+ */
+static int settle_regressions(struct gate *gt)
+{
+	struct il_res_cmp **v = calloc(gt->n + 1, sizeof(*v));
+	struct il_res_cmp_opts o = { .mode = IL_RES_TEST_AUTO,
+				     .alpha = gt->alpha,
+				     .correction = gt->correction };
+	size_t n = 0;
+	char vb[24], vc[24], p[96];
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < gt->n; i++)
+		if (gt->r[i].chk->kind == K_REGRESSION && gt->r[i].g &&
+		    gt->r[i].cmp.test != IL_RES_T_NONE)
+			v[n++] = &gt->r[i].cmp;
+	if (il_res_decide_family(v, n, &o) < 0) {
+		free(v);
+		return -ENOMEM;
+	}
+	free(v);
+	for (size_t i = 0; i < gt->n; i++) {
+		struct result *r = &gt->r[i];
+		const struct il_res_cmp *cmp = &r->cmp;
+		double reg = -cmp->pct_imp;
+
+		if (r->chk->kind != K_REGRESSION || !r->g)
+			continue;
+		if (cmp->test == IL_RES_T_NONE)
+			snprintf(p, sizeof(p), "too few runs");
+		else if (gt->correction == IL_RES_CORR_NONE)
+			snprintf(p, sizeof(p), "p=%.3g, uncorrected, %s",
+				 cmp->p, il_res_test_name(cmp->test));
+		else
+			snprintf(p, sizeof(p), "p=%.3g, %s-adjusted %.3g, %s",
+				 cmp->p, il_res_correction_name(gt->correction),
+				 cmp->p_adj, il_res_test_name(cmp->test));
+		il_res_fmt_ns(vb, sizeof(vb), cmp->base);
+		il_res_fmt_ns(vc, sizeof(vc), cmp->cand);
+		if (r->outcome == R_PASS) {
+			snprintf(r->detail, sizeof(r->detail), "%s -> %s (%s)",
+				 vb, vc, p);
+			continue;
+		}
+		if (!r->deferred)
+			continue;
+		if (cmp->test != IL_RES_T_NONE && cmp->p_adj < gt->alpha &&
+		    cmp->cand != cmp->base) {
+			r->outcome = R_FAIL;
+			snprintf(r->detail, sizeof(r->detail),
+				 "%s -> %s: %+.1f%% is over %g%% (%s)", vb, vc,
+				 reg, r->chk->limit, p);
+		} else {
+			/* over the limit, but the test cannot tell it from
+			 * noise */
+			r->outcome = R_UNDECIDED;
+			snprintf(r->detail, sizeof(r->detail),
+				 "%s -> %s: %+.1f%% is over %g%% but not "
+				 "significant (%s)",
+				 vb, vc, reg, r->chk->limit, p);
+		}
+	}
+	return 0;
 }
 
 static enum policy policy_of(const struct gate *gt, const struct section *s)
@@ -862,6 +934,14 @@ static int add_result(struct gate *gt, const struct section *s,
 	} else {
 		judge_regression(gt, g, c, r);
 	}
+	return 0;
+}
+
+/* after the policy: what one result is reported as */
+static void settle_status(struct gate *gt, struct result *r)
+{
+	const struct section *s = r->sec;
+
 	switch (r->outcome) {
 	case R_PASS:
 		r->status = S_PASS;
@@ -896,7 +976,6 @@ static int add_result(struct gate *gt, const struct section *s,
 	}
 	}
 	gt->count[r->status]++;
-	return 0;
 }
 
 /*
@@ -933,6 +1012,11 @@ static int judge(struct gate *gt)
 				goto nomem;
 	}
 	free(matched);
+	/* the regression checks together, then every result's status */
+	if (settle_regressions(gt))
+		return -ENOMEM;
+	for (size_t i = 0; i < gt->n; i++)
+		settle_status(gt, &gt->r[i]);
 	return 0;
 nomem:
 	free(matched);
@@ -1223,6 +1307,7 @@ int main(int argc, char **argv)
 		return 99;
 	}
 	gt.have_base = cfg.baseline.n > 0;
+	gt.correction = (enum il_res_correction)cfg.correction;
 	if (judge(&gt)) {
 		fprintf(stderr, "invlab-gate: out of memory\n");
 		free_gate(&gt);

@@ -113,29 +113,6 @@ static struct il_res_metric *add_metric(struct il_res_set *s,
 	return m;
 }
 
-static int add_run_values(struct il_res_metric *m, const struct il_hist *h)
-{
-	if (m->nruns == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 4;
-		double(*nr)[IL_RES_NSTATS] = realloc(m->run, cap * sizeof(*nr));
-
-		if (!nr)
-			return -ENOMEM;
-		m->run = nr;
-		m->cap = cap;
-	}
-	for (unsigned i = 0; i < IL_RES_NSTATS; i++) {
-		double v;
-
-		m->run[m->nruns][i] =
-			il_res_stat_value(h, (enum il_res_stat)i, false, &v)
-				? NAN
-				: v;
-	}
-	m->nruns++;
-	return 0;
-}
-
 int __il_res_add_hist(struct il_res_set *s, struct il_res_group *g,
 		      const char *name, const struct il_hist *h)
 {
@@ -145,9 +122,9 @@ int __il_res_add_hist(struct il_res_set *s, struct il_res_group *g,
 	m = add_metric(s, g, name, &ret);
 	if (!m)
 		return ret;
-	if (add_run_values(m, h))
+	/* its statistics, its buckets (stats.c), and its bins merged */
+	if (il_res_metric_add_run(m, h))
 		return -ENOMEM;
-	il_hist_merge(m->merged, h);
 	s->nhists++;
 	return 0;
 }
@@ -183,7 +160,7 @@ void il_res_set_free(struct il_res_set *s)
 		for (size_t j = 0; j < g->nmetrics; j++) {
 			free(g->metrics[j].name);
 			free(g->metrics[j].merged);
-			free(g->metrics[j].run);
+			il_res_metric_free_runs(&g->metrics[j]);
 		}
 		free(g->metrics);
 		free(g->scenario);

@@ -66,6 +66,8 @@ struct il_res_metric {
 	size_t cap;
 	/* per run: the display value of each statistic, NAN when n/a */
 	double (*run)[IL_RES_NSTATS];
+	/* per run: its buckets, for the hierarchical bootstrap (stats.h) */
+	struct il_res_run_hist *hists;
 };
 
 struct il_res_group {

@@ -82,8 +82,23 @@ double il_res_mann_whitney_min_p(size_t na, size_t nb);
  */
 int il_res_welch(const double *a, size_t na, const double *b, size_t nb,
 		 double *p);
-/* the regularized incomplete beta function I_x(a, b), for the tests */
-double il_res_betai(double a, double b, double x);
+/*
+ * Distribution functions (stats-dist.c): from GSL when the build has it
+ * (meson feature "gsl"), else the hand-written il_res_fb_ versions, which
+ * are always built so that the tests check both against reference values.
+ */
+double il_res_betai(double a, double b, double x); /* I_x(a, b) */
+double il_res_norm_cdf(double x);		   /* P(Z <= x) */
+double il_res_norm_quantile(double p);		   /* x with P(Z <= x) = p */
+double il_res_t_cdf(double t, double df);	   /* P(T_df <= t) */
+double il_res_t_quantile(double p, double df);
+double il_res_fb_betai(double a, double b, double x);
+double il_res_fb_norm_cdf(double x);
+double il_res_fb_norm_quantile(double p);
+double il_res_fb_t_cdf(double t, double df);
+double il_res_fb_t_quantile(double p, double df);
+/* "GSL 2.7.1" or "built-in" */
+const char *il_res_dist_backend(void);
 
 /*
  * Bootstrap over merged bins, without random draws.  Resampling n values
@@ -107,11 +122,93 @@ int il_res_mean_z(const struct il_hist *base, const struct il_hist *cand,
 /* P(Bin(n, prob) >= k), exposed for the tests */
 double il_res_binom_tail(uint64_t n, double prob, uint64_t k);
 
+/*
+ * One run's histogram, kept beside its statistics for the hierarchical
+ * bootstrap: its non-empty buckets only (a run has a few hundred), each
+ * with the value a percentile in it reports and the cumulative count.
+ */
+struct il_res_run_hist {
+	uint64_t count;
+	double mean, var; /* of the samples (var at bucket midpoints) */
+	size_t nbins;
+	uint64_t *cum; /* samples in this bucket and below */
+	double *val;   /* the bucket's reported value */
+};
+
+/*
+ * Add one run's histogram h to metric m: its statistics (m->run), its
+ * buckets (m->hists) and its bins into m->merged.  0 or -ENOMEM (m is
+ * then unchanged but for spare capacity).
+ */
+struct il_res_metric;
+int il_res_metric_add_run(struct il_res_metric *m, const struct il_hist *h);
+/* free what il_res_metric_add_run allocated (not m->name, m->merged) */
+void il_res_metric_free_runs(struct il_res_metric *m);
+
+/*
+ * How a side's per-run values are summarized into the value a row
+ * shows and tests, as the reviewers' tables do: AMean for times (a
+ * mean), HMean for throughput (a metric named *_per_s, *_ops or
+ * *throughput*, where higher is better), Median for latency percentiles
+ * (min, p50 ... p9999, max).  AUTO picks by metric and statistic.
+ */
+enum il_res_summary {
+	IL_RES_SUM_AUTO,
+	IL_RES_SUM_AMEAN,
+	IL_RES_SUM_HMEAN,
+	IL_RES_SUM_MEDIAN,
+};
+/* "auto", "AMean", "HMean", "Median" */
+const char *il_res_summary_name(enum il_res_summary s);
+/* "amean" (any case) -> IL_RES_SUM_AMEAN; -EINVAL when unknown */
+int il_res_summary_parse(const char *name, enum il_res_summary *s);
+/* what AUTO means for statistic st of metric name */
+enum il_res_summary il_res_summary_auto(const char *metric,
+					enum il_res_stat st);
+/* whether higher values of metric name are better (throughput) */
+bool il_res_higher_is_better(const char *metric);
+/* s of the n values v (NAN ignored); NAN when none (HMean: any <= 0) */
+double il_res_summarize(enum il_res_summary s, const double *v, size_t n);
+
+/*
+ * The hierarchical bootstrap of statistic st summarized by sum:
+ * resamples replicates, each drawing every side's runs with replacement
+ * and then, within each drawn run, its samples with replacement (the
+ * k-th smallest of n draws from a run's buckets is the bucket where a
+ * Beta(k, n - k + 1) variate falls in its cumulative counts; a mean is
+ * the run's mean plus a normal deviation of its standard error).  Seeded
+ * with seed: the same inputs give the same answer.  Fills *p, the
+ * two-sided p-value of "the ratio cand / base is 1" (the share of
+ * replicates on the other side of 1, counted twice, ties half), and the
+ * central 100 * (1 - ci_alpha) % interval [*lo, *hi] of that ratio.
+ * -ENODATA when a side has no run with st, -ENOMEM.
+ */
+int il_res_hboot(const struct il_res_metric *base,
+		 const struct il_res_metric *cand, enum il_res_stat st,
+		 enum il_res_summary sum, unsigned resamples, uint64_t seed,
+		 double ci_alpha, double *p, double *lo, double *hi);
+
+/*
+ * Corrections for testing the rows of one comparison together.  adj[i]
+ * is the adjusted p-value of p[i] over the n of them that are not NAN
+ * (a NAN stays NAN): Holm's step-down (family-wise error) or Benjamini
+ * and Hochberg's step-up (false discovery rate).  0 or -ENOMEM.
+ */
+enum il_res_correction {
+	IL_RES_CORR_HOLM,
+	IL_RES_CORR_BH,
+	IL_RES_CORR_NONE,
+};
+/* "Holm", "Benjamini-Hochberg", "none" */
+const char *il_res_correction_name(enum il_res_correction c);
+int il_res_adjust(const double *p, size_t n, enum il_res_correction c,
+		  double *adj);
+
 enum il_res_test_mode {
-	IL_RES_TEST_AUTO,      /* rank, else Welch over runs, else bins */
+	IL_RES_TEST_AUTO,      /* by statistic, see il_res_compare */
 	IL_RES_TEST_RANK,      /* Mann-Whitney over per-run values only */
 	IL_RES_TEST_WELCH,     /* Welch's t over per-run values only */
-	IL_RES_TEST_BOOTSTRAP, /* merged bins only */
+	IL_RES_TEST_BOOTSTRAP, /* the hierarchical bootstrap only */
 };
 
 enum il_res_test {
@@ -119,16 +216,20 @@ enum il_res_test {
 	IL_RES_T_RANK_EXACT,
 	IL_RES_T_RANK_NORMAL,
 	IL_RES_T_WELCH,
-	IL_RES_T_BOOT_QUANTILE,
-	IL_RES_T_Z_MEAN,
+	IL_RES_T_BOOT_QUANTILE, /* pooled samples: each side one run */
+	IL_RES_T_Z_MEAN,	/* pooled samples: each side one run */
+	IL_RES_T_HBOOT,
 };
-/* "U-exact", "U-normal", "Welch-t", "bootstrap", "z-mean", "-" */
+/*
+ * "U-exact", "U-normal", "Welch-t", "pooled-bootstrap(1 run)",
+ * "pooled-z(1 run)", "h-bootstrap", "-"
+ */
 const char *il_res_test_name(enum il_res_test t);
 
 enum il_res_change {
 	IL_RES_NA,	/* a side has no value */
 	IL_RES_TOO_FEW, /* no test can decide with these runs/samples */
-	IL_RES_SAME,	/* not significant, or smaller than min_change */
+	IL_RES_SAME,	/* not significant, or within the threshold */
 	IL_RES_BETTER,
 	IL_RES_WORSE,
 };
@@ -137,24 +238,79 @@ const char *il_res_change_name(enum il_res_change c);
 
 struct il_res_cmp_opts {
 	enum il_res_test_mode mode;
-	double alpha;	       /* significance level, e.g. 0.05 */
-	double min_change_pct; /* smaller changes read as no change */
+	double alpha;	      /* significance level, e.g. 0.05 */
+	double threshold_pct; /* changes within it read as no change */
+	enum il_res_correction correction;
+	enum il_res_summary summary; /* AUTO: by metric and statistic */
+	unsigned resamples;	     /* of the bootstrap; 0: the default */
+	uint64_t seed;
+	double power; /* of the detectable change; 0: 0.8 */
 };
+#define IL_RES_RESAMPLES_DEFAULT 4000
+/* the fewest runs a side the bootstrap of percentiles is used with */
+#define IL_RES_HBOOT_MIN_RUNS 5
+#define IL_RES_CI_LEVEL	      0.95
 
 struct il_res_cmp {
-	double base, cand;	     /* merged values, NAN when n/a */
+	double base, cand;	     /* summarized values, NAN when n/a */
 	struct il_res_spread sb, sc; /* per-run spread */
 	double ratio;		     /* cand / base */
 	double pct_imp;		     /* positive: better */
+	double ci_lo, ci_hi;	     /* IL_RES_CI_LEVEL interval of pct_imp */
+	enum il_res_summary summary;
+	bool higher_better;
+	bool pooled; /* each side a single run: a pooled-sample test */
 	enum il_res_test test;
-	double p; /* NAN when no test ran */
+	double p;     /* NAN when no test ran */
+	double p_adj; /* after the correction (il_res_compare: = p) */
+	/*
+	 * The smallest change, in percent, these runs and CVs detect at
+	 * the family's level with the chosen power, never below the
+	 * threshold; NAN when a side has fewer than 2 runs, INFINITY when
+	 * the test cannot reach the level with these runs.
+	 */
+	double mde_pct;
 	enum il_res_change change;
 };
 
-/* Compare statistic st of one metric between two sides (results.h). */
+/*
+ * Compare statistic st of one metric between two sides (results.h), as
+ * a family of one: p_adj = p, mde_pct at alpha.  The test, by statistic
+ * (mode AUTO): a percentile, by the hierarchical bootstrap with
+ * IL_RES_HBOOT_MIN_RUNS or more runs a side, else by Welch's t over the
+ * per-run values; a mean, by Welch's t over the per-run means; min and
+ * max, by the rank test over the per-run values; when each side is one
+ * run, a pooled-sample test (pooled set); one run against several, none.  A row
+ * whose runs lack st (a p999 needs 1000 samples a run) shows the merged values
+ * and has no test.
+ */
 struct il_res_metric;
 void il_res_compare(const struct il_res_metric *base,
 		    const struct il_res_metric *cand, enum il_res_stat st,
 		    const struct il_res_cmp_opts *o, struct il_res_cmp *out);
+/*
+ * The decision of one row from its p_adj: "worse" or "better" only when
+ * p_adj < alpha and |pct_imp| > threshold_pct (a baseline of 0 and a
+ * candidate that is not counts as beyond any threshold), else "no
+ * change"; "too few runs" without a test.
+ */
+void il_res_decide(struct il_res_cmp *c, const struct il_res_cmp_opts *o);
+/* mde_pct for a family of m rows tested together */
+void il_res_power(struct il_res_cmp *c, const struct il_res_cmp_opts *o,
+		  size_t m);
+/*
+ * Correct the n rows of one comparison together (o->correction), decide
+ * each and set its mde_pct for the family: what invlab-compare and
+ * invlab-gate do.  Returns the number of rows "worse", or -ENOMEM.
+ */
+int il_res_decide_family(struct il_res_cmp *const *rows, size_t n,
+			 const struct il_res_cmp_opts *o);
+/*
+ * Runs a side that detect a change of change_pct with power o->power at
+ * the level alpha / m (two-sided), for per-run values with CV cv_pct;
+ * 0 when cv_pct or change_pct is not a positive number.
+ */
+size_t il_res_plan_runs(double cv_pct, double change_pct,
+			const struct il_res_cmp_opts *o, size_t m);
 
 #endif
