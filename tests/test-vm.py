@@ -6,7 +6,7 @@
 # order, kernel resolution, argument handling, the static-ELF check, and
 # result retrieval (status, verdicts, the matrix table, diagnosis).
 #
-#   python3 tests/test-vm.py build/tools/invlab-vm
+#   python3 tests/test-vm.py build/tools/invlab-vm docs/man/invlab-vm.1
 
 import importlib.machinery
 import importlib.util
@@ -24,6 +24,8 @@ from contextlib import redirect_stderr
 sys.dont_write_bytecode = True  # no __pycache__ beside the script
 SCRIPT = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(
     os.path.dirname(__file__), '..', 'tools', 'invlab-vm')
+MAN = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(__file__), '..', 'docs', 'man', 'invlab-vm.1')
 loader = importlib.machinery.SourceFileLoader('invlab_vm', SCRIPT)
 spec = importlib.util.spec_from_loader('invlab_vm', loader)
 vm = importlib.util.module_from_spec(spec)
@@ -256,6 +258,16 @@ class TestArgs(unittest.TestCase):
             self.assertEqual(vm.main(['--kernel', 'A', '--cpus', '0',
                                       '--suite']), vm.EXIT_USAGE)
         self.assertIn('1..64', err.getvalue())
+
+
+class TestManPage(unittest.TestCase):
+    def test_every_option_documented(self):
+        with open(MAN) as f:
+            page = f.read().replace('\\-', '-')
+        opts = [o for a in vm.make_parser()._actions for o in a.option_strings]
+        self.assertIn('--kernel', opts)
+        for o in opts:
+            self.assertIn('\\fB' + o + '\\fR', page, o)
 
 
 class TestKernel(Tmp):
