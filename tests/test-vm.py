@@ -206,6 +206,19 @@ class TestRuns(unittest.TestCase):
             self.assertIn('-d', r)
 
 
+class TestProgramOptions(Tmp):
+    def test_help_scanned(self):
+        new = self.write('new', '#!/bin/sh\necho "  --kconfig=FILE  the config"\n'
+                         'echo "  -d, --duration=TIME"\n', 0o755)
+        old = self.write('old', '#!/bin/sh\necho "  -d, --duration=TIME"\n',
+                         0o755)
+        self.assertIn('--kconfig', vm.program_options(new))
+        self.assertNotIn('--kconfig', vm.program_options(old))
+        self.assertIn('--duration', vm.program_options(old))
+        self.assertEqual(vm.program_options(os.path.join(self.dir, 'no')),
+                         set())
+
+
 class TestArgs(unittest.TestCase):
     def parse(self, argv):
         return vm.parse_args(argv)
