@@ -395,7 +395,8 @@ class TestResults(Tmp):
         {'configuration': 'basic', 'checks': [
             {'validator': 'bandwidth', 'task': 'tauA', 'verdict': 'PASS',
              'expected': 'PASS'},
-            {'validator': 'isolation', 'task': 'tauD', 'expected': 'PASS'}]}]}
+            {'validator': 'isolation', 'task': 'tauD', 'expected': 'PASS'}]},
+        {'configuration': 'alone', 'verdict': None, 'expected': None}]}
 
     def test_read_back(self):
         self.write('out/status', '1\n')
@@ -412,6 +413,8 @@ class TestResults(Tmp):
         self.assertIn(('dl-mbwi basic bandwidth tauA', 'PASS', 'PASS'), rows)
         # no verdict is no verdict, never a pass
         self.assertIn(('dl-mbwi basic isolation tauD', 'NONE', 'PASS'), rows)
+        # nothing expected and no verdict: a measurement, not judged
+        self.assertIn(('dl-mbwi alone', '-', None), rows)
 
     def test_no_status(self):
         os.makedirs(os.path.join(self.dir, 'out'))
