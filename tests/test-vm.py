@@ -308,6 +308,12 @@ class TestKernel(Tmp):
         self.assertEqual(k.kind, 'image')
         self.assertEqual(k.release, '6.1.0-57-amd64')
         self.assertTrue(k.config.endswith('config-6.1.0-57-amd64'))
+        self.assertIsNone(k.modules)
+        # unpacked elsewhere: the modules in ../lib/modules/RELEASE
+        os.makedirs(os.path.join(self.dir, 'lib/modules/6.1.0-57-amd64'))
+        k = vm.resolve_kernel(img, self.dir)
+        self.assertEqual(k.modules, os.path.join(
+            self.dir, 'lib/modules/6.1.0-57-amd64'))
 
     def test_parse_config(self):
         cfg = vm.parse_config('CONFIG_HZ=250\n# CONFIG_9P_FS is not set\n'
