@@ -123,7 +123,8 @@ class TestInitramfs(Tmp):
         init = self.build([['/bin/kmutex']],
                           modules=[('virtio', b''), ('9p', b'')])['init'][1]
         init = init.decode()
-        for m in ('-t proc', '-t sysfs', '-t devtmpfs', '-t tmpfs',
+        for m in ('-t proc', '-t sysfs', '-t devtmpfs', '-t tmpfs tmp /tmp',
+                  '-t tmpfs -o mode=0755 run /run',
                   '-t cgroup2 cgroup2 /sys/fs/cgroup',
                   '-t tracefs tracefs /sys/kernel/tracing',
                   '-t debugfs debugfs /sys/kernel/debug',
