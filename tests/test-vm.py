@@ -294,6 +294,16 @@ class TestKernel(Tmp):
         self.assertTrue(k.image.endswith('arch/x86/boot/bzImage'))
         self.assertTrue(k.config.endswith('.config'))
         self.assertEqual(k.release, '6.18.0-rc1')
+        self.assertEqual(k.label, '6.18.0-rc1')
+        # '.' is labelled by the directory it is, never '.'
+        os.unlink(os.path.join(self.dir, 'linux/include/config/kernel.release'))
+        cwd = os.getcwd()
+        os.chdir(os.path.join(self.dir, 'linux'))
+        try:
+            k = vm.resolve_kernel('.', self.dir)
+        finally:
+            os.chdir(cwd)
+        self.assertEqual(k.label, 'linux')
 
     def test_not_a_tree(self):
         os.makedirs(os.path.join(self.dir, 'src'))
@@ -476,6 +486,9 @@ class TestResults(Tmp):
               vm.Kernel('/c/x y')]
         self.assertEqual(vm.column_labels(ks),
                          ['vmlinuz', 'vmlinuz-2', 'x_y'])
+        dots = vm.Kernel('x')
+        dots.label = '..'
+        self.assertEqual(vm.column_labels([dots]), ['kernel'])
 
 
 class TestQemu(unittest.TestCase):
