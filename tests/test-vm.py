@@ -14,10 +14,12 @@ import io
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from contextlib import redirect_stderr
 
@@ -218,6 +220,46 @@ class TestProgramOptions(Tmp):
         self.assertIn('--duration', vm.program_options(old))
         self.assertEqual(vm.program_options(os.path.join(self.dir, 'no')),
                          set())
+
+
+class TestRunTool(Tmp):
+    def test_interrupted_group_killed(self):
+        """An interrupted tool takes its children with it (dpkg-deb's tar)."""
+        pidfile = os.path.join(self.dir, 'pid')
+
+        class Interrupt(Exception):
+            pass
+
+        def ring(signum, frame):
+            raise Interrupt()
+
+        old = signal.signal(signal.SIGALRM, ring)
+        try:
+            with self.assertRaises(Interrupt):
+                signal.setitimer(signal.ITIMER_REAL, 0.5)
+                vm.run_tool(['sh', '-c', 'sleep 60 & echo $! >%s; wait'
+                             % pidfile])
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+        with open(pidfile) as f:
+            pid = int(f.read())
+        # killed: gone, or a zombie until its new parent reaps it
+        for _ in range(100):
+            try:
+                with open('/proc/%d/stat' % pid) as f:
+                    state = f.read().rsplit(')', 1)[1].split()[0]
+            except OSError:
+                state = None
+            if state in (None, 'Z', 'X'):
+                break
+            time.sleep(0.05)
+        self.assertIn(state, (None, 'Z', 'X'))
+
+    def test_result(self):
+        r = vm.run_tool(['sh', '-c', 'echo out; exit 3'],
+                        stdout=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual((r.returncode, r.stdout), (3, 'out\n'))
 
 
 class TestArgs(unittest.TestCase):
