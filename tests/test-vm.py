@@ -1,0 +1,555 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+#
+# Unit tests of invlab-vm's pieces, without booting a VM: the initramfs
+# (cpio newc read back), the guest's init and run scripts, module load
+# order, kernel resolution, argument handling, the static-ELF check, and
+# result retrieval (status, verdicts, the matrix table, diagnosis).
+#
+#   python3 tests/test-vm.py build/tools/invlab-vm docs/man/invlab-vm.1
+
+import importlib.machinery
+import importlib.util
+import io
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from contextlib import redirect_stderr
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the script
+SCRIPT = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(__file__), '..', 'tools', 'invlab-vm')
+MAN = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(__file__), '..', 'docs', 'man', 'invlab-vm.1')
+loader = importlib.machinery.SourceFileLoader('invlab_vm', SCRIPT)
+spec = importlib.util.spec_from_loader('invlab_vm', loader)
+vm = importlib.util.module_from_spec(spec)
+loader.exec_module(vm)
+
+
+def read_cpio(data):
+    """{name: (mode, data, (rdevmajor, rdevminor))} from a newc archive."""
+    out, off = {}, 0
+    while True:
+        assert data[off:off + 6] == b'070701', 'bad magic at %d' % off
+        f = [int(data[off + 6 + 8 * i:off + 14 + 8 * i], 16)
+             for i in range(13)]
+        mode, size, rmaj, rmin, namesize = f[1], f[6], f[9], f[10], f[11]
+        off += 110
+        name = data[off:off + namesize - 1].decode()
+        assert data[off + namesize - 1] == 0
+        off += namesize
+        off += -off % 4
+        body = data[off:off + size]
+        off += size
+        off += -off % 4
+        if name == 'TRAILER!!!':
+            return out
+        out[name] = (mode, body, (rmaj, rmin))
+
+
+def minimal_elf(interp):
+    """A 64-bit little-endian ELF header with one program header: PT_INTERP
+    (3) when interp, else PT_LOAD (1)."""
+    ehdr = bytearray(64)
+    ehdr[0:4] = b'\x7fELF'
+    ehdr[4], ehdr[5], ehdr[6] = 2, 1, 1
+    struct.pack_into('<HHIQQQIHHHHHH', ehdr, 16, 2, 62, 1, 0, 64, 0, 0, 64,
+                     56, 1, 0, 0, 0)
+    phdr = struct.pack('<IIQQQQQQ', 3 if interp else 1, 0, 0, 0, 0, 0, 0, 0)
+    return bytes(ehdr) + phdr
+
+
+class Tmp(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix='test-vm.')
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write(self, name, data, mode=0o644):
+        path = os.path.join(self.dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'wb' if isinstance(data, bytes) else 'w') as f:
+            f.write(data)
+        os.chmod(path, mode)
+        return path
+
+
+class TestInitramfs(Tmp):
+    def build(self, runs, modules=(), job=None, kconfig=None):
+        bb = self.write('busybox', b'BUSYBOX', 0o755)
+        progs = {p: self.write('prog/' + p, p.encode(), 0o755)
+                 for p in vm.PROGRAMS}
+        fs = vm.build_initramfs(bb, progs, list(modules), runs, job, kconfig)
+        return read_cpio(fs.archive())
+
+    def test_contents(self):
+        files = self.build([['/bin/pi-classic', '--json', '/results/x.json']],
+                           modules=[('virtio', b'V'), ('9p', b'N')])
+        self.assertEqual(files['bin/busybox'][1], b'BUSYBOX')
+        self.assertEqual(files['bin/busybox'][0], 0o100755)
+        for p in vm.PROGRAMS:
+            self.assertEqual(files['bin/' + p][1], p.encode())
+            self.assertEqual(files['bin/' + p][0] & 0o111, 0o111)
+        # the console device must exist before devtmpfs is mounted
+        self.assertEqual(files['dev/console'][0], 0o020600)
+        self.assertEqual(files['dev/console'][2], (5, 1))
+        self.assertEqual(files['bin/sh'][0] & 0o170000, 0o120000)
+        self.assertEqual(files['bin/sh'][1], b'busybox')
+        self.assertEqual(files['lib/modules/virtio.ko'][1], b'V')
+        self.assertEqual(files['init'][0], 0o100755)
+        # every parent directory precedes its entries
+        names = list(files)
+        for n in names:
+            parent = os.path.dirname(n)
+            if parent:
+                self.assertIn(parent, files)
+                self.assertLess(names.index(parent), names.index(n))
+
+    def test_archive_padding(self):
+        fs = vm.Initramfs()
+        fs.file('a', b'xyz')
+        data = fs.archive()
+        self.assertEqual(len(data) % 512, 0)
+        self.assertEqual(read_cpio(data)['a'][1], b'xyz')
+
+    def test_init_mounts_and_order(self):
+        init = self.build([['/bin/kmutex']],
+                          modules=[('virtio', b''), ('9p', b'')])['init'][1]
+        init = init.decode()
+        for m in ('-t proc', '-t sysfs', '-t devtmpfs', '-t tmpfs tmp /tmp',
+                  '-t tmpfs -o mode=0755 run /run',
+                  '-t cgroup2 cgroup2 /sys/fs/cgroup',
+                  '-t tracefs tracefs /sys/kernel/tracing',
+                  '-t debugfs debugfs /sys/kernel/debug',
+                  '-t 9p -o trans=virtio'):
+            self.assertIn('mount ' + m, init)
+        # modules in the order given, before the share is mounted
+        self.assertLess(init.index('insmod /lib/modules/virtio.ko'),
+                        init.index('insmod /lib/modules/9p.ko'))
+        self.assertLess(init.index('insmod /lib/modules/9p.ko'),
+                        init.index('mount -t 9p'))
+        self.assertIn(vm.INIT_MARK, init)
+        self.assertLess(init.index('sh /run.sh'), init.index('>/results/status'))
+        self.assertTrue(init.rstrip().endswith('reboot -f'))
+
+    def test_job_and_kconfig(self):
+        job = self.write('x.job', 'name = x\n')
+        cfg = self.write('cfg', 'CONFIG_HZ=250\n')
+        files = self.build([['/bin/invlab-run', '/jobs/x.job']], job=job,
+                           kconfig=cfg)
+        self.assertEqual(files['jobs/x.job'][1], b'name = x\n')
+        self.assertEqual(files['kconfig'][1], b'CONFIG_HZ=250\n')
+
+    def test_run_script_quoting(self):
+        files = self.build([['/bin/invlab-run', '/jobs/a b.job', "it's"]])
+        script = files['run.sh'][1].decode()
+        self.assertIn("/bin/invlab-run '/jobs/a b.job' 'it'\"'\"'s'", script)
+        self.assertIn('/results/statuses', script)
+
+    def test_run_script_status(self):
+        """The guest's combination of statuses, run with the host's sh."""
+        if not shutil.which('sh') or not shutil.which('awk'):
+            self.skipTest('no sh/awk')
+        for statuses, want in (([0, 0], 0), ([0, 77], 77), ([77, 1, 99], 1),
+                               ([0, 99], 99), ([0], 0)):
+            res = os.path.join(self.dir, 'res%d' % want)
+            os.makedirs(res, exist_ok=True)
+            runs = [['sh', '-c', 'exit %d' % s] for s in statuses]
+            script = vm.run_script(runs).replace('/results', res)
+            script = script.replace('/tmp/rc', os.path.join(res, 'rc'))
+            r = subprocess.run(['sh', '-c', script], stdout=subprocess.DEVNULL)
+            self.assertEqual(r.returncode, want, statuses)
+            self.assertEqual(vm.combine_status(statuses), want)
+            if os.path.exists(os.path.join(res, 'statuses')):
+                os.unlink(os.path.join(res, 'statuses'))
+
+
+class TestRuns(unittest.TestCase):
+    def test_program_gets_json(self):
+        runs = vm.guest_runs(('program', ['pi-classic', '-d', '1s']), {},
+                             None, set())
+        self.assertEqual(runs, [['/bin/pi-classic', '-d', '1s', '--json',
+                                 '/results/pi-classic.json']])
+
+    def test_own_json_kept(self):
+        runs = vm.guest_runs(('program', ['kmutex', '--json=/results/k.json']),
+                             {}, None, set())
+        self.assertEqual(runs, [['/bin/kmutex', '--json=/results/k.json']])
+
+    def test_kconfig_only_when_supported(self):
+        mode = ('program', ['pi-classic'])
+        self.assertNotIn('--kconfig',
+                         vm.guest_runs(mode, {}, '/c', set())[0])
+        self.assertNotIn('--kconfig',
+                         vm.guest_runs(mode, {}, None, {'pi-classic'})[0])
+        run = vm.guest_runs(mode, {}, '/c', {'pi-classic'})[0]
+        self.assertEqual(run[-2:], ['--kconfig', '/kconfig'])
+
+    def test_job(self):
+        runs = vm.guest_runs(('job', '/x/dl-basic.job'), {}, None, set())
+        self.assertEqual(runs, [['/bin/invlab-run', '/jobs/dl-basic.job',
+                                 '--json', '/results/dl-basic.json']])
+
+    def test_suite(self):
+        runs = vm.guest_runs(('suite', ['-d', '1s']), {}, None, set())
+        self.assertEqual([r[0] for r in runs],
+                         ['/bin/' + s[0] for s in vm.SUITE])
+        names = [r[r.index('--json') + 1] for r in runs]
+        self.assertEqual(len(set(names)), len(names))
+        for r in runs:
+            self.assertIn('-d', r)
+
+
+class TestProgramOptions(Tmp):
+    def test_help_scanned(self):
+        new = self.write('new', '#!/bin/sh\necho "  --kconfig=FILE  the config"\n'
+                         'echo "  -d, --duration=TIME"\n', 0o755)
+        old = self.write('old', '#!/bin/sh\necho "  -d, --duration=TIME"\n',
+                         0o755)
+        self.assertIn('--kconfig', vm.program_options(new))
+        self.assertNotIn('--kconfig', vm.program_options(old))
+        self.assertIn('--duration', vm.program_options(old))
+        self.assertEqual(vm.program_options(os.path.join(self.dir, 'no')),
+                         set())
+
+
+class TestRunTool(Tmp):
+    def test_interrupted_group_killed(self):
+        """An interrupted tool takes its children with it (dpkg-deb's tar)."""
+        pidfile = os.path.join(self.dir, 'pid')
+
+        class Interrupt(Exception):
+            pass
+
+        def ring(signum, frame):
+            raise Interrupt()
+
+        old = signal.signal(signal.SIGALRM, ring)
+        try:
+            with self.assertRaises(Interrupt):
+                signal.setitimer(signal.ITIMER_REAL, 0.5)
+                vm.run_tool(['sh', '-c', 'sleep 60 & echo $! >%s; wait'
+                             % pidfile])
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+        with open(pidfile) as f:
+            pid = int(f.read())
+        # killed: gone, or a zombie until its new parent reaps it
+        for _ in range(100):
+            try:
+                with open('/proc/%d/stat' % pid) as f:
+                    state = f.read().rsplit(')', 1)[1].split()[0]
+            except OSError:
+                state = None
+            if state in (None, 'Z', 'X'):
+                break
+            time.sleep(0.05)
+        self.assertIn(state, (None, 'Z', 'X'))
+
+    def test_result(self):
+        r = vm.run_tool(['sh', '-c', 'echo out; exit 3'],
+                        stdout=subprocess.PIPE, universal_newlines=True)
+        self.assertEqual((r.returncode, r.stdout), (3, 'out\n'))
+
+
+class TestArgs(unittest.TestCase):
+    def parse(self, argv):
+        return vm.parse_args(argv)
+
+    def usage(self, argv):
+        with self.assertRaises(vm.UsageError):
+            self.parse(argv)
+
+    def test_program_after_dashes(self):
+        a = self.parse(['--kernel', 'A', '--kernel', 'B', '--append',
+                        'preempt=full', '--', 'pi-classic', '-d', '1s',
+                        '--kernel', 'x'])
+        self.assertEqual(a.kernel, ['A', 'B'])
+        self.assertEqual(a.append, 'preempt=full')
+        # what follows -- is the guest program's, even an option of ours
+        self.assertEqual(a.mode, ('program', ['pi-classic', '-d', '1s',
+                                              '--kernel', 'x']))
+        self.assertEqual(a.cpus, vm.DEFAULT_CPUS)
+        self.assertEqual(a.memory, vm.DEFAULT_MEMORY)
+        self.assertEqual(a.timeout, vm.DEFAULT_TIMEOUT)
+        self.assertEqual(a.accel, 'auto')
+
+    def test_exactly_one_run(self):
+        self.usage(['--kernel', 'A'])
+        self.usage(['--kernel', 'A', '--suite', '--', 'pi-classic'])
+        self.usage(['--kernel', 'A', '--', 'ls'])
+        self.usage(['--', 'pi-classic'])  # no kernel
+        self.usage(['--kernel', 'A', '--job', '/nonexistent.job'])
+        self.usage(['--kernel', 'A', '-d', '1s', '--', 'pi-classic'])
+
+    def test_ranges(self):
+        base = ['--kernel', 'A', '--suite']
+        self.assertEqual(self.parse(base + ['--memory', '2G']).memory, 2048)
+        self.assertEqual(self.parse(base + ['--memory', '512']).memory, 512)
+        self.assertEqual(self.parse(base + ['--memory', '128M']).memory, 128)
+        self.usage(base + ['--memory', '127M'])
+        self.usage(base + ['--memory', 'lots'])
+        self.assertEqual(self.parse(base + ['--cpus', '64']).cpus, 64)
+        self.usage(base + ['--cpus', '0'])
+        self.usage(base + ['--cpus', '65'])
+        self.assertEqual(self.parse(base + ['--timeout', '10']).timeout, 10)
+        self.usage(base + ['--timeout', '9'])
+        self.usage(base + ['--accel', 'hvf'])
+        a = self.parse(base + ['-d', '2s'])
+        self.assertEqual(a.mode, ('suite', ['-d', '2s']))
+
+    def test_usage_exit_status(self):
+        err = io.StringIO()
+        with redirect_stderr(err):
+            self.assertEqual(vm.main(['--kernel', 'A', '--cpus', '0',
+                                      '--suite']), vm.EXIT_USAGE)
+        self.assertIn('1..64', err.getvalue())
+
+
+class TestManPage(unittest.TestCase):
+    def test_every_option_documented(self):
+        with open(MAN) as f:
+            page = f.read().replace('\\-', '-')
+        opts = [o for a in vm.make_parser()._actions for o in a.option_strings]
+        self.assertIn('--kernel', opts)
+        for o in opts:
+            self.assertIn('\\fB' + o + '\\fR', page, o)
+
+
+class TestKernel(Tmp):
+    def test_tree(self):
+        self.write('linux/arch/x86/boot/bzImage', b'MZ')
+        self.write('linux/.config', 'CONFIG_9P_FS=y\n')
+        self.write('linux/include/config/kernel.release', '6.18.0-rc1\n')
+        k = vm.resolve_kernel(os.path.join(self.dir, 'linux'), self.dir)
+        self.assertEqual(k.kind, 'tree')
+        self.assertTrue(k.image.endswith('arch/x86/boot/bzImage'))
+        self.assertTrue(k.config.endswith('.config'))
+        self.assertEqual(k.release, '6.18.0-rc1')
+        self.assertEqual(k.label, '6.18.0-rc1')
+        # '.' is labelled by the directory it is, never '.'
+        os.unlink(os.path.join(self.dir, 'linux/include/config/kernel.release'))
+        cwd = os.getcwd()
+        os.chdir(os.path.join(self.dir, 'linux'))
+        try:
+            k = vm.resolve_kernel('.', self.dir)
+        finally:
+            os.chdir(cwd)
+        self.assertEqual(k.label, 'linux')
+
+    def test_not_a_tree(self):
+        os.makedirs(os.path.join(self.dir, 'src'))
+        with self.assertRaises(vm.UsageError):
+            vm.resolve_kernel(os.path.join(self.dir, 'src'), self.dir)
+        with self.assertRaises(vm.UsageError):
+            vm.resolve_kernel(os.path.join(self.dir, 'nope'), self.dir)
+
+    def test_image_with_config_beside(self):
+        img = self.write('boot/vmlinuz-6.1.0-57-amd64', b'MZ')
+        self.write('boot/config-6.1.0-57-amd64', 'CONFIG_HZ=250\n')
+        k = vm.resolve_kernel(img, self.dir)
+        self.assertEqual(k.kind, 'image')
+        self.assertEqual(k.release, '6.1.0-57-amd64')
+        self.assertTrue(k.config.endswith('config-6.1.0-57-amd64'))
+        self.assertIsNone(k.modules)
+        # unpacked elsewhere: the modules in ../lib/modules/RELEASE
+        os.makedirs(os.path.join(self.dir, 'lib/modules/6.1.0-57-amd64'))
+        k = vm.resolve_kernel(img, self.dir)
+        self.assertEqual(k.modules, os.path.join(
+            self.dir, 'lib/modules/6.1.0-57-amd64'))
+
+    def test_parse_config(self):
+        cfg = vm.parse_config('CONFIG_HZ=250\n# CONFIG_9P_FS is not set\n'
+                              'CONFIG_LOCALVERSION="-rt"\nCONFIG_VIRTIO=m\n')
+        self.assertEqual(cfg, {'CONFIG_HZ': '250', 'CONFIG_9P_FS': 'n',
+                               'CONFIG_LOCALVERSION': '-rt',
+                               'CONFIG_VIRTIO': 'm'})
+
+    def ko(self, name, depends):
+        return self.write('mods/kernel/%s.ko' % name,
+                          b'\0license=GPL\0depends=%s\0vermagic=6.1\0' %
+                          depends.encode())
+
+    def test_modules_from_config(self):
+        self.ko('virtio', '')
+        self.ko('virtio_ring', '')
+        self.ko('virtio_pci', 'virtio,virtio_ring')
+        self.ko('9pnet', '')
+        self.ko('9pnet_virtio', 'virtio_ring,9pnet,virtio')
+        self.ko('9p', '9pnet,netfs')
+        self.ko('netfs', '')
+        self.ko('unrelated', '')
+        k = vm.Kernel('x')
+        k.modules = os.path.join(self.dir, 'mods')
+        k.config = self.write('config', 'CONFIG_VIRTIO_PCI=m\n'
+                              'CONFIG_NET_9P_VIRTIO=m\nCONFIG_9P_FS=m\n')
+        names = [n for n, _ in vm.share_modules(k)]
+        self.assertEqual(sorted(names), sorted(
+            ['virtio', 'virtio_ring', 'virtio_pci', '9pnet', '9pnet_virtio',
+             '9p', 'netfs']))
+        for mod, dep in (('virtio_pci', 'virtio'), ('9p', 'netfs'),
+                         ('9pnet_virtio', '9pnet'), ('9p', '9pnet')):
+            self.assertLess(names.index(dep), names.index(mod))
+        # built in: nothing to load
+        k.config = self.write('config', 'CONFIG_VIRTIO_PCI=y\n'
+                              'CONFIG_NET_9P_VIRTIO=y\nCONFIG_9P_FS=y\n')
+        self.assertEqual(vm.share_modules(k), [])
+        # missing: a clear error
+        k.config = self.write('config', 'CONFIG_VIRTIO_PCI=y\n'
+                              '# CONFIG_9P_FS is not set\n')
+        with self.assertRaises(vm.VmError) as e:
+            vm.share_modules(k)
+        self.assertIn('CONFIG_9P_FS', str(e.exception))
+
+    def test_compressed_module(self):
+        import lzma
+        p = self.write('m/kernel/virtio.ko.xz',
+                       lzma.compress(b'\0depends=\0'))
+        self.assertEqual(vm.read_module(p), b'\0depends=\0')
+        self.assertEqual(vm.module_name(p), 'virtio')
+        self.assertEqual(vm.module_name('/a/9pnet-virtio.ko'), '9pnet_virtio')
+
+    def test_load_order_errors(self):
+        with self.assertRaises(vm.VmError):
+            vm.module_load_order(['a'], {'a': ['b'], 'b': ['a']})
+        with self.assertRaises(vm.VmError):
+            vm.module_load_order(['a'], {'a': ['missing']})
+        self.assertEqual(vm.module_load_order(['c'], {'c': ['b'], 'b': ['a'],
+                                                      'a': []}),
+                         ['a', 'b', 'c'])
+
+    def test_modinfo_depends(self):
+        self.assertEqual(vm.modinfo_depends(b'\0depends=a,b\0x=y\0'),
+                         ['a', 'b'])
+        self.assertEqual(vm.modinfo_depends(b'\0depends=\0'), [])
+        self.assertEqual(vm.modinfo_depends(b'nothing'), [])
+        # a key merely ending in "depends" is not it
+        self.assertEqual(vm.modinfo_depends(b'\0xdepends=q\0'), [])
+
+
+class TestElf(Tmp):
+    def test_static(self):
+        self.assertTrue(vm.elf_is_static(self.write('s', minimal_elf(False))))
+        self.assertFalse(vm.elf_is_static(self.write('d', minimal_elf(True))))
+        self.assertFalse(vm.elf_is_static(self.write('t', b'#!/bin/sh\n')))
+        self.assertFalse(vm.elf_is_static(os.path.join(self.dir, 'none')))
+
+
+class TestResults(Tmp):
+    PI = {'program': 'pi-classic', 'runs': [
+        {'configuration': 'none', 'verdict': 'FAIL', 'expected': 'FAIL'},
+        {'configuration': 'inherit', 'verdict': 'PASS', 'expected': 'PASS'},
+        {'configuration': 'protect', 'verdict': 'FAIL', 'expected': 'PASS'}]}
+    DL = {'program': 'dl-mbwi', 'runs': [
+        {'configuration': 'basic', 'checks': [
+            {'validator': 'bandwidth', 'task': 'tauA', 'verdict': 'PASS',
+             'expected': 'PASS'},
+            {'validator': 'isolation', 'task': 'tauD', 'expected': 'PASS'}]},
+        {'configuration': 'alone', 'verdict': None, 'expected': None}]}
+
+    def test_read_back(self):
+        self.write('out/status', '1\n')
+        self.write('out/pi-classic.json', json.dumps(self.PI))
+        self.write('out/dl-mbwi.json', json.dumps(self.DL))
+        self.write('out/broken.json', '{"runs": [')
+        self.write('out/vm.json', '{}')
+        status, results = vm.read_results(os.path.join(self.dir, 'out'))
+        self.assertEqual(status, 1)
+        self.assertEqual(sorted(results), ['broken', 'dl-mbwi', 'pi-classic'])
+        rows = vm.verdicts(results)
+        self.assertIn(('broken', 'UNREADABLE', None), rows)
+        self.assertIn(('pi-classic inherit', 'PASS', 'PASS'), rows)
+        self.assertIn(('dl-mbwi basic bandwidth tauA', 'PASS', 'PASS'), rows)
+        # no verdict is no verdict, never a pass
+        self.assertIn(('dl-mbwi basic isolation tauD', 'NONE', 'PASS'), rows)
+        # nothing expected and no verdict: a measurement, not judged
+        self.assertIn(('dl-mbwi alone', '-', None), rows)
+
+    def test_no_status(self):
+        os.makedirs(os.path.join(self.dir, 'out'))
+        self.assertEqual(vm.read_results(os.path.join(self.dir, 'out')),
+                         (None, {}))
+        self.write('out/status', 'garbage')
+        self.assertIsNone(vm.read_results(os.path.join(self.dir, 'out'))[0])
+
+    def test_matrix(self):
+        a = vm.verdicts({'pi-classic': self.PI})
+        b = vm.verdicts({'pi-classic': {'program': 'pi-classic', 'runs': [
+            {'configuration': 'inherit', 'verdict': 'PASS',
+             'expected': 'PASS'}]}})
+        text = vm.matrix_table([('6.1.0-57-amd64', {'accel': 'tcg'}, a),
+                                ('6.1.0-57-rt-amd64', {'accel': 'kvm'}, b)])
+        lines = text.splitlines()
+        self.assertTrue(lines[0].startswith('configuration'))
+        self.assertIn('6.1.0-57-rt-amd64', lines[0])
+        row = {l.split()[0] + ' ' + l.split()[1]: l.split()[2:]
+               for l in lines if l.startswith('pi-classic')}
+        self.assertEqual(row['pi-classic none'], ['FAIL', '-'])
+        self.assertEqual(row['pi-classic inherit'], ['PASS', 'PASS'])
+        # not as expected is marked
+        self.assertEqual(row['pi-classic protect'], ['FAIL!', '-'])
+        acc = [l for l in lines if l.startswith('accel')][0].split()
+        self.assertEqual(acc, ['accel', 'tcg', 'kvm'])
+
+    def test_fingerprint(self):
+        p = self.write('output.log', 'invlab-vm$ x\nintro\n'
+                       'kernel 6.1.0-57-rt-amd64, preempt=rt, HZ=250\nrest\n')
+        self.assertEqual(vm.fingerprint_line(p),
+                         'kernel 6.1.0-57-rt-amd64, preempt=rt, HZ=250')
+        self.assertIsNone(vm.fingerprint_line(os.path.join(self.dir, 'no')))
+
+    def test_diagnose(self):
+        self.assertIsNone(vm.diagnose('', True, False, 60))
+        panic = 'x\nKernel panic - not syncing: VFS: Unable to mount root\n'
+        self.assertIn('panicked: VFS: Unable', vm.diagnose(panic, False,
+                                                           False, 60))
+        self.assertIn('did not reach init within 60 s',
+                      vm.diagnose('Booting', False, True, 60))
+        self.assertIn('before reaching init',
+                      vm.diagnose('Booting', False, False, 60))
+        self.assertIn('did not finish within 60 s',
+                      vm.diagnose(vm.INIT_MARK, False, True, 60))
+        self.assertIn('9p result share',
+                      vm.diagnose(vm.INIT_MARK + '\ninvlab-init: cannot '
+                                  'mount the result share', False, False, 60))
+
+    def test_labels(self):
+        ks = [vm.Kernel('/a/vmlinuz'), vm.Kernel('/b/vmlinuz'),
+              vm.Kernel('/c/x y')]
+        self.assertEqual(vm.column_labels(ks),
+                         ['vmlinuz', 'vmlinuz-2', 'x_y'])
+        dots = vm.Kernel('x')
+        dots.label = '..'
+        self.assertEqual(vm.column_labels([dots]), ['kernel'])
+
+
+class TestQemu(unittest.TestCase):
+    def test_command(self):
+        cmd = vm.qemu_command('q', 'tcg', '/k', '/i', '/s', '/c', 2, 1024,
+                              'preempt=full')
+        self.assertIn('tcg,thread=multi', cmd)
+        self.assertNotIn('kvm', cmd)
+        self.assertIn('-no-reboot', cmd)
+        cl = cmd[cmd.index('-append') + 1]
+        self.assertIn('panic=-1', cl)
+        self.assertTrue(cl.endswith(' preempt=full'))
+        self.assertEqual(cmd[cmd.index('-smp') + 1], '2')
+        self.assertEqual(cmd[cmd.index('-m') + 1], '1024M')
+        self.assertIn('virtio-9p-pci,fsdev=res,mount_tag=' + vm.SHARE_TAG,
+                      cmd)
+        kvm = vm.qemu_command('q', 'kvm', '/k', '/i', '/s', '/c', 1, 512, '')
+        self.assertEqual(kvm[kvm.index('-accel') + 1], 'kvm')
+
+
+if __name__ == '__main__':
+    unittest.main(verbosity=1)
