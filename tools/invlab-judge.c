@@ -18,17 +18,25 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include <invlab/opt.h>
+#include <invlab/report.h>
+
 #include <invlab/engine.h>
 #include <invlab/hist.h>
 #include <invlab/judge.h>
 #include <invlab/scenario.h>
 #include <invlab/verdict.h>
+
+#include "args.h"
+#include "escape.h"
+#include "results.h"
 
 #define PROG	   "invlab-judge"
 #define MAX_CHECKS (4 * IL_MAX_TASKS)
@@ -388,6 +396,23 @@ static const char *str_of(struct json_object *o, const char *key)
 	return is_null(v) ? "" : json_object_get_string(v);
 }
 
+/*
+ * s made safe for a terminal or a log (strings come from a result file:
+ * untrusted), in one of a few rotating buffers: valid until four more
+ * calls.
+ */
+static const char *esc(const char *s)
+{
+	static char buf[4][1024];
+	static unsigned next;
+	char *e = il_res_escape(s, strlen(s));
+	char *b = buf[next++ % 4];
+
+	snprintf(b, sizeof(buf[0]), "%s", e ? e : "?");
+	free(e);
+	return b;
+}
+
 /* judge one run again; 0 agrees, 1 differs, -errno with err */
 static int judge_run(struct json_object *run, int idx, const char *text,
 		     const char *file, char *err, size_t len)
@@ -447,19 +472,21 @@ static int judge_run(struct json_object *run, int idx, const char *text,
 			    !strcmp(str_of(c, "task"), ck[i].task) &&
 			    !strcmp(rv, got) && !strcmp(re, exp);
 
-		printf("%s #%d %s %s: %s, expected %s: %s\n", name, idx + 1,
-		       ck[i].validator, ck[i].task, got, exp,
+		printf("%s #%d %s %s: %s, expected %s: %s\n", esc(name),
+		       idx + 1, ck[i].validator, esc(ck[i].task), got, exp,
 		       same ? "as recorded" : "DIFFERS");
 		if (same && strcmp(str_of(c, "evidence"), ck[i].c.evidence))
 			printf("  note: the evidence differs: recorded '%s', "
 			       "re-judged '%s'\n",
-			       str_of(c, "evidence"), ck[i].c.evidence);
+			       esc(str_of(c, "evidence")),
+			       esc(ck[i].c.evidence));
 		if (!same) {
-			printf("  recorded: %s %s: %s, expected %s: %s\n",
-			       c ? str_of(c, "validator") : "-",
-			       c ? str_of(c, "task") : "-", rv, re,
-			       c ? str_of(c, "evidence") : "");
-			printf("  re-judged: %s\n", ck[i].c.evidence);
+			printf("  recorded: %s %s: %s, expected %s: ",
+			       c ? esc(str_of(c, "validator")) : "-",
+			       c ? esc(str_of(c, "task")) : "-", esc(rv),
+			       esc(re));
+			printf("%s\n", c ? esc(str_of(c, "evidence")) : "");
+			printf("  re-judged: %s\n", esc(ck[i].c.evidence));
 			rc = 1;
 		}
 	}
@@ -468,49 +495,85 @@ static int judge_run(struct json_object *run, int idx, const char *text,
 	return rc;
 }
 
+struct cfg {
+	int help;
+	int version;
+	uint64_t max_input;
+};
+
+#define O(f) offsetof(struct cfg, f)
+static const struct il_opt opts[] = {
+	{ .name = "help",
+	  .short_name = 'h',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(help),
+	  .help = "print this help and exit" },
+	{ .name = "version",
+	  .short_name = 'V',
+	  .type = IL_OPT_FLAG,
+	  .offset = O(version),
+	  .help = "print the version and exit" },
+	IL_RES_OPT_MAX_INPUT(O(max_input)),
+	{ .name = NULL },
+};
+#undef O
+static const struct il_opt *const tables[] = { opts, NULL };
+
 int main(int argc, char **argv)
 {
+	static const char summary[] =
+		"Judge every run of an invlab-run or dl-mbwi result file "
+		"again from the inputs it recorded, and compare with the "
+		"recorded verdicts.  Exit status: 0 all agree, 1 some differ, "
+		"2 bad usage or input.";
 	struct json_object *root, *runs;
 	const char *text = NULL, *file;
+	struct cfg cfg;
 	char err[768];
-	int rc = 0;
+	int rc = 0, first, ret;
 
-	if (argc == 2 &&
-	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("Usage: %s RESULT.json\n"
-		       "Judge every run of an invlab-run or dl-mbwi result "
-		       "file again from the inputs it recorded, and compare "
-		       "with the recorded verdicts.  Exit status: 0 all "
-		       "agree, 1 some differ, 2 bad usage or input.\n",
-		       PROG);
-		return 0;
-	}
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "Usage: %s RESULT.json\nTry '%s --help'.\n",
-			PROG, PROG);
+	memset(&cfg, 0, sizeof(cfg));
+	first = il_opt_parse(argc, argv, tables, &cfg, err, sizeof(err));
+	if (first < 0) {
+		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", PROG, err, PROG);
 		return 2;
 	}
-	file = argv[1];
-	root = json_object_from_file(file);
+	if (cfg.help) {
+		il_opt_help(stdout, PROG, "RESULT.json", summary, tables);
+		return 0;
+	}
+	if (cfg.version) {
+		printf("%s %s (%s)\n", PROG, il_version(), il_features());
+		return 0;
+	}
+	if (argc - first != 1) {
+		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", PROG,
+			argc - first ? "one result file, please"
+				     : "which result file?",
+			PROG);
+		return 2;
+	}
+	file = argv[first];
+	root = il_res_parse_file(file, cfg.max_input, err, sizeof(err), &ret);
 	if (!root) {
-		fprintf(stderr, "%s: %s: cannot read it as JSON\n", PROG, file);
+		fprintf(stderr, "%s: %s\n", PROG, err);
 		return 2;
 	}
 	runs = get(root, "runs");
 	if (!runs || !json_object_is_type(runs, json_type_array) ||
 	    !json_object_array_length(runs)) {
-		fprintf(stderr, "%s: %s: no runs recorded\n", PROG, file);
+		fprintf(stderr, "%s: %s: no runs recorded\n", PROG, esc(file));
 		json_object_put(root);
 		return 2;
 	}
 	if (get(get(root, "job"), "text"))
 		text = json_object_get_string(get(get(root, "job"), "text"));
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
-		int ret = judge_run(json_object_array_get_idx(runs, i), (int)i,
-				    text, file, err, sizeof(err));
-
+		ret = judge_run(json_object_array_get_idx(runs, i), (int)i,
+				text, file, err, sizeof(err));
 		if (ret < 0) {
-			fprintf(stderr, "%s: %s: %s\n", PROG, file, err);
+			fprintf(stderr, "%s: %s: %s\n", PROG, esc(file),
+				esc(err));
 			rc = 2;
 			break;
 		}
@@ -519,6 +582,6 @@ int main(int argc, char **argv)
 	}
 	json_object_put(root);
 	if (!rc)
-		printf("%s: %s: every verdict as recorded\n", PROG, file);
+		printf("%s: %s: every verdict as recorded\n", PROG, esc(file));
 	return rc;
 }

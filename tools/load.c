@@ -339,7 +339,9 @@ static struct json_object *parse(const char *file, const char *path,
 		root = NULL;
 		*ret = -EINVAL;
 	} else {
-		while (end < len && strchr(" \t\r\n", buf[end]))
+		/* buf[end] != 0: strchr() finds the terminator too, and a NUL
+		 * after the value is data, not white space */
+		while (end < len && buf[end] && strchr(" \t\r\n", buf[end]))
 			end++;
 		if (end < len) {
 			il_setf(err, errlen, "%s:%d: data after the JSON value",
@@ -485,6 +487,22 @@ static int read_scenario(struct il_res_file *f, struct json_object *sc)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+struct json_object *il_res_parse_file(const char *path, uint64_t max, char *err,
+				      size_t errlen, int *ret)
+{
+	struct json_object *root;
+	char *epath = il_res_escape(path, strlen(path));
+
+	if (!epath) {
+		il_setf(err, errlen, "out of memory");
+		*ret = -ENOMEM;
+		return NULL;
+	}
+	root = parse(path, epath, max, err, errlen, ret);
+	free(epath);
+	return root;
 }
 
 int il_res_set_load(struct il_res_set *s, const char *path, char *err,

@@ -148,6 +148,15 @@ void il_res_set_init(struct il_res_set *s, bool per_file);
  */
 int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 		    size_t errlen);
+/*
+ * Read and parse a JSON file as il_res_set_load does (a regular file of
+ * at most max bytes, nothing after the value; messages name the path
+ * escaped), for a tool that walks the document itself.  NULL with *ret
+ * and err set on failure.
+ */
+struct json_object;
+struct json_object *il_res_parse_file(const char *path, uint64_t max, char *err,
+				      size_t errlen, int *ret);
 void il_res_set_free(struct il_res_set *s);
 /* the group for scenario/configuration (file ignored unless per_file) */
 const struct il_res_group *il_res_set_find(const struct il_res_set *s,
