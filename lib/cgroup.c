@@ -1284,7 +1284,13 @@ static int remove_parent(enum il_cg_ctrl ctrl)
 
 	if (!pa->created)
 		return 0;
-	ret = remove_dir(pa->path, pa->version, pa->own);
+	/* on v2 both controllers' parents are one directory: the last of
+	 * them removes it (the partitions may still be in there) */
+	if (pa->version == 2 && parents[!ctrl].created &&
+	    !strcmp(parents[!ctrl].path, pa->path))
+		ret = 0;
+	else
+		ret = remove_dir(pa->path, pa->version, pa->own);
 	if (ctrl == IL_CG_CPUSET)
 		while (nlb_off > 0) {
 			nlb_off--;

@@ -527,12 +527,19 @@ int __il_make_partitions(struct engine *e, struct il_engine_result *res,
 		return 0;
 	ret = il_cgroup_partitions(e->pcg, gcpu, ng, m, sizeof(m));
 	if (ret) {
+		char list[128];
+		size_t lo = 0;
+
 		for (int i = 0; i < e->n; i++)
 			e->t[i].pcg = -1;
+		list[0] = '\0';
+		for (int g = 0; g < ng && lo < sizeof(list); g++)
+			lo += (size_t)snprintf(list + lo, sizeof(list) - lo,
+					       "%s%d", g ? ", " : "", gcpu[g]);
 		snprintf(why, len,
-			 "--partition: cannot make cpuset partitions for "
-			 "CPU%s %d%s: %s",
-			 ng > 1 ? "s" : "", gcpu[0], ng > 1 ? ", ..." : "", m);
+			 "--partition: cannot make cpuset partitions for CPU%s "
+			 "%s: %s",
+			 ng > 1 ? "s" : "", list, m);
 		return -EPERM;
 	}
 	e->npcg = ng;
