@@ -97,6 +97,7 @@ struct il_cg_step {
 
 struct il_cg_plan {
 	int keep;	/* the CPU left to the own group, or -1 */
+	int own_cpu;	/* the CPU left to invlab-<pid> itself, or -1 */
 	char cpus[64];	/* the CPUs of invlab-<pid>'s partition */
 	char own[512];	/* the process's own group */
 	char path[512]; /* invlab-<pid> */
@@ -115,10 +116,16 @@ struct il_cg_plan {
  * In order: invlab-<pid> gets cpuset.cpus = K, cpuset.cpus.exclusive = K
  * (optional: 6.7+) and becomes a partition root; its effective CPUs must
  * then be K (and the own group's the kept CPU, when one is kept); then per
- * CPU c of K: mkdir cpu<c>, cgroup.type = threaded, cpuset.cpus = c,
- * cpuset.cpus.exclusive = c (optional), partition root, effective c.
+ * CPU c of K but the lowest: mkdir cpu<c>, cgroup.type = threaded,
+ * cpuset.cpus = c, cpuset.cpus.exclusive = c (optional), partition root,
+ * effective c; last, invlab-<pid>'s effective CPUs must be the lowest of K
+ * alone, whose tasks stay in invlab-<pid> itself (before 6.1 a child
+ * partition may not take all of its parent's CPUs, tasks or none).
  * K is every CPU asked for but the kept one: when they are all of own_eff,
  * the lowest stays with own (a root domain of one CPU by itself).
+ * Removal is the reverse: per group, the per-CPU ones first, threads moved
+ * to own, cpuset.cpus.partition = member, rmdir (before 6.1 a partition
+ * with child groups cannot be given back).
  * 0; -EOPNOTSUPP when own is not a partition root; -EINVAL for a CPU not
  * in own_eff, a bad list or no CPU; -ENOSPC; err says which.
  */

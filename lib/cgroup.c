@@ -871,6 +871,7 @@ int __il_cgroup_plan_v2(struct il_cg_plan *p, const char *own,
 
 	memset(p, 0, sizeof(*p));
 	p->keep = -1;
+	p->own_cpu = -1;
 	snprintf(p->own, sizeof(p->own), "%s", own);
 	if (own_part && strcmp(own_part, "root") &&
 	    strcmp(own_part, "isolated")) {
@@ -924,14 +925,17 @@ int __il_cgroup_plan_v2(struct il_cg_plan *p, const char *own,
 		return -ENAMETOOLONG;
 	if (!p->cpus[0])
 		return 0; /* one CPU, the own group's: nothing to make */
+	for (int c = 0; c < IL_MAX_CPUS && p->own_cpu < 0; c++)
+		if (bit(want, c))
+			p->own_cpu = c;
 	ret = step(p, IL_CGOP_WRITE, -1, p->path, "cpuset.cpus", p->cpus,
 		   false);
 	if (!ret)
 		ret = step(p, IL_CGOP_WRITE, -1, p->path,
 			   "cpuset.cpus.exclusive", p->cpus, true);
 	if (!ret)
-		ret = step(p, IL_CGOP_PARTITION, -1, p->path, NULL, "root",
-			   false);
+		ret = step(p, IL_CGOP_PARTITION, p->own_cpu, p->path, NULL,
+			   "root", false);
 	if (!ret)
 		ret = step(p, IL_CGOP_EXPECT, -1, p->path,
 			   "cpuset.cpus.effective", p->cpus, false);
@@ -940,7 +944,7 @@ int __il_cgroup_plan_v2(struct il_cg_plan *p, const char *own,
 		ret = step(p, IL_CGOP_EXPECT, p->keep, own,
 			   "cpuset.cpus.effective", one, false);
 	}
-	for (int c = 0; !ret && c < IL_MAX_CPUS; c++) {
+	for (int c = p->own_cpu + 1; !ret && c < IL_MAX_CPUS; c++) {
 		if (!bit(want, c))
 			continue;
 		snprintf(one, sizeof(one), "%d", c);
@@ -963,6 +967,12 @@ int __il_cgroup_plan_v2(struct il_cg_plan *p, const char *own,
 		if (!ret)
 			ret = step(p, IL_CGOP_EXPECT, c, dir,
 				   "cpuset.cpus.effective", one, false);
+	}
+	/* what the children left invlab-<pid>: its lowest CPU alone */
+	if (!ret) {
+		snprintf(one, sizeof(one), "%d", p->own_cpu);
+		ret = step(p, IL_CGOP_EXPECT, p->own_cpu, p->path,
+			   "cpuset.cpus.effective", one, false);
 	}
 	if (ret)
 		snprintf(err, len, "too many steps for %d CPUs", n);
@@ -1076,26 +1086,27 @@ static int partitions_v2(struct il_cgroup *cg, const int *cpus, int n,
 	if (strcmp(plan.path, pa->path))
 		return errf(err, len, -EINVAL, "plan: %s is not %s", plan.path,
 			    pa->path);
-	ret = run_plan(&plan, cg, cpus, n, err, len);
-	if (ret || plan.keep < 0)
-		return ret;
-	/* the kept CPU's tasks stay in the own group: no group of ours */
-	{
-		struct il_cgroup *k = &cg[cg_index(cpus, n, plan.keep)];
+	/* the kept CPU's tasks stay in the own group, the lowest other
+	 * CPU's in invlab-<pid>: no group of their own */
+	for (int w = 0; w < 2; w++) {
+		int c = w ? plan.own_cpu : plan.keep, i = cg_index(cpus, n, c);
+		struct il_cgroup *k = i >= 0 ? &cg[i] : NULL;
 
+		if (!k)
+			continue;
 		memset(k, 0, sizeof(*k));
-		snprintf(k->name, sizeof(k->name), "cpu%d", plan.keep);
+		snprintf(k->name, sizeof(k->name), "cpu%d", c);
 		k->ctrl = IL_CG_CPUSET;
 		k->version = 2;
-		snprintf(k->path, sizeof(k->path), "%s", pa->own);
-		snprintf(k->partition, sizeof(k->partition), "%s",
-			 top ? "root" : part);
-		if (read_file(pa->own, "cpuset.cpus.effective", k->cpus,
-			      sizeof(k->cpus)))
-			k->cpus[0] = '\0';
+		snprintf(k->path, sizeof(k->path), "%s",
+			 w ? pa->path : pa->own);
+		if (!w)
+			snprintf(k->partition, sizeof(k->partition), "%s",
+				 top ? "root" : part);
 		k->shared = true;
+		k->top = !w;
 	}
-	return 0;
+	return run_plan(&plan, cg, cpus, n, err, len);
 }
 
 /* v1: one exclusive cpuset of one CPU */
@@ -1315,6 +1326,18 @@ int il_cgroup_remove(struct il_cgroup *cg)
 {
 	int ret, left = 0;
 
+	if (cg && cg->shared) {
+		struct parent *pa = &parents[cg->ctrl];
+
+		/* invlab-<pid> itself: it goes with the last group of its
+		 * controller, or now when there is none */
+		cg->shared = false;
+		for (int i = 0; i < MAX_GROUPS; i++)
+			left += groups[i].created && groups[i].ctrl == cg->ctrl;
+		if (pa->created && !strcmp(cg->path, pa->path) && !left)
+			return remove_parent(cg->ctrl);
+		return 0;
+	}
 	if (!cg || !cg->created)
 		return 0;
 	ret = remove_dir(cg->path, cg->version, parents[cg->ctrl].own);

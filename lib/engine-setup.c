@@ -546,7 +546,7 @@ int __il_make_partitions(struct engine *e, struct il_engine_result *res,
 	for (int g = 0; g < ng; g++) {
 		const struct il_cgroup *pc = &e->pcg[g];
 
-		if (pc->shared)
+		if (pc->top)
 			kept = gcpu[g];
 		if (off < sizeof(res->partitions))
 			off += (size_t)snprintf(
@@ -554,8 +554,8 @@ int __il_make_partitions(struct engine *e, struct il_engine_result *res,
 				sizeof(res->partitions) - off,
 				"%scpu%d %s (v%d, %s%s, cpus %s)",
 				off ? ", " : "", gcpu[g], pc->path, pc->version,
-				pc->shared ? "the top cgroup's remaining CPU, "
-					   : "",
+				pc->top ? "the top cgroup's remaining CPU, "
+					: "",
 				pc->partition, pc->cpus[0] ? pc->cpus : "?");
 	}
 	/* the placement line says where a kept CPU's tasks really are */

@@ -4,10 +4,12 @@
  * groups, which files, in what order, without a kernel, for the layouts
  * read from fixtures of /proc/self/mountinfo and /proc/self/cgroup:
  *
- *  - cgroup v2 only, the process in the top cgroup: two CPUs of four
- *    become partitions inside invlab-<pid>, itself a partition root;
+ *  - cgroup v2 only, the process in the top cgroup: invlab-<pid> becomes
+ *    a partition root of the CPUs asked for (two or three of four), with
+ *    a partition inside it for each but the lowest, which stays in
+ *    invlab-<pid> itself;
  *  - the same on two CPUs, both asked for: the top cgroup keeps the
- *    lowest, one partition is made;
+ *    lowest, invlab-<pid> is the other's partition;
  *  - v2 only under systemd, the process in a session scope that is not a
  *    partition root: refused, saying why;
  *  - the v1/v2 hybrid: cpuset is on v1, so there is no v2 plan.
@@ -74,6 +76,7 @@ static void test_v2_four_cpus(void)
 {
 	char dir[512], err[300] = "";
 	const char *inv = "/sys/fs/cgroup/invlab-94";
+	const char *c3 = "/sys/fs/cgroup/invlab-94/cpu3";
 	int v = 0, cpus[] = { 3, 1 };
 
 	t_check_int(own_dir(mi_v2, pc_v2_top, dir, sizeof(dir), &v), 0);
@@ -84,36 +87,52 @@ static void test_v2_four_cpus(void)
 					err, sizeof(err)),
 		    0);
 	t_check_int(plan.keep, -1);
+	t_check_int(plan.own_cpu, 1);
 	t_check_str(plan.cpus, "1,3");
 	t_check_str(plan.path, inv);
-	t_check_int(plan.n, 4 + 2 * 6);
+	t_check_int(plan.n, 4 + 6 + 1);
 	/* the run's own group first: a partition root holding both CPUs */
 	is(&plan, 0, IL_CGOP_WRITE, inv, "cpuset.cpus", "1,3");
 	is(&plan, 1, IL_CGOP_WRITE, inv, "cpuset.cpus.exclusive", "1,3");
 	t_check(plan.step[1].optional); /* 6.7+ */
 	t_check(!plan.step[0].optional);
 	is(&plan, 2, IL_CGOP_PARTITION, inv, "", "root");
+	t_check_int(plan.step[2].cpu, 1); /* CPU 1's partition, in the end */
 	is(&plan, 3, IL_CGOP_EXPECT, inv, "cpuset.cpus.effective", "1,3");
-	/* then one partition per CPU inside it, lowest CPU first */
-	is(&plan, 4, IL_CGOP_MKDIR, "/sys/fs/cgroup/invlab-94/cpu1", "", "");
-	t_check_int(plan.step[4].cpu, 1);
-	is(&plan, 5, IL_CGOP_WRITE, "/sys/fs/cgroup/invlab-94/cpu1",
-	   "cgroup.type", "threaded");
-	is(&plan, 6, IL_CGOP_WRITE, "/sys/fs/cgroup/invlab-94/cpu1",
-	   "cpuset.cpus", "1");
-	is(&plan, 7, IL_CGOP_WRITE, "/sys/fs/cgroup/invlab-94/cpu1",
-	   "cpuset.cpus.exclusive", "1");
+	t_check_int(plan.step[3].cpu, -1);
+	/* then a partition inside it for every CPU but its lowest */
+	is(&plan, 4, IL_CGOP_MKDIR, c3, "", "");
+	t_check_int(plan.step[4].cpu, 3);
+	is(&plan, 5, IL_CGOP_WRITE, c3, "cgroup.type", "threaded");
+	is(&plan, 6, IL_CGOP_WRITE, c3, "cpuset.cpus", "3");
+	is(&plan, 7, IL_CGOP_WRITE, c3, "cpuset.cpus.exclusive", "3");
 	t_check(plan.step[7].optional);
-	is(&plan, 8, IL_CGOP_PARTITION, "/sys/fs/cgroup/invlab-94/cpu1", "",
-	   "root");
-	is(&plan, 9, IL_CGOP_EXPECT, "/sys/fs/cgroup/invlab-94/cpu1",
-	   "cpuset.cpus.effective", "1");
-	is(&plan, 10, IL_CGOP_MKDIR, "/sys/fs/cgroup/invlab-94/cpu3", "", "");
-	t_check_int(plan.step[10].cpu, 3);
-	is(&plan, 14, IL_CGOP_PARTITION, "/sys/fs/cgroup/invlab-94/cpu3", "",
-	   "root");
-	is(&plan, 15, IL_CGOP_EXPECT, "/sys/fs/cgroup/invlab-94/cpu3",
-	   "cpuset.cpus.effective", "3");
+	t_check(!plan.step[8].optional);
+	is(&plan, 8, IL_CGOP_PARTITION, c3, "", "root");
+	is(&plan, 9, IL_CGOP_EXPECT, c3, "cpuset.cpus.effective", "3");
+	/* what is left to invlab-94 is CPU 1 alone */
+	is(&plan, 10, IL_CGOP_EXPECT, inv, "cpuset.cpus.effective", "1");
+	t_check_int(plan.step[10].cpu, 1);
+	for (int k = 0; k < plan.n; k++)
+		t_check(!strstr(plan.step[k].dir, "cpu1"));
+
+	/* three CPUs of four: two child partitions, lowest CPU first */
+	{
+		int three[] = { 2, 0, 1 };
+
+		t_check_int(__il_cgroup_plan_v2(&plan, dir, NULL, "0-3", 94,
+						three, 3, err, sizeof(err)),
+			    0);
+		t_check_str(plan.cpus, "0-2");
+		t_check_int(plan.own_cpu, 0);
+		t_check_int(plan.n, 4 + 2 * 6 + 1);
+		is(&plan, 4, IL_CGOP_MKDIR, "/sys/fs/cgroup/invlab-94/cpu1", "",
+		   "");
+		is(&plan, 10, IL_CGOP_MKDIR, "/sys/fs/cgroup/invlab-94/cpu2",
+		   "", "");
+		is(&plan, 16, IL_CGOP_EXPECT, inv, "cpuset.cpus.effective",
+		   "0");
+	}
 
 	/* a run's own group that is a partition root itself will do */
 	t_check_int(__il_cgroup_plan_v2(&plan, "/sys/fs/cgroup/lab", "root",
@@ -132,13 +151,14 @@ static void test_v2_two_cpus(void)
 	int v = 0, both[] = { 1, 0 }, one[] = { 1 };
 
 	t_check_int(own_dir(mi_v2, pc_v2_top, dir, sizeof(dir), &v), 0);
-	/* both CPUs: the top cgroup keeps CPU 0, CPU 1 is the partition */
+	/* both CPUs: the top cgroup keeps CPU 0, invlab-7 is CPU 1's */
 	t_check_int(__il_cgroup_plan_v2(&plan, dir, NULL, "0-1", 7, both, 2,
 					err, sizeof(err)),
 		    0);
 	t_check_int(plan.keep, 0);
+	t_check_int(plan.own_cpu, 1);
 	t_check_str(plan.cpus, "1");
-	t_check_int(plan.n, 5 + 6);
+	t_check_int(plan.n, 6);
 	is(&plan, 0, IL_CGOP_WRITE, inv, "cpuset.cpus", "1");
 	is(&plan, 2, IL_CGOP_PARTITION, inv, "", "root");
 	is(&plan, 3, IL_CGOP_EXPECT, inv, "cpuset.cpus.effective", "1");
@@ -146,25 +166,25 @@ static void test_v2_two_cpus(void)
 	is(&plan, 4, IL_CGOP_EXPECT, "/sys/fs/cgroup", "cpuset.cpus.effective",
 	   "0");
 	t_check_int(plan.step[4].cpu, 0);
-	is(&plan, 5, IL_CGOP_MKDIR, "/sys/fs/cgroup/invlab-7/cpu1", "", "");
-	is(&plan, 9, IL_CGOP_PARTITION, "/sys/fs/cgroup/invlab-7/cpu1", "",
-	   "root");
+	is(&plan, 5, IL_CGOP_EXPECT, inv, "cpuset.cpus.effective", "1");
 	for (int k = 0; k < plan.n; k++)
-		t_check(!strstr(plan.step[k].dir, "cpu0"));
+		t_check(plan.step[k].op != IL_CGOP_MKDIR);
 
 	/* one CPU of two: nothing kept, nothing squeezed */
 	t_check_int(__il_cgroup_plan_v2(&plan, dir, NULL, "0-1", 7, one, 1, err,
 					sizeof(err)),
 		    0);
 	t_check_int(plan.keep, -1);
+	t_check_int(plan.own_cpu, 1);
 	t_check_str(plan.cpus, "1");
-	t_check_int(plan.n, 4 + 6);
+	t_check_int(plan.n, 5);
 
 	/* one CPU in all: it is the top cgroup's, nothing to make */
 	t_check_int(__il_cgroup_plan_v2(&plan, dir, NULL, "0", 7, both + 1, 1,
 					err, sizeof(err)),
 		    0);
 	t_check_int(plan.keep, 0);
+	t_check_int(plan.own_cpu, -1);
 	t_check_int(plan.n, 0);
 }
 

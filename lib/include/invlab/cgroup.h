@@ -41,9 +41,12 @@ struct il_cgroup {
 	 * back ("root", "isolated", or the kernel's "... invalid (reason)") */
 	char partition[96];
 	char cpus[32];
-	/* not a group of ours: the process's own (a v2 partition CPU left to
-	 * the top cgroup); threads join it, it is never removed */
+	/* v2, no group of its own: the process's own group (top: a CPU left
+	 * to the top cgroup) or invlab-<pid> itself (the lowest of the
+	 * partition's CPUs); threads join it, and il_cgroup_remove leaves it
+	 * to the removal of the parent */
 	bool shared;
+	bool top;
 };
 
 /* Is name usable as a group name ([A-Za-z0-9_-]{1,48}, not "." or "..")?
@@ -73,12 +76,14 @@ int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight, char *err,
  * SCHED_DEADLINE tasks moved into them run partitioned EDF with admission
  * per CPU: cg[i] for cpus[i] (n distinct CPUs), group "cpu<N>".
  *   v2: invlab-<pid> becomes a partition root holding the CPUs, and each
- *       "cpu<N>" inside it a partition root of one CPU (a partition root's
- *       parent must be one; the process's own group must be, and is when
- *       it is the top cgroup).  The own group keeps a CPU for the tasks it
- *       holds: when every CPU it has is asked for, the lowest stays with
- *       it, then a root domain of one CPU by itself, and cg[i] for that CPU
- *       is the own group (shared: joined, never removed).
+ *       "cpu<N>" inside it but the lowest a partition root of one CPU (a
+ *       partition root's parent must be one; the process's own group must
+ *       be, and is when it is the top cgroup); the lowest CPU's tasks join
+ *       invlab-<pid> itself, then left with that CPU alone (before 6.1 a
+ *       child partition may not take all of its parent's CPUs).  The own
+ *       group keeps a CPU for the tasks it holds: when every CPU it has is
+ *       asked for, the lowest stays with it, then a root domain of one CPU
+ *       by itself, and cg[i] for that CPU is the own group (top).
  *       cg->partition and cg->cpus say what the kernel made of it.
  *   v1: an exclusive cpuset under an exclusive parent, with
  *       cpuset.sched_load_balance off in the parent and in every group
