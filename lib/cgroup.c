@@ -1086,6 +1086,14 @@ static int partitions_v2(struct il_cgroup *cg, const int *cpus, int n,
 	if (strcmp(plan.path, pa->path))
 		return errf(err, len, -EINVAL, "plan: %s is not %s", plan.path,
 			    pa->path);
+	/* partitions that outlived their scenario are not taken over */
+	if (!read_file(pa->path, "cpuset.cpus.partition", eff, sizeof(eff)) &&
+	    strcmp(eff, "member"))
+		return errf(err, len, -EBUSY,
+			    "%s is a partition already (cpuset.cpus.partition "
+			    "reads '%s'): the partitions made before were not "
+			    "removed",
+			    pa->path, eff);
 	/* the kept CPU's tasks stay in the own group, the lowest other
 	 * CPU's in invlab-<pid>: no group of their own */
 	for (int w = 0; w < 2; w++) {
