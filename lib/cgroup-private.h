@@ -121,6 +121,7 @@ struct il_cg_plan {
  * effective c; last, invlab-<pid>'s effective CPUs must be the lowest of K
  * alone, whose tasks stay in invlab-<pid> itself (before 6.1 a child
  * partition may not take all of its parent's CPUs, tasks or none).
+ * The partitions are "root", or "isolated" under an own group that is.
  * K is every CPU asked for but the kept one: when they are all of own_eff,
  * the lowest stays with own (a root domain of one CPU by itself).
  * Removal is the reverse: per group, the per-CPU ones first, threads moved

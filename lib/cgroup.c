@@ -866,6 +866,7 @@ int __il_cgroup_plan_v2(struct il_cg_plan *p, const char *own,
 {
 	static unsigned long eff[MASK_LONGS], want[MASK_LONGS];
 	char e[128], one[16], dir[640];
+	const char *type;
 	bool all = true;
 	int ret = 0;
 
@@ -928,6 +929,9 @@ int __il_cgroup_plan_v2(struct il_cg_plan *p, const char *own,
 	for (int c = 0; c < IL_MAX_CPUS && p->own_cpu < 0; c++)
 		if (bit(want, c))
 			p->own_cpu = c;
+	/* an isolated parent takes isolated partitions only (newer kernels
+	 * refuse a root under it) */
+	type = own_part && !strcmp(own_part, "isolated") ? "isolated" : "root";
 	ret = step(p, IL_CGOP_WRITE, -1, p->path, "cpuset.cpus", p->cpus,
 		   false);
 	if (!ret)
@@ -935,7 +939,7 @@ int __il_cgroup_plan_v2(struct il_cg_plan *p, const char *own,
 			   "cpuset.cpus.exclusive", p->cpus, true);
 	if (!ret)
 		ret = step(p, IL_CGOP_PARTITION, p->own_cpu, p->path, NULL,
-			   "root", false);
+			   type, false);
 	if (!ret)
 		ret = step(p, IL_CGOP_EXPECT, -1, p->path,
 			   "cpuset.cpus.effective", p->cpus, false);
@@ -962,7 +966,7 @@ int __il_cgroup_plan_v2(struct il_cg_plan *p, const char *own,
 			ret = step(p, IL_CGOP_WRITE, c, dir,
 				   "cpuset.cpus.exclusive", one, true);
 		if (!ret)
-			ret = step(p, IL_CGOP_PARTITION, c, dir, NULL, "root",
+			ret = step(p, IL_CGOP_PARTITION, c, dir, NULL, type,
 				   false);
 		if (!ret)
 			ret = step(p, IL_CGOP_EXPECT, c, dir,

@@ -139,9 +139,15 @@ static void test_v2_four_cpus(void)
 					"0-3", 94, cpus, 2, err, sizeof(err)),
 		    0);
 	t_check_str(plan.path, "/sys/fs/cgroup/lab/invlab-94");
+	t_check_str(plan.step[2].value, "root");
+	/* under an isolated group the partitions are isolated too */
 	t_check_int(__il_cgroup_plan_v2(&plan, "/sys/fs/cgroup/lab", "isolated",
 					"0-3", 94, cpus, 2, err, sizeof(err)),
 		    0);
+	is(&plan, 2, IL_CGOP_PARTITION, "/sys/fs/cgroup/lab/invlab-94", "",
+	   "isolated");
+	is(&plan, 8, IL_CGOP_PARTITION, "/sys/fs/cgroup/lab/invlab-94/cpu3", "",
+	   "isolated");
 }
 
 static void test_v2_two_cpus(void)
