@@ -37,6 +37,7 @@
 #include <dirent.h>
 
 #include <invlab/cgroup.h>
+#include <invlab/cpu.h>
 #include <invlab/runstate.h>
 
 #include "cgroup-private.h"
@@ -660,9 +661,10 @@ static int registered(void)
 	return n;
 }
 
-/* a group; a v1 cpuset one gets cpus, or its parent's CPUs when NULL */
-static int create(struct il_cgroup *cg, enum il_cg_ctrl ctrl, const char *name,
-		  const char *cpus, char *err, size_t len)
+/* the directory of group name under ctrl's parent, recorded before it is
+ * made and registered once it is; no setup */
+static int mkgroup(struct il_cgroup *cg, enum il_cg_ctrl ctrl, const char *name,
+		   char *err, size_t len)
 {
 	struct parent *pa = &parents[ctrl];
 	int ret;
@@ -704,10 +706,21 @@ static int create(struct il_cgroup *cg, enum il_cg_ctrl ctrl, const char *name,
 	}
 	cg->created = true;
 	registry_add(cg);
-	if (pa->version == 2)
+	return 0;
+}
+
+/* a group; a v1 cpuset one gets cpus, or its parent's CPUs when NULL */
+static int create(struct il_cgroup *cg, enum il_cg_ctrl ctrl, const char *name,
+		  const char *cpus, char *err, size_t len)
+{
+	int ret = mkgroup(cg, ctrl, name, err, len);
+
+	if (ret)
+		return ret;
+	if (cg->version == 2)
 		ret = write_file(cg->path, "cgroup.type", "threaded");
 	else if (ctrl == IL_CG_CPUSET)
-		ret = cpuset_inherit(pa->path, cg->path, cpus);
+		ret = cpuset_inherit(parents[ctrl].path, cg->path, cpus);
 	if (ret) {
 		errf(err, len, ret, "%s: setting it up", cg->path);
 		/* the caller gets no group, and nothing stays behind */
@@ -796,41 +809,334 @@ static int balance_off_upwards(const char *dir, const char *mnt)
 	}
 }
 
-int il_cgroup_partition(struct il_cgroup *cg, int cpu, char *err, size_t len)
+/* ---- cgroup v2 partitions ---------------------------------------------- */
+
+#define BITS_PER_LONG (8 * sizeof(unsigned long))
+#define MASK_LONGS    (IL_MAX_CPUS / BITS_PER_LONG)
+
+static bool bit(const unsigned long *m, int c)
 {
+	return (m[c / BITS_PER_LONG] >> (c % BITS_PER_LONG)) & 1;
+}
+
+/* "0-2,5" for a mask; false when it does not fit */
+static bool cpulist(const unsigned long *m, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < IL_MAX_CPUS; c++) {
+		int lo = c;
+
+		if (!bit(m, c))
+			continue;
+		while (c + 1 < IL_MAX_CPUS && bit(m, c + 1))
+			c++;
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0,
+					c > lo ? "%s%d-%d" : "%s%d",
+					off ? "," : "", lo, c);
+		if (off >= len)
+			return false;
+	}
+	return true;
+}
+
+static int step(struct il_cg_plan *p, enum il_cg_op op, int cpu,
+		const char *dir, const char *file, const char *value,
+		bool optional)
+{
+	struct il_cg_step *s;
+
+	if (p->n == IL_CG_PLAN_MAX)
+		return -ENOSPC;
+	s = &p->step[p->n++];
+	memset(s, 0, sizeof(*s));
+	s->op = op;
+	s->cpu = cpu;
+	s->optional = optional;
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	snprintf(s->file, sizeof(s->file), "%s", file ? file : "");
+	snprintf(s->value, sizeof(s->value), "%s", value ? value : "");
+	return 0;
+}
+
+int __il_cgroup_plan_v2(struct il_cg_plan *p, const char *own,
+			const char *own_part, const char *own_eff, pid_t pid,
+			const int *cpus, int n, char *err, size_t len)
+{
+	static unsigned long eff[MASK_LONGS], want[MASK_LONGS];
+	char e[128], one[16], dir[640];
+	const char *type;
+	bool all = true;
+	int ret = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->keep = -1;
+	p->own_cpu = -1;
+	snprintf(p->own, sizeof(p->own), "%s", own);
+	if (own_part && strcmp(own_part, "root") &&
+	    strcmp(own_part, "isolated")) {
+		snprintf(err, len,
+			 "%s is not a partition root (cpuset.cpus.partition "
+			 "reads '%s'), and cgroup v2 makes partitions only "
+			 "under one: run from the top cgroup",
+			 own, own_part);
+		return -EOPNOTSUPP;
+	}
+	if (n <= 0) {
+		snprintf(err, len, "no CPU to make a partition for");
+		return -EINVAL;
+	}
+	if (il_cpulist_parse(own_eff, eff, e, sizeof(e)) < 0) {
+		snprintf(err, len, "%s/cpuset.cpus.effective: '%s': %s", own,
+			 own_eff, e);
+		return -EINVAL;
+	}
+	memset(want, 0, sizeof(want));
+	for (int i = 0; i < n; i++) {
+		if (cpus[i] < 0 || cpus[i] >= IL_MAX_CPUS ||
+		    !bit(eff, cpus[i])) {
+			snprintf(err, len,
+				 "CPU %d is not one of %s's CPUs (its "
+				 "cpuset.cpus.effective is %s)",
+				 cpus[i], own, own_eff);
+			return -EINVAL;
+		}
+		want[cpus[i] / BITS_PER_LONG] |= 1ul
+						 << (cpus[i] % BITS_PER_LONG);
+	}
+	for (int c = 0; c < IL_MAX_CPUS; c++)
+		if (bit(eff, c) && !bit(want, c))
+			all = false;
+	/* the own group holds tasks (ours at least): it keeps a CPU, the
+	 * lowest, which is then a root domain by itself */
+	if (all) {
+		for (int c = 0; c < IL_MAX_CPUS && p->keep < 0; c++)
+			if (bit(want, c))
+				p->keep = c;
+		want[p->keep / BITS_PER_LONG] &=
+			~(1ul << (p->keep % BITS_PER_LONG));
+	}
+	if (!cpulist(want, p->cpus, sizeof(p->cpus))) {
+		snprintf(err, len, "too many CPUs for one partition");
+		return -ENOSPC;
+	}
+	if (snprintf(p->path, sizeof(p->path), "%s/invlab-%d", own, (int)pid) >=
+	    (int)sizeof(p->path))
+		return -ENAMETOOLONG;
+	if (!p->cpus[0])
+		return 0; /* one CPU, the own group's: nothing to make */
+	for (int c = 0; c < IL_MAX_CPUS && p->own_cpu < 0; c++)
+		if (bit(want, c))
+			p->own_cpu = c;
+	/* an isolated parent takes isolated partitions only (newer kernels
+	 * refuse a root under it) */
+	type = own_part && !strcmp(own_part, "isolated") ? "isolated" : "root";
+	ret = step(p, IL_CGOP_WRITE, -1, p->path, "cpuset.cpus", p->cpus,
+		   false);
+	if (!ret)
+		ret = step(p, IL_CGOP_WRITE, -1, p->path,
+			   "cpuset.cpus.exclusive", p->cpus, true);
+	if (!ret)
+		ret = step(p, IL_CGOP_PARTITION, p->own_cpu, p->path, NULL,
+			   type, false);
+	if (!ret)
+		ret = step(p, IL_CGOP_EXPECT, -1, p->path,
+			   "cpuset.cpus.effective", p->cpus, false);
+	if (!ret && p->keep >= 0) {
+		snprintf(one, sizeof(one), "%d", p->keep);
+		ret = step(p, IL_CGOP_EXPECT, p->keep, own,
+			   "cpuset.cpus.effective", one, false);
+	}
+	for (int c = p->own_cpu + 1; !ret && c < IL_MAX_CPUS; c++) {
+		if (!bit(want, c))
+			continue;
+		snprintf(one, sizeof(one), "%d", c);
+		if (snprintf(dir, sizeof(dir), "%s/cpu%d", p->path, c) >=
+		    (int)sizeof(p->step[0].dir))
+			return -ENAMETOOLONG;
+		ret = step(p, IL_CGOP_MKDIR, c, dir, NULL, NULL, false);
+		if (!ret)
+			ret = step(p, IL_CGOP_WRITE, c, dir, "cgroup.type",
+				   "threaded", false);
+		if (!ret)
+			ret = step(p, IL_CGOP_WRITE, c, dir, "cpuset.cpus", one,
+				   false);
+		if (!ret)
+			ret = step(p, IL_CGOP_WRITE, c, dir,
+				   "cpuset.cpus.exclusive", one, true);
+		if (!ret)
+			ret = step(p, IL_CGOP_PARTITION, c, dir, NULL, type,
+				   false);
+		if (!ret)
+			ret = step(p, IL_CGOP_EXPECT, c, dir,
+				   "cpuset.cpus.effective", one, false);
+	}
+	/* what the children left invlab-<pid>: its lowest CPU alone */
+	if (!ret) {
+		snprintf(one, sizeof(one), "%d", p->own_cpu);
+		ret = step(p, IL_CGOP_EXPECT, p->own_cpu, p->path,
+			   "cpuset.cpus.effective", one, false);
+	}
+	if (ret)
+		snprintf(err, len, "too many steps for %d CPUs", n);
+	return ret;
+}
+
+static int cg_index(const int *cpus, int n, int cpu)
+{
+	for (int i = 0; i < n; i++)
+		if (cpus[i] == cpu)
+			return i;
+	return -1;
+}
+
+/* carry out a v2 plan; cg[i] for cpus[i] */
+static int run_plan(const struct il_cg_plan *p, struct il_cgroup *cg,
+		    const int *cpus, int n, char *err, size_t len)
+{
+	for (int k = 0; k < p->n; k++) {
+		const struct il_cg_step *s = &p->step[k];
+		int i = s->cpu >= 0 ? cg_index(cpus, n, s->cpu) : -1;
+		char got[160], name[24];
+		int ret = 0;
+
+		switch (s->op) {
+		case IL_CGOP_MKDIR:
+			if (i < 0)
+				return errf(err, len, -EINVAL,
+					    "plan: no group for CPU %d",
+					    s->cpu);
+			snprintf(name, sizeof(name), "cpu%d", s->cpu);
+			ret = mkgroup(&cg[i], IL_CG_CPUSET, name, err, len);
+			if (ret)
+				return ret;
+			if (strcmp(cg[i].path, s->dir))
+				return errf(err, len, -EINVAL,
+					    "plan: %s is not %s", cg[i].path,
+					    s->dir);
+			break;
+		case IL_CGOP_WRITE:
+			ret = write_file(s->dir, s->file, s->value);
+			if (ret == -ENOENT && s->optional)
+				ret = 0;
+			if (ret)
+				return errf(err, len, ret, "%s/%s = %s", s->dir,
+					    s->file, s->value);
+			break;
+		case IL_CGOP_PARTITION:
+			ret = record(IL_RS_PARTITION, s->dir, "member");
+			if (ret)
+				return errf(
+					err, len, ret,
+					"cannot record %s in " IL_RUNSTATE_DIR
+					" before making it a partition",
+					s->dir);
+			ret = write_file(s->dir, "cpuset.cpus.partition",
+					 s->value);
+			/* the kernel says why it refuses: "root invalid
+			 * (reason)", whether or not the write failed */
+			if (read_file(s->dir, "cpuset.cpus.partition", got,
+				      sizeof(got)))
+				snprintf(got, sizeof(got), "?");
+			if (i >= 0)
+				snprintf(cg[i].partition,
+					 sizeof(cg[i].partition), "%.95s", got);
+			if (ret || strcmp(got, s->value))
+				return errf(err, len, -EOPNOTSUPP,
+					    "%s: the kernel did not make it a "
+					    "partition: cpuset.cpus.partition "
+					    "reads '%s'",
+					    s->dir, got);
+			break;
+		case IL_CGOP_EXPECT:
+			ret = read_file(s->dir, s->file, got, sizeof(got));
+			if (ret)
+				return errf(err, len, ret, "%s/%s", s->dir,
+					    s->file);
+			if (i >= 0)
+				snprintf(cg[i].cpus, sizeof(cg[i].cpus),
+					 "%.31s", got);
+			if (strcmp(got, s->value))
+				return errf(err, len, -EOPNOTSUPP,
+					    "%s/%s reads '%s', not %s", s->dir,
+					    s->file, got, s->value);
+			break;
+		case IL_CGOP_NONE:
+			break;
+		}
+	}
+	return 0;
+}
+
+static int partitions_v2(struct il_cgroup *cg, const int *cpus, int n,
+			 char *err, size_t len)
+{
+	static struct il_cg_plan plan;
 	struct parent *pa = &parents[IL_CG_CPUSET];
-	char name[24], v[16], got[160];
+	char part[96], eff[512];
+	bool top;
 	int ret;
 
-	if (cpu < 0)
-		return errf(err, len, -EINVAL, "CPU %d is not a CPU", cpu);
+	top = read_file(pa->own, "cpuset.cpus.partition", part, sizeof(part)) ==
+	      -ENOENT;
+	ret = read_file(pa->own, "cpuset.cpus.effective", eff, sizeof(eff));
+	if (ret)
+		return errf(err, len, ret, "%s/cpuset.cpus.effective", pa->own);
+	ret = __il_cgroup_plan_v2(&plan, pa->own, top ? NULL : part, eff,
+				  getpid(), cpus, n, err, len);
+	if (ret)
+		return ret;
+	if (strcmp(plan.path, pa->path))
+		return errf(err, len, -EINVAL, "plan: %s is not %s", plan.path,
+			    pa->path);
+	/* partitions that outlived their scenario are not taken over */
+	if (!read_file(pa->path, "cpuset.cpus.partition", eff, sizeof(eff)) &&
+	    strcmp(eff, "member"))
+		return errf(err, len, -EBUSY,
+			    "%s is a partition already (cpuset.cpus.partition "
+			    "reads '%s'): the partitions made before were not "
+			    "removed",
+			    pa->path, eff);
+	/* the kept CPU's tasks stay in the own group, the lowest other
+	 * CPU's in invlab-<pid>: no group of their own */
+	for (int w = 0; w < 2; w++) {
+		int c = w ? plan.own_cpu : plan.keep, i = cg_index(cpus, n, c);
+		struct il_cgroup *k = i >= 0 ? &cg[i] : NULL;
+
+		if (!k)
+			continue;
+		memset(k, 0, sizeof(*k));
+		snprintf(k->name, sizeof(k->name), "cpu%d", c);
+		k->ctrl = IL_CG_CPUSET;
+		k->version = 2;
+		snprintf(k->path, sizeof(k->path), "%s",
+			 w ? pa->path : pa->own);
+		if (!w)
+			snprintf(k->partition, sizeof(k->partition), "%s",
+				 top ? "root" : part);
+		k->shared = true;
+		k->top = !w;
+	}
+	return run_plan(&plan, cg, cpus, n, err, len);
+}
+
+/* v1: one exclusive cpuset of one CPU */
+static int partition_v1(struct il_cgroup *cg, int cpu, char *err, size_t len)
+{
+	struct parent *pa = &parents[IL_CG_CPUSET];
+	char name[24], v[16];
+	int ret;
+
 	snprintf(name, sizeof(name), "cpu%d", cpu);
 	snprintf(v, sizeof(v), "%d", cpu);
-	/* on v1 with its one CPU from the start: the parent's whole set
-	 * would overlap an exclusive sibling */
+	/* with its one CPU from the start: the parent's whole set would
+	 * overlap an exclusive sibling */
 	ret = create(cg, IL_CG_CPUSET, name, v, err, len);
 	if (ret)
 		return ret;
-	if (cg->version == 2) {
-		/* the kernel says why it refuses: "root invalid (reason)" */
-		ret = il_cgroup_set(cg, "cpuset.cpus", v, err, len);
-		if (!ret)
-			ret = il_cgroup_set(cg, "cpuset.cpus.partition", "root",
-					    err, len);
-		if (!ret &&
-		    read_file(cg->path, "cpuset.cpus.partition", got,
-			      sizeof(got)) == 0 &&
-		    strcmp(got, "root")) {
-			errf(err, len, -EOPNOTSUPP,
-			     "%s: the kernel did not make CPU %d a partition: "
-			     "cpuset.cpus.partition reads '%s'",
-			     cg->path, cpu, got);
-			ret = -EOPNOTSUPP;
-		}
-		goto out;
-	}
 	/*
-	 * v1: an exclusive cpuset of one CPU under an exclusive parent, with
+	 * An exclusive cpuset of one CPU under an exclusive parent, with
 	 * load balancing off in the parent and every group above it, is a
 	 * root domain of its own (Documentation/scheduler/sched-deadline.rst,
 	 * section 5).
@@ -857,10 +1163,65 @@ int il_cgroup_partition(struct il_cgroup *cg, int cpu, char *err, size_t len)
 		}
 	}
 	ret = il_cgroup_set(cg, "cpuset.cpu_exclusive", "1", err, len);
+	if (!ret) {
+		snprintf(cg->partition, sizeof(cg->partition), "exclusive");
+		snprintf(cg->cpus, sizeof(cg->cpus), "%d", cpu);
+	}
 out:
 	if (ret)
 		il_cgroup_remove(cg);
 	return ret;
+}
+
+int il_cgroup_partitions(struct il_cgroup *cg, const int *cpus, int n,
+			 char *err, size_t len)
+{
+	struct parent *pa = &parents[IL_CG_CPUSET];
+	int ret;
+
+	if (n <= 0 || n > MAX_GROUPS)
+		return errf(err, len, -EINVAL, "%d partitions; allowed 1..%d",
+			    n, MAX_GROUPS);
+	for (int i = 0; i < n; i++) {
+		memset(&cg[i], 0, sizeof(cg[i]));
+		if (cpus[i] < 0)
+			return errf(err, len, -EINVAL, "CPU %d is not a CPU",
+				    cpus[i]);
+		for (int j = 0; j < i; j++)
+			if (cpus[j] == cpus[i])
+				return errf(err, len, -EINVAL,
+					    "CPU %d asked for twice", cpus[i]);
+	}
+	ret = make_parent(IL_CG_CPUSET, err, len);
+	if (ret) {
+		if (!registered())
+			remove_parent(IL_CG_CPUSET);
+		return ret;
+	}
+	if (pa->version == 1) {
+		for (int i = 0; i < n && !ret; i++)
+			ret = partition_v1(&cg[i], cpus[i], err, len);
+	} else {
+		ret = partitions_v2(cg, cpus, n, err, len);
+	}
+	if (ret) {
+		int left = 0;
+
+		/* nothing stays behind: the groups, then the parent */
+		for (int i = n - 1; i >= 0; i--)
+			il_cgroup_remove(&cg[i]);
+		for (int i = 0; i < MAX_GROUPS; i++)
+			left += groups[i].created &&
+				groups[i].ctrl == IL_CG_CPUSET;
+		if (!left)
+			remove_parent(IL_CG_CPUSET);
+	}
+	return ret;
+}
+
+int il_cgroup_partition(struct il_cgroup *cg, int cpu, char *err, size_t len)
+{
+	return il_cgroup_partitions(cg, &cpu, 1, err, len);
 }
 
 static const char *threads_file(int version)
@@ -874,6 +1235,14 @@ int il_cgroup_attach(const struct il_cgroup *cg, pid_t tid, char *err,
 	char v[32];
 
 	snprintf(v, sizeof(v), "%d", (int)tid);
+	if (cg->shared) {
+		/* the own group: back where the thread started */
+		int ret = write_file(cg->path, threads_file(cg->version), v);
+
+		return ret ? errf(err, len, ret, "%s/%s = %s", cg->path,
+				  threads_file(cg->version), v)
+			   : 0;
+	}
 	return il_cgroup_set(cg, threads_file(cg->version), v, err, len);
 }
 
@@ -908,8 +1277,18 @@ static int remove_dir(const char *dir, int version, const char *own)
 	struct timespec nap = { 0, 50 * 1000 * 1000 };
 
 	for (int i = 0; i < RMDIR_TRIES; i++) {
+		char part[96];
+
 		evacuate(dir, version, own);
+		/* a v2 partition root goes back to its parent first (its
+		 * per-CPU children were removed before it) */
+		if (version == 2 &&
+		    !read_file(dir, "cpuset.cpus.partition", part,
+			       sizeof(part)) &&
+		    strcmp(part, "member"))
+			write_file(dir, "cpuset.cpus.partition", "member");
 		if (!rmdir(dir) || errno == ENOENT) {
+			il_runstate_forget(IL_RS_PARTITION, dir);
 			il_runstate_forget(IL_RS_CGROUP, dir);
 			return 0;
 		}
@@ -928,7 +1307,13 @@ static int remove_parent(enum il_cg_ctrl ctrl)
 
 	if (!pa->created)
 		return 0;
-	ret = remove_dir(pa->path, pa->version, pa->own);
+	/* on v2 both controllers' parents are one directory: the last of
+	 * them removes it (the partitions may still be in there) */
+	if (pa->version == 2 && parents[!ctrl].created &&
+	    !strcmp(parents[!ctrl].path, pa->path))
+		ret = 0;
+	else
+		ret = remove_dir(pa->path, pa->version, pa->own);
 	if (ctrl == IL_CG_CPUSET)
 		while (nlb_off > 0) {
 			nlb_off--;
@@ -953,6 +1338,18 @@ int il_cgroup_remove(struct il_cgroup *cg)
 {
 	int ret, left = 0;
 
+	if (cg && cg->shared) {
+		struct parent *pa = &parents[cg->ctrl];
+
+		/* invlab-<pid> itself: it goes with the last group of its
+		 * controller, or now when there is none */
+		cg->shared = false;
+		for (int i = 0; i < MAX_GROUPS; i++)
+			left += groups[i].created && groups[i].ctrl == cg->ctrl;
+		if (pa->created && !strcmp(cg->path, pa->path) && !left)
+			return remove_parent(cg->ctrl);
+		return 0;
+	}
 	if (!cg || !cg->created)
 		return 0;
 	ret = remove_dir(cg->path, cg->version, parents[cg->ctrl].own);

@@ -497,47 +497,75 @@ int __il_make_cgroups(struct engine *e, struct il_engine_result *res, char *why,
 
 /*
  * --partition: one cpuset partition per CPU that has deadline tasks,
- * before any thread starts; each task joins its own as it starts, before
- * it becomes SCHED_DEADLINE.  A partition that cannot be made is a reason
- * the run cannot happen here (-EPERM, why says which and why).
+ * made together before any thread starts (cgroup v2 needs them all to
+ * know whether the top cgroup keeps one of them); each task joins its own
+ * as it starts, before it becomes SCHED_DEADLINE.  A partition that
+ * cannot be made is a reason the run cannot happen here (-EPERM, why
+ * says which and why).
  */
 int __il_make_partitions(struct engine *e, struct il_engine_result *res,
 			 char *why, size_t len)
 {
-	int gcpu[IL_MAX_TASKS];
+	int gcpu[IL_MAX_TASKS], ng = 0, ret, kept = -1;
+	char m[400];
 	size_t off = 0;
 
 	for (int i = 0; i < e->n; i++) {
 		struct trt *tr = &e->t[i];
-		char m[200];
-		int g, ret;
+		int g;
 
 		if (tr->part < 0)
 			continue;
-		for (g = 0; g < e->npcg; g++)
+		for (g = 0; g < ng; g++)
 			if (gcpu[g] == tr->part)
 				break;
-		if (g == e->npcg) {
-			ret = il_cgroup_partition(&e->pcg[g], tr->part, m,
-						  sizeof(m));
-			if (ret) {
-				snprintf(why, len,
-					 "--partition: cannot make a cpuset "
-					 "partition for CPU %d: %s",
-					 tr->part, m);
-				return -EPERM;
-			}
-			gcpu[g] = tr->part;
-			e->npcg++;
-			if (off < sizeof(res->partitions))
-				off += (size_t)snprintf(
-					res->partitions + off,
-					sizeof(res->partitions) - off,
-					"%scpu%d %s (v%d)", off ? ", " : "",
-					tr->part, e->pcg[g].path,
-					e->pcg[g].version);
-		}
+		if (g == ng)
+			gcpu[ng++] = tr->part;
 		tr->pcg = g;
+	}
+	if (!ng)
+		return 0;
+	ret = il_cgroup_partitions(e->pcg, gcpu, ng, m, sizeof(m));
+	if (ret) {
+		char list[128];
+		size_t lo = 0;
+
+		for (int i = 0; i < e->n; i++)
+			e->t[i].pcg = -1;
+		list[0] = '\0';
+		for (int g = 0; g < ng && lo < sizeof(list); g++)
+			lo += (size_t)snprintf(list + lo, sizeof(list) - lo,
+					       "%s%d", g ? ", " : "", gcpu[g]);
+		snprintf(why, len,
+			 "--partition: cannot make cpuset partitions for CPU%s "
+			 "%s: %s",
+			 ng > 1 ? "s" : "", list, m);
+		return -EPERM;
+	}
+	e->npcg = ng;
+	for (int g = 0; g < ng; g++) {
+		const struct il_cgroup *pc = &e->pcg[g];
+
+		if (pc->top)
+			kept = gcpu[g];
+		if (off < sizeof(res->partitions))
+			off += (size_t)snprintf(
+				res->partitions + off,
+				sizeof(res->partitions) - off,
+				"%scpu%d %s (v%d, %s%s, cpus %s)",
+				off ? ", " : "", gcpu[g], pc->path, pc->version,
+				pc->top ? "the top cgroup's remaining CPU, "
+					: "",
+				pc->partition, pc->cpus[0] ? pc->cpus : "?");
+	}
+	/* the placement line says where a kept CPU's tasks really are */
+	if (kept >= 0) {
+		size_t p = strlen(res->placement);
+
+		snprintf(res->placement + p, sizeof(res->placement) - p,
+			 "; CPU %d stays with the top cgroup: a root domain of "
+			 "one CPU by itself",
+			 kept);
 	}
 	return 0;
 }

@@ -31,9 +31,13 @@
 #define STATE_MAX (IL_RS_MAX * 600 + 256)
 
 static const char *const kinds[] = {
-	[IL_RS_NONE] = "",	     [IL_RS_CGROUP] = "cgroup",
-	[IL_RS_BALANCE] = "balance", [IL_RS_SUBTREE] = "subtree",
-	[IL_RS_TMPDIR] = "tmpdir",   [IL_RS_FILE] = "file",
+	[IL_RS_NONE] = "",
+	[IL_RS_CGROUP] = "cgroup",
+	[IL_RS_BALANCE] = "balance",
+	[IL_RS_SUBTREE] = "subtree",
+	[IL_RS_TMPDIR] = "tmpdir",
+	[IL_RS_FILE] = "file",
+	[IL_RS_PARTITION] = "partition",
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -153,16 +157,25 @@ int __il_runstate_rec_ok(const struct il_rs_rec *r, int pid, char *err,
 	}
 	snprintf(want, sizeof(want), "/invlab-%d", pid);
 	switch (r->kind) {
-	case IL_RS_CGROUP: {
+	case IL_RS_CGROUP:
+	case IL_RS_PARTITION: {
 		const char *m = strstr(r->path, want);
 		size_t w = strlen(want);
 
 		if (strncmp(r->path, "/sys/fs/cgroup/", 15) || !m ||
 		    (m[w] && m[w] != '/')) {
 			snprintf(err, len,
-				 "cgroup '%s' is not an invlab-%d group under "
+				 "%s '%s' is not an invlab-%d group under "
 				 "/sys/fs/cgroup",
-				 r->path, pid);
+				 kinds[r->kind], r->path, pid);
+			return -EINVAL;
+		}
+		/* a partition is only ever given back to its parent */
+		if (r->kind == IL_RS_PARTITION && strcmp(r->value, "member")) {
+			snprintf(err, len,
+				 "partition '%s' '%s': only member undoes a "
+				 "partition",
+				 r->path, r->value);
 			return -EINVAL;
 		}
 		return 0;
@@ -312,7 +325,8 @@ int __il_runstate_parse(const char *text, struct il_runstate *st, char *err,
 			r = &st->rec[st->n];
 			memset(r, 0, sizeof(*r));
 			r->kind = k;
-			val = (k == IL_RS_BALANCE || k == IL_RS_SUBTREE)
+			val = (k == IL_RS_BALANCE || k == IL_RS_SUBTREE ||
+			       k == IL_RS_PARTITION)
 				      ? strrchr(rest, ' ')
 				      : NULL;
 			if (val) {
@@ -531,7 +545,7 @@ int il_runstate_record(enum il_rs_kind kind, const char *path,
 	char err[600];
 	int ret;
 
-	if (kind <= IL_RS_NONE || kind > IL_RS_FILE || !path)
+	if (kind <= IL_RS_NONE || kind > IL_RS_PARTITION || !path)
 		return -EINVAL;
 	pthread_mutex_lock(&lock);
 	if (self.pid != getpid()) {
@@ -702,9 +716,18 @@ static int undo(const struct il_runstate *st, char *what, size_t len)
 {
 	int ncg = 0, left = 0, nbal = 0, ntmp = 0, ndir = 0;
 
-	/* groups, the deepest first (recorded parent first) */
+	/*
+	 * groups, the deepest first (recorded parent first); a v2 partition
+	 * root is given back to its parent ("member") before its group goes,
+	 * the per-CPU ones before the run's own (recorded after it)
+	 */
 	for (int i = st->n - 1; i >= 0; i--)
-		if (st->rec[i].kind == IL_RS_CGROUP) {
+		if (st->rec[i].kind == IL_RS_PARTITION) {
+			if (write_str(st->rec[i].path, "cpuset.cpus.partition",
+				      st->rec[i].value) &&
+			    errno != ENOENT)
+				left++;
+		} else if (st->rec[i].kind == IL_RS_CGROUP) {
 			if (__il_cgroup_remove_path(st->rec[i].path))
 				left++;
 			else

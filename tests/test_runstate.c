@@ -32,7 +32,8 @@ static const char good[] = "invlab-state 1\n"
 			   "balance /sys/fs/cgroup/cpuset 1\n"
 			   "subtree /sys/fs/cgroup/user.slice -cpu\n"
 			   "tmpdir /tmp/my dir/invlab-kmutex-4242-Ab12Cd\n"
-			   "file /tmp/x.json.tmp.Ef34Gh\n";
+			   "file /tmp/x.json.tmp.Ef34Gh\n"
+			   "partition /sys/fs/cgroup/invlab-4242/cpu1 member\n";
 
 static void test_parse(void)
 {
@@ -44,7 +45,7 @@ static void test_parse(void)
 	t_check_int(st.pid, 4242);
 	t_check_int(st.start, 1234567);
 	t_check_str(st.prog, "dl-mbwi");
-	t_check_int(st.n, 6);
+	t_check_int(st.n, 7);
 	t_check_int(st.rec[0].kind, IL_RS_CGROUP);
 	t_check_str(st.rec[1].path, "/sys/fs/cgroup/cpuset/invlab-4242/cpu0");
 	t_check_int(st.rec[2].kind, IL_RS_BALANCE);
@@ -54,6 +55,9 @@ static void test_parse(void)
 	/* a blank in a path is kept (tmpdir takes the rest of the line) */
 	t_check_str(st.rec[4].path, "/tmp/my dir/invlab-kmutex-4242-Ab12Cd");
 	t_check_int(st.rec[5].kind, IL_RS_FILE);
+	t_check_int(st.rec[6].kind, IL_RS_PARTITION);
+	t_check_str(st.rec[6].path, "/sys/fs/cgroup/invlab-4242/cpu1");
+	t_check_str(st.rec[6].value, "member");
 
 	/* what is written is what is read back */
 	n = __il_runstate_format(&st, buf, sizeof(buf));
@@ -104,6 +108,12 @@ static void test_parse_bad(void)
 	bad(HEAD "tmpdir /home/user\n", "not named invlab-kmutex-4242");
 	bad(HEAD "tmpdir /tmp/invlab-kmutex-4243-abc\n", "invlab-kmutex-4242");
 	bad(HEAD "file /etc/passwd\n", "not a .tmp. file");
+	/* a partition record only ever gives a partition back */
+	bad(HEAD "partition /sys/fs/cgroup/invlab-4242 root\n",
+	    "only member undoes");
+	bad(HEAD "partition /sys/fs/cgroup/invlab-4243 member\n",
+	    "not an invlab-4242");
+	bad(HEAD "partition /sys/fs/cgroup member\n", "not an invlab-4242");
 	{
 		char big[IL_RS_MAX * 64 + 256];
 		size_t off = (size_t)snprintf(big, sizeof(big), HEAD);

@@ -37,6 +37,16 @@ struct il_cgroup {
 	int version;	/* 1 or 2 */
 	char path[512]; /* absolute directory of the group */
 	bool created;
+	/* a v2 partition: what cpuset.cpus.partition and .effective read
+	 * back ("root", "isolated", or the kernel's "... invalid (reason)") */
+	char partition[96];
+	char cpus[32];
+	/* v2, no group of its own: the process's own group (top: a CPU left
+	 * to the top cgroup) or invlab-<pid> itself (the lowest of the
+	 * partition's CPUs); threads join it, and il_cgroup_remove leaves it
+	 * to the removal of the parent */
+	bool shared;
+	bool top;
 };
 
 /* Is name usable as a group name ([A-Za-z0-9_-]{1,48}, not "." or "..")?
@@ -62,29 +72,41 @@ int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight, char *err,
 			 size_t len);
 
 /*
- * A cpuset partition of one CPU, its own root domain, so that
- * SCHED_DEADLINE tasks moved into it run partitioned EDF on that CPU with
- * admission per CPU: group "cpu<N>" under the cpuset parent.
- *   v2: cpuset.cpus = N and cpuset.cpus.partition = root, read back (the
- *       kernel answers "root invalid (<reason>)" when it refuses; the
- *       root partition must keep a CPU for its own tasks);
+ * Cpuset partitions of one CPU each, their own root domains, so that
+ * SCHED_DEADLINE tasks moved into them run partitioned EDF with admission
+ * per CPU: cg[i] for cpus[i] (n distinct CPUs), group "cpu<N>".
+ *   v2: invlab-<pid> becomes a partition root holding the CPUs, and each
+ *       "cpu<N>" inside it but the lowest a partition root of one CPU (a
+ *       partition root's parent must be one; the process's own group must
+ *       be, and is when it is the top cgroup); the lowest CPU's tasks join
+ *       invlab-<pid> itself, then left with that CPU alone (before 6.1 a
+ *       child partition may not take all of its parent's CPUs).  The own
+ *       group keeps a CPU for the tasks it holds: when every CPU it has is
+ *       asked for, the lowest stays with it, then a root domain of one CPU
+ *       by itself, and cg[i] for that CPU is the own group (top).
+ *       cg->partition and cg->cpus say what the kernel made of it.
  *   v1: an exclusive cpuset under an exclusive parent, with
  *       cpuset.sched_load_balance off in the parent and in every group
  *       above it up to the top cpuset; turned on again when the parent is
  *       removed (il_cgroup_remove of the last group, il_cgroup_cleanup_all).
  * 0, -ENOENT (no cpuset controller), -EOPNOTSUPP (the kernel refused the
- * partition), or -errno; err says which and why.  Nothing stays behind
- * on failure.
+ * partition: err quotes cpuset.cpus.partition), or -errno; err says which
+ * and why.  Nothing stays behind on failure.
  */
+int il_cgroup_partitions(struct il_cgroup *cg, const int *cpus, int n,
+			 char *err, size_t len);
+
+/* One of them (il_cgroup_partitions for one CPU). */
 int il_cgroup_partition(struct il_cgroup *cg, int cpu, char *err, size_t len);
 
 /* Move one thread into the group. */
 int il_cgroup_attach(const struct il_cgroup *cg, pid_t tid, char *err,
 		     size_t len);
 
-/* Move the group's threads back to where this process runs and remove
- * the group; the last group of a controller removes the parent too.
- * Safe to call twice. */
+/* Move the group's threads back to where this process runs, give a v2
+ * partition back to its parent ("member") and remove the group; the last
+ * group of a controller removes the parent too.  Safe to call twice; a
+ * shared group is left alone. */
 int il_cgroup_remove(struct il_cgroup *cg);
 
 /* Remove every group this process created, and its parent.  Idempotent;

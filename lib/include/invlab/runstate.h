@@ -16,6 +16,7 @@
  *   prog dl-mbwi
  *   cgroup /sys/fs/cgroup/cpuset/invlab-4242
  *   cgroup /sys/fs/cgroup/cpuset/invlab-4242/cpu0
+ *   partition /sys/fs/cgroup/invlab-4242 member
  *   balance /sys/fs/cgroup/cpuset 1
  *   subtree /sys/fs/cgroup/user.slice -cpu
  *   tmpdir /tmp/invlab-kmutex-4242-Ab12Cd
@@ -51,6 +52,9 @@ enum il_rs_kind {
 			  value is what undoes it ("-cpu") */
 	IL_RS_TMPDIR,  /* a temporary directory and what is in it */
 	IL_RS_FILE,    /* a temporary file */
+	IL_RS_PARTITION, /* cpuset.cpus.partition of a v2 invlab-<pid> group
+			    made a partition root: value is what undoes it
+			    ("member"), written before the group goes */
 };
 
 struct il_rs_rec {
