@@ -388,6 +388,8 @@ static void report_run(struct session *s, struct drv_run *r)
 		drv_print_tasks(stdout, r->sc, r->er, pfx);
 	}
 	drv_print_checks(d, r, stdout);
+	if (f->run_note && !d->c->quiet)
+		f->run_note(d, r, stdout, pfx);
 	fflush(stdout);
 	if (!s->json)
 		return;

@@ -92,6 +92,9 @@ struct drv_family {
 	/* Text of one run before its verdict lines (NULL: the task table). */
 	void (*run_text)(struct drv *d, const struct drv_run *r, FILE *f,
 			 const char *pfx);
+	/* Text of one run after its verdict lines. */
+	void (*run_note)(struct drv *d, const struct drv_run *r, FILE *f,
+			 const char *pfx);
 	/* After the last run (tables over all runs). */
 	void (*end_text)(struct drv *d, FILE *f, const char *pfx);
 	/* The JSON: members before "runs", and each run's (NULL: default). */
