@@ -17,10 +17,6 @@
 #include "driver.h"
 #include "mbwi-common.h"
 
-/* idle wakeup calibration: samples, and the sleep between them */
-#define CALIB_SAMPLES 1000
-#define CALIB_PERIOD  (200 * IL_NSEC_PER_USEC)
-
 int drv_flag(const struct drv *d, const char *name)
 {
 	const struct il_opt *o = il_opt_find(d->tables, name);
@@ -121,37 +117,6 @@ static void live_frame(void *arg, const struct il_engine_result *er)
 		}
 	}
 	il_live_frame(&lc->live, lc->title, rows, n);
-}
-
-/*
- * The calibrations the judge needs: idle wakeup latency of each named
- * task's class on its CPU, measured once per (CPU, class) after the run.
- */
-static int calibrate(struct drv_run *r, struct il_hist *calib, char *why,
-		     size_t len)
-{
-	bool need[IL_MAX_TASKS] = { false };
-
-	il_judge_calib_needed(r->sc, r->er, r->mask, need);
-	for (int i = 0; i < r->sc->ntasks; i++) {
-		const struct il_sched *s = &r->sc->tasks[i].sched;
-		int cpu = r->er->tasks[i].cpu, ret;
-
-		if (!need[i])
-			continue;
-		for (int k = 0; k < i && !r->env.calib[i]; k++)
-			if (r->env.calib[k] && r->er->tasks[k].cpu == cpu &&
-			    !memcmp(&r->sc->tasks[k].sched, s, sizeof(*s)))
-				r->env.calib[i] = r->env.calib[k];
-		if (r->env.calib[i])
-			continue;
-		ret = il_engine_calibrate(cpu, s, CALIB_SAMPLES, CALIB_PERIOD,
-					  &demo_stop, &calib[i], why, len);
-		if (ret)
-			return ret;
-		r->env.calib[i] = &calib[i];
-	}
-	return 0;
 }
 
 void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f)
@@ -285,7 +250,7 @@ static void json_checks(struct il_json *j, const struct drv_run *r)
 struct session {
 	struct drv *d;
 	struct il_engine_result *er; /* the one result, reused */
-	struct il_hist *calib;	     /* IL_MAX_TASKS */
+	struct il_hist *calib;	     /* IL_MAX_TASKS, and the unpinned one */
 	struct il_afile af;
 	struct il_json j;
 	bool json;
@@ -312,7 +277,10 @@ static void judge(struct session *s, struct drv_run *r)
 	 * judged on it */
 	if (demo_signal)
 		return;
-	ret = calibrate(r, s->calib, why, sizeof(why));
+	/* the calibrations the judge needs, measured after the run, idle */
+	ret = demo_judge_env(r->sc, r->er, &d->si, r->mask, &demo_stop,
+			     s->calib, s->calib + IL_MAX_TASKS, &r->env, why,
+			     sizeof(why));
 	if (!ret && f->judge)
 		ret = f->judge(d, r, why, sizeof(why));
 	else if (!ret)
@@ -431,8 +399,6 @@ static void run_one(struct session *s, int c, int repeat)
 	demo_run_tag(d->c->repeat, repeat, r->tag, sizeof(r->tag));
 	r->sc = &sc;
 	r->er = s->er;
-	r->env.tick_ns = d->tick_ns;
-	r->env.steal_step_ns = IL_NSEC_PER_SEC / (uint64_t)sysconf(_SC_CLK_TCK);
 	r->env.unreserved = -1;
 	ret = drv_build(d, c, &sc, err, sizeof(err));
 	if (!ret) {
@@ -625,7 +591,7 @@ int drv_main(const struct drv_family *f, int argc, char **argv)
 	s.d = d;
 	s.er = calloc(1,
 		      sizeof(*s.er)); /* a couple of MB: never on the stack */
-	s.calib = calloc(IL_MAX_TASKS, sizeof(*s.calib));
+	s.calib = calloc(IL_MAX_TASKS + 1, sizeof(*s.calib));
 	if (!d || !d->cfg || !s.er || !s.calib) {
 		fprintf(stderr, "%s: out of memory\n", f->prog);
 		rc = 99;

@@ -87,15 +87,6 @@ static const char *const config_names[C_N] = {
 	"throttled", "cross-cpu",  "rt-waiter",
 };
 
-/* a wait this long in rt-waiter means the owner was starved */
-#define STARVED_NS (10 * IL_NSEC_PER_MSEC)
-/* contention: at least this share of fg's calls slower than the
- * uncontended p90, where 10 % would be; below the second, no contention
- * (FAIL); in between, weak evidence either way (UNDECIDED: measured once
- * here at 24 % with a contender that made 33801 calls, after a slow
- * calibration on a cold file system) */
-#define CONTENDS_FRAC	   0.25
-#define NO_CONTENTION_FRAC 0.15
 /* a call longer than this stops the run (the fair server gives ~1 s) */
 #define CALL_TIMEOUT "5s"
 
@@ -397,135 +388,46 @@ static void live_frame(void *arg, const struct il_engine_result *er)
 	il_live_frame(&lc->live, lc->title, rows, n);
 }
 
-static void judge(const struct setup *su, struct result *r,
-		  const struct il_engine_result *er)
+/* the verdict is the validators' (il_km_judge); this only gathers */
+static int judge(const struct setup *su, struct result *r,
+		 const struct il_engine_result *er)
 {
 	const struct cfg *cfg = su->cfg;
-	enum il_km_expect_case ec;
+	struct il_km_judge_input in = {
+		.config = (enum il_km_config)r->config,
+		.via = cfg->via,
+		.recipe = cfg->recipe,
+		.cost_ns = r->cost_ns,
+		.cost_p90_ns = r->cost_p90_ns,
+		.blocked = &r->blocked,
+		.contender_calls = r->contender_calls,
+		.bg_weight = (unsigned)cfg->bg_weight,
+		.hog_weight = (unsigned)cfg->hog_weight,
+		.quantum_ns = su->quantum_ns,
+		.tick_ns = su->tick_ns,
+		.steal_ns = r->steal_ns,
+		.noise_ns = r->noise_ns,
+		.fs = &su->fs,
+		.si = &su->si,
+		.donor_migration = cfg->donor_migration != 0,
+		.hung = er->hung != 0,
+		.hung_why = er->hung_why,
+	};
+	struct il_km_judged out;
+	int ret = il_km_judge(&in, &out);
 
-	switch (r->config) {
-	case C_CONTENTION: {
-		/* through io_uring a call costs a hand-off to a worker that
-		 * dwarfs a short section, and an fpos read takes no lock at
-		 * all: measured, not judged (docs/kmutex.md) */
-		if (cfg->via != IL_KM_VIA_SYSCALL)
-			return;
-		/*
-		 * The recipe holds (the contender's calls completed) and
-		 * contends: more of fg's calls are slower than the 90th
-		 * percentile of the same calls uncontended (measured just
-		 * before, paced alike) than the 10 % that are uncontended.
-		 * A count, not a tail: a short section makes short waits,
-		 * and every one of them counts.
-		 */
-		uint64_t over = 0, lo, cnt, p90 = r->cost_p90_ns;
-		unsigned idx = 0;
-		double frac;
-		char l[24];
-
-		/* a calibration whose tail something else stretched (another
-		 * program's real-time work, the host) says nothing about the
-		 * section: its p90 counts as at most twice its median */
-		if (r->cost_ns && p90 > 2 * r->cost_ns)
-			p90 = 2 * r->cost_ns;
-		while (il_hist_next_bin(&r->blocked, &idx, &lo, &cnt))
-			if (lo > p90)
-				over += cnt;
-		frac = r->blocked.count ? (double)over / r->blocked.count : 0;
-		ec = IL_KM_CASE_CONTENTION;
-		r->check.bound_name = "uncontended p90";
-		r->check.bound_ns = p90;
-		r->check.worst_ns = r->blocked.count ? r->blocked.max : 0;
-		il_format_duration(l, sizeof(l), p90);
-		r->check.verdict =
-			!r->contender_calls || frac < NO_CONTENTION_FRAC
-				? IL_FAIL
-			: frac >= CONTENDS_FRAC ? IL_PASS
-						: IL_UNDECIDED;
-		snprintf(r->check.evidence, sizeof(r->check.evidence),
-			 "the contender made %" PRIu64
-			 " calls; %.0f %% of fg's "
-			 "calls were slower than the uncontended p90 %s "
-			 "(uncontended: 10 %%; contended: at least %.0f %%; "
-			 "below %.0f %%: no contention)",
-			 r->contender_calls, 100 * frac, l, 100 * CONTENDS_FRAC,
-			 100 * NO_CONTENTION_FRAC);
-		break;
-	}
-	case C_THROTTLED:
-	case C_CROSS_CPU: {
-		struct il_share_input in = {
-			.w_waiter = il_weight_load(100),
-			.w_owner = il_weight_load((unsigned)cfg->bg_weight),
-			.w_others = il_weight_load((unsigned)cfg->hog_weight),
-			.quantum_ns = su->quantum_ns,
-			.cs_ns = r->cost_ns,
-			.noise_ns = r->steal_ns,
-			.min_samples = 100,
-			.min_exceed = 3,
-		};
-
-		ec = r->config == C_THROTTLED ? IL_KM_CASE_THROTTLED
-					      : IL_KM_CASE_CROSS_CPU;
-		il_check_share(&in, &r->blocked, &r->check);
-		il_share_stats(&in, &r->blocked, &r->share);
-		break;
-	}
-	case C_RT_WAITER: {
-		struct il_rt_waiter_input in = {
-			.bound_ns = il_rt_waiter_bound(&su->fs, r->cost_ns,
-						       su->tick_ns),
-			.noise_ns = r->noise_ns,
-			.steal_ns = r->steal_ns,
-			.long_ns = STARVED_NS,
-			.min_samples = 100,
-			.timed_out = er->hung,
-		};
-
-		ec = IL_KM_CASE_RT_WAITER;
-		il_check_rt_waiter(&in, &r->blocked, &r->check);
+	_Static_assert((int)C_N == (int)IL_KM_CONFIG_N,
+		       "the configurations are il_km_config's");
+	r->judged = out.judged;
+	r->informational = out.informational;
+	r->expected = out.expected;
+	memcpy(r->expect_why, out.expect_why, sizeof(r->expect_why));
+	r->check = out.check;
+	r->share = out.share;
+	if (r->config == C_RT_WAITER)
 		snprintf(r->fair_server, sizeof(r->fair_server), "%s",
 			 su->fs.source);
-		break;
-	}
-	default:
-		return;
-	}
-	r->judged = true;
-	r->expected = il_kmutex_expect(ec, &su->si, cfg->donor_migration,
-				       r->expect_why, sizeof(r->expect_why));
-	/*
-	 * The share cases are expected to fail without proxy execution only
-	 * where the owner is known to be off the CPU while it owns the mutex
-	 * on every preemption model: a plain cross-directory rename (the
-	 * priority-inversion-demo recipe).  Through io_uring the rename runs
-	 * in the contender's io-wq worker, and with the other recipes
-	 * whether the owner is ever preempted inside its section depends on
-	 * the preemption model and the kernel's copy loops (docs/kmutex.md):
-	 * measured and shown, not expected.  The fair-server bound holds
-	 * for every recipe.
-	 */
-	if ((ec == IL_KM_CASE_THROTTLED || ec == IL_KM_CASE_CROSS_CPU) &&
-	    (cfg->via != IL_KM_VIA_SYSCALL || cfg->recipe != IL_KM_RENAME)) {
-		r->informational = true;
-		if (cfg->via != IL_KM_VIA_SYSCALL)
-			snprintf(r->expect_why, sizeof(r->expect_why),
-				 "nothing expected through io_uring: the "
-				 "owner is an io-wq worker");
-		else
-			snprintf(r->expect_why, sizeof(r->expect_why),
-				 "nothing expected of %s: whether its owner "
-				 "is preempted in the section depends on the "
-				 "kernel",
-				 il_kmutex_recipe_name(
-					 (enum il_km_recipe)cfg->recipe));
-	}
-	if (er->hung && r->config != C_RT_WAITER) {
-		size_t n = strlen(r->check.evidence);
-
-		snprintf(r->check.evidence + n, sizeof(r->check.evidence) - n,
-			 "; the run was stopped: %s", er->hung_why);
-	}
+	return ret;
 }
 
 /* Can this configuration run here?  NULL, or the reason it cannot. */
@@ -632,12 +534,15 @@ static int run_config(const struct setup *su, enum config c, int repeat,
 	snprintf(r->placement, sizeof(r->placement), "%s", er->placement);
 	snprintf(r->cgroups, sizeof(r->cgroups), "%s", er->cgroups);
 	snprintf(r->where, sizeof(r->where), "%s", er->kmutex_where[k]);
-	judge(su, r, er);
-	r->ran = true;
+	/* a configuration that cannot be judged is broken, not skipped */
+	ret = judge(su, r, er);
+	if (ret)
+		snprintf(why, len, "%s", r->check.evidence);
+	r->ran = ret == 0;
 	il_engine_result_free(er);
 	free(er);
 	il_scenario_free(&sc);
-	return 0;
+	return ret ? -EIO : 0;
 }
 
 /* the alone run with the same repeat index, or NULL */

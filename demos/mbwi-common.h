@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What invlab-run and dl-mbwi share about SCHED_DEADLINE scenarios: the
- * M-BWI checks of a run (validators/mbwi.c, docs/m-bwi.md), the per-task
+ * What invlab-run and dl-mbwi share: measuring what the judge needs
+ * around a run (validators' judge.h decides), the verdict lines, and about
+ * SCHED_DEADLINE scenarios the per-task
  * tables (jobs, misses from the release, blocked time, wakeup and response
  * percentiles, CPU time and reservation budget per job) and the tasks'
  * JSON.  Program-side code: it prints.
@@ -13,48 +14,28 @@
 #include <stdio.h>
 
 #include <invlab/engine.h>
+#include <invlab/judge.h>
 #include <invlab/report.h>
 #include <invlab/scenario.h>
 #include <invlab/sched.h>
 #include <invlab/sysinfo.h>
 #include <invlab/verdict.h>
 
-/* one verdict of a run, with what it is expected to be */
-struct demo_check {
-	const char *validator;
-	char task[IL_NAME_MAX];
-	struct il_check c;
-	enum il_verdict expected;
-	bool has_expected; /* else the job's `expect` */
-};
-
-struct demo_mbwi_opts {
-	/*
-	 * The reservation each task is judged by, when it is not the one it
-	 * ran with (NULL entries and a NULL array: its own): the negative
-	 * control that runs a probe without its reservation.
-	 */
-	const struct il_sched *declared[IL_MAX_TASKS];
-	/* index of that task, -1: none; its isolation (and, when the
-	 * interference guarantee covers it, interference) must FAIL */
-	int unreserved;
-};
+/* one verdict of a run, with what it is expected to be (judge.h) */
+#define demo_check il_judged
 
 /*
- * The M-BWI checks of one run: isolation, interference, and bandwidth per
- * periodic reservation, appended to out (at most max in all).  C and L
- * are declared by the bodies; misbehaving tasks are declared
- * (`misbehaves = yes`); misses are judged against the idle-wakeup
- * calibration measured here plus the run's steal.  Partitioned runs
- * (engine option partition) are judged with the per-CPU test.  0, or
- * -errno with why filled.
+ * The judge's environment for one run: the tick, the steal step, the
+ * machine's CPUs and deadline cap from si, and the calibrations the
+ * validators in mask need, measured here into calib[] and *any (idle,
+ * after the run; il_judge_calib_needed, il_judge_calib_of).  declared and
+ * unreserved of env are left as they are.  0, or -errno with why filled.
  */
-int demo_check_mbwi(const struct il_scenario *sc,
-		    const struct il_engine_result *er,
-		    const struct il_sysinfo *si,
-		    const struct demo_mbwi_opts *mo, const int *stop,
-		    struct demo_check *out, int *n, int max, char *why,
-		    size_t len);
+int demo_judge_env(const struct il_scenario *sc,
+		   const struct il_engine_result *er,
+		   const struct il_sysinfo *si, unsigned mask, const int *stop,
+		   struct il_hist calib[IL_MAX_TASKS], struct il_hist *any,
+		   struct il_judge_env *env, char *why, size_t len);
 
 /*
  * The verdict lines of one run.  Text: "[NAME ]VALIDATOR TASK[TAG]: GOT,

@@ -443,11 +443,13 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 			 "bound does not apply: a fair-class head cannot "
 			 "boost its owners above real-time work");
 		res->expected = protocol == P_NONE ? IL_FAIL : IL_UNDECIDED;
-		if (protocol == P_NONE)
-			il_check_chain(&in, lr->samples, lr->nsamples,
-				       &res->check);
+		/* fails closed: no verdict (NONE), why in the evidence */
+		if (protocol == P_NONE &&
+		    il_check_chain(&in, lr->samples, lr->nsamples, &res->check))
+			fprintf(stderr, "pi-chain: %s\n", res->check.evidence);
 	} else {
-		il_check_chain(&in, lr->samples, lr->nsamples, &res->check);
+		if (il_check_chain(&in, lr->samples, lr->nsamples, &res->check))
+			fprintf(stderr, "pi-chain: %s\n", res->check.evidence);
 		if (il_chain_bound_applies(&in, err, sizeof(err)) != 1 &&
 		    protocol != P_NONE)
 			res->expected = IL_UNDECIDED;

@@ -340,7 +340,9 @@ static int live_rows(struct drv *d, const struct drv_run *r,
 	size_t n = __atomic_load_n(&hi->locks[0]->nsamples, __ATOMIC_ACQUIRE);
 	struct il_check c;
 
-	il_check_blocking(&in, hi->locks[0]->samples, n, &c);
+	/* no verdict so far (NONE) when the check cannot run */
+	if (il_check_blocking(&in, hi->locks[0]->samples, n, &c))
+		c.verdict = IL_NONE;
 	snprintf(row[0].name, sizeof(row[0].name), "high blocked");
 	row[0].h = &hi->locks[0]->blocked;
 	snprintf(row[0].verdict, sizeof(row[0].verdict), "%s so far",

@@ -408,7 +408,7 @@ static void test_check_transitive(void)
 		s[i].delay_ns += 20 * MS;
 		s[i].lower_ns = 20 * MS;
 	}
-	il_check_chain(&in, s, N, &c);
+	t_check_int(il_check_chain(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence,
 			 "transitive priority inheritance, 3 links");
@@ -419,15 +419,15 @@ static void test_check_transitive(void)
 	fill(2, 3500 * US, 400 * US);
 	s[0].delay_ns = 4 * MS + 50 * US;
 	s[0].foreign_ns = 0;
-	il_check_chain(&in, s, N, &c);
+	t_check_int(il_check_chain(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 	s[0].delay_ns++;
-	il_check_chain(&in, s, N, &c);
+	t_check_int(il_check_chain(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 
 	/* too few waits */
 	fill(3, 3500 * US, 400 * US);
-	il_check_chain(&in, s, 5, &c);
+	t_check_int(il_check_chain(&in, s, 5, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "only 5 waits");
 }
@@ -462,14 +462,14 @@ static void test_check_remote(void)
 	t_check_contains(c.evidence,
 			 "remote blocking fixed point, owner CPUs 0,1");
 	s[0].delay_ns = 8 * MS + 50 * US + 1, s[0].foreign_ns = 0;
-	il_check_chain(&in, s, N, &c);
+	t_check_int(il_check_chain(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 
 	/* the 40 hog on CPU 1 ran for 10 ms: inheritance did not work */
 	fill(5, 6500 * US, 1400 * US);
 	s[17].delay_ns += 10 * MS;
 	s[17].lower_ns = 10 * MS;
-	il_check_chain(&in, s, N, &c);
+	t_check_int(il_check_chain(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence, "1 of 200 waits exceeded");
 	t_check_contains(c.evidence, "lower-priority thread ran up to 10.0ms");
@@ -489,7 +489,7 @@ static void test_check_remote(void)
 
 	/* 0.1 + 0.1 + 0.9 above the head on the owner CPUs: diverges */
 	h[2] = (struct il_interferer){ 0, 55, 9 * MS, 10 * MS };
-	il_check_chain(&in, s, N, &c);
+	t_check_int(il_check_chain(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "bound does not apply: work above "
 				     "priority 50 on owner CPUs 0,1 has "
@@ -497,7 +497,7 @@ static void test_check_remote(void)
 
 	/* a tie with the head */
 	h[2] = (struct il_interferer){ 0, 50, 1 * MS, 10 * MS };
-	il_check_chain(&in, s, N, &c);
+	t_check_int(il_check_chain(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "bound does not apply: a task at the "
 				     "head's priority");
@@ -507,8 +507,31 @@ static void test_check_remote(void)
 	t_check_int(il_check_chain(&in, s, N, NULL), -EINVAL);
 }
 
+/* a check that cannot run leaves no verdict, whatever out held */
+static void test_fails_closed(void)
+{
+	struct il_chain_link bad[] = { { 1000, -1 } };
+	struct il_chain_input in = { .links = bad, .nlinks = 1 };
+	struct il_wait_sample w = { 0 };
+	struct il_check c;
+
+	memset(&c, 0, sizeof(c));
+	c.verdict = IL_PASS;
+	t_check_int(il_check_chain(&in, &w, 1, &c), -EINVAL);
+	t_check_int(c.verdict, IL_NONE);
+	t_check_contains(c.evidence, "no verdict: chain check");
+	c.verdict = IL_PASS;
+	t_check_int(il_check_chain(NULL, &w, 1, &c), -EINVAL);
+	t_check_int(c.verdict, IL_NONE);
+	c.verdict = IL_PASS;
+	bad[0].cpu = 0;
+	t_check_int(il_check_chain(&in, NULL, 3, &c), -EINVAL);
+	t_check_int(c.verdict, IL_NONE);
+}
+
 int main(void)
 {
+	test_fails_closed();
 	test_transitive();
 	test_remote_single();
 	test_divergence();

@@ -981,8 +981,29 @@ static void test_misses_from_hist(void)
 	t_check_int(worst, 0);
 }
 
+/* a check that cannot run leaves no verdict, whatever out held */
+static void test_fails_closed(void)
+{
+	struct il_bw_input bw = { .runtime_ns = 1000, .period_ns = 2000 };
+	struct il_check c;
+
+	memset(&c, 0, sizeof(c));
+	c.verdict = IL_PASS;
+	t_check_int(il_check_bandwidth(&bw, NULL, 3, &c, NULL), -EINVAL);
+	t_check_int(c.verdict, IL_NONE);
+	t_check_contains(c.evidence, "no verdict: bandwidth check");
+	c.verdict = IL_PASS;
+	t_check_int(il_check_isolation(NULL, &c, NULL), -EINVAL);
+	t_check_int(c.verdict, IL_NONE);
+	c.verdict = IL_PASS;
+	t_check_int(il_check_interference(NULL, &c, NULL), -EINVAL);
+	t_check_int(c.verdict, IL_NONE);
+	t_check_contains(c.evidence, "no verdict: interference check");
+}
+
 int main(void)
 {
+	test_fails_closed();
 	test_worst_window();
 	test_worst_window_brute();
 	test_check_bandwidth();

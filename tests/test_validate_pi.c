@@ -5,6 +5,7 @@
  * noise is present, and also as a single round), noise alone is
  * undecided, and too few samples are undecided.
  */
+#include <errno.h>
 #include <string.h>
 
 #include <invlab/time.h>
@@ -78,7 +79,7 @@ static void test_inversion_fails(void)
 		s[i].delay_ns += 20 * MS;
 		s[i].lower_ns = 20 * MS;
 	}
-	il_check_blocking(&pi, s, N, &c);
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence, "200 of 200 waits exceeded");
 	t_check_contains(c.evidence, "lower-priority thread ran");
@@ -88,14 +89,14 @@ static void test_inversion_fails(void)
 	fill_bounded(3);
 	s[77].delay_ns = 9 * MS;
 	s[77].lower_ns = 7 * MS;
-	il_check_blocking(&pi, s, N, &c);
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence, "1 of 200");
 
 	/* heavy steal elsewhere does not hide an inversion */
 	for (int i = 0; i < N; i += 2)
 		s[i].foreign_ns = 30 * MS, s[i].delay_ns += 30 * MS;
-	il_check_blocking(&pi, s, N, &c);
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 
 	/* foreign time is subtracted, never more: an inversion inside a
@@ -104,13 +105,13 @@ static void test_inversion_fails(void)
 	s[5].delay_ns = 40 * MS;
 	s[5].foreign_ns = 15 * MS;
 	s[5].lower_ns = 23 * MS;
-	il_check_blocking(&pi, s, N, &c);
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 
 	/* a lock never acquired is unbounded blocking */
 	fill_bounded(5);
 	s[0].timed_out = 1;
-	il_check_blocking(&pi, s, N, &c);
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence, "never got the lock");
 
@@ -118,7 +119,7 @@ static void test_inversion_fails(void)
 	 * that lets the holder run slowly is still a violation */
 	fill_bounded(6);
 	s[9].delay_ns = 5 * MS;
-	il_check_blocking(&pi, s, N, &c);
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence, "beyond measured foreign time");
 }
@@ -131,23 +132,23 @@ static void test_noise(void)
 	fill_bounded(7);
 	s[3].delay_ns += 25 * MS, s[3].foreign_ns += 25 * MS;
 	s[4].delay_ns += 12 * MS, s[4].foreign_ns += 12 * MS;
-	il_check_blocking(&pi, s, N, &c);
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 	t_check_contains(c.evidence, "2 went over only by foreign time");
 
 	/* noise in most rounds: no verdict either way */
 	for (int i = 0; i < N - 10; i++)
 		s[i].delay_ns += 25 * MS, s[i].foreign_ns += 25 * MS;
-	il_check_blocking(&pi, s, N, &c);
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "only 10 of 200");
 
 	/* too few samples */
 	fill_bounded(8);
-	il_check_blocking(&pi, s, 5, &c);
+	t_check_int(il_check_blocking(&pi, s, 5, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "only 5 waits");
-	il_check_blocking(&pi, s, 0, &c);
+	t_check_int(il_check_blocking(&pi, s, 0, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 }
 
@@ -187,7 +188,7 @@ static void test_outliers(void)
 	fill_bounded(11);
 	s[17].delay_ns = in.bound_ns + in.noise_ns + 144 * US;
 	s[17].foreign_ns = 0;
-	il_check_blocking(&in, s, N, &c);
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 	t_check_contains(c.evidence, "1 went over by no more than the "
 				     "calibration's rare outliers (300us, at "
@@ -196,25 +197,25 @@ static void test_outliers(void)
 	t_check_int(st.outliers, 1);
 	t_check_int(st.violations, 0);
 	/* the same wait without the allowance fails */
-	il_check_blocking(&pi, s, N, &c);
+	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 
 	/* N / 100 + 1 = 3 are allowed, 4 are a pattern: all violations */
 	for (int i = 20; i < 23; i++)
 		s[i].delay_ns = in.bound_ns + in.noise_ns + 100 * US,
 		s[i].foreign_ns = 0;
-	il_check_blocking(&in, s, N, &c);
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence, "4 of 200 waits exceeded");
 	s[22].delay_ns = 1500 * US;
-	il_check_blocking(&in, s, N, &c);
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 
 	/* one beyond the allowance is a violation */
 	fill_bounded(12);
 	s[5].delay_ns = in.bound_ns + in.noise_ns + in.outlier_ns + 1;
 	s[5].foreign_ns = 0;
-	il_check_blocking(&in, s, N, &c);
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 
 	/* the hog every round stays a FAIL however wide the allowance */
@@ -222,12 +223,29 @@ static void test_outliers(void)
 	fill_bounded(13);
 	for (int i = 0; i < N; i++)
 		s[i].delay_ns += 20 * MS, s[i].lower_ns = 20 * MS;
-	il_check_blocking(&in, s, N, &c);
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
+}
+
+/* a check that cannot run leaves no verdict, whatever out held */
+static void test_fails_closed(void)
+{
+	struct il_check c;
+
+	memset(&c, 0, sizeof(c));
+	c.verdict = IL_PASS;
+	t_check_int(il_check_blocking(NULL, s, N, &c), -EINVAL);
+	t_check_int(c.verdict, IL_NONE);
+	t_check_contains(c.evidence, "no verdict: blocking check");
+	c.verdict = IL_PASS;
+	t_check_int(il_check_blocking(&pi, NULL, 3, &c), -EINVAL);
+	t_check_int(c.verdict, IL_NONE);
+	t_check_int(il_check_blocking(&pi, s, N, NULL), -EINVAL);
 }
 
 int main(void)
 {
+	test_fails_closed();
 	test_bounds();
 	test_pass();
 	test_inversion_fails();

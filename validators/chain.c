@@ -19,6 +19,8 @@
 #include <invlab/chain.h>
 #include <invlab/time.h>
 
+#include "check-none.h"
+
 static const char name_pi[] = "transitive priority inheritance";
 static const char name_remote[] = "remote blocking fixed point";
 
@@ -319,9 +321,9 @@ int il_chain_bound_applies(const struct il_chain_input *in, char *why,
 	return applies(in, &b, why, len);
 }
 
-int il_check_chain(const struct il_chain_input *in,
-		   const struct il_wait_sample *s, size_t n,
-		   struct il_check *out)
+static int check_chain_(const struct il_chain_input *in,
+			const struct il_wait_sample *s, size_t n,
+			struct il_check *out)
 {
 	char why[sizeof(((struct il_chain_bound *)0)->desc)];
 	char inner[sizeof(out->evidence)];
@@ -373,4 +375,11 @@ int il_check_chain(const struct il_chain_input *in,
 	memcpy(out->evidence + off, inner, len);
 	out->evidence[off + len] = '\0';
 	return 0;
+}
+
+int il_check_chain(const struct il_chain_input *in,
+		   const struct il_wait_sample *s, size_t n,
+		   struct il_check *out)
+{
+	return il_check_none(out, check_chain_(in, s, n, out), "chain check");
 }

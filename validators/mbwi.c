@@ -22,6 +22,8 @@
 #include <invlab/mbwi.h>
 #include <invlab/time.h>
 
+#include "check-none.h"
+
 static const char name_bw[] = "bandwidth preservation (n*Q + tick)";
 static const char name_iso[] = "temporal isolation (M-BWI)";
 static const char name_int[] = "M-BWI interference (Q >= C + I)";
@@ -102,9 +104,9 @@ int il_bw_worst_window(const uint64_t *consumed_ns, size_t n,
 	return 0;
 }
 
-int il_check_bandwidth(const struct il_bw_input *in,
-		       const uint64_t *consumed_ns, size_t n,
-		       struct il_check *out, struct il_bw_window *worst)
+static int check_bandwidth_(const struct il_bw_input *in,
+			    const uint64_t *consumed_ns, size_t n,
+			    struct il_check *out, struct il_bw_window *worst)
 {
 	char c[24], q[24], t[24], e[24], x[24], p[24];
 	const char *task;
@@ -176,6 +178,15 @@ int il_check_bandwidth(const struct il_bw_input *in,
 	     " <= %zu x %s + %s tick, the worst of %zu periods", w.count, q, t,
 	     n);
 	return 0;
+}
+
+int il_check_bandwidth(const struct il_bw_input *in,
+		       const uint64_t *consumed_ns, size_t n,
+		       struct il_check *out, struct il_bw_window *worst)
+{
+	return il_check_none(out,
+			     check_bandwidth_(in, consumed_ns, n, out, worst),
+			     "bandwidth check");
 }
 
 /* ------------------------------------------------------------------ */
@@ -824,13 +835,16 @@ not_judged:
 int il_check_isolation(const struct il_mbwi_set *set, struct il_check *out,
 		       struct il_mbwi_task_verdict *per_task)
 {
-	return check_misses(set, ISOLATION, out, per_task);
+	return il_check_none(out, check_misses(set, ISOLATION, out, per_task),
+			     "isolation check");
 }
 
 int il_check_interference(const struct il_mbwi_set *set, struct il_check *out,
 			  struct il_mbwi_task_verdict *per_task)
 {
-	return check_misses(set, INTERFERENCE, out, per_task);
+	return il_check_none(out,
+			     check_misses(set, INTERFERENCE, out, per_task),
+			     "interference check");
 }
 
 void il_mbwi_misses_from_hist(const struct il_hist *h, uint64_t deadline_ns,

@@ -18,6 +18,8 @@
 #include <invlab/time.h>
 #include <invlab/validate.h>
 
+#include "check-none.h"
+
 uint64_t il_pi_bound(const uint64_t *L, size_t ntasks, size_t nlocks)
 {
 	uint64_t by_task = 0, by_lock = 0;
@@ -106,9 +108,9 @@ void il_blocking_stats(const struct il_bound_input *in,
 	}
 }
 
-int il_check_blocking(const struct il_bound_input *in,
-		      const struct il_wait_sample *s, size_t n,
-		      struct il_check *out)
+static int check_blocking_(const struct il_bound_input *in,
+			   const struct il_wait_sample *s, size_t n,
+			   struct il_check *out)
 {
 	char b[24], e[24], x[24], w[24], f[24];
 	struct il_blocking_stats st;
@@ -196,4 +198,12 @@ int il_check_blocking(const struct il_bound_input *in,
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "%zu waits, worst %s <= %s + %s noise", n, x, b, e);
 	return 0;
+}
+
+int il_check_blocking(const struct il_bound_input *in,
+		      const struct il_wait_sample *s, size_t n,
+		      struct il_check *out)
+{
+	return il_check_none(out, check_blocking_(in, s, n, out),
+			     "blocking check");
 }

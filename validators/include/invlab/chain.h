@@ -163,6 +163,6 @@ int il_chain_bound_applies(const struct il_chain_input *in, char *why,
  */
 int il_check_chain(const struct il_chain_input *in,
 		   const struct il_wait_sample *s, size_t n,
-		   struct il_check *out);
+		   struct il_check *out) IL_MUST_CHECK;
 
 #endif

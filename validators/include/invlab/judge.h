@@ -29,7 +29,7 @@ enum il_judge_validator {
 
 /* one verdict of a run, with what it is expected to be */
 struct il_judged {
-	const char *validator; /* "pi", "chain", "mbwi isolation", ... */
+	const char *validator; /* "pi", "chain" or "mbwi" */
 	char task[IL_NAME_MAX];
 	struct il_check c;
 	/* IL_NONE: the job's `expect` applies (il_judge_run fills it in) */
@@ -53,7 +53,33 @@ struct il_judge_env {
 	 * that task (-1: none).
 	 */
 	const struct il_sched *declared[IL_MAX_TASKS];
+	/*
+	 * Only a task with a declared[] entry is ever taken as the control,
+	 * so a zeroed env has none.
+	 */
 	int unreserved;
+	/*
+	 * M-BWI: idle wakeup latency of a high-priority thread anywhere
+	 * (deadline tasks are not pinned), measured as il_judge_calib_of(-1)
+	 * says when il_judge_calib_any_needed(); NULL where not measured.
+	 */
+	const struct il_hist *calib_any;
+	/* M-BWI: CPUs online (the root domain of global EDF); 0: one */
+	int ncpus;
+	/*
+	 * M-BWI: sched_rt_runtime_us and sched_rt_period_us (the share of
+	 * each CPU deadline tasks may use); runtime -1: all of it; both 0:
+	 * unknown, taken as the default 0.95
+	 */
+	int64_t rt_runtime_us, rt_period_us;
+};
+
+/* How one calibration is measured (il_engine_calibrate's arguments). */
+struct il_judge_calib {
+	int cpu; /* -1: unpinned */
+	struct il_sched sched;
+	int samples;
+	uint64_t period_ns;
 };
 
 /*
@@ -68,6 +94,23 @@ int il_judge_validators(const struct il_scenario *sc, unsigned *mask, char *err,
 void il_judge_calib_needed(const struct il_scenario *sc,
 			   const struct il_engine_result *er, unsigned mask,
 			   bool need[IL_MAX_TASKS]);
+/* Does any validator in mask need env.calib_any? */
+bool il_judge_calib_any_needed(const struct il_scenario *sc, unsigned mask);
+/*
+ * How to measure env.calib[task] (task >= 0: the task's class on the CPU
+ * it ran on) or env.calib_any (task -1: SCHED_FIFO 98, unpinned).
+ */
+void il_judge_calib_of(const struct il_scenario *sc,
+		       const struct il_engine_result *er, int task,
+		       struct il_judge_calib *c);
+/*
+ * The noise allowance a calibration gives: its p90 (its max with fewer
+ * than ten samples, 0 when empty), and the rare-outlier allowance of a
+ * blocking check (validate.h outlier_ns): its p999 (its max with fewer
+ * samples), at most bound_ns, 0 when empty.
+ */
+uint64_t il_judge_noise_ns(const struct il_hist *calib);
+uint64_t il_judge_outlier_ns(const struct il_hist *calib, uint64_t bound_ns);
 
 /*
  * Every check of the run for the validators in mask, appended to out

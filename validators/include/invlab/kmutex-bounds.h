@@ -78,7 +78,8 @@ struct il_rt_waiter_input {
  * otherwise.  The evidence counts the starved waits.  0, or -EINVAL.
  */
 int il_check_rt_waiter(const struct il_rt_waiter_input *in,
-		       const struct il_hist *blocked, struct il_check *out);
+		       const struct il_hist *blocked,
+		       struct il_check *out) IL_MUST_CHECK;
 
 struct il_share_input {
 	double w_waiter;     /* top-level weights on the owner's CPU: */
@@ -111,7 +112,7 @@ void il_share_stats(const struct il_share_input *in, const struct il_hist *h,
  * there were at least min_samples waits.  0, or -EINVAL.
  */
 int il_check_share(const struct il_share_input *in, const struct il_hist *h,
-		   struct il_check *out);
+		   struct il_check *out) IL_MUST_CHECK;
 
 /* The configurations whose verdict depends on the kernel */
 enum il_km_expect_case {
@@ -132,5 +133,91 @@ enum il_km_expect_case {
 enum il_verdict il_kmutex_expect(enum il_km_expect_case c,
 				 const struct il_sysinfo *si,
 				 bool donor_migration, char *why, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Judging one configuration of the kmutex demo                        */
+/* ------------------------------------------------------------------ */
+
+/* the demo's configurations, in its order */
+enum il_km_config {
+	IL_KM_CONFIG_ALONE,
+	IL_KM_CONFIG_CONTENTION,
+	IL_KM_CONFIG_LOAD,
+	IL_KM_CONFIG_LOAD_CONTENTION,
+	IL_KM_CONFIG_THROTTLED,
+	IL_KM_CONFIG_CROSS_CPU,
+	IL_KM_CONFIG_RT_WAITER,
+	IL_KM_CONFIG_N,
+};
+
+/*
+ * contention: the share of the waiter's calls slower than the
+ * uncontended p90 (10 % when uncontended) that shows contention (PASS),
+ * and below which there is none (FAIL); in between, weak evidence either
+ * way (UNDECIDED)
+ */
+#define IL_KM_CONTENDS_FRAC	 0.25
+#define IL_KM_NO_CONTENTION_FRAC 0.15
+/* rt-waiter: a wait this long means the owner was starved */
+#define IL_KM_STARVED_NS (10ull * 1000 * 1000)
+/* fewer waits than this: UNDECIDED (share and rt-waiter) */
+#define IL_KM_MIN_SAMPLES 100
+/* share: fewer waits above the threshold than this: UNDECIDED */
+#define IL_KM_MIN_EXCEED 3
+
+/* What one configuration's run measured and how it was set up. */
+struct il_km_judge_input {
+	enum il_km_config config;
+	int via;		       /* enum il_km_via (kmutex.h) */
+	int recipe;		       /* enum il_km_recipe (kmutex.h) */
+	uint64_t cost_ns;	       /* uncontended cost of a call: median */
+	uint64_t cost_p90_ns;	       /* and 90th percentile */
+	const struct il_hist *blocked; /* the waiter's calls */
+	uint64_t contender_calls;      /* the contender's (or owner's) */
+	/* cgroup weights (v2 scale) of the contender and of the hogs */
+	unsigned bg_weight, hog_weight;
+	uint64_t quantum_ns; /* the larger of the base slice and the tick */
+	uint64_t tick_ns;
+	uint64_t steal_ns; /* host steal on the run's CPUs, whole run */
+	uint64_t noise_ns; /* rt-waiter: the waiter's wakeup (p90) */
+	const struct il_fair_server *fs;
+	const struct il_sysinfo *si;
+	bool donor_migration; /* the tester says the kernel migrates donors */
+	bool hung;	      /* a call outlived the run's timeout */
+	const char *hung_why;
+};
+
+/* The verdict of one configuration. */
+struct il_km_judged {
+	bool judged; /* false: measured only (alone, load, ...) */
+	/*
+	 * Judged for information: nothing is expected of this case here
+	 * (expected is then IL_NONE, "info" in the expectation rule).
+	 */
+	bool informational;
+	enum il_verdict expected;
+	char expect_why[160];
+	struct il_check check;
+	struct il_share_stats share; /* throttled and cross-cpu */
+};
+
+/*
+ * Judge one configuration:
+ *   contention (through system calls only: io_uring's hand-off to a
+ *     worker dwarfs a short section): PASS when at least
+ *     IL_KM_CONTENDS_FRAC of the waiter's calls are slower than the
+ *     uncontended p90 (taken as at most twice the median), FAIL below
+ *     IL_KM_NO_CONTENTION_FRAC or when the contender made no call,
+ *     UNDECIDED in between;
+ *   throttled, cross-cpu: il_check_share (informational unless a plain
+ *     rename through system calls, whose owner is known to be off the CPU
+ *     in its section);
+ *   rt-waiter: il_check_rt_waiter against the fair server.
+ * Other configurations are measured only (out->judged false).  Returns 0,
+ * or -EINVAL (bad input: out->judged false, the verdict IL_NONE, why in
+ * the evidence) or the error of the check (the same).
+ */
+int il_km_judge(const struct il_km_judge_input *in,
+		struct il_km_judged *out) IL_MUST_CHECK;
 
 #endif

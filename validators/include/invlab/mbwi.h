@@ -80,7 +80,8 @@ struct il_bw_input {
  */
 int il_check_bandwidth(const struct il_bw_input *in,
 		       const uint64_t *consumed_ns, size_t n,
-		       struct il_check *out, struct il_bw_window *worst);
+		       struct il_check *out,
+		       struct il_bw_window *worst) IL_MUST_CHECK;
 
 /* ------------------------------------------------------------------ */
 /* The task set                                                        */
@@ -278,7 +279,7 @@ struct il_mbwi_task_verdict {
  * Returns 0, or the errors of il_dl_schedulable() and il_mbwi_lhat().
  */
 int il_check_isolation(const struct il_mbwi_set *set, struct il_check *out,
-		       struct il_mbwi_task_verdict *per_task);
+		       struct il_mbwi_task_verdict *per_task) IL_MUST_CHECK;
 
 /*
  * The hard guarantee of M-BWI: a reserved task that uses locks, with
@@ -292,7 +293,7 @@ int il_check_isolation(const struct il_mbwi_set *set, struct il_check *out,
  * covered the verdict is UNDECIDED.  The rest as il_check_isolation().
  */
 int il_check_interference(const struct il_mbwi_set *set, struct il_check *out,
-			  struct il_mbwi_task_verdict *per_task);
+			  struct il_mbwi_task_verdict *per_task) IL_MUST_CHECK;
 
 /*
  * Deadline misses of a task from its response-time histogram: misses

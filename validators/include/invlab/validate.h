@@ -58,7 +58,7 @@ struct il_bound_input {
  */
 int il_check_blocking(const struct il_bound_input *in,
 		      const struct il_wait_sample *s, size_t n,
-		      struct il_check *out);
+		      struct il_check *out) IL_MUST_CHECK;
 
 /* Counts behind a verdict, for reports. */
 struct il_blocking_stats {

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The `mbwi` model: the M-BWI guarantees for the SCHED_DEADLINE tasks of
+ * a job (mbwi.h): temporal isolation and the interference bound over the
+ * whole set, and bandwidth preservation per periodic reservation.
+ *
+ * C (a job's work) and L (the work inside each outermost section) are
+ * declared by the bodies, as the theory has them; a `call` of a kernel
+ * mutex counts as one section of its measured uncontended cost (p90).
+ * Which task misbehaves is declared too (`misbehaves = yes`), not
+ * inferred from measured CPU time: that includes the engine's clock
+ * reads and the kernel's spinning on a running lock owner, which would
+ * mark innocent waiters.  The misbehaving task is the negative control,
+ * and its bandwidth check is expected to FAIL.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <invlab/hist.h>
+#include <invlab/judge.h>
+#include <invlab/mbwi.h>
+#include <invlab/strbuf.h>
+#include <invlab/time.h>
+
+#include "model.h"
+
+/* the default steal step (USER_HZ 100) when the caller gives none */
+#define DEFAULT_STEAL_STEP (10 * IL_NSEC_PER_MSEC)
+
+struct mbwi_model {
+	struct il_mbwi_task tasks[IL_MAX_TASKS];
+	unsigned N[IL_MAX_TASKS * IL_MAX_RESOURCES];
+	uint64_t L[IL_MAX_TASKS * IL_MAX_RESOURCES];
+	unsigned char nest[IL_MAX_TASKS * IL_MAX_RESOURCES * IL_MAX_RESOURCES];
+	struct il_mbwi_task_verdict per_task[IL_MAX_TASKS];
+	struct il_mbwi_set set;
+	uint64_t eps, step, most;
+};
+
+/* does a task marked misbehaves lock a pthread mutex a deadline task
+ * also locks? */
+static bool misbehaving_on_futex(const struct il_scenario *sc)
+{
+	for (int r = 0; r < sc->nres; r++) {
+		bool bad = false, dl = false;
+
+		if (sc->res[r].k.type != IL_RES_MUTEX)
+			continue;
+		for (int i = 0; i < sc->ntasks; i++)
+			for (int p = 0; p < sc->tasks[i].nphases; p++) {
+				const struct il_phase *ph =
+					&sc->tasks[i].phases[p];
+
+				if (ph->kind != IL_PH_LOCK || ph->res != r)
+					continue;
+				bad |= sc->tasks[i].k.misbehaves != 0;
+				dl |= sc->tasks[i].sched.policy ==
+					      IL_SCHED_DEADLINE &&
+				      !sc->tasks[i].k.misbehaves;
+			}
+		if (bad && dl)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The reservation's consumption per period, from the jobs: each job's CPU
+ * time spread over the periods between its start and its end, in
+ * proportion to the overlap.  A job that ends within its period lands
+ * whole in its own period; one that runs on across periods is not
+ * charged to a single period it did not run all of in.  Periods are
+ * t0 + k P.  Returns the array (calloc; the caller frees it) with *n
+ * periods, or NULL with *n 0 (no job, no period) or -ENOMEM in *err.
+ */
+static uint64_t *per_period(const struct il_task_result *r, uint64_t t0,
+			    uint64_t period, size_t *n, int *err)
+{
+	uint64_t last = 0, *out;
+
+	*n = 0;
+	*err = 0;
+	if (!r->njob_cpu || !period)
+		return NULL;
+	for (size_t k = 0; k < r->njob_cpu; k++)
+		if (r->job_end_seq[k] > last)
+			last = r->job_end_seq[k];
+	if (last < t0)
+		return NULL;
+	*n = (size_t)((last - t0) / period) + 1;
+	out = calloc(*n, sizeof(*out));
+	if (!out) {
+		*n = 0;
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (size_t k = 0; k < r->njob_cpu; k++) {
+		uint64_t a =
+			r->job_start_seq[k] > t0 ? r->job_start_seq[k] : t0;
+		uint64_t b = r->job_end_seq[k] > a ? r->job_end_seq[k] : a;
+		uint64_t c = r->job_cpu_seq[k], given = 0;
+		size_t p0 = (size_t)((a - t0) / period);
+		size_t p1 = (size_t)((b - t0) / period);
+
+		if (p1 >= *n)
+			p1 = *n - 1;
+		for (size_t p = p0; p <= p1; p++) {
+			uint64_t lo = t0 + p * period, hi = lo + period;
+			uint64_t s = a > lo ? a : lo, e = b < hi ? b : hi;
+			uint64_t part;
+
+			if (p == p1) {
+				part = c - given; /* no rounding lost */
+			} else {
+				part = b > a ? (uint64_t)((double)c *
+							  (double)(e - s) /
+							  (double)(b - a))
+					     : 0;
+				if (part > c - given)
+					part = c - given;
+			}
+			out[p] += part;
+			given += part;
+		}
+	}
+	return out;
+}
+
+/*
+ * Misses of a periodic task judged job by job: late when the response
+ * passes D + eps + one steal step + the steal between the job's release
+ * and its end (il_steal_between).  Only the steal that happened while
+ * this job was pending can excuse it, not the whole run's.  false when
+ * the run has no timeline or not every job was kept (then the whole
+ * run's steal is the allowance).  m->most is raised to the largest steal
+ * forgiven a missed job.
+ */
+static bool late_per_job(const struct il_engine_result *er,
+			 const struct il_task_result *r,
+			 struct il_mbwi_task *mt, struct mbwi_model *m)
+{
+	uint64_t late = 0, worst = 0, base = mt->deadline_ns + m->eps + m->step;
+
+	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
+		return false;
+	for (size_t k = 0; k < r->njob_cpu; k++) {
+		uint64_t rel = r->job_rel_seq[k], end = r->job_end_seq[k];
+		uint64_t resp = end > rel ? end - rel : 0, st;
+
+		if (resp > worst)
+			worst = resp;
+		if (resp <= mt->deadline_ns)
+			continue;
+		st = il_steal_between(er, rel, end);
+		if (resp > base + st)
+			late++;
+		else if (st > m->most)
+			m->most = st;
+	}
+	mt->late_misses = late;
+	mt->worst_response_ns = worst;
+	return true;
+}
+
+/* what the allowance for a miss was made of, after the evidence */
+static void note_noise(struct il_check *c, const struct il_engine_result *er,
+		       const struct mbwi_model *m)
+{
+	char a[24], b[24], d[24];
+
+	il_format_duration(a, sizeof(a), m->eps);
+	il_format_duration(b, sizeof(b), m->step);
+	il_format_duration(d, sizeof(d), m->most);
+	if (er->nsteal >= 2)
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; a miss counts beyond D + %s calibration + %s "
+			   "(one steal step) + the host steal around that "
+			   "job (up to %s forgiven here)",
+			   a, b, d);
+	else
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; a miss counts beyond D + %s calibration + the "
+			   "run's host steal",
+			   a);
+}
+
+/* C, N, L and nesting of task i from its body */
+static void demand_of(const struct il_scenario *sc,
+		      const struct il_engine_result *er, int i,
+		      struct mbwi_model *m)
+{
+	const struct il_task *t = &sc->tasks[i];
+	struct il_mbwi_task *mt = &m->tasks[i];
+	const int nl = sc->nres;
+	uint64_t in_sec[IL_MAX_RESOURCES] = { 0 };
+	int held[IL_MAX_RESOURCES], nheld = 0;
+
+	for (int p = 0; p < t->nphases; p++) {
+		const struct il_phase *ph = &t->phases[p];
+		uint64_t cost;
+
+		switch (ph->kind) {
+		case IL_PH_RUN:
+		case IL_PH_SPIN:
+			mt->wcet_ns += ph->ns;
+			for (int h = 0; h < nheld; h++)
+				in_sec[held[h]] += ph->ns;
+			break;
+		case IL_PH_LOCK:
+			m->N[i * nl + ph->res]++;
+			/* nested directly in the innermost lock held */
+			if (nheld)
+				m->nest[(i * nl + held[nheld - 1]) * nl +
+					ph->res] = 1;
+			held[nheld++] = ph->res;
+			in_sec[ph->res] = 0;
+			break;
+		case IL_PH_CALL:
+			/* one kernel critical section: its uncontended cost
+			 * measured in this run (p90) */
+			cost = er->kmutex_cost_p90_ns[ph->res];
+			m->N[i * nl + ph->res]++;
+			if (nheld)
+				m->nest[(i * nl + held[nheld - 1]) * nl +
+					ph->res] = 1;
+			if (cost > m->L[i * nl + ph->res])
+				m->L[i * nl + ph->res] = cost;
+			mt->wcet_ns += cost;
+			for (int h = 0; h < nheld; h++)
+				in_sec[held[h]] += cost;
+			break;
+		case IL_PH_UNLOCK:
+			if (in_sec[ph->res] > m->L[i * nl + ph->res])
+				m->L[i * nl + ph->res] = in_sec[ph->res];
+			for (int h = 0; h < nheld; h++)
+				if (held[h] == ph->res) {
+					memmove(&held[h], &held[h + 1],
+						(size_t)(nheld - h - 1) *
+							sizeof(int));
+					nheld--;
+					break;
+				}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/*
+ * Partitioned, a task judged by a reservation it did not run with has no
+ * partition: count it where the engine would have put it, on the least
+ * loaded CPU by density.
+ */
+static void place_unpartitioned(const struct il_scenario *sc,
+				struct mbwi_model *m, int ncpus)
+{
+	for (int i = 0; i < sc->ntasks; i++) {
+		double load[64] = { 0 };
+		int best = 0;
+
+		if (!m->tasks[i].runtime_ns || m->tasks[i].cpu >= 0)
+			continue;
+		for (int k = 0; k < sc->ntasks; k++)
+			if (m->tasks[k].runtime_ns && m->tasks[k].cpu >= 0 &&
+			    m->tasks[k].cpu < 64)
+				load[m->tasks[k].cpu] +=
+					(double)m->tasks[k].runtime_ns /
+					(double)m->tasks[k].deadline_ns;
+		for (int c = 1; c < ncpus && c < 64; c++)
+			if (load[c] < load[best])
+				best = c;
+		m->tasks[i].cpu = best;
+	}
+}
+
+static bool is_control(const struct il_judge_env *env, int i)
+{
+	return env->unreserved == i && i >= 0 && i < IL_MAX_TASKS &&
+	       env->declared[i];
+}
+
+static int bandwidth(const struct il_scenario *sc,
+		     const struct il_engine_result *er,
+		     const struct il_judge_env *env, struct mbwi_model *m,
+		     int i, struct il_judged *out, int max, int *n, char *why,
+		     size_t len)
+{
+	const struct il_task_result *r = &er->tasks[i];
+	const struct il_task *t = &sc->tasks[i];
+	struct il_bw_input bw = { 0 };
+	struct il_judged *c;
+	char task[IL_NAME_MAX];
+	uint64_t *cons;
+	size_t np;
+	int ret, err;
+
+	bw.task = m->tasks[i].name;
+	bw.runtime_ns = m->tasks[i].runtime_ns;
+	bw.period_ns = m->tasks[i].period_ns;
+	bw.tick_ns = env->tick_ns;
+	bw.noise_ns = m->eps;
+	bw.min_periods = IL_JUDGE_MIN_SAMPLES;
+	snprintf(task, sizeof(task), "%.20s bandwidth", m->tasks[i].name);
+	ret = il_model_push(out, max, n, "mbwi", task, why, len, &c);
+	if (ret)
+		return ret;
+	cons = per_period(r, er->t_start_ns + t->k.offset_ns, t->k.period_ns,
+			  &np, &err);
+	if (err) {
+		snprintf(why, len, "mbwi %s: %s", task, strerror(-err));
+		return err;
+	}
+	ret = il_check_bandwidth(&bw, cons, np, &c->c, NULL);
+	free(cons);
+	if (ret) {
+		snprintf(why, len, "mbwi %s: the check could not run: %s", task,
+			 strerror(-ret));
+		return ret;
+	}
+	if (m->tasks[i].misbehaves)
+		c->expected = IL_FAIL;
+	(*n)++;
+	return 0;
+}
+
+int il_model_mbwi(const struct il_scenario *sc,
+		  const struct il_engine_result *er,
+		  const struct il_judge_env *env, struct il_judged *out,
+		  int max, int *n, char *why, size_t len)
+{
+	struct mbwi_model *m;
+	int ncpus = env->ncpus > 0 ? env->ncpus : 1, covered = 0, ret;
+	int unres = -1;
+	bool partitioned = false;
+	struct il_judged *c;
+
+	if (!env->calib_any) {
+		snprintf(why, len,
+			 "mbwi: no calibration of the wakeup "
+			 "latency");
+		return -EINVAL;
+	}
+	for (int i = 0; i < sc->ntasks; i++)
+		if (is_control(env, i))
+			unres = i;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		snprintf(why, len, "mbwi: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	m->eps = il_judge_noise_ns(env->calib_any);
+	m->step = env->steal_step_ns ? env->steal_step_ns : DEFAULT_STEAL_STEP;
+	for (int i = 0; i < sc->ntasks; i++) {
+		const struct il_task *t = &sc->tasks[i];
+		const struct il_task_result *r = &er->tasks[i];
+		struct il_mbwi_task *mt = &m->tasks[i];
+		const struct il_sched *s =
+			env->declared[i] ? env->declared[i] : &t->sched;
+
+		mt->name = t->name;
+		if (s->policy == IL_SCHED_DEADLINE) {
+			mt->runtime_ns = s->runtime_ns;
+			mt->deadline_ns = s->deadline_ns;
+			mt->period_ns = s->period_ns;
+		}
+		mt->cpu = r->partitioned ? r->cpu : -1;
+		partitioned |= r->partitioned != 0;
+		mt->misbehaves = t->k.misbehaves;
+		demand_of(sc, er, i, m);
+		mt->jobs = r->jobs;
+		mt->misses = r->misses;
+		if (mt->deadline_ns && !late_per_job(er, r, mt, m))
+			il_mbwi_misses_from_hist(&r->response, mt->deadline_ns,
+						 m->eps + er->steal_ns, NULL,
+						 &mt->late_misses,
+						 &mt->worst_response_ns);
+		/* the engine's own reads per job, inside the allowance */
+		mt->wcet_ns += m->eps;
+		mt->cpu_max_ns = 0;
+	}
+	if (partitioned)
+		place_unpartitioned(sc, m, ncpus);
+	m->set.tasks = m->tasks;
+	m->set.ntasks = (size_t)sc->ntasks;
+	m->set.nlocks = (size_t)sc->nres;
+	m->set.N = m->N;
+	m->set.L = m->L;
+	m->set.nest = m->nest;
+	m->set.hold_max = NULL;
+	m->set.ncpus = ncpus;
+	m->set.cap =
+		env->rt_runtime_us == -1 ? 1.0
+		: env->rt_runtime_us > 0 && env->rt_period_us > 0
+			? (double)env->rt_runtime_us / (double)env->rt_period_us
+			: 0.95;
+	/*
+	 * A miss is judged against the calibration, one steal step and the
+	 * host steal around that job (late_per_job); the set's noise, which
+	 * the evidence quotes, is the part every job gets.
+	 */
+	m->set.noise_ns =
+		er->nsteal >= 2 ? m->eps + m->step : m->eps + er->steal_ns;
+	m->set.min_jobs = IL_JUDGE_MIN_SAMPLES;
+	m->set.partitioned = partitioned;
+
+	ret = il_model_push(out, max, n, "mbwi", "isolation", why, len, &c);
+	if (ret)
+		goto out;
+	ret = il_check_isolation(&m->set, &c->c, NULL);
+	if (ret) {
+		snprintf(why, len,
+			 "mbwi isolation: the check could not run: "
+			 "%s",
+			 strerror(-ret));
+		goto out;
+	}
+	note_noise(&c->c, er, m);
+	/*
+	 * With a misbehaving task holding a pthread mutex that a deadline
+	 * task waits for, no Linux kernel promises isolation: a PI futex
+	 * gives the holder the waiter's deadline parameters, unthrottled
+	 * (deadline inheritance, not bandwidth inheritance).  Either verdict
+	 * is then a finding about the kernel, reported but not counted.
+	 */
+	if (misbehaving_on_futex(sc)) {
+		c->expected = c->c.verdict;
+		il_appendf(c->c.evidence, sizeof(c->c.evidence),
+			   "; not counted: a misbehaving task holds a pthread "
+			   "mutex a deadline task waits for, and Linux gives "
+			   "PI futexes deadline inheritance, not bandwidth "
+			   "inheritance");
+	}
+	if (unres >= 0)
+		c->expected = IL_FAIL;
+	(*n)++;
+
+	ret = il_model_push(out, max, n, "mbwi", "interference", why, len, &c);
+	if (ret)
+		goto out;
+	ret = il_check_interference(&m->set, &c->c, m->per_task);
+	if (ret) {
+		snprintf(why, len,
+			 "mbwi interference: the check could not "
+			 "run: %s",
+			 strerror(-ret));
+		goto out;
+	}
+	note_noise(&c->c, er, m);
+	/*
+	 * A set in which no task meets Q >= C + I is one the guarantee says
+	 * nothing about: its UNDECIDED is the expected answer.
+	 */
+	for (int i = 0; i < sc->ntasks; i++)
+		covered += m->per_task[i].judged != 0;
+	if (!covered)
+		c->expected = IL_UNDECIDED;
+	/* the task run without its reservation, where the guarantee
+	 * covers it, must miss */
+	if (unres >= 0 && m->per_task[unres].judged)
+		c->expected = IL_FAIL;
+	(*n)++;
+
+	for (int i = 0; i < sc->ntasks; i++) {
+		/* a task run without its reservation has none to keep */
+		if (!m->tasks[i].runtime_ns || !er->tasks[i].njob_cpu ||
+		    env->declared[i])
+			continue;
+		ret = bandwidth(sc, er, env, m, i, out, max, n, why, len);
+		if (ret)
+			goto out;
+	}
+out:
+	free(m);
+	return ret;
+}

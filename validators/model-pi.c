@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The `pi` model: every real-time task that takes locks is judged
+ * against the one-CPU priority-inheritance bound over the critical
+ * sections of the lower-ranked tasks that use its locks (the immediate
+ * ceiling bound when all its locks are `protect`).  L is each lower
+ * task's longest measured section (hold_max) on each lock; a task no
+ * lower task shares a lock with has nothing to bound and no check.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <invlab/judge.h>
+#include <invlab/validate.h>
+
+#include "model.h"
+
+/* the distinct locks a task requests, in body order; their count */
+static int locks_of(const struct il_task *t, int *locks)
+{
+	int nl = 0;
+
+	for (int p = 0; p < t->nphases; p++) {
+		int res = t->phases[p].res, seen = 0;
+
+		if (t->phases[p].kind != IL_PH_LOCK)
+			continue;
+		for (int k = 0; k < nl; k++)
+			seen |= locks[k] == res;
+		if (!seen)
+			locks[nl++] = res;
+	}
+	return nl;
+}
+
+/*
+ * L[lower][k]: the longest section of each lower-ranked task that holds
+ * one of task i's locks; returns how many lower tasks there are.
+ */
+static int lower_sections(const struct il_scenario *sc,
+			  const struct il_engine_result *er, int i,
+			  const int *locks, int nl, uint64_t *L)
+{
+	int lower = 0, me = il_model_rank(&sc->tasks[i].sched);
+
+	for (int j = 0; j < sc->ntasks; j++) {
+		uint64_t any = 0;
+
+		if (j == i || il_model_rank(&sc->tasks[j].sched) >= me)
+			continue;
+		for (int k = 0; k < nl; k++) {
+			L[lower * nl + k] = er->tasks[j].hold_max[locks[k]];
+			any |= L[lower * nl + k];
+		}
+		if (any)
+			lower++;
+	}
+	return lower;
+}
+
+/* a real-time task with lock results and a lower task to bound */
+static bool judged(const struct il_scenario *sc,
+		   const struct il_engine_result *er, int i)
+{
+	uint64_t L[IL_MAX_TASKS * IL_MAX_RESOURCES] = { 0 };
+	int locks[IL_MAX_RESOURCES], nl;
+
+	if (!er->tasks[i].nlocks || !il_model_rank(&sc->tasks[i].sched))
+		return false;
+	nl = locks_of(&sc->tasks[i], locks);
+	return nl && lower_sections(sc, er, i, locks, nl, L) > 0;
+}
+
+void il_model_pi_needs(const struct il_scenario *sc,
+		       const struct il_engine_result *er, bool *need)
+{
+	for (int i = 0; i < sc->ntasks; i++)
+		if (judged(sc, er, i))
+			need[i] = true;
+}
+
+int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
+		const struct il_judge_env *env, struct il_judged *out, int max,
+		int *n, char *why, size_t len)
+{
+	for (int i = 0; i < sc->ntasks; i++) {
+		const struct il_task *t = &sc->tasks[i];
+		const struct il_task_result *r = &er->tasks[i];
+		uint64_t L[IL_MAX_TASKS * IL_MAX_RESOURCES] = { 0 };
+		int ceil[IL_MAX_RESOURCES] = { 0 }, locks[IL_MAX_RESOURCES];
+		const struct il_hist *calib = env->calib[i];
+		struct il_bound_input in = { 0 };
+		struct il_judged *c;
+		bool all_protect = true;
+		int nl, lower, ret;
+
+		if (!judged(sc, er, i))
+			continue;
+		nl = locks_of(t, locks);
+		lower = lower_sections(sc, er, i, locks, nl, L);
+		if (!calib) {
+			snprintf(why, len,
+				 "pi %s: no calibration of its wakeup latency",
+				 t->name);
+			return -EINVAL;
+		}
+		if (!r->locks[0]) {
+			snprintf(why, len, "pi %s: no lock result", t->name);
+			return -EINVAL;
+		}
+		for (int k = 0; k < nl; k++) {
+			const struct il_resource *rs = &sc->res[locks[k]];
+
+			all_protect &= rs->k.protocol == IL_PROTO_PROTECT;
+			ceil[k] = rs->k.ceiling ? (int)rs->k.ceiling : 99;
+		}
+		if (all_protect) {
+			in.bound_name = "immediate priority ceiling (one CPU)";
+			in.bound_ns =
+				il_ceiling_bound(L, ceil, t->sched.prio,
+						 (size_t)lower, (size_t)nl);
+		} else {
+			in.bound_name = "priority inheritance (one CPU)";
+			in.bound_ns = il_pi_bound(L, (size_t)lower, (size_t)nl);
+		}
+		in.noise_ns = il_judge_noise_ns(calib);
+		in.min_samples = IL_JUDGE_MIN_SAMPLES;
+		in.outlier_ns = il_judge_outlier_ns(calib, in.bound_ns);
+		ret = il_model_push(out, max, n, "pi", t->name, why, len, &c);
+		if (ret)
+			return ret;
+		ret = il_check_blocking(&in, r->locks[0]->samples,
+					r->locks[0]->nsamples, &c->c);
+		if (ret) {
+			snprintf(why, len, "pi %s: the check could not run: %s",
+				 t->name, strerror(-ret));
+			return ret;
+		}
+		(*n)++;
+	}
+	return 0;
+}
