@@ -132,7 +132,7 @@ void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f)
 		bool und,
 			ok = demo_as_expected(k->c.verdict, k->expected, &und);
 
-		if (d->fam->one_check)
+		if (d->fam->subject)
 			snprintf(what, sizeof(what), "%s%s", name, r->tag);
 		else if (tap || d->nconfigs > 1)
 			snprintf(what, sizeof(what), "%s%s %s %s", name, r->tag,
@@ -230,6 +230,113 @@ void drv_json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
 	il_json_bool(j, "hung", er->hung);
 	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
 	demo_json_tasks(j, r->sc, er);
+}
+
+const struct il_task_result *drv_subject(const struct drv *d,
+					 const struct drv_run *r)
+{
+	int t = il_scenario_task(r->sc, d->fam->subject);
+
+	return t >= 0 && r->er->tasks[t].nlocks ? &r->er->tasks[t] : NULL;
+}
+
+void drv_json_subject(struct drv *d, const struct drv_run *r, struct il_json *j)
+{
+	const struct il_task_result *t = drv_subject(d, r);
+	const struct il_hist *cal =
+		r->env.calib[il_scenario_task(r->sc, d->fam->subject)];
+	struct il_blocking_stats st = { 0 };
+	struct il_hist none;
+
+	if (!t)
+		return;
+	il_hist_init(&none);
+	if (r->nck) {
+		struct il_bound_input in = {
+			.bound_ns = r->ck[0].c.bound_ns,
+			.noise_ns = r->ck[0].c.noise_ns,
+			.min_samples = 20, /* as the pi and chain checks */
+			.outlier_ns =
+				il_judge_outlier_ns(cal, r->ck[0].c.bound_ns),
+		};
+
+		il_blocking_stats(&in, t->locks[0]->samples,
+				  t->locks[0]->nsamples, &st);
+		il_json_check(j, &r->ck[0].c);
+		il_json_str(j, "expected", il_verdict_name(r->ck[0].expected));
+	}
+	il_json_uint(j, "rounds", t->locks[0]->nsamples);
+	demo_json_blocking(j, &st);
+	il_json_uint(j, "steal_ns", r->er->steal_ns);
+	il_json_str(j, "placement", r->er->placement);
+	il_json_hist(j, "blocked_ns", &t->locks[0]->blocked);
+	il_json_hist(j, "release_to_lock_ns", &t->locks[0]->delay);
+	il_json_hist(j, "wakeup_ns", &t->wakeup);
+	il_json_hist(j, "calibration_wakeup_ns", cal ? cal : &none);
+}
+
+/* one line of the subject table */
+struct drv_row {
+	char cell[10][48];
+};
+
+static void keep_row(struct drv *d, const struct drv_run *r)
+{
+	const struct il_task_result *t = drv_subject(d, r);
+	const struct il_lock_result *lr = t ? t->locks[0] : NULL;
+	static const double pct[] = { 0.5, 0.99, 0.999, -1 };
+	struct drv_row *w;
+	bool und = false;
+
+	if (!lr || d->nrows >= d->nconfigs * d->c->repeat)
+		return;
+	w = &d->rows[d->nrows++];
+	snprintf(w->cell[0], 48, "%s%s", r->name, r->tag);
+	snprintf(w->cell[1], 48, "%zu", lr->nsamples);
+	for (int k = 0; k < 4; k++)
+		il_format_stat(w->cell[2 + k], 48, &lr->blocked, pct[k]);
+	il_format_stat(w->cell[6], 48, &t->wakeup, 0.99);
+	il_format_stat(w->cell[7], 48, &t->wakeup, 0.999);
+	il_format_duration(w->cell[8], 48, r->nck ? r->ck[0].c.bound_ns : 0);
+	if (!r->nck) {
+		snprintf(w->cell[9], 48, "-");
+		return;
+	}
+	snprintf(w->cell[9], 48, "%s%s", il_verdict_name(r->ck[0].c.verdict),
+		 r->ck[0].c.verdict == r->ck[0].expected ? ""
+		 : demo_as_expected(r->ck[0].c.verdict, r->ck[0].expected,
+				    &und) &&
+				 und
+			 ? " (undecided)"
+			 : " (unexpected)");
+}
+
+static void print_rows(struct drv *d, FILE *f, const char *pfx)
+{
+	const char *col[] = {
+		d->fam->config_label,
+		"rounds",
+		"blocked p50",
+		"p99",
+		"p999",
+		"max",
+		"wakeup p99",
+		"p999",
+		"bound",
+		"verdict",
+	};
+	struct il_table t;
+
+	if (d->c->quiet || !d->nrows)
+		return;
+	il_table_init(&t);
+	for (int k = 0; k < 10; k++)
+		il_table_col(&t, col[k], k && k < 9);
+	for (int i = 0; i < d->nrows; i++)
+		for (int k = 0; k < 10; k++)
+			il_table_cell(&t, "%s", d->rows[i].cell[k]);
+	il_table_print_prefixed(&t, f, pfx);
+	il_table_free(&t);
 }
 
 static void json_checks(struct il_json *j, const struct drv_run *r)
@@ -346,7 +453,7 @@ static void report_run(struct session *s, struct drv_run *r)
 
 	if (detail && f->run_text) {
 		f->run_text(d, r, stdout, pfx);
-	} else if (detail) {
+	} else if (detail && !f->subject) {
 		if (!d->c->tap) {
 			printf("placement: %s (%s)\n", r->er->placement,
 			       r->er->numa);
@@ -356,6 +463,8 @@ static void report_run(struct session *s, struct drv_run *r)
 		drv_print_tasks(stdout, r->sc, r->er, pfx);
 	}
 	drv_print_checks(d, r, stdout);
+	if (f->subject_table)
+		keep_row(d, r);
 	if (f->run_note && !d->c->quiet)
 		f->run_note(d, r, stdout, pfx);
 	fflush(stdout);
@@ -365,6 +474,8 @@ static void report_run(struct session *s, struct drv_run *r)
 	/* "configuration" names the run for compare and gate tools */
 	il_json_str(&s->j, "configuration", r->name);
 	il_json_int(&s->j, "repeat", r->repeat);
+	if (f->config_label)
+		il_json_str(&s->j, f->config_label, r->name);
 	if (f->json_run)
 		f->json_run(d, r, &s->j);
 	else
@@ -557,6 +668,7 @@ static int run_all(struct session *s, int argc, char **argv)
 	if (s->rc != 77) {
 		if (f->end_text)
 			f->end_text(d, stdout, d->c->tap ? "# " : "");
+		print_rows(d, stdout, d->c->tap ? "# " : "");
 		if (d->c->tap)
 			printf("1..%d\n", d->ntap);
 		else if (f->count_line)
@@ -615,6 +727,14 @@ int drv_main(const struct drv_family *f, int argc, char **argv)
 	d->partition = drv_flag(d, "partition");
 	if (f->setup && (rc = f->setup(d, argc, argv, pos)) >= 0)
 		goto out;
+	if (f->subject_table)
+		d->rows = calloc((size_t)(d->nconfigs * d->c->repeat),
+				 sizeof(*d->rows));
+	if (f->subject_table && !d->rows) {
+		fprintf(stderr, "%s: out of memory\n", f->prog);
+		rc = 99;
+		goto out;
+	}
 	rc = build_all(d, &prio);
 	if (rc >= 0)
 		goto out;
@@ -632,8 +752,10 @@ int drv_main(const struct drv_family *f, int argc, char **argv)
 	demo_signals();
 	rc = run_all(&s, argc, argv);
 out:
-	if (d)
+	if (d) {
 		free(d->cfg);
+		free(d->rows);
+	}
 	free(d);
 	free(s.er);
 	free(s.calib);

@@ -105,8 +105,15 @@ struct drv_family {
 	int (*live_rows)(struct drv *d, const struct drv_run *r,
 			 const struct il_engine_result *er,
 			 struct il_live_row *rows, int max);
-	/* verdict lines name the configuration alone (one check per run) */
-	bool one_check;
+	/*
+	 * One check per run, of this task's first lock: the verdict lines
+	 * name the configuration alone, and drv_json_subject writes it.
+	 */
+	const char *subject;
+	/* what a configuration is ("protocol"): a JSON member of each run */
+	const char *config_label;
+	/* the text ends with a table of the subject's waits, run by run */
+	bool subject_table;
 	/* a configuration the engine refuses is skipped, the others run */
 	bool skip_refused;
 	/* the text report ends with the count of checks by outcome */
@@ -130,7 +137,9 @@ struct drv {
 	/* M-BWI negative control (judge.h il_judge_env), set by adjust */
 	struct il_sched declared[DRV_MAX_CONFIGS][IL_MAX_TASKS];
 	int unreserved[DRV_MAX_CONFIGS];
-	void *priv; /* the family's state */
+	void *priv;	      /* the family's state */
+	struct drv_row *rows; /* f->subject_table */
+	int nrows;
 	/* counts, for the exit status and the summary */
 	int ntap, nexp, nundec, nunexp, nruns;
 };
@@ -155,6 +164,16 @@ void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f);
 /* Each task's figures as a table (deadline tasks: demo_print_dl_tasks). */
 void drv_print_tasks(FILE *f, const struct il_scenario *sc,
 		     const struct il_engine_result *er, const char *pfx);
+/*
+ * The members of a one-check run: its check, expected, rounds and how
+ * they fell, steal, placement, and the subject's histograms (blocked_ns,
+ * release_to_lock_ns, wakeup_ns, calibration_wakeup_ns).
+ */
+void drv_json_subject(struct drv *d, const struct drv_run *r,
+		      struct il_json *j);
+/* The subject's task result in r (f->subject), or NULL. */
+const struct il_task_result *drv_subject(const struct drv *d,
+					 const struct drv_run *r);
 /* The default members of a run's JSON object. */
 void drv_json_run(struct drv *d, const struct drv_run *r, struct il_json *j);
 

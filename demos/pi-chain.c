@@ -350,38 +350,10 @@ static void json_head(struct drv *d, struct il_json *j)
 
 static void json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
 {
-	const struct il_task_result *head = TASK(r, 0);
-	const struct il_lock_result *lr = head->locks[0];
-	const struct il_hist *cal =
-		r->env.calib[il_scenario_task(r->sc, "head")];
-	struct il_blocking_stats st = { 0 };
-	struct il_hist none;
-
-	il_hist_init(&none);
-	il_json_str(j, "protocol", r->name);
-	if (r->nck) {
-		struct il_bound_input in = {
-			.bound_ns = r->ck[0].c.bound_ns,
-			.noise_ns = r->ck[0].c.noise_ns,
-			.min_samples = 20,
-			.outlier_ns = il_judge_outlier_ns(cal, UINT64_MAX),
-		};
-
-		il_blocking_stats(&in, lr->samples, lr->nsamples, &st);
-		il_json_check(j, &r->ck[0].c);
-		il_json_str(j, "expected", il_verdict_name(r->ck[0].expected));
-	}
-	il_json_uint(j, "rounds", lr->nsamples);
-	il_json_uint(j, "rounds_late_owner", lr->late);
-	demo_json_blocking(j, &st);
+	drv_json_subject(d, r, j);
+	il_json_uint(j, "rounds_late_owner", TASK(r, 0)->locks[0]->late);
 	il_json_uint(j, "cross_cpu_handoffs", (uint64_t)hops);
-	il_json_uint(j, "steal_ns", r->er->steal_ns);
-	il_json_str(j, "placement", r->er->placement);
 	il_json_str(j, "numa", r->er->numa);
-	il_json_hist(j, "blocked_ns", &lr->blocked);
-	il_json_hist(j, "release_to_lock_ns", &lr->delay);
-	il_json_hist(j, "wakeup_ns", &head->wakeup);
-	il_json_hist(j, "calibration_wakeup_ns", cal ? cal : &none);
 	il_json_begin_array(j, "links");
 	for (int k = 1; k < depth; k++) {
 		il_json_begin_object(j, NULL);
@@ -435,7 +407,8 @@ static const struct drv_family pi_chain = {
 	.json_head = json_head,
 	.json_run = json_run,
 	.live_rows = live_rows,
-	.one_check = true,
+	.subject = "head",
+	.config_label = "protocol",
 	.boost_from = "head",
 };
 

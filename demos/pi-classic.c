@@ -6,24 +6,18 @@
  *   sudo pi-classic                      # none, inherit and protect, 3 s each
  *   sudo pi-classic -p inherit -d 10s --json out.json
  *
- * The scenario is demos/jobs/pi-classic.job, built in: three SCHED_FIFO
- * tasks on one CPU.  Each round low takes the mutex and runs --cs of CPU
- * time; a quarter of the way in high is released, releases medium and
- * requests the mutex; medium spins for --hog or until high has it.
- * Without a protocol medium runs while high waits (the inversion); with
- * inheritance low runs boosted; with the ceiling low runs at high's
- * priority from the moment it locks.
- *
- * Each protocol is a change of that one job (M.protocol, and expect=FAIL
- * for none), run and judged exactly as `invlab-run
- * demos/jobs/pi-classic.job --set M.protocol=...` runs and judges it: the
- * pi validator, against the longest critical section measured, with the
- * idle wakeup latency of high's class on the CPU as the noise allowance.
+ * The scenario is demos/jobs/pi-classic.job, built in (the comment there
+ * tells the rounds).  Each protocol is a change of that job (M.protocol,
+ * and expect=FAIL for none), run and judged exactly as `invlab-run
+ * demos/jobs/pi-classic.job --set M.protocol=...`: the pi validator,
+ * against the longest critical section measured, with the idle wakeup
+ * latency of high's class on its CPU as the noise allowance.
  *
  * Exit: 0 every verdict as expected (none fails, inherit and protect
  * pass), 1 otherwise, 2 bad usage, 77 cannot run here (reason printed),
  * 99 broken setup, 128+N interrupted by signal N (results still written).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -114,12 +108,7 @@ static const struct drv_config protocols[] = {
 	{ .name = "protect", .set = { "M.protocol=protect" } },
 };
 
-/* the line of each run in the table printed at the end */
-struct row {
-	char cell[10][48];
-};
-static struct row *rows;
-static int nrows, cpu;
+static int cpu; /* the one CPU of the three tasks */
 
 static int setup(struct drv *d, int argc, char **argv, int pos)
 {
@@ -148,9 +137,6 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 		d->configs[c].file = job->file;
 		d->want[c] = cfg->protocol == 3 || cfg->protocol == c;
 	}
-	rows = calloc((size_t)(d->nconfigs * d->c->repeat), sizeof(*rows));
-	if (!rows)
-		return 99;
 	/* keep the orchestrator off the test CPU when there is another */
 	n = il_cpu_online(cpus, IL_MAX_CPUS);
 	for (int i = 0; i < n; i++)
@@ -166,35 +152,26 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 	const struct cfg *g = d->cfg;
 	static const char *const task[] = { "low", "medium", "high" };
 	const int64_t prio[] = { g->prio_low, g->prio_medium, g->prio_high };
-	int ret = 0;
 
-	for (int t = 0; t < 3 && !ret; t++) {
-		ret = drv_setf(sc, err, len, "%s.cpu=%d", task[t], cpu);
-		if (!ret)
-			ret = drv_setf(sc, err, len, "%s.class=fifo:%" PRId64,
-				       task[t], prio[t]);
-	}
-	if (!ret)
-		ret = drv_setf(sc, err, len,
-			       "low.body=lock M, signal held, run %" PRIu64
-			       "ns, unlock M",
-			       g->cs_ns);
-	if (!ret)
-		ret = drv_setf(sc, err, len, "high.offset=%" PRIu64 "ns",
-			       g->cs_ns / 4);
-	if (!ret)
-		ret = drv_setf(sc, err, len,
-			       "medium.body=spin %" PRIu64 "ns until got",
-			       g->hog_ns);
-	if (!ret)
-		ret = drv_setf(sc, err, len, "M.ceiling=%" PRId64,
-			       g->prio_high);
-	if (!ret && g->ignore_protocol)
-		ret = drv_setf(sc, err, len, "M.protocol=none");
-	if (!ret && g->ignore_protocol)
-		ret = drv_setf(sc, err, len, "expect=FAIL");
 	sc->g.duration_ns = g->common.duration_ns;
-	return ret;
+	for (int t = 0; t < 3; t++)
+		if (drv_setf(sc, err, len, "%s.cpu=%d", task[t], cpu) ||
+		    drv_setf(sc, err, len, "%s.class=fifo:%" PRId64, task[t],
+			     prio[t]))
+			return -EINVAL;
+	if (drv_setf(sc, err, len,
+		     "low.body=lock M, signal held, run %" PRIu64
+		     "ns, unlock M",
+		     g->cs_ns) ||
+	    drv_setf(sc, err, len, "high.offset=%" PRIu64 "ns", g->cs_ns / 4) ||
+	    drv_setf(sc, err, len, "medium.body=spin %" PRIu64 "ns until got",
+		     g->hog_ns))
+		return -EINVAL;
+	/* the self-test: no protocol, judged as the one requested */
+	if (g->ignore_protocol && (drv_setf(sc, err, len, "M.protocol=none") ||
+				   drv_setf(sc, err, len, "expect=FAIL")))
+		return -EINVAL;
+	return 0;
 }
 
 static void header(struct drv *d, FILE *f)
@@ -220,26 +197,9 @@ static void header(struct drv *d, FILE *f)
 static void run_note(struct drv *d, const struct drv_run *r, FILE *f,
 		     const char *pfx)
 {
-	const struct il_task_result *hi = HIGH(r);
-	struct row *w = &rows[nrows++];
-	const char *v = r->nck ? il_verdict_name(r->ck[0].c.verdict) : "-";
+	const struct il_hist *cal = CALIB(r);
 	char steal[24];
-	bool und, as = r->nck && demo_as_expected(r->ck[0].c.verdict,
-						  r->ck[0].expected, &und);
 
-	snprintf(w->cell[0], sizeof(w->cell[0]), "%s%s", r->name, r->tag);
-	snprintf(w->cell[1], sizeof(w->cell[1]), "%zu", hi->locks[0]->nsamples);
-	il_format_stat(w->cell[2], 24, &hi->locks[0]->blocked, 0.5);
-	il_format_stat(w->cell[3], 24, &hi->locks[0]->blocked, 0.99);
-	il_format_stat(w->cell[4], 24, &hi->locks[0]->blocked, 0.999);
-	il_format_stat(w->cell[5], 24, &hi->locks[0]->blocked, -1);
-	il_format_stat(w->cell[6], 24, &hi->wakeup, 0.99);
-	il_format_stat(w->cell[7], 24, &hi->wakeup, 0.999);
-	il_format_duration(w->cell[8], 24, r->nck ? r->ck[0].c.bound_ns : 0);
-	snprintf(w->cell[9], sizeof(w->cell[9]), "%s%s", v,
-		 !r->nck || r->ck[0].c.verdict == r->ck[0].expected ? ""
-		 : as && und ? " (undecided)"
-			     : " (unexpected)");
 	if (!r->nck)
 		return;
 	il_format_duration(steal, sizeof(steal), r->er->steal_ns);
@@ -247,28 +207,8 @@ static void run_note(struct drv *d, const struct drv_run *r, FILE *f,
 		"%s  %s; bound = longest critical section measured; noise = "
 		"p90 idle wakeup latency (%" PRIu64 " samples); steal on the "
 		"CPU %s; %zu round(s) with a late holder not judged\n",
-		pfx, r->ck[0].c.bound_name, CALIB(r) ? CALIB(r)->count : 0,
-		steal, hi->locks[0]->late);
-}
-
-static void end_text(struct drv *d, FILE *f, const char *pfx)
-{
-	static const char *const col[] = {
-		"protocol", "rounds",	  "blocked p50", "p99",	  "p999",
-		"max",	    "wakeup p99", "p999",	 "bound", "verdict",
-	};
-	struct il_table t;
-
-	if (d->c->quiet || !nrows)
-		return;
-	il_table_init(&t);
-	for (int k = 0; k < 10; k++)
-		il_table_col(&t, col[k], k && k < 9);
-	for (int i = 0; i < nrows; i++)
-		for (int k = 0; k < 10; k++)
-			il_table_cell(&t, "%s", rows[i].cell[k]);
-	il_table_print_prefixed(&t, f, pfx);
-	il_table_free(&t);
+		pfx, r->ck[0].c.bound_name, cal ? cal->count : 0, steal,
+		HIGH(r)->locks[0]->late);
 }
 
 static void json_head(struct drv *d, struct il_json *j)
@@ -291,37 +231,14 @@ static void json_head(struct drv *d, struct il_json *j)
 
 static void json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
 {
-	const struct il_task_result *hi = HIGH(r), *lo = LOW(r);
-	const struct il_lock_result *lr = hi->locks[0];
+	const struct il_task_result *lo = LOW(r);
 	int m = il_scenario_resource(r->sc, "M");
-	struct il_blocking_stats st = { 0 };
 	struct il_hist none;
 
-	il_json_str(j, "protocol", r->name);
-	if (r->nck) {
-		struct il_bound_input in = {
-			.bound_ns = r->ck[0].c.bound_ns,
-			.noise_ns = r->ck[0].c.noise_ns,
-			.min_samples = 20,
-		};
-
-		in.outlier_ns =
-			CALIB(r) ? demo_outlier_ns(CALIB(r), in.bound_ns) : 0;
-		il_blocking_stats(&in, lr->samples, lr->nsamples, &st);
-		il_json_check(j, &r->ck[0].c);
-		il_json_str(j, "expected", il_verdict_name(r->ck[0].expected));
-	}
-	il_json_uint(j, "rounds", lr->nsamples);
-	il_json_uint(j, "rounds_late_holder", lr->late);
-	demo_json_blocking(j, &st);
-	il_json_uint(j, "steal_ns", r->er->steal_ns);
-	il_json_str(j, "placement", r->er->placement);
-	il_json_hist(j, "blocked_ns", &lr->blocked);
-	il_json_hist(j, "wakeup_ns", &hi->wakeup);
-	il_json_hist(j, "release_to_lock_ns", &lr->delay);
+	drv_json_subject(d, r, j);
+	il_json_uint(j, "rounds_late_holder", HIGH(r)->locks[0]->late);
 	il_hist_init(&none);
 	il_json_hist(j, "holder_cs_cpu_ns", lo->hold[m] ? lo->hold[m] : &none);
-	il_json_hist(j, "calibration_wakeup_ns", CALIB(r) ? CALIB(r) : &none);
 }
 
 /* --live: high's waits and the verdict forming (no noise allowance yet) */
@@ -354,11 +271,6 @@ static int live_rows(struct drv *d, const struct drv_run *r,
 	return row[2].h && max >= 3 ? 3 : 2;
 }
 
-static void no_table(struct drv *d, const struct drv_run *r, FILE *f,
-		     const char *pfx)
-{
-}
-
 static const struct drv_family pi_classic = {
 	.prog = "pi-classic",
 	.usage = "[OPTIONS]",
@@ -376,13 +288,13 @@ static const struct drv_family pi_classic = {
 	.setup = setup,
 	.adjust = adjust,
 	.header = header,
-	.run_text = no_table,
 	.run_note = run_note,
-	.end_text = end_text,
 	.json_head = json_head,
 	.json_run = json_run,
 	.live_rows = live_rows,
-	.one_check = true,
+	.subject = "high",
+	.config_label = "protocol",
+	.subject_table = true,
 };
 
 int main(int argc, char **argv)
