@@ -9,8 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <invlab/cgroup.h>
 #include <invlab/expect.h>
 #include <invlab/hist.h>
+#include <invlab/kmutex.h>
 #include <invlab/sched.h>
 #include <invlab/time.h>
 
@@ -75,9 +77,11 @@ static int rt_prio(const struct il_scenario *sc)
 	return p;
 }
 
-static bool refused(int ret)
+/* what the kernel refuses: exit 77, or a skipped configuration */
+static bool refused(const struct drv_family *f, int ret)
 {
-	return ret == -EPERM || ret == -EBUSY || ret == -EINVAL;
+	return ret == -EPERM || ret == -EBUSY || ret == -EINVAL ||
+	       (f->skip_refused && (ret == -ENODEV || ret == -EOPNOTSUPP));
 }
 
 /* --live: the family's rows, or every task's lock waits (or wakeups) */
@@ -128,7 +132,9 @@ void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f)
 		const struct il_judged *k = &r->ck[i];
 		const char *got = il_verdict_name(k->c.verdict);
 		const char *exp = il_verdict_name(k->expected);
-		char what[160], desc[256];
+		const char *because = i == 0 ? r->expect_why : "";
+		bool info = il_expect(k->c.verdict, k->expected) == IL_OUT_INFO;
+		char what[160], desc[512], exp_s[200];
 		bool und,
 			ok = demo_as_expected(k->c.verdict, k->expected, &und);
 
@@ -140,14 +146,24 @@ void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f)
 		else
 			snprintf(what, sizeof(what), "%s %s%s", k->validator,
 				 k->task, r->tag);
+		/* "expected FAIL (why)", or "(why)" when nothing is expected */
+		if (info)
+			snprintf(exp_s, sizeof(exp_s), "(%s)",
+				 because[0] ? because : "informational");
+		else
+			snprintf(exp_s, sizeof(exp_s), "expected %s%s%s%s", exp,
+				 because[0] ? " (" : "", because,
+				 because[0] ? ")" : "");
 		if (!tap) {
-			fprintf(f, "%s: %s, expected %s: %s\n", what, got, exp,
-				k->c.evidence);
+			fprintf(f, "%s: %s%s %s: %s\n", what, got,
+				info ? "" : ",", exp_s, k->c.evidence);
 			continue;
 		}
-		snprintf(desc, sizeof(desc), "%s: %s (expected %s)", what, got,
-			 exp);
-		il_tap_result(f, ok, ++d->ntap, desc,
+		snprintf(desc, sizeof(desc), "%s: %s (%s%s)", what, got,
+			 info ? "informational: " : "expected ",
+			 info ? (because[0] ? because : "nothing expected")
+			      : exp);
+		il_tap_result(f, ok || info, ++d->ntap, desc,
 			      und ? "SKIP undecided: measured noise could "
 				    "explain it"
 				  : NULL);
@@ -511,6 +527,13 @@ static void run_one(struct session *s, int c, int repeat)
 	r->sc = &sc;
 	r->er = s->er;
 	r->env.unreserved = -1;
+	if (f->cannot_run && f->cannot_run(d, c, err, sizeof(err))) {
+		if (repeat == 1)
+			fprintf(stderr, "%s: %s: SKIP: %s\n", f->prog, r->name,
+				err);
+		free(r);
+		return;
+	}
 	ret = drv_build(d, c, &sc, err, sizeof(err));
 	if (!ret) {
 		r->env.unreserved = d->unreserved[c];
@@ -536,12 +559,17 @@ static void run_one(struct session *s, int c, int repeat)
 		eo.progress = live_frame;
 		eo.progress_ctx = &lc;
 	}
+	if (f->prepare)
+		f->prepare(d, c);
 	ret = il_engine_run(&sc, &eo, s->er, err, sizeof(err));
 	if (d->c->live)
 		il_live_end(&lc.live);
-	if (ret && refused(ret) && f->skip_refused) {
+	/* whatever happened, nothing of this run stays */
+	il_cgroup_cleanup_all();
+	il_kmutex_cleanup_all();
+	if (ret && refused(f, ret) && f->skip_refused) {
 		fprintf(stderr, "%s: %s: SKIP: %s\n", f->prog, r->name, err);
-	} else if (ret && refused(ret)) {
+	} else if (ret && refused(f, ret)) {
 		s->rc = demo_skip(d->c, f->prog, err);
 		s->stop = true;
 	} else if (ret) {

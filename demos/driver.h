@@ -65,6 +65,8 @@ struct drv_run {
 	unsigned mask; /* validators (il_judge_validators) */
 	struct il_judged ck[DRV_MAX_CHECKS];
 	int nck;
+	/* why the first check is expected as it is ("" : not said) */
+	char expect_why[160];
 };
 
 struct drv;
@@ -82,6 +84,10 @@ struct drv_family {
 	 * d->configs.  -1 to go on, or the exit status (messages printed).
 	 */
 	int (*setup)(struct drv *d, int argc, char **argv, int pos);
+	/* Why configuration c cannot run here (NULL: it can); it is skipped. */
+	const char *(*cannot_run)(struct drv *d, int c, char *why, size_t len);
+	/* Just before configuration c runs (pinning the orchestrator...). */
+	void (*prepare)(struct drv *d, int c);
 	/* Changes from the family's options, after the configuration's. */
 	int (*adjust)(struct drv *d, int c, struct il_scenario *sc, char *err,
 		      size_t len);
