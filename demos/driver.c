@@ -466,6 +466,7 @@ static void report_run(struct session *s, struct drv_run *r)
 	const struct drv_family *f = d->fam;
 	const char *pfx = d->c->tap ? "# " : "";
 	bool detail = !d->c->quiet || d->c->tap;
+	struct il_judge_record rec;
 
 	if (detail && f->run_text) {
 		f->run_text(d, r, stdout, pfx);
@@ -497,6 +498,9 @@ static void report_run(struct session *s, struct drv_run *r)
 	else
 		drv_json_run(d, r, &s->j);
 	json_checks(&s->j, r);
+	/* everything the verdicts were decided from (invlab-judge) */
+	demo_judge_record(&r->env, r->mask, &rec);
+	il_report_judge_inputs(&s->j, r->sc, r->er, &rec);
 	il_json_end_object(&s->j);
 }
 

@@ -66,6 +66,24 @@ int demo_judge_env(const struct il_scenario *sc,
 	return 0;
 }
 
+void demo_judge_record(const struct il_judge_env *env, unsigned mask,
+		       struct il_judge_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->validators = mask;
+	rec->tick_ns = env->tick_ns;
+	rec->steal_step_ns = env->steal_step_ns;
+	rec->ncpus = env->ncpus;
+	rec->rt_runtime_us = env->rt_runtime_us;
+	rec->rt_period_us = env->rt_period_us;
+	rec->calib_any = env->calib_any;
+	rec->unreserved = env->unreserved;
+	for (int i = 0; i < IL_MAX_TASKS; i++) {
+		rec->calib[i] = env->calib[i];
+		rec->declared[i] = env->declared[i];
+	}
+}
+
 /* blocked time of every lock request of a task: total and largest */
 static void blocked_of(const struct il_task_result *r, uint64_t *total,
 		       uint64_t *max)

@@ -15,6 +15,7 @@
 
 #include <invlab/engine.h>
 #include <invlab/judge.h>
+#include <invlab/report-judge.h>
 #include <invlab/report.h>
 #include <invlab/scenario.h>
 #include <invlab/sched.h>
@@ -36,6 +37,10 @@ int demo_judge_env(const struct il_scenario *sc,
 		   const struct il_sysinfo *si, unsigned mask, const int *stop,
 		   struct il_hist calib[IL_MAX_TASKS], struct il_hist *any,
 		   struct il_judge_env *env, char *why, size_t len);
+
+/* What the judge was given, for the result file (report-judge.h). */
+void demo_judge_record(const struct il_judge_env *env, unsigned mask,
+		       struct il_judge_record *rec);
 
 /*
  * The verdict lines of one run.  Text: "[NAME ]VALIDATOR TASK[TAG]: GOT,

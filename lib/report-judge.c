@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/* The "judge_inputs" member of a run's JSON object; see report-judge.h. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <invlab/report-judge.h>
+
+static void sched_obj(struct il_json *j, const char *key,
+		      const struct il_sched *s)
+{
+	il_json_begin_object(j, key);
+	il_json_int(j, "policy", (int64_t)s->policy);
+	il_json_int(j, "prio", s->prio);
+	il_json_int(j, "nice", s->nice);
+	il_json_uint(j, "runtime_ns", s->runtime_ns);
+	il_json_uint(j, "deadline_ns", s->deadline_ns);
+	il_json_uint(j, "period_ns", s->period_ns);
+	il_json_uint(j, "flags", s->flags);
+	il_json_end_object(j);
+}
+
+static void uint_array(struct il_json *j, const char *key, const uint64_t *v,
+		       int n)
+{
+	il_json_begin_array(j, key);
+	for (int i = 0; i < n; i++)
+		il_json_uint(j, NULL, v[i]);
+	il_json_end_array(j);
+}
+
+static void job_text(struct il_json *j, const struct il_scenario *sc)
+{
+	char *job = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&job, &len);
+
+	if (m) {
+		il_scenario_write(sc, m);
+		if (fclose(m))
+			len = 0;
+	}
+	il_json_str(j, "job_text", m && len ? job : NULL);
+	free(job);
+}
+
+static void task_obj(struct il_json *j, const struct il_task_result *r,
+		     int nres, const struct il_judge_record *rec, int i)
+{
+	il_json_begin_object(j, NULL);
+	il_json_str(j, "name", r->name);
+	il_json_int(j, "cpu", r->cpu);
+	il_json_bool(j, "partitioned", r->partitioned != 0);
+	il_json_uint(j, "jobs", r->jobs);
+	il_json_uint(j, "misses", r->misses);
+	il_json_hist(j, "response_ns", &r->response);
+	uint_array(j, "hold_max_ns", r->hold_max, nres);
+	il_json_hist(j, "calib_ns", rec->calib[i]);
+	if (rec->declared[i])
+		sched_obj(j, "declared", rec->declared[i]);
+	else
+		il_json_null(j, "declared");
+	/* each job: [cpu, start, end, release] */
+	il_json_begin_array(j, "job_seq");
+	for (size_t k = 0; k < r->njob_cpu; k++) {
+		il_json_begin_array(j, NULL);
+		il_json_uint(j, NULL, r->job_cpu_seq[k]);
+		il_json_uint(j, NULL, r->job_start_seq[k]);
+		il_json_uint(j, NULL, r->job_end_seq[k]);
+		il_json_uint(j, NULL, r->job_rel_seq[k]);
+		il_json_end_array(j);
+	}
+	il_json_end_array(j);
+	il_json_begin_array(j, "locks");
+	for (int l = 0; l < r->nlocks; l++) {
+		const struct il_lock_result *lr = r->locks[l];
+
+		il_json_begin_object(j, NULL);
+		il_json_int(j, "res", lr->res);
+		il_json_uint(j, "late", lr->late);
+		il_json_bool(j, "exact_foreign", lr->exact_foreign != 0);
+		/* each wait: [delay, foreign, lower, timed_out] */
+		il_json_begin_array(j, "samples");
+		for (size_t k = 0; k < lr->nsamples; k++) {
+			const struct il_wait_sample *s = &lr->samples[k];
+
+			il_json_begin_array(j, NULL);
+			il_json_uint(j, NULL, s->delay_ns);
+			il_json_uint(j, NULL, s->foreign_ns);
+			il_json_uint(j, NULL, s->lower_ns);
+			il_json_uint(j, NULL, s->timed_out ? 1 : 0);
+			il_json_end_array(j);
+		}
+		il_json_end_array(j);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+	il_json_end_object(j);
+}
+
+void il_report_judge_inputs(struct il_json *j, const struct il_scenario *sc,
+			    const struct il_engine_result *er,
+			    const struct il_judge_record *rec)
+{
+	if (!sc || !er || !rec) {
+		il_json_null(j, "judge_inputs");
+		return;
+	}
+	il_json_begin_object(j, "judge_inputs");
+	il_json_int(j, "version", IL_JUDGE_INPUTS_VERSION);
+	job_text(j, sc);
+	il_json_uint(j, "validators", rec->validators);
+	il_json_uint(j, "tick_ns", rec->tick_ns);
+	il_json_uint(j, "steal_step_ns", rec->steal_step_ns);
+	il_json_int(j, "ncpus", rec->ncpus);
+	il_json_int(j, "rt_runtime_us", rec->rt_runtime_us);
+	il_json_int(j, "rt_period_us", rec->rt_period_us);
+	il_json_int(j, "unreserved", rec->unreserved);
+	il_json_hist(j, "calib_any_ns", rec->calib_any);
+	il_json_uint(j, "t_start_ns", er->t_start_ns);
+	il_json_uint(j, "steal_ns", er->steal_ns);
+	il_json_bool(j, "hung", er->hung != 0);
+	/* the steal timeline: [time, cumulative steal] */
+	il_json_begin_array(j, "steal_timeline");
+	for (size_t k = 0; k < er->nsteal; k++) {
+		il_json_begin_array(j, NULL);
+		il_json_uint(j, NULL, er->steal_t[k]);
+		il_json_uint(j, NULL, er->steal_v[k]);
+		il_json_end_array(j);
+	}
+	il_json_end_array(j);
+	uint_array(j, "kmutex_cost_ns", er->kmutex_cost_ns, sc->nres);
+	uint_array(j, "kmutex_cost_p90_ns", er->kmutex_cost_p90_ns, sc->nres);
+	uint_array(j, "kmutex_cost_mean_ns", er->kmutex_cost_mean_ns, sc->nres);
+	il_json_begin_array(j, "tasks");
+	for (int i = 0; i < er->ntasks && i < IL_MAX_TASKS; i++)
+		task_obj(j, &er->tasks[i], sc->nres, rec, i);
+	il_json_end_array(j);
+	il_json_end_object(j);
+}

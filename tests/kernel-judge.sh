@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Judging can be redone from the result file: invlab-run writes a run's
+# judge inputs, invlab-judge rebuilds the scenario, the engine result and
+# the environment from them and must reach every recorded verdict again.
+#
+#   kernel-judge.sh INVLAB_RUN INVLAB_JUDGE JOBDIR
+#
+# Runs pi-classic.job and dl-basic.job for 1 s each (whatever their
+# verdicts: timing is not what is tested), then requires invlab-judge to
+# agree (exit 0), to notice a recorded verdict changed by hand (exit 1),
+# and to refuse a file that is no result (exit 2).  Exits 77 (SKIP) with
+# the reason when the jobs cannot run here.
+set -u
+run=$1
+judge=$2
+jobs=$3
+tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+
+echo "TAP version 13"
+for job in pi-classic dl-basic; do
+	"$run" "$jobs/$job.job" -d 1s --json "$tmp/$job.json" \
+		>"$tmp/$job.out" 2>"$tmp/$job.err"
+	rc=$?
+	skip_if_77 $rc "$tmp/$job.err"
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]
+	check $? "$job: invlab-run judged it (exit $rc)"
+	"$judge" "$tmp/$job.json" >"$tmp/$job.judge" 2>&1
+	rc=$?
+	sed 's/^/# /' "$tmp/$job.judge"
+	[ "$rc" -eq 0 ]
+	check $? "$job: invlab-judge re-derives every verdict (exit $rc)"
+	grep -q "as recorded$" "$tmp/$job.judge"
+	check $? "$job: at least one check was judged again"
+done
+
+# a verdict changed by hand is found
+python3 - "$tmp/dl-basic.json" "$tmp/changed.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["runs"][0]["checks"][0]
+c["verdict"] = "FAIL" if c["verdict"] != "FAIL" else "PASS"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$judge" "$tmp/changed.json" >"$tmp/changed.out" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q DIFFERS "$tmp/changed.out"
+check $? "a changed verdict is reported as differing (exit $rc)"
+
+echo '{"runs": []}' >"$tmp/empty.json"
+"$judge" "$tmp/empty.json" >/dev/null 2>"$tmp/empty.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "empty.json: " "$tmp/empty.err"
+check $? "a file without runs is bad input (exit $rc)"
+
+echo "1..$n"
+exit $fail

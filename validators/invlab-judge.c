@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: MIT
+/*
+ * invlab-judge: judge a run again from its result file.
+ *
+ *   invlab-judge RESULT.json
+ *
+ * Every run of an invlab-run or dl-mbwi result file records what its
+ * verdicts were decided from ("judge_inputs", docs/results.md): the job
+ * as it ran, what the engine measured, the calibrations and the rest of
+ * the judge's environment.  This rebuilds the scenario, the engine result
+ * and the environment from them, judges again (il_judge_run), prints each
+ * verdict and compares it with the recorded one.
+ *
+ * Exit: 0 when every re-derived verdict and expectation equals the
+ * recorded one, 1 when any differs (both printed), 2 for bad usage or a
+ * file that cannot be read or has no judge inputs (FILE: message).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include <invlab/engine.h>
+#include <invlab/hist.h>
+#include <invlab/judge.h>
+#include <invlab/scenario.h>
+#include <invlab/verdict.h>
+
+#define PROG	   "invlab-judge"
+#define MAX_CHECKS (4 * IL_MAX_TASKS)
+
+/* everything one run is rebuilt into (freed with run_free) */
+struct run {
+	struct il_scenario sc;
+	bool have_sc;
+	struct il_engine_result er;
+	struct il_judge_env env;
+	struct il_hist calib[IL_MAX_TASKS], calib_any;
+	struct il_sched declared[IL_MAX_TASKS];
+	unsigned mask;
+};
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+static bool is_null(struct json_object *o)
+{
+	return !o || json_object_get_type(o) == json_type_null;
+}
+
+/* a number member; -EINVAL when missing or not a number */
+static int num(struct json_object *o, const char *key, int64_t *v, char *err,
+	       size_t len)
+{
+	struct json_object *x = get(o, key);
+
+	if (!x || (!json_object_is_type(x, json_type_int) &&
+		   !json_object_is_type(x, json_type_boolean))) {
+		snprintf(err, len, "'%s' is missing or not an integer", key);
+		return -EINVAL;
+	}
+	*v = json_object_is_type(x, json_type_boolean)
+		     ? json_object_get_boolean(x)
+		     : json_object_get_int64(x);
+	return 0;
+}
+
+static int unum(struct json_object *o, const char *key, uint64_t *v, char *err,
+		size_t len)
+{
+	struct json_object *x = get(o, key);
+
+	if (!x || !json_object_is_type(x, json_type_int)) {
+		snprintf(err, len, "'%s' is missing or not an integer", key);
+		return -EINVAL;
+	}
+	*v = json_object_get_uint64(x);
+	return 0;
+}
+
+static uint64_t elem(struct json_object *a, size_t i)
+{
+	return json_object_get_uint64(json_object_array_get_idx(a, i));
+}
+
+static struct json_object *array(struct json_object *o, const char *key,
+				 char *err, size_t len)
+{
+	struct json_object *a = get(o, key);
+
+	if (!a || !json_object_is_type(a, json_type_array)) {
+		snprintf(err, len, "'%s' is missing or not an array", key);
+		return NULL;
+	}
+	return a;
+}
+
+/* a histogram as il_json_hist wrote it (null: *set false) */
+static int hist(struct json_object *o, struct il_hist *h, bool *set, char *err,
+		size_t len)
+{
+	struct json_object *bins;
+	uint64_t v;
+
+	il_hist_init(h);
+	*set = false;
+	if (is_null(o))
+		return 0;
+	bins = array(o, "bins", err, len);
+	if (!bins)
+		return -EINVAL;
+	for (size_t i = 0; i < json_object_array_length(bins); i++) {
+		struct json_object *b = json_object_array_get_idx(bins, i);
+
+		if (!json_object_is_type(b, json_type_array) ||
+		    json_object_array_length(b) != 2 ||
+		    il_hist_add_bin(h, elem(b, 0), elem(b, 1))) {
+			snprintf(err, len, "histogram bin %zu is malformed", i);
+			return -EINVAL;
+		}
+	}
+	if (h->count) {
+		if (unum(o, "min", &h->min, err, len) ||
+		    unum(o, "max", &h->max, err, len))
+			return -EINVAL;
+	}
+	if (!unum(o, "overflow", &v, err, len))
+		h->overflow = v;
+	*set = true;
+	return 0;
+}
+
+static int sched_of(struct json_object *o, struct il_sched *s, char *err,
+		    size_t len)
+{
+	int64_t policy, prio, nice;
+
+	memset(s, 0, sizeof(*s));
+	if (num(o, "policy", &policy, err, len) ||
+	    num(o, "prio", &prio, err, len) ||
+	    num(o, "nice", &nice, err, len) ||
+	    unum(o, "runtime_ns", &s->runtime_ns, err, len) ||
+	    unum(o, "deadline_ns", &s->deadline_ns, err, len) ||
+	    unum(o, "period_ns", &s->period_ns, err, len) ||
+	    unum(o, "flags", &s->flags, err, len))
+		return -EINVAL;
+	s->policy = (enum il_policy)policy;
+	s->prio = (int)prio;
+	s->nice = (int)nice;
+	return 0;
+}
+
+static int task_of(struct json_object *o, struct run *rn, int i, char *err,
+		   size_t len)
+{
+	struct il_task_result *r = &rn->er.tasks[i];
+	struct json_object *a, *locks;
+	int64_t cpu, part;
+	bool set;
+	size_t n;
+
+	snprintf(r->name, sizeof(r->name), "%s", rn->sc.tasks[i].name);
+	if (num(o, "cpu", &cpu, err, len) ||
+	    num(o, "partitioned", &part, err, len) ||
+	    unum(o, "jobs", &r->jobs, err, len) ||
+	    unum(o, "misses", &r->misses, err, len) ||
+	    hist(get(o, "response_ns"), &r->response, &set, err, len))
+		return -EINVAL;
+	r->cpu = (int)cpu;
+	r->partitioned = (int)part;
+	if (hist(get(o, "calib_ns"), &rn->calib[i], &set, err, len))
+		return -EINVAL;
+	rn->env.calib[i] = set ? &rn->calib[i] : NULL;
+	if (!is_null(get(o, "declared"))) {
+		if (sched_of(get(o, "declared"), &rn->declared[i], err, len))
+			return -EINVAL;
+		rn->env.declared[i] = &rn->declared[i];
+	}
+	a = array(o, "hold_max_ns", err, len);
+	if (!a)
+		return -EINVAL;
+	for (size_t k = 0;
+	     k < json_object_array_length(a) && k < IL_MAX_RESOURCES; k++)
+		r->hold_max[k] = elem(a, k);
+	a = array(o, "job_seq", err, len);
+	if (!a)
+		return -EINVAL;
+	n = json_object_array_length(a);
+	if (n) {
+		r->job_cpu_seq = calloc(n, sizeof(uint64_t));
+		r->job_start_seq = calloc(n, sizeof(uint64_t));
+		r->job_end_seq = calloc(n, sizeof(uint64_t));
+		r->job_rel_seq = calloc(n, sizeof(uint64_t));
+		if (!r->job_cpu_seq || !r->job_start_seq || !r->job_end_seq ||
+		    !r->job_rel_seq) {
+			snprintf(err, len, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct json_object *j = json_object_array_get_idx(a, k);
+
+		if (json_object_array_length(j) != 4) {
+			snprintf(err, len, "task %s: job %zu is malformed",
+				 r->name, k);
+			return -EINVAL;
+		}
+		r->job_cpu_seq[k] = elem(j, 0);
+		r->job_start_seq[k] = elem(j, 1);
+		r->job_end_seq[k] = elem(j, 2);
+		r->job_rel_seq[k] = elem(j, 3);
+	}
+	r->njob_cpu = r->job_cpu_cap = n;
+	locks = array(o, "locks", err, len);
+	if (!locks)
+		return -EINVAL;
+	for (size_t l = 0;
+	     l < json_object_array_length(locks) && l < IL_MAX_PHASES; l++) {
+		struct json_object *lo = json_object_array_get_idx(locks, l);
+		struct il_lock_result *lr = calloc(1, sizeof(*lr));
+		struct json_object *s;
+		int64_t res, exact;
+
+		if (!lr) {
+			snprintf(err, len, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		r->locks[r->nlocks++] = lr;
+		il_hist_init(&lr->blocked);
+		il_hist_init(&lr->delay);
+		if (num(lo, "res", &res, err, len) ||
+		    num(lo, "exact_foreign", &exact, err, len) ||
+		    unum(lo, "late", &lr->late, err, len) ||
+		    !(s = array(lo, "samples", err, len)))
+			return -EINVAL;
+		lr->res = (int)res;
+		lr->exact_foreign = (int)exact;
+		n = json_object_array_length(s);
+		lr->samples = n ? calloc(n, sizeof(*lr->samples)) : NULL;
+		if (n && !lr->samples) {
+			snprintf(err, len, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct json_object *w = json_object_array_get_idx(s, k);
+
+			if (json_object_array_length(w) != 4) {
+				snprintf(err, len,
+					 "task %s: wait %zu is malformed",
+					 r->name, k);
+				return -EINVAL;
+			}
+			lr->samples[k].delay_ns = elem(w, 0);
+			lr->samples[k].foreign_ns = elem(w, 1);
+			lr->samples[k].lower_ns = elem(w, 2);
+			lr->samples[k].timed_out = elem(w, 3) != 0;
+		}
+		lr->nsamples = lr->cap = n;
+	}
+	return 0;
+}
+
+static void run_free(struct run *rn)
+{
+	for (int i = 0; i < IL_MAX_TASKS; i++) {
+		struct il_task_result *r = &rn->er.tasks[i];
+
+		free(r->job_cpu_seq);
+		free(r->job_start_seq);
+		free(r->job_end_seq);
+		free(r->job_rel_seq);
+		for (int l = 0; l < r->nlocks; l++) {
+			free(r->locks[l]->samples);
+			free(r->locks[l]);
+		}
+	}
+	free(rn->er.steal_t);
+	free(rn->er.steal_v);
+	if (rn->have_sc)
+		il_scenario_free(&rn->sc);
+}
+
+/* rebuild one run from its judge inputs (text: the file's job text) */
+static int rebuild(struct json_object *ji, const char *text, const char *file,
+		   struct run *rn, char *err, size_t len)
+{
+	struct json_object *tasks, *a, *t;
+	int64_t v;
+	bool set;
+	int ret;
+
+	t = get(ji, "job_text");
+	if (!is_null(t))
+		text = json_object_get_string(t);
+	if (!text) {
+		snprintf(err, len, "no job text to rebuild the scenario from");
+		return -EINVAL;
+	}
+	ret = il_scenario_parse(text, file, &rn->sc, err, len);
+	if (ret)
+		return ret;
+	rn->have_sc = true;
+	rn->env.unreserved = -1;
+	if (num(ji, "validators", &v, err, len))
+		return -EINVAL;
+	rn->mask = (unsigned)v;
+	if (unum(ji, "tick_ns", &rn->env.tick_ns, err, len) ||
+	    unum(ji, "steal_step_ns", &rn->env.steal_step_ns, err, len) ||
+	    num(ji, "ncpus", &v, err, len))
+		return -EINVAL;
+	rn->env.ncpus = (int)v;
+	if (num(ji, "rt_runtime_us", &rn->env.rt_runtime_us, err, len) ||
+	    num(ji, "rt_period_us", &rn->env.rt_period_us, err, len) ||
+	    num(ji, "unreserved", &v, err, len))
+		return -EINVAL;
+	rn->env.unreserved = (int)v;
+	if (hist(get(ji, "calib_any_ns"), &rn->calib_any, &set, err, len))
+		return -EINVAL;
+	rn->env.calib_any = set ? &rn->calib_any : NULL;
+	if (unum(ji, "t_start_ns", &rn->er.t_start_ns, err, len) ||
+	    unum(ji, "steal_ns", &rn->er.steal_ns, err, len) ||
+	    num(ji, "hung", &v, err, len))
+		return -EINVAL;
+	rn->er.hung = (int)v;
+	a = array(ji, "steal_timeline", err, len);
+	if (!a)
+		return -EINVAL;
+	rn->er.nsteal = rn->er.steal_cap = json_object_array_length(a);
+	if (rn->er.nsteal) {
+		rn->er.steal_t = calloc(rn->er.nsteal, sizeof(uint64_t));
+		rn->er.steal_v = calloc(rn->er.nsteal, sizeof(uint64_t));
+		if (!rn->er.steal_t || !rn->er.steal_v) {
+			snprintf(err, len, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+	}
+	for (size_t k = 0; k < rn->er.nsteal; k++) {
+		struct json_object *p = json_object_array_get_idx(a, k);
+
+		rn->er.steal_t[k] = elem(p, 0);
+		rn->er.steal_v[k] = elem(p, 1);
+	}
+	static const char *const costs[] = { "kmutex_cost_ns",
+					     "kmutex_cost_p90_ns",
+					     "kmutex_cost_mean_ns" };
+	uint64_t *dst[] = { rn->er.kmutex_cost_ns, rn->er.kmutex_cost_p90_ns,
+			    rn->er.kmutex_cost_mean_ns };
+
+	for (int c = 0; c < 3; c++) {
+		a = array(ji, costs[c], err, len);
+		if (!a)
+			return -EINVAL;
+		for (size_t k = 0;
+		     k < json_object_array_length(a) && k < IL_MAX_RESOURCES;
+		     k++)
+			dst[c][k] = elem(a, k);
+	}
+	tasks = array(ji, "tasks", err, len);
+	if (!tasks)
+		return -EINVAL;
+	if ((int)json_object_array_length(tasks) != rn->sc.ntasks) {
+		snprintf(err, len, "%zu tasks recorded, the job has %d",
+			 json_object_array_length(tasks), rn->sc.ntasks);
+		return -EINVAL;
+	}
+	rn->er.ntasks = rn->sc.ntasks;
+	for (int i = 0; i < rn->sc.ntasks; i++)
+		if (task_of(json_object_array_get_idx(tasks, i), rn, i, err,
+			    len))
+			return -EINVAL;
+	return 0;
+}
+
+static const char *str_of(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	return is_null(v) ? "" : json_object_get_string(v);
+}
+
+/* judge one run again; 0 agrees, 1 differs, -errno with err */
+static int judge_run(struct json_object *run, int idx, const char *text,
+		     const char *file, char *err, size_t len)
+{
+	static struct il_judged ck[MAX_CHECKS];
+	struct json_object *ji = get(run, "judge_inputs"), *checks;
+	const char *name = str_of(run, "configuration");
+	struct run *rn;
+	char why[512];
+	int ret, n = 0, rc = 0, nrec;
+
+	if (is_null(ji)) {
+		snprintf(err, len, "run %d: no judge_inputs recorded", idx + 1);
+		return -EINVAL;
+	}
+	checks = array(run, "checks", err, len);
+	if (!checks)
+		return -EINVAL;
+	rn = calloc(1, sizeof(*rn));
+	if (!rn) {
+		snprintf(err, len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = rebuild(ji, text, file, rn, why, sizeof(why));
+	if (ret) {
+		snprintf(err, len, "run %d: %s", idx + 1, why);
+		run_free(rn);
+		free(rn);
+		return ret < 0 ? ret : -EINVAL;
+	}
+	nrec = (int)json_object_array_length(checks);
+	ret = il_judge_run(&rn->sc, &rn->er, &rn->env, rn->mask, ck, MAX_CHECKS,
+			   &n, why, sizeof(why));
+	if (ret) {
+		/* what could not be judged then cannot be now either */
+		printf("%s #%d: no verdict: %s\n", name, idx + 1, why);
+		rc = nrec ? 1 : 0;
+		if (nrec)
+			printf("%s #%d: differs: %d checks recorded, none "
+			       "re-judged\n",
+			       name, idx + 1, nrec);
+		n = 0;
+	} else if (n != nrec) {
+		printf("%s #%d: differs: %d checks recorded, %d re-judged\n",
+		       name, idx + 1, nrec, n);
+		rc = 1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct json_object *c =
+			i < nrec ? json_object_array_get_idx(checks, i) : NULL;
+		const char *got = il_verdict_name(ck[i].c.verdict);
+		const char *exp = il_verdict_name(ck[i].expected);
+		const char *rv = c ? str_of(c, "verdict") : "-";
+		const char *re = c ? str_of(c, "expected") : "-";
+		bool same = c &&
+			    !strcmp(str_of(c, "validator"), ck[i].validator) &&
+			    !strcmp(str_of(c, "task"), ck[i].task) &&
+			    !strcmp(rv, got) && !strcmp(re, exp);
+
+		printf("%s #%d %s %s: %s, expected %s: %s\n", name, idx + 1,
+		       ck[i].validator, ck[i].task, got, exp,
+		       same ? "as recorded" : "DIFFERS");
+		if (same && strcmp(str_of(c, "evidence"), ck[i].c.evidence))
+			printf("  note: the evidence differs: recorded '%s', "
+			       "re-judged '%s'\n",
+			       str_of(c, "evidence"), ck[i].c.evidence);
+		if (!same) {
+			printf("  recorded: %s %s: %s, expected %s: %s\n",
+			       c ? str_of(c, "validator") : "-",
+			       c ? str_of(c, "task") : "-", rv, re,
+			       c ? str_of(c, "evidence") : "");
+			printf("  re-judged: %s\n", ck[i].c.evidence);
+			rc = 1;
+		}
+	}
+	run_free(rn);
+	free(rn);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct json_object *root, *runs;
+	const char *text = NULL, *file;
+	char err[768];
+	int rc = 0;
+
+	if (argc == 2 &&
+	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("Usage: %s RESULT.json\n"
+		       "Judge every run of an invlab-run or dl-mbwi result "
+		       "file again from the inputs it recorded, and compare "
+		       "with the recorded verdicts.  Exit status: 0 all "
+		       "agree, 1 some differ, 2 bad usage or input.\n",
+		       PROG);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "Usage: %s RESULT.json\nTry '%s --help'.\n",
+			PROG, PROG);
+		return 2;
+	}
+	file = argv[1];
+	root = json_object_from_file(file);
+	if (!root) {
+		fprintf(stderr, "%s: %s: cannot read it as JSON\n", PROG, file);
+		return 2;
+	}
+	runs = get(root, "runs");
+	if (!runs || !json_object_is_type(runs, json_type_array) ||
+	    !json_object_array_length(runs)) {
+		fprintf(stderr, "%s: %s: no runs recorded\n", PROG, file);
+		json_object_put(root);
+		return 2;
+	}
+	if (get(get(root, "job"), "text"))
+		text = json_object_get_string(get(get(root, "job"), "text"));
+	for (size_t i = 0; i < json_object_array_length(runs); i++) {
+		int ret = judge_run(json_object_array_get_idx(runs, i), (int)i,
+				    text, file, err, sizeof(err));
+
+		if (ret < 0) {
+			fprintf(stderr, "%s: %s: %s\n", PROG, file, err);
+			rc = 2;
+			break;
+		}
+		if (ret)
+			rc = 1;
+	}
+	json_object_put(root);
+	if (!rc)
+		printf("%s: %s: every verdict as recorded\n", PROG, file);
+	return rc;
+}
