@@ -158,14 +158,3 @@ bool demo_as_expected(enum il_verdict got, enum il_verdict expected,
 		*undecided = o == IL_OUT_UNDECIDED;
 	return !il_outcome_fails(o, IL_UNDECIDED_TOLERATE);
 }
-
-uint64_t demo_outlier_ns(const struct il_hist *calib, uint64_t bound_ns)
-{
-	uint64_t v = 0;
-
-	if (!calib->count)
-		return 0;
-	if (il_hist_percentile_upper(calib, 0.999, &v))
-		v = calib->max;
-	return v < bound_ns ? v : bound_ns;
-}

@@ -59,11 +59,6 @@ void demo_json_blocking(struct il_json *j, const struct il_blocking_stats *st);
  */
 bool demo_as_expected(enum il_verdict got, enum il_verdict expected,
 		      bool *undecided);
-/*
- * The rare-outlier allowance of a blocking check (validate.h outlier_ns):
- * the calibration's p999 (its max when fewer samples), at most bound_ns.
- */
-uint64_t demo_outlier_ns(const struct il_hist *calib, uint64_t bound_ns);
 /* " #2" for the second run of a configuration, "" when there is one */
 const char *demo_run_tag(long long repeat, int run, char *buf, size_t len);
 /*
