@@ -209,7 +209,6 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 	char dur[32];
 	int ret = 0, ti;
 
-	sc->g.duration_ns = cfg->common.duration_ns;
 	if (!strcmp(d->configs[c].name, "steal-budget")) {
 		il_format_duration_exact(dur, sizeof(dur),
 					 DECLARED_SECTION_NS + cfg->overrun_ns);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <invlab/cgroup.h>
+#include <invlab/cpu.h>
 #include <invlab/expect.h>
 #include <invlab/hist.h>
 #include <invlab/kmutex.h>
@@ -26,6 +27,19 @@ int drv_flag(const struct drv *d, const char *name)
 	if (!o || o->type != IL_OPT_FLAG)
 		return 0;
 	return *(const int *)((const char *)d->cfg + o->offset);
+}
+
+int drv_cpu(const struct drv *d, int64_t v)
+{
+	int cpu = v < 0 ? il_cpu_last_online() : (int)v;
+
+	if (cpu >= 0 && il_cpu_is_online(cpu))
+		return cpu;
+	fprintf(stderr,
+		"%s: --cpu: CPU %" PRId64
+		" is not online (see /sys/devices/system/cpu/online)\n",
+		d->fam->prog, v);
+	return -1;
 }
 
 int drv_setf(struct il_scenario *sc, char *err, size_t len, const char *fmt,
@@ -51,6 +65,9 @@ int drv_build(struct drv *d, int c, struct il_scenario *sc, char *err,
 	for (int i = 0; !ret && i < DRV_MAX_SETS && cf->set[i]; i++)
 		ret = il_scenario_set(sc, cf->set[i], err, len);
 	d->unreserved[c] = -1;
+	/* --duration, unless the job's own counts (then adjust decides) */
+	if (!ret && !d->fam->job_duration)
+		sc->g.duration_ns = d->c->duration_ns;
 	if (!ret && d->fam->adjust)
 		ret = d->fam->adjust(d, c, sc, err, len);
 	if (!ret)
@@ -504,6 +521,18 @@ static void report_run(struct session *s, struct drv_run *r)
 	il_json_end_object(&s->j);
 }
 
+/*
+ * Cannot run here, found once the runs began: 77 with the reason (with
+ * --tap the version line is out already: a skip plan when no test was).
+ */
+static int skip_here(struct session *s, const char *why)
+{
+	if (s->d->c->tap && !s->d->ntap)
+		printf("1..0 # SKIP %s\n", why);
+	fprintf(stderr, "%s: SKIP: %s\n", s->d->fam->prog, why);
+	return 77;
+}
+
 /* One run of configuration c. */
 static void run_one(struct session *s, int c, int repeat)
 {
@@ -574,7 +603,7 @@ static void run_one(struct session *s, int c, int repeat)
 	if (ret && refused(f, ret) && f->skip_refused) {
 		fprintf(stderr, "%s: %s: SKIP: %s\n", f->prog, r->name, err);
 	} else if (ret && refused(f, ret)) {
-		s->rc = demo_skip(d->c, f->prog, err);
+		s->rc = skip_here(s, err);
 		s->stop = true;
 	} else if (ret) {
 		fprintf(stderr, "%s: %s\n", f->prog,
@@ -697,6 +726,11 @@ static int run_all(struct session *s, int argc, char **argv)
 				run_one(s, c, k);
 	if (demo_signal)
 		s->rc = 128 + demo_signal;
+	if (f->skip_refused && !d->nruns && s->rc != 99 && !demo_signal)
+		s->rc = skip_here(s, "no configuration could run here (reasons "
+				     "above)");
+	if (s->rc == 77 && d->c->tap && d->ntap)
+		printf("1..%d\n", d->ntap);
 	if (s->rc != 77) {
 		if (f->end_text)
 			f->end_text(d, stdout, d->c->tap ? "# " : "");
@@ -710,10 +744,6 @@ static int run_all(struct session *s, int argc, char **argv)
 			       f->prog, d->nexp, d->nexp == 1 ? "" : "s",
 			       d->nundec, d->nunexp);
 	}
-	if (f->skip_refused && !d->nruns && s->rc != 99 && !demo_signal)
-		s->rc = demo_skip(d->c, f->prog,
-				  "no configuration could run here (reasons "
-				  "above)");
 	if (demo_signal)
 		fprintf(stderr,
 			"%s: interrupted by signal %d; results so far "

@@ -124,6 +124,9 @@ struct drv_family {
 	bool skip_refused;
 	/* the text report ends with the count of checks by outcome */
 	bool count_line;
+	/* the job's duration stands unless adjust changes it (else
+	 * --duration, or its default, applies to every configuration) */
+	bool job_duration;
 	/* engine options every run takes */
 	const char *boost_from;
 };
@@ -162,6 +165,9 @@ int drv_build(struct drv *d, int c, struct il_scenario *sc, char *err,
 	      size_t len);
 /* The int field of a flag of the family's table, by name (0: none). */
 int drv_flag(const struct drv *d, const char *name);
+/* --cpu: that CPU (-1: the last online), or -1 when it is not online
+ * (printed) */
+int drv_cpu(const struct drv *d, int64_t v);
 /* Apply one assignment built with printf; 0 or -EINVAL with err. */
 int drv_setf(struct il_scenario *sc, char *err, size_t len, const char *fmt,
 	     ...) __attribute__((format(printf, 4, 5)));

@@ -188,6 +188,7 @@ static const struct drv_family invlab_run = {
 	.max_pos = 1,
 	.setup = setup,
 	.adjust = adjust,
+	.job_duration = true,
 	.header = header,
 	.json_head = json_head,
 };

@@ -388,7 +388,7 @@ static void setup_machine(struct drv *d, const struct cfg *cfg)
 	su->cfg = cfg;
 	su->si = d->si;
 	il_fair_server_of(&su->si, &su->fs);
-	su->cpu = cfg->cpu < 0 ? il_cpu_last_online() : (int)cfg->cpu;
+	su->cpu = drv_cpu(d, cfg->cpu);
 	su->other = (int)cfg->other_cpu;
 	for (int i = 0; su->other < 0 && i < n; i++)
 		if (cpus[i] != su->cpu)
@@ -430,13 +430,8 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 		return 2;
 	}
 	setup_machine(d, cfg);
-	if (su->cpu < 0 || !il_cpu_is_online(su->cpu)) {
-		fprintf(stderr,
-			PROG ": --cpu: CPU %" PRId64 " is not online "
-			     "(see /sys/devices/system/cpu/online)\n",
-			cfg->cpu);
+	if (su->cpu < 0)
 		return 2;
-	}
 	if (cfg->other_cpu >= 0 && (!il_cpu_is_online((int)cfg->other_cpu) ||
 				    cfg->other_cpu == su->cpu)) {
 		fprintf(stderr,
@@ -490,13 +485,6 @@ static void prepare(struct drv *d, int c)
 	il_pin_cpu(0, c == C_CROSS_CPU || c == C_RT_WAITER || su->other < 0
 			      ? su->cpu
 			      : su->other);
-}
-
-static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
-		  size_t len)
-{
-	sc->g.duration_ns = d->c->duration_ns;
-	return 0;
 }
 
 /* what the run measured, for the report (set by judge, for this run) */
@@ -732,18 +720,13 @@ static void json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
 	uint64_t x;
 
 	if (r->nck) {
-		il_json_str(j, "verdict", il_verdict_name(c->verdict));
+		il_json_check(j, c);
 		if (cur.out.informational)
 			il_json_null(j, "expected");
 		else
 			il_json_str(j, "expected",
 				    il_verdict_name(cur.out.expected));
 		il_json_str(j, "expected_because", cur.out.expect_why);
-		il_json_str(j, "bound", c->bound_name);
-		il_json_uint(j, "bound_ns", c->bound_ns);
-		il_json_uint(j, "noise_ns", c->noise_ns);
-		il_json_uint(j, "worst_ns", c->worst_ns);
-		il_json_str(j, "evidence", c->evidence);
 	} else {
 		il_json_null(j, "verdict");
 		il_json_null(j, "expected");
@@ -785,25 +768,6 @@ static void json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
 				 : &none);
 }
 
-/* --live: fg's calls and the contender's as they come */
-static int live_rows(struct drv *d, const struct drv_run *r,
-		     const struct il_engine_result *er, struct il_live_row *row,
-		     int max)
-{
-	int fg = il_scenario_task(r->sc, "fg"), n = 0;
-	int bg = il_scenario_task(r->sc,
-				  r->config == C_RT_WAITER ? "owner" : "bg");
-
-	snprintf(row[n].name, sizeof(row[n].name), "fg call latency");
-	row[n++].h = &er->tasks[fg].locks[0]->blocked;
-	if (bg >= 0 && n < max) {
-		snprintf(row[n].name, sizeof(row[n].name),
-			 "contender call latency");
-		row[n++].h = &er->tasks[bg].locks[0]->blocked;
-	}
-	return n;
-}
-
 static const struct drv_family kmutex = {
 	.prog = PROG,
 	.usage = "[OPTIONS]",
@@ -823,14 +787,12 @@ static const struct drv_family kmutex = {
 	.setup = setup,
 	.cannot_run = cannot_run,
 	.prepare = prepare,
-	.adjust = adjust,
 	.judge = judge,
 	.header = header,
 	.run_note = run_note,
 	.end_text = end_text,
 	.json_head = json_head,
 	.json_run = json_run,
-	.live_rows = live_rows,
 	.subject = "fg",
 	.skip_refused = true,
 };

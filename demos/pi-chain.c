@@ -230,7 +230,6 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 		  size_t len)
 {
-	sc->g.duration_ns = d->c->duration_ns;
 	for (int k = 1; k < depth && c == 0; k++)
 		if (drv_setf(sc, err, len, "R%d.protocol=none", k))
 			return -1;

@@ -124,14 +124,9 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 			cfg->prio_low, cfg->prio_medium, cfg->prio_high);
 		return 2;
 	}
-	cpu = cfg->cpu < 0 ? il_cpu_last_online() : (int)cfg->cpu;
-	if (cpu < 0 || !il_cpu_is_online(cpu)) {
-		fprintf(stderr,
-			"pi-classic: --cpu: CPU %" PRId64
-			" is not online (see /sys/devices/system/cpu/online)\n",
-			cfg->cpu);
+	cpu = drv_cpu(d, cfg->cpu);
+	if (cpu < 0)
 		return 2;
-	}
 	for (int c = 0; c < d->nconfigs; c++) {
 		d->configs[c].text = job->text;
 		d->configs[c].file = job->file;
@@ -153,7 +148,6 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 	static const char *const task[] = { "low", "medium", "high" };
 	const int64_t prio[] = { g->prio_low, g->prio_medium, g->prio_high };
 
-	sc->g.duration_ns = g->common.duration_ns;
 	for (int t = 0; t < 3; t++)
 		if (drv_setf(sc, err, len, "%s.cpu=%d", task[t], cpu) ||
 		    drv_setf(sc, err, len, "%s.class=fifo:%" PRId64, task[t],
