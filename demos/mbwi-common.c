@@ -15,7 +15,7 @@
 #include <invlab/strbuf.h>
 #include <invlab/time.h>
 
-#include "demo.h"
+#include "driver.h"
 #include "mbwi-common.h"
 
 /* one step of the steal counter in /proc/stat: 1/USER_HZ */
