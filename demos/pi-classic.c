@@ -147,19 +147,21 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 	const struct cfg *g = d->cfg;
 	static const char *const task[] = { "low", "medium", "high" };
 	const int64_t prio[] = { g->prio_low, g->prio_medium, g->prio_high };
+	char cs[32], lead[32], hog[32];
 
+	/* in the job's own units: the job as run is the file's text */
+	il_format_duration_exact(cs, sizeof(cs), g->cs_ns);
+	il_format_duration_exact(lead, sizeof(lead), g->cs_ns / 4);
+	il_format_duration_exact(hog, sizeof(hog), g->hog_ns);
 	for (int t = 0; t < 3; t++)
 		if (drv_setf(sc, err, len, "%s.cpu=%d", task[t], cpu) ||
 		    drv_setf(sc, err, len, "%s.class=fifo:%" PRId64, task[t],
 			     prio[t]))
 			return -EINVAL;
 	if (drv_setf(sc, err, len,
-		     "low.body=lock M, signal held, run %" PRIu64
-		     "ns, unlock M",
-		     g->cs_ns) ||
-	    drv_setf(sc, err, len, "high.offset=%" PRIu64 "ns", g->cs_ns / 4) ||
-	    drv_setf(sc, err, len, "medium.body=spin %" PRIu64 "ns until got",
-		     g->hog_ns))
+		     "low.body=lock M, signal held, run %s, unlock M", cs) ||
+	    drv_setf(sc, err, len, "high.offset=%s", lead) ||
+	    drv_setf(sc, err, len, "medium.body=spin %s until got", hog))
 		return -EINVAL;
 	/* the self-test: no protocol, judged as the one requested */
 	if (g->ignore_protocol && (drv_setf(sc, err, len, "M.protocol=none") ||
