@@ -193,7 +193,6 @@ struct drv {
 	/* M-BWI negative control (judge.h il_judge_env), set by adjust */
 	struct il_sched declared[DRV_MAX_CONFIGS][IL_MAX_TASKS];
 	int unreserved[DRV_MAX_CONFIGS];
-	void *priv;	      /* the family's state */
 	struct drv_row *rows; /* f->subject_table */
 	int nrows;
 	/* counts, for the exit status and the summary */
