@@ -529,6 +529,13 @@ static int judge(struct drv *d, struct drv_run *r, char *why, size_t len)
 			return ret;
 		cur.noise_ns = il_judge_noise_ns(&h);
 	}
+	if (r->config == C_ALONE) { /* what the others are compared with */
+		const struct il_hist *h = fg_calls(r);
+
+		alone_max = h->count ? h->max : 0;
+		if (il_hist_percentile(h, 0.99, &alone_p99))
+			alone_p99 = 0;
+	}
 	in.config = (enum il_km_config)r->config;
 	in.via = cfg->via;
 	in.recipe = cfg->recipe;
@@ -625,11 +632,6 @@ static void run_note(struct drv *d, const struct drv_run *r, FILE *f,
 		il_table_init(&table);
 		for (int k = 0; k < 10; k++)
 			il_table_col(&table, col[k], k && k < 9);
-	}
-	if (r->config == C_ALONE) {
-		alone_max = h->count ? h->max : 0;
-		if (il_hist_percentile(h, 0.99, &alone_p99))
-			alone_p99 = 0;
 	}
 	il_table_cell(&table, "%s%s", r->name, r->tag);
 	il_table_cell(&table, "%" PRIu64, h->count);
