@@ -552,7 +552,9 @@ static void judge(struct session *s, struct drv_run *r)
 	for (int i = 0; i < r->nck; i++) {
 		bool und;
 
-		if (r->er->hung) {
+		/* (unless the judge said so already) */
+		if (r->er->hung &&
+		    !strstr(r->ck[i].c.evidence, "the run was stopped")) {
 			size_t n = strlen(r->ck[i].c.evidence);
 
 			snprintf(r->ck[i].c.evidence + n,
