@@ -740,15 +740,15 @@ static void run_one(struct session *s, int c, int repeat)
 	free(r);
 }
 
+/* --print-job: each configuration's job as it would run (the writer
+ * names it in its first line) */
 static void print_job(struct drv *d, int c, struct il_scenario *sc)
 {
-	int n = 0;
+	static bool again;
 
-	for (int i = 0; i < d->nconfigs; i++)
-		n += d->want[i];
-	if (n > 1)
-		printf("%s; configuration %s\n", c ? "\n" : "",
-		       d->configs[c].name);
+	if (again)
+		putchar('\n');
+	again = true;
 	il_scenario_write(sc, stdout);
 }
 
