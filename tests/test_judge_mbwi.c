@@ -1,7 +1,563 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The M-BWI model of the judge on synthetic runs: misses judged job by
+ * job against the calibration, one steal step and the steal around each
+ * job (or the whole run's without a timeline), global and partitioned
+ * sets, the deadline cap, kernel-mutex calls as sections, bandwidth per
+ * period with jobs spread over the periods they span, and the negative
+ * controls: an unreserved task, a misbehaving one, a set no task of
+ * which the guarantee covers.  No kernel, no timing.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <invlab/judge.h>
+#include <invlab/time.h>
+
 #include "t_judge.h"
 #include "t_util.h"
+
+#define MS IL_NSEC_PER_MSEC
+#define US IL_NSEC_PER_USEC
+
+static struct il_judged ck[32];
+static char why[512];
+static uint64_t steal_t[128], steal_v[128];
+
+static void set(const char *assignment)
+{
+	char err[256];
+
+	if (il_scenario_set(&t_sc, assignment, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		t_check(0);
+	}
+}
+
+static const char job[] = "[global]\n"
+			  "validate = mbwi\n"
+			  "[resource R1]\n"
+			  "protocol = inherit\n"
+			  "[task tauA]\n"
+			  "class = deadline:3ms/10ms/10ms\n"
+			  "cpu = any\n"
+			  "activation = periodic\n"
+			  "period = 10ms\n"
+			  "body = lock R1, run 1ms, unlock R1\n"
+			  "[task tauB]\n"
+			  "class = deadline:4ms/12ms/12ms\n"
+			  "cpu = any\n"
+			  "activation = periodic\n"
+			  "period = 12ms\n"
+			  "body = lock R1, run 1ms, unlock R1\n"
+			  "[task tauD]\n"
+			  "class = deadline:2ms/8ms/8ms\n"
+			  "cpu = any\n"
+			  "activation = periodic\n"
+			  "period = 8ms\n"
+			  "body = run 1ms\n";
+
+/* a steal timeline every 10 ms over 1.2 s, no steal */
+static void timeline(void)
+{
+	for (int k = 0; k < 121; k++) {
+		steal_t[k] = t_er.t_start_ns + (uint64_t)k * 10 * MS;
+		steal_v[k] = 0;
+	}
+	t_er.steal_t = steal_t;
+	t_er.steal_v = steal_v;
+	t_er.nsteal = 121;
+}
+
+/* steal of ns at time at (from the start) */
+static void steal_at(uint64_t at, uint64_t ns)
+{
+	for (size_t k = 0; k < t_er.nsteal; k++)
+		if (steal_t[k] >= t_er.t_start_ns + at)
+			steal_v[k] += ns;
+}
+
+/* every task keeps up: 30 jobs of 1.5 ms, 1 ms of CPU each */
+static void run(void)
+{
+	t_run_jobs(t_task("tauA"), 30, 10 * MS, 1500 * US, MS);
+	t_run_jobs(t_task("tauB"), 30, 12 * MS, 1500 * US, MS);
+	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS);
+	timeline();
+}
+
+static int judge(int *n)
+{
+	return t_judge(IL_JUDGE_MBWI, ck, 32, n, why, sizeof(why));
+}
+
+/* the check named task ("isolation", "tauA bandwidth"), or NULL */
+static const struct il_judged *find(int n, const char *task)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(ck[i].task, task))
+			return &ck[i];
+	return NULL;
+}
+
+static enum il_verdict verdict(int n, const char *task)
+{
+	const struct il_judged *c = find(n, task);
+
+	return c ? c->c.verdict : IL_NONE;
+}
+
+static enum il_verdict expected(int n, const char *task)
+{
+	const struct il_judged *c = find(n, task);
+
+	return c ? c->expected : IL_NONE;
+}
+
+static void test_pass(void)
+{
+	int n;
+
+	t_run_reset(job);
+	run();
+	t_check_int(judge(&n), 0);
+	t_check_int(n, 5);
+	t_check_str(ck[0].validator, "mbwi");
+	t_check_str(ck[0].task, "isolation");
+	t_check_str(ck[1].task, "interference");
+	t_check_str(ck[2].task, "tauA bandwidth");
+	t_check_str(ck[4].task, "tauD bandwidth");
+	for (int i = 0; i < n; i++) {
+		t_check_int(ck[i].c.verdict, IL_PASS);
+		t_check_int(ck[i].expected, IL_PASS);
+	}
+	t_check_contains(ck[0].c.evidence, "global EDF (GFB)");
+	t_check_contains(ck[0].c.evidence,
+			 "a miss counts beyond D + 10.0us calibration + "
+			 "10.0ms (one steal step) + the host steal around "
+			 "that job (up to 0ns forgiven here)");
+	/* the set's noise: calibration and one step */
+	t_check_int(ck[0].c.noise_ns, 10 * US + 10 * MS);
+	/* the job's expect, where the model sets none */
+	set("expect=FAIL");
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "isolation"), IL_FAIL);
+	t_check_int(expected(n, "tauB bandwidth"), IL_FAIL);
+	/* no calibration: no verdict, and why */
+	t_env.calib_any = NULL;
+	t_check_int(judge(&n), -EINVAL);
+	t_check_int(n, 0);
+	t_check_contains(why, "mbwi: no calibration");
+	/* too little room */
+	t_env.calib_any = &t_calib;
+	t_check_int(t_judge(IL_JUDGE_MBWI, ck, 4, &n, why, sizeof(why)),
+		    -ENOSPC);
+	t_check_int(n, 4);
+	t_check_int(t_judge(IL_JUDGE_MBWI, ck, 1, &n, why, sizeof(why)),
+		    -ENOSPC);
+	t_check_int(n, 1);
+	t_check_int(t_judge(IL_JUDGE_MBWI, ck, 0, &n, why, sizeof(why)),
+		    -ENOSPC);
+	t_check_int(n, 0);
+}
+
+/* job 5 of tauD (released 40 ms in, D 8 ms) ends resp after release */
+static void late(uint64_t resp)
+{
+	t_run_job_resp(t_task("tauD"), 5, resp);
+}
+
+static void test_misses(void)
+{
+	int n;
+
+	/* past D + 10 us + one 10 ms step: FAIL */
+	t_run_reset(job);
+	run();
+	late(18 * MS + 20 * US);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	/* tauD uses no lock: not the interference guarantee's */
+	t_check_int(verdict(n, "interference"), IL_PASS);
+	/* within the step: a miss noise explains */
+	late(18 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	/* a smaller steal step leaves less */
+	t_env.steal_step_ns = MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_contains(ck[0].c.evidence, "1.00ms (one steal step)");
+	/* none given: the default 10 ms */
+	t_env.steal_step_ns = 0;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+
+	/* steal while that job was pending excuses it, and says so */
+	t_run_reset(job);
+	run();
+	late(20 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	steal_at(50 * MS, 5 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "(up to 5.00ms forgiven here)");
+	/* steal elsewhere in the run does not */
+	t_run_reset(job);
+	run();
+	late(20 * MS);
+	steal_at(500 * MS, 50 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_contains(ck[0].c.evidence, "(up to 0ns forgiven here)");
+}
+
+static void test_misses_without_timeline(void)
+{
+	int n;
+
+	/* no timeline: the whole run's steal is the allowance */
+	t_run_reset(job);
+	run();
+	t_er.nsteal = 0;
+	late(20 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_contains(ck[0].c.evidence,
+			 "a miss counts beyond D + 10.0us calibration + the "
+			 "run's host steal");
+	t_er.steal_ns = 15 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_int(ck[0].c.noise_ns, 10 * US + 15 * MS);
+	/* a timeline of one point is none */
+	t_er.nsteal = 1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	/* with a timeline, but not every job kept: the same */
+	t_run_reset(job);
+	run();
+	late(20 * MS);
+	t_er.steal_ns = 15 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_er.tasks[t_task("tauD")].jobs++;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+}
+
+static void test_partitioned(void)
+{
+	int n, d = t_task("tauD");
+
+	t_run_reset(job);
+	run();
+	t_env.ncpus = 2;
+	for (int i = 0; i < t_sc.ntasks; i++) {
+		t_er.tasks[i].partitioned = 1;
+		t_er.tasks[i].cpu = i == d ? 1 : 0;
+	}
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_PASS);
+	t_check_contains(ck[0].c.evidence, "partitioned EDF");
+	/* a task without a partition is counted where it would go */
+	t_er.tasks[d].partitioned = 0;
+	t_er.tasks[d].cpu = -1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_PASS);
+	t_check_contains(ck[0].c.evidence, "partitioned EDF");
+	/* not partitioned: global EDF, whatever CPU a task was seen on */
+	for (int i = 0; i < t_sc.ntasks; i++)
+		t_er.tasks[i].partitioned = 0;
+	t_check_int(judge(&n), 0);
+	t_check_contains(ck[0].c.evidence, "global EDF (GFB)");
+}
+
+static void test_cap(void)
+{
+	static const char solo[] = "[global]\n"
+				   "validate = mbwi\n"
+				   "[task solo]\n"
+				   "class = deadline:9600us/10ms/10ms\n"
+				   "cpu = any\n"
+				   "activation = periodic\n"
+				   "period = 10ms\n"
+				   "body = run 1ms\n";
+	int n;
+
+	/* density 0.96: above the default cap 0.95 */
+	t_run_reset(solo);
+	t_run_jobs(0, 30, 10 * MS, 1500 * US, MS);
+	timeline();
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "isolation not guaranteed");
+	/* RT throttling off: all of the CPU */
+	t_env.rt_runtime_us = -1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_PASS);
+	/* 0.97 of it */
+	t_env.rt_runtime_us = 970000;
+	t_env.rt_period_us = 1000000;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_PASS);
+	/* 0.9 */
+	t_env.rt_runtime_us = 900000;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	/* a period of 0 is unknown: the default */
+	t_env.rt_runtime_us = 990000;
+	t_env.rt_period_us = 0;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	/* no CPU count is one CPU */
+	t_env.ncpus = 0;
+	t_env.rt_runtime_us = -1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_PASS);
+	t_check_contains(ck[0].c.evidence, "1 x 1.000");
+}
+
+static void test_controls(void)
+{
+	struct il_sched dl = { .policy = IL_SCHED_DEADLINE,
+			       .runtime_ns = 4 * MS,
+			       .deadline_ns = 12 * MS,
+			       .period_ns = 12 * MS };
+	struct il_sched dd = { .policy = IL_SCHED_DEADLINE,
+			       .runtime_ns = 2 * MS,
+			       .deadline_ns = 8 * MS,
+			       .period_ns = 8 * MS };
+	int n, b, d;
+
+	/* tauD run without its reservation, judged by it: isolation must
+	 * fail; it has no budget of its own to check */
+	t_run_reset(job);
+	set("tauD.class=other");
+	run();
+	d = t_task("tauD");
+	t_env.declared[d] = &dd;
+	t_env.unreserved = d;
+	late(30 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(n, 4);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_int(expected(n, "isolation"), IL_FAIL);
+	t_check_int(expected(n, "interference"), IL_PASS);
+	t_check(!find(n, "tauD bandwidth"));
+	/* a declared reservation without the control: the job's expect */
+	t_env.unreserved = -1;
+	t_check_int(judge(&n), 0);
+	t_check_int(n, 4);
+	t_check_int(expected(n, "isolation"), IL_PASS);
+	/* a zeroed env names task 0 but declares nothing: no control */
+	t_run_reset(job);
+	run();
+	t_env.unreserved = 0;
+	t_check_int(judge(&n), 0);
+	t_check_int(n, 5);
+	t_check_int(expected(n, "isolation"), IL_PASS);
+	t_check_int(expected(n, "interference"), IL_PASS);
+
+	/* tauB, which the interference guarantee covers: that must fail */
+	t_run_reset(job);
+	set("tauB.class=other");
+	run();
+	b = t_task("tauB");
+	t_env.declared[b] = &dl;
+	t_env.unreserved = b;
+	t_run_job_resp(b, 3, 40 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "interference"), IL_FAIL);
+	t_check_int(verdict(n, "interference"), IL_FAIL);
+	t_check_int(expected(n, "isolation"), IL_FAIL);
+	t_check(!find(n, "tauB bandwidth"));
+}
+
+static void test_misbehaving(void)
+{
+	int n;
+
+	/* a misbehaving holder of a pthread mutex a deadline task waits
+	 * for: isolation is reported, not counted; its bandwidth must fail */
+	t_run_reset(job);
+	set("tauA.misbehaves=yes");
+	run();
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "tauA bandwidth"), IL_FAIL);
+	t_check_int(expected(n, "tauB bandwidth"), IL_PASS);
+	t_check_int(expected(n, "isolation"), verdict(n, "isolation"));
+	t_check_contains(ck[0].c.evidence, "; not counted: a misbehaving task "
+					   "holds a pthread mutex");
+	/* misbehaving alone, on no lock: counted */
+	t_run_reset(job);
+	set("tauD.misbehaves=yes");
+	run();
+	late(30 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "tauD bandwidth"), IL_FAIL);
+	t_check_int(expected(n, "isolation"), IL_PASS);
+	t_check(!strstr(ck[0].c.evidence, "not counted"));
+	/* a misbehaving fair task on the mutex: no deadline task's
+	 * isolation is at stake there either way, only tauB's is */
+	t_run_reset(job);
+	set("tauA.class=other");
+	set("tauA.misbehaves=yes");
+	set("tauB.body=run 1ms");
+	run();
+	t_check_int(judge(&n), 0);
+	t_check(!strstr(ck[0].c.evidence, "not counted"));
+}
+
+static void test_not_covered(void)
+{
+	int n;
+
+	/* C + I > Q for every task with a lock: the guarantee says
+	 * nothing, and UNDECIDED is the answer expected */
+	t_run_reset(job);
+	set("tauA.body=lock R1, run 3ms, unlock R1");
+	run();
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "interference"), IL_UNDECIDED);
+	t_check_int(expected(n, "interference"), IL_UNDECIDED);
+	/* one covered again: the job's expect */
+	set("tauA.body=lock R1, run 1ms, unlock R1");
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "interference"), IL_PASS);
+	/* work outside the section counts towards C, not L */
+	set("tauA.body=run 1500us, lock R1, run 1ms, unlock R1");
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "interference"), IL_PASS);
+	t_check(strstr(find(n, "interference")->c.evidence, "tauA") != NULL);
+	t_check(strstr(find(n, "interference")->c.evidence,
+		       "not judged: tauA") != NULL);
+	/* a spin counts as work too */
+	set("tauA.body=spin 1500us, lock R1, run 1ms, unlock R1");
+	t_check_int(judge(&n), 0);
+	t_check(strstr(find(n, "interference")->c.evidence,
+		       "not judged: tauA") != NULL);
+	set("tauA.body=sleep 1500us, lock R1, run 1ms, unlock R1");
+	t_check_int(judge(&n), 0);
+	t_check(!strstr(find(n, "interference")->c.evidence,
+			"not judged: tauA"));
+}
+
+static void test_kmutex_calls(void)
+{
+	static const char km[] = "[global]\n"
+				 "validate = mbwi\n"
+				 "[resource K]\n"
+				 "type = rename\n"
+				 "[task tauA]\n"
+				 "class = deadline:3ms/10ms/10ms\n"
+				 "cpu = any\n"
+				 "activation = periodic\n"
+				 "period = 10ms\n"
+				 "body = call K\n"
+				 "[task tauB]\n"
+				 "class = deadline:4ms/12ms/12ms\n"
+				 "cpu = any\n"
+				 "activation = periodic\n"
+				 "period = 12ms\n"
+				 "body = call K\n";
+	int n;
+
+	/* a call is one section of its uncontended cost (p90) */
+	t_run_reset(km);
+	t_run_jobs(0, 30, 10 * MS, 1500 * US, MS);
+	t_run_jobs(1, 30, 12 * MS, 1500 * US, MS);
+	timeline();
+	t_er.kmutex_cost_p90_ns[0] = 100 * US;
+	t_er.kmutex_cost_ns[0] = 5 * MS; /* the median is not what counts */
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "interference"), IL_PASS);
+	t_check_int(expected(n, "interference"), IL_PASS);
+	/* costly calls: C + I > Q for both */
+	t_er.kmutex_cost_p90_ns[0] = 2 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "interference"), IL_UNDECIDED);
+	t_check_int(expected(n, "interference"), IL_UNDECIDED);
+	/* a call inside a held section: work of that section too */
+	t_run_reset("[global]\nvalidate = mbwi\n[resource M]\n"
+		    "[resource K]\ntype = rename\n"
+		    "[task tauA]\nclass = deadline:3ms/10ms/10ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 10ms\n"
+		    "body = lock M, call K, unlock M\n"
+		    "[task tauB]\nclass = deadline:4ms/12ms/12ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 12ms\n"
+		    "body = lock M, run 100us, unlock M\n");
+	t_run_jobs(0, 30, 10 * MS, 1500 * US, MS);
+	t_run_jobs(1, 30, 12 * MS, 1500 * US, MS);
+	timeline();
+	t_er.kmutex_cost_p90_ns[1] = 100 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "interference"), IL_PASS);
+	/* tauB waits for tauA's section on M: with the call 3.95 ms long,
+	 * C_B + I_B = 110 us + 3.95 ms > Q_B */
+	t_er.kmutex_cost_p90_ns[1] = 3950 * US;
+	t_check_int(judge(&n), 0);
+	t_check(strstr(find(n, "interference")->c.evidence,
+		       "not judged: tauB") != NULL);
+}
+
+static void test_bandwidth(void)
+{
+	int n, d;
+
+	/* a job that runs on over three periods is spread over them */
+	t_run_reset(job);
+	run();
+	d = t_task("tauD");
+	t_er.tasks[d].job_end_seq[3] = t_er.tasks[d].job_rel_seq[3] + 16 * MS;
+	t_er.tasks[d].job_cpu_seq[3] = 6500 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_PASS);
+	/* within its period, all of it lands there: Q 2 ms + 4 ms tick */
+	t_er.tasks[d].job_end_seq[3] = t_er.tasks[d].job_rel_seq[3] + 7 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_FAIL);
+	t_check_contains(find(n, "tauD bandwidth")->c.evidence,
+			 "tauD (Q 2.00ms every 8.00ms)");
+	/* the tick given */
+	t_env.tick_ns = 5 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_PASS);
+	/* a task without jobs has no bandwidth check */
+	t_er.tasks[d].njob_cpu = 0;
+	t_er.tasks[d].jobs = 0;
+	t_check_int(judge(&n), 0);
+	t_check(!find(n, "tauD bandwidth"));
+	t_check_int(n, 4);
+	/* too few periods: UNDECIDED */
+	t_run_reset(job);
+	run();
+	t_run_jobs(t_task("tauA"), 19, 10 * MS, 1500 * US, MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauA bandwidth"), IL_UNDECIDED);
+	/* periods from the task's offset after the start */
+	t_run_reset(job);
+	set("tauD.offset=4ms");
+	run();
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_PASS);
+	t_check_contains(find(n, "tauD bandwidth")->c.evidence,
+			 "the worst of 30 periods");
+}
+
 int main(void)
 {
+	test_pass();
+	test_misses();
+	test_misses_without_timeline();
+	test_partitioned();
+	test_cap();
+	test_controls();
+	test_misbehaving();
+	test_not_covered();
+	test_kmutex_calls();
+	test_bandwidth();
+	il_scenario_free(&t_sc);
 	return t_done("judge-mbwi");
 }

@@ -734,8 +734,264 @@ static void test_expect(void)
 		    IL_PASS);
 }
 
+/* ---- judging one configuration (il_km_judge) ------------------------- */
+
+static struct il_hist km_blocked;
+static struct il_sysinfo km_si;
+static struct il_fair_server km_fs;
+
+/* 100 calls of fg: `slow` of them at 100 us, the rest at 5 us */
+static struct il_km_judge_input km_input(enum il_km_config c, int slow)
+{
+	il_hist_init(&km_blocked);
+	fill(&km_blocked, 100 * US, slow);
+	fill(&km_blocked, 5 * US, 100 - slow);
+	km_si = sysinfo("6.18.44", 0, 950000, -1);
+	il_fair_server_of(&km_si, &km_fs);
+	return (struct il_km_judge_input){
+		.config = c,
+		.via = IL_KM_VIA_SYSCALL,
+		.recipe = IL_KM_RENAME,
+		.cost_ns = 8 * US,
+		.cost_p90_ns = 10 * US,
+		.blocked = &km_blocked,
+		.contender_calls = 1000,
+		.bg_weight = 10,
+		.hog_weight = 1000,
+		.quantum_ns = 3 * MS,
+		.tick_ns = 4 * MS,
+		.steal_ns = 0,
+		.noise_ns = 50 * US,
+		.fs = &km_fs,
+		.si = &km_si,
+	};
+}
+
+static void test_km_contention(void)
+{
+	struct il_km_judge_input in;
+	struct il_km_judged out;
+
+	/* the thresholds: below 15 % FAIL, 15..25 % UNDECIDED, 25 % PASS */
+	in = km_input(IL_KM_CONFIG_CONTENTION, 14);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check(out.judged);
+	t_check(!out.informational);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_int(out.expected, IL_PASS);
+	t_check_str(out.expect_why, "a recipe contends on every kernel");
+	t_check_str(out.check.bound_name, "uncontended p90");
+	t_check_int(out.check.bound_ns, 10 * US);
+	t_check_int(out.check.worst_ns, 100 * US);
+	in = km_input(IL_KM_CONFIG_CONTENTION, 15);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_UNDECIDED);
+	in = km_input(IL_KM_CONFIG_CONTENTION, 24);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_UNDECIDED);
+	in = km_input(IL_KM_CONFIG_CONTENTION, 25);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_PASS);
+	t_check_contains(out.check.evidence,
+			 "the contender made 1000 calls; 25 % of fg's calls "
+			 "were slower than the uncontended p90 10.0us "
+			 "(uncontended: 10 %; contended: at least 25 %; below "
+			 "15 %: no contention)");
+	/* a contender that made no call: no contention */
+	in.contender_calls = 0;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	/* a calibration's stretched tail counts as twice its median */
+	in = km_input(IL_KM_CONFIG_CONTENTION, 30);
+	in.cost_p90_ns = 200 * US;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.bound_ns, 16 * US);
+	t_check_int(out.check.verdict, IL_PASS);
+	in.cost_ns = 0; /* no median: the p90 as measured */
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.bound_ns, 200 * US);
+	t_check_int(out.check.verdict, IL_FAIL);
+	/* a call counts when surely slower: its bucket starts above */
+	in = km_input(IL_KM_CONFIG_CONTENTION, 0);
+	il_hist_init(&km_blocked);
+	fill(&km_blocked, 9984, 50);
+	fill(&km_blocked, 5 * US, 50);
+	in.cost_p90_ns = 9984;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	in.cost_p90_ns = 9983;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_PASS);
+	/* through io_uring: measured, not judged */
+	in = km_input(IL_KM_CONFIG_CONTENTION, 50);
+	in.via = IL_KM_VIA_URING;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check(!out.judged);
+	t_check_int(out.check.verdict, IL_NONE);
+	/* the configurations that only measure */
+	for (int c = IL_KM_CONFIG_ALONE; c <= IL_KM_CONFIG_LOAD_CONTENTION;
+	     c++) {
+		if (c == IL_KM_CONFIG_CONTENTION)
+			continue;
+		in = km_input((enum il_km_config)c, 50);
+		t_check_int(il_km_judge(&in, &out), 0);
+		t_check(!out.judged);
+	}
+}
+
+static void test_km_share(void)
+{
+	struct il_km_judge_input in;
+	struct il_km_judged out;
+	struct il_share_input si;
+	struct il_share_stats st;
+
+	/* a plain rename through system calls: expected per kernel */
+	in = km_input(IL_KM_CONFIG_THROTTLED, 50);
+	in.cost_ns = 20 * US;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check(out.judged);
+	t_check(!out.informational);
+	t_check_int(out.expected, IL_FAIL);
+	t_check_str(out.expect_why, "proxy execution off");
+	t_check(out.check.verdict != IL_NONE);
+	t_check_str(out.check.bound_name, "waiter's share (proxy execution)");
+	/* judged from the weights, quantum, section and steal given */
+	si = (struct il_share_input){
+		.w_waiter = il_weight_load(100),
+		.w_owner = il_weight_load(10),
+		.w_others = il_weight_load(1000),
+		.quantum_ns = 3 * MS,
+		.cs_ns = 20 * US,
+		.noise_ns = 0,
+		.min_samples = 100,
+		.min_exceed = 3,
+	};
+	il_share_stats(&si, &km_blocked, &st);
+	t_check_int(out.share.threshold_ns, st.threshold_ns);
+	t_check_int(out.share.b_owner_ns, st.b_owner_ns);
+	t_check_int(out.check.bound_ns, st.threshold_ns);
+	km_si.proxy_exec_active = 1;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.expected, IL_PASS);
+	/* cross-cpu: needs donor migration too */
+	in.config = IL_KM_CONFIG_CROSS_CPU;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.expected, IL_FAIL);
+	in.donor_migration = true;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.expected, IL_PASS);
+	t_check_contains(out.expect_why, "with donor migration");
+	/* other recipes, and io_uring: informational, nothing expected */
+	in = km_input(IL_KM_CONFIG_THROTTLED, 50);
+	in.recipe = IL_KM_FPOS;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check(out.judged);
+	t_check(out.informational);
+	t_check_int(out.expected, IL_NONE);
+	t_check_str(out.expect_why, "nothing expected of fpos: whether its "
+				    "owner is preempted in the section "
+				    "depends on the kernel");
+	in = km_input(IL_KM_CONFIG_CROSS_CPU, 50);
+	in.via = IL_KM_VIA_URING;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check(out.informational);
+	t_check_int(out.expected, IL_NONE);
+	t_check_str(out.expect_why, "nothing expected through io_uring: the "
+				    "owner is an io-wq worker");
+	/* a stopped run says so after the evidence */
+	in = km_input(IL_KM_CONFIG_THROTTLED, 50);
+	in.hung = true;
+	in.hung_why = "fg waited 5s";
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_contains(out.check.evidence, "; the run was stopped: fg "
+					     "waited 5s");
+}
+
+static void test_km_rt_waiter(void)
+{
+	struct il_km_judge_input in;
+	struct il_km_judged out;
+	uint64_t bound;
+
+	/* the fair server bounds it on 6.18: PASS expected */
+	in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
+	bound = il_rt_waiter_bound(&km_fs, in.cost_ns, in.tick_ns);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check(out.judged);
+	t_check(!out.informational);
+	t_check_int(out.check.verdict, IL_PASS);
+	t_check_int(out.expected, IL_PASS);
+	t_check_int(out.check.bound_ns, bound);
+	t_check_int(out.check.noise_ns, 50 * US);
+	t_check_contains(out.expect_why, "bounded by");
+	/* a wait beyond bound + noise: FAIL */
+	fill(&km_blocked, bound + 60 * US, 1);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	/* within the noise: not */
+	in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
+	fill(&km_blocked, bound + 40 * US, 1);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_PASS);
+	/* starved waits are counted over 10 ms */
+	in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
+	fill(&km_blocked, 11 * MS, 2);
+	fill(&km_blocked, 9 * MS, 1);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_contains(out.check.evidence, "2 starved over 10.0ms");
+	/* a call that outlived the run: FAIL, no note appended */
+	in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
+	in.hung = true;
+	in.hung_why = "fg waited 5s";
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check(!strstr(out.check.evidence, "the run was stopped"));
+	/* too few calls */
+	il_hist_init(&km_blocked);
+	fill(&km_blocked, 5 * US, 99);
+	in.hung = false;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_UNDECIDED);
+	/* no fair server or throttling: FAIL expected */
+	in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
+	km_si = sysinfo("5.10.0", 0, -1, -1);
+	il_fair_server_of(&km_si, &km_fs);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.expected, IL_FAIL);
+}
+
+static void test_km_bad_input(void)
+{
+	struct il_km_judge_input in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
+	struct il_km_judged out;
+
+	t_check_int(il_km_judge(&in, NULL), -EINVAL);
+	in.blocked = NULL;
+	out.check.verdict = IL_PASS;
+	out.judged = true;
+	t_check_int(il_km_judge(&in, &out), -EINVAL);
+	t_check(!out.judged);
+	t_check_int(out.check.verdict, IL_NONE);
+	t_check_str(out.check.evidence, "no verdict: missing input");
+	in = km_input(IL_KM_CONFIG_N, 0);
+	t_check_int(il_km_judge(&in, &out), -EINVAL);
+	in = km_input(IL_KM_CONFIG_THROTTLED, 0);
+	in.si = NULL;
+	t_check_int(il_km_judge(&in, &out), -EINVAL);
+	in = km_input(IL_KM_CONFIG_THROTTLED, 0);
+	in.fs = NULL;
+	t_check_int(il_km_judge(&in, &out), -EINVAL);
+	t_check_int(il_km_judge(NULL, &out), -EINVAL);
+	t_check_int(out.check.verdict, IL_NONE);
+}
+
 int main(void)
 {
+	test_km_contention();
+	test_km_share();
+	test_km_rt_waiter();
+	test_km_bad_input();
 	test_params();
 	test_recipes();
 	test_cgroup_names();
