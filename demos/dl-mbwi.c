@@ -60,39 +60,50 @@ struct cfg {
 
 #define O(f) offsetof(struct cfg, f)
 static const struct il_opt mbwi_opts[] = {
-	{ .name = "overrun",
-	  .type = IL_OPT_DURATION,
-	  .offset = O(overrun_ns),
-	  .def = "11ms",
-	  .max = IL_NSEC_PER_SEC,
-	  .unit_ns = IL_NSEC_PER_MSEC,
-	  .metavar = "TIME",
-	  .help = "steal-budget: how far the holder's critical section runs "
-		  "past the 1ms it declares; 0 makes it a well-behaved holder "
-		  "(its bandwidth check is then expected to PASS)" },
-	{ .name = "partition",
-	  .type = IL_OPT_FLAG,
-	  .offset = O(partition),
-	  .help = "partitioned EDF: each deadline task in a cpuset partition "
-		  "of one CPU (its `partition` key, or the least loaded), "
-		  "created for the run and removed after it; default: global "
-		  "EDF" },
-	{ .name = "unreserve",
-	  .type = IL_OPT_STRING,
-	  .offset = O(unreserve),
-	  .metavar = "TASK",
-	  .help = "negative control: run TASK without its reservation "
-		  "(SCHED_OTHER, behind a SCHED_FIFO hog on every CPU) while "
-		  "the checks judge it by the reservation; its isolation check "
-		  "must FAIL" },
-	{ .name = "print-job",
-	  .type = IL_OPT_FLAG,
-	  .offset = O(print_job),
-	  .help = "print each scenario's job as it would run and exit" },
-	{ .name = "list",
-	  .type = IL_OPT_FLAG,
-	  .offset = O(list),
-	  .help = "list the scenarios and exit" },
+	{
+		.name = "overrun",
+		.type = IL_OPT_DURATION,
+		.offset = O(overrun_ns),
+		.def = "11ms",
+		.max = IL_NSEC_PER_SEC,
+		.unit_ns = IL_NSEC_PER_MSEC,
+		.metavar = "TIME",
+		.help = "steal-budget: how far the holder's critical section "
+			"runs past the 1ms it declares; 0 makes it a "
+			"well-behaved holder (its bandwidth check is then "
+			"expected to PASS)",
+	},
+	{
+		.name = "partition",
+		.type = IL_OPT_FLAG,
+		.offset = O(partition),
+		.help = "partitioned EDF: each deadline task in a cpuset "
+			"partition of one CPU (its `partition` key, or the "
+			"least loaded), created for the run and removed after "
+			"it; default: global EDF",
+	},
+	{
+		.name = "unreserve",
+		.type = IL_OPT_STRING,
+		.offset = O(unreserve),
+		.metavar = "TASK",
+		.help = "negative control: run TASK without its reservation "
+			"(SCHED_OTHER, behind a SCHED_FIFO hog on every CPU) "
+			"while the checks judge it by the reservation; its "
+			"isolation check must FAIL",
+	},
+	{
+		.name = "print-job",
+		.type = IL_OPT_FLAG,
+		.offset = O(print_job),
+		.help = "print each scenario's job as it would run and exit",
+	},
+	{
+		.name = "list",
+		.type = IL_OPT_FLAG,
+		.offset = O(list),
+		.help = "list the scenarios and exit",
+	},
 	{ .name = NULL },
 };
 #undef O

@@ -48,49 +48,76 @@ struct cfg {
 };
 
 #define O(f) offsetof(struct cfg, f)
-#define DUR(n, f, d, lo, hi, h)                                                \
-	{                                                                      \
-		.name = n, .type = IL_OPT_DURATION, .offset = O(f), .def = d,  \
-		.min = lo, .max = hi, .unit_ns = IL_NSEC_PER_MSEC,             \
-		.metavar = "TIME", .help = h                                   \
-	}
 static const struct il_opt chain_opts[] = {
-	{ .name = "depth",
-	  .short_name = 'D',
-	  .type = IL_OPT_INT,
-	  .offset = O(depth),
-	  .def = "3",
-	  .min = 2,
-	  .max = MAX_DEPTH,
-	  .metavar = "N",
-	  .help = "tasks in the chain, head and tail included (N-1 locks)" },
-	{ .name = "protocol",
-	  .short_name = 'p',
-	  .type = IL_OPT_CHOICE,
-	  .offset = O(protocol),
-	  .def = "all",
-	  .choices = "none|inherit|all",
-	  .metavar = "PROTO",
-	  .help = "mutex protocol of every lock; all runs none, then "
-		  "inherit" },
-	DUR("cs", cs_ns, "2ms", 100 * IL_NSEC_PER_USEC, 100 * IL_NSEC_PER_MSEC,
-	    "CPU time the tail holds the last lock"),
-	DUR("link-work", work_ns, "200us", 10 * IL_NSEC_PER_USEC,
-	    100 * IL_NSEC_PER_MSEC,
-	    "CPU time each intermediate owner works once it has the next "
-	    "lock"),
-	DUR("hog", hog_ns, "20ms", IL_NSEC_PER_MSEC, IL_NSEC_PER_SEC,
-	    "how long each hog spins (it stops once the head has its lock)"),
-	{ .name = "classes",
-	  .type = IL_OPT_STRING,
-	  .offset = O(classes),
-	  .def = "fifo",
-	  .metavar = "LIST",
-	  .help = "class of each member, head first, comma-separated: fifo, "
-		  "rr, deadline or other; one class applies to all" },
+	{
+		.name = "depth",
+		.short_name = 'D',
+		.type = IL_OPT_INT,
+		.offset = O(depth),
+		.def = "3",
+		.min = 2,
+		.max = MAX_DEPTH,
+		.metavar = "N",
+		.help = "tasks in the chain, head and tail included (N-1 "
+			"locks)",
+	},
+	{
+		.name = "protocol",
+		.short_name = 'p',
+		.type = IL_OPT_CHOICE,
+		.offset = O(protocol),
+		.def = "all",
+		.choices = "none|inherit|all",
+		.metavar = "PROTO",
+		.help = "mutex protocol of every lock; all runs none, then "
+			"inherit",
+	},
+	{
+		.name = "cs",
+		.type = IL_OPT_DURATION,
+		.offset = O(cs_ns),
+		.def = "2ms",
+		.min = 100 * IL_NSEC_PER_USEC,
+		.max = 100 * IL_NSEC_PER_MSEC,
+		.unit_ns = IL_NSEC_PER_MSEC,
+		.metavar = "TIME",
+		.help = "CPU time the tail holds the last lock",
+	},
+	{
+		.name = "link-work",
+		.type = IL_OPT_DURATION,
+		.offset = O(work_ns),
+		.def = "200us",
+		.min = 10 * IL_NSEC_PER_USEC,
+		.max = 100 * IL_NSEC_PER_MSEC,
+		.unit_ns = IL_NSEC_PER_MSEC,
+		.metavar = "TIME",
+		.help = "CPU time each intermediate owner works once it has "
+			"the next lock",
+	},
+	{
+		.name = "hog",
+		.type = IL_OPT_DURATION,
+		.offset = O(hog_ns),
+		.def = "20ms",
+		.min = IL_NSEC_PER_MSEC,
+		.max = IL_NSEC_PER_SEC,
+		.unit_ns = IL_NSEC_PER_MSEC,
+		.metavar = "TIME",
+		.help = "how long each hog spins (it stops once the head has "
+			"its lock)",
+	},
+	{
+		.name = "classes",
+		.type = IL_OPT_STRING,
+		.offset = O(classes),
+		.def = "fifo",
+		.metavar = "LIST",
+		.help = "class of each member, head first, comma-separated: "
+			"fifo, rr, deadline or other; one class applies to all",
+	},
 	{ .name = NULL },
 };
-#undef DUR
 #undef O
 
 static const struct drv_config protocols[] = {

@@ -40,65 +40,94 @@ struct cfg {
 };
 
 #define O(f) offsetof(struct cfg, f)
-#define PRIO(f, lo, hi, dflt, what)                                            \
-	{                                                                      \
-		.name = "prio-" #f, .type = IL_OPT_INT, .offset = O(prio_##f), \
-		.def = dflt, .min = lo, .max = hi, .metavar = "PRIO",          \
-		.help = what                                                   \
-	}
 static const struct il_opt pi_opts[] = {
-	{ .name = "protocol",
-	  .short_name = 'p',
-	  .type = IL_OPT_CHOICE,
-	  .offset = O(protocol),
-	  .def = "all",
-	  .choices = "none|inherit|protect|all",
-	  .metavar = "PROTO",
-	  .help = "mutex protocol to run; all runs none, inherit and protect "
-		  "in turn" },
-	{ .name = "cpu",
-	  .short_name = 'c',
-	  .type = IL_OPT_INT,
-	  .offset = O(cpu),
-	  .def = "-1",
-	  .min = -1,
-	  .max = IL_MAX_CPUS - 1,
-	  .metavar = "CPU",
-	  .help = "CPU the three threads share; -1 picks the last online "
-		  "CPU" },
-	{ .name = "cs",
-	  .type = IL_OPT_DURATION,
-	  .offset = O(cs_ns),
-	  .def = "2ms",
-	  .min = 100 * IL_NSEC_PER_USEC,
-	  .max = 100 * IL_NSEC_PER_MSEC,
-	  .unit_ns = IL_NSEC_PER_MSEC,
-	  .metavar = "TIME",
-	  .help = "CPU time low spends holding the mutex each round" },
-	{ .name = "hog",
-	  .type = IL_OPT_DURATION,
-	  .offset = O(hog_ns),
-	  .def = "20ms",
-	  .min = IL_NSEC_PER_MSEC,
-	  .max = IL_NSEC_PER_SEC,
-	  .unit_ns = IL_NSEC_PER_MSEC,
-	  .metavar = "TIME",
-	  .help = "how long medium spins while high waits (it stops once "
-		  "high has the mutex)" },
-	PRIO(low, 1, 97, "10", "SCHED_FIFO priority of the lock holder"),
-	PRIO(medium, 2, 98, "20",
-	     "SCHED_FIFO priority of the hog (between low and high)"),
-	PRIO(high, 3, 99, "30", "SCHED_FIFO priority of the waiter"),
-	{ .name = "ignore-protocol",
-	  .type = IL_OPT_FLAG,
-	  .offset = O(ignore_protocol),
-	  .help = "create every mutex without a protocol but judge it as "
-		  "requested, as a C library that ignores the attribute "
-		  "would; the verdict must then be FAIL (a self-test of the "
-		  "check)" },
+	{
+		.name = "protocol",
+		.short_name = 'p',
+		.type = IL_OPT_CHOICE,
+		.offset = O(protocol),
+		.def = "all",
+		.choices = "none|inherit|protect|all",
+		.metavar = "PROTO",
+		.help = "mutex protocol to run; all runs none, inherit and "
+			"protect in turn",
+	},
+	{
+		.name = "cpu",
+		.short_name = 'c',
+		.type = IL_OPT_INT,
+		.offset = O(cpu),
+		.def = "-1",
+		.min = -1,
+		.max = IL_MAX_CPUS - 1,
+		.metavar = "CPU",
+		.help = "CPU the three threads share; -1 picks the last online "
+			"CPU",
+	},
+	{
+		.name = "cs",
+		.type = IL_OPT_DURATION,
+		.offset = O(cs_ns),
+		.def = "2ms",
+		.min = 100 * IL_NSEC_PER_USEC,
+		.max = 100 * IL_NSEC_PER_MSEC,
+		.unit_ns = IL_NSEC_PER_MSEC,
+		.metavar = "TIME",
+		.help = "CPU time low spends holding the mutex each round",
+	},
+	{
+		.name = "hog",
+		.type = IL_OPT_DURATION,
+		.offset = O(hog_ns),
+		.def = "20ms",
+		.min = IL_NSEC_PER_MSEC,
+		.max = IL_NSEC_PER_SEC,
+		.unit_ns = IL_NSEC_PER_MSEC,
+		.metavar = "TIME",
+		.help = "how long medium spins while high waits (it stops once "
+			"high has the mutex)",
+	},
+	{
+		.name = "prio-low",
+		.type = IL_OPT_INT,
+		.offset = O(prio_low),
+		.def = "10",
+		.min = 1,
+		.max = 97,
+		.metavar = "PRIO",
+		.help = "SCHED_FIFO priority of the lock holder",
+	},
+	{
+		.name = "prio-medium",
+		.type = IL_OPT_INT,
+		.offset = O(prio_medium),
+		.def = "20",
+		.min = 2,
+		.max = 98,
+		.metavar = "PRIO",
+		.help = "SCHED_FIFO priority of the hog (between low and high)",
+	},
+	{
+		.name = "prio-high",
+		.type = IL_OPT_INT,
+		.offset = O(prio_high),
+		.def = "30",
+		.min = 3,
+		.max = 99,
+		.metavar = "PRIO",
+		.help = "SCHED_FIFO priority of the waiter",
+	},
+	{
+		.name = "ignore-protocol",
+		.type = IL_OPT_FLAG,
+		.offset = O(ignore_protocol),
+		.help = "create every mutex without a protocol but judge it as "
+			"requested, as a C library that ignores the attribute "
+			"would; the verdict must then be FAIL (a self-test of "
+			"the check)",
+	},
 	{ .name = NULL },
 };
-#undef PRIO
 #undef O
 
 /* each protocol: a change of the one job */
