@@ -18,7 +18,10 @@
  *   - after each run the idle-wakeup calibrations the judge needs
  *     (il_judge_calib_needed), then the verdicts (il_judge_run, or the
  *     family's own judge);
- *   - text, TAP (one test per verdict, the plan at the end) and JSON;
+ *   - text, TAP (one test per verdict, the plan at the end) and JSON,
+ *     each run with the judge's inputs (report-judge.h: invlab-judge can
+ *     judge it again from the file);
+ *   - the cgroups and kernel-mutex files of a run removed after it;
  *   - the exit status through the one expectation rule (expect.h).
  *
  * Program-side code: it prints and returns exit codes.
@@ -88,6 +91,7 @@ bool demo_as_expected(enum il_verdict got, enum il_verdict expected,
 		      bool *undecided);
 /* " #2" for the second run of a configuration, "" when there is one */
 const char *demo_run_tag(long long repeat, int run, char *buf, size_t len);
+
 #define DRV_MAX_CONFIGS 16
 #define DRV_MAX_SETS	8
 #define DRV_MAX_CHECKS	(2 * IL_MAX_TASKS + 2)
