@@ -551,14 +551,15 @@ static int judge(struct drv *d, struct drv_run *r, char *why, size_t len)
 				  r->config == C_RT_WAITER ? "owner" : "bg");
 	cur.k = il_scenario_resource(r->sc, "K");
 	if (r->config == C_RT_WAITER) {
-		/* the waiter's wakeup noise on its CPU, idle */
-		struct il_sched s = { .policy = IL_SCHED_FIFO,
-				      .prio = (int)cfg->rt_prio };
+		/* the waiter's wakeup noise on its CPU, idle, measured as
+		 * the judge measures every task's */
+		struct il_judge_calib how;
 		struct il_hist h;
 
-		ret = il_engine_calibrate(su->cpu, &s, 500,
-					  200 * IL_NSEC_PER_USEC, &demo_stop,
-					  &h, why, len);
+		il_judge_calib_of(r->sc, er, cur.fg, &how);
+		ret = il_engine_calibrate(how.cpu, &how.sched, how.samples,
+					  how.period_ns, &demo_stop, &h, why,
+					  len);
 		if (ret)
 			return ret;
 		cur.noise_ns = il_judge_noise_ns(&h);
