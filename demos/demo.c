@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/* The steps every demo takes the same way; see demo.h. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <invlab/expect.h>
+
+#include "demo.h"
+
+int demo_stop;
+volatile sig_atomic_t demo_signal;
+
+static void on_signal(int sig)
+{
+	demo_signal = sig;
+	__atomic_store_n(&demo_stop, 1, __ATOMIC_RELAXED);
+}
+
+void demo_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int demo_args(int argc, char **argv, const struct il_opt *const *tables,
+	      void *cfg, const char *prog, const char *usage,
+	      const char *summary, int max_pos, int *first)
+{
+	const struct il_common_cfg *c = cfg; /* first member, see opt.h */
+	char err[512];
+	int ret = il_opt_parse(argc, argv, tables, cfg, err, sizeof(err));
+
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog, err, prog);
+		return 2;
+	}
+	if (c->help) {
+		il_opt_help(stdout, prog, usage, summary, tables);
+		return 0;
+	}
+	if (c->version) {
+		printf("%s %s (%s)\n", prog, il_version(), il_features());
+		return 0;
+	}
+	if (argc - ret > max_pos) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", prog,
+			argv[ret + max_pos]);
+		return 2;
+	}
+	/*
+	 * --json -: the JSON is all there is on standard output, so that it
+	 * can be piped; the report goes to standard error.
+	 */
+	if (c->json && !strcmp(c->json, "-")) {
+		int fd = dup(STDOUT_FILENO);
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+		if (f) {
+			fflush(stdout);
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+			il_afile_set_stdout(f);
+		} else if (fd >= 0) {
+			close(fd);
+		}
+	}
+	*first = ret;
+	return -1;
+}
+
+int demo_skip(const struct il_common_cfg *c, const char *prog, const char *why)
+{
+	if (c->tap)
+		printf("TAP version 13\n1..0 # SKIP %s\n", why);
+	fprintf(stderr, "%s: SKIP: %s\n", prog, why);
+	return 77;
+}
+
+void demo_kernel_line(FILE *f, const struct il_sysinfo *si)
+{
+	fprintf(f, "kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %d CPUs, %s\n",
+		si->release, si->preempt_current[0] ? si->preempt_current : "?",
+		si->hz,
+		si->proxy_exec_active == 1   ? "on"
+		: si->proxy_exec_active == 0 ? "off"
+					     : "unknown",
+		si->cpus_online, il_features());
+}
+
+const char *demo_run_tag(long long repeat, int run, char *buf, size_t len)
+{
+	if (repeat <= 1)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, " #%d", run);
+	return buf;
+}
+
+uint64_t demo_tick_ns(const struct il_sysinfo *si)
+{
+	return si->hz > 0 ? 1000000000ull / (uint64_t)si->hz : 4000000ull;
+}
+
+void demo_json_blocking(struct il_json *j, const struct il_blocking_stats *st)
+{
+	il_json_uint(j, "rounds_within_bound", st->clean);
+	il_json_uint(j, "rounds_noise_set_aside", st->noisy);
+	il_json_uint(j, "rounds_violating", st->violations);
+	il_json_uint(j, "rounds_timed_out", st->timed_out);
+	il_json_uint(j, "worst_excess_ns", st->worst_excess_ns);
+	il_json_uint(j, "worst_hog_during_wait_ns", st->worst_lower_ns);
+	il_json_uint(j, "worst_foreign_ns", st->worst_foreign_ns);
+}
+
+bool demo_as_expected(enum il_verdict got, enum il_verdict expected,
+		      bool *undecided)
+{
+	enum il_outcome o = il_expect(got, expected);
+
+	if (undecided)
+		*undecided = o == IL_OUT_UNDECIDED;
+	return !il_outcome_fails(o, IL_UNDECIDED_TOLERATE);
+}
