@@ -118,47 +118,22 @@ static bool unreserve_used;
 static int setup(struct drv *d, int argc, char **argv, int pos)
 {
 	const struct cfg *cfg = d->cfg;
-	char names[96] = "", err[512];
 	struct il_scenario sc;
+	char err[512];
+	int rc;
 
 	for (const struct demo_job *j = demo_jobs; j->scenario; j++)
-		if (is_dl(j))
-			il_appendf(names, sizeof(names), "%s%s",
-				   names[0] ? ", " : "", j->scenario);
-	for (const struct demo_job *j = demo_jobs; cfg->list && j->scenario;
-	     j++) {
-		if (!is_dl(j) ||
-		    il_scenario_parse(j->text, j->file, &sc, err, sizeof(err)))
-			continue;
-		printf("%-13s %s\n", j->scenario,
-		       sc.g.description ? sc.g.description : "");
-		il_scenario_free(&sc);
-	}
+		if (is_dl(j) && d->nconfigs < DRV_MAX_CONFIGS)
+			d->configs[d->nconfigs++] = (struct drv_config){
+				.name = j->scenario,
+				.text = j->text,
+				.file = j->file,
+			};
 	if (cfg->list)
-		return 0;
-	for (int i = pos; i < argc || (pos == argc && !d->nconfigs); i++) {
-		const struct demo_job *j = i < argc ? demo_job(argv[i]) : NULL;
-
-		if (i < argc && (!j || !is_dl(j))) {
-			fprintf(stderr,
-				PROG ": unknown scenario '%s' (%s)\nTry '" PROG
-				     " --help'.\n",
-				argv[i], names);
-			return 2;
-		}
-		for (const struct demo_job *k = j ? j : demo_jobs; k->scenario;
-		     k++) {
-			if (!is_dl(k) || d->nconfigs >= DRV_MAX_CONFIGS)
-				continue;
-			d->configs[d->nconfigs] =
-				(struct drv_config){ .name = k->scenario,
-						     .text = k->text,
-						     .file = k->file };
-			d->want[d->nconfigs++] = true;
-			if (j)
-				break;
-		}
-	}
+		return drv_list(d);
+	rc = drv_pick(d, argc, argv, pos, "scenario");
+	if (rc >= 0)
+		return rc;
 	/* --unreserve must name a task of some scenario run */
 	for (int c = 0; c < d->nconfigs; c++)
 		if (!drv_build(d, c, &sc, err, sizeof(err)))

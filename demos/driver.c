@@ -15,6 +15,7 @@
 #include <invlab/hist.h>
 #include <invlab/kmutex.h>
 #include <invlab/sched.h>
+#include <invlab/strbuf.h>
 #include <invlab/time.h>
 
 #include "driver.h"
@@ -39,6 +40,52 @@ int drv_cpu(const struct drv *d, int64_t v)
 		"%s: --cpu: CPU %" PRId64
 		" is not online (see /sys/devices/system/cpu/online)\n",
 		d->fam->prog, v);
+	return -1;
+}
+
+int drv_list(struct drv *d)
+{
+	struct il_scenario sc;
+	char err[512];
+
+	for (int c = 0; c < d->nconfigs; c++) {
+		if (drv_build(d, c, &sc, err, sizeof(err)))
+			continue;
+		printf("%-13s %s\n", d->configs[c].name,
+		       sc.g.description ? sc.g.description : "");
+		il_scenario_free(&sc);
+	}
+	return 0;
+}
+
+int drv_pick(struct drv *d, int argc, char **argv, int pos, const char *what)
+{
+	struct drv_config all[DRV_MAX_CONFIGS];
+	char names[256] = "";
+	int n = d->nconfigs;
+
+	memcpy(all, d->configs, sizeof(all));
+	for (int c = 0; c < n; c++)
+		il_appendf(names, sizeof(names), "%s%s", c ? ", " : "",
+			   all[c].name);
+	if (pos < argc)
+		d->nconfigs = 0;
+	for (int i = pos; i < argc && d->nconfigs < DRV_MAX_CONFIGS; i++) {
+		int c = 0;
+
+		while (c < n && strcmp(argv[i], all[c].name))
+			c++;
+		if (c == n) {
+			fprintf(stderr,
+				"%s: unknown %s '%s' (%s)\nTry '%s --help'.\n",
+				d->fam->prog, what, argv[i], names,
+				d->fam->prog);
+			return 2;
+		}
+		d->configs[d->nconfigs++] = all[c];
+	}
+	for (int c = 0; c < d->nconfigs; c++)
+		d->want[c] = true;
 	return -1;
 }
 

@@ -169,6 +169,14 @@ int drv_build(struct drv *d, int c, struct il_scenario *sc, char *err,
 	      size_t len);
 /* The int field of a flag of the family's table, by name (0: none). */
 int drv_flag(const struct drv *d, const char *name);
+/* --list: each configuration's name and description; 0 */
+int drv_list(struct drv *d);
+/*
+ * The configurations named by argv[pos..] (e.g. "basic chain"), in that
+ * order; all of them when none is named.  -1 to go on, or 2 after an
+ * unknown name (printed, with the names there are: "unknown WHAT 'x'").
+ */
+int drv_pick(struct drv *d, int argc, char **argv, int pos, const char *what);
 /* --cpu: that CPU (-1: the last online), or -1 when it is not online
  * (printed) */
 int drv_cpu(const struct drv *d, int64_t v);
