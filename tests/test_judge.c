@@ -470,6 +470,14 @@ static void test_chain(void)
 	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
 	t_check_int(ck[0].c.verdict, IL_UNDECIDED);
 
+	/* the head's first lock after other work */
+	t_run_reset(chain_job);
+	set("t1.body=run 100us, lock A, unlock A");
+	chain_run();
+	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
+	t_check_str(ck[0].task, "t1");
+	t_check_int(ck[0].c.bound_ns, 5 * MS);
+
 	/* sections one after the other: a chain of one link */
 	t_run_reset(chain_job);
 	set("t2.body=lock A, run 1ms, unlock A, lock B, run 1ms, unlock B");

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Judging again from a result file, without a kernel: synthetic runs of
+ * every model are judged, written as a run's JSON (checks and
+ * judge_inputs, through il_report_judge_inputs), and invlab-judge (path
+ * in argv[1]) must re-derive every verdict (exit 0), find one changed by
+ * hand (exit 1) and refuse what it cannot rebuild from (exit 2).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <invlab/judge.h>
+#include <invlab/report-judge.h>
+#include <invlab/report.h>
+#include <invlab/time.h>
+
+#include "t_judge.h"
+#include "t_util.h"
+
+#define MS IL_NSEC_PER_MSEC
+#define US IL_NSEC_PER_USEC
+
+static const char *judge_prog;
+static char path[64];
+static struct il_judged ck[32];
+static uint64_t steal_t[64], steal_v[64];
+
+/* write the judged run to path; flip: change that check's verdict */
+static void write_file(unsigned mask, int n, int flip)
+{
+	struct il_judge_record rec = { 0 };
+	FILE *f = fopen(path, "w");
+	struct il_json j;
+
+	if (!f)
+		exit(99);
+	rec.validators = mask;
+	rec.tick_ns = t_env.tick_ns;
+	rec.steal_step_ns = t_env.steal_step_ns;
+	rec.ncpus = t_env.ncpus;
+	rec.rt_runtime_us = t_env.rt_runtime_us;
+	rec.rt_period_us = t_env.rt_period_us;
+	rec.calib_any = t_env.calib_any;
+	rec.unreserved = t_env.unreserved;
+	for (int i = 0; i < IL_MAX_TASKS; i++) {
+		rec.calib[i] = t_env.calib[i];
+		rec.declared[i] = t_env.declared[i];
+	}
+	il_json_init(&j, f);
+	il_json_begin_object(&j, NULL);
+	il_json_begin_array(&j, "runs");
+	il_json_begin_object(&j, NULL);
+	il_json_str(&j, "configuration", "synthetic");
+	il_json_begin_array(&j, "checks");
+	for (int i = 0; i < n; i++) {
+		struct il_check c = ck[i].c;
+
+		if (i == flip)
+			c.verdict = c.verdict == IL_FAIL ? IL_PASS : IL_FAIL;
+		il_json_begin_object(&j, NULL);
+		il_json_str(&j, "validator", ck[i].validator);
+		il_json_str(&j, "task", ck[i].task);
+		il_json_str(&j, "expected", il_verdict_name(ck[i].expected));
+		il_json_check(&j, &c);
+		il_json_end_object(&j);
+	}
+	il_json_end_array(&j);
+	il_report_judge_inputs(&j, &t_sc, &t_er, &rec);
+	il_json_end_object(&j);
+	il_json_end_array(&j);
+	il_json_end_object(&j);
+	t_check_int(il_json_error(&j), 0);
+	fclose(f);
+}
+
+static int run_judge(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execl(judge_prog, judge_prog, path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* judge the synthetic run, then again from its file */
+static void replay(unsigned mask, int want_checks)
+{
+	char why[256];
+	int n = 0;
+
+	t_check_int(il_judge_run(&t_sc, &t_er, &t_env, mask, ck, 32, &n, why,
+				 sizeof(why)),
+		    0);
+	t_check_int(n, want_checks);
+	write_file(mask, n, -1);
+	t_check_int(run_judge(), 0);
+	for (int k = 0; k < n; k++) {
+		write_file(mask, n, k);
+		t_check_int(run_judge(), 1);
+	}
+}
+
+static void test_pi(void)
+{
+	t_run_reset("[global]\nvalidate = pi\n[resource M]\n"
+		    "[task low]\nclass = fifo:10\ncpu = 1\n"
+		    "body = lock M, run 2ms, unlock M\n"
+		    "[task high]\nclass = fifo:30\ncpu = 1\n"
+		    "body = lock M, unlock M\n");
+	t_er.tasks[0].cpu = t_er.tasks[1].cpu = 1;
+	t_er.tasks[0].hold_max[0] = 2 * MS;
+	t_run_waits(1, 0, 40, 1500 * US, 3 * US, 0);
+	t_run_waits(0, 0, 40, 10 * US, 0, 0);
+	replay(IL_JUDGE_PI, 1);
+	/* a FAIL from waits with hog time */
+	t_run_waits(1, 0, 40, 5 * MS, 3 * US, MS);
+	replay(IL_JUDGE_PI, 1);
+}
+
+static void test_chain(void)
+{
+	t_run_reset("[global]\nvalidate = chain\n[resource A]\n[resource B]\n"
+		    "[task t1]\nclass = fifo:30\ncpu = 0\n"
+		    "body = lock A, unlock A\n"
+		    "[task t2]\nclass = fifo:20\ncpu = 1\n"
+		    "body = lock A, run 1ms, lock B, unlock B, unlock A\n"
+		    "[task t3]\nclass = fifo:10\ncpu = 1\n"
+		    "body = lock B, run 2ms, unlock B\n");
+	t_er.tasks[0].cpu = 0;
+	t_er.tasks[1].cpu = t_er.tasks[2].cpu = 1;
+	t_er.tasks[1].hold_max[0] = MS;
+	t_er.tasks[2].hold_max[1] = 2 * MS;
+	t_run_waits(0, 0, 30, 2 * MS, 0, 0);
+	replay(IL_JUDGE_CHAIN, 1);
+}
+
+static void test_mbwi(void)
+{
+	static struct il_sched dd = { .policy = IL_SCHED_DEADLINE,
+				      .runtime_ns = 2 * MS,
+				      .deadline_ns = 8 * MS,
+				      .period_ns = 8 * MS };
+
+	t_run_reset("[global]\nvalidate = mbwi\n[resource R]\n"
+		    "[task a]\nclass = deadline:3ms/10ms/10ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 10ms\n"
+		    "body = lock R, run 1ms, unlock R\n"
+		    "[task b]\nclass = deadline:4ms/12ms/12ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 12ms\n"
+		    "body = lock R, run 1ms, unlock R\n"
+		    "[task d]\nclass = other\ncpu = any\n"
+		    "activation = periodic\nperiod = 8ms\nbody = run 1ms\n");
+	t_run_jobs(0, 30, 10 * MS, 1500 * US, MS);
+	t_run_jobs(1, 30, 12 * MS, 1500 * US, 1100 * US);
+	t_run_jobs(2, 30, 8 * MS, 1500 * US, MS);
+	t_run_job_resp(2, 4, 30 * MS);
+	t_run_job_resp(1, 7, 13 * MS);
+	for (int k = 0; k < 40; k++) {
+		steal_t[k] = t_er.t_start_ns + (uint64_t)k * 10 * MS;
+		steal_v[k] = k > 20 ? 3 * MS : 0;
+	}
+	t_er.steal_t = steal_t;
+	t_er.steal_v = steal_v;
+	t_er.nsteal = 40;
+	t_er.kmutex_cost_p90_ns[0] = 0;
+	t_env.ncpus = 2;
+	t_env.rt_runtime_us = 950000;
+	t_env.rt_period_us = 1000000;
+	t_env.declared[2] = &dd;
+	t_env.unreserved = 2;
+	replay(IL_JUDGE_MBWI, 4);
+	/* partitioned */
+	for (int i = 0; i < 3; i++) {
+		t_er.tasks[i].partitioned = 1;
+		t_er.tasks[i].cpu = i % 2;
+	}
+	t_env.unreserved = -1;
+	replay(IL_JUDGE_MBWI, 4);
+}
+
+static void test_bad_input(void)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		exit(99);
+	fputs("{\"runs\": [{\"checks\": []}]}\n", f);
+	fclose(f);
+	t_check_int(run_judge(), 2);
+	f = fopen(path, "w");
+	fputs("not json", f);
+	fclose(f);
+	t_check_int(run_judge(), 2);
+	unlink(path);
+	t_check_int(run_judge(), 2);
+}
+
+int main(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: test-judge-replay INVLAB_JUDGE\n");
+		return 2;
+	}
+	judge_prog = argv[1];
+	snprintf(path, sizeof(path), "/tmp/invlab-replay.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return 99;
+	close(fd);
+	test_pi();
+	test_chain();
+	test_mbwi();
+	test_bad_input();
+	unlink(path);
+	il_scenario_free(&t_sc);
+	return t_done("judge-replay");
+}
