@@ -96,6 +96,11 @@ static void test_validators(void)
 	set("validate=p");
 	t_check_int(il_judge_validators(&t_sc, &mask, err, sizeof(err)),
 		    -EINVAL);
+	/* only the unknown name is quoted */
+	set("validate=pix,chain");
+	t_check_int(il_judge_validators(&t_sc, &mask, err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "unknown validator 'pix' (pi, chain");
 	/* auto on a nested body: a chain */
 	t_run_reset(nested_job);
 	t_check_int(il_judge_validators(&t_sc, &mask, err, sizeof(err)), 0);
@@ -225,6 +230,19 @@ static void test_pi(void)
 	set("expect=UNDECIDED");
 	t_check_int(t_judge(IL_JUDGE_PI, ck, 32, &n, why, sizeof(why)), 0);
 	t_check_int(ck[0].expected, IL_UNDECIDED);
+
+	/* work around the section does not make a lock of it */
+	t_run_reset(pi_job);
+	set("high.body=run 100us, lock M, run 100us, unlock M, sleep 1ms");
+	pi_run(30, 1500 * US, 0);
+	t_check_int(t_judge(IL_JUDGE_PI, ck, 32, &n, why, sizeof(why)), 0);
+	t_check_int(n, 1);
+	t_check_str(ck[0].c.bound_name, "priority inheritance (one CPU)");
+	t_check_int(ck[0].c.bound_ns, 2 * MS);
+	set("M.protocol=protect");
+	t_check_int(t_judge(IL_JUDGE_PI, ck, 32, &n, why, sizeof(why)), 0);
+	t_check_str(ck[0].c.bound_name, "immediate priority ceiling (one CPU)");
+	t_check_int(ck[0].c.bound_ns, 2 * MS);
 
 	/* 19 waits are too few, 20 are enough */
 	t_run_reset(pi_job);

@@ -171,6 +171,15 @@ static void test_misses(void)
 {
 	int n;
 
+	/* the worst response of every job, not the last one's */
+	t_run_reset(job);
+	run();
+	late(6 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_PASS);
+	t_check_contains(ck[0].c.evidence,
+			 "least slack tauD (worst response 6.00ms, D 8.00ms)");
+
 	/* past D + 10 us + one 10 ms step: FAIL */
 	t_run_reset(job);
 	run();
@@ -261,12 +270,21 @@ static void test_partitioned(void)
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_PASS);
 	t_check_contains(ck[0].c.evidence, "partitioned EDF");
-	/* a task without a partition is counted where it would go */
+	/* a task without a partition is counted where it would go: the
+	 * least loaded CPU (1), which leaves CPU 0 the most loaded */
 	t_er.tasks[d].partitioned = 0;
 	t_er.tasks[d].cpu = -1;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_PASS);
-	t_check_contains(ck[0].c.evidence, "partitioned EDF");
+	t_check_contains(ck[0].c.evidence, "partitioned EDF: CPU 0 density "
+					   "0.633");
+	/* with the others on CPU 1, on CPU 0 */
+	for (int i = 0; i < t_sc.ntasks; i++)
+		if (i != d)
+			t_er.tasks[i].cpu = 1;
+	t_check_int(judge(&n), 0);
+	t_check_contains(ck[0].c.evidence, "partitioned EDF: CPU 1 density "
+					   "0.633");
 	/* not partitioned: global EDF, whatever CPU a task was seen on */
 	for (int i = 0; i < t_sc.ntasks; i++)
 		t_er.tasks[i].partitioned = 0;
@@ -444,6 +462,49 @@ static void test_not_covered(void)
 			"not judged: tauA"));
 }
 
+static void test_sections(void)
+{
+	static const char two[] =
+		"[global]\n"
+		"validate = mbwi\n"
+		"[resource R1]\n"
+		"[resource R2]\n"
+		"[task tauA]\n"
+		"class = deadline:3ms/10ms/10ms\n"
+		"cpu = any\n"
+		"activation = periodic\n"
+		"period = 10ms\n"
+		"body = lock R1, run 500us, unlock R1, lock R2, run 1ms, "
+		"unlock R2\n"
+		"[task tauB]\n"
+		"class = deadline:4ms/12ms/12ms\n"
+		"cpu = any\n"
+		"activation = periodic\n"
+		"period = 12ms\n"
+		"body = lock R1, run 2500us, unlock R1\n"
+		"[task tauD]\n"
+		"class = deadline:2ms/8ms/8ms\n"
+		"cpu = any\n"
+		"activation = periodic\n"
+		"period = 8ms\n"
+		"body = lock R2, run 1500us, unlock R2\n";
+	int n;
+
+	/* tauA's sections one after the other: tauB waits at most 500 us
+	 * for it (C + I = 2.51 + 0.5 ms <= Q 4 ms), covered */
+	t_run_reset(two);
+	run();
+	t_check_int(judge(&n), 0);
+	t_check(!strstr(find(n, "interference")->c.evidence,
+			"not judged: tauB"));
+	/* nested, tauA's section on R1 includes the wait for R2 */
+	set("tauA.body=lock R1, run 500us, lock R2, run 1ms, unlock R2, "
+	    "unlock R1");
+	t_check_int(judge(&n), 0);
+	t_check(strstr(find(n, "interference")->c.evidence,
+		       "not judged: tauB") != NULL);
+}
+
 static void test_kmutex_calls(void)
 {
 	static const char km[] = "[global]\n"
@@ -514,6 +575,14 @@ static void test_bandwidth(void)
 	t_er.tasks[d].job_cpu_seq[3] = 6500 * US;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "tauD bandwidth"), IL_PASS);
+	/* one that starts late in its period: only the part it ran there */
+	t_er.tasks[d].job_start_seq[3] = t_er.tasks[d].job_rel_seq[3] + 4 * MS;
+	t_er.tasks[d].job_end_seq[3] = t_er.tasks[d].job_rel_seq[3] + 20 * MS;
+	t_er.tasks[d].job_cpu_seq[3] = 7500 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_PASS);
+	t_er.tasks[d].job_cpu_seq[3] = 6500 * US;
+	t_er.tasks[d].job_start_seq[3] = t_er.tasks[d].job_rel_seq[3];
 	/* within its period, all of it lands there: Q 2 ms + 4 ms tick */
 	t_er.tasks[d].job_end_seq[3] = t_er.tasks[d].job_rel_seq[3] + 7 * MS;
 	t_check_int(judge(&n), 0);
@@ -556,6 +625,7 @@ int main(void)
 	test_controls();
 	test_misbehaving();
 	test_not_covered();
+	test_sections();
 	test_kmutex_calls();
 	test_bandwidth();
 	il_scenario_free(&t_sc);

@@ -102,10 +102,9 @@ static uint64_t *per_period(const struct il_task_result *r, uint64_t t0,
 		uint64_t b = r->job_end_seq[k] > a ? r->job_end_seq[k] : a;
 		uint64_t c = r->job_cpu_seq[k], given = 0;
 		size_t p0 = (size_t)((a - t0) / period);
+		/* b <= last: p1 < *n */
 		size_t p1 = (size_t)((b - t0) / period);
 
-		if (p1 >= *n)
-			p1 = *n - 1;
 		for (size_t p = p0; p <= p1; p++) {
 			uint64_t lo = t0 + p * period, hi = lo + period;
 			uint64_t s = a > lo ? a : lo, e = b < hi ? b : hi;

@@ -117,7 +117,10 @@ uint64_t il_judge_outlier_ns(const struct il_hist *calib, uint64_t bound_ns);
  * (at most max; *n counts them).  Each check has a verdict other than
  * IL_NONE, and its expected verdict (the job's `expect` unless the
  * validator sets its own).  0, or -errno with why filled (an input is
- * missing: a needed calibration, a malformed result).
+ * missing: a needed calibration, a malformed result; -ENOSPC: more
+ * checks than max); the checks judged before it stay counted in *n, and
+ * the one that could not be judged is not there: the caller reports it
+ * with why, and never as a pass.
  */
 int il_judge_run(const struct il_scenario *sc,
 		 const struct il_engine_result *er,
