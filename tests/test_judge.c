@@ -299,6 +299,8 @@ static void test_pi_lower(void)
 	pi_run(30, 1500 * US, 0);
 	t_check_int(t_judge(IL_JUDGE_PI, ck, 32, &n, why, sizeof(why)), 0);
 	t_check_int(n, 1);
+	t_check_str(ck[0].task, "high");
+	t_check_int(ck[0].c.bound_ns, 2 * MS);
 	/* a deadline task ranks above every FIFO priority */
 	t_run_reset(pi_job);
 	set("low.class=fifo:99");

@@ -78,7 +78,8 @@ static void write_file(unsigned mask, int n, int flip)
 	fclose(f);
 }
 
-static int run_judge(void)
+/* invlab-judge with argv (NULL: the file), its exit status or -1 */
+static int run_judge_args(const char *a1, const char *a2)
 {
 	pid_t pid = fork();
 	int st;
@@ -90,12 +91,17 @@ static int run_judge(void)
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
-		execl(judge_prog, judge_prog, path, (char *)NULL);
+		execl(judge_prog, judge_prog, a1, a2, (char *)NULL);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+static int run_judge(void)
+{
+	return run_judge_args(path, NULL);
 }
 
 /* judge the synthetic run, then again from its file */
@@ -209,6 +215,28 @@ static void test_bad_input(void)
 	t_check_int(run_judge(), 2);
 	unlink(path);
 	t_check_int(run_judge(), 2);
+	/* usage */
+	t_check_int(run_judge_args(NULL, NULL), 2);
+	t_check_int(run_judge_args("--bogus", NULL), 2);
+	t_check_int(run_judge_args(path, path), 2);
+	t_check_int(run_judge_args("--help", NULL), 0);
+}
+
+/* kernel-mutex calls: their recorded costs are what decides */
+static void test_kmutex_costs(void)
+{
+	t_run_reset("[global]\nvalidate = mbwi\n[resource K]\ntype = rename\n"
+		    "[task a]\nclass = deadline:3ms/10ms/10ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 10ms\nbody = call K\n"
+		    "[task b]\nclass = deadline:4ms/12ms/12ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 12ms\nbody = call K\n");
+	t_run_jobs(0, 30, 10 * MS, 1500 * US, MS);
+	t_run_jobs(1, 30, 12 * MS, 1500 * US, MS);
+	t_er.kmutex_cost_ns[0] = MS;
+	t_er.kmutex_cost_p90_ns[0] = 2 * MS;
+	t_er.kmutex_cost_mean_ns[0] = MS;
+	replay(IL_JUDGE_MBWI, 4);
+	t_check_int(ck[1].c.verdict, IL_UNDECIDED);
 }
 
 int main(int argc, char **argv)
@@ -228,6 +256,7 @@ int main(int argc, char **argv)
 	test_pi();
 	test_chain();
 	test_mbwi();
+	test_kmutex_costs();
 	test_bad_input();
 	unlink(path);
 	il_scenario_free(&t_sc);

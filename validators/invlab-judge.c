@@ -416,7 +416,7 @@ static int judge_run(struct json_object *run, int idx, const char *text,
 		snprintf(err, len, "run %d: %s", idx + 1, why);
 		run_free(rn);
 		free(rn);
-		return ret < 0 ? ret : -EINVAL;
+		return ret; /* rebuild's errors are all -errno */
 	}
 	nrec = (int)json_object_array_length(checks);
 	ret = il_judge_run(&rn->sc, &rn->er, &rn->env, rn->mask, ck, MAX_CHECKS,
