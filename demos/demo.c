@@ -124,39 +124,6 @@ const char *demo_run_tag(long long repeat, int run, char *buf, size_t len)
 	return buf;
 }
 
-int demo_write_json(const char *prog, const char *path,
-		    const struct il_run_info *ri,
-		    void (*body)(struct il_json *j, void *ctx), void *ctx,
-		    int rc)
-{
-	struct il_afile af;
-	struct il_json j;
-	int ret = il_afile_open(&af, path);
-
-	if (ret) {
-		fprintf(stderr, "%s: --json: cannot create '%s': %s\n", prog,
-			path, strerror(-ret));
-		return rc ? rc : 99;
-	}
-	il_json_init(&j, af.f);
-	il_report_begin(&j, ri);
-	body(&j, ctx);
-	il_report_end(&j, rc);
-	fputc('\n', af.f);
-	if (il_json_error(&j)) {
-		il_afile_abort(&af);
-		ret = -EIO;
-	} else {
-		ret = il_afile_commit(&af);
-	}
-	if (ret) {
-		fprintf(stderr, "%s: --json: cannot write '%s': %s\n", prog,
-			path, strerror(-ret));
-		return rc ? rc : 99;
-	}
-	return rc;
-}
-
 uint64_t demo_tick_ns(const struct il_sysinfo *si)
 {
 	return si->hz > 0 ? 1000000000ull / (uint64_t)si->hz : 4000000ull;
@@ -181,15 +148,4 @@ bool demo_as_expected(enum il_verdict got, enum il_verdict expected,
 	if (undecided)
 		*undecided = o == IL_OUT_UNDECIDED;
 	return !il_outcome_fails(o, IL_UNDECIDED_TOLERATE);
-}
-
-uint64_t demo_outlier_ns(const struct il_hist *calib, uint64_t bound_ns)
-{
-	uint64_t v = 0;
-
-	if (!calib->count)
-		return 0;
-	if (il_hist_percentile_upper(calib, 0.999, &v))
-		v = calib->max;
-	return v < bound_ns ? v : bound_ns;
 }

@@ -2,9 +2,10 @@
 /*
  * What every demo does the same way: reading the command line (--help,
  * --version, usage errors), skipping with the reason, stopping on
- * SIGINT/SIGTERM, the kernel line of the header, and writing the JSON
- * result file atomically.  Program-side code: it prints and returns exit
- * codes, which the library never does.
+ * SIGINT/SIGTERM, the kernel line of the header, the expectation rule.
+ * The demo driver (driver.h) takes these steps for every demo.
+ * Program-side code: it prints and returns exit codes, which the library
+ * never does.
  */
 #ifndef INVLAB_DEMO_H
 #define INVLAB_DEMO_H
@@ -61,21 +62,7 @@ void demo_json_blocking(struct il_json *j, const struct il_blocking_stats *st);
  */
 bool demo_as_expected(enum il_verdict got, enum il_verdict expected,
 		      bool *undecided);
-/*
- * The rare-outlier allowance of a blocking check (validate.h outlier_ns):
- * the calibration's p999 (its max when fewer samples), at most bound_ns.
- */
-uint64_t demo_outlier_ns(const struct il_hist *calib, uint64_t bound_ns);
 /* " #2" for the second run of a configuration, "" when there is one */
 const char *demo_run_tag(long long repeat, int run, char *buf, size_t len);
-/*
- * Write the result file: the envelope, body(j, ctx), the return code.
- * Returns rc, or 99 (with a message) when the file cannot be written; an
- * unwritable file never leaves a partial one behind.
- */
-int demo_write_json(const char *prog, const char *path,
-		    const struct il_run_info *ri,
-		    void (*body)(struct il_json *j, void *ctx), void *ctx,
-		    int rc);
 
 #endif

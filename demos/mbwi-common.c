@@ -15,7 +15,7 @@
 #include <invlab/strbuf.h>
 #include <invlab/time.h>
 
-#include "demo.h"
+#include "driver.h"
 #include "mbwi-common.h"
 
 /* one step of the steal counter in /proc/stat: 1/USER_HZ */
@@ -239,48 +239,6 @@ void demo_json_tasks(struct il_json *j, const struct il_scenario *sc,
 			il_json_end_object(j);
 		}
 		il_json_end_array(j);
-		il_json_end_object(j);
-	}
-	il_json_end_array(j);
-}
-
-void demo_print_checks(FILE *f, const struct demo_check *ck, int n,
-		       const char *name, const char *tag, bool tap, int *ntap)
-{
-	for (int i = 0; i < n; i++) {
-		const char *got = il_verdict_name(ck[i].c.verdict);
-		const char *exp = il_verdict_name(ck[i].expected);
-		char desc[192];
-		bool und, ok = demo_as_expected(ck[i].c.verdict, ck[i].expected,
-						&und);
-
-		if (!tap) {
-			fprintf(f, "%s%s%s %s%s: %s, expected %s: %s\n",
-				name ? name : "", name ? " " : "",
-				ck[i].validator, ck[i].task, tag, got, exp,
-				ck[i].c.evidence);
-			continue;
-		}
-		snprintf(desc, sizeof(desc), "%s%s %s %s: %s (expected %s)",
-			 name ? name : "", tag, ck[i].validator, ck[i].task,
-			 got, exp);
-		il_tap_result(f, ok, ++*ntap, desc,
-			      und ? "SKIP undecided: measured noise could "
-				    "explain it"
-				  : NULL);
-		il_tap_diag(f, "%s", ck[i].c.evidence);
-	}
-}
-
-void demo_json_checks(struct il_json *j, const struct demo_check *ck, int n)
-{
-	il_json_begin_array(j, "checks");
-	for (int i = 0; i < n; i++) {
-		il_json_begin_object(j, NULL);
-		il_json_str(j, "validator", ck[i].validator);
-		il_json_str(j, "task", ck[i].task);
-		il_json_str(j, "expected", il_verdict_name(ck[i].expected));
-		il_json_check(j, &ck[i].c);
 		il_json_end_object(j);
 	}
 	il_json_end_array(j);

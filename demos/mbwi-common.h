@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What invlab-run and dl-mbwi share: measuring what the judge needs
- * around a run (validators' judge.h decides), the verdict lines, and about
+ * What the demos share besides the driver: measuring what the judge
+ * needs around a run (validators' judge.h decides), and about
  * SCHED_DEADLINE scenarios the per-task
  * tables (jobs, misses from the release, blocked time, wakeup and response
  * percentiles, CPU time and reservation budget per job) and the tasks'
@@ -22,9 +22,6 @@
 #include <invlab/sysinfo.h>
 #include <invlab/verdict.h>
 
-/* one verdict of a run, with what it is expected to be (judge.h) */
-#define demo_check il_judged
-
 /*
  * The judge's environment for one run: the tick, the steal step, the
  * machine's CPUs and deadline cap from si, and the calibrations the
@@ -41,18 +38,6 @@ int demo_judge_env(const struct il_scenario *sc,
 /* What the judge was given, for the result file (report-judge.h). */
 void demo_judge_record(const struct il_judge_env *env, unsigned mask,
 		       struct il_judge_record *rec);
-
-/*
- * The verdict lines of one run.  Text: "[NAME ]VALIDATOR TASK[TAG]: GOT,
- * expected EXP: evidence" (name may be NULL).  TAP (*ntap counts the
- * tests): "NAME[TAG] VALIDATOR TASK: GOT (expected EXP)", ok when
- * demo_as_expected(), a SKIP when undecided, the evidence as a comment.
- */
-void demo_print_checks(FILE *f, const struct demo_check *ck, int n,
-		       const char *name, const char *tag, bool tap, int *ntap);
-
-/* The "checks" array of a run's JSON object. */
-void demo_json_checks(struct il_json *j, const struct demo_check *ck, int n);
 
 /* Per-task tables of a run with deadline tasks, each line prefixed. */
 void demo_print_dl_tasks(FILE *f, const struct il_scenario *sc,

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one demo driver.  A demo (a "family": pi-classic, pi-chain, kmutex,
+ * dl-mbwi, invlab-run) describes its scenarios as job text and its
+ * configurations as changes of that job (--set assignments); the driver
+ * does everything else, once, the same way for all of them:
+ *
+ *   - the command line: the common options and the family's table,
+ *     --help, --version, usage errors (exit 2), --json - (demo.h);
+ *   - every configuration is built before anything runs, so a bad
+ *     option costs nothing; --print-job when the family has it;
+ *   - what cannot run here exits 77 with the reason: the real-time probe
+ *     (il_sched_probe_rt) for the highest priority any task needs, and an
+ *     engine refusal (-EPERM, -EBUSY, -EINVAL);
+ *   - mlockall, SIGINT/SIGTERM (128+N, partial results written, the JSON
+ *     marked interrupted), --repeat and --live;
+ *   - one engine result, allocated once on the heap;
+ *   - after each run the idle-wakeup calibrations the judge needs
+ *     (il_judge_calib_needed), then the verdicts (il_judge_run, or the
+ *     family's own judge);
+ *   - text, TAP (one test per verdict, the plan at the end) and JSON,
+ *     each run with the judge's inputs (report-judge.h: invlab-judge can
+ *     judge it again from the file);
+ *   - the cgroups and kernel-mutex files of a run removed after it;
+ *   - the exit status through the one expectation rule (expect.h).
+ *
+ * Program-side code: it prints and returns exit codes.
+ */
+#ifndef INVLAB_DRIVER_H
+#define INVLAB_DRIVER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <invlab/engine.h>
+#include <invlab/judge.h>
+#include <invlab/live.h>
+#include <invlab/opt.h>
+#include <invlab/report.h>
+#include <invlab/scenario.h>
+#include <invlab/sysinfo.h>
+#include <invlab/validate.h>
+
+#include "demo.h"
+
+#define DRV_MAX_CONFIGS 16
+#define DRV_MAX_SETS	8
+#define DRV_MAX_CHECKS	(2 * IL_MAX_TASKS + 2)
+
+/* One configuration: a job and the changes that make it this case. */
+struct drv_config {
+	const char *name; /* names the run (JSON "configuration") */
+	const char *text; /* the job text; NULL: read the file */
+	const char *file; /* its file name, for messages and JSON */
+	const char *set[DRV_MAX_SETS]; /* --set assignments, in order */
+};
+
+/* One run of one configuration, as the hooks see it. */
+struct drv_run {
+	int config; /* index into drv.configs */
+	const char *name;
+	int repeat; /* 1.. */
+	char tag[16];
+	struct il_scenario *sc;
+	struct il_engine_result *er;
+	struct il_judge_env env;
+	unsigned mask; /* validators (il_judge_validators) */
+	struct il_judged ck[DRV_MAX_CHECKS];
+	int nck;
+	/* why the first check is expected as it is ("" : not said) */
+	char expect_why[160];
+};
+
+struct drv;
+
+struct drv_family {
+	const char *prog, *usage, *summary;
+	const struct il_opt *opts; /* the family's table (common comes first) */
+	size_t cfg_size; /* its settings, struct il_common_cfg first */
+	int max_pos;	 /* positional arguments accepted */
+	/* the configurations when setup does not fill them */
+	const struct drv_config *configs;
+	int nconfigs;
+	/*
+	 * After the command line: check the options, fill or select
+	 * d->configs.  -1 to go on, or the exit status (messages printed).
+	 */
+	int (*setup)(struct drv *d, int argc, char **argv, int pos);
+	/* Why configuration c cannot run here (NULL: it can); it is skipped. */
+	const char *(*cannot_run)(struct drv *d, int c, char *why, size_t len);
+	/* Just before configuration c runs (pinning the orchestrator...). */
+	void (*prepare)(struct drv *d, int c);
+	/* Changes from the family's options, after the configuration's. */
+	int (*adjust)(struct drv *d, int c, struct il_scenario *sc, char *err,
+		      size_t len);
+	/* Its own judge (NULL: il_judge_run); 0 or -errno with why. */
+	int (*judge)(struct drv *d, struct drv_run *r, char *why, size_t len);
+	/* Before the runs (not with --quiet or --tap). */
+	void (*header)(struct drv *d, FILE *f);
+	/* Text of one run before its verdict lines (NULL: the task table). */
+	void (*run_text)(struct drv *d, const struct drv_run *r, FILE *f,
+			 const char *pfx);
+	/* Text of one run after its verdict lines. */
+	void (*run_note)(struct drv *d, const struct drv_run *r, FILE *f,
+			 const char *pfx);
+	/* After the last run (tables over all runs). */
+	void (*end_text)(struct drv *d, FILE *f, const char *pfx);
+	/* The JSON: members before "runs", and each run's (NULL: default). */
+	void (*json_head)(struct drv *d, struct il_json *j);
+	void (*json_run)(struct drv *d, const struct drv_run *r,
+			 struct il_json *j);
+	/* --live rows (NULL: every task's waits or wakeups). */
+	int (*live_rows)(struct drv *d, const struct drv_run *r,
+			 const struct il_engine_result *er,
+			 struct il_live_row *rows, int max);
+	/*
+	 * One check per run, of this task's first lock: the verdict lines
+	 * name the configuration alone, and drv_json_subject writes it.
+	 */
+	const char *subject;
+	/* what a configuration is ("protocol"): a JSON member of each run */
+	const char *config_label;
+	/* the text ends with a table of the subject's waits, run by run */
+	bool subject_table;
+	/* a configuration the engine refuses is skipped, the others run */
+	bool skip_refused;
+	/* the text report ends with the count of checks by outcome */
+	bool count_line;
+	/* the job's duration stands unless adjust changes it (else
+	 * --duration, or its default, applies to every configuration) */
+	bool job_duration;
+	/* engine options every run takes */
+	const char *boost_from;
+};
+
+struct drv {
+	const struct drv_family *fam;
+	void *cfg;
+	struct il_common_cfg *c;
+	const struct il_opt *tables[3];
+	struct drv_config configs[DRV_MAX_CONFIGS];
+	int nconfigs;
+	/* run configs[i] when want[i] (all, unless setup chose) */
+	bool want[DRV_MAX_CONFIGS];
+	struct il_sysinfo si;
+	uint64_t tick_ns;
+	int partition; /* engine option, from a "partition" flag */
+	/* M-BWI negative control (judge.h il_judge_env), set by adjust */
+	struct il_sched declared[DRV_MAX_CONFIGS][IL_MAX_TASKS];
+	int unreserved[DRV_MAX_CONFIGS];
+	struct drv_row *rows; /* f->subject_table */
+	int nrows;
+	/* counts, for the exit status and the summary */
+	int ntap, nexp, nundec, nunexp, nruns;
+};
+
+/* The whole program: returns the exit status. */
+int drv_main(const struct drv_family *f, int argc, char **argv);
+
+/*
+ * Configuration c as it runs: its job, its changes, then the family's
+ * (adjust).  0, or -errno with err (FILE:LINE where the job says it);
+ * sc is freed on error.
+ */
+int drv_build(struct drv *d, int c, struct il_scenario *sc, char *err,
+	      size_t len);
+/* The int field of a flag of the family's table, by name (0: none). */
+int drv_flag(const struct drv *d, const char *name);
+/* --list: each configuration's name and description; 0 */
+int drv_list(struct drv *d);
+/*
+ * The configurations named by argv[pos..] (e.g. "basic chain"), in that
+ * order; all of them when none is named.  -1 to go on, or 2 after an
+ * unknown name (printed, with the names there are: "unknown WHAT 'x'").
+ */
+int drv_pick(struct drv *d, int argc, char **argv, int pos, const char *what);
+/* --cpu: that CPU (-1: the last online), or -1 when it is not online
+ * (printed) */
+int drv_cpu(const struct drv *d, int64_t v);
+/* Apply one assignment built with printf; 0 or -EINVAL with err. */
+int drv_setf(struct il_scenario *sc, char *err, size_t len, const char *fmt,
+	     ...) __attribute__((format(printf, 4, 5)));
+/* The verdict lines of a run (text or TAP). */
+void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f);
+/* Each task's figures as a table (deadline tasks: demo_print_dl_tasks). */
+void drv_print_tasks(FILE *f, const struct il_scenario *sc,
+		     const struct il_engine_result *er, const char *pfx);
+/*
+ * The members of a one-check run: its check, expected, rounds and how
+ * they fell, steal, placement, and the subject's histograms (blocked_ns,
+ * release_to_lock_ns, wakeup_ns, calibration_wakeup_ns).
+ */
+void drv_json_subject(struct drv *d, const struct drv_run *r,
+		      struct il_json *j);
+/* The subject's task result in r (f->subject), or NULL. */
+const struct il_task_result *drv_subject(const struct drv *d,
+					 const struct drv_run *r);
+/* The default members of a run's JSON object. */
+void drv_json_run(struct drv *d, const struct drv_run *r, struct il_json *j);
+
+#endif

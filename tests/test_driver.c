@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The demo driver (demos/driver.h): the exit status through the one
+ * expectation rule, refusals as 77, bad configurations as 2, measured-only
+ * runs, the configurations' --set changes and the result file.  The runs
+ * are one CFS task for 100 ms (no privilege needed); the verdicts come
+ * from a judge of the test's own, so nothing depends on timing.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <invlab/time.h>
+
+#include "../demos/driver.h"
+#include "t_util.h"
+
+struct cfg {
+	struct il_common_cfg common; /* must come first: see opt.h */
+	int flag;
+};
+
+static const struct il_opt opts[] = {
+	{
+		.name = "flag",
+		.type = IL_OPT_FLAG,
+		.offset = offsetof(struct cfg, flag),
+		.help = "a flag of the family",
+	},
+	{ .name = NULL },
+};
+
+static const char job[] = "[global]\n"
+			  "name = t\n"
+			  "validate = none\n"
+			  "[task a]\n"
+			  "class = other\n"
+			  "activation = periodic\n"
+			  "period = 10ms\n"
+			  "body = run 100us\n";
+
+/* what the test's judge gives each configuration */
+static enum il_verdict got[2], want[2];
+static int judged, cannot;
+static uint64_t seen_duration[2];
+
+static int judge(struct drv *d, struct drv_run *r, char *why, size_t len)
+{
+	judged++;
+	seen_duration[r->config] = r->sc->g.duration_ns;
+	r->ck[0].validator = "t";
+	snprintf(r->ck[0].task, sizeof(r->ck[0].task), "a");
+	r->ck[0].c.verdict = got[r->config];
+	snprintf(r->ck[0].c.evidence, sizeof(r->ck[0].c.evidence), "test");
+	r->ck[0].expected = want[r->config];
+	r->nck = 1;
+	return 0;
+}
+
+static const char *cannot_run(struct drv *d, int c, char *why, size_t len)
+{
+	if (!cannot)
+		return NULL;
+	snprintf(why, len, "not here");
+	return why;
+}
+
+static struct drv_config configs[2] = {
+	{ .name = "one", .text = job, .file = "t.job" },
+	{ .name = "two",
+	  .text = job,
+	  .file = "t.job",
+	  .set = { "a.body=run 200us" } },
+};
+
+static struct drv_family fam = {
+	.prog = "test-driver",
+	.usage = "[OPTIONS]",
+	.summary = "test",
+	.opts = opts,
+	.cfg_size = sizeof(struct cfg),
+	.configs = configs,
+	.nconfigs = 2,
+	.judge = judge,
+	.cannot_run = cannot_run,
+	.skip_refused = true,
+};
+
+/* drv_main with these arguments after the program name */
+static int run(const char *a1, const char *a2, const char *a3)
+{
+	char *argv[8] = { (char *)"test-driver", (char *)"-q", (char *)"-d",
+			  (char *)"100ms" };
+	int argc = 4;
+
+	if (a1)
+		argv[argc++] = (char *)a1;
+	if (a2)
+		argv[argc++] = (char *)a2;
+	if (a3)
+		argv[argc++] = (char *)a3;
+	judged = 0;
+	return drv_main(&fam, argc, argv);
+}
+
+static int outcome(enum il_verdict g, enum il_verdict w)
+{
+	got[0] = got[1] = IL_PASS;
+	want[0] = want[1] = IL_PASS;
+	got[1] = g;
+	want[1] = w;
+	return run(NULL, NULL, NULL);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+
+	if (f && buf)
+		buf[fread(buf, 1, (1 << 20) - 1, f)] = '\0';
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	char path[] = "/tmp/test-driver-XXXXXX", file[64];
+	char *text;
+	int fd;
+
+	/* the exit status is the expectation rule's */
+	t_check_int(outcome(IL_PASS, IL_PASS), 0);
+	t_check_int(judged, 2);
+	t_check_int(outcome(IL_FAIL, IL_FAIL), 0);
+	t_check_int(outcome(IL_FAIL, IL_PASS), 1);
+	t_check_int(outcome(IL_PASS, IL_FAIL), 1);
+	t_check_int(outcome(IL_UNDECIDED, IL_PASS), 0); /* tolerated */
+	t_check_int(outcome(IL_UNDECIDED, IL_FAIL), 1); /* a blind control */
+	t_check_int(outcome(IL_NONE, IL_PASS), 1);	/* fails closed */
+	t_check_int(outcome(IL_FAIL, IL_NONE), 0);	/* information */
+
+	/* every configuration ran with --duration and its own changes */
+	t_check_int(seen_duration[0], 100 * IL_NSEC_PER_MSEC);
+	t_check_int(seen_duration[1], 100 * IL_NSEC_PER_MSEC);
+
+	/* nothing can run here: 77; a configuration that cannot be built: 2 */
+	cannot = 1;
+	t_check_int(outcome(IL_PASS, IL_PASS), 77);
+	t_check_int(judged, 0);
+	cannot = 0;
+	configs[1].set[1] = "a.clas=other";
+	t_check_int(outcome(IL_PASS, IL_PASS), 2);
+	t_check_int(judged, 0);
+	configs[1].set[1] = NULL;
+	t_check_int(run("--bogus", NULL, NULL), 2);
+	t_check_int(run("--help", NULL, NULL), 0);
+
+	/* the result file: every run, its check, the judge's inputs, rc */
+	fd = mkstemp(path);
+	t_check(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	snprintf(file, sizeof(file), "%s", path);
+	got[0] = IL_PASS;
+	got[1] = IL_FAIL;
+	want[0] = want[1] = IL_PASS;
+	t_check_int(run("--json", file, NULL), 1);
+	text = slurp(file);
+	t_check(text != NULL);
+	if (text) {
+		t_check_contains(text, "\"configuration\": \"one\"");
+		t_check_contains(text, "\"configuration\": \"two\"");
+		t_check_contains(text, "\"checks\"");
+		t_check_contains(text, "\"judge_inputs\"");
+		t_check_contains(text, "\"interrupted\": false");
+		t_check_contains(text, "\"return_code\": 1");
+		t_check_contains(text, "run 200us");
+	}
+	free(text);
+	unlink(file);
+
+	/* no judge: measured only, as expected when every task ran */
+	fam.judge = NULL;
+	t_check_int(run(NULL, NULL, NULL), 0);
+	fam.judge = judge;
+	return t_done("driver");
+}
