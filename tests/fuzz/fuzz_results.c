@@ -22,7 +22,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "escape.h"
+#include "format.h"
 #include "results.h"
+#include "stats.h"
 
 #define SEP "\n#--\n"
 
@@ -135,7 +138,7 @@ static void compare_one(const struct il_res_metric *bm,
 	const struct il_res_cmp_opts o = {
 		.mode = mode,
 		.alpha = 0.05,
-		.min_change_pct = 2,
+		.threshold_pct = 2,
 	};
 	struct il_res_cmp c;
 
@@ -143,7 +146,7 @@ static void compare_one(const struct il_res_metric *bm,
 	check_p(c.p);
 	if (c.change < IL_RES_NA || c.change > IL_RES_WORSE)
 		fail("an unknown change");
-	if (c.test < IL_RES_T_NONE || c.test > IL_RES_T_Z_MEAN)
+	if (c.test < IL_RES_T_NONE || c.test > IL_RES_T_HBOOT)
 		fail("an unknown test");
 	il_res_change_name(c.change);
 	il_res_test_name(c.test);
