@@ -455,7 +455,8 @@ int main(int argc, char **argv)
 	struct json_ctx jc;
 	struct cfg cfg;
 	char err[512], tag[16];
-	int ret, cpu, nres = 0, rc = 0, first, last, pos;
+	int ret, cpu, nres = 0, rc = 0, first, last, pos, skip_protect = 0;
+	const char *no_protect;
 
 	memset(&cfg, 0, sizeof(cfg));
 	ret = demo_args(argc, argv, tables, &cfg, "pi-classic", "[OPTIONS]",
@@ -501,6 +502,15 @@ int main(int argc, char **argv)
 
 	first = cfg.protocol == P_ALL ? P_NONE : cfg.protocol;
 	last = cfg.protocol == P_ALL ? P_PROTECT : cfg.protocol;
+	/* no priority ceiling in this C library: that protocol is a SKIP */
+	no_protect = il_engine_protect_missing();
+	if (no_protect && first == P_PROTECT)
+		return demo_skip(&cfg.common, "pi-classic", no_protect);
+	if (no_protect && last == P_PROTECT) {
+		last = P_INHERIT;
+		skip_protect = 1;
+		fprintf(stderr, "pi-classic: protect: SKIP: %s\n", no_protect);
+	}
 	if (!cfg.common.quiet && !cfg.common.tap) {
 		char cs[24], hog[24];
 
@@ -547,7 +557,7 @@ int main(int argc, char **argv)
 		rc = 128 + demo_signal;
 
 	if (cfg.common.tap && rc != 77) {
-		printf("TAP version 13\n1..%d\n", nres);
+		printf("TAP version 13\n1..%d\n", nres + skip_protect);
 		print_text(stdout, &cfg, res, nres, "# ");
 		for (int i = 0; i < nres; i++) {
 			char desc[160];
@@ -562,6 +572,10 @@ int main(int argc, char **argv)
 				      res[i].check.verdict == res[i].expected,
 				      i + 1, desc, NULL);
 		}
+		if (skip_protect)
+			il_tap_result(stdout, true, nres + 1, "protect",
+				      "SKIP the C library has no "
+				      "pthread_mutexattr_setprioceiling");
 	} else if (rc != 77) {
 		print_text(stdout, &cfg, res, nres, "");
 	}
