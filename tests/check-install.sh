@@ -59,6 +59,8 @@ for job in "$src"/demos/jobs/*.job; do
 	j=${job##*/}
 	check "job file $j in share/invlab/jobs" -s "$share/invlab/jobs/$j"
 done
+check "invlab-suite's list of cases in share/invlab" \
+	-s "$share/invlab/cases.list"
 check "gate profile in share/invlab/gate" \
 	-s "$share/invlab/gate/gate-example.ini"
 for doc in "$src"/README.md "$src"/docs/*.md; do
