@@ -56,6 +56,9 @@ chmod +x "$tmp/bin/fake"
 # a stand-in gate: fails when the profile says so
 cat >"$tmp/bin/invlab-gate" <<'EOS'
 #!/bin/sh
+for a; do
+	case $a in *summary.json) echo "gated the summary" && exit 99 ;; esac
+done
 grep -q fail "$2" && { echo "FAIL"; exit 1; }
 echo "PASS"
 exit 0
@@ -120,7 +123,7 @@ check "the hung case's reason" grep -q 'killed' "$tmp/tap"
 cases "a fake 0 0"
 echo "[x]" >"$tmp/pass.ini"
 echo "fail" >"$tmp/fail.ini"
-run --gate "$tmp/pass.ini"
+run --gate "$tmp/pass.ini" --json "$tmp/out/summary.json"
 check "the gate passes: exit 0, one more test point" \
 	[ "$rc" = 0 -a "$(grep -c '^1\.\.2$' "$tmp/tap")" = 1 ]
 run --gate "$tmp/fail.ini"
