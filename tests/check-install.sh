@@ -62,7 +62,7 @@ done
 check "invlab-suite's list of cases in share/invlab" \
 	-s "$share/invlab/cases.list"
 check "gate profile in share/invlab/gate" \
-	-s "$share/invlab/gate/gate-example.ini"
+	-s "$share/invlab/gate/gate-example.ini" -a -s "$share/invlab/gate/suite.ini"
 for doc in "$src"/README.md "$src"/docs/*.md; do
 	d=${doc##*/}
 	check "document $d in share/doc/invlab" -s "$share/doc/invlab/$d"
