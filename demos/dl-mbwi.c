@@ -545,7 +545,7 @@ int main(int argc, char **argv)
 			il_afile_abort(&af);
 		fprintf(stderr, "%s: --json: cannot write '%s'\n", PROG,
 			cfg.common.json);
-		rc = rc ? rc : 99;
+		rc = 99; /* whatever the verdicts */
 	}
 	return rc;
 }

@@ -467,9 +467,11 @@ int main(int argc, char **argv)
 		} else if (il_afile_commit(&af) == 0) {
 			goto written;
 		}
+		/* a result that cannot be written is 99, whatever the verdict
+		 */
 		fprintf(stderr, "invlab-run: --json: cannot write '%s'\n",
 			cfg.common.json);
-		rc = rc ? rc : 99;
+		rc = 99;
 	}
 written:
 	il_scenario_free(&sc);

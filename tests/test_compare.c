@@ -872,11 +872,12 @@ static void test_errors(const struct il_sysinfo *si, char **base)
 	t_check_contains(err, "did you mean '--format'");
 	free(out), free(err);
 
-	/* unreadable inputs: 99, with the file (and line) named */
+	/* a missing input is an input error (2), as in every program */
 	rc = run(&out, &err, base[0], t_tmp("absent.json"), NULL);
-	t_check_int(rc, 99);
+	t_check_int(rc, 2);
 	t_check_contains(err, "absent.json: No such file or directory");
 	free(out), free(err);
+	/* unreadable inputs: 99, with the file (and line) named */
 	f = fopen(t_tmp("broken.json"), "w");
 	fputs("{\n  \"schema_version\": 1,\n  \"runs\": [\n", f);
 	fclose(f);

@@ -1117,11 +1117,13 @@ static int load_baseline(struct il_res_set *s, const struct il_strlist *l)
 			return -ENOMEM;
 		for (char *p = strtok_r(copy, ",", &save); p;
 		     p = strtok_r(NULL, ",", &save)) {
-			if (il_res_set_load(s, p, err, sizeof(err))) {
+			int ret = il_res_set_load(s, p, err, sizeof(err));
+
+			if (ret) {
 				fprintf(stderr, "invlab-gate: --baseline: %s\n",
 					err);
 				free(copy);
-				return -1;
+				return il_res_load_status(ret);
 			}
 		}
 		free(copy);
@@ -1212,15 +1214,17 @@ int main(int argc, char **argv)
 	il_res_set_init(&gt.base, false);
 	gt.res.max_input = gt.base.max_input = cfg.max_input;
 	for (int i = first; i < argc; i++) {
-		if (il_res_set_load(&gt.res, argv[i], err, sizeof(err))) {
+		ret = il_res_set_load(&gt.res, argv[i], err, sizeof(err));
+		if (ret) {
 			fprintf(stderr, "invlab-gate: %s\n", err);
 			free_gate(&gt);
-			return 99;
+			return il_res_load_status(ret);
 		}
 	}
-	if (load_baseline(&gt.base, &cfg.baseline)) {
+	ret = load_baseline(&gt.base, &cfg.baseline);
+	if (ret) {
 		free_gate(&gt);
-		return 99;
+		return ret == -ENOMEM ? 99 : ret;
 	}
 	gt.have_base = cfg.baseline.n > 0;
 	if (judge(&gt)) {
