@@ -489,6 +489,17 @@ static void test_cli(char **base, char **same, char **shift, char **noise)
 	t_check_contains(out, "bootstrap");
 	t_check_contains(out, "1:1");
 	free(out), free(err);
+
+	/* a histogram no run has is a typo: 2 with the name, not 77 */
+	rc = run(&out, &err, "-m", "blokced_ns", base[0], shift[0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--metric: no histogram 'blokced_ns' in the "
+			      "results; did you mean 'blocked_ns'?");
+	free(out), free(err);
+	rc = run(&out, &err, "-m", "blocked_ns,zzz", base[0], shift[0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "no histogram 'zzz' in the results");
+	free(out), free(err);
 }
 
 static void test_exact_format(const struct il_sysinfo *si)
