@@ -143,8 +143,8 @@ if [ -w /dev/full ]; then
 	check "--json /dev/full: exit 99 whatever the verdicts" [ "$rc" = 99 ]
 fi
 run --json "$tmp/nodir/s.json"
-check "an unwritable --json: exit 99 before anything runs" \
-	[ "$rc" = 99 -a ! -s "$tmp/tap" ]
+check "an --json that cannot be created: exit 2 before anything runs" \
+	[ "$rc" = 2 -a ! -s "$tmp/tap" ]
 run --timeout 0
 check "--timeout 0: exit 2, the range named" \
 	grep -q '1\.\.3600' "$tmp/err"

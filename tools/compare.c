@@ -1005,6 +1005,12 @@ int main(int argc, char **argv)
 		free_cmp(&c);
 		return 0;
 	}
+	/* an output that cannot be written is found before any work */
+	if (cfg.json && il_afile_check(cfg.json, err, sizeof(err))) {
+		fprintf(stderr, "invlab-compare: --json: %s\n", err);
+		free_cmp(&c);
+		return 2;
+	}
 	if (parse_lists(&c, err, sizeof(err))) {
 		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);

@@ -1287,6 +1287,11 @@ int main(int argc, char **argv)
 		printf("invlab-gate %s (%s)\n", il_version(), il_features());
 		return 0;
 	}
+	/* an output that cannot be written is found before any work */
+	if (cfg.junit && il_afile_check(cfg.junit, err, sizeof(err))) {
+		fprintf(stderr, "invlab-gate: --junit: %s\n", err);
+		return 2;
+	}
 	if (!cfg.profile) {
 		fprintf(stderr, "invlab-gate: --profile FILE is required\n"
 				"Try 'invlab-gate --help'.\n");
