@@ -485,7 +485,12 @@ int main(int argc, char **argv)
 		       PROG);
 		return 0;
 	}
-	if (argc != 2 || argv[1][0] == '-') {
+	if (argc >= 2 && argv[1][0] == '-' && argv[1][1]) {
+		fprintf(stderr, "%s: unknown option '%s'\nTry '%s --help'.\n",
+			PROG, argv[1], PROG);
+		return 2;
+	}
+	if (argc != 2) {
 		fprintf(stderr, "Usage: %s RESULT.json\nTry '%s --help'.\n",
 			PROG, PROG);
 		return 2;
