@@ -7,7 +7,7 @@
 # output it cannot create; all three are 2 (bad usage or input), before
 # anything is measured.
 #
-#   check-exit.sh NAME=PROGRAM...
+#   check-exit.sh NAME PROGRAM [NAME PROGRAM]...
 #
 # NAME picks the input the program takes; PROGRAM runs through meson's
 # exe_wrapper in a cross build (MESON_EXE_WRAPPER), except invlab-suite,
@@ -48,9 +48,10 @@ expect() { # WANT DESCRIPTION PROGRAM ARGS...: the message names $name
 }
 
 echo "TAP version 13"
-for a in "$@"; do
-	name=${a%%=*}
-	prog=${a#*=}
+while [ $# -ge 2 ]; do
+	name=$1
+	prog=$2
+	shift 2
 	word=no-such-option
 	expect 2 "$name: an unknown option" "$prog" --no-such-option
 	word=no-such-file
