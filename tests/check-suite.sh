@@ -126,8 +126,10 @@ echo "fail" >"$tmp/fail.ini"
 run --gate "$tmp/pass.ini" --json "$tmp/out/summary.json"
 check "the gate passes: exit 0, one more test point" \
 	[ "$rc" = 0 -a "$(grep -c '^1\.\.2$' "$tmp/tap")" = 1 ]
-run --gate "$tmp/fail.ini"
+run --gate "$tmp/fail.ini" --junit "$tmp/g.xml"
 check "the gate fails: exit 1" [ "$rc" = 1 ]
+check "JUnit: the gate's failure is a test case" \
+	grep -q 'tests="2" failures="1"' "$tmp/g.xml"
 run --gate "$tmp/nosuch.ini"
 check "a missing gate profile: exit 2 before anything runs" \
 	[ "$rc" = 2 -a ! -s "$tmp/tap" ]
