@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 done
 case $code in
 77) echo "fake: SKIP: needs CAP_SYS_NICE (run as root)" >&2 ;;
-hang) sleep 30 ;;
+hang) exec sleep 30 ;;
 esac
 [ "$code" = hang ] && exit 0
 echo "TAP version 13"
@@ -119,6 +119,19 @@ cases "h fake 0 hang"
 run --timeout 1
 check "a hung case is killed at --timeout: exit 99" [ "$rc" = 99 ]
 check "the hung case's reason" grep -q 'killed' "$tmp/tap"
+
+# SIGTERM: the running case is stopped, the reports so far are written
+cases "h fake 0 hang" "i fake 0 0"
+sh "$suite" --bindir "$tmp/bin" --cases "$tmp/cases" -o "$tmp/out" \
+	--junit "$tmp/t.xml" >"$tmp/tap" 2>"$tmp/err" &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "SIGTERM: exit 143" [ "$rc" = 143 ]
+check "SIGTERM: the case is an error, the reports written" \
+	grep -q 'interrupted by SIGTERM' "$tmp/t.xml"
 
 cases "a fake 0 0"
 echo "[x]" >"$tmp/pass.ini"
