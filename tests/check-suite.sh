@@ -7,7 +7,7 @@
 # reports, the gate hook, --only, and that a report it cannot write is
 # exit 99 whatever the verdicts.  TAP out.
 #
-#   check-suite.sh INVLAB-SUITE CASES.LIST
+#   check-suite.sh INVLAB-SUITE CASES.LIST [MANPAGE]
 set -u
 suite=$1
 real_cases=$2
@@ -177,6 +177,13 @@ sh "$suite" --cases "$real_cases" --list >"$tmp/list" 2>"$tmp/err"
 check "the installed list reads" [ $? = 0 ]
 check "case names are unique" \
 	[ -z "$(cut -d' ' -f1 "$tmp/list" | sort | uniq -d)" ]
+
+# the hand-written man page lists every option --help does
+if [ -n "${3:-}" ]; then
+	for o in $(sh "$suite" --help | sed -n 's/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p'); do
+		check "man page lists --$o" grep -qF -- "\\-\\-$o" "$3"
+	done
+fi
 
 echo "1..$n"
 [ "$fail" -eq 0 ] || exit 1
