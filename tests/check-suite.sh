@@ -122,10 +122,16 @@ check "the hung case's reason" grep -q 'killed' "$tmp/tap"
 
 # SIGTERM: the running case is stopped, the reports so far are written
 cases "h fake 0 hang" "i fake 0 0"
-sh "$suite" --bindir "$tmp/bin" --cases "$tmp/cases" -o "$tmp/out" \
+sh "$suite" --bindir "$tmp/bin" --cases "$tmp/cases" -o "$tmp/out-term" \
 	--junit "$tmp/t.xml" >"$tmp/tap" 2>"$tmp/err" &
 pid=$!
-sleep 1
+# once the hanging case runs (its log exists), not before
+i=0
+while [ ! -e "$tmp/out-term/h.log" ] && [ "$i" -lt 100 ]; do
+	sleep 0.1 2>/dev/null || sleep 1
+	i=$((i + 1))
+done
+sleep 0.2 2>/dev/null || sleep 1
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
