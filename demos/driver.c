@@ -730,9 +730,10 @@ static int close_json(struct session *s)
 		ret = il_afile_commit(&s->af);
 	}
 	if (ret) {
+		/* 99 whatever the verdicts: a lost result is not a FAIL */
 		fprintf(stderr, "%s: --json: cannot write '%s': %s\n",
 			d->fam->prog, d->c->json, strerror(-ret));
-		return s->rc ? s->rc : 99;
+		return 99;
 	}
 	return s->rc;
 }

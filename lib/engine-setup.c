@@ -20,6 +20,7 @@
 #include <invlab/sysinfo.h>
 #include <invlab/time.h>
 
+#include "config.h"
 #include "engine-private.h"
 
 static int rank_of(const struct il_sched *s)
@@ -570,6 +571,16 @@ int __il_make_partitions(struct engine *e, struct il_engine_result *res,
 	return 0;
 }
 
+const char *il_engine_protect_missing(void)
+{
+#if HAVE_PRIO_PROTECT
+	return NULL;
+#else
+	return "the priority-ceiling protocol (protect) is not in this build: "
+	       "the C library has no pthread_mutexattr_setprioceiling";
+#endif
+}
+
 int __il_make_mutexes(struct engine *e, struct il_engine_result *res, char *why,
 		      size_t len)
 {
@@ -618,10 +629,18 @@ int __il_make_mutexes(struct engine *e, struct il_engine_result *res, char *why,
 			: rs->k.protocol == IL_PROTO_PROTECT
 				? PTHREAD_PRIO_PROTECT
 				: PTHREAD_PRIO_NONE;
+		if (proto == PTHREAD_PRIO_PROTECT &&
+		    il_engine_protect_missing()) {
+			snprintf(why, len, "resource '%s': %s", rs->name,
+				 il_engine_protect_missing());
+			return -EPERM;
+		}
 		pthread_mutexattr_init(&a);
 		ret = pthread_mutexattr_setprotocol(&a, proto);
+#if HAVE_PRIO_PROTECT
 		if (!ret && proto == PTHREAD_PRIO_PROTECT)
 			ret = pthread_mutexattr_setprioceiling(&a, ceiling);
+#endif
 		if (!ret)
 			ret = pthread_mutex_init(e->mtx[r], &a);
 		pthread_mutexattr_destroy(&a);

@@ -287,6 +287,18 @@ static const char *suggest_result(const struct suggest *s, size_t *len)
 	return NULL;
 }
 
+const char *il_suggest(const char *typed, const char *const *cands, size_t n)
+{
+	struct suggest s;
+	size_t rlen;
+
+	suggest_init(&s, typed, strlen(typed));
+	for (size_t i = 0; i < n; i++)
+		if (cands[i])
+			suggest_consider(&s, cands[i], strlen(cands[i]));
+	return suggest_result(&s, &rlen);
+}
+
 static const char *suggest_n(const struct il_opt *const *tables,
 			     const char *name, size_t len)
 {

@@ -5,11 +5,28 @@
  * timeout so that no protocol failure can hang a run.
  */
 #include <errno.h>
-#include <linux/futex.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+/*
+ * The futex operations are the kernel's ABI, fixed values: defined here
+ * rather than taken from <linux/futex.h>, which a C library without the
+ * kernel's uapi headers on its path (musl-gcc, some NDK setups) lacks.
+ */
+#ifndef FUTEX_WAKE
+#define FUTEX_WAKE 1
+#endif
+#ifndef FUTEX_WAIT_BITSET
+#define FUTEX_WAIT_BITSET 9
+#endif
+#ifndef FUTEX_PRIVATE_FLAG
+#define FUTEX_PRIVATE_FLAG 128
+#endif
+#ifndef FUTEX_BITSET_MATCH_ANY
+#define FUTEX_BITSET_MATCH_ANY 0xffffffff
+#endif
 
 #include <invlab/sync.h>
 #include <invlab/time.h>

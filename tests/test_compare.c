@@ -601,6 +601,16 @@ static void test_cli(char **base, char **same, char **shift, char **noise)
 	t_check_contains(out, "blocked_ns: Median of per-run mean; AMean of "
 			      "per-run p50; lower");
 	free(out), free(err);
+	/* a histogram no run has is a typo: 2 with the name, not 77 */
+	rc = run(&out, &err, "-m", "blokced_ns", base[0], shift[0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--metric: no histogram 'blokced_ns' in the "
+			      "results; did you mean 'blocked_ns'?");
+	free(out), free(err);
+	rc = run(&out, &err, "-m", "blocked_ns,zzz", base[0], shift[0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "no histogram 'zzz' in the results");
+	free(out), free(err);
 }
 
 static void test_exact_format(const struct il_sysinfo *si)
@@ -1002,11 +1012,12 @@ static void test_errors(const struct il_sysinfo *si, char **base)
 	t_check_contains(err, "did you mean '--format'");
 	free(out), free(err);
 
-	/* unreadable inputs: 99, with the file (and line) named */
+	/* a missing input is an input error (2), as in every program */
 	rc = run(&out, &err, base[0], t_tmp("absent.json"), NULL);
-	t_check_int(rc, 99);
+	t_check_int(rc, 2);
 	t_check_contains(err, "absent.json: No such file or directory");
 	free(out), free(err);
+	/* unreadable inputs: 99, with the file (and line) named */
 	f = fopen(t_tmp("broken.json"), "w");
 	fputs("{\n  \"schema_version\": 1,\n  \"runs\": [\n", f);
 	fclose(f);

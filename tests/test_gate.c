@@ -268,15 +268,44 @@ static void test_judging(void)
 	t_check_contains(out, "1 passed, 1 failed");
 	free(out), free(err), free(p);
 
-	/* nothing matches: no data (77), or a failure if asked */
+	/*
+	 * A section that matches nothing is a mistake in the profile (2,
+	 * with the closest name), not a SKIP that turns its checks off;
+	 * --missing=skip says the profile covers more (no data, 77), and
+	 * --missing=fail fails it.
+	 */
 	p = profile("none.ini", "[other/x]\nverdict = PASS\n");
 	rc = run(&out, &err, "-p", p, good0, NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "none.ini:1: [other/x] matches nothing in the "
+			      "results (they have pi-classic/");
+	t_check_str(out, "");
+	free(out), free(err);
+	rc = run(&out, &err, "-p", p, "--missing=skip", good0, NULL);
 	t_check_int(rc, 77);
 	t_check_contains(out, "no results for [other/x]");
 	t_check_contains(err, "no data");
 	free(out), free(err);
 	rc = run(&out, &err, "-p", p, "--missing=fail", good0, NULL);
 	t_check_int(rc, 1);
+	free(out), free(err), free(p);
+	p = profile("typo-sec.ini", "undecided = fail\n"
+				    "[pi-clasic/inherit]\nverdict = PASS\n");
+	rc = run(&out, &err, "-p", p, good0, NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "typo-sec.ini:2: [pi-clasic/inherit] matches "
+			      "nothing in the results; did you mean "
+			      "pi-classic/inherit?");
+	free(out), free(err), free(p);
+	p = profile("typo-cfg.ini", "[pi-classic/inherti]\nverdict = PASS\n");
+	rc = run(&out, &err, "-p", p, good0, NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "did you mean pi-classic/inherit?");
+	free(out), free(err), free(p);
+	/* a wildcard that matches some configuration is not an error */
+	p = profile("wild.ini", "[pi-*/*]\nverdict = PASS\n");
+	rc = run(&out, &err, "-p", p, good0, NULL);
+	t_check(rc != 2);
 	free(out), free(err), free(p);
 
 	/* a p9999 of 400 samples: undecided, and the policy decides */
@@ -376,12 +405,26 @@ static void test_judging(void)
 	t_check_contains(out, "1 without verdict");
 	free(out), free(err), free(p);
 
-	/* a histogram the results do not have is an error, not a skip */
+	/*
+	 * A histogram no run of the section has is a profile error (2, with
+	 * the closest name); with --missing=skip the check is an ERROR of
+	 * the gate's (1), never a skip.
+	 */
 	p = profile("typo.ini", "[pi-classic/inherit]\nnope_ns.p99 <= 1ms\n");
 	rc = run(&out, &err, "-p", p, good0, NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "typo.ini:2: no histogram 'nope_ns' in the runs "
+			      "[pi-classic/inherit] matches");
+	free(out), free(err);
+	rc = run(&out, &err, "-p", p, "--missing=skip", good0, NULL);
 	t_check_int(rc, 1);
 	t_check_contains(out, "ERROR");
 	t_check_contains(out, "no histogram 'nope_ns' in these results");
+	free(out), free(err), free(p);
+	p = profile("typo2.ini", "[pi-classic/*]\nblokced_ns.p99 <= 1ms\n");
+	rc = run(&out, &err, "-p", p, good0, NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "did you mean 'blocked_ns'?");
 	free(out), free(err), free(p);
 
 	/* one slow device among three, judged per file */
@@ -394,10 +437,10 @@ static void test_judging(void)
 	t_check_contains(out, "2 passed, 1 failed");
 	free(out), free(err), free(p);
 
-	/* unreadable results: 99 */
+	/* missing results: an input error (2), as in every program */
 	p = profile("ok.ini", "[pi-classic/inherit]\nverdict = PASS\n");
 	rc = run(&out, &err, "-p", p, t_tmp("absent.json"), NULL);
-	t_check_int(rc, 99);
+	t_check_int(rc, 2);
 	free(out), free(err);
 	rc = run(&out, &err, "-p", p, NULL);
 	t_check_int(rc, 2);

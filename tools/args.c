@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The command-line helpers the result tools share (args.h). */
+#include <errno.h>
 #include <string.h>
 
 #include <invlab/strbuf.h>
@@ -12,6 +13,11 @@ int il_res_count_after_dashdash(int argc, char *const *argv)
 		if (!strcmp(argv[i], "--"))
 			return argc - i - 1;
 	return -1;
+}
+
+int il_res_load_status(int ret)
+{
+	return ret == -ENOENT || ret == -ENOTDIR ? 2 : 99;
 }
 
 int il_res_load_sides(int argc, char **argv, int first, int nbase, int after,
@@ -32,8 +38,10 @@ int il_res_load_sides(int argc, char **argv, int first, int nbase, int after,
 	for (int i = 0; i < nbase + (after > 0 ? after : 0); i++) {
 		struct il_res_set *s = i < nbase ? base : cand;
 
-		if (il_res_set_load(s, argv[first + i], err, errlen)) {
-			*status = 99;
+		int ret = il_res_set_load(s, argv[first + i], err, errlen);
+
+		if (ret) {
+			*status = il_res_load_status(ret);
 			return -1;
 		}
 	}

@@ -38,11 +38,18 @@
  */
 int il_res_count_after_dashdash(int argc, char *const *argv);
 /*
+ * The exit status for a result file il_res_set_load refused with ret: 2
+ * when it does not exist (an input error, as a missing job file or
+ * profile is in every program), 99 when it exists but cannot be read or
+ * is not a valid result.
+ */
+int il_res_load_status(int ret);
+/*
  * Load the files of the two sides, argv[first..first+nbase) and the
  * `after` files after "--" (none when after <= 0), refusing an option
  * after "--" (il_opt_parse would have taken it for a file).  0, or -1
- * with the message in err (2 for usage, 99 for an unreadable file in
- * *status).
+ * with the message in err (2 for usage or a missing file, 99 for an
+ * unreadable one, in *status).
  */
 int il_res_load_sides(int argc, char **argv, int first, int nbase, int after,
 		      struct il_res_set *base, struct il_res_set *cand,

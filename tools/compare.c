@@ -1246,6 +1246,50 @@ static int parse_lists(struct cmp *c, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * --metric names a histogram some run of either side has: one that none
+ * has is a typo (blokced_ns), which would otherwise leave nothing to
+ * compare (exit 77, a SKIP to a lab).  0, or -EINVAL with the closest
+ * name in err; -ENOMEM.
+ */
+static int metrics_fit(const struct cmp *c, char *err, size_t len)
+{
+	const struct il_res_set *sides[2] = { &c->base, &c->cand };
+	const char **names;
+	size_t cap = 1, n = 0;
+	int ret = 0;
+
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t k = 0; k < sides[sd]->ngroups; k++)
+			cap += sides[sd]->groups[k].nmetrics;
+	names = calloc(cap, sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t k = 0; k < sides[sd]->ngroups; k++)
+			for (size_t m = 0; m < sides[sd]->groups[k].nmetrics;
+			     m++)
+				names[n++] =
+					sides[sd]->groups[k].metrics[m].name;
+	for (int i = 0; i < c->nmetrics && !ret; i++) {
+		const char *sug;
+		bool found = false;
+
+		for (size_t k = 0; k < n && !found; k++)
+			found = !strcmp(names[k], c->metrics[i]);
+		if (found)
+			continue;
+		sug = il_suggest(c->metrics[i], names, n);
+		snprintf(err, len,
+			 "--metric: no histogram '%s' in the results%s%s%s",
+			 c->metrics[i], sug ? "; did you mean '" : "",
+			 sug ? sug : "", sug ? "'?" : "");
+		ret = -EINVAL;
+	}
+	free(names);
+	return ret;
+}
+
 static void free_cmp(struct cmp *c)
 {
 	il_res_set_free(&c->base);
@@ -1330,6 +1374,12 @@ int main(int argc, char **argv)
 		free_cmp(&c);
 		return 0;
 	}
+	/* an output that cannot be written is found before any work */
+	if (cfg.json && il_afile_check(cfg.json, err, sizeof(err))) {
+		fprintf(stderr, "invlab-compare: --json: %s\n", err);
+		free_cmp(&c);
+		return 2;
+	}
 	if (parse_lists(&c, err, sizeof(err))) {
 		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);
@@ -1370,6 +1420,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);
 		return ret;
+	}
+	ret = metrics_fit(&c, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "invlab-compare: %s\n",
+			ret == -ENOMEM ? "out of memory" : err);
+		free_cmp(&c);
+		return ret == -ENOMEM ? 99 : 2;
 	}
 	if (build(&c) || decide(&c)) {
 		fprintf(stderr, "invlab-compare: out of memory\n");

@@ -27,12 +27,17 @@
  * reader job files use (lib/ini.c) and checked whole before anything is
  * judged; its errors name FILE:LINE.
  *
- * A section that no results match, and a regression check without
- * --baseline, have no data: skipped, or failed with --missing=fail.
+ * A section that no results match, or a histogram none of its runs has,
+ * is a mistake in the profile (a typo would turn its checks off): exit 2
+ * with the closest name in the results, unless --missing=skip or fail
+ * says that this profile covers more than these results.  A regression
+ * check without --baseline has no data: skipped, or failed with
+ * --missing=fail.
  *
- * Exit: 0 every check passed, 1 one failed, 2 bad usage or profile,
- * 77 no results for any check, 99 a result file cannot be read or the
- * JUnit file cannot be written.
+ * Exit: 0 every check passed, 1 one failed, 2 bad usage or profile (or
+ * one that does not fit the results), or a missing result file, 77 no
+ * results for any check, 99 a result file cannot be read or the JUnit
+ * file cannot be written.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -64,6 +69,8 @@
 enum policy { POL_FAIL, POL_PASS, POL_SKIP, POL_UNSET };
 static const char *const policy_names[] = { "fail", "pass", "skip" };
 
+enum missing { M_SKIP, M_FAIL, M_ERROR };
+
 struct cfg {
 	int help;
 	int version;
@@ -73,7 +80,7 @@ struct cfg {
 	const char *junit;
 	int per_file;
 	int undecided; /* 0: as the profile says, else policy + 1 */
-	int missing;   /* 0 skip, 1 fail */
+	int missing;   /* 0 skip, 1 fail, 2 error */
 	const char *alpha;
 	int correction;
 	uint64_t max_input;
@@ -135,12 +142,13 @@ static const struct il_opt opts[] = {
 	{ .name = "missing",
 	  .type = IL_OPT_CHOICE,
 	  .offset = O(missing),
-	  .def = "skip",
-	  .choices = "skip|fail",
+	  .def = "error",
+	  .choices = "skip|fail|error",
 	  .metavar = "POLICY",
 	  .help = "what a check without data counts as: a profile section that "
-		  "no results match, or a regression check without "
-		  "--baseline" },
+		  "no results match (error: a mistake in the profile, exit 2 "
+		  "with the closest name; skip or fail it), or a regression "
+		  "check without --baseline (skipped unless fail)" },
 	{ .name = "alpha",
 	  .type = IL_OPT_STRING,
 	  .offset = O(alpha),
@@ -953,7 +961,7 @@ static void settle_status(struct gate *gt, struct result *r)
 		r->status = S_ERROR;
 		break;
 	case R_NODATA:
-		r->status = gt->cfg->missing ? S_FAIL : S_SKIP;
+		r->status = gt->cfg->missing == M_FAIL ? S_FAIL : S_SKIP;
 		break;
 	case R_SKIPPED:
 		r->status = S_SKIP;
@@ -976,6 +984,112 @@ static void settle_status(struct gate *gt, struct result *r)
 	}
 	}
 	gt->count[r->status]++;
+}
+
+/*
+ * A profile that does not fit the results is a mistake in the profile,
+ * not a run without data: a section that matches no configuration of the
+ * results ([pi-clasic/inherit]), or a histogram that none of a section's
+ * configurations has (blokced_ns), would otherwise turn its checks off
+ * in silence (NO DATA, exit 77, which a lab reads as SKIP).  0, or -EINVAL
+ * with "FILE:LINE: ..." and the closest name in err; -ENOMEM.
+ */
+static int profile_fits(const struct gate *gt, char *err, size_t len)
+{
+	const struct il_res_set *rs = &gt->res;
+	size_t ng = rs->ngroups, cap = ng + 1;
+	const char **names;
+	int ret = 0;
+
+	for (size_t k = 0; k < ng; k++)
+		cap += rs->groups[k].nmetrics;
+	names = calloc(cap, sizeof(*names));
+
+	if (!names)
+		return -ENOMEM;
+	for (size_t i = 0; i < gt->prof.n && !ret; i++) {
+		const struct section *s = &gt->prof.sections[i];
+		const char *sc = NULL, *cf = NULL;
+		size_t n = 0, hits = 0;
+
+		for (size_t k = 0; k < ng; k++)
+			if (!fnmatch(s->scenario, rs->groups[k].scenario, 0) &&
+			    !fnmatch(s->configuration,
+				     rs->groups[k].configuration, 0))
+				hits++;
+		if (!hits) {
+			/* the program first, then its configurations */
+			for (size_t k = 0; k < ng; k++)
+				if (!fnmatch(s->scenario,
+					     rs->groups[k].scenario, 0))
+					sc = s->scenario;
+			for (size_t k = 0; !sc && k < ng; k++)
+				names[n++] = rs->groups[k].scenario;
+			if (!sc)
+				sc = il_suggest(s->scenario, names, n);
+			n = 0;
+			for (size_t k = 0; sc && k < ng; k++)
+				if (!fnmatch(sc, rs->groups[k].scenario, 0))
+					names[n++] =
+						rs->groups[k].configuration;
+			for (size_t k = 0; sc && !cf && k < n; k++)
+				if (!fnmatch(s->configuration, names[k], 0))
+					cf = s->configuration;
+			if (sc && !cf)
+				cf = il_suggest(s->configuration, names, n);
+			if (sc && cf)
+				perr(err, len,
+				     "%s:%d: [%s/%s] matches nothing in the "
+				     "results; did you mean %s/%s?",
+				     gt->prof.path, s->line, s->scenario,
+				     s->configuration, sc, cf);
+			else
+				perr(err, len,
+				     "%s:%d: [%s/%s] matches nothing in the "
+				     "results (they have %s/%s%s)",
+				     gt->prof.path, s->line, s->scenario,
+				     s->configuration,
+				     ng ? rs->groups[0].scenario : "no runs",
+				     ng ? rs->groups[0].configuration : "",
+				     ng > 1 ? ", ..." : "");
+			ret = -EINVAL;
+			break;
+		}
+		for (size_t c = 0; c < s->n && !ret; c++) {
+			const struct check *ck = &s->checks[c];
+			const char *sug;
+			bool found = false;
+
+			if (ck->kind == K_VERDICT)
+				continue;
+			n = 0;
+			for (size_t k = 0; k < ng && !found; k++) {
+				const struct il_res_group *g = &rs->groups[k];
+
+				if (fnmatch(s->scenario, g->scenario, 0) ||
+				    fnmatch(s->configuration, g->configuration,
+					    0))
+					continue;
+				if (il_res_group_metric(g, ck->metric))
+					found = true;
+				for (size_t m = 0; m < g->nmetrics && n < cap;
+				     m++)
+					names[n++] = g->metrics[m].name;
+			}
+			if (found)
+				continue;
+			sug = il_suggest(ck->metric, names, n);
+			perr(err, len,
+			     "%s:%d: no histogram '%s' in the runs [%s/%s] "
+			     "matches%s%s%s",
+			     gt->prof.path, ck->line, ck->metric, s->scenario,
+			     s->configuration, sug ? "; did you mean '" : "",
+			     sug ? sug : "", sug ? "'?" : "");
+			ret = -EINVAL;
+		}
+	}
+	free(names);
+	return ret;
 }
 
 /*
@@ -1201,11 +1315,13 @@ static int load_baseline(struct il_res_set *s, const struct il_strlist *l)
 			return -ENOMEM;
 		for (char *p = strtok_r(copy, ",", &save); p;
 		     p = strtok_r(NULL, ",", &save)) {
-			if (il_res_set_load(s, p, err, sizeof(err))) {
+			int ret = il_res_set_load(s, p, err, sizeof(err));
+
+			if (ret) {
 				fprintf(stderr, "invlab-gate: --baseline: %s\n",
 					err);
 				free(copy);
-				return -1;
+				return il_res_load_status(ret);
 			}
 		}
 		free(copy);
@@ -1255,6 +1371,11 @@ int main(int argc, char **argv)
 		printf("invlab-gate %s (%s)\n", il_version(), il_features());
 		return 0;
 	}
+	/* an output that cannot be written is found before any work */
+	if (cfg.junit && il_afile_check(cfg.junit, err, sizeof(err))) {
+		fprintf(stderr, "invlab-gate: --junit: %s\n", err);
+		return 2;
+	}
 	if (!cfg.profile) {
 		fprintf(stderr, "invlab-gate: --profile FILE is required\n"
 				"Try 'invlab-gate --help'.\n");
@@ -1291,23 +1412,36 @@ int main(int argc, char **argv)
 			"invlab-gate: %s:%d: no --baseline FILE: "
 			"regression checks have no data (%s)\n",
 			cfg.profile, gt.prof.regression_line,
-			cfg.missing ? "failed, --missing=fail" : "skipped");
+			cfg.missing == M_FAIL ? "failed, --missing=fail"
+					      : "skipped");
 	il_res_set_init(&gt.res, cfg.per_file);
 	il_res_set_init(&gt.base, false);
 	gt.res.max_input = gt.base.max_input = cfg.max_input;
 	for (int i = first; i < argc; i++) {
-		if (il_res_set_load(&gt.res, argv[i], err, sizeof(err))) {
+		ret = il_res_set_load(&gt.res, argv[i], err, sizeof(err));
+		if (ret) {
 			fprintf(stderr, "invlab-gate: %s\n", err);
 			free_gate(&gt);
-			return 99;
+			return il_res_load_status(ret);
 		}
 	}
-	if (load_baseline(&gt.base, &cfg.baseline)) {
+	ret = load_baseline(&gt.base, &cfg.baseline);
+	if (ret) {
 		free_gate(&gt);
-		return 99;
+		return ret == -ENOMEM ? 99 : ret;
 	}
 	gt.have_base = cfg.baseline.n > 0;
 	gt.correction = (enum il_res_correction)cfg.correction;
+	/* a section or a histogram that matches nothing: a profile error */
+	if (cfg.missing == M_ERROR) {
+		ret = profile_fits(&gt, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "invlab-gate: %s\n",
+				ret == -ENOMEM ? "out of memory" : err);
+			free_gate(&gt);
+			return ret == -ENOMEM ? 99 : 2;
+		}
+	}
 	if (judge(&gt)) {
 		fprintf(stderr, "invlab-gate: out of memory\n");
 		free_gate(&gt);

@@ -420,6 +420,11 @@ int main(int argc, char **argv)
 		printf("invlab-import %s (%s)\n", il_version(), il_features());
 		return 0;
 	}
+	/* an output that cannot be written is found before any work */
+	if (cfg.output && il_afile_check(cfg.output, err, sizeof(err))) {
+		fprintf(stderr, "invlab-import: -o: %s\n", err);
+		return 2;
+	}
 	if (check_options(&cfg, &fmt, err, sizeof(err))) {
 		fprintf(stderr,
 			"invlab-import: %s\nTry 'invlab-import --help'.\n",

@@ -1074,6 +1074,11 @@ int main(int argc, char **argv)
 		printf("invlab-plot %s (%s)\n", il_version(), il_features());
 		return 0;
 	}
+	/* an output that cannot be written is found before any work */
+	if (cfg.output && il_afile_check(cfg.output, err, sizeof(err))) {
+		fprintf(stderr, "invlab-plot: -o: %s\n", err);
+		return 2;
+	}
 	nops = argc - first;
 	if (after < 0)
 		after = 0;

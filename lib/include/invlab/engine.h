@@ -168,11 +168,20 @@ struct il_engine_opts {
  * recipe cannot be set up here (no privilege, io_uring unavailable),
  * also when a cpuset partition cannot be made (no cpuset controller, the
  * kernel refused it), -ENODEV when the cpu cgroup controller is not
- * available, or -errno for
- * other failures.  Groups and recipe files are removed before it returns.
+ * available, -EPERM when a resource asks for the priority-ceiling
+ * protocol and this build has none (il_engine_protect_missing), or -errno
+ * for other failures.  Groups and recipe files are removed before it
+ * returns.
  */
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		  struct il_engine_result *res, char *why, size_t len);
+
+/*
+ * NULL when this build has the priority-ceiling protocol
+ * (PTHREAD_PRIO_PROTECT); otherwise why not, a sentence for a SKIP: the C
+ * library has no pthread_mutexattr_setprioceiling (musl, older bionic).
+ */
+const char *il_engine_protect_missing(void);
 
 /*
  * A result is large (a histogram per task and measure for IL_MAX_TASKS

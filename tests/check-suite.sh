@@ -1,0 +1,196 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# invlab-suite without the real scenarios: stand-in programs that exit as
+# told (0 as expected, 1 a wrong verdict, 77 a skip with its reason, 99,
+# a hang) check its verdicts, its exit status, the TAP, JSON and JUnit
+# reports, the gate hook, --only, and that a report it cannot write is
+# exit 99 whatever the verdicts.  TAP out.
+#
+#   check-suite.sh INVLAB-SUITE CASES.LIST [MANPAGE]
+set -u
+suite=$1
+real_cases=$2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-suite-test.XXXXXX") || exit 99
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+n=0
+fail=0
+
+check() { # description, command...
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		fail=$((fail + 1))
+	fi
+}
+
+# a stand-in program: exits with its first argument, writes --json FILE
+mkdir "$tmp/bin"
+cat >"$tmp/bin/fake" <<'EOS'
+#!/bin/sh
+code=$1
+shift
+while [ $# -gt 0 ]; do
+	case $1 in
+	--json) echo '{"program": "fake"}' >"$2"; shift ;;
+	esac
+	shift
+done
+case $code in
+77) echo "fake: SKIP: needs CAP_SYS_NICE (run as root)" >&2 ;;
+hang) exec sleep 30 ;;
+esac
+[ "$code" = hang ] && exit 0
+echo "TAP version 13"
+echo "1..1"
+echo "ok 1 - fake"
+exit "$code"
+EOS
+chmod +x "$tmp/bin/fake"
+# a stand-in gate: fails when the profile says so
+cat >"$tmp/bin/invlab-gate" <<'EOS'
+#!/bin/sh
+for a; do
+	case $a in *summary.json) echo "gated the summary" && exit 99 ;; esac
+done
+grep -q fail "$2" && { echo "FAIL"; exit 1; }
+echo "PASS"
+exit 0
+EOS
+chmod +x "$tmp/bin/invlab-gate"
+
+run() { # cases..., then runs the suite with "$@" in $tmp/out: rc in $rc
+	sh "$suite" --bindir "$tmp/bin" --cases "$tmp/cases" -o "$tmp/out" \
+		"$@" >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+}
+cases() { printf '%s\n' "$@" >"$tmp/cases"; }
+
+echo "TAP version 13"
+
+cases "# a comment" "a fake 0 0" "b fake 0 0 --tap"
+run --json "$tmp/s.json" --junit "$tmp/s.xml"
+check "every case as expected: exit 0" [ "$rc" = 0 ]
+check "TAP: a plan and a test point per case" \
+	grep -q '^1\.\.2$' "$tmp/tap"
+check "TAP: the cases pass" [ "$(grep -c '^ok [12] - [ab]$' "$tmp/tap")" = 2 ]
+check "JSON: the summary counts" \
+	grep -q '"passed": 2,' "$tmp/s.json"
+check "JUnit: two test cases" \
+	[ "$(grep -c '<testcase ' "$tmp/s.xml")" = 2 ]
+check "each case's result file in the output directory" \
+	[ -s "$tmp/out/a.json" -a -s "$tmp/out/b.json" ]
+
+cases "a fake 0 0" "s fake 0 77" "f fake 0 1"
+run --json "$tmp/s.json" --junit "$tmp/s.xml"
+check "a wrong verdict: exit 1" [ "$rc" = 1 ]
+check "TAP: the failing case is not ok" grep -q '^not ok 3 - f' "$tmp/tap"
+check "TAP: the skip is a SKIP with its reason" \
+	grep -q '^ok 2 - s # SKIP needs CAP_SYS_NICE' "$tmp/tap"
+check "JUnit: the failure and the skip" \
+	grep -q '<failure ' "$tmp/s.xml"
+check "JUnit: the skip has its reason" \
+	grep -q '<skipped message="needs CAP_SYS_NICE (run as root)"' "$tmp/s.xml"
+check "JSON: failed 1, skipped 1" \
+	grep -q '"failed": 1,' "$tmp/s.json"
+
+cases "s fake 0 77" "t fake 0 77"
+run
+check "every case skipped: exit 77" [ "$rc" = 77 ]
+cases "a fake 0 0" "s fake 0 77"
+run
+check "a pass and a skip: exit 0" [ "$rc" = 0 ]
+cases "a fake 0 0" "e fake 0 99" "f fake 0 1"
+run
+check "a case that cannot run: exit 99, before a failure" [ "$rc" = 99 ]
+cases "w fake 1 1"
+run
+check "a case expected to exit 1 that does: exit 0" [ "$rc" = 0 ]
+cases "m nosuchprogram 0"
+run
+check "a program not installed: exit 99" [ "$rc" = 99 ]
+cases "h fake 0 hang"
+run --timeout 1
+check "a hung case is killed at --timeout: exit 99" [ "$rc" = 99 ]
+check "the hung case's reason" grep -q 'killed' "$tmp/tap"
+
+# SIGTERM: the running case is stopped, the reports so far are written
+cases "h fake 0 hang" "i fake 0 0"
+sh "$suite" --bindir "$tmp/bin" --cases "$tmp/cases" -o "$tmp/out-term" \
+	--junit "$tmp/t.xml" >"$tmp/tap" 2>"$tmp/err" &
+pid=$!
+# once the hanging case runs (its log exists), not before
+i=0
+while [ ! -e "$tmp/out-term/h.log" ] && [ "$i" -lt 100 ]; do
+	sleep 0.1 2>/dev/null || sleep 1
+	i=$((i + 1))
+done
+sleep 0.2 2>/dev/null || sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "SIGTERM: exit 143" [ "$rc" = 143 ]
+check "SIGTERM: the case is an error, the reports written" \
+	grep -q 'interrupted by SIGTERM' "$tmp/t.xml"
+
+cases "a fake 0 0"
+echo "[x]" >"$tmp/pass.ini"
+echo "fail" >"$tmp/fail.ini"
+run --gate "$tmp/pass.ini" --json "$tmp/out/summary.json"
+check "the gate passes: exit 0, one more test point" \
+	[ "$rc" = 0 -a "$(grep -c '^1\.\.2$' "$tmp/tap")" = 1 ]
+run --gate "$tmp/fail.ini" --junit "$tmp/g.xml"
+check "the gate fails: exit 1" [ "$rc" = 1 ]
+check "JUnit: the gate's failure is a test case" \
+	grep -q 'tests="2" failures="1"' "$tmp/g.xml"
+run --gate "$tmp/nosuch.ini"
+check "a missing gate profile: exit 2 before anything runs" \
+	[ "$rc" = 2 -a ! -s "$tmp/tap" ]
+
+cases "a fake 0 0" "b fake 0 1"
+run --only 'a*'
+check "--only runs the matching cases" [ "$rc" = 0 ]
+run --only 'zz*'
+check "--only matching nothing: exit 2" [ "$rc" = 2 ]
+if [ -w /dev/full ]; then
+	cases "s fake 0 77" "f fake 0 1"
+	run --json /dev/full
+	check "--json /dev/full: exit 99 whatever the verdicts" [ "$rc" = 99 ]
+fi
+run --json "$tmp/nodir/s.json"
+check "an --json that cannot be created: exit 2 before anything runs" \
+	[ "$rc" = 2 -a ! -s "$tmp/tap" ]
+run --timeout 0
+check "--timeout 0: exit 2, the range named" \
+	grep -q '1\.\.3600' "$tmp/err"
+run --cases "$tmp/nosuch.list"
+check "a missing cases list: exit 2" [ "$rc" = 2 ]
+cases "bad fake x"
+run
+check "a malformed row: exit 2 with FILE:LINE" \
+	grep -q "cases:1:" "$tmp/err"
+run --bogus
+check "a bad option: exit 2" [ "$rc" = 2 ]
+
+# the real list: every row well formed, names unique
+sh "$suite" --cases "$real_cases" --list >"$tmp/list" 2>"$tmp/err"
+check "the installed list reads" [ $? = 0 ]
+check "case names are unique" \
+	[ -z "$(cut -d' ' -f1 "$tmp/list" | sort | uniq -d)" ]
+
+# the hand-written man page lists every option --help does
+if [ -n "${3:-}" ]; then
+	for o in $(sh "$suite" --help | sed -n 's/^ *\(-., \)\{0,1\}--\([a-z-]*\).*/\2/p'); do
+		check "man page lists --$o" grep -qF -- "\\-\\-$o" "$3"
+	done
+fi
+
+echo "1..$n"
+[ "$fail" -eq 0 ] || exit 1
+exit 0
