@@ -628,8 +628,13 @@ static void *task_thread(void *arg)
 	struct trt *me = arg;
 	struct engine *e = me->e;
 	const struct il_task *t = me->t;
+	char comm[16];
 	int ret = 0;
 
+	/* named after its task, so that a trace reads like the scenario */
+	snprintf(comm, sizeof(comm), "%.15s", t->name);
+	pthread_setname_np(pthread_self(), comm);
+	me->r->tid = (int)il_gettid();
 	pthread_getcpuclockid(pthread_self(), &me->clk);
 	me->schedstat_fd =
 		open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);

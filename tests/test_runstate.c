@@ -23,16 +23,19 @@
 
 #include "t_util.h"
 
-static const char good[] = "invlab-state 1\n"
-			   "pid 4242\n"
-			   "start 1234567\n"
-			   "prog dl-mbwi\n"
-			   "cgroup /sys/fs/cgroup/cpuset/invlab-4242\n"
-			   "cgroup /sys/fs/cgroup/cpuset/invlab-4242/cpu0\n"
-			   "balance /sys/fs/cgroup/cpuset 1\n"
-			   "subtree /sys/fs/cgroup/user.slice -cpu\n"
-			   "tmpdir /tmp/my dir/invlab-kmutex-4242-Ab12Cd\n"
-			   "file /tmp/x.json.tmp.Ef34Gh\n";
+static const char good[] =
+	"invlab-state 1\n"
+	"pid 4242\n"
+	"start 1234567\n"
+	"prog dl-mbwi\n"
+	"cgroup /sys/fs/cgroup/cpuset/invlab-4242\n"
+	"cgroup /sys/fs/cgroup/cpuset/invlab-4242/cpu0\n"
+	"balance /sys/fs/cgroup/cpuset 1\n"
+	"subtree /sys/fs/cgroup/user.slice -cpu\n"
+	"tmpdir /tmp/my dir/invlab-kmutex-4242-Ab12Cd\n"
+	"file /tmp/x.json.tmp.Ef34Gh\n"
+	"mount /sys/kernel/tracing\n"
+	"tracefs /sys/kernel/tracing/instances/invlab-4242\n";
 
 static void test_parse(void)
 {
@@ -44,7 +47,7 @@ static void test_parse(void)
 	t_check_int(st.pid, 4242);
 	t_check_int(st.start, 1234567);
 	t_check_str(st.prog, "dl-mbwi");
-	t_check_int(st.n, 6);
+	t_check_int(st.n, 8);
 	t_check_int(st.rec[0].kind, IL_RS_CGROUP);
 	t_check_str(st.rec[1].path, "/sys/fs/cgroup/cpuset/invlab-4242/cpu0");
 	t_check_int(st.rec[2].kind, IL_RS_BALANCE);
@@ -54,6 +57,10 @@ static void test_parse(void)
 	/* a blank in a path is kept (tmpdir takes the rest of the line) */
 	t_check_str(st.rec[4].path, "/tmp/my dir/invlab-kmutex-4242-Ab12Cd");
 	t_check_int(st.rec[5].kind, IL_RS_FILE);
+	t_check_int(st.rec[6].kind, IL_RS_MOUNT);
+	t_check_int(st.rec[7].kind, IL_RS_TRACEFS);
+	t_check_str(st.rec[7].path,
+		    "/sys/kernel/tracing/instances/invlab-4242");
 
 	/* what is written is what is read back */
 	n = __il_runstate_format(&st, buf, sizeof(buf));
@@ -104,6 +111,13 @@ static void test_parse_bad(void)
 	bad(HEAD "tmpdir /home/user\n", "not named invlab-kmutex-4242");
 	bad(HEAD "tmpdir /tmp/invlab-kmutex-4243-abc\n", "invlab-kmutex-4242");
 	bad(HEAD "file /etc/passwd\n", "not a .tmp. file");
+	bad(HEAD "tracefs /sys/kernel/tracing/instances/invlab-4243\n",
+	    "not the instance invlab-4242");
+	bad(HEAD "tracefs /sys/kernel/tracing/invlab-4242\n",
+	    "not an instance under");
+	bad(HEAD "tracefs /sys/fs/cgroup/instances/invlab-4242\n",
+	    "not an instance under");
+	bad(HEAD "mount /sys\n", "not /sys/kernel/tracing");
 	{
 		char big[IL_RS_MAX * 64 + 256];
 		size_t off = (size_t)snprintf(big, sizeof(big), HEAD);

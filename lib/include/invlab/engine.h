@@ -52,6 +52,7 @@ struct il_lock_result {
 
 struct il_task_result {
 	char name[IL_NAME_MAX];
+	int tid;	    /* its thread's id (0: never started) */
 	char placement[96]; /* "cpu 1", "cpus 0-1", "node 0 (cpus 0-3)", "any",
 			       "cpu 1 (partition)" */
 	int cpu;	    /* the single CPU it was pinned to (or whose
@@ -133,6 +134,15 @@ struct il_engine_result {
 	char cgroups[256];
 	/* opts.partition: "cpu0 /sys/fs/cgroup/cpuset/invlab-1/cpu0 (v1)" */
 	char partitions[256];
+	/*
+	 * The scheduler's trace of the measured part (trace.h), with
+	 * --trace (il_trace_default()): NULL when there is none, and then
+	 * trace_note says why ("no trace (tracing needs root ...)");
+	 * otherwise it says how it was recorded.  The tasks' threads are
+	 * named after them (15 characters) and their tid is in tasks[].tid.
+	 */
+	struct il_trace *trace;
+	char trace_note[200];
 };
 
 struct il_engine_opts {

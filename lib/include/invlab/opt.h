@@ -89,6 +89,7 @@ struct il_common_cfg {
 	int live;
 	int no_lock;	       /* runlock.h */
 	uint64_t lock_wait_ns; /* runlock.h */
+	int trace;	       /* enum il_trace_mode (trace.h) */
 	/*
 	 * Written by il_opt_parse, read by il_opt_was_set; not options.
 	 * opt_tables is the tables argument of the last parse (it must

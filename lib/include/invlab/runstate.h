@@ -20,6 +20,8 @@
  *   subtree /sys/fs/cgroup/user.slice -cpu
  *   tmpdir /tmp/invlab-kmutex-4242-Ab12Cd
  *   file /tmp/x.json.tmp.Ef34Gh
+ *   mount /sys/kernel/tracing
+ *   tracefs /sys/kernel/tracing/instances/invlab-4242
  *
  * A record is undone only when its owner is dead: no /proc/PID, or a
  * process there that started at another time (the PID was reused).
@@ -51,6 +53,11 @@ enum il_rs_kind {
 			  value is what undoes it ("-cpu") */
 	IL_RS_TMPDIR,  /* a temporary directory and what is in it */
 	IL_RS_FILE,    /* a temporary file */
+	IL_RS_TRACEFS, /* a tracefs instance .../instances/invlab-<pid>:
+			  removed */
+	IL_RS_MOUNT,   /* tracefs mounted on /sys/kernel/tracing by the run:
+			  unmounted (left when busy) */
+	IL_RS_KIND_N,
 };
 
 struct il_rs_rec {
