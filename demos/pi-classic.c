@@ -46,6 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <invlab/attrib.h>
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
 #include <invlab/hist.h>
@@ -214,6 +215,9 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 	struct il_scenario sc;
 	struct il_lock_result *lr;
 	struct il_task_result *low, *high;
+	const struct il_wait_sample *smp;
+	struct il_wait_sample *tmp;
+	struct il_attr_summary as;
 	int ret, m, ceiling[1];
 	uint64_t L, eps = 0;
 
@@ -292,10 +296,18 @@ static int run_protocol(const struct cfg *cfg, int cpu, int protocol,
 	in.noise_ns = eps;
 	in.min_samples = 20;
 	in.outlier_ns = demo_outlier_ns(&res->calib, in.bound_ns);
+	/* on the scheduler's trace when there is one (attrib.h) */
+	smp = il_attr_judged(&sc, &er, il_scenario_task(&sc, "high"), &tmp,
+			     &as);
 	/* fails closed: no verdict (NONE), the reason in the evidence */
-	if (il_check_blocking(&in, lr->samples, lr->nsamples, &res->check))
+	if (il_check_blocking(&in, smp, lr->nsamples, &res->check))
 		fprintf(stderr, "pi-classic: %s\n", res->check.evidence);
-	il_blocking_stats(&in, lr->samples, lr->nsamples, &res->st);
+	else
+		il_attr_append(res->check.evidence, sizeof(res->check.evidence),
+			       &as, er.trace_note, "high",
+			       99 - (int)cfg->prio_high);
+	il_blocking_stats(&in, smp, lr->nsamples, &res->st);
+	free(tmp);
 	if (er.hung)
 		snprintf(res->check.evidence + strlen(res->check.evidence),
 			 sizeof(res->check.evidence) -

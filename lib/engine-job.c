@@ -422,6 +422,8 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 					&lr->samples[lr->nsamples];
 
 				s->delay_ns = sub0(t_acq, rel);
+				s->t_ns = rel;
+				s->t_req_ns = t_req;
 				s->lower_ns = hog;
 				s->timed_out = ret != 0;
 				/* without schedstat, fall back to the round's

@@ -376,6 +376,7 @@ void il_engine_result_free(struct il_engine_result *res)
 			r->njob_cpu = r->job_cpu_cap = 0;
 		}
 		for (int l = 0; l < r->nlocks; l++) {
+			free(r->locks[l]->traced);
 			free(r->locks[l]->samples);
 			free(r->locks[l]);
 			r->locks[l] = NULL;

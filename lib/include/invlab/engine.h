@@ -37,6 +37,7 @@
 
 #include <invlab/hist.h>
 #include <invlab/scenario.h>
+#include <invlab/trace.h>
 #include <invlab/verdict.h>
 
 /* one lock phase's measurements */
@@ -48,6 +49,13 @@ struct il_lock_result {
 	size_t nsamples, cap;
 	size_t late;	   /* not judged: an earlier `wait` slept */
 	int exact_foreign; /* foreign time measured exactly (one CPU) */
+	/*
+	 * The same waits with foreign and lower time taken from the
+	 * scheduler's trace (validators' il_attribute_run(), attrib.h), one
+	 * per sample; NULL when there is no trace.  attr says who ran.
+	 */
+	struct il_wait_sample *traced;
+	struct il_attr_summary attr;
 };
 
 struct il_task_result {

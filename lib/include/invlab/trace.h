@@ -79,6 +79,42 @@ struct il_trace {
 	char how[160];
 };
 
+/*
+ * Who ran while one task waited for its locks, over all its judged waits,
+ * from the trace (validators' attrib.h computes it).  Times are summed
+ * over the waits and over the CPUs looked at (the holders' and the
+ * waiter's).
+ */
+#define IL_ATTR_MAX_NAMED 4
+struct il_attr_named {
+	int32_t pid;
+	int16_t kprio;	/* the kernel priority it ran at */
+	uint8_t higher; /* at or above the waiter: interference */
+	char comm[16];
+	uint64_t ns;	   /* its time inside the waits */
+	uint64_t worst_ns; /* in one wait */
+	uint64_t waits;	   /* waits it ran in */
+};
+
+struct il_attr_summary {
+	uint64_t traced;    /* waits the trace covered (0: none) */
+	uint64_t holder_ns; /* the possible holders, in their sections */
+	uint64_t lower_ns;  /* the scenario's other lower tasks: inversion */
+	uint64_t higher_ns; /* the scenario's tasks at or above the waiter */
+	uint64_t fhigh_ns;  /* foreign, at or above: interference */
+	uint64_t flow_ns;   /* foreign real-time below the waiter: inversion */
+	uint64_t fair_ns;   /* foreign fair-class tasks (RT throttling) */
+	uint64_t idle_ns;
+	uint64_t waiter_ns;	 /* the waiter itself */
+	uint64_t boosted;	 /* waits in which a holder was PI-boosted */
+	uint64_t boost_worst_ns; /* request -> boost, the slowest */
+	int16_t boost_from, boost_to; /* the kernel priorities of a boost */
+	/* the foreign tasks with the most time, most first */
+	struct il_attr_named named[IL_ATTR_MAX_NAMED];
+	uint32_t nnamed;
+	char note[96]; /* why nothing was attributed, when traced == 0 */
+};
+
 /* a kernel priority as a SCHED_FIFO number (0 for fair, 100 for DL) */
 int il_trace_rt_prio(int kprio);
 /* "FIFO 50" (real time), "DL", "nice 0": the class and priority */
