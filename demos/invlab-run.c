@@ -36,6 +36,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include <invlab/attrib.h>
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
 #include <invlab/hist.h>
@@ -381,6 +382,10 @@ int main(int argc, char **argv)
 			rc = 99;
 			break;
 		}
+		/* who ran in the waits, from the trace (attrib.h) */
+		if (il_attribute_run(&sc, &er))
+			fprintf(stderr, "invlab-run: trace not used: %s\n",
+				strerror(ENOMEM));
 		nck = 0;
 		memset(ck, 0, sizeof(ck));
 		/*
