@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <invlab/sched.h>
 #include <invlab/trace.h>
 
 #include "config.h"
@@ -23,6 +24,15 @@ void il_trace_set_default(enum il_trace_mode m)
 enum il_trace_mode il_trace_default(void)
 {
 	return default_mode;
+}
+
+int il_trace_kprio(const struct il_sched *s)
+{
+	if (s->policy == IL_SCHED_DEADLINE)
+		return -1;
+	if (s->policy == IL_SCHED_FIFO || s->policy == IL_SCHED_RR)
+		return 99 - s->prio;
+	return 120 + s->nice;
 }
 
 int il_trace_rt_prio(int kprio)
@@ -134,6 +144,60 @@ void il_trace_free(struct il_trace *t)
 	free(t->rec);
 	free(t->tasks);
 	memset(t, 0, sizeof(*t));
+}
+
+size_t il_trace_remove_above(const struct il_trace *t, int cpu, int kprio,
+			     int self, const uint64_t *from, uint64_t *lat,
+			     size_t n)
+{
+	size_t k = 0, covered = 0;
+	int pid = -1, prio = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = from[i], b = a + lat[i], at = a, above = 0;
+
+		if (a < t->t0_ns || b > t->t1_ns)
+			continue;
+		/* who ran at a: the last switch on cpu up to a */
+		for (; k < t->n && t->rec[k].ts <= a; k++)
+			if (t->rec[k].kind == IL_TR_SWITCH &&
+			    t->rec[k].cpu == cpu) {
+				pid = t->rec[k].next_pid;
+				prio = t->rec[k].next_prio;
+			}
+		if (pid < 0) {
+			/* nothing switched there yet: whoever the next
+			 * switch takes off the CPU */
+			for (size_t j = k; j < t->n && pid < 0; j++)
+				if (t->rec[j].kind == IL_TR_SWITCH &&
+				    t->rec[j].cpu == cpu) {
+					pid = t->rec[j].prev_pid;
+					prio = t->rec[j].prev_prio;
+				}
+			if (pid < 0)
+				continue;
+		}
+		{
+			int p = pid, pr = prio;
+
+			for (size_t j = k; j < t->n && t->rec[j].ts <= b; j++) {
+				const struct il_trace_rec *r = &t->rec[j];
+
+				if (r->kind != IL_TR_SWITCH || r->cpu != cpu)
+					continue;
+				if (p > 0 && p != self && pr <= kprio)
+					above += r->ts - at;
+				at = r->ts;
+				p = r->next_pid;
+				pr = r->next_prio;
+			}
+			if (p > 0 && p != self && pr <= kprio)
+				above += b - at;
+		}
+		lat[i] = lat[i] > above ? lat[i] - above : 0;
+		covered++;
+	}
+	return covered;
 }
 
 #if !HAVE_TRACEFS

@@ -267,8 +267,34 @@ static void test_roles(void)
 	t_check_int(k[t_task("hog")].role, IL_ROLE_HIGHER);
 }
 
+/* calibration: a wakeup delayed by a task above the calibrating class
+ * is interference, taken off; one delayed by a lower one is noise */
+static void test_calibration(void)
+{
+	uint64_t from[3] = { T0 + 500 * US, T0 + 10 * MS, T0 + 100 * MS };
+	uint64_t lat[3] = { 4 * MS, 2 * MS, 1 * MS };
+
+	il_trace_free(&tr);
+	tr.t0_ns = T0;
+	tr.t1_ns = T0 + 50 * MS;
+	sw(T0 + 1 * MS, 0, 120, FHOG, kp(50), 0);
+	sw(T0 + 4 * MS, FHOG, kp(50), 7, kp(30), 0);
+	sw(T0 + 4500 * US, 7, kp(30), 0, 120, 0);
+	sw(T0 + 10500 * US, 0, 120, MEDIUM, kp(20), 0);
+	sw(T0 + 12 * MS, MEDIUM, kp(20), 7, kp(30), 0);
+	t_check_int(il_trace_remove_above(&tr, 1, kp(30), 7, from, lat, 3), 2);
+	t_check_int(lat[0], 1 * MS);
+	t_check_int(lat[1], 2 * MS);
+	t_check_int(lat[2], 1 * MS);
+	/* on another CPU nothing ran above */
+	lat[0] = 4 * MS;
+	t_check_int(il_trace_remove_above(&tr, 0, kp(30), 7, from, lat, 1), 0);
+	t_check_int(lat[0], 4 * MS);
+}
+
 int main(void)
 {
+	test_calibration();
 	test_interference();
 	test_foreign_inversion();
 	test_scenario_hog();

@@ -31,11 +31,7 @@ int il_attr_rank(int kprio)
 
 int il_attr_kprio(const struct il_sched *s)
 {
-	if (s->policy == IL_SCHED_DEADLINE)
-		return -1;
-	if (s->policy == IL_SCHED_FIFO || s->policy == IL_SCHED_RR)
-		return 99 - s->prio;
-	return 120 + s->nice;
+	return il_trace_kprio(s);
 }
 
 /* the switch records of one CPU, by index into t->rec, in time order */
@@ -511,6 +507,8 @@ void il_attr_text(const struct il_attr_summary *a, const char *waiter,
 		  int wprio, char *buf, size_t len)
 {
 	char wc[24], d[24];
+	uint64_t rest_ns = 0;
+	uint32_t shown = 0, rest = 0;
 	size_t off = 0;
 
 	if (!len)
@@ -521,47 +519,58 @@ void il_attr_text(const struct il_attr_summary *a, const char *waiter,
 			 a->note);
 		return;
 	}
+	/* the mechanism first: it is the independent proof */
+	il_format_duration(d, sizeof(d), a->boost_worst_ns);
+	if (a->boosted)
+		off = (size_t)snprintf(buf, len,
+				       "trace: holder boosted %d->%d within %s "
+				       "of the request in %llu of %llu waits",
+				       il_trace_rt_prio(a->boost_from),
+				       il_trace_rt_prio(a->boost_to), d,
+				       (unsigned long long)a->boosted,
+				       (unsigned long long)a->traced);
+	else
+		off = (size_t)snprintf(buf, len,
+				       "trace: holder never boosted in %llu "
+				       "waits",
+				       (unsigned long long)a->traced);
 	il_trace_class_name(wprio, wc, sizeof(wc));
 	for (uint32_t i = 0; i < a->nnamed && off < len; i++) {
 		const struct il_attr_named *f = &a->named[i];
 		char fc[24];
 
+		/* the two with most time, and any inversion, by name */
+		if (shown >= 2 && (f->higher || il_attr_rank(f->kprio) < 100)) {
+			rest++;
+			rest_ns += f->ns;
+			continue;
+		}
+		shown++;
 		il_trace_class_name(f->kprio, fc, sizeof(fc));
 		il_format_duration(d, sizeof(d), f->ns);
 		off += (size_t)snprintf(
 			buf + off, len - off,
-			"%s%llu waits delayed by %s (pid %d, %s): %s, %s "
+			"; %llu waits delayed by %s (pid %d, %s): %s, %s "
 			"priority than %s (%s): %s",
-			i ? "; " : "trace: ", (unsigned long long)f->waits,
-			f->comm, f->pid, fc, d, f->higher ? "higher" : "lower",
-			waiter, wc,
+			(unsigned long long)f->waits, f->comm, f->pid, fc, d,
+			f->higher ? "higher" : "lower", waiter, wc,
 			f->higher ? "interference, not inversion"
 			: il_attr_rank(f->kprio) >= 100
 				? "inversion by a task outside the scenario"
 				: "fair class, only when real time could not "
 				  "run");
 	}
+	if (rest && off < len) {
+		il_format_duration(d, sizeof(d), rest_ns);
+		off += (size_t)snprintf(
+			buf + off, len - off,
+			"; %u more foreign task%s, not counted: %s", rest,
+			rest == 1 ? "" : "s", d);
+	}
 	if (!a->nnamed && off < len) {
 		il_format_duration(d, sizeof(d), a->holder_ns);
-		off += (size_t)snprintf(buf + off, len - off,
-					"trace: in %llu waits the holders ran "
-					"%s and no foreign task ran",
-					(unsigned long long)a->traced, d);
-	}
-	if (off < len) {
-		il_format_duration(d, sizeof(d), a->boost_worst_ns);
-		if (a->boosted)
-			snprintf(buf + off, len - off,
-				 "; holder boosted %d->%d within %s of the "
-				 "request in %llu of %llu waits",
-				 il_trace_rt_prio(a->boost_from),
-				 il_trace_rt_prio(a->boost_to), d,
-				 (unsigned long long)a->boosted,
-				 (unsigned long long)a->traced);
-		else
-			snprintf(buf + off, len - off,
-				 "; holder never boosted in %llu waits",
-				 (unsigned long long)a->traced);
+		snprintf(buf + off, len - off,
+			 "; the holders ran %s and no foreign task ran", d);
 	}
 }
 

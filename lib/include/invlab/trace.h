@@ -115,10 +115,25 @@ struct il_attr_summary {
 	char note[96]; /* why nothing was attributed, when traced == 0 */
 };
 
+struct il_sched;
+/* a class and priority as the kernel's priority (what the trace shows) */
+int il_trace_kprio(const struct il_sched *s);
+
 /* a kernel priority as a SCHED_FIFO number (0 for fair, 100 for DL) */
 int il_trace_rt_prio(int kprio);
 /* "FIFO 50" (real time), "DL", "nice 0": the class and priority */
 void il_trace_class_name(int kprio, char *buf, size_t len);
+
+/*
+ * Interference in calibration samples: for each i, the time within
+ * [from[i], from[i] + lat[i]] in which cpu ran a task other than self and
+ * the idle task at kernel priority kprio or more urgent (<= kprio) is
+ * taken off lat[i].  from[] in time order.  Returns how many samples
+ * were covered by the trace.
+ */
+size_t il_trace_remove_above(const struct il_trace *t, int cpu, int kprio,
+			     int self, const uint64_t *from, uint64_t *lat,
+			     size_t n);
 
 /* the task of pid in t, or NULL */
 const struct il_trace_task *il_trace_task_of(const struct il_trace *t, int pid);
