@@ -46,6 +46,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include <invlab/attrib.h>
 #include <invlab/chain.h>
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
@@ -378,6 +379,10 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 		return ret;
 	}
 	lr = er.tasks[head].locks[0];
+	/* judged on the scheduler's trace when there is one (attrib.h) */
+	if (!il_attribute_run(&sc, &er) && lr->traced)
+		memcpy(lr->samples, lr->traced,
+		       lr->nsamples * sizeof(*lr->samples));
 	res->blocked = lr->blocked;
 	res->delay = lr->delay;
 	res->wakeup = er.tasks[head].wakeup;
@@ -462,6 +467,10 @@ static int run_protocol(const struct cfg *cfg, struct member *m, int d,
 
 		il_blocking_stats(&bi, lr->samples, lr->nsamples, &res->st);
 	}
+	if (res->check.verdict != IL_NONE)
+		il_attr_append(res->check.evidence, sizeof(res->check.evidence),
+			       &lr->attr, er.trace_note, "head",
+			       il_attr_kprio(&sc.tasks[head].sched));
 	if (er.hung)
 		snprintf(res->check.evidence + strlen(res->check.evidence),
 			 sizeof(res->check.evidence) -
