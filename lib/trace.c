@@ -146,55 +146,51 @@ void il_trace_free(struct il_trace *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* is a piece run by pid at kprio p above (interference)? */
+static bool above(int pid, int p, int kprio, int self)
+{
+	return pid > 0 && pid != self && p <= kprio;
+}
+
 size_t il_trace_remove_above(const struct il_trace *t, int cpu, int kprio,
 			     int self, const uint64_t *from, uint64_t *lat,
 			     size_t n)
 {
 	size_t k = 0, covered = 0;
-	int pid = -1, prio = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		uint64_t a = from[i], b = a + lat[i], at = a, above = 0;
+		uint64_t a = from[i], b = a + lat[i], at = a, sum = 0;
+		size_t j;
+		bool tail = false;
 
 		if (a < t->t0_ns || b > t->t1_ns)
 			continue;
-		/* who ran at a: the last switch on cpu up to a */
-		for (; k < t->n && t->rec[k].ts <= a; k++)
-			if (t->rec[k].kind == IL_TR_SWITCH &&
-			    t->rec[k].cpu == cpu) {
-				pid = t->rec[k].next_pid;
-				prio = t->rec[k].next_prio;
-			}
-		if (pid < 0) {
-			/* nothing switched there yet: whoever the next
-			 * switch takes off the CPU */
-			for (size_t j = k; j < t->n && pid < 0; j++)
-				if (t->rec[j].kind == IL_TR_SWITCH &&
-				    t->rec[j].cpu == cpu) {
-					pid = t->rec[j].prev_pid;
-					prio = t->rec[j].prev_prio;
-				}
-			if (pid < 0)
+		/* the first record after a (from[] is in time order) */
+		while (k < t->n && t->rec[k].ts <= a)
+			k++;
+		/*
+		 * each piece up to a switch was run by that switch's prev:
+		 * the kernel's word, which a dropped switch cannot change
+		 */
+		for (j = k; j < t->n; j++) {
+			const struct il_trace_rec *r = &t->rec[j];
+
+			if (r->kind != IL_TR_SWITCH || r->cpu != cpu)
 				continue;
-		}
-		{
-			int p = pid, pr = prio;
-
-			for (size_t j = k; j < t->n && t->rec[j].ts <= b; j++) {
-				const struct il_trace_rec *r = &t->rec[j];
-
-				if (r->kind != IL_TR_SWITCH || r->cpu != cpu)
-					continue;
-				if (p > 0 && p != self && pr <= kprio)
-					above += r->ts - at;
-				at = r->ts;
-				p = r->next_pid;
-				pr = r->next_prio;
+			if (r->ts > b) {
+				if (above(r->prev_pid, r->prev_prio, kprio,
+					  self))
+					sum += b - at;
+				tail = true;
+				break;
 			}
-			if (p > 0 && p != self && pr <= kprio)
-				above += b - at;
+			if (above(r->prev_pid, r->prev_prio, kprio, self))
+				sum += r->ts - at;
+			at = r->ts;
 		}
-		lat[i] = lat[i] > above ? lat[i] - above : 0;
+		if (!tail && at < b)
+			continue; /* the end of the trace: not known */
+		lat[i] = lat[i] > sum ? lat[i] - sum : 0;
 		covered++;
 	}
 	return covered;

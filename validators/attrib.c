@@ -175,14 +175,18 @@ static void account(const struct work *w, struct split *sp, int pid, int kprio,
 	add_foreign(wn, nwn, cap, pid, kprio, ns);
 }
 
-/* who ran on CPU c in [a, b] */
+/*
+ * who ran on CPU c in [a, b]: each piece up to a switch belongs to that
+ * switch's prev (the kernel's word for who ran until then), so that a
+ * switch the buffers dropped cannot hand a piece to the wrong task; the
+ * piece after the last switch belongs to the next switch's prev
+ */
 static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 		     struct split *sp, struct wait_named *wn, size_t *nwn,
 		     size_t cap)
 {
 	const struct cpu_index *ci = &w->cpus[c];
-	size_t k = last_before(w, c, a);
-	int pid, prio;
+	size_t k;
 	uint64_t from = a;
 
 	if (c >= w->ncpus || !ci->n) {
@@ -191,30 +195,28 @@ static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 		sp->holder += b - a;
 		return;
 	}
-	if (k == (size_t)-1) {
-		const struct il_trace_rec *r = &w->t->rec[ci->ix[0]];
-
-		pid = r->prev_pid;
-		prio = r->prev_prio;
-		k = 0;
-	} else {
-		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
-
-		pid = r->next_pid;
-		prio = r->next_prio;
-		k++;
-	}
+	k = last_before(w, c, a);
+	k = k == (size_t)-1 ? 0 : k + 1;
 	for (; k < ci->n; k++) {
 		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
 
 		if (r->ts > b)
 			break;
-		account(w, sp, pid, prio, r->ts - from, wn, nwn, cap);
+		account(w, sp, r->prev_pid, r->prev_prio, r->ts - from, wn, nwn,
+			cap);
 		from = r->ts;
-		pid = r->next_pid;
-		prio = r->next_prio;
 	}
-	account(w, sp, pid, prio, b - from, wn, nwn, cap);
+	if (k < ci->n) {
+		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
+
+		account(w, sp, r->prev_pid, r->prev_prio, b - from, wn, nwn,
+			cap);
+	} else {
+		const struct il_trace_rec *r = &w->t->rec[ci->ix[ci->n - 1]];
+
+		account(w, sp, r->next_pid, r->next_prio, b - from, wn, nwn,
+			cap);
+	}
 }
 
 /* a holder boosted above its own priority within [req, acq]: the first
