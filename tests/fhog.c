@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 	struct sched_param sp;
 	cpu_set_t set;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc; i += 2) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!v)
@@ -90,7 +90,6 @@ int main(int argc, char **argv)
 			name = v;
 		else
 			return usage();
-		i++;
 	}
 	if (prio < 1 || prio > 99 || !spin || !period || spin > period ||
 	    !total || total > 600000000000ull) {
