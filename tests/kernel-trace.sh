@@ -8,6 +8,9 @@
 #                        every 100 ms on the scenario's CPU: inheritance
 #                        must not FAIL, and the trace must name the hog
 #   kernel-trace.sh PI-CLASSIC FHOG none     the same hog: none still FAILs
+#   kernel-trace.sh PI-CLASSIC FHOG lower    under none, a FIFO 15 hog between
+#                        low's and high's priority (medium spinning only
+#                        1 ms): named as the inverting task
 #   kernel-trace.sh PI-CLASSIC FHOG ignored  --ignore-protocol: FAIL, and
 #                        the trace shows the holder never boosted
 #   kernel-trace.sh PI-CLASSIC FHOG cleanup  no tracefs instance left, and
@@ -35,8 +38,9 @@ run_pi() {
 	skip_if_77 $rc "$tmp/out"
 }
 
+# start_hog [PRIO [SPIN]]
 start_hog() {
-	"$fhog" --prio 50 --cpu "$cpu" --spin 15ms --period 100ms \
+	"$fhog" --prio "${1:-50}" --cpu "$cpu" --spin "${2:-15ms}" --period 100ms \
 		--time 60s >"$tmp/hog" 2>&1 &
 	hog=$!
 	sleep 0.2
@@ -79,6 +83,18 @@ none)
 	check $? "no protocol still FAILs with the hog"
 	grep -q "holder never boosted" "$tmp/out"
 	check $? "the trace shows no boost"
+	;;
+lower)
+	start_hog 15 30ms
+	run_pi --protocol none --hog 1ms
+	stop_hog
+	sed 's/^/# /' "$tmp/out" | tail -3
+	grep -q "none: FAIL, expected FAIL" "$tmp/out"
+	check $? "no protocol FAILs"
+	grep -q "delayed by fhog (pid [0-9]*, FIFO 15)" "$tmp/out"
+	check $? "the trace names the foreign hog"
+	grep -q "inversion by a task outside the scenario" "$tmp/out"
+	check $? "as an inversion from outside the scenario"
 	;;
 ignored)
 	run_pi --protocol inherit --ignore-protocol
