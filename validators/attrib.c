@@ -633,13 +633,16 @@ void il_attr_append(char *evidence, size_t len, const struct il_attr_summary *a,
 		return;
 	if (a && a->traced)
 		il_attr_text(a, waiter, wprio, t, sizeof(t));
+	else if (a && a->note[0])
+		snprintf(t, sizeof(t),
+			 "trace not used (%s): inferred from the tasks' CPU "
+			 "clocks",
+			 a->note);
+	else if (note && note[0])
+		snprintf(t, sizeof(t),
+			 "inferred from the tasks' CPU clocks: %s", note);
 	else
 		snprintf(t, sizeof(t),
-			 "no trace: inferred from the tasks' CPU clocks%s%s%s",
-			 (a && a->note[0]) || (note && note[0]) ? " (" : "",
-			 a && a->note[0] ? a->note
-			 : note		 ? note
-					 : "",
-			 (a && a->note[0]) || (note && note[0]) ? ")" : "");
+			 "no trace: inferred from the tasks' CPU clocks");
 	snprintf(evidence + off, len - off, "; %s", t);
 }

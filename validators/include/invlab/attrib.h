@@ -112,8 +112,10 @@ const struct il_wait_sample *il_attr_judged(const struct il_scenario *sc,
 
 /*
  * Append to a check's evidence what the waits were judged on: the
- * trace's account (il_attr_text) or "no trace, inferred from the tasks'
- * CPU clocks (<why>)".  note is er->trace_note (may be empty).
+ * trace's account (il_attr_text), or "trace not used (<why>): inferred
+ * from the tasks' CPU clocks", or "inferred from the tasks' CPU clocks:
+ * <note>" (note is er->trace_note: "no trace (...)"), or "no trace:
+ * inferred from the tasks' CPU clocks" without a note.
  */
 void il_attr_append(char *evidence, size_t len, const struct il_attr_summary *a,
 		    const char *note, const char *waiter, int wprio);
