@@ -155,6 +155,16 @@ static void test_interference(void)
 			       "interference, not inversion");
 	t_check_contains(text, "holder boosted 10->30 within 5.00us of the "
 			       "request in 30 of 30 waits");
+	/* at exactly high's priority it is interference too (a boosted
+	 * holder queues behind it in FIFO order); one below is not */
+	build(FHOG, kp(30), 1);
+	t_check_int(il_attribute(&in, &tr, s, N, out, &a), 0);
+	t_check_int(a.fhigh_ns, N / 3 * 3 * MS);
+	build(FHOG, kp(29), 1);
+	t_check_int(il_attribute(&in, &tr, s, N, out, &a), 0);
+	t_check_int(a.fhigh_ns, 0);
+	t_check_int(a.flow_ns, N / 3 * 3 * MS);
+	build(FHOG, kp(50), 1);
 	/* in place works too */
 	t_check_int(il_attribute(&in, &tr, s, N, s, &a), 0);
 	t_check_int(s[0].foreign_ns, 3020 * US);
