@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <invlab/attrib.h>
 #include <invlab/cgroup.h>
 #include <invlab/cpu.h>
 #include <invlab/expect.h>
@@ -662,6 +663,11 @@ static void run_one(struct session *s, int c, int repeat)
 		s->stop = true;
 	} else {
 		d->nruns++;
+		/* who ran in the waits, from the scheduler's trace (attrib.h):
+		 * the judge and the result file both take it from here */
+		if (il_attribute_run(&sc, s->er))
+			fprintf(stderr, "%s: %s: trace not used: %s\n", f->prog,
+				r->name, strerror(ENOMEM));
 		judge(s, r);
 		report_run(s, r);
 		il_engine_result_free(s->er);

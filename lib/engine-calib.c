@@ -17,6 +17,7 @@
 #include <invlab/kmutex.h>
 #include <invlab/sched.h>
 #include <invlab/time.h>
+#include <invlab/trace.h>
 
 #include "engine-private.h"
 
@@ -98,6 +99,10 @@ struct calib {
 	const struct il_sched *s;
 	const int *stop;
 	struct il_hist *h;
+	/* with a trace: each wakeup's due time and latency, kept until the
+	 * trace is read (il_trace_remove_above), and the thread's id */
+	uint64_t *due, *lat;
+	int n, tid;
 	char why[200];
 };
 
@@ -115,6 +120,7 @@ static void *calib_thread(void *arg)
 		il_sched_strerror(c->err, c->s, c->why, sizeof(c->why));
 		return NULL;
 	}
+	c->tid = (int)il_gettid();
 	t = il_now_ns();
 	for (int i = 0; i < c->samples; i++) {
 		if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED))
@@ -122,7 +128,12 @@ static void *calib_thread(void *arg)
 		t += c->period;
 		if (il_sleep_until(t, c->stop))
 			break;
-		il_hist_record(c->h, sub0(il_now_ns(), t));
+		if (c->due) {
+			c->due[c->n] = t;
+			c->lat[c->n++] = sub0(il_now_ns(), t);
+		} else {
+			il_hist_record(c->h, sub0(il_now_ns(), t));
+		}
 	}
 	return NULL;
 }
@@ -141,16 +152,52 @@ int il_engine_calibrate(int cpu, const struct il_sched *s, int samples,
 	pthread_t t;
 	int ret;
 
+	struct il_tracer *tr = NULL;
+	char tw[200];
+
 	il_hist_init(h);
+	/*
+	 * With a trace, a wakeup delayed by a task at or above the
+	 * calibrating class is interference, not noise: the checks remove
+	 * it from the waits by name, so it is not allowed for twice.
+	 */
+	if (cpu >= 0 && samples > 0 && il_trace_default() != IL_TRACE_OFF &&
+	    il_trace_available(tw, sizeof(tw))) {
+		c.due = malloc((size_t)samples * sizeof(*c.due));
+		c.lat = malloc((size_t)samples * sizeof(*c.lat));
+		if (!c.due || !c.lat ||
+		    il_trace_start((uint64_t)samples * period_ns, &tr, tw,
+				   sizeof(tw))) {
+			free(c.due);
+			free(c.lat);
+			c.due = c.lat = NULL;
+		}
+	}
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	ret = pthread_create(&t, NULL, calib_thread, &c);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret) {
 		snprintf(why, len, "cannot create a thread: %s", strerror(ret));
+		il_trace_close(tr);
+		free(c.due);
+		free(c.lat);
 		return -ret;
 	}
 	pthread_join(t, NULL);
+	if (tr) {
+		struct il_trace trace;
+
+		if (!il_trace_stop(tr, &trace, tw, sizeof(tw)) && !trace.lost)
+			il_trace_remove_above(&trace, cpu, il_trace_kprio(s),
+					      c.tid, c.due, c.lat, (size_t)c.n);
+		il_trace_free(&trace);
+		il_trace_close(tr);
+		for (int i = 0; i < c.n; i++)
+			il_hist_record(h, c.lat[i]);
+		free(c.due);
+		free(c.lat);
+	}
 	if (c.err)
 		snprintf(why, len, "%s", c.why);
 	return c.err;

@@ -422,6 +422,8 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 					&lr->samples[lr->nsamples];
 
 				s->delay_ns = sub0(t_acq, rel);
+				s->t_ns = rel;
+				s->t_req_ns = t_req;
 				s->lower_ns = hog;
 				s->timed_out = ret != 0;
 				/* without schedstat, fall back to the round's
@@ -628,8 +630,13 @@ static void *task_thread(void *arg)
 	struct trt *me = arg;
 	struct engine *e = me->e;
 	const struct il_task *t = me->t;
+	char comm[16];
 	int ret = 0;
 
+	/* named after its task, so that a trace reads like the scenario */
+	snprintf(comm, sizeof(comm), "%.15s", t->name);
+	pthread_setname_np(pthread_self(), comm);
+	me->r->tid = (int)il_gettid();
 	pthread_getcpuclockid(pthread_self(), &me->clk);
 	me->schedstat_fd =
 		open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);

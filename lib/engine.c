@@ -41,6 +41,7 @@
 #include <invlab/runlock.h>
 #include <invlab/sync.h>
 #include <invlab/time.h>
+#include <invlab/trace.h>
 
 #include "engine-private.h"
 
@@ -86,12 +87,68 @@ static void zero_result(struct il_engine_result *res)
 	}
 }
 
+/*
+ * --trace: on fails the run when no trace can be made (-EPERM, a missing
+ * privilege or kernel feature); auto goes on without and says so.
+ */
+static int start_trace(struct il_engine_result *res, uint64_t duration,
+		       struct il_tracer **tr, char *why, size_t len)
+{
+	enum il_trace_mode m = il_trace_default();
+	char w[200] = "";
+	int ret;
+
+	*tr = NULL;
+	if (m == IL_TRACE_OFF) {
+		snprintf(res->trace_note, sizeof(res->trace_note),
+			 "no trace (--trace=off)");
+		return 0;
+	}
+	ret = il_trace_available(w, sizeof(w))
+		      ? il_trace_start(duration, tr, w, sizeof(w))
+		      : -EPERM;
+	if (ret && m == IL_TRACE_ON) {
+		snprintf(why, len, "--trace=on: %s", w);
+		return ret == -ENOTSUP || ret == -EACCES ? -EPERM : ret;
+	}
+	if (ret)
+		snprintf(res->trace_note, sizeof(res->trace_note),
+			 "no trace (%s)", w);
+	return 0;
+}
+
+/* after the run: switch it off, read it into res->trace, remove it */
+static void read_trace(struct il_engine_result *res, struct il_tracer *tr)
+{
+	char w[200] = "";
+
+	if (!tr)
+		return;
+	res->trace = calloc(1, sizeof(*res->trace));
+	if (!res->trace)
+		snprintf(res->trace_note, sizeof(res->trace_note),
+			 "no trace (out of memory)");
+	else if (il_trace_stop(tr, res->trace, w, sizeof(w))) {
+		snprintf(res->trace_note, sizeof(res->trace_note),
+			 "no trace (%s)", w);
+		il_trace_free(res->trace);
+		free(res->trace);
+		res->trace = NULL;
+	} else {
+		snprintf(res->trace_note, sizeof(res->trace_note),
+			 "traced: %s, %zu records, %llu lost", res->trace->how,
+			 res->trace->n, (unsigned long long)res->trace->lost);
+	}
+	il_trace_close(tr);
+}
+
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		  struct il_engine_result *res, char *why, size_t len)
 {
 	uint64_t duration =
 		o && o->duration_ns ? o->duration_ns : sc->g.duration_ns;
 	uint64_t steal0, next, t0;
+	struct il_tracer *tr = NULL;
 	struct engine *e;
 	int ret = 0;
 
@@ -154,6 +211,10 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		goto stop;
 	}
 
+	/* the scheduler's trace of the measured part (trace.h) */
+	ret = start_trace(res, duration, &tr, why, len);
+	if (ret)
+		goto stop;
 	steal0 = __il_steal_now(e);
 	t0 = il_now_ns();
 	e->t_start = t0 + IL_NSEC_PER_MSEC;
@@ -253,6 +314,7 @@ stop:
 	for (int i = 0; i < e->n; i++)
 		if (e->t[i].started)
 			pthread_join(e->t[i].th, NULL);
+	read_trace(res, tr);
 	/* the second calibration of each recipe (see __il_calibrate_kmutex);
 	 * not when told to stop: then the program is to end promptly */
 	if (!ret && !res->stopped)
@@ -289,6 +351,11 @@ out:
 
 void il_engine_result_free(struct il_engine_result *res)
 {
+	if (res->trace) {
+		il_trace_free(res->trace);
+		free(res->trace);
+		res->trace = NULL;
+	}
 	free(res->steal_t);
 	free(res->steal_v);
 	res->steal_t = res->steal_v = NULL;
@@ -309,6 +376,7 @@ void il_engine_result_free(struct il_engine_result *res)
 			r->njob_cpu = r->job_cpu_cap = 0;
 		}
 		for (int l = 0; l < r->nlocks; l++) {
+			free(r->locks[l]->traced);
 			free(r->locks[l]->samples);
 			free(r->locks[l]);
 			r->locks[l] = NULL;

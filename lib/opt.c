@@ -60,6 +60,7 @@
 #include "invlab/opt.h"
 #include "invlab/strbuf.h"
 #include "invlab/time.h"
+#include "invlab/trace.h"
 
 /* --help layout: help text starts at most at this column, wraps at 79 */
 #define HELP_COL_MAX 30
@@ -165,6 +166,18 @@ const struct il_opt il_common_opts[] = {
 		.help = "the running kernel's config (a .config, plain or "
 			"gzipped) for the fingerprint, ahead of "
 			"/proc/config.gz and /boot",
+	},
+	{
+		.name = "trace",
+		.type = IL_OPT_CHOICE,
+		.offset = COMMON(trace),
+		.def = "auto",
+		.choices = "auto|on|off",
+		.metavar = "WHEN",
+		.help = "record the scheduler's trace of each run (tracefs) "
+			"and "
+			"judge who ran while a waiter waited from it; auto: "
+			"when tracefs is there and may be used",
 	},
 	{ .name = NULL },
 };
@@ -926,6 +939,9 @@ int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
 		w += ret;
 		i += ret;
 	}
+	/* the engine reads it from there: every program gets it */
+	if (c.common)
+		il_trace_set_default((enum il_trace_mode)c.common->trace);
 	return w;
 }
 

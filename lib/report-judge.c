@@ -43,11 +43,63 @@ static void job_text(struct il_json *j, const struct il_scenario *sc)
 	free(job);
 }
 
+/* who ran in the waits, from the trace (attrib.h): the judge's account */
+static void attr_obj(struct il_json *j, const struct il_lock_result *lr)
+{
+	const struct il_attr_summary *a = &lr->attr;
+
+	if (lr->traced) {
+		/* each wait, as the trace attributes it: [foreign, lower] */
+		il_json_begin_array(j, "traced");
+		for (size_t k = 0; k < lr->nsamples; k++) {
+			il_json_begin_array(j, NULL);
+			il_json_uint(j, NULL, lr->traced[k].foreign_ns);
+			il_json_uint(j, NULL, lr->traced[k].lower_ns);
+			il_json_end_array(j);
+		}
+		il_json_end_array(j);
+	} else {
+		il_json_null(j, "traced");
+	}
+	il_json_begin_object(j, "attribution");
+	il_json_uint(j, "waits", a->traced);
+	il_json_uint(j, "holder_ns", a->holder_ns);
+	il_json_uint(j, "lower_ns", a->lower_ns);
+	il_json_uint(j, "higher_ns", a->higher_ns);
+	il_json_uint(j, "foreign_higher_ns", a->fhigh_ns);
+	il_json_uint(j, "foreign_lower_ns", a->flow_ns);
+	il_json_uint(j, "fair_ns", a->fair_ns);
+	il_json_uint(j, "idle_ns", a->idle_ns);
+	il_json_uint(j, "waiter_ns", a->waiter_ns);
+	il_json_uint(j, "boosted", a->boosted);
+	il_json_uint(j, "boost_worst_ns", a->boost_worst_ns);
+	il_json_int(j, "boost_from", a->boost_from);
+	il_json_int(j, "boost_to", a->boost_to);
+	il_json_str(j, "note", a->note);
+	il_json_begin_array(j, "foreign");
+	for (uint32_t i = 0; i < a->nnamed; i++) {
+		const struct il_attr_named *f = &a->named[i];
+
+		il_json_begin_object(j, NULL);
+		il_json_int(j, "pid", f->pid);
+		il_json_str(j, "comm", f->comm);
+		il_json_int(j, "kprio", f->kprio);
+		il_json_bool(j, "higher", f->higher != 0);
+		il_json_uint(j, "ns", f->ns);
+		il_json_uint(j, "worst_ns", f->worst_ns);
+		il_json_uint(j, "waits", f->waits);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+	il_json_end_object(j);
+}
+
 static void task_obj(struct il_json *j, const struct il_task_result *r,
 		     int nres, const struct il_judge_record *rec, int i)
 {
 	il_json_begin_object(j, NULL);
 	il_json_str(j, "name", r->name);
+	il_json_int(j, "tid", r->tid);
 	il_json_int(j, "cpu", r->cpu);
 	il_json_bool(j, "partitioned", r->partitioned != 0);
 	il_json_uint(j, "jobs", r->jobs);
@@ -91,6 +143,7 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 			il_json_end_array(j);
 		}
 		il_json_end_array(j);
+		attr_obj(j, lr);
 		il_json_end_object(j);
 	}
 	il_json_end_array(j);
@@ -119,6 +172,7 @@ void il_report_judge_inputs(struct il_json *j, const struct il_scenario *sc,
 	il_json_uint(j, "t_start_ns", er->t_start_ns);
 	il_json_uint(j, "steal_ns", er->steal_ns);
 	il_json_bool(j, "hung", er->hung != 0);
+	il_json_str(j, "trace_note", er->trace_note);
 	/* the steal timeline: [time, cumulative steal] */
 	il_json_begin_array(j, "steal_timeline");
 	for (size_t k = 0; k < er->nsteal; k++) {

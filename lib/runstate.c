@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +39,8 @@ static const char *const kinds[] = {
 	[IL_RS_TMPDIR] = "tmpdir",
 	[IL_RS_FILE] = "file",
 	[IL_RS_PARTITION] = "partition",
+	[IL_RS_TRACEFS] = "tracefs",
+	[IL_RS_MOUNT] = "mount",
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -212,6 +215,36 @@ int __il_runstate_rec_ok(const struct il_rs_rec *r, int pid, char *err,
 	case IL_RS_FILE:
 		if (!strstr(base(r->path), ".tmp.")) {
 			snprintf(err, len, "file '%s' is not a .tmp. file",
+				 r->path);
+			return -EINVAL;
+		}
+		return 0;
+	case IL_RS_TRACEFS: {
+		size_t d = (size_t)(base(r->path) - r->path);
+
+		if ((strncmp(r->path, "/sys/kernel/tracing/instances/", d) ||
+		     d != 30) &&
+		    (strncmp(r->path, "/sys/kernel/debug/tracing/instances/",
+			     d) ||
+		     d != 36)) {
+			snprintf(err, len,
+				 "tracefs '%s' is not an instance under "
+				 "/sys/kernel/tracing",
+				 r->path);
+			return -EINVAL;
+		}
+		if (strcmp(base(r->path), want + 1)) {
+			snprintf(err, len,
+				 "tracefs '%s' is not the instance invlab-%d",
+				 r->path, pid);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	case IL_RS_MOUNT:
+		if (strcmp(r->path, "/sys/kernel/tracing")) {
+			snprintf(err, len,
+				 "mount '%s' is not /sys/kernel/tracing",
 				 r->path);
 			return -EINVAL;
 		}
@@ -545,7 +578,7 @@ int il_runstate_record(enum il_rs_kind kind, const char *path,
 	char err[600];
 	int ret;
 
-	if (kind <= IL_RS_NONE || kind > IL_RS_PARTITION || !path)
+	if (kind <= IL_RS_NONE || kind >= IL_RS_KIND_N || !path)
 		return -EINVAL;
 	pthread_mutex_lock(&lock);
 	if (self.pid != getpid()) {
@@ -714,7 +747,7 @@ static void append(char *msg, size_t len, const char *fmt, ...)
 /* undo one dead run's records: 0 when all of them were undone */
 static int undo(const struct il_runstate *st, char *what, size_t len)
 {
-	int ncg = 0, left = 0, nbal = 0, ntmp = 0, ndir = 0;
+	int ncg = 0, left = 0, nbal = 0, ntmp = 0, ndir = 0, ntr = 0;
 
 	/*
 	 * groups, the deepest first (recorded parent first); a v2 partition
@@ -747,6 +780,17 @@ static int undo(const struct il_runstate *st, char *what, size_t len)
 			/* -EBUSY: someone else uses the controller there now;
 			 * leaving it enabled is harmless */
 			write_str(r->path, "cgroup.subtree_control", r->value);
+		} else if (r->kind == IL_RS_TRACEFS) {
+			/* its files closed with its owner: rmdir removes it,
+			 * events and buffers with it */
+			if (rmdir(r->path) && errno != ENOENT)
+				left++;
+			else
+				ntr++;
+		} else if (r->kind == IL_RS_MOUNT) {
+			/* recorded before the instance: undone after it; busy
+			 * (in use by someone else now): left, harmless */
+			umount2(r->path, 0);
 		} else if (r->kind == IL_RS_TMPDIR || r->kind == IL_RS_FILE) {
 			if (undo_tmp(r))
 				left++;
@@ -768,6 +812,9 @@ static int undo(const struct il_runstate *st, char *what, size_t len)
 	if (ntmp)
 		append(what, len, "%s%d temporary file%s", what[0] ? ", " : "",
 		       ntmp, ntmp == 1 ? "" : "s");
+	if (ntr)
+		append(what, len, "%s%d tracefs instance%s",
+		       what[0] ? ", " : "", ntr, ntr == 1 ? "" : "s");
 	if (left)
 		append(what, len, "%s%d left (busy)", what[0] ? ", " : "",
 		       left);

@@ -122,6 +122,58 @@ static void replay(unsigned mask, int want_checks)
 	}
 }
 
+/*
+ * Judged on the trace: 10 waits the tasks' clocks blame on the holder
+ * (FAIL), that the trace shows delayed by a foreign task above high
+ * (PASS, the task named); the file must carry the trace's account.
+ */
+static void test_pi_traced(void)
+{
+	static struct il_wait_sample traced[40];
+	struct il_lock_result *lr;
+	char why[256];
+	int n = 0;
+
+	t_run_waits(1, 0, 40, 1500 * US, 3 * US, 0);
+	lr = t_er.tasks[1].locks[0];
+	for (int k = 0; k < 10; k++)
+		lr->samples[k].delay_ns = 5 * MS;
+	t_check_int(il_judge_run(&t_sc, &t_er, &t_env, IL_JUDGE_PI, ck, 32, &n,
+				 why, sizeof(why)),
+		    0);
+	t_check_int(ck[0].c.verdict, IL_FAIL);
+	t_check_contains(ck[0].c.evidence, "no trace: inferred");
+	for (int k = 0; k < 40; k++) {
+		traced[k] = lr->samples[k];
+		if (k < 10)
+			traced[k].foreign_ns = 3500 * US;
+	}
+	lr->traced = traced;
+	lr->attr.traced = 40;
+	lr->attr.boosted = 40;
+	lr->attr.boost_from = 89;
+	lr->attr.boost_to = 69;
+	lr->attr.nnamed = 1;
+	lr->attr.named[0] = (struct il_attr_named){ .pid = 123,
+						    .kprio = 49,
+						    .higher = 1,
+						    .comm = "fhog",
+						    .ns = 35 * MS,
+						    .worst_ns = 3500 * US,
+						    .waits = 10 };
+	n = 0;
+	t_check_int(il_judge_run(&t_sc, &t_er, &t_env, IL_JUDGE_PI, ck, 32, &n,
+				 why, sizeof(why)),
+		    0);
+	t_check_int(ck[0].c.verdict, IL_PASS);
+	t_check_contains(ck[0].c.evidence,
+			 "10 waits delayed by fhog (pid 123, FIFO 50): 35.0ms, "
+			 "higher priority than high (FIFO 30)");
+	t_check_contains(ck[0].c.evidence, "holder boosted 10->30");
+	replay(IL_JUDGE_PI, 1);
+	lr->traced = NULL;
+}
+
 static void test_pi(void)
 {
 	t_run_reset("[global]\nvalidate = pi\n[resource M]\n"
@@ -137,6 +189,7 @@ static void test_pi(void)
 	/* a FAIL from waits with hog time */
 	t_run_waits(1, 0, 40, 5 * MS, 3 * US, MS);
 	replay(IL_JUDGE_PI, 1);
+	test_pi_traced();
 }
 
 static void test_chain(void)

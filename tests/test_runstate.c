@@ -33,7 +33,9 @@ static const char good[] = "invlab-state 1\n"
 			   "subtree /sys/fs/cgroup/user.slice -cpu\n"
 			   "tmpdir /tmp/my dir/invlab-kmutex-4242-Ab12Cd\n"
 			   "file /tmp/x.json.tmp.Ef34Gh\n"
-			   "partition /sys/fs/cgroup/invlab-4242/cpu1 member\n";
+			   "partition /sys/fs/cgroup/invlab-4242/cpu1 member\n"
+			   "mount /sys/kernel/tracing\n"
+			   "tracefs /sys/kernel/tracing/instances/invlab-4242\n";
 
 static void test_parse(void)
 {
@@ -45,7 +47,7 @@ static void test_parse(void)
 	t_check_int(st.pid, 4242);
 	t_check_int(st.start, 1234567);
 	t_check_str(st.prog, "dl-mbwi");
-	t_check_int(st.n, 7);
+	t_check_int(st.n, 9);
 	t_check_int(st.rec[0].kind, IL_RS_CGROUP);
 	t_check_str(st.rec[1].path, "/sys/fs/cgroup/cpuset/invlab-4242/cpu0");
 	t_check_int(st.rec[2].kind, IL_RS_BALANCE);
@@ -58,6 +60,10 @@ static void test_parse(void)
 	t_check_int(st.rec[6].kind, IL_RS_PARTITION);
 	t_check_str(st.rec[6].path, "/sys/fs/cgroup/invlab-4242/cpu1");
 	t_check_str(st.rec[6].value, "member");
+	t_check_int(st.rec[7].kind, IL_RS_MOUNT);
+	t_check_int(st.rec[8].kind, IL_RS_TRACEFS);
+	t_check_str(st.rec[8].path,
+		    "/sys/kernel/tracing/instances/invlab-4242");
 
 	/* what is written is what is read back */
 	n = __il_runstate_format(&st, buf, sizeof(buf));
@@ -114,6 +120,13 @@ static void test_parse_bad(void)
 	bad(HEAD "partition /sys/fs/cgroup/invlab-4243 member\n",
 	    "not an invlab-4242");
 	bad(HEAD "partition /sys/fs/cgroup member\n", "not an invlab-4242");
+	bad(HEAD "tracefs /sys/kernel/tracing/instances/invlab-4243\n",
+	    "not the instance invlab-4242");
+	bad(HEAD "tracefs /sys/kernel/tracing/invlab-4242\n",
+	    "not an instance under");
+	bad(HEAD "tracefs /sys/fs/cgroup/instances/invlab-4242\n",
+	    "not an instance under");
+	bad(HEAD "mount /sys\n", "not /sys/kernel/tracing");
 	{
 		char big[IL_RS_MAX * 64 + 256];
 		size_t off = (size_t)snprintf(big, sizeof(big), HEAD);

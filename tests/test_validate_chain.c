@@ -383,7 +383,7 @@ static void test_check_transitive(void)
 	const struct il_interferer h[] = { { 0, 10, 1 * MS, 0 },
 					   { 1, 10, 1 * MS, 0 },
 					   { 2, 10, 1 * MS, 0 } };
-	const struct il_chain_input in = {
+	struct il_chain_input in = {
 		.links = l,
 		.nlinks = 3,
 		.head_prio = 50,
@@ -430,6 +430,19 @@ static void test_check_transitive(void)
 	t_check_int(il_check_chain(&in, s, 5, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "only 5 waits");
+
+	/* an allowance of half the 4 ms bound still discriminates; more
+	 * does not: UNDECIDED, the bound named first */
+	fill(4, 3500 * US, 400 * US);
+	in.noise_ns = 2 * MS;
+	t_check_int(il_check_chain(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	in.noise_ns = 2 * MS + 1;
+	t_check_int(il_check_chain(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "transitive priority inheritance, 3 "
+				     "links: noise allowance");
+	t_check_contains(c.evidence, "swamps the bound 4.00ms");
 }
 
 static void test_check_remote(void)

@@ -227,6 +227,48 @@ static void test_outliers(void)
 	t_check_int(c.verdict, IL_FAIL);
 }
 
+/*
+ * An allowance larger than IL_NOISE_MAX_PERCENT of the bound cannot tell
+ * a working protocol from one that lets the waiter wait 1.5 bounds: the
+ * waits that would pass are UNDECIDED, with the reason; a violation
+ * beyond even that allowance stays a FAIL.
+ */
+static void test_noise_swamps(void)
+{
+	struct il_bound_input in = pi;
+	struct il_check c;
+
+	/* exactly half the bound still discriminates */
+	t_check_int(il_noise_swamps(2 * MS, 1 * MS), 0);
+	t_check_int(il_noise_swamps(2 * MS, 1 * MS + 1), 1);
+	t_check_int(il_noise_swamps(0, 0), 0);
+	t_check_int(il_noise_swamps(0, 1), 1);
+	t_check_int(il_noise_swamps(UINT64_MAX, UINT64_MAX / 2), 0);
+	t_check_int(il_noise_swamps(UINT64_MAX / 2, UINT64_MAX), 1);
+
+	fill_bounded(21);
+	in.noise_ns = in.bound_ns * IL_NOISE_MAX_PERCENT / 100;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	in.noise_ns++;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "swamps the bound 2.00ms (more than 50 %");
+	t_check_contains(c.evidence, "200 waits, worst ");
+	t_check_int(c.noise_ns, in.noise_ns);
+	/* the case that passed before: worst 1.68ms <= 2.04ms + 35.1ms */
+	in.bound_ns = 2040 * US;
+	in.noise_ns = 35100 * US;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "noise allowance 35.1ms swamps");
+	/* the hog beyond the bound and the allowance still fails */
+	for (int i = 0; i < N; i++)
+		s[i].delay_ns += 40 * MS, s[i].lower_ns = 40 * MS;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+}
+
 /* a check that cannot run leaves no verdict, whatever out held */
 static void test_fails_closed(void)
 {
@@ -261,6 +303,7 @@ int main(void)
 	test_mut_limits();
 	test_mut_outlier_edges();
 	test_mut_evidence_and_minimum();
+	test_noise_swamps();
 	return t_done("validate-pi");
 }
 

@@ -113,6 +113,103 @@ static struct json_object *array(struct json_object *o, const char *key,
 	return a;
 }
 
+static void str_member(struct json_object *o, const char *key, char *buf,
+		       size_t len)
+{
+	struct json_object *x = get(o, key);
+
+	snprintf(buf, len, "%s",
+		 x && json_object_is_type(x, json_type_string)
+			 ? json_object_get_string(x)
+			 : "");
+}
+
+/* an optional unsigned member: 0 when missing */
+static uint64_t opt_u(struct json_object *o, const char *key)
+{
+	struct json_object *x = get(o, key);
+
+	return x && json_object_is_type(x, json_type_int)
+		       ? json_object_get_uint64(x)
+		       : 0;
+}
+
+/*
+ * The trace's account of a lock's waits ("traced", "attribution"):
+ * optional, files written without a trace have none.
+ */
+static int load_attr(struct json_object *lo, struct il_lock_result *lr,
+		     const char *task, char *err, size_t len)
+{
+	struct json_object *tr = get(lo, "traced"), *a = get(lo, "attribution"),
+			   *f;
+	struct il_attr_summary *s = &lr->attr;
+
+	if (a && json_object_is_type(a, json_type_object)) {
+		s->traced = opt_u(a, "waits");
+		s->holder_ns = opt_u(a, "holder_ns");
+		s->lower_ns = opt_u(a, "lower_ns");
+		s->higher_ns = opt_u(a, "higher_ns");
+		s->fhigh_ns = opt_u(a, "foreign_higher_ns");
+		s->flow_ns = opt_u(a, "foreign_lower_ns");
+		s->fair_ns = opt_u(a, "fair_ns");
+		s->idle_ns = opt_u(a, "idle_ns");
+		s->waiter_ns = opt_u(a, "waiter_ns");
+		s->boosted = opt_u(a, "boosted");
+		s->boost_worst_ns = opt_u(a, "boost_worst_ns");
+		s->boost_from =
+			(int16_t)json_object_get_int(get(a, "boost_from"));
+		s->boost_to = (int16_t)json_object_get_int(get(a, "boost_to"));
+		str_member(a, "note", s->note, sizeof(s->note));
+		f = get(a, "foreign");
+		for (size_t i = 0;
+		     f && json_object_is_type(f, json_type_array) &&
+		     i < json_object_array_length(f) && i < IL_ATTR_MAX_NAMED;
+		     i++) {
+			struct json_object *x = json_object_array_get_idx(f, i);
+			struct il_attr_named *nm = &s->named[s->nnamed++];
+
+			nm->pid = json_object_get_int(get(x, "pid"));
+			nm->kprio =
+				(int16_t)json_object_get_int(get(x, "kprio"));
+			nm->higher = json_object_get_boolean(get(x, "higher"));
+			nm->ns = opt_u(x, "ns");
+			nm->worst_ns = opt_u(x, "worst_ns");
+			nm->waits = opt_u(x, "waits");
+			str_member(x, "comm", nm->comm, sizeof(nm->comm));
+		}
+	}
+	if (is_null(tr))
+		return 0;
+	if (!json_object_is_type(tr, json_type_array) ||
+	    json_object_array_length(tr) != lr->nsamples) {
+		snprintf(err, len,
+			 "task %s: 'traced' is not one entry per wait", task);
+		return -EINVAL;
+	}
+	lr->traced =
+		lr->nsamples ? calloc(lr->nsamples, sizeof(*lr->traced)) : NULL;
+	if (lr->nsamples && !lr->traced) {
+		snprintf(err, len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < lr->nsamples; k++) {
+		struct json_object *w = json_object_array_get_idx(tr, k);
+
+		if (!json_object_is_type(w, json_type_array) ||
+		    json_object_array_length(w) != 2) {
+			snprintf(err, len,
+				 "task %s: traced wait %zu is malformed", task,
+				 k);
+			return -EINVAL;
+		}
+		lr->traced[k] = lr->samples[k];
+		lr->traced[k].foreign_ns = elem(w, 0);
+		lr->traced[k].lower_ns = elem(w, 1);
+	}
+	return 0;
+}
+
 /* a histogram as il_json_hist wrote it (null: *set false) */
 static int hist(struct json_object *o, struct il_hist *h, bool *set, char *err,
 		size_t len)
@@ -274,6 +371,8 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 			lr->samples[k].timed_out = elem(w, 3) != 0;
 		}
 		lr->nsamples = lr->cap = n;
+		if (load_attr(lo, lr, r->name, err, len))
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -288,6 +387,7 @@ static void run_free(struct run *rn)
 		free(r->job_end_seq);
 		free(r->job_rel_seq);
 		for (int l = 0; l < r->nlocks; l++) {
+			free(r->locks[l]->traced);
 			free(r->locks[l]->samples);
 			free(r->locks[l]);
 		}
@@ -335,6 +435,8 @@ static int rebuild(struct json_object *ji, const char *text, const char *file,
 	if (hist(get(ji, "calib_any_ns"), &rn->calib_any, &set, err, len))
 		return -EINVAL;
 	rn->env.calib_any = set ? &rn->calib_any : NULL;
+	str_member(ji, "trace_note", rn->er.trace_note,
+		   sizeof(rn->er.trace_note));
 	if (unum(ji, "t_start_ns", &rn->er.t_start_ns, err, len) ||
 	    unum(ji, "steal_ns", &rn->er.steal_ns, err, len) ||
 	    num(ji, "hung", &v, err, len))

@@ -10,9 +10,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <invlab/chain.h>
+#include <invlab/attrib.h>
 #include <invlab/judge.h>
 
 #include "model.h"
@@ -158,7 +160,21 @@ int il_model_chain(const struct il_scenario *sc,
 		(uint64_t)(hops + 1) * eps + (uint64_t)hops * env->tick_ns;
 	in.min_samples = IL_JUDGE_MIN_SAMPLES;
 	in.outlier_ns = il_judge_outlier_ns(calib, UINT64_MAX);
-	ret = il_check_chain(&in, lr->samples, lr->nsamples, &c->c);
+	{
+		/* on the trace's account when there is one */
+		struct il_wait_sample *tmp;
+		struct il_attr_summary as;
+		const struct il_wait_sample *smp =
+			il_attr_judged(sc, er, head, &tmp, &as);
+
+		ret = il_check_chain(&in, smp, lr->nsamples, &c->c);
+		free(tmp);
+		if (!ret)
+			il_attr_append(c->c.evidence, sizeof(c->c.evidence),
+				       &as, er->trace_note,
+				       sc->tasks[head].name,
+				       il_attr_kprio(&sc->tasks[head].sched));
+	}
 	if (ret) {
 		snprintf(why, len, "chain %s: the check could not run: %s",
 			 sc->tasks[head].name, strerror(-ret));

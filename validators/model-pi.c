@@ -9,8 +9,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <invlab/attrib.h>
 #include <invlab/judge.h>
 #include <invlab/validate.h>
 
@@ -130,8 +132,22 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 		ret = il_model_push(out, max, n, "pi", t->name, why, len, &c);
 		if (ret)
 			return ret;
-		ret = il_check_blocking(&in, r->locks[0]->samples,
-					r->locks[0]->nsamples, &c->c);
+		{
+			/* on the trace's account when there is one */
+			struct il_wait_sample *tmp;
+			struct il_attr_summary as;
+			const struct il_wait_sample *smp =
+				il_attr_judged(sc, er, i, &tmp, &as);
+
+			ret = il_check_blocking(&in, smp, r->locks[0]->nsamples,
+						&c->c);
+			free(tmp);
+			if (!ret)
+				il_attr_append(c->c.evidence,
+					       sizeof(c->c.evidence), &as,
+					       er->trace_note, t->name,
+					       il_attr_kprio(&t->sched));
+		}
 		if (ret) {
 			snprintf(why, len, "pi %s: the check could not run: %s",
 				 t->name, strerror(-ret));

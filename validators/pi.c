@@ -108,6 +108,13 @@ void il_blocking_stats(const struct il_bound_input *in,
 	}
 }
 
+int il_noise_swamps(uint64_t bound_ns, uint64_t noise_ns)
+{
+	/* noise / bound > pct / 100, in 128 bits so that nothing wraps */
+	return (unsigned __int128)noise_ns * 100u >
+	       (unsigned __int128)bound_ns * IL_NOISE_MAX_PERCENT;
+}
+
 static int check_blocking_(const struct il_bound_input *in,
 			   const struct il_wait_sample *s, size_t n,
 			   struct il_check *out)
@@ -157,6 +164,16 @@ static int check_blocking_(const struct il_bound_input *in,
 				"%zu of %zu waits exceeded %s + %s noise by up "
 				"to %s beyond measured foreign time",
 				st.violations, n, b, e, x);
+		return 0;
+	}
+	if (il_noise_swamps(in->bound_ns, in->noise_ns)) {
+		il_format_duration(x, sizeof(x), worst);
+		out->verdict = IL_UNDECIDED;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "noise allowance %s swamps the bound %s (more than "
+			 "%u %% of it): the check cannot discriminate; %zu "
+			 "waits, worst %s, no violation",
+			 e, b, IL_NOISE_MAX_PERCENT, n, x);
 		return 0;
 	}
 	if (st.clean < in->min_samples) {

@@ -37,6 +37,7 @@
 
 #include <invlab/hist.h>
 #include <invlab/scenario.h>
+#include <invlab/trace.h>
 #include <invlab/verdict.h>
 
 /* one lock phase's measurements */
@@ -48,10 +49,18 @@ struct il_lock_result {
 	size_t nsamples, cap;
 	size_t late;	   /* not judged: an earlier `wait` slept */
 	int exact_foreign; /* foreign time measured exactly (one CPU) */
+	/*
+	 * The same waits with foreign and lower time taken from the
+	 * scheduler's trace (validators' il_attribute_run(), attrib.h), one
+	 * per sample; NULL when there is no trace.  attr says who ran.
+	 */
+	struct il_wait_sample *traced;
+	struct il_attr_summary attr;
 };
 
 struct il_task_result {
 	char name[IL_NAME_MAX];
+	int tid;	    /* its thread's id (0: never started) */
 	char placement[96]; /* "cpu 1", "cpus 0-1", "node 0 (cpus 0-3)", "any",
 			       "cpu 1 (partition)" */
 	int cpu;	    /* the single CPU it was pinned to (or whose
@@ -133,6 +142,15 @@ struct il_engine_result {
 	char cgroups[256];
 	/* opts.partition: "cpu0 /sys/fs/cgroup/cpuset/invlab-1/cpu0 (v1)" */
 	char partitions[256];
+	/*
+	 * The scheduler's trace of the measured part (trace.h), with
+	 * --trace (il_trace_default()): NULL when there is none, and then
+	 * trace_note says why ("no trace (tracing needs root ...)");
+	 * otherwise it says how it was recorded.  The tasks' threads are
+	 * named after them (15 characters) and their tid is in tasks[].tid.
+	 */
+	struct il_trace *trace;
+	char trace_note[200];
 };
 
 struct il_engine_opts {

@@ -90,6 +90,7 @@ struct il_common_cfg {
 	int no_lock;	       /* runlock.h */
 	uint64_t lock_wait_ns; /* runlock.h */
 	const char *kconfig;   /* sysinfo.h il_sysinfo_use_kconfig */
+	int trace;	       /* enum il_trace_mode (trace.h) */
 	/*
 	 * Written by il_opt_parse, read by il_opt_was_set; not options.
 	 * opt_tables is the tables argument of the last parse (it must

@@ -21,6 +21,8 @@
  *   subtree /sys/fs/cgroup/user.slice -cpu
  *   tmpdir /tmp/invlab-kmutex-4242-Ab12Cd
  *   file /tmp/x.json.tmp.Ef34Gh
+ *   mount /sys/kernel/tracing
+ *   tracefs /sys/kernel/tracing/instances/invlab-4242
  *
  * A record is undone only when its owner is dead: no /proc/PID, or a
  * process there that started at another time (the PID was reused).
@@ -55,6 +57,11 @@ enum il_rs_kind {
 	IL_RS_PARTITION, /* cpuset.cpus.partition of a v2 invlab-<pid> group
 			    made a partition root: value is what undoes it
 			    ("member"), written before the group goes */
+	IL_RS_TRACEFS, /* a tracefs instance .../instances/invlab-<pid>:
+			  removed */
+	IL_RS_MOUNT,   /* tracefs mounted on /sys/kernel/tracing by the run:
+			  unmounted (left when busy) */
+	IL_RS_KIND_N,
 };
 
 struct il_rs_rec {

@@ -57,6 +57,9 @@ struct il_wait_sample {
 	uint64_t foreign_ns;
 	uint64_t lower_ns;
 	int timed_out; /* not acquired within the run's time bound */
+	/* CLOCK_MONOTONIC: the interval's start (the release) and the lock
+	 * request; 0 when unknown (then no trace can be laid over it) */
+	uint64_t t_ns, t_req_ns;
 };
 
 /*

@@ -29,6 +29,17 @@ uint64_t il_pi_bound(const uint64_t *L, size_t ntasks, size_t nlocks);
 uint64_t il_ceiling_bound(const uint64_t *L, const int *ceiling, int prio,
 			  size_t ntasks, size_t nlocks);
 
+/*
+ * The largest noise allowance, in percent of the bound, with which a
+ * check can still pass (docs/theory.md section 6).  On a quiet machine
+ * the allowance (the calibration's p90 wakeup latency) is a few percent
+ * of a millisecond-scale bound; beyond half of it a protocol that lets
+ * the waiter wait 1.5 times its bound would still pass, so the check
+ * cannot discriminate and says UNDECIDED.  A FAIL stands whatever the
+ * allowance: the wait exceeded the bound and the allowance both.
+ */
+#define IL_NOISE_MAX_PERCENT 50u
+
 struct il_bound_input {
 	const char *bound_name;
 	uint64_t bound_ns;  /* the protocol's bound on blocking */
@@ -51,6 +62,8 @@ struct il_bound_input {
  *    and the hog time in the evidence;
  *  - a sample over the limit only because of foreign time is set aside,
  *    and so are rare outliers within outlier_ns of it (see above);
+ *  - a check with no violation whose noise_ns exceeds IL_NOISE_MAX_PERCENT
+ *    of bound_ns is UNDECIDED ("noise allowance ... swamps the bound");
  *  - PASS needs no violation and at least min_samples samples within the
  *    limit outright; otherwise UNDECIDED.
  * out->worst_ns is the largest delay less foreign time.  Returns 0, or
@@ -68,6 +81,12 @@ struct il_blocking_stats {
 	uint64_t worst_lower_ns;  /* largest hog time during a wait */
 	uint64_t worst_foreign_ns;
 };
+/*
+ * Whether a noise allowance is too large for the bound to discriminate:
+ * noise_ns > bound_ns * IL_NOISE_MAX_PERCENT / 100 (no overflow).
+ */
+int il_noise_swamps(uint64_t bound_ns, uint64_t noise_ns);
+
 void il_blocking_stats(const struct il_bound_input *in,
 		       const struct il_wait_sample *s, size_t n,
 		       struct il_blocking_stats *st);

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The scheduler's own account of a run, from the kernel's tracefs
+ * (docs/tracing.md).
+ *
+ * A recorder makes a tracefs instance of its own, instances/invlab-<pid>,
+ * so that the user's tracing is untouched; it enables sched_switch,
+ * sched_waking, sched_wakeup, sched_migrate_task and sched_pi_setprio,
+ * sizes the per-CPU buffers for the run, and is switched on before the
+ * measured part and off after it.  Nothing is read while the run goes on:
+ * the buffers are read and parsed after it, into a compact array of
+ * records in CLOCK_MONOTONIC nanoseconds (the instance's "mono" clock),
+ * so the engine's timestamps and the trace's are on one clock.
+ *
+ * tracefs is mounted at /sys/kernel/tracing when it is mounted nowhere,
+ * and unmounted again at the end.  The instance and the mount are
+ * recorded in the run state (runstate.h) before they are made, so a run
+ * killed with SIGKILL leaves nothing the next run does not remove.
+ *
+ * Built on libtracefs and libtraceevent (meson feature `tracefs`); without
+ * them il_trace_start() returns -ENOTSUP and says so, and the records
+ * functions below still work (they are plain data).
+ *
+ * Library rules: nothing here prints or exits.
+ */
+#ifndef INVLAB_TRACE_H
+#define INVLAB_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* --trace: auto is on when tracefs is there and may be used */
+enum il_trace_mode {
+	IL_TRACE_AUTO = 0,
+	IL_TRACE_ON,
+	IL_TRACE_OFF,
+};
+
+enum il_trace_kind {
+	IL_TR_SWITCH = 1, /* prev -> next on cpu */
+	IL_TR_PI_SETPRIO, /* pid's priority oldprio -> newprio */
+	IL_TR_WAKEUP,	  /* pid woken (sched_wakeup) on cpu */
+	IL_TR_MIGRATE,	  /* pid moved to cpu */
+};
+
+/*
+ * Priorities are the kernel's (prio field of the sched events): -1 for
+ * SCHED_DEADLINE, 0..99 real time (99 - the SCHED_FIFO/RR priority:
+ * lower runs first), 100..139 the fair class (120 + nice).
+ * il_trace_rt_prio() turns one into a SCHED_FIFO number.
+ */
+struct il_trace_rec {
+	uint64_t ts; /* CLOCK_MONOTONIC ns */
+	uint8_t kind;
+	uint8_t prev_runnable; /* switch: prev was preempted, not blocked */
+	uint16_t cpu;
+	/* switch: prev and next; pi_setprio, wakeup, migrate: pid in prev */
+	int32_t prev_pid, next_pid;
+	/* switch: their priorities; pi_setprio: old and new */
+	int16_t prev_prio, next_prio;
+};
+
+/* a task seen in the trace */
+struct il_trace_task {
+	int32_t pid;  /* the thread id; 0 is the idle task */
+	int16_t prio; /* the last kernel priority seen */
+	char comm[16];
+};
+
+struct il_trace {
+	struct il_trace_rec *rec; /* in time order */
+	size_t n, cap;
+	struct il_trace_task *tasks; /* sorted by pid */
+	size_t ntasks, tasks_cap;
+	uint64_t t0_ns, t1_ns; /* what was traced: on -> off */
+	uint64_t lost;	       /* events the buffers had no room for */
+	/* "tracefs instance invlab-4242, 2 CPUs x 4096 KiB, 5 events" */
+	char how[160];
+};
+
+/*
+ * Who ran while one task waited for its locks, over all its judged waits,
+ * from the trace (validators' attrib.h computes it).  Times are summed
+ * over the waits and over the CPUs looked at (the holders' and the
+ * waiter's).
+ */
+#define IL_ATTR_MAX_NAMED 4
+struct il_attr_named {
+	int32_t pid;
+	int16_t kprio;	/* the kernel priority it ran at */
+	uint8_t higher; /* at or above the waiter: interference */
+	char comm[16];
+	uint64_t ns;	   /* its time inside the waits */
+	uint64_t worst_ns; /* in one wait */
+	uint64_t waits;	   /* waits it ran in */
+};
+
+struct il_attr_summary {
+	uint64_t traced;    /* waits the trace covered (0: none) */
+	uint64_t holder_ns; /* the possible holders, in their sections */
+	uint64_t lower_ns;  /* the scenario's other lower tasks: inversion */
+	uint64_t higher_ns; /* the scenario's tasks at or above the waiter */
+	uint64_t fhigh_ns;  /* foreign, at or above: interference */
+	uint64_t flow_ns;   /* foreign real-time below the waiter: inversion */
+	uint64_t fair_ns;   /* foreign fair-class tasks (RT throttling) */
+	uint64_t idle_ns;
+	uint64_t waiter_ns;	 /* the waiter itself */
+	uint64_t boosted;	 /* waits in which a holder was PI-boosted */
+	uint64_t boost_worst_ns; /* request -> boost, the slowest */
+	int16_t boost_from, boost_to; /* the kernel priorities of a boost */
+	/* the foreign tasks with the most time, most first */
+	struct il_attr_named named[IL_ATTR_MAX_NAMED];
+	uint32_t nnamed;
+	char note[96]; /* why nothing was attributed, when traced == 0 */
+};
+
+struct il_sched;
+/* a class and priority as the kernel's priority (what the trace shows) */
+int il_trace_kprio(const struct il_sched *s);
+
+/* a kernel priority as a SCHED_FIFO number (0 for fair, 100 for DL) */
+int il_trace_rt_prio(int kprio);
+/* "FIFO 50" (real time), "DL", "nice 0": the class and priority */
+void il_trace_class_name(int kprio, char *buf, size_t len);
+
+/*
+ * Interference in calibration samples: for each i, the time within
+ * [from[i], from[i] + lat[i]] in which cpu ran a task other than self and
+ * the idle task at kernel priority kprio or more urgent (<= kprio) is
+ * taken off lat[i].  from[] in time order.  Returns how many samples
+ * were covered by the trace.
+ */
+size_t il_trace_remove_above(const struct il_trace *t, int cpu, int kprio,
+			     int self, const uint64_t *from, uint64_t *lat,
+			     size_t n);
+
+/* the task of pid in t, or NULL */
+const struct il_trace_task *il_trace_task_of(const struct il_trace *t, int pid);
+
+/*
+ * Building a trace (the reader, and fixtures in tests): append a record
+ * (kept in time order by il_trace_sort()), note a task's comm and
+ * priority.  0 or -ENOMEM.
+ */
+int il_trace_add(struct il_trace *t, const struct il_trace_rec *r);
+int il_trace_note_task(struct il_trace *t, int pid, const char *comm, int prio);
+void il_trace_sort(struct il_trace *t);
+/* free what t holds and zero it; t itself is the caller's */
+void il_trace_free(struct il_trace *t);
+
+/* ---- the recorder ------------------------------------------------------- */
+
+struct il_tracer;
+
+/*
+ * The process's default mode, set by il_opt_parse() from --trace; the
+ * engine uses it.
+ */
+void il_trace_set_default(enum il_trace_mode m);
+enum il_trace_mode il_trace_default(void);
+
+/*
+ * Whether a recorder can be made here: 1, or 0 with the reason in why
+ * (not built with libtracefs, not root, no tracefs in the kernel).
+ */
+int il_trace_available(char *why, size_t len);
+
+/*
+ * Make the instance for a run of about duration_ns and switch it on.
+ * 0 with *out set, or -errno with why filled (nothing is left behind).
+ */
+int il_trace_start(uint64_t duration_ns, struct il_tracer **out, char *why,
+		   size_t len);
+/*
+ * Switch it off (cheap: call it right after the measured part), then
+ * read and parse what was recorded into t (zeroed first).  0, or -errno
+ * with why filled; t holds what could be read.
+ */
+int il_trace_stop(struct il_tracer *tr, struct il_trace *t, char *why,
+		  size_t len);
+/* Remove the instance (and the mount, if this recorder made it). */
+void il_trace_close(struct il_tracer *tr);
+
+#endif

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Trace records as plain data (trace.h), the process's --trace default,
+ * and the recorder's fallback when the build has no libtracefs.  The
+ * recorder itself is in trace-tracefs.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <invlab/sched.h>
+#include <invlab/trace.h>
+
+#include "config.h"
+
+static enum il_trace_mode default_mode = IL_TRACE_AUTO;
+
+void il_trace_set_default(enum il_trace_mode m)
+{
+	default_mode = m;
+}
+
+enum il_trace_mode il_trace_default(void)
+{
+	return default_mode;
+}
+
+int il_trace_kprio(const struct il_sched *s)
+{
+	if (s->policy == IL_SCHED_DEADLINE)
+		return -1;
+	if (s->policy == IL_SCHED_FIFO || s->policy == IL_SCHED_RR)
+		return 99 - s->prio;
+	return 120 + s->nice;
+}
+
+int il_trace_rt_prio(int kprio)
+{
+	if (kprio < 0)
+		return 100;
+	if (kprio < 100)
+		return 99 - kprio;
+	return 0;
+}
+
+void il_trace_class_name(int kprio, char *buf, size_t len)
+{
+	if (kprio < 0)
+		snprintf(buf, len, "DL");
+	else if (kprio < 100)
+		snprintf(buf, len, "FIFO %d", 99 - kprio);
+	else
+		snprintf(buf, len, "nice %d", kprio - 120);
+}
+
+static size_t task_pos(const struct il_trace *t, int pid)
+{
+	size_t lo = 0, hi = t->ntasks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->tasks[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct il_trace_task *il_trace_task_of(const struct il_trace *t, int pid)
+{
+	size_t i;
+
+	if (!t || !t->tasks)
+		return NULL;
+	i = task_pos(t, pid);
+	return i < t->ntasks && t->tasks[i].pid == pid ? &t->tasks[i] : NULL;
+}
+
+int il_trace_note_task(struct il_trace *t, int pid, const char *comm, int prio)
+{
+	size_t i = task_pos(t, pid);
+	struct il_trace_task *k;
+
+	if (i == t->ntasks || t->tasks[i].pid != pid) {
+		if (t->ntasks == t->tasks_cap) {
+			size_t cap = t->tasks_cap ? 2 * t->tasks_cap : 64;
+			void *p = realloc(t->tasks, cap * sizeof(*t->tasks));
+
+			if (!p)
+				return -ENOMEM;
+			t->tasks = p;
+			t->tasks_cap = cap;
+		}
+		memmove(&t->tasks[i + 1], &t->tasks[i],
+			(t->ntasks - i) * sizeof(*t->tasks));
+		t->ntasks++;
+		memset(&t->tasks[i], 0, sizeof(t->tasks[i]));
+		t->tasks[i].pid = pid;
+	}
+	k = &t->tasks[i];
+	k->prio = (int16_t)prio;
+	if (comm && *comm)
+		snprintf(k->comm, sizeof(k->comm), "%s", comm);
+	return 0;
+}
+
+int il_trace_add(struct il_trace *t, const struct il_trace_rec *r)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 4096;
+		void *p = realloc(t->rec, cap * sizeof(*t->rec));
+
+		if (!p)
+			return -ENOMEM;
+		t->rec = p;
+		t->cap = cap;
+	}
+	t->rec[t->n++] = *r;
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct il_trace_rec *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+void il_trace_sort(struct il_trace *t)
+{
+	if (t->n > 1)
+		qsort(t->rec, t->n, sizeof(*t->rec), by_time);
+}
+
+void il_trace_free(struct il_trace *t)
+{
+	if (!t)
+		return;
+	free(t->rec);
+	free(t->tasks);
+	memset(t, 0, sizeof(*t));
+}
+
+/* is a piece run by pid at kprio p above (interference)? */
+static bool above(int pid, int p, int kprio, int self)
+{
+	return pid > 0 && pid != self && p <= kprio;
+}
+
+size_t il_trace_remove_above(const struct il_trace *t, int cpu, int kprio,
+			     int self, const uint64_t *from, uint64_t *lat,
+			     size_t n)
+{
+	size_t k = 0, covered = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = from[i], b = a + lat[i], at = a, sum = 0;
+		size_t j;
+		bool tail = false;
+
+		if (a < t->t0_ns || b > t->t1_ns)
+			continue;
+		/* the first record after a (from[] is in time order) */
+		while (k < t->n && t->rec[k].ts <= a)
+			k++;
+		/*
+		 * each piece up to a switch was run by that switch's prev:
+		 * the kernel's word, which a dropped switch cannot change
+		 */
+		for (j = k; j < t->n; j++) {
+			const struct il_trace_rec *r = &t->rec[j];
+
+			if (r->kind != IL_TR_SWITCH || r->cpu != cpu)
+				continue;
+			if (r->ts > b) {
+				if (above(r->prev_pid, r->prev_prio, kprio,
+					  self))
+					sum += b - at;
+				tail = true;
+				break;
+			}
+			if (above(r->prev_pid, r->prev_prio, kprio, self))
+				sum += r->ts - at;
+			at = r->ts;
+		}
+		if (!tail && at < b)
+			continue; /* the end of the trace: not known */
+		lat[i] = lat[i] > sum ? lat[i] - sum : 0;
+		covered++;
+	}
+	return covered;
+}
+
+#if !HAVE_TRACEFS
+int il_trace_available(char *why, size_t len)
+{
+	snprintf(why, len, "built without libtracefs");
+	return 0;
+}
+
+int il_trace_start(uint64_t duration_ns, struct il_tracer **out, char *why,
+		   size_t len)
+{
+	(void)duration_ns;
+	*out = NULL;
+	snprintf(why, len,
+		 "tracing: built without libtracefs and libtraceevent");
+	return -ENOTSUP;
+}
+
+int il_trace_stop(struct il_tracer *tr, struct il_trace *t, char *why,
+		  size_t len)
+{
+	(void)tr;
+	memset(t, 0, sizeof(*t));
+	snprintf(why, len, "tracing: built without libtracefs");
+	return -ENOTSUP;
+}
+
+void il_trace_close(struct il_tracer *tr)
+{
+	(void)tr;
+}
+#endif

@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# pi-classic judged on the scheduler's trace, as TAP, with foreign load
+# from tests/fhog (a SCHED_FIFO spinner that is not an invlab run).
+#
+#   kernel-trace.sh PI-CLASSIC FHOG inherit  a FIFO 50 hog spinning 15 ms
+#                        every 100 ms on the scenario's CPU: inheritance
+#                        must not FAIL, and the trace must name the hog
+#   kernel-trace.sh PI-CLASSIC FHOG none     the same hog: none still FAILs
+#   kernel-trace.sh PI-CLASSIC FHOG lower    under none, a FIFO 15 hog between
+#                        low's and high's priority (medium spinning only
+#                        1 ms): named as the inverting task
+#   kernel-trace.sh PI-CLASSIC FHOG ignored  --ignore-protocol: FAIL, and
+#                        the trace shows the holder never boosted
+#   kernel-trace.sh PI-CLASSIC FHOG cleanup  no tracefs instance left, and
+#                        tracefs mounted after the run as it was before
+#
+# Exits 77 (SKIP) with the reason when SCHED_FIFO or tracefs is not
+# available.
+set -u
+prog=$1
+fhog=$2
+mode=$3
+dur=${INVLAB_TEST_DURATION:-3s}
+cpu=$(($(nproc) - 1))
+
+tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+hog=
+trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+
+# run_pi ARGS...: pi-classic on $cpu with the trace, its status in rc
+run_pi() {
+	"$prog" --cpu "$cpu" --duration "$dur" --trace=on "$@" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	skip_if_77 $rc "$tmp/out"
+}
+
+# start_hog [PRIO [SPIN]]
+start_hog() {
+	"$fhog" --prio "${1:-50}" --cpu "$cpu" --spin "${2:-15ms}" --period 100ms \
+		--time 60s >"$tmp/hog" 2>&1 &
+	hog=$!
+	sleep 0.2
+	if ! kill -0 "$hog" 2>/dev/null; then
+		wait "$hog"
+		skip_if_77 $? "$tmp/hog"
+	fi
+}
+
+stop_hog() {
+	kill "$hog" 2>/dev/null
+	wait "$hog" 2>/dev/null
+	hog=
+}
+
+echo "TAP version 13"
+case $mode in
+inherit)
+	start_hog
+	run_pi --protocol inherit
+	stop_hog
+	sed 's/^/# /' "$tmp/out" | tail -3
+	! grep -q "inherit: FAIL" "$tmp/out"
+	check $? "inheritance with a FIFO 50 hog above it is not a FAIL"
+	grep -Eq "inherit: (PASS|UNDECIDED)" "$tmp/out"
+	check $? "PASS, or UNDECIDED with the reason (exit $rc)"
+	grep -q "delayed by fhog (pid [0-9]*, FIFO 50)" "$tmp/out"
+	check $? "the trace names the hog"
+	grep -q "interference, not inversion" "$tmp/out"
+	check $? "as interference"
+	grep -q "holder boosted 10->30" "$tmp/out"
+	check $? "the holder was boosted to high's priority"
+	;;
+none)
+	start_hog
+	run_pi --protocol none
+	stop_hog
+	sed 's/^/# /' "$tmp/out" | tail -3
+	grep -q "none: FAIL, expected FAIL" "$tmp/out"
+	check $? "no protocol still FAILs with the hog"
+	grep -q "holder never boosted" "$tmp/out"
+	check $? "the trace shows no boost"
+	;;
+lower)
+	start_hog 15 30ms
+	run_pi --protocol none --hog 1ms
+	stop_hog
+	sed 's/^/# /' "$tmp/out" | tail -3
+	grep -q "none: FAIL, expected FAIL" "$tmp/out"
+	check $? "no protocol FAILs"
+	grep -q "delayed by fhog (pid [0-9]*, FIFO 15)" "$tmp/out"
+	check $? "the trace names the foreign hog"
+	grep -q "inversion by a task outside the scenario" "$tmp/out"
+	check $? "as an inversion from outside the scenario"
+	;;
+ignored)
+	run_pi --protocol inherit --ignore-protocol
+	sed 's/^/# /' "$tmp/out" | tail -3
+	grep -q "inherit: FAIL, expected FAIL" "$tmp/out"
+	check $? "the protocol ignored FAILs"
+	grep -q "holder never boosted" "$tmp/out"
+	check $? "the trace shows no boost"
+	;;
+cleanup)
+	before=$(grep -c ' tracefs ' /proc/self/mounts)
+	run_pi --protocol inherit --duration 500ms
+	after=$(grep -c ' tracefs ' /proc/self/mounts)
+	[ "$before" = "$after" ]
+	check $? "tracefs mounts as before the run ($before, $after)"
+	left=$(ls -d /sys/kernel/tracing/instances/invlab-* 2>/dev/null |
+		wc -l)
+	[ "$left" -eq 0 ]
+	check $? "no invlab tracefs instance left ($left)"
+	grep -q "trace: \|holder" "$tmp/out"
+	check $? "the report says what the trace showed"
+	;;
+*)
+	echo "unknown mode '$mode'" >&2
+	exit 99
+	;;
+esac
+echo "1..$n"
+exit $fail

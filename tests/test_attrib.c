@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Attribution of waits from a scheduler trace (attrib.h) on synthetic
+ * traces shaped like pi-classic on one CPU: high (FIFO 30) waits for the
+ * lock low (FIFO 10) holds, and in the middle of low's section some task
+ * X preempts low for 3 ms.  X is a foreign task above high (interference:
+ * forgiven, named), a foreign real-time task below high (an inversion
+ * from outside the scenario: counted, named), or the scenario's own hog
+ * (an inversion: counted).  The check then judges the attributed waits.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <invlab/attrib.h>
+#include <invlab/time.h>
+#include <invlab/validate.h>
+
+#include "t_judge.h"
+#include "t_util.h"
+
+#define MS IL_NSEC_PER_MSEC
+#define US IL_NSEC_PER_USEC
+#define N  30
+#define T0 (1000 * MS)
+
+enum { HIGH = 101, LOW = 102, MEDIUM = 103, FHOG = 500, FLOW = 600 };
+
+/* kernel priorities: 99 - FIFO priority */
+static int kp(int fifo)
+{
+	return 99 - fifo;
+}
+
+static struct il_trace tr;
+static struct il_wait_sample s[N], out[N];
+static const struct il_attr_task tasks[] = {
+	{ HIGH, IL_ROLE_WAITER, 1 },
+	{ LOW, IL_ROLE_HOLDER, 1 },
+	{ MEDIUM, IL_ROLE_LOWER, 1 },
+};
+static const struct il_attr_input in = {
+	.tasks = tasks,
+	.ntasks = 3,
+	.waiter_rank = 130,
+};
+static const struct il_bound_input bound = {
+	.bound_name = "priority inheritance (one CPU)",
+	.bound_ns = 2 * MS,
+	.noise_ns = 50 * US,
+	.min_samples = 20,
+};
+
+static void sw(uint64_t ts, int prev, int pp, int next, int np, int runnable)
+{
+	struct il_trace_rec r = {
+		.ts = ts,
+		.kind = IL_TR_SWITCH,
+		.prev_runnable = (uint8_t)runnable,
+		.cpu = 1,
+		.prev_pid = prev,
+		.next_pid = next,
+		.prev_prio = (int16_t)pp,
+		.next_prio = (int16_t)np,
+	};
+
+	t_check_int(il_trace_add(&tr, &r), 0);
+}
+
+static void setprio(uint64_t ts, int pid, int from, int to)
+{
+	struct il_trace_rec r = {
+		.ts = ts,
+		.kind = IL_TR_PI_SETPRIO,
+		.cpu = 1,
+		.prev_pid = pid,
+		.prev_prio = (int16_t)from,
+		.next_prio = (int16_t)to,
+	};
+
+	t_check_int(il_trace_add(&tr, &r), 0);
+}
+
+/*
+ * N rounds 10 ms apart; x (0: none) preempts low from 1 ms to 4 ms into
+ * the wait at kernel priority xp, in every third round (0, 3, ...); boost: low
+ * is boosted to high's priority 5 us after the request.
+ */
+static void build(int x, int xp, int boost)
+{
+	il_trace_free(&tr);
+	tr.t0_ns = T0 - MS;
+	tr.t1_ns = T0 + N * 10 * MS;
+	t_check_int(il_trace_note_task(&tr, HIGH, "high", kp(30)), 0);
+	t_check_int(il_trace_note_task(&tr, LOW, "low", kp(10)), 0);
+	t_check_int(il_trace_note_task(&tr, MEDIUM, "medium", kp(20)), 0);
+	t_check_int(il_trace_note_task(&tr, FHOG, "fhog", kp(50)), 0);
+	t_check_int(il_trace_note_task(&tr, FLOW, "flow", kp(15)), 0);
+	for (int k = 0; k < N; k++) {
+		uint64_t b = T0 + (uint64_t)k * 10 * MS;
+		int lp = boost ? kp(30) : kp(10), hit = x && k % 3 == 0;
+
+		sw(b, 0, 120, HIGH, kp(30), 0);
+		sw(b + 10 * US, HIGH, kp(30), LOW, kp(10), 0);
+		if (boost)
+			setprio(b + 15 * US, LOW, kp(10), kp(30));
+		if (hit) {
+			sw(b + MS, LOW, lp, x, xp, 1);
+			sw(b + 4 * MS, x, xp, LOW, lp, 0);
+		}
+		/* low unlocks, high takes the lock 10 us later */
+		sw(b + (hit ? 5010 : 2010) * US, LOW, lp, HIGH, kp(30), 1);
+		if (boost)
+			setprio(b + (hit ? 5012 : 2012) * US, LOW, kp(30),
+				kp(10));
+		sw(b + 5500 * US, HIGH, kp(30), 0, 120, 0);
+		s[k] = (struct il_wait_sample){
+			.delay_ns = (hit ? 5020 : 2020) * US,
+			.t_ns = b,
+			.t_req_ns = b + 10 * US,
+		};
+	}
+	il_trace_sort(&tr);
+}
+
+static void test_interference(void)
+{
+	struct il_attr_summary a;
+	struct il_check c;
+	char text[512];
+
+	/* the holder's run-queue time behind fhog looks like blocking to
+	 * the tasks' clocks: FAIL without the trace */
+	build(FHOG, kp(50), 1);
+	t_check_int(il_check_blocking(&bound, s, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_int(il_attribute(&in, &tr, s, N, out, &a), 0);
+	t_check_int(a.traced, N);
+	t_check_int(a.fhigh_ns, N / 3 * 3 * MS);
+	t_check_int(a.flow_ns, 0);
+	t_check_int(a.holder_ns, N * 2 * MS);
+	t_check_int(out[0].foreign_ns, 3020 * US);
+	t_check_int(out[0].lower_ns, 0);
+	t_check_int(out[0].delay_ns, s[0].delay_ns);
+	t_check_int(il_check_blocking(&bound, out, N, &c), 0);
+	t_check_int(c.verdict, IL_PASS);
+	t_check_int(a.nnamed, 1);
+	t_check_int(a.named[0].pid, FHOG);
+	t_check_int(a.named[0].higher, 1);
+	t_check_int(a.named[0].waits, N / 3);
+	t_check_int(a.named[0].worst_ns, 3 * MS);
+	il_attr_text(&a, "high", kp(30), text, sizeof(text));
+	t_check_contains(text, "10 waits delayed by fhog (pid 500, FIFO 50): "
+			       "30.0ms, higher priority than high (FIFO 30): "
+			       "interference, not inversion");
+	t_check_contains(text, "holder boosted 10->30 within 5.00us of the "
+			       "request in 30 of 30 waits");
+	/* at exactly high's priority it is interference too (a boosted
+	 * holder queues behind it in FIFO order); one below is not */
+	build(FHOG, kp(30), 1);
+	t_check_int(il_attribute(&in, &tr, s, N, out, &a), 0);
+	t_check_int(a.fhigh_ns, N / 3 * 3 * MS);
+	build(FHOG, kp(29), 1);
+	t_check_int(il_attribute(&in, &tr, s, N, out, &a), 0);
+	t_check_int(a.fhigh_ns, 0);
+	t_check_int(a.flow_ns, N / 3 * 3 * MS);
+	build(FHOG, kp(50), 1);
+	/* in place works too */
+	t_check_int(il_attribute(&in, &tr, s, N, s, &a), 0);
+	t_check_int(s[0].foreign_ns, 3020 * US);
+}
+
+static void test_foreign_inversion(void)
+{
+	struct il_attr_summary a;
+	struct il_check c;
+	char text[512];
+
+	/* under `none`: a foreign FIFO 15 task between low and high runs
+	 * while the unboosted holder waits: counted and named */
+	build(FLOW, kp(15), 0);
+	t_check_int(il_attribute(&in, &tr, s, N, out, &a), 0);
+	t_check_int(a.flow_ns, N / 3 * 3 * MS);
+	t_check_int(a.fhigh_ns, 0);
+	t_check_int(out[0].lower_ns, 3 * MS);
+	t_check_int(out[0].foreign_ns, 20 * US);
+	t_check_int(il_check_blocking(&bound, out, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_contains(c.evidence,
+			 "a lower-priority thread ran up to 3.00ms");
+	t_check_int(a.named[0].higher, 0);
+	il_attr_text(&a, "high", kp(30), text, sizeof(text));
+	t_check_contains(text, "delayed by flow (pid 600, FIFO 15): 30.0ms, "
+			       "lower priority than high (FIFO 30): inversion "
+			       "by a task outside the scenario");
+	t_check_contains(text, "holder never boosted in 30 waits");
+	t_check_int(a.boosted, 0);
+}
+
+static void test_scenario_hog(void)
+{
+	struct il_attr_summary a;
+	struct il_check c;
+	char text[512];
+
+	build(MEDIUM, kp(20), 0);
+	t_check_int(il_attribute(&in, &tr, s, N, out, &a), 0);
+	t_check_int(a.lower_ns, N / 3 * 3 * MS);
+	t_check_int(a.nnamed, 0);
+	t_check_int(out[0].lower_ns, 3 * MS);
+	t_check_int(il_check_blocking(&bound, out, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	il_attr_text(&a, "high", kp(30), text, sizeof(text));
+	t_check_contains(text, "no foreign task ran");
+	/* a fair-class foreign task (RT throttling) is not counted */
+	build(FLOW, 120, 1);
+	t_check_int(il_attribute(&in, &tr, s, N, out, &a), 0);
+	t_check_int(a.fair_ns, N / 3 * 3 * MS);
+	t_check_int(out[0].lower_ns, 0);
+	il_attr_text(&a, "high", kp(30), text, sizeof(text));
+	t_check_contains(text, "(pid 600, nice 0)");
+}
+
+static void test_not_used(void)
+{
+	struct il_attr_task unpinned[3];
+	struct il_attr_input in2 = in;
+	struct il_attr_summary a;
+
+	/* lost events: the trace is not trusted, samples kept */
+	build(FHOG, kp(50), 1);
+	tr.lost = 3;
+	t_check_int(il_attribute(&in, &tr, s, N, out, &a), -ENOTSUP);
+	t_check_contains(a.note, "lost 3 events");
+	t_check_int(out[0].foreign_ns, s[0].foreign_ns);
+	tr.lost = 0;
+	/* a holder on no single CPU */
+	memcpy(unpinned, tasks, sizeof(tasks));
+	unpinned[1].cpu = -1;
+	in2.tasks = unpinned;
+	t_check_int(il_attribute(&in2, &tr, s, N, out, &a), -ENOTSUP);
+	t_check_contains(a.note, "holder is not pinned");
+	/* waits outside the traced time keep their inferred values */
+	tr.t1_ns = T0 + 5 * 10 * MS;
+	t_check_int(il_attribute(&in, &tr, s, N, out, &a), 0);
+	t_check_int(a.traced, 5);
+	t_check_int(out[3].foreign_ns, 3020 * US);
+	t_check_int(out[6].foreign_ns, 0);
+	t_check_int(il_attribute(NULL, &tr, s, N, out, &a), -EINVAL);
+}
+
+/* roles from a scenario: holders through a chain, the hog lower */
+static void test_roles(void)
+{
+	struct il_attr_task k[4];
+
+	t_run_reset("[global]\nvalidate = chain\n"
+		    "[resource A]\n[resource B]\n"
+		    "[task h]\nclass = fifo:30\ncpu = 1\n"
+		    "body = lock A, unlock A\n"
+		    "[task m]\nclass = fifo:20\ncpu = 1\n"
+		    "body = lock A, lock B, run 1ms, unlock B, unlock A\n"
+		    "[task l]\nclass = fifo:10\ncpu = 1\n"
+		    "body = lock B, run 1ms, unlock B\n"
+		    "[task hog]\nclass = fifo:25\ncpu = 1\nbody = run 1ms\n");
+	t_er.tasks[t_task("l")].tid = 77;
+	il_attr_roles(&t_sc, &t_er, t_task("h"), 0, k);
+	t_check_int(k[t_task("h")].role, IL_ROLE_WAITER);
+	t_check_int(k[t_task("m")].role, IL_ROLE_HOLDER);
+	t_check_int(k[t_task("l")].role, IL_ROLE_HOLDER);
+	t_check_int(k[t_task("l")].tid, 77);
+	t_check_int(k[t_task("hog")].role, IL_ROLE_LOWER);
+	/* m waits for B only: l holds it, h is above */
+	il_attr_roles(&t_sc, &t_er, t_task("m"), 1, k);
+	t_check_int(k[t_task("h")].role, IL_ROLE_HIGHER);
+	t_check_int(k[t_task("l")].role, IL_ROLE_HOLDER);
+	t_check_int(k[t_task("hog")].role, IL_ROLE_HIGHER);
+}
+
+/* calibration: a wakeup delayed by a task above the calibrating class
+ * is interference, taken off; one delayed by a lower one is noise */
+static void test_calibration(void)
+{
+	uint64_t from[3] = { T0 + 500 * US, T0 + 10 * MS, T0 + 100 * MS };
+	uint64_t lat[3] = { 4 * MS, 1900 * US, 1 * MS };
+
+	il_trace_free(&tr);
+	tr.t0_ns = T0;
+	tr.t1_ns = T0 + 50 * MS;
+	sw(T0 + 1 * MS, 0, 120, FHOG, kp(50), 0);
+	sw(T0 + 4 * MS, FHOG, kp(50), 7, kp(30), 0);
+	sw(T0 + 4500 * US, 7, kp(30), 0, 120, 0);
+	sw(T0 + 10500 * US, 0, 120, MEDIUM, kp(20), 0);
+	sw(T0 + 12 * MS, MEDIUM, kp(20), 7, kp(30), 0);
+	t_check_int(il_trace_remove_above(&tr, 1, kp(30), 7, from, lat, 3), 2);
+	t_check_int(lat[0], 1 * MS);
+	t_check_int(lat[1], 1900 * US);
+	t_check_int(lat[2], 1 * MS);
+	/* a switch the buffers dropped (idle -> fhog at 1 ms): the piece
+	 * up to fhog's own switch out is fhog's, the kernel's word */
+	for (size_t i = 0; i < tr.n; i++)
+		if (tr.rec[i].ts == T0 + 1 * MS)
+			tr.rec[i].cpu = 3;
+	lat[0] = 4 * MS;
+	t_check_int(il_trace_remove_above(&tr, 1, kp(30), 7, from, lat, 1), 1);
+	t_check_int(lat[0], 500 * US);
+	/* on another CPU nothing ran above */
+	lat[0] = 4 * MS;
+	t_check_int(il_trace_remove_above(&tr, 0, kp(30), 7, from, lat, 1), 0);
+	t_check_int(lat[0], 4 * MS);
+}
+
+int main(void)
+{
+	test_calibration();
+	test_interference();
+	test_foreign_inversion();
+	test_scenario_hog();
+	test_not_used();
+	test_roles();
+	il_trace_free(&tr);
+	return t_done("attrib");
+}

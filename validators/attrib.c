@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Attribution of every wait from the scheduler's trace (attrib.h).
+ *
+ * The trace is a sequence of context switches per CPU; between two of
+ * them one task ran.  A wait [release, acquired] on a CPU is cut at the
+ * switches inside it, and each piece goes to the task that ran it, by
+ * thread id for the scenario's tasks and by priority for the others.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <invlab/attrib.h>
+#include <invlab/time.h>
+
+#include "model.h"
+
+#define WORK_NAMED 32 /* foreign tasks tracked before the top few */
+#define MAX_CPUS   1024
+
+int il_attr_rank(int kprio)
+{
+	if (kprio < 0)
+		return 200;
+	if (kprio < 100)
+		return 100 + 99 - kprio;
+	return 0;
+}
+
+int il_attr_kprio(const struct il_sched *s)
+{
+	return il_trace_kprio(s);
+}
+
+/* the switch records of one CPU, by index into t->rec, in time order */
+struct cpu_index {
+	size_t *ix;
+	size_t n;
+};
+
+struct work {
+	const struct il_attr_input *in;
+	const struct il_trace *t;
+	struct cpu_index *cpus;
+	int ncpus;
+	struct il_attr_named named[WORK_NAMED];
+	size_t nnamed;
+	uint64_t other_ns; /* foreign tasks beyond WORK_NAMED */
+};
+
+static const struct il_attr_task *scenario_task(const struct il_attr_input *in,
+						int pid)
+{
+	if (pid <= 0)
+		return NULL;
+	for (size_t i = 0; i < in->ntasks; i++)
+		if (in->tasks[i].tid == pid)
+			return &in->tasks[i];
+	return NULL;
+}
+
+/* this wait's time per foreign task, merged into w->named after it */
+struct wait_named {
+	int pid, kprio;
+	uint64_t ns;
+};
+
+static void add_foreign(struct wait_named *wn, size_t *nwn, size_t cap, int pid,
+			int kprio, uint64_t ns)
+{
+	for (size_t i = 0; i < *nwn; i++)
+		if (wn[i].pid == pid) {
+			wn[i].ns += ns;
+			return;
+		}
+	if (*nwn < cap) {
+		wn[*nwn].pid = pid;
+		wn[*nwn].kprio = kprio;
+		wn[*nwn].ns = ns;
+		(*nwn)++;
+	}
+}
+
+static void merge_named(struct work *w, const struct wait_named *wn, size_t nwn)
+{
+	for (size_t k = 0; k < nwn; k++) {
+		struct il_attr_named *a = NULL;
+
+		for (size_t i = 0; i < w->nnamed && !a; i++)
+			if (w->named[i].pid == wn[k].pid)
+				a = &w->named[i];
+		if (!a && w->nnamed < WORK_NAMED) {
+			const struct il_trace_task *tk =
+				il_trace_task_of(w->t, wn[k].pid);
+
+			a = &w->named[w->nnamed++];
+			memset(a, 0, sizeof(*a));
+			a->pid = wn[k].pid;
+			a->kprio = (int16_t)wn[k].kprio;
+			a->higher =
+				il_attr_rank(wn[k].kprio) >= w->in->waiter_rank;
+			snprintf(a->comm, sizeof(a->comm), "%s",
+				 tk && tk->comm[0] ? tk->comm : "?");
+		}
+		if (!a) {
+			w->other_ns += wn[k].ns;
+			continue;
+		}
+		a->ns += wn[k].ns;
+		a->waits++;
+		if (wn[k].ns > a->worst_ns)
+			a->worst_ns = wn[k].ns;
+	}
+}
+
+/* the last switch on c at or before ts, or (size_t)-1 */
+static size_t last_before(const struct work *w, int c, uint64_t ts)
+{
+	const struct cpu_index *ci = &w->cpus[c];
+	size_t lo = 0, hi = ci->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->t->rec[ci->ix[mid]].ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : (size_t)-1;
+}
+
+struct split {
+	uint64_t holder, lower, higher, fhigh, flow, fair, idle, waiter;
+};
+
+static void account(const struct work *w, struct split *sp, int pid, int kprio,
+		    uint64_t ns, struct wait_named *wn, size_t *nwn, size_t cap)
+{
+	const struct il_attr_task *st = scenario_task(w->in, pid);
+	int rank;
+
+	if (!ns)
+		return;
+	if (pid == 0) {
+		sp->idle += ns;
+		return;
+	}
+	if (st) {
+		switch (st->role) {
+		case IL_ROLE_WAITER:
+			sp->waiter += ns;
+			break;
+		case IL_ROLE_HOLDER:
+			sp->holder += ns;
+			break;
+		case IL_ROLE_LOWER:
+			sp->lower += ns;
+			break;
+		default:
+			sp->higher += ns;
+			break;
+		}
+		return;
+	}
+	rank = il_attr_rank(kprio);
+	if (rank >= w->in->waiter_rank)
+		sp->fhigh += ns;
+	else if (rank >= 100)
+		sp->flow += ns;
+	else
+		sp->fair += ns;
+	add_foreign(wn, nwn, cap, pid, kprio, ns);
+}
+
+/*
+ * who ran on CPU c in [a, b]: each piece up to a switch belongs to that
+ * switch's prev (the kernel's word for who ran until then), so that a
+ * switch the buffers dropped cannot hand a piece to the wrong task; the
+ * piece after the last switch belongs to the next switch's prev
+ */
+static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
+		     struct split *sp, struct wait_named *wn, size_t *nwn,
+		     size_t cap)
+{
+	const struct cpu_index *ci = &w->cpus[c];
+	size_t k;
+	uint64_t from = a;
+
+	if (c >= w->ncpus || !ci->n) {
+		/* nobody switched there all along: who ran is unknown,
+		 * and unknown time is counted, never forgiven */
+		sp->holder += b - a;
+		return;
+	}
+	k = last_before(w, c, a);
+	k = k == (size_t)-1 ? 0 : k + 1;
+	for (; k < ci->n; k++) {
+		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
+
+		if (r->ts > b)
+			break;
+		account(w, sp, r->prev_pid, r->prev_prio, r->ts - from, wn, nwn,
+			cap);
+		from = r->ts;
+	}
+	if (k < ci->n) {
+		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
+
+		account(w, sp, r->prev_pid, r->prev_prio, b - from, wn, nwn,
+			cap);
+	} else {
+		const struct il_trace_rec *r = &w->t->rec[ci->ix[ci->n - 1]];
+
+		account(w, sp, r->next_pid, r->next_prio, b - from, wn, nwn,
+			cap);
+	}
+}
+
+/* a holder boosted above its own priority within [req, acq]: the first
+ * such boost's time after the request, or UINT64_MAX */
+static uint64_t boost_after(const struct work *w, uint64_t req, uint64_t acq,
+			    struct il_attr_summary *sum)
+{
+	const struct il_trace *t = w->t;
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->rec[mid].ts < req)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < t->n && t->rec[k].ts <= acq; k++) {
+		const struct il_trace_rec *r = &t->rec[k];
+		const struct il_attr_task *st;
+
+		if (r->kind != IL_TR_PI_SETPRIO || r->next_prio >= r->prev_prio)
+			continue;
+		st = scenario_task(w->in, r->prev_pid);
+		if (!st || st->role != IL_ROLE_HOLDER)
+			continue;
+		sum->boost_from = r->prev_prio;
+		sum->boost_to = r->next_prio;
+		return r->ts - req;
+	}
+	return UINT64_MAX;
+}
+
+static int by_ns(const void *a, const void *b)
+{
+	const struct il_attr_named *x = a, *y = b;
+
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+static int build_index(struct work *w)
+{
+	const struct il_trace *t = w->t;
+	size_t *count;
+	int maxc = -1;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].kind == IL_TR_SWITCH && t->rec[i].cpu > maxc)
+			maxc = t->rec[i].cpu;
+	w->ncpus = maxc + 1 < MAX_CPUS ? maxc + 1 : MAX_CPUS;
+	if (!w->ncpus)
+		return 0;
+	w->cpus = calloc((size_t)w->ncpus, sizeof(*w->cpus));
+	count = calloc((size_t)w->ncpus, sizeof(*count));
+	if (!w->cpus || !count) {
+		free(count);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].kind == IL_TR_SWITCH && t->rec[i].cpu < w->ncpus)
+			count[t->rec[i].cpu]++;
+	for (int c = 0; c < w->ncpus; c++)
+		if (count[c] &&
+		    !(w->cpus[c].ix = malloc(count[c] * sizeof(size_t)))) {
+			free(count);
+			return -ENOMEM;
+		}
+	for (size_t i = 0; i < t->n; i++) {
+		int c = t->rec[i].cpu;
+
+		if (t->rec[i].kind == IL_TR_SWITCH && c < w->ncpus)
+			w->cpus[c].ix[w->cpus[c].n++] = i;
+	}
+	free(count);
+	return 0;
+}
+
+static void free_index(struct work *w)
+{
+	for (int c = 0; c < w->ncpus && w->cpus; c++)
+		free(w->cpus[c].ix);
+	free(w->cpus);
+}
+
+int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
+		 const struct il_wait_sample *s, size_t n,
+		 struct il_wait_sample *out, struct il_attr_summary *sum)
+{
+	struct work w = { .in = in, .t = t };
+	int cpus[IL_MAX_TASKS + 1], ncpu = 0, ret;
+	bool have_waiter = false;
+
+	if (!in || !t || !sum || (n && (!s || !out)) ||
+	    (in->ntasks && !in->tasks))
+		return -EINVAL;
+	memset(sum, 0, sizeof(*sum));
+	if (out != s && n)
+		memmove(out, s, n * sizeof(*s));
+	if (t->lost) {
+		snprintf(sum->note, sizeof(sum->note),
+			 "the trace lost %llu events",
+			 (unsigned long long)t->lost);
+		return -ENOTSUP;
+	}
+	/* the CPUs looked at: the waiter's and the holders' */
+	for (size_t i = 0; i < in->ntasks; i++) {
+		const struct il_attr_task *k = &in->tasks[i];
+		bool seen = false;
+
+		if (k->role != IL_ROLE_WAITER && k->role != IL_ROLE_HOLDER)
+			continue;
+		have_waiter |= k->role == IL_ROLE_WAITER;
+		if (k->cpu < 0) {
+			snprintf(sum->note, sizeof(sum->note),
+				 "a %s is not pinned to one CPU",
+				 k->role == IL_ROLE_WAITER ? "waiter"
+							   : "holder");
+			return -ENOTSUP;
+		}
+		for (int c = 0; c < ncpu; c++)
+			seen |= cpus[c] == k->cpu;
+		if (!seen && ncpu < (int)(sizeof(cpus) / sizeof(cpus[0])))
+			cpus[ncpu++] = k->cpu;
+	}
+	if (!have_waiter) {
+		snprintf(sum->note, sizeof(sum->note), "no waiter");
+		return -ENOTSUP;
+	}
+	ret = build_index(&w);
+	if (ret) {
+		free_index(&w);
+		return ret;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct wait_named wn[16];
+		size_t nwn = 0;
+		struct split sp = { 0 };
+		uint64_t a = s[i].t_ns, b = a + s[i].delay_ns, counted, bt;
+
+		if (!a || s[i].timed_out || a < t->t0_ns || b > t->t1_ns)
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			walk_cpu(&w, cpus[c], a, b, &sp, wn, &nwn,
+				 sizeof(wn) / sizeof(wn[0]));
+		merge_named(&w, wn, nwn);
+		counted = sp.holder + sp.lower + sp.flow;
+		out[i] = s[i];
+		out[i].lower_ns = sp.lower + sp.flow;
+		out[i].foreign_ns =
+			counted < s[i].delay_ns ? s[i].delay_ns - counted : 0;
+		sum->traced++;
+		sum->holder_ns += sp.holder;
+		sum->lower_ns += sp.lower;
+		sum->higher_ns += sp.higher;
+		sum->fhigh_ns += sp.fhigh;
+		sum->flow_ns += sp.flow;
+		sum->fair_ns += sp.fair;
+		sum->idle_ns += sp.idle;
+		sum->waiter_ns += sp.waiter;
+		bt = s[i].t_req_ns ? boost_after(&w, s[i].t_req_ns, b, sum)
+				   : UINT64_MAX;
+		if (bt != UINT64_MAX) {
+			sum->boosted++;
+			if (bt > sum->boost_worst_ns)
+				sum->boost_worst_ns = bt;
+		}
+	}
+	free_index(&w);
+	qsort(w.named, w.nnamed, sizeof(w.named[0]), by_ns);
+	sum->nnamed =
+		(uint32_t)(w.nnamed < IL_ATTR_MAX_NAMED ? w.nnamed
+							: IL_ATTR_MAX_NAMED);
+	memcpy(sum->named, w.named, sum->nnamed * sizeof(w.named[0]));
+	if (!sum->traced)
+		snprintf(sum->note, sizeof(sum->note),
+			 "no wait inside the traced time");
+	return 0;
+}
+
+/* does task j lock resource r anywhere in its body? */
+static bool locks_res(const struct il_task *t, int r)
+{
+	for (int p = 0; p < t->nphases; p++)
+		if (t->phases[p].kind == IL_PH_LOCK && t->phases[p].res == r)
+			return true;
+	return false;
+}
+
+/* the locks task t requests while it holds r */
+static uint32_t nested_in(const struct il_task *t, int r)
+{
+	uint32_t held = 0, out = 0;
+
+	for (int p = 0; p < t->nphases; p++) {
+		const struct il_phase *ph = &t->phases[p];
+
+		if (ph->kind == IL_PH_LOCK) {
+			if (held & (1u << r))
+				out |= 1u << ph->res;
+			held |= 1u << ph->res;
+		} else if (ph->kind == IL_PH_UNLOCK) {
+			held &= ~(1u << ph->res);
+		}
+	}
+	return out;
+}
+
+void il_attr_roles(const struct il_scenario *sc,
+		   const struct il_engine_result *er, int wt, int res,
+		   struct il_attr_task *tasks)
+{
+	int me = il_model_rank(&sc->tasks[wt].sched);
+	uint32_t want = res >= 0 && res < 32 ? 1u << res : 0, grown = 1;
+
+	/* the locks whose owners can block: res, then what owners of
+	 * those locks wait for while holding them, to a fixed point */
+	while (grown) {
+		grown = 0;
+		for (int j = 0; j < sc->ntasks; j++)
+			for (int r = 0; r < sc->nres && r < 32; r++)
+				if ((want & (1u << r)) &&
+				    locks_res(&sc->tasks[j], r)) {
+					uint32_t n =
+						nested_in(&sc->tasks[j], r);
+
+					if (n & ~want) {
+						want |= n;
+						grown = 1;
+					}
+				}
+	}
+	for (int j = 0; j < sc->ntasks; j++) {
+		struct il_attr_task *k = &tasks[j];
+		bool holds = false;
+
+		k->tid = er->tasks[j].tid;
+		k->cpu = er->tasks[j].cpu;
+		for (int r = 0; r < sc->nres && r < 32; r++)
+			holds |= (want & (1u << r)) &&
+				 locks_res(&sc->tasks[j], r);
+		if (j == wt)
+			k->role = IL_ROLE_WAITER;
+		else if (il_model_rank(&sc->tasks[j].sched) >= me)
+			k->role = IL_ROLE_HIGHER;
+		else
+			k->role = holds ? IL_ROLE_HOLDER : IL_ROLE_LOWER;
+	}
+}
+
+int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
+{
+	if (!sc || !er)
+		return -EINVAL;
+	if (!er->trace)
+		return 0;
+	for (int i = 0; i < er->ntasks && i < sc->ntasks; i++) {
+		struct il_task_result *r = &er->tasks[i];
+		struct il_attr_task tasks[IL_MAX_TASKS];
+		struct il_attr_input in = {
+			.tasks = tasks,
+			.ntasks = (size_t)sc->ntasks,
+			.waiter_rank = il_model_rank(&sc->tasks[i].sched),
+		};
+		struct il_lock_result *lr;
+		int ret;
+
+		if (!r->nlocks || !r->locks[0] || !r->locks[0]->nsamples)
+			continue;
+		lr = r->locks[0];
+		il_attr_roles(sc, er, i, lr->res, tasks);
+		free(lr->traced);
+		lr->traced = malloc(lr->nsamples * sizeof(*lr->traced));
+		if (!lr->traced)
+			return -ENOMEM;
+		ret = il_attribute(&in, er->trace, lr->samples, lr->nsamples,
+				   lr->traced, &lr->attr);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret || !lr->attr.traced) {
+			/* kept for the note, but no trace to judge on */
+			free(lr->traced);
+			lr->traced = NULL;
+		}
+	}
+	return 0;
+}
+
+void il_attr_text(const struct il_attr_summary *a, const char *waiter,
+		  int wprio, char *buf, size_t len)
+{
+	char wc[24], d[24];
+	uint64_t rest_ns = 0;
+	uint32_t shown = 0, rest = 0;
+	size_t off = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!a->traced) {
+		snprintf(buf, len, "trace not used%s%s", a->note[0] ? ": " : "",
+			 a->note);
+		return;
+	}
+	/* the mechanism first: it is the independent proof */
+	il_format_duration(d, sizeof(d), a->boost_worst_ns);
+	if (a->boosted)
+		off = (size_t)snprintf(buf, len,
+				       "trace: holder boosted %d->%d within %s "
+				       "of the request in %llu of %llu waits",
+				       il_trace_rt_prio(a->boost_from),
+				       il_trace_rt_prio(a->boost_to), d,
+				       (unsigned long long)a->boosted,
+				       (unsigned long long)a->traced);
+	else
+		off = (size_t)snprintf(buf, len,
+				       "trace: holder never boosted in %llu "
+				       "waits",
+				       (unsigned long long)a->traced);
+	il_trace_class_name(wprio, wc, sizeof(wc));
+	for (uint32_t i = 0; i < a->nnamed && off < len; i++) {
+		const struct il_attr_named *f = &a->named[i];
+		char fc[24];
+
+		/* the two with most time, and any inversion, by name */
+		if (shown >= 2 && (f->higher || il_attr_rank(f->kprio) < 100)) {
+			rest++;
+			rest_ns += f->ns;
+			continue;
+		}
+		shown++;
+		il_trace_class_name(f->kprio, fc, sizeof(fc));
+		il_format_duration(d, sizeof(d), f->ns);
+		off += (size_t)snprintf(
+			buf + off, len - off,
+			"; %llu waits delayed by %s (pid %d, %s): %s, %s "
+			"priority than %s (%s): %s",
+			(unsigned long long)f->waits, f->comm, f->pid, fc, d,
+			f->higher ? "higher" : "lower", waiter, wc,
+			f->higher ? "interference, not inversion"
+			: il_attr_rank(f->kprio) >= 100
+				? "inversion by a task outside the scenario"
+				: "fair class, only when real time could not "
+				  "run");
+	}
+	if (rest && off < len) {
+		il_format_duration(d, sizeof(d), rest_ns);
+		off += (size_t)snprintf(
+			buf + off, len - off,
+			"; %u more foreign task%s, not counted: %s", rest,
+			rest == 1 ? "" : "s", d);
+	}
+	if (!a->nnamed && off < len) {
+		il_format_duration(d, sizeof(d), a->holder_ns);
+		snprintf(buf + off, len - off,
+			 "; the holders ran %s and no foreign task ran", d);
+	}
+}
+
+const struct il_wait_sample *il_attr_judged(const struct il_scenario *sc,
+					    const struct il_engine_result *er,
+					    int i, struct il_wait_sample **tmp,
+					    struct il_attr_summary *sum)
+{
+	const struct il_lock_result *lr;
+	struct il_attr_task tasks[IL_MAX_TASKS];
+	struct il_attr_input in;
+
+	*tmp = NULL;
+	memset(sum, 0, sizeof(*sum));
+	if (i < 0 || i >= er->ntasks || !er->tasks[i].nlocks ||
+	    !er->tasks[i].locks[0])
+		return NULL;
+	lr = er->tasks[i].locks[0];
+	if (lr->traced) {
+		*sum = lr->attr;
+		return lr->traced;
+	}
+	if (lr->attr.note[0] || !er->trace || !lr->nsamples) {
+		/* attributed before, in vain: say why */
+		*sum = lr->attr;
+		sum->traced = 0;
+		return lr->samples;
+	}
+	il_attr_roles(sc, er, i, lr->res, tasks);
+	in = (struct il_attr_input){
+		.tasks = tasks,
+		.ntasks = (size_t)sc->ntasks,
+		.waiter_rank = il_model_rank(&sc->tasks[i].sched),
+	};
+	*tmp = malloc(lr->nsamples * sizeof(**tmp));
+	if (!*tmp) {
+		snprintf(sum->note, sizeof(sum->note), "out of memory");
+		return lr->samples;
+	}
+	if (il_attribute(&in, er->trace, lr->samples, lr->nsamples, *tmp,
+			 sum) ||
+	    !sum->traced) {
+		free(*tmp);
+		*tmp = NULL;
+		sum->traced = 0;
+		return lr->samples;
+	}
+	return *tmp;
+}
+
+void il_attr_append(char *evidence, size_t len, const struct il_attr_summary *a,
+		    const char *note, const char *waiter, int wprio)
+{
+	size_t off = strnlen(evidence, len);
+	char t[400];
+
+	if (off + 3 >= len)
+		return;
+	if (a && a->traced)
+		il_attr_text(a, waiter, wprio, t, sizeof(t));
+	else if (a && a->note[0])
+		snprintf(t, sizeof(t),
+			 "trace not used (%s): inferred from the tasks' CPU "
+			 "clocks",
+			 a->note);
+	else if (note && note[0])
+		snprintf(t, sizeof(t),
+			 "inferred from the tasks' CPU clocks: %s", note);
+	else
+		snprintf(t, sizeof(t),
+			 "no trace: inferred from the tasks' CPU clocks");
+	snprintf(evidence + off, len - off, "; %s", t);
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Who ran while a waiter waited, from the scheduler's trace (trace.h):
+ * the attribution of every wait (docs/theory.md section 6, "The
+ * scheduler's trace").  Pure functions over plain records, like
+ * validate.h: they never measure, print or exit.
+ *
+ * Over each wait interval (release -> acquired) and each CPU looked at
+ * (the possible holders' and the waiter's), the time of every task that
+ * ran is put in one of:
+ *
+ *   holder   a task of the scenario that can hold the awaited lock
+ *            (directly, or through the locks its owners wait for): the
+ *            blocking the protocol bounds
+ *   lower    another task of the scenario ranked below the waiter: an
+ *            inversion
+ *   higher   a task of the scenario ranked at or above the waiter
+ *   fhigh    a foreign task (not the scenario's: told by thread id) at or
+ *            above the waiter's priority: interference, which no locking
+ *            protocol prevents; reported by name, not counted
+ *   flow     a foreign real-time or deadline task below the waiter: an
+ *            inversion by a task outside the scenario, counted and named
+ *   fair     a foreign fair-class task under a real-time waiter: it runs
+ *            only when no real-time task of that CPU can (RT throttling,
+ *            the holder asleep), so it is not counted
+ *   idle, waiter
+ *
+ * The attributed sample keeps delay and timed_out; its lower time is
+ * lower + flow, and its foreign time is the delay less what is counted
+ * (holder + lower + flow), never below 0: so il_check_blocking() judges
+ * on the kernel's account instead of the tasks' CPU clocks.  A wait the
+ * trace does not cover (before it started, after it stopped, no start
+ * time) keeps its inferred values.
+ */
+#ifndef INVLAB_ATTRIB_H
+#define INVLAB_ATTRIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <invlab/engine.h>
+#include <invlab/scenario.h>
+#include <invlab/trace.h>
+#include <invlab/verdict.h>
+
+enum il_attr_role {
+	IL_ROLE_HIGHER = 0, /* at or above the waiter (the zero value) */
+	IL_ROLE_WAITER,
+	IL_ROLE_HOLDER,
+	IL_ROLE_LOWER,
+};
+
+/* a task of the scenario, by the thread id it ran as */
+struct il_attr_task {
+	int tid;
+	enum il_attr_role role;
+	int cpu; /* the one CPU it is pinned to, or -1 */
+};
+
+struct il_attr_input {
+	const struct il_attr_task *tasks;
+	size_t ntasks;
+	/* the waiter's rank: 200 deadline, 100 + prio real time, 0 fair
+	 * (as the judge ranks tasks) */
+	int waiter_rank;
+};
+
+/* the rank of a kernel priority, on the judge's scale */
+int il_attr_rank(int kprio);
+/* a class and priority as the kernel's priority (what the trace shows) */
+int il_attr_kprio(const struct il_sched *s);
+
+/*
+ * Attribute the n waits s[] with the trace t into out[] (n entries; may
+ * be s itself) and sum.  Returns 0; -ENOTSUP with sum->note saying why
+ * when the trace cannot be used (events lost, a holder or the waiter not
+ * pinned to one CPU, no waiter among the tasks): out[] is then a copy of
+ * s[]; -EINVAL on bad arguments; -ENOMEM.
+ */
+int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
+		 const struct il_wait_sample *s, size_t n,
+		 struct il_wait_sample *out, struct il_attr_summary *sum);
+
+/*
+ * The roles of a scenario's tasks for waiter w waiting on resource res:
+ * holders are the tasks ranked below w that lock res or a lock a holder
+ * requests while holding one; other tasks below are lower, the rest
+ * higher.  Fills n = sc->ntasks entries of tasks from er (tid, cpu).
+ */
+void il_attr_roles(const struct il_scenario *sc,
+		   const struct il_engine_result *er, int w, int res,
+		   struct il_attr_task *tasks);
+
+/*
+ * For every task's first lock of a job with samples: attribute its
+ * waits from er->trace into lr->traced and lr->attr.  Nothing to do
+ * without a trace.  0 or -ENOMEM.
+ */
+int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er);
+
+/*
+ * The waits a check of task i's first lock judges: lr->traced when
+ * il_attribute_run() filled it; else attributed now from er->trace into
+ * *tmp (the caller frees it); else lr->samples as inferred.  sum receives
+ * the attribution (sum->traced == 0: none, sum->note why).  NULL when
+ * task i has no lock result.
+ */
+const struct il_wait_sample *il_attr_judged(const struct il_scenario *sc,
+					    const struct il_engine_result *er,
+					    int i, struct il_wait_sample **tmp,
+					    struct il_attr_summary *sum);
+
+/*
+ * Append to a check's evidence what the waits were judged on: the
+ * trace's account (il_attr_text), or "trace not used (<why>): inferred
+ * from the tasks' CPU clocks", or "inferred from the tasks' CPU clocks:
+ * <note>" (note is er->trace_note: "no trace (...)"), or "no trace:
+ * inferred from the tasks' CPU clocks" without a note.
+ */
+void il_attr_append(char *evidence, size_t len, const struct il_attr_summary *a,
+		    const char *note, const char *waiter, int wprio);
+
+/*
+ * What the trace says about one waiter's waits, for people: the foreign
+ * tasks that ran inside them, e.g. "trace: 7 waits delayed by fhog (pid
+ * 123, FIFO 50): 12.4ms, higher priority than high (FIFO 30):
+ * interference, not inversion", or "trace: holders 1.20s, nothing else
+ * ran"; and whether a holder was boosted.  waiter names the task and
+ * wprio is its kernel priority.
+ */
+void il_attr_text(const struct il_attr_summary *a, const char *waiter,
+		  int wprio, char *buf, size_t len);
+
+#endif
