@@ -57,10 +57,10 @@ enum il_rs_kind {
 	IL_RS_PARTITION, /* cpuset.cpus.partition of a v2 invlab-<pid> group
 			    made a partition root: value is what undoes it
 			    ("member"), written before the group goes */
-	IL_RS_TRACEFS, /* a tracefs instance .../instances/invlab-<pid>:
-			  removed */
-	IL_RS_MOUNT,   /* tracefs mounted on /sys/kernel/tracing by the run:
-			  unmounted (left when busy) */
+	IL_RS_TRACEFS,	 /* a tracefs instance .../instances/invlab-<pid>:
+			    removed */
+	IL_RS_MOUNT,	 /* tracefs mounted on /sys/kernel/tracing by the run:
+			    unmounted (left when busy) */
 	IL_RS_KIND_N,
 };
 
