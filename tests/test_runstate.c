@@ -23,19 +23,20 @@
 
 #include "t_util.h"
 
-static const char good[] = "invlab-state 1\n"
-			   "pid 4242\n"
-			   "start 1234567\n"
-			   "prog dl-mbwi\n"
-			   "cgroup /sys/fs/cgroup/cpuset/invlab-4242\n"
-			   "cgroup /sys/fs/cgroup/cpuset/invlab-4242/cpu0\n"
-			   "balance /sys/fs/cgroup/cpuset 1\n"
-			   "subtree /sys/fs/cgroup/user.slice -cpu\n"
-			   "tmpdir /tmp/my dir/invlab-kmutex-4242-Ab12Cd\n"
-			   "file /tmp/x.json.tmp.Ef34Gh\n"
-			   "partition /sys/fs/cgroup/invlab-4242/cpu1 member\n"
-			   "mount /sys/kernel/tracing\n"
-			   "tracefs /sys/kernel/tracing/instances/invlab-4242\n";
+static const char good[] =
+	"invlab-state 1\n"
+	"pid 4242\n"
+	"start 1234567\n"
+	"prog dl-mbwi\n"
+	"cgroup /sys/fs/cgroup/cpuset/invlab-4242\n"
+	"cgroup /sys/fs/cgroup/cpuset/invlab-4242/cpu0\n"
+	"balance /sys/fs/cgroup/cpuset 1\n"
+	"subtree /sys/fs/cgroup/user.slice -cpu\n"
+	"tmpdir /tmp/my dir/invlab-kmutex-4242-Ab12Cd\n"
+	"file /tmp/x.json.tmp.Ef34Gh\n"
+	"partition /sys/fs/cgroup/invlab-4242/cpu1 member\n"
+	"mount /sys/kernel/tracing\n"
+	"tracefs /sys/kernel/tracing/instances/invlab-4242\n";
 
 static void test_parse(void)
 {
