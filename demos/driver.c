@@ -625,6 +625,8 @@ static void run_one(struct session *s, int c, int repeat)
 			if (d->declared[c][i].policy == IL_SCHED_DEADLINE)
 				r->env.declared[i] = &d->declared[c][i];
 		ret = il_judge_validators(&sc, &r->mask, err, sizeof(err));
+		if (ret)
+			il_scenario_free(&sc);
 	}
 	if (ret) { /* was built once already */
 		fprintf(stderr, "%s: %s\n", f->prog, err);
@@ -706,9 +708,13 @@ static int build_all(struct drv *d, int *prio)
 
 		if (!d->want[c])
 			continue;
-		if (drv_build(d, c, &sc, err, sizeof(err)) ||
-		    il_judge_validators(&sc, &mask, err, sizeof(err))) {
+		if (drv_build(d, c, &sc, err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", d->fam->prog, err);
+			return 2;
+		}
+		if (il_judge_validators(&sc, &mask, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s\n", d->fam->prog, err);
+			il_scenario_free(&sc);
 			return 2;
 		}
 		p = rt_prio(&sc);

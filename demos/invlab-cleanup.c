@@ -39,16 +39,8 @@ struct cfg {
 #define CFG(field) offsetof(struct cfg, field)
 
 static const struct il_opt opts[] = {
-	{ .name = "help",
-	  .short_name = 'h',
-	  .type = IL_OPT_FLAG,
-	  .offset = CFG(help),
-	  .help = "print this help and exit" },
-	{ .name = "version",
-	  .short_name = 'V',
-	  .type = IL_OPT_FLAG,
-	  .offset = CFG(version),
-	  .help = "print the version and exit" },
+	IL_OPT_HELP_ROW(CFG(help)),
+	IL_OPT_VERSION_ROW(CFG(version)),
 	{ .name = "quiet",
 	  .short_name = 'q',
 	  .type = IL_OPT_FLAG,

@@ -605,16 +605,8 @@ struct cfg {
 
 #define O(f) offsetof(struct cfg, f)
 static const struct il_opt opts[] = {
-	{ .name = "help",
-	  .short_name = 'h',
-	  .type = IL_OPT_FLAG,
-	  .offset = O(help),
-	  .help = "print this help and exit" },
-	{ .name = "version",
-	  .short_name = 'V',
-	  .type = IL_OPT_FLAG,
-	  .offset = O(version),
-	  .help = "print the version and exit" },
+	IL_OPT_HELP_ROW(O(help)),
+	IL_OPT_VERSION_ROW(O(version)),
 	IL_RES_OPT_MAX_INPUT(O(max_input)),
 	{ .name = NULL },
 };

@@ -101,6 +101,21 @@ struct il_common_cfg {
 	uint64_t opt_given[IL_OPT_MAX_ROWS / 64];
 };
 extern const struct il_opt il_common_opts[];
+/*
+ * The --help and --version rows, for the programs that do not take the
+ * common options (the result tools, invlab-cleanup): off is the
+ * offsetof() of each one's int field.
+ */
+#define IL_OPT_HELP_ROW(off)                                                   \
+	{                                                                      \
+		.name = "help", .short_name = 'h', .type = IL_OPT_FLAG,        \
+		.offset = (off), .help = "print this help and exit",           \
+	}
+#define IL_OPT_VERSION_ROW(off)                                                \
+	{                                                                      \
+		.name = "version", .short_name = 'V', .type = IL_OPT_FLAG,     \
+		.offset = (off), .help = "print the version and exit",         \
+	}
 
 /*
  * Parse argv.  tables is a NULL-terminated array of tables, all writing into
