@@ -347,7 +347,7 @@ static void test_controls(void)
 			       .runtime_ns = 2 * MS,
 			       .deadline_ns = 8 * MS,
 			       .period_ns = 8 * MS };
-	int n, b, d;
+	int n, b, d, seen;
 
 	/* tauD run without its reservation, judged by it: isolation must
 	 * fail; it has no budget of its own to check */
@@ -364,6 +364,14 @@ static void test_controls(void)
 	t_check_int(expected(n, "isolation"), IL_FAIL);
 	t_check_int(expected(n, "interference"), IL_PASS);
 	t_check(!find(n, "tauD bandwidth"));
+	/* tauD takes no lock: the others' budgets are still counted */
+	seen = 0;
+	for (int i = 0; i < n; i++)
+		if (strstr(ck[i].task, "bandwidth")) {
+			seen++;
+			t_check(!strstr(ck[i].c.evidence, "not counted"));
+		}
+	t_check(seen > 0);
 	/* a declared reservation without the control: the job's expect */
 	t_env.unreserved = -1;
 	t_check_int(judge(&n), 0);
@@ -391,6 +399,18 @@ static void test_controls(void)
 	t_check_int(verdict(n, "interference"), IL_FAIL);
 	t_check_int(expected(n, "isolation"), IL_FAIL);
 	t_check(!find(n, "tauB bandwidth"));
+	/* tauB takes locks deadline tasks wait for: no budget promised,
+	 * whatever the verdict */
+	seen = 0;
+	for (int i = 0; i < n; i++) {
+		if (!strstr(ck[i].task, "bandwidth"))
+			continue;
+		seen++;
+		t_check_int(ck[i].expected, ck[i].c.verdict);
+		t_check_contains(ck[i].c.evidence,
+				 "not counted: tauB runs without");
+	}
+	t_check(seen > 0);
 }
 
 static void test_misbehaving(void)

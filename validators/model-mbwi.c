@@ -325,6 +325,16 @@ static int bandwidth(const struct il_scenario *sc,
 	return 0;
 }
 
+/* does the task take a pthread mutex or call a kernel-mutex resource? */
+static bool takes_lock(const struct il_task *t)
+{
+	for (int p = 0; p < t->nphases; p++)
+		if (t->phases[p].kind == IL_PH_LOCK ||
+		    t->phases[p].kind == IL_PH_CALL)
+			return true;
+	return false;
+}
+
 int il_model_mbwi(const struct il_scenario *sc,
 		  const struct il_engine_result *er,
 		  const struct il_judge_env *env, struct il_judged *out,
@@ -470,6 +480,24 @@ int il_model_mbwi(const struct il_scenario *sc,
 		ret = bandwidth(sc, er, env, m, i, out, max, n, why, len);
 		if (ret)
 			goto out;
+		/*
+		 * A negative control whose unreserved task takes locks: the
+		 * deadline tasks waiting for it boost it with their own
+		 * parameters, and Linux does not throttle a boosted task
+		 * (deadline inheritance, not bandwidth inheritance), so the
+		 * run promises no budget.  Reported, not counted, as the
+		 * isolation check does with a misbehaving futex holder.
+		 */
+		c = &out[*n - 1];
+		if (unres >= 0 && takes_lock(&sc->tasks[unres]) &&
+		    c->expected != IL_FAIL) {
+			c->expected = c->c.verdict;
+			il_appendf(c->c.evidence, sizeof(c->c.evidence),
+				   "; not counted: %s runs without its "
+				   "reservation and takes locks (negative "
+				   "control)",
+				   sc->tasks[unres].name);
+		}
 	}
 out:
 	free(m);
