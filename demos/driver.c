@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <invlab/attrib.h>
+#include <invlab/emulated.h>
 #include <invlab/cgroup.h>
 #include <invlab/cpu.h>
 #include <invlab/expect.h>
@@ -480,6 +481,9 @@ static void judge(struct session *s, struct drv_run *r)
 			why[0] ? why : strerror(-ret));
 		note_rc(s, 99);
 	}
+	/* on an emulated CPU a FAIL on timing alone is UNDECIDED (emulated.h)
+	 */
+	il_emu_apply(r->sc, r->er, d->si.emulated, r->ck, r->nck);
 	for (int i = 0; i < r->nck; i++) {
 		bool und;
 

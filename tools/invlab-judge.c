@@ -28,6 +28,7 @@
 #include <invlab/opt.h>
 #include <invlab/report.h>
 
+#include <invlab/emulated.h>
 #include <invlab/engine.h>
 #include <invlab/hist.h>
 #include <invlab/judge.h>
@@ -515,6 +516,9 @@ static const char *esc(const char *s)
 	return b;
 }
 
+/* the file's kernel.emulated: 1 true, 0 false, -1 unknown */
+static int file_emulated = -1;
+
 /* judge one run again; 0 agrees, 1 differs, -errno with err */
 static int judge_run(struct json_object *run, int idx, const char *text,
 		     const char *file, char *err, size_t len)
@@ -548,6 +552,9 @@ static int judge_run(struct json_object *run, int idx, const char *text,
 	nrec = (int)json_object_array_length(checks);
 	ret = il_judge_run(&rn->sc, &rn->er, &rn->env, rn->mask, ck, MAX_CHECKS,
 			   &n, why, sizeof(why));
+	/* the rule the demos apply on an emulated CPU (emulated.h) */
+	if (!ret)
+		il_emu_apply(&rn->sc, &rn->er, file_emulated, ck, n);
 	if (ret) {
 		/* what could not be judged then cannot be now either */
 		printf("%s #%d: no verdict: %s\n", name, idx + 1, why);
@@ -660,6 +667,10 @@ int main(int argc, char **argv)
 		json_object_put(root);
 		return 2;
 	}
+	if (json_object_is_type(get(get(root, "kernel"), "emulated"),
+				json_type_boolean))
+		file_emulated = json_object_get_boolean(
+			get(get(root, "kernel"), "emulated"));
 	if (get(get(root, "job"), "text"))
 		text = json_object_get_string(get(get(root, "job"), "text"));
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
