@@ -533,6 +533,175 @@ class TestResults(Tmp):
         self.assertEqual(vm.column_labels([dots]), ['kernel'])
 
 
+class TestMatrix(Tmp):
+    def test_append_matrix_args(self):
+        a = vm.parse_args(['--kernel', 'A', '--append', 'quiet',
+                           '--append-matrix', 'sched_proxy_exec=0',
+                           '--append-matrix', 'sched_proxy_exec=1',
+                           '--', 'kmutex'])
+        self.assertEqual(a.append_matrix, ['sched_proxy_exec=0',
+                                           'sched_proxy_exec=1'])
+        self.assertEqual(a.append, 'quiet')
+        self.assertFalse(a.fail_on_worse)
+        self.assertIsNone(a.compare)
+        b = vm.parse_args(['--kernel', 'A', '--suite'])
+        self.assertEqual(b.append_matrix, [])
+        with self.assertRaises(vm.UsageError) as e:
+            vm.parse_args(['--suite'])
+        self.assertIn('no kernel', str(e.exception))
+
+    def test_full_append(self):
+        self.assertEqual(vm.full_append('', None), '')
+        self.assertEqual(vm.full_append('quiet', None), 'quiet')
+        self.assertEqual(vm.full_append('', 'a=1'), 'a=1')
+        self.assertEqual(vm.full_append('quiet', 'a=1'), 'quiet a=1')
+        self.assertEqual(vm.full_append('quiet', ''), 'quiet')
+
+    def test_matrix_file(self):
+        m = self.write('m/matrix', '# kernels\nkernel A.deb\n\n'
+                       'kernel /abs/B\n  append sched_proxy_exec=0\n'
+                       'append\n')
+        k, a = vm.parse_matrix_file(m)
+        self.assertEqual(k, [os.path.join(self.dir, 'm', 'A.deb'), '/abs/B'])
+        self.assertEqual(a, ['sched_proxy_exec=0', ''])
+        # added to the command line's
+        args = vm.parse_args(['--kernel', 'C', '--append-matrix', 'x=1',
+                              '--matrix', m, '--suite'])
+        self.assertEqual(args.kernel, ['C'] + k)
+        self.assertEqual(args.append_matrix, ['x=1'] + a)
+        # a matrix file alone names the kernels
+        self.assertEqual(vm.parse_args(['--matrix', m, '--suite']).kernel, k)
+
+    def test_matrix_file_errors(self):
+        bad = self.write('bad', 'kernel A\nappendd x=1\n')
+        with self.assertRaises(vm.UsageError) as e:
+            vm.parse_matrix_file(bad)
+        self.assertIn(bad + ":2: unknown key 'appendd'", str(e.exception))
+        nopath = self.write('nopath', '\nkernel\n')
+        with self.assertRaises(vm.UsageError) as e:
+            vm.parse_matrix_file(nopath)
+        self.assertIn(nopath + ':2: kernel needs a path', str(e.exception))
+        empty = self.write('empty', '# nothing\n')
+        with self.assertRaises(vm.UsageError) as e:
+            vm.parse_matrix_file(empty)
+        self.assertIn('no kernel and no append line', str(e.exception))
+        with self.assertRaises(vm.UsageError) as e:
+            vm.parse_matrix_file(os.path.join(self.dir, 'none'))
+        self.assertIn('--matrix', str(e.exception))
+        # appends only, and no --kernel: no kernel at all
+        only = self.write('only', 'append a=1\n')
+        with self.assertRaises(vm.UsageError):
+            vm.parse_args(['--matrix', only, '--suite'])
+
+    def test_columns(self):
+        self.assertEqual(vm.matrix_columns(['A', 'B'], []),
+                         [(0, None, 'A'), (1, None, 'B')])
+        cols = vm.matrix_columns(['A', 'B'], ['pe=0', 'pe=1'])
+        self.assertEqual(cols, [(0, 'pe=0', 'A+pe=0'), (0, 'pe=1', 'A+pe=1'),
+                                (1, 'pe=0', 'B+pe=0'), (1, 'pe=1', 'B+pe=1')])
+        # spaces and slashes kept out of directory names; '' is none;
+        # the same command line twice still gives two columns
+        cols = vm.matrix_columns(['A'], ['a=1 b/c', '', 'x', 'x'])
+        self.assertEqual([c[2] for c in cols],
+                         ['A+a=1_b_c', 'A+none', 'A+x', 'A+x-2'])
+        self.assertEqual([c[1] for c in cols], ['a=1 b/c', '', 'x', 'x'])
+
+
+class TestCompare(Tmp):
+    def results(self, name, files):
+        d = os.path.join(self.dir, 'out', name)
+        os.makedirs(d)
+        for f in files:
+            self.write(os.path.join('out', name, f), '{}')
+        return d
+
+    def fake(self, rc):
+        # an invlab-compare stand-in: says what it compared, exits rc
+        return self.write('bin/fake-compare', '#!/bin/sh\necho "compared $1 '
+                          'with $2"\nexit %d\n' % rc, 0o755)
+
+    def test_plan(self):
+        a = self.results('A', ['pi-classic.json', 'kmutex.json', 'vm.json',
+                               'output.log'])
+        b = self.results('B', ['kmutex.json', 'vm.json'])
+        c = self.results('C', ['pi-classic.json', 'kmutex.json'])
+        plan = vm.compare_plan([('A', a), ('B', b), ('X', None), ('C', c)])
+        self.assertEqual([(p[0], p[1], p[2]) for p in plan], [
+            ('A', 'B', 'kmutex.json'),
+            ('A', 'C', 'kmutex.json'), ('A', 'C', 'pi-classic.json')])
+        self.assertEqual(plan[0][3], os.path.join(a, 'kmutex.json'))
+        self.assertEqual(plan[0][4], os.path.join(b, 'kmutex.json'))
+        # no baseline result: nothing to compare against
+        self.assertEqual(vm.compare_plan([('A', None), ('B', b)]), [])
+        self.assertEqual(vm.compare_plan([]), [])
+
+    def test_status(self):
+        # without --fail-on-worse the compares never change the status
+        for rcs in ([1], [99], [77], [0, 1]):
+            self.assertEqual(vm.compare_status(rcs, False), 0)
+        self.assertEqual(vm.compare_status([], True), 0)
+        self.assertEqual(vm.compare_status([0, 0], True), 0)
+        self.assertEqual(vm.compare_status([0, 1], True), 1)
+        self.assertEqual(vm.compare_status([0, 77], True), 0)
+        self.assertEqual(vm.compare_status([77, 77], True), 77)
+        # a compare that could not be made fails closed, over a worse one
+        self.assertEqual(vm.compare_status([1, 99], True), vm.EXIT_BROKEN)
+        self.assertEqual(vm.compare_status([0, 2], True), vm.EXIT_BROKEN)
+        self.assertEqual(vm.combine_status([0, vm.compare_status([1], True)]),
+                         1)
+        self.assertEqual(vm.compare_outcome(0), 'nothing worse')
+        self.assertEqual(vm.compare_outcome(1), 'something worse')
+        self.assertEqual(vm.compare_outcome(77),
+                         'nothing in common to compare')
+        self.assertEqual(vm.compare_outcome(99), 'compare failed (exit 99)')
+        self.assertIn('no invlab-compare', vm.compare_outcome(None))
+
+    def test_section(self):
+        a = self.results('A', ['kmutex.json'])
+        b = self.results('B+pe=1', ['kmutex.json'])
+        plan = vm.compare_plan([('A', a), ('B+pe=1', b)])
+        out = io.StringIO()
+        top = os.path.join(self.dir, 'out')
+        rcs = vm.compare_section(plan, self.fake(1), top, out)
+        self.assertEqual(rcs, [1])
+        text = out.getvalue()
+        self.assertIn('== compare: each kernel against A (invlab-compare)',
+                      text)
+        self.assertIn('-- kmutex.json: B+pe=1 against A', text)
+        self.assertIn('compared %s with %s' % (os.path.join(a, 'kmutex.json'),
+                                               os.path.join(b, 'kmutex.json')),
+                      text)
+        self.assertIn('compare kmutex.json: B+pe=1 vs A: something worse',
+                      text)
+        with open(os.path.join(top, 'compare', 'B+pe=1.kmutex.txt')) as f:
+            self.assertIn('compared', f.read())
+        out = io.StringIO()
+        self.assertEqual(vm.compare_section(plan, self.fake(0), top, out),
+                         [0])
+        self.assertIn('vs A: nothing worse', out.getvalue())
+        # no program: said, and counted as a compare not made
+        out = io.StringIO()
+        self.assertEqual(vm.compare_section(plan, None, top, out),
+                         [vm.EXIT_BROKEN])
+        self.assertIn('not compared: no invlab-compare', out.getvalue())
+        self.assertIn('--compare PATH', out.getvalue())
+        self.assertEqual(vm.compare_section([], None, top, out), [])
+
+    def test_find(self):
+        fake = self.fake(0)
+        self.assertEqual(vm.find_compare(fake, None), fake)
+        plain = self.write('plain', 'x', 0o644)
+        self.assertIsNone(vm.find_compare(plain, None))
+        sb = os.path.join(self.dir, 'sb')
+        tool = self.write('sb/tools/invlab-compare', '#!/bin/sh\n', 0o755)
+        found = vm.find_compare(None, sb)
+        # beside the script first (an installed or built one), else the
+        # static build's
+        here = os.path.join(os.path.dirname(os.path.realpath(SCRIPT)),
+                            'invlab-compare')
+        self.assertEqual(found, here if os.access(here, os.X_OK) else tool)
+
+
 class TestQemu(unittest.TestCase):
     def test_command(self):
         cmd = vm.qemu_command('q', 'tcg', '/k', '/i', '/s', '/c', 2, 1024,
