@@ -27,12 +27,14 @@ static struct il_check fail(void)
 	return c;
 }
 
-/* the inversion the trace attests: medium ran, the holder unboosted */
+/* the inversion the trace attests: medium ran at least the excess in
+ * 3 waits over the limit, the holder unboosted */
 static const struct il_emu_input attested = {
 	.emulated = 1,
 	.traced = 40,
-	.lower_ns = 30 * MS,
 	.boosted = 0,
+	.explained = 3,
+	.lower_ns = 30 * MS,
 };
 
 static void test_not_emulated(void)
@@ -88,6 +90,7 @@ static void test_timing_only(void)
 	t_check_contains(c.evidence, "; was FAIL: 3 of 40 waits exceeded");
 
 	/* lower tasks ran but no trace covered the waits: not attested */
+	in.explained = 3;
 	in.lower_ns = 30 * MS;
 	c = fail();
 	t_check_int(il_emu_check(&in, &c), IL_EMU_UNDECIDED);
@@ -101,14 +104,14 @@ static void test_timing_only(void)
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "(the trace shows the holder boosted)");
 
-	/* traced, unboosted, but nothing lower ran: only durations */
+	/* traced, unboosted, but lower tasks explain no wait's excess */
 	in = attested;
-	in.lower_ns = 0;
+	in.explained = 0;
 	c = fail();
 	t_check_int(il_emu_check(&in, &c), IL_EMU_UNDECIDED);
 	t_check_int(c.verdict, IL_UNDECIDED);
-	t_check_contains(c.evidence,
-			 "(the trace shows no lower-priority task ran)");
+	t_check_contains(c.evidence, "(in the trace, lower-priority tasks "
+				     "account for no wait's excess)");
 }
 
 static void test_attested(void)
@@ -119,12 +122,13 @@ static void test_attested(void)
 	t_check_int(il_emu_check(&in, &c), IL_EMU_KERNEL);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence, "the kernel's FAIL, also under emulation");
-	t_check_contains(c.evidence, "lower-priority tasks ran 30.0ms");
+	t_check_contains(c.evidence, "lower-priority tasks ran 30.0ms in 3 "
+				     "waits over the limit");
 	t_check_contains(c.evidence, "never boosted in 40 waits");
 	t_check_contains(c.evidence, "); 3 of 40 waits exceeded");
 	/* the smallest amounts still attest it */
 	in.traced = 1;
-	in.lower_ns = 1;
+	in.explained = 1;
 	c = fail();
 	t_check_int(il_emu_check(&in, &c), IL_EMU_KERNEL);
 	t_check_int(c.verdict, IL_FAIL);
@@ -143,12 +147,52 @@ static void test_long_evidence(void)
 	t_check_int((int)strlen(c.evidence), (int)sizeof(c.evidence) - 1);
 }
 
+/* which waits over the limit lower-priority time accounts for */
+static void test_explained(void)
+{
+	/* limit 10 ms; own = delay - foreign */
+	struct il_wait_sample w[] = {
+		/* 4 ms over, 4 ms lower: explained (the boundary) */
+		{ .delay_ns = 15 * MS,
+		  .foreign_ns = 1 * MS,
+		  .lower_ns = 4 * MS },
+		/* 4 ms over, a nanosecond short of it: not */
+		{ .delay_ns = 14 * MS, .lower_ns = 4 * MS - 1 },
+		/* at the limit, not over: not counted, however much ran */
+		{ .delay_ns = 11 * MS,
+		  .foreign_ns = 1 * MS,
+		  .lower_ns = 9 * MS },
+		/* timed out with lower time: explained */
+		{ .delay_ns = 5 * MS, .lower_ns = 1, .timed_out = 1 },
+		/* timed out and nothing lower ran: not */
+		{ .delay_ns = 50 * MS, .timed_out = 1 },
+		/* far over, lower time far more than the excess */
+		{ .delay_ns = 30 * MS, .lower_ns = 25 * MS },
+	};
+	uint64_t lower = 7;
+
+	t_check_int((int)il_emu_explained(w, 6, 10 * MS, &lower), 3);
+	t_check_int(lower == 4 * MS + 1 + 25 * MS, 1);
+	t_check_int((int)il_emu_explained(w, 1, 10 * MS, NULL), 1);
+	t_check_int((int)il_emu_explained(w + 1, 1, 10 * MS, &lower), 0);
+	t_check_int(lower == 0, 1);
+	t_check_int((int)il_emu_explained(w + 2, 1, 10 * MS, NULL), 0);
+	/* one more nanosecond of limit and the first is not over either */
+	t_check_int((int)il_emu_explained(w, 1, 14 * MS, NULL), 0);
+	t_check_int((int)il_emu_explained(NULL, 3, 0, NULL), 0);
+}
+
 /* over a run: a pi check takes its task's trace account, mbwi none */
 static void test_apply(void)
 {
 	struct il_judged ck[3];
 	struct il_lock_result *lr;
-	static struct il_wait_sample traced[4];
+	static struct il_wait_sample traced[4] = {
+		{ .delay_ns = 20 * MS, .lower_ns = 15 * MS },
+		{ .delay_ns = 20 * MS, .lower_ns = 15 * MS },
+		{ .delay_ns = 2 * MS },
+		{ .delay_ns = 2 * MS },
+	};
 
 	t_run_reset("[resource R]\nprotocol = none\n"
 		    "[task low]\nclass = fifo:10\ncpu = 1\n"
@@ -162,8 +206,11 @@ static void test_apply(void)
 	lr->attr.lower_ns = 15 * MS;
 	lr->attr.boosted = 0;
 	memset(ck, 0, sizeof(ck));
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 3; k++) {
 		ck[k].c = fail();
+		ck[k].c.bound_ns = 5 * MS; /* limit 10 ms: waits 10 ms over */
+		ck[k].c.noise_ns = 5 * MS;
+	}
 	ck[0].validator = "pi";
 	snprintf(ck[0].task, sizeof(ck[0].task), "high");
 	ck[1].validator = "mbwi";
@@ -182,6 +229,15 @@ static void test_apply(void)
 	t_check_int(ck[1].c.verdict, IL_UNDECIDED);
 	t_check_int(ck[2].c.verdict, IL_UNDECIDED);
 
+	t_check_contains(ck[0].c.evidence, "ran 30.0ms in 2 waits");
+
+	/* a limit the lower time does not reach: timing alone */
+	ck[0].c = fail();
+	ck[0].c.bound_ns = 2 * MS;
+	ck[0].c.noise_ns = 0;
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 1);
+	t_check_int(ck[0].c.verdict, IL_UNDECIDED);
+
 	/* the holder boosted: the pi FAIL is timing alone */
 	for (int k = 0; k < 3; k++)
 		ck[k].c = fail();
@@ -198,6 +254,7 @@ int main(void)
 	test_timing_only();
 	test_attested();
 	test_long_evidence();
+	test_explained();
 	test_apply();
 	return t_done("emulated");
 }

@@ -33,15 +33,16 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 
 	if (!in || !c || in->emulated != 1 || c->verdict != IL_FAIL)
 		return IL_EMU_NONE;
-	if (in->traced > 0 && in->lower_ns > 0 && in->boosted == 0) {
+	if (in->traced > 0 && in->explained > 0 && in->boosted == 0) {
 		il_format_duration(d, sizeof(d), in->lower_ns);
 		snprintf(pre, sizeof(pre),
 			 "the kernel's FAIL, also under emulation: the trace "
-			 "shows lower-priority tasks ran %s while the waiter "
-			 "waited and the holder was never boosted in %llu "
-			 "waits (an order of events, which host preemption "
-			 "cannot make); ",
-			 d, (unsigned long long)in->traced);
+			 "shows lower-priority tasks ran %s in %llu waits "
+			 "over the limit, at least each one's excess, and the "
+			 "holder never boosted in %llu waits (an order of "
+			 "events, which host preemption cannot make); ",
+			 d, (unsigned long long)in->explained,
+			 (unsigned long long)in->traced);
 		prepend(c, pre);
 		return IL_EMU_KERNEL;
 	}
@@ -52,10 +53,34 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 		 !in->traced ? " (no trace of the order of events)"
 		 : in->boosted
 			 ? " (the trace shows the holder boosted)"
-			 : " (the trace shows no lower-priority task ran)");
+			 : " (in the trace, lower-priority tasks account for "
+			   "no wait's excess)");
 	c->verdict = IL_UNDECIDED;
 	prepend(c, pre);
 	return IL_EMU_UNDECIDED;
+}
+
+uint64_t il_emu_explained(const struct il_wait_sample *s, size_t n,
+			  uint64_t limit_ns, uint64_t *lower_ns)
+{
+	uint64_t count = 0, sum = 0;
+
+	for (size_t i = 0; s && i < n; i++) {
+		uint64_t own = s[i].delay_ns > s[i].foreign_ns
+				       ? s[i].delay_ns - s[i].foreign_ns
+				       : 0;
+
+		if (own <= limit_ns && !s[i].timed_out)
+			continue;
+		if (s[i].lower_ns >= (own > limit_ns ? own - limit_ns : 0) &&
+		    s[i].lower_ns > 0) {
+			count++;
+			sum += s[i].lower_ns;
+		}
+	}
+	if (lower_ns)
+		*lower_ns = sum;
+	return count;
 }
 
 int il_emu_apply(const struct il_scenario *sc,
@@ -78,11 +103,19 @@ int il_emu_apply(const struct il_scenario *sc,
 			struct il_attr_summary as;
 
 			if (i >= 0 && i < er->ntasks) {
-				il_attr_judged(sc, er, i, &tmp, &as);
-				free(tmp);
+				const struct il_wait_sample *w =
+					il_attr_judged(sc, er, i, &tmp, &as);
+
 				in.traced = as.traced;
-				in.lower_ns = as.lower_ns + as.flow_ns;
 				in.boosted = as.boosted;
+				if (as.traced && w)
+					in.explained = il_emu_explained(
+						w,
+						er->tasks[i].locks[0]->nsamples,
+						ck[k].c.bound_ns +
+							ck[k].c.noise_ns,
+						&in.lower_ns);
+				free(tmp);
 			}
 		}
 		changed += il_emu_check(&in, &ck[k].c) == IL_EMU_UNDECIDED;

@@ -12,11 +12,12 @@
  * unknown, and the allowances for noise and steal cannot cover it
  * (docs/kernels.md, "Emulated timing").
  *
- * An order of events is: the scheduler's trace (attrib.h) showing that a
- * task ranked below the waiter ran while the waiter waited, and that the
- * holder was never boosted in any of those waits, is a scheduling
- * decision of the guest kernel, which host preemption cannot make.  Such
- * a FAIL stands.
+ * An order of events is: the scheduler's trace (attrib.h) showing that,
+ * in a wait over the check's limit, tasks ranked below the waiter ran at
+ * least the wait's excess over the limit, and that the holder was never
+ * boosted in any traced wait: a scheduling decision of the guest kernel,
+ * which host preemption cannot make, and one that accounts for the
+ * excess.  Such a FAIL stands.
  *
  * Pure, as validate.h: no measuring, printing or exiting.
  */
@@ -36,10 +37,12 @@ struct il_emu_input {
 	int emulated;
 	/* the trace's account of the check's waits (attrib.h); all 0:
 	 * no trace, or a check the trace does not cover (M-BWI, kmutex) */
-	uint64_t traced;   /* waits the trace covered */
-	uint64_t lower_ns; /* tasks ranked below the waiter ran (scenario's
-			      and foreign real-time ones) */
-	uint64_t boosted;  /* waits in which a holder was boosted */
+	uint64_t traced;    /* waits the trace covered */
+	uint64_t boosted;   /* waits in which a holder was boosted */
+	uint64_t explained; /* waits over the limit in which lower-ranked
+			       tasks ran at least the excess (il_emu_explained)
+			     */
+	uint64_t lower_ns;  /* their lower-ranked time, in those waits */
 };
 
 enum il_emu_effect {
@@ -53,7 +56,7 @@ enum il_emu_effect {
  *  - emulated != 1, or c->verdict is not FAIL: unchanged (host preemption
  *    only lengthens what is measured, so a PASS stays a PASS, and a
  *    negative control that did not fail is still a finding);
- *  - traced > 0, lower_ns > 0 and boosted == 0: the FAIL stands, the
+ *  - traced > 0, explained > 0 and boosted == 0: the FAIL stands, the
  *    evidence starts with why ("the kernel's FAIL, also under
  *    emulation: ...");
  *  - otherwise UNDECIDED, the evidence starting with the reason and
@@ -64,10 +67,19 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 				struct il_check *c);
 
 /*
+ * Of the waits s[0..n) (delay, foreign and lower time as attributed from
+ * the trace), those over limit_ns (delay - foreign > limit; a timed-out
+ * one too) in which lower_ns is at least that excess.  Their lower time
+ * is added up in *lower_ns (may be NULL).  Returns their number.
+ */
+uint64_t il_emu_explained(const struct il_wait_sample *s, size_t n,
+			  uint64_t limit_ns, uint64_t *lower_ns);
+
+/*
  * The rule over a run's checks ck[0..n): each pi or chain check takes
- * the attribution of its task's waits (il_attr_judged), every other
- * check none.  emulated as in il_emu_input.  Returns how many checks it
- * turned UNDECIDED.
+ * the attribution of its task's waits (il_attr_judged), its limit being
+ * the check's bound_ns + noise_ns; every other check none.  emulated as in
+ * il_emu_input.  Returns how many checks it turned UNDECIDED.
  */
 int il_emu_apply(const struct il_scenario *sc,
 		 const struct il_engine_result *er, int emulated,
