@@ -347,6 +347,15 @@ class TestKernel(Tmp):
             os.chdir(cwd)
         self.assertEqual(k.label, 'linux')
 
+    def test_arm64_tree(self):
+        self.write('la/arch/arm64/boot/Image', b'ARMd')
+        k = vm.resolve_kernel(os.path.join(self.dir, 'la'), self.dir, 'arm64')
+        self.assertTrue(k.image.endswith('arch/arm64/boot/Image'))
+        # an x86 tree's image is not an arm64 one
+        with self.assertRaises(vm.UsageError) as e:
+            vm.resolve_kernel(os.path.join(self.dir, 'la'), self.dir)
+        self.assertIn('arch/x86/boot/bzImage', str(e.exception))
+
     def test_not_a_tree(self):
         os.makedirs(os.path.join(self.dir, 'src'))
         with self.assertRaises(vm.UsageError):
@@ -438,6 +447,19 @@ class TestKernel(Tmp):
 
 
 class TestElf(Tmp):
+    def test_machine(self):
+        x86 = self.write('x86', minimal_elf(False))
+        arm = bytearray(minimal_elf(False))
+        struct.pack_into('<H', arm, 18, 183)
+        arm = self.write('arm', bytes(arm))
+        self.assertEqual(vm.elf_machine(x86), 62)
+        self.assertEqual(vm.elf_machine(arm), 183)
+        self.assertIsNone(vm.elf_machine(self.write('t', b'#!/bin/sh\n')))
+        self.assertTrue(vm.elf_is_static(arm, 183))
+        self.assertFalse(vm.elf_is_static(arm, 62))
+        self.assertTrue(vm.elf_is_static(x86, 62))
+        self.assertTrue(vm.elf_is_static(arm))
+
     def test_static(self):
         self.assertTrue(vm.elf_is_static(self.write('s', minimal_elf(False))))
         self.assertFalse(vm.elf_is_static(self.write('d', minimal_elf(True))))
@@ -718,6 +740,28 @@ class TestQemu(unittest.TestCase):
                       cmd)
         kvm = vm.qemu_command('q', 'kvm', '/k', '/i', '/s', '/c', 1, 512, '')
         self.assertEqual(kvm[kvm.index('-accel') + 1], 'kvm')
+        self.assertEqual(cmd[cmd.index('-M') + 1], 'pc')
+
+    def test_arm64(self):
+        cmd = vm.qemu_command('q', 'tcg', '/k', '/i', '/s', '/c', 2, 1024,
+                              'x=1', 'arm64')
+        self.assertEqual(cmd[cmd.index('-M') + 1], 'virt')
+        self.assertEqual(cmd[cmd.index('-cpu') + 1], 'cortex-a57')
+        cl = cmd[cmd.index('-append') + 1]
+        self.assertTrue(cl.startswith('console=ttyAMA0 '))
+        self.assertTrue(cl.endswith(' x=1'))
+        a = vm.parse_args(['--kernel', 'A', '--arch', 'arm64', '--suite'])
+        self.assertEqual(a.qemu, 'qemu-system-aarch64')
+        self.assertEqual(vm.parse_args(['--kernel', 'A', '--suite']).qemu,
+                         'qemu-system-x86_64')
+        self.assertEqual(vm.parse_args(['--kernel', 'A', '--arch', 'arm64',
+                                        '--qemu', 'Q', '--suite']).qemu, 'Q')
+        with self.assertRaises(vm.UsageError):
+            vm.parse_args(['--kernel', 'A', '--arch', 'riscv64', '--suite'])
+        msg = vm.busybox_missing('arm64')
+        if vm.HOST_ARCH != 'arm64':
+            self.assertIn('busybox-static:arm64', msg)
+            self.assertIn('do not install it', msg)
 
 
 if __name__ == '__main__':
