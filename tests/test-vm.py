@@ -687,7 +687,7 @@ class TestCompare(Tmp):
         rcs = vm.compare_section(plan, self.fake(1), top, out)
         self.assertEqual(rcs, [1])
         text = out.getvalue()
-        self.assertIn('== compare: each kernel against A (invlab-compare)',
+        self.assertIn('== compare: every column against A (invlab-compare)',
                       text)
         self.assertIn('-- kmutex.json: B+pe=1 against A', text)
         self.assertIn('compared %s with %s' % (os.path.join(a, 'kmutex.json'),
