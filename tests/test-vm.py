@@ -709,6 +709,36 @@ class TestCompare(Tmp):
         self.assertIn('--compare PATH', out.getvalue())
         self.assertEqual(vm.compare_section([], None, top, out), [])
 
+    def test_real_compare(self):
+        # the built invlab-compare, beside the configured script in a
+        # build directory: a candidate 5x slower is worse, the same is not
+        tool = os.path.join(os.path.dirname(os.path.realpath(SCRIPT)),
+                            'invlab-compare')
+        if not os.access(tool, os.X_OK):
+            self.skipTest('no invlab-compare beside ' + SCRIPT)
+
+        def doc(edges):
+            return json.dumps({'schema_version': 1, 'program': 'pi-classic',
+                               'runs': [{'configuration': 'inherit',
+                                         'blocked_ns': {
+                                             'count': 300, 'bins': [
+                                                 [e, 100] for e in edges]}}]})
+        for name, edges in (('A', [100, 200, 256]), ('B', [512, 1024, 2048]),
+                            ('C', [100, 200, 256])):
+            self.write('r/%s/pi-classic.json' % name, doc(edges))
+        top = os.path.join(self.dir, 'r')
+        plan = vm.compare_plan([(n, os.path.join(top, n)) for n in 'ABC'])
+        out = io.StringIO()
+        rcs = vm.compare_section(plan, tool, top, out)
+        self.assertEqual(rcs, [1, 0])
+        text = out.getvalue()
+        self.assertIn('baseline:', text)
+        self.assertIn('pi-classic/inherit blocked_ns', text)
+        self.assertIn('compare pi-classic.json: B vs A: something worse', text)
+        self.assertIn('compare pi-classic.json: C vs A: nothing worse', text)
+        self.assertEqual(vm.compare_status(rcs, True), 1)
+        self.assertEqual(vm.compare_status(rcs, False), 0)
+
     def test_find(self):
         fake = self.fake(0)
         self.assertEqual(vm.find_compare(fake, None), fake)
