@@ -166,12 +166,14 @@ static void test_explained(void)
 		{ .delay_ns = 5 * MS, .lower_ns = 1, .timed_out = 1 },
 		/* timed out and nothing lower ran: not */
 		{ .delay_ns = 50 * MS, .timed_out = 1 },
+		/* timed out within the limit, nothing lower: not either */
+		{ .delay_ns = 2 * MS, .timed_out = 1 },
 		/* far over, lower time far more than the excess */
 		{ .delay_ns = 30 * MS, .lower_ns = 25 * MS },
 	};
 	uint64_t lower = 7;
 
-	t_check_int((int)il_emu_explained(w, 6, 10 * MS, &lower), 3);
+	t_check_int((int)il_emu_explained(w, 7, 10 * MS, &lower), 3);
 	t_check_int(lower == 4 * MS + 1 + 25 * MS, 1);
 	t_check_int((int)il_emu_explained(w, 1, 10 * MS, NULL), 1);
 	t_check_int((int)il_emu_explained(w + 1, 1, 10 * MS, &lower), 0);
@@ -194,11 +196,12 @@ static void test_apply(void)
 		{ .delay_ns = 2 * MS },
 	};
 
+	/* high first: the first task (index 0) is looked up too */
 	t_run_reset("[resource R]\nprotocol = none\n"
-		    "[task low]\nclass = fifo:10\ncpu = 1\n"
-		    "body = lock R, run 5ms, unlock R\n"
 		    "[task high]\nclass = fifo:30\ncpu = 1\n"
-		    "body = lock R, run 1ms, unlock R\n");
+		    "body = lock R, run 1ms, unlock R\n"
+		    "[task low]\nclass = fifo:10\ncpu = 1\n"
+		    "body = lock R, run 5ms, unlock R\n");
 	t_run_waits(t_task("high"), 0, 4, 20 * MS, 0, 15 * MS);
 	lr = t_er.tasks[t_task("high")].locks[0];
 	lr->traced = traced;
@@ -218,8 +221,12 @@ static void test_apply(void)
 	ck[2].validator = "pi";
 	snprintf(ck[2].task, sizeof(ck[2].task), "nosuchtask");
 
-	/* not emulated: nothing changes */
+	t_check_int(t_task("high"), 0);
+	/* not emulated, or nothing to apply it to: nothing changes */
 	t_check_int(il_emu_apply(&t_sc, &t_er, 0, ck, 3), 0);
+	t_check_int(il_emu_apply(NULL, &t_er, 1, ck, 3), 0);
+	t_check_int(il_emu_apply(&t_sc, NULL, 1, ck, 3), 0);
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, NULL, 3), 0);
 	for (int k = 0; k < 3; k++)
 		t_check_int(ck[k].c.verdict, IL_FAIL);
 
@@ -230,6 +237,12 @@ static void test_apply(void)
 	t_check_int(ck[2].c.verdict, IL_UNDECIDED);
 
 	t_check_contains(ck[0].c.evidence, "ran 30.0ms in 2 waits");
+
+	/* a check without a validator name is timing alone */
+	ck[1].c = fail();
+	ck[1].validator = NULL;
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck + 1, 1), 1);
+	t_check_int(ck[1].c.verdict, IL_UNDECIDED);
 
 	/* a limit the lower time does not reach: timing alone */
 	ck[0].c = fail();
