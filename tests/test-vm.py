@@ -209,6 +209,35 @@ class TestRuns(unittest.TestCase):
             self.assertIn('-d', r)
 
 
+class TestGuestTrace(unittest.TestCase):
+    def test_script(self):
+        runs = [['/bin/pi-classic'], ['/bin/kmutex']]
+        plain = vm.run_script(runs)
+        self.assertNotIn('tracing', plain)
+        text = vm.run_script(runs, trace=True)
+        i = 'instances/invlab-vm'
+        self.assertIn('mkdir /sys/kernel/tracing/' + i, text)
+        self.assertIn('echo mono >', text)
+        for e in vm.GUEST_TRACE_EVENTS:
+            self.assertIn('/events/%s/enable' % e, text)
+        self.assertIn('timer/hrtimer_expire_entry', vm.GUEST_TRACE_EVENTS)
+        # on before the first run, off and saved after the last, before
+        # the combined status
+        on = text.index(i + '/tracing_on')
+        off = text.index('echo 0 >')
+        self.assertLess(on, text.index('/bin/pi-classic'))
+        self.assertLess(text.rindex('/bin/kmutex'), off)
+        self.assertLess(off, text.index('/results/trace.txt'))
+        self.assertLess(text.index('/results/trace.txt'), text.index('rc=$('))
+        self.assertIn('rmdir', text)
+
+    def test_option(self):
+        self.assertFalse(vm.parse_args(['--kernel', 'A', '--suite'])
+                         .guest_trace)
+        self.assertTrue(vm.parse_args(['--kernel', 'A', '--guest-trace',
+                                       '--suite']).guest_trace)
+
+
 class TestProgramOptions(Tmp):
     def test_help_scanned(self):
         new = self.write('new', '#!/bin/sh\necho "  --kconfig=FILE  the config"\n'
