@@ -461,6 +461,16 @@ static void test_two_sets(void)
 	/* 4 x 2 percentile curves, 4 x 2 histogram sides, 4 ratio curves */
 	t_check_int((int)checked, 20);
 	t_check_contains(svg, "data-series=\"pct-inherit-base\"");
+	/* the baseline's curve dashed, the candidate's solid */
+	{
+		const char *b = find_id(svg, "pct-inherit-base"),
+			   *c = find_id(svg, "pct-inherit-cand"), *d;
+
+		t_check(b && (d = strstr(b, "stroke-dasharray")) &&
+			d < strstr(b, "</g>"));
+		t_check(c && (!(d = strstr(c, "stroke-dasharray")) ||
+			      d > strstr(c, "</g>")));
+	}
 	t_check_contains(svg, ">inherit, baseline<");
 	t_check_contains(svg, "stroke-dasharray");
 	/* the sides' bounds agree: drawn once */
