@@ -236,6 +236,16 @@ static void log_ticks_x(struct pl_scene *sc, const struct panel *pn,
 				if ((d - d0) % step == 0)
 					x_label(sc, pn, x, &last, buf);
 			}
+			if ((m == 2 || m == 5) && ax->hi - ax->lo < 2.5) {
+				/* a short axis: 2 and 5 of each decade too */
+				if (counts)
+					fmt_tick_count(buf, sizeof(buf),
+						       m * pow(10, d));
+				else
+					fmt_tick_ns(buf, sizeof(buf),
+						    m * pow(10, d));
+				x_label(sc, pn, x, &last, buf);
+			}
 			pl_line(sc, x, pn->y1, x, pn->y1 + (m == 1 ? 6 : 3),
 				&tick);
 		}
@@ -249,18 +259,30 @@ static void log_ticks_y(struct pl_scene *sc, const struct panel *pn,
 	double last = INFINITY;
 	char buf[32];
 
-	pl_group(sc, "axis y", NULL, NULL);
-	for (int d = (int)ceil(ay->lo - 1e-9); d <= (int)floor(ay->hi + 1e-9);
-	     d++) {
-		double y = map(ay, d);
+	/* a short axis gets 2 and 5 of each decade as well */
+	static const double few[] = { 1 }, more[] = { 1, 2, 5 };
+	bool short_axis = ay->hi - ay->lo < 2.5;
+	const double *mult = short_axis ? more : few;
+	size_t nmult = short_axis ? 3 : 1;
 
-		pl_line(sc, pn->x0, y, pn->x1, y, &grid);
-		pl_line(sc, pn->x0 - 5, y, pn->x0, y, &tick);
-		if (counts)
-			fmt_tick_count(buf, sizeof(buf), pow(10, d));
-		else
-			fmt_tick_ns(buf, sizeof(buf), pow(10, d));
-		y_label(sc, pn, y, &last, buf);
+	pl_group(sc, "axis y", NULL, NULL);
+	for (int d = (int)floor(ay->lo); d <= (int)floor(ay->hi + 1e-9); d++) {
+		for (size_t i = 0; i < nmult; i++) {
+			double lv = d + log10(mult[i]), y;
+
+			if (lv < ay->lo - 1e-9 || lv > ay->hi + 1e-9)
+				continue;
+			y = map(ay, lv);
+			pl_line(sc, pn->x0, y, pn->x1, y, &grid);
+			pl_line(sc, pn->x0 - 5, y, pn->x0, y, &tick);
+			if (counts)
+				fmt_tick_count(buf, sizeof(buf),
+					       mult[i] * pow(10, d));
+			else
+				fmt_tick_ns(buf, sizeof(buf),
+					    mult[i] * pow(10, d));
+			y_label(sc, pn, y, &last, buf);
+		}
 	}
 	pl_group_end(sc);
 }
