@@ -362,6 +362,9 @@ static void test_default_metrics(void)
 	t_check(find_id(svg, "percentiles-blocked_ns") != NULL);
 	t_check(find_id(svg, "percentiles-wakeup_ns") != NULL);
 	t_check(find_id(svg, "pct-protect-wakeup_ns") != NULL);
+	/* none's 60 samples have no p99: their worst is marked instead */
+	t_check_contains(svg, "<g class=\"max\">");
+	t_check_contains(svg, ">max 2");
 	/* the bound on the wakeup histograms too */
 	t_check_int(count_in(svg, NULL, "class=\"bound\""), 6);
 	free(svg), free(out), free(err);

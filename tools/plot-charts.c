@@ -647,12 +647,19 @@ static void p99_mark(struct pl_scene *sc, const struct panel *pn,
 	uint64_t val;
 	double x;
 
-	if (!h || il_hist_percentile(h, 0.99, &val))
+	const char *what = "p99";
+
+	if (!h || !h->count)
 		return;
+	/* fewer than 100 samples have no p99: their worst, then */
+	if (il_hist_percentile(h, 0.99, &val)) {
+		val = h->max;
+		what = "max";
+	}
 	x = map(ax, log10(fmax((double)val, 1)));
 	il_res_fmt_ns(v, sizeof(v), (double)val);
-	snprintf(t, sizeof(t), "p99 %s", v);
-	pl_group(sc, "p99", NULL, NULL);
+	snprintf(t, sizeof(t), "%s %s", what, v);
+	pl_group(sc, what, NULL, NULL);
 	pl_line(sc, x, pn->y0, x, pn->y1, &st);
 	float_label(sc, pn, bx, x, x < (pn->x0 + pn->x1) / 2, color, false, t);
 	pl_group_end(sc);
