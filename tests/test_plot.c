@@ -483,6 +483,14 @@ static void test_two_sets(void)
 			      "FAIL (expected)\"");
 	free(svg), free(out), free(err);
 
+	/* narrow: two panels a row, still apart and legible */
+	rc = run(&out, &err, "--width", "800", "-o", t_tmp("narrow.svg"),
+		 t_tmp("a0.json"), "--", t_tmp("b0.json"), NULL);
+	t_check_int(rc, 0);
+	svg = t_read_file(t_tmp("narrow.svg"));
+	check_svg(svg, "narrow.svg");
+	free(svg), free(out), free(err);
+
 	/* the default, two histograms a side, passes the same checks */
 	rc = run(&out, &err, "-o", t_tmp("two2.svg"), t_tmp("a0.json"), "--",
 		 t_tmp("b0.json"), NULL);
@@ -539,7 +547,17 @@ static void test_formats(void)
 		t_check_int(rc, 0);
 		check_png(t_tmp("f.png"), 1280, (unsigned)atoi(h));
 		free(out), free(err);
-		/* --format wins over a name without an extension */
+		/* --format for a name without an extension; another width */
+		rc = run(&out, &err, "--width", "1000", t_tmp("a0.json"), "-o",
+			 t_tmp("f1000.svg"), NULL);
+		t_check_int(rc, 0);
+		free(out), free(err);
+		svg = t_read_file(t_tmp("f1000.svg"));
+		check_svg(svg, "f1000.svg");
+		if (svg)
+			t_svg_attr(strstr(svg, "<svg "), "height", h,
+				   sizeof(h));
+		free(svg);
 		rc = run(&out, &err, "--format", "png", "--width", "1000",
 			 t_tmp("a0.json"), "-o", t_tmp("f-png"), NULL);
 		t_check_int(rc, 0);

@@ -31,11 +31,12 @@
 
 /* ---- geometry ---------------------------------------------------------- */
 
-#define MARGIN	 24
-#define TITLE_H	 84
-#define HIST_H	 360
-#define PCT_H	 400
-#define MAX_COLS 3
+#define MARGIN	    24
+#define TITLE_H	    84
+#define HIST_H	    360
+#define PCT_H	    400
+#define MAX_COLS    3
+#define MIN_PANEL_W 360
 /* inside a panel: room for the axis labels */
 #define PAD_L 88
 #define PAD_R 18
@@ -567,7 +568,7 @@ static double verdict_badge(struct pl_scene *sc, const struct plot *p,
 	shown = t;
 	if (pl_text_width(&f, t) + 12 > pn->x1 - pn->x0 - 100)
 		shown = t + 160;
-	w = fmin(pl_text_width(&f, shown) + 12, pn->x1 - pn->x0 - 100);
+	w = pl_text_width(&f, shown) + 12;
 	pl_group(sc, "verdict", NULL,
 		 (const char *[]){ "data-verdict", t, NULL });
 	pl_rect(sc, r - w, top, w, 26, &st);
@@ -1141,10 +1142,11 @@ static struct panel at(double x, double y, double w, double h)
 struct pl_scene *plot_draw(const struct plot *p)
 {
 	double width = (double)p->cfg->width, inner = width - 2 * MARGIN;
-	size_t cols = p->n < MAX_COLS ? p->n : MAX_COLS;
-	size_t rows = (p->n + cols - 1) / cols;
-	size_t pcols = p->nmetrics < 2 ? p->nmetrics : 2;
-	size_t prows = (p->nmetrics + pcols - 1) / pcols;
+	/* as many panels abreast as keep them MIN_PANEL_W wide */
+	size_t fit = (size_t)fmax(1, floor(inner / MIN_PANEL_W));
+	size_t cols = p->n < fit ? p->n : fit;
+	size_t rows, pcols, prows;
+	bool abreast = p->n == 1 && (p->two ? 3 : 2) <= fit;
 	struct hist_axes ha[PLOT_MAX_METRICS];
 	struct pl_font ft = font(FS_TITLE, INK, PL_START, true),
 		       fs = font(FS, 0x444444, PL_START, false);
@@ -1152,7 +1154,12 @@ struct pl_scene *plot_draw(const struct plot *p)
 	struct pl_scene *sc;
 	double height, y;
 
-	if (p->n == 1)
+	if (cols > MAX_COLS)
+		cols = MAX_COLS;
+	rows = (p->n + cols - 1) / cols;
+	pcols = p->nmetrics < 2 || fit < 3 ? 1 : 2;
+	prows = (p->nmetrics + pcols - 1) / pcols;
+	if (abreast)
 		height = TITLE_H + (double)p->nmetrics * HIST_H + MARGIN;
 	else
 		height = TITLE_H + (double)(p->nmetrics * rows) * HIST_H +
@@ -1194,7 +1201,7 @@ struct pl_scene *plot_draw(const struct plot *p)
 	pl_group_end(sc);
 
 	y = TITLE_H;
-	if (p->n == 1) {
+	if (abreast) {
 		/* one configuration: its histogram and percentiles abreast */
 		size_t np = p->two ? 3 : 2;
 		double w = inner / (double)np;
