@@ -11,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <invlab/report.h>
+
 #include "escape.h"
 #include "plot-scene-int.h"
 
@@ -321,6 +323,77 @@ int pl_scene_write(const struct pl_scene *sc, FILE *f, enum pl_format fmt,
 #else
 	return -ENOTSUP; /* not reached: pl_format_check refused it */
 #endif
+}
+
+int pl_format_for(const char *path, const char *fmt_name, enum pl_format *fmt,
+		  char *err, size_t errlen)
+{
+	const char *base, *dot = NULL;
+	enum pl_format by_name = PL_SVG;
+	bool file = path && strcmp(path, "-"), named = false;
+
+	if (file) {
+		base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		dot = strrchr(base, '.');
+		named = dot && !pl_format_parse(dot + 1, &by_name);
+	}
+	if (fmt_name) {
+		if (pl_format_parse(fmt_name, fmt)) {
+			snprintf(err, errlen,
+				 "--format: '%s' is not a format (svg, png or "
+				 "pdf)",
+				 fmt_name);
+			return -EINVAL;
+		}
+		if (named && by_name != *fmt) {
+			snprintf(err, errlen,
+				 "-o %s names %s, but --format is %s", path,
+				 pl_format_name(by_name), pl_format_name(*fmt));
+			return -EINVAL;
+		}
+	} else if (!file) {
+		*fmt = PL_SVG;
+	} else if (named) {
+		*fmt = by_name;
+	} else {
+		snprintf(err, errlen,
+			 "-o %s: %s; name it .svg, .png or .pdf, or give "
+			 "--format",
+			 path,
+			 dot ? "an extension that is not a format"
+			     : "no extension to tell the format");
+		return -EINVAL;
+	}
+	return pl_format_check(*fmt, err, errlen);
+}
+
+int pl_scene_save(const struct pl_scene *sc, const char *path,
+		  enum pl_format fmt, char *err, size_t errlen)
+{
+	struct il_afile af;
+	char why[256];
+	int ret;
+
+	if (!path)
+		path = "-";
+	ret = il_afile_open(&af, path);
+	if (ret) {
+		snprintf(err, errlen, "cannot create '%s': %s", path,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = pl_scene_write(sc, af.f, fmt, why, sizeof(why));
+	if (ret) {
+		il_afile_abort(&af);
+		snprintf(err, errlen, "cannot write '%s': %s", path, why);
+		return ret;
+	}
+	ret = il_afile_commit(&af);
+	if (ret)
+		snprintf(err, errlen, "cannot write '%s': %s", path,
+			 strerror(-ret));
+	return ret;
 }
 
 /* ---- SVG --------------------------------------------------------------- */

@@ -20,7 +20,9 @@
  *   pl_line(sc, 10, 500, 790, 500, &axis);
  *   pl_text(sc, 400, 540, &label, "time");
  *   pl_group_end(sc);
- *   ret = pl_scene_write(sc, f, PL_PNG, err, sizeof(err));
+ *   ret = pl_format_for(path, NULL, &fmt, err, sizeof(err));
+ *   if (!ret)
+ *           ret = pl_scene_save(sc, path, fmt, err, sizeof(err));
  *   pl_scene_free(sc);
  *
  * Groups carry a class, an id and data- attributes into the SVG (<g>), for
@@ -124,6 +126,23 @@ int pl_format_check(enum pl_format fmt, char *err, size_t errlen);
  */
 int pl_format_parse(const char *name, enum pl_format *fmt);
 
+/*
+ * The format of an output: fmt_name (a --format) when given, else the
+ * extension of path, else SVG for "-" or NULL (stdout).  0; -EINVAL with
+ * a message for an fmt_name that is no format, a path whose extension
+ * is none (or that has none) without fmt_name, or a path and an
+ * fmt_name that disagree; -ENOTSUP when this build cannot write it
+ * (pl_format_check's message).
+ */
+int pl_format_for(const char *path, const char *fmt_name, enum pl_format *fmt,
+		  char *err, size_t errlen);
+/*
+ * Write the scene to path ("-": stdout) in fmt, complete or not at all
+ * (il_afile: a temporary file renamed over path).  0, or -errno with
+ * "cannot create 'PATH': ..." or "cannot write 'PATH': ..." in err.
+ */
+int pl_scene_save(const struct pl_scene *sc, const char *path,
+		  enum pl_format fmt, char *err, size_t errlen);
 /*
  * Write the scene to f in fmt.  0, -ENOMEM, -EIO (f refused it),
  * -ENOTSUP when the build cannot write fmt, with a message in err.

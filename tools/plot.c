@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <invlab/opt.h>
 #include <invlab/report.h>
@@ -94,59 +93,6 @@ static const struct il_opt opts[] = {
 
 static const struct il_opt *const tables[] = { opts, NULL };
 
-/*
- * The format of the output: --format, else the name's extension, else
- * (stdout) SVG.  0, or 2 with the message printed.
- */
-static int pick_format(const struct plot_cfg *cfg, enum pl_format *fmt)
-{
-	const char *out = cfg->output, *base, *dot = NULL;
-	enum pl_format by_name = PL_SVG;
-	bool named = false;
-	char err[256];
-
-	if (out && strcmp(out, "-")) {
-		base = strrchr(out, '/');
-		base = base ? base + 1 : out;
-		dot = strrchr(base, '.');
-		named = dot && !pl_format_parse(dot + 1, &by_name);
-	}
-	if (cfg->format) {
-		if (pl_format_parse(cfg->format, fmt)) {
-			fprintf(stderr,
-				"invlab-plot: --format: '%s' is not a format "
-				"(svg, png or pdf)\n",
-				cfg->format);
-			return 2;
-		}
-		if (named && by_name != *fmt) {
-			fprintf(stderr,
-				"invlab-plot: -o %s names %s, but --format "
-				"is %s\n",
-				out, pl_format_name(by_name),
-				pl_format_name(*fmt));
-			return 2;
-		}
-	} else if (!out || !strcmp(out, "-")) {
-		*fmt = PL_SVG;
-	} else if (named) {
-		*fmt = by_name;
-	} else {
-		fprintf(stderr,
-			"invlab-plot: -o %s: %s; name it .svg, .png or .pdf, "
-			"or give --format\n",
-			out,
-			dot ? "an extension that is not a format"
-			    : "no extension to tell the format");
-		return 2;
-	}
-	if (pl_format_check(*fmt, err, sizeof(err))) {
-		fprintf(stderr, "invlab-plot: %s\n", err);
-		return 2;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static const char usage[] =
@@ -166,7 +112,6 @@ int main(int argc, char **argv)
 		"results, 99 a file cannot be read or written.";
 	struct plot_cfg cfg;
 	struct plot p;
-	struct il_afile af;
 	struct pl_scene *sc;
 	enum pl_format fmt = PL_SVG;
 	char err[512];
@@ -197,9 +142,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "invlab-plot: -o: %s\n", err);
 		return 2;
 	}
-	ret = pick_format(&cfg, &fmt);
-	if (ret)
-		return ret;
+	if (pl_format_for(cfg.output, cfg.format, &fmt, err, sizeof(err))) {
+		fprintf(stderr, "invlab-plot: %s\n", err);
+		return 2;
+	}
 	nops = argc - first;
 	if (after < 0)
 		after = 0;
@@ -259,25 +205,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "invlab-plot: out of memory\n");
 		return 99;
 	}
-	ret = il_afile_open(&af, cfg.output);
-	if (ret) {
-		fprintf(stderr, "invlab-plot: -o: cannot create '%s': %s\n",
-			cfg.output, strerror(-ret));
-		pl_scene_free(sc);
-		return 99;
-	}
-	ret = pl_scene_write(sc, af.f, fmt, err, sizeof(err));
+	ret = pl_scene_save(sc, cfg.output, fmt, err, sizeof(err));
 	pl_scene_free(sc);
 	if (ret) {
-		il_afile_abort(&af);
-		fprintf(stderr, "invlab-plot: -o: cannot write '%s': %s\n",
-			cfg.output, err);
-		return 99;
-	}
-	ret = il_afile_commit(&af);
-	if (ret) {
-		fprintf(stderr, "invlab-plot: -o: cannot write '%s': %s\n",
-			cfg.output, strerror(-ret));
+		fprintf(stderr, "invlab-plot: -o: %s\n", err);
 		return 99;
 	}
 	return 0;
