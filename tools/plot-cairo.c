@@ -176,6 +176,9 @@ int pl__write_cairo(const struct pl_scene *sc, FILE *f, enum pl_format fmt,
 	if (!st)
 		st = cairo_surface_status(s);
 	cairo_surface_destroy(s);
+	/* one picture a process: cairo's font caches go with it (so that a
+	 * leak checker sees what is ours) */
+	cairo_debug_reset_static_data();
 	if (st)
 		return status_err(st, err, errlen);
 	return ferror(f) ? -EIO : 0;
