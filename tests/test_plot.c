@@ -139,7 +139,7 @@ static void write_result(const char *path, const struct run *r, int n)
 }
 
 static const char long_name[] =
-	"a-configuration-name-long-enough-to-run-into-everything-beside-it";
+	"Zz-a-configuration-name-long-enough-to-run-into-everything-beside";
 
 static void write_set(const char *name, uint64_t seed, double scale,
 		      bool with_long)
@@ -147,8 +147,8 @@ static void write_set(const char *name, uint64_t seed, double scale,
 	static struct il_hist nb, nw, ib, iw, pb, pw, xb;
 	struct run r[5] = {
 		{ "none", "FAIL", "FAIL", 2 * MS, 50 * US, &nb, &nw },
-		{ "inherit", "PASS", "PASS", 2100 * US, 50 * US, &ib, &iw },
 		{ "inherit", "PASS", "PASS", 2050 * US, 40 * US, &ib, &iw },
+		{ "inherit", "PASS", "PASS", 2100 * US, 50 * US, &ib, &iw },
 		{ "protect", "PASS", "PASS", 2200 * US, 45 * US, &pb, &pw },
 		{ "a<b&\"c\"", "PASS", "PASS", 0, 0, &xb, NULL },
 	};
@@ -309,6 +309,15 @@ static void test_one_set(void)
 	t_check_contains(svg, ">bound 2.00ms<");
 	t_check_contains(svg,
 			 "data-bound-name=\"priority inheritance (test)\"");
+	/* the decades are labelled under each histogram */
+	p = find_id(svg, "panel-hist-inherit");
+	if (p) {
+		const char *ax = strstr(p, "<g class=\"axis x\">"),
+			   *end = ax ? strstr(ax, "</g>") : NULL;
+
+		t_check(ax && count_in(ax, end, ">1ms<") == 1 &&
+			count_in(ax, end, ">10us<") == 1);
+	}
 	p = find_id(svg, "panel-hist-a_b__c_");
 	t_check(p && count_in(p, strstr(p, "class=\"axis y\""),
 			      "class=\"bound\"") == 0);
@@ -376,8 +385,11 @@ static void test_default_metrics(void)
 	t_check_int(rc, 0);
 	svg = t_read_file(t_tmp("long.svg"));
 	check_svg(svg, "long.svg");
-	t_check_contains(svg, "a-configuration-name-long");
+	t_check_contains(svg, "Zz-a-configuration-name-long");
 	t_check_contains(svg, "...<");
+	/* z and Z are kept in ids, as every letter */
+	t_check(find_id(svg, "hist-Zz-a-configuration-name-long-enough-to-"
+			     "run-into-everything-beside-blocked_ns") != NULL);
 	free(svg), free(out), free(err);
 }
 
@@ -401,6 +413,16 @@ static void test_one_configuration(void)
 	check_svg(svg, "single.svg");
 	if (!svg)
 		return;
+	/* a one-decade axis (1ms..10ms) is labelled at 2 and 5 too */
+	{
+		const char *ax = strstr(svg, "<g class=\"axis x\">"),
+			   *end = ax ? strstr(ax, "</g>") : NULL;
+
+		t_check(ax && count_in(ax, end, ">1ms<") == 1 &&
+			count_in(ax, end, ">2ms<") == 1 &&
+			count_in(ax, end, ">5ms<") == 1 &&
+			count_in(ax, end, ">10ms<") == 1);
+	}
 	/* one row of panels: the page is no taller than one of them */
 	t_check_int(t_svg_attr(strstr(svg, "<svg "), "height", h, sizeof(h)),
 		    0);
@@ -709,6 +731,30 @@ static void test_untrusted(void)
 	t_check_contains(out, "in\\x1b]0;x\\x07\\x0d\\x0a&lt;b&gt;");
 	t_check_contains(out, "6.18\\x1b[2J");
 	free(out), free(err);
+	/* checks of the wrong types are no bound, and no crash */
+	{
+		struct run rb = { "inherit", "PASS", "PASS", 1234567,
+				  1,	     &h,     NULL };
+		char *j, *at;
+
+		write_result(t_tmp("badck.json"), &rb, 1);
+		j = t_read_file(t_tmp("badck.json"));
+		at = j ? strstr(j, "\"bound_ns\": 1234567") : NULL;
+		t_check(at != NULL);
+		if (at) {
+			/* the number becomes a string of the same length */
+			static const char str[] = "\"bound_ns\": \"12345\"";
+
+			memcpy(at, str, sizeof(str) - 1);
+			t_check_int(t_write_text(t_tmp("badck.json"), j), 0);
+		}
+		free(j);
+		rc = run(&out, &err, t_tmp("badck.json"), NULL);
+		t_check_int(rc, 0);
+		t_check(out && !strstr(out, "class=\"bound\""));
+		t_check_contains(out, "data-verdict=\"PASS\"");
+		free(out), free(err);
+	}
 	rc = run(&out, &err, "/dev/zero", NULL);
 	t_check_int(rc, 99);
 	t_check_contains(err, "not a regular file");
