@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -462,6 +463,7 @@ int il_counters_open(struct il_counters *c, int tid, unsigned flags)
 		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 				PERF_FORMAT_TOTAL_TIME_RUNNING;
 		a.inherit = !!(flags & IL_CTR_INHERIT);
+		a.disabled = !!(flags & IL_CTR_DISABLED);
 		fd = perf_open(&a, tid);
 		if (fd == -ESRCH)
 			return -ESRCH;
@@ -471,6 +473,32 @@ int il_counters_open(struct il_counters *c, int tid, unsigned flags)
 	proc_now(c, v, c->base_ok);
 	memcpy(c->base, v, sizeof(v));
 	return 0;
+}
+
+static int ioctl_all(struct il_counters *c, unsigned long req)
+{
+	int ret = 0;
+
+	for (int k = 0; k < IL_CTR_N; k++)
+		if (c->fd[k] >= 0 && ioctl(c->fd[k], req, 0) && !ret)
+			ret = -errno;
+	return ret;
+}
+
+int il_counters_enable(struct il_counters *c)
+{
+	uint64_t v[IL_CTR_N];
+
+	if (!c)
+		return -EINVAL;
+	proc_now(c, v, c->base_ok);
+	memcpy(c->base, v, sizeof(v));
+	return ioctl_all(c, PERF_EVENT_IOC_ENABLE);
+}
+
+int il_counters_disable(struct il_counters *c)
+{
+	return c ? ioctl_all(c, PERF_EVENT_IOC_DISABLE) : -EINVAL;
 }
 
 int il_counters_read(struct il_counters *c, struct il_counts *out)

@@ -72,6 +72,10 @@ struct il_counts {
  * it creates from now on (perf's inherit; /proc splits from getrusage of
  * the process and its waited-for children) */
 #define IL_CTR_INHERIT 1u
+/* IL_CTR_DISABLED: opened stopped, counting from il_counters_enable()
+ * (which also takes the /proc base again); with IL_CTR_INHERIT the
+ * threads and processes created meanwhile start and stop with it */
+#define IL_CTR_DISABLED 2u
 
 struct il_counters {
 	int tid; /* 0: the caller (with IL_CTR_INHERIT, its process) */
@@ -88,6 +92,9 @@ struct il_counters {
  * il_counters_close() must follow either way.
  */
 int il_counters_open(struct il_counters *c, int tid, unsigned flags);
+/* Start and stop counting (IL_CTR_DISABLED); 0 or -errno */
+int il_counters_enable(struct il_counters *c);
+int il_counters_disable(struct il_counters *c);
 /* Read them into out (the counts since the open); 0 or -errno. */
 int il_counters_read(struct il_counters *c, struct il_counts *out);
 void il_counters_close(struct il_counters *c);
