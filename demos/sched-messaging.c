@@ -638,7 +638,6 @@ int main(int argc, char **argv)
 		il_json_init(&j, af.f);
 		il_report_begin(&j, &ri);
 		il_json_begin_object(&j, "scenario");
-		il_json_str(&j, "name", "messaging");
 		il_json_int(&j, "groups", cfg.groups);
 		il_json_int(&j, "fds", cfg.fds);
 		il_json_int(&j, "loops", cfg.loops);
