@@ -122,6 +122,12 @@ static int add_run(struct side *sd, const char *scenario,
 	if (!json_object_object_get_ex(run, "configuration", &c) ||
 	    !json_object_is_type(c, json_type_string))
 		return 0;
+	/* a run that did not complete (stopped at its bound) has neither
+	 * a wall time nor counters to compare */
+	if (json_object_object_get_ex(run, "completed", &o) &&
+	    json_object_is_type(o, json_type_boolean) &&
+	    !json_object_get_boolean(o))
+		return 0;
 	conf = esc(c);
 	if (!conf)
 		return -ENOMEM;
@@ -130,11 +136,7 @@ static int add_run(struct side *sd, const char *scenario,
 	free(conf);
 	if (!group)
 		return -ENOMEM;
-	/* a run that did not complete has no wall time */
-	if (json_object_object_get_ex(run, "wall_ns", &o) && is_number(o) &&
-	    !(json_object_object_get_ex(run, "completed", &c) &&
-	      json_object_is_type(c, json_type_boolean) &&
-	      !json_object_get_boolean(c)))
+	if (json_object_object_get_ex(run, "wall_ns", &o) && is_number(o))
 		ret = add_value(sd, group, "wall_ns",
 				json_object_get_double(o));
 	if (ret || !json_object_object_get_ex(run, "counters", &ctr) ||

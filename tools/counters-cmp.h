@@ -14,8 +14,8 @@
  * The wall time is also decided (lower is better: better, worse, no
  * change, as the histogram rows are): a worse one makes the comparison
  * worse.  Counters are shown, never decided: more switches is not worse
- * by itself.  A run that did not complete ("completed": false) gives no
- * wall time.  Counters a side has as "not supported" have no row.
+ * by itself.  A run that did not complete ("completed": false) gives
+ * nothing.  Counters a side has as "not supported" have no row.
  *
  * Library code of the tools: nothing printed but on the FILE given.
  */
