@@ -5,9 +5,9 @@
  * of a group writes LOOPS messages of SIZE bytes to every receiver of its
  * group, over a socket pair or a pipe per receiver; the workers are
  * processes or threads.  What is measured is the wall time from the
- * release of all workers (all created and waiting) to the end of the
- * last, and the scheduler counters of the workers over that time
- * (counters.h, inherited by every worker).
+ * release of all workers (all created and waiting) until the last has
+ * been reaped (as perf measures it), and the scheduler counters of the workers
+ * over that time (counters.h, inherited by every worker).
  *
  * It validates nothing: it is a throughput guard for comparisons
  * (invlab-compare: AMean wall time, lower is better).  Exit status: 0
@@ -408,6 +408,24 @@ static void stop_workers(struct bench *b, bool thread)
 	}
 }
 
+/* the workers, all of them done: they are leaving now */
+static void reap(struct bench *b, bool thread)
+{
+	for (int i = 0; i < b->nworkers; i++) {
+		struct worker *w = &b->w[i];
+		int st;
+
+		if (!w->started)
+			continue;
+		if (thread)
+			pthread_join(w->th, NULL);
+		else
+			while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+				;
+		w->started = false;
+	}
+}
+
 static int run_once(const struct cfg *c, uint64_t bound, struct run *out,
 		    char *why, size_t len)
 {
@@ -487,6 +505,10 @@ static int run_once(const struct cfg *c, uint64_t bound, struct run *out,
 	close_fd(&b.go[1]);
 	deadline = t0 + bound;
 	got = collect(b.done[0], n, deadline);
+	/* every worker done: the end is when the last is reaped, as perf
+	 * has it (the exits are part of the figure) */
+	if (got == n)
+		reap(&b, c->thread);
 	out->wall_ns = il_now_ns() - t0;
 	il_counters_disable(&ctr);
 	if (got == n) {
