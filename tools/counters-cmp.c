@@ -284,6 +284,7 @@ int il_ctr_cmp_build(char *const *paths, int nb, int nc, uint64_t max_input,
 	memset(out, 0, sizeof(*out));
 	memset(sd, 0, sizeof(sd));
 	out->alpha = o->alpha;
+	out->correction = o->correction;
 	for (int i = 0; i < nb + nc && !ret; i++)
 		ret = load_file(&sd[i >= nb], paths[i], max_input, err, len);
 	/* the baseline's order: wall time, then the counters as written */
@@ -464,8 +465,10 @@ void il_ctr_cmp_print(FILE *f, const struct il_ctr_cmp *c, bool md)
 	fprintf(f,
 		"\n%scounters%s (per run, AMean over runs; delta %% = "
 		"(candidate - baseline) / baseline; rank test over runs, "
-		"corrected with the rows above; shown, not judged)\n%s",
-		md ? "**" : "", md ? "**" : "", md ? "\n" : "");
+		"%s correction over the %zu rows of this block, wall "
+		"times included; shown, not judged)\n%s",
+		md ? "**" : "", md ? "**" : "",
+		il_res_correction_name(c->correction), c->n, md ? "\n" : "");
 	if (md) {
 		const char *h[] = {
 			"configuration", "metric", "baseline", "candidate",

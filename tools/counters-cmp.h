@@ -42,6 +42,7 @@ struct il_ctr_cmp {
 	size_t n, cap;
 	size_t worse; /* wall-time rows decided worse */
 	double alpha; /* the level "significant" is told at */
+	enum il_res_correction correction;
 };
 
 /*
