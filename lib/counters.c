@@ -407,15 +407,15 @@ static bool event_of(enum il_ctr k, uint32_t *type, uint64_t *config)
 	}
 }
 
-/* an open error as a state: no such event, or not usable here */
-static uint8_t state_of(int err, uint32_t type)
+enum il_ctr_state il_ctr_open_state(enum il_ctr k, int err)
 {
 	if (err == -EACCES || err == -EPERM || err == -ENOSYS ||
 	    err == -EMFILE || err == -ENFILE || err == -EBUSY)
 		return IL_CTR_NOT_AVAILABLE;
-	return type == PERF_TYPE_TRACEPOINT && err == -ENOENT
-		       ? IL_CTR_NOT_AVAILABLE
-		       : IL_CTR_NOT_SUPPORTED;
+	/* a kernel with these tracepoints has them all: one that cannot
+	 * be had (no id, no tracefs) is not available, not unsupported */
+	return tp_name[(unsigned)k < IL_CTR_N ? k : 0] ? IL_CTR_NOT_AVAILABLE
+						       : IL_CTR_NOT_SUPPORTED;
 }
 
 int il_counters_open(struct il_counters *c, int tid, unsigned flags)
@@ -518,7 +518,8 @@ int il_counters_read(struct il_counters *c, struct il_counts *out)
 		if (!event_of((enum il_ctr)k, &type, &config))
 			continue;
 		if (c->fd[k] < 0) {
-			o->state = state_of(c->fd[k], type);
+			o->state = (uint8_t)il_ctr_open_state((enum il_ctr)k,
+							      c->fd[k]);
 			continue;
 		}
 		if (read(c->fd[k], r, sizeof(r)) != sizeof(r)) {

@@ -155,6 +155,24 @@ static void test_names(void)
 	t_check_int(il_ctr_lookup("nope"), -1);
 	t_check_str(il_ctr_state_name(IL_CTR_NOT_SUPPORTED), "not supported");
 	t_check_str(il_ctr_state_name(IL_CTR_UNSET), "not measured");
+	/* no PMU: the hardware events are not supported (as perf says) */
+	t_check_int(il_ctr_open_state(IL_CTR_CYCLES, -ENOENT),
+		    IL_CTR_NOT_SUPPORTED);
+	t_check_int(il_ctr_open_state(IL_CTR_INSTRUCTIONS, -EOPNOTSUPP),
+		    IL_CTR_NOT_SUPPORTED);
+	t_check_int(il_ctr_open_state(IL_CTR_CACHE_MISSES, -ENODEV),
+		    IL_CTR_NOT_SUPPORTED);
+	/* no privilege: there, but not available */
+	t_check_int(il_ctr_open_state(IL_CTR_CYCLES, -EACCES),
+		    IL_CTR_NOT_AVAILABLE);
+	t_check_int(il_ctr_open_state(IL_CTR_CS, -EPERM), IL_CTR_NOT_AVAILABLE);
+	t_check_int(il_ctr_open_state(IL_CTR_CS, -ENOSYS),
+		    IL_CTR_NOT_AVAILABLE);
+	/* a tracepoint without its id (no tracefs) */
+	t_check_int(il_ctr_open_state(IL_CTR_SCHED_SWITCH, -ENOENT),
+		    IL_CTR_NOT_AVAILABLE);
+	t_check_int(il_ctr_open_state(IL_CTR_SCHED_WAKEUP, -EINVAL),
+		    IL_CTR_NOT_AVAILABLE);
 }
 
 static void test_add_json(void)

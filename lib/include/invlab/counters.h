@@ -99,6 +99,13 @@ int il_counters_disable(struct il_counters *c);
 int il_counters_read(struct il_counters *c, struct il_counts *out);
 void il_counters_close(struct il_counters *c);
 
+/*
+ * What perf_event_open's error err (-errno) means for counter k: "not
+ * available" for a missing privilege or resource (EACCES, EPERM,
+ * ENOSYS, EMFILE, ENFILE, EBUSY) and for any tracepoint; otherwise "not
+ * supported" (ENOENT, EOPNOTSUPP, ENODEV, EINVAL: no such event here).
+ */
+enum il_ctr_state il_ctr_open_state(enum il_ctr k, int err);
 /* "context-switches", "sched:sched_switch", "voluntary-ctxt-switches" */
 const char *il_ctr_name(enum il_ctr k);
 /* the JSON key: "context_switches", "sched_switch", ... */
