@@ -150,12 +150,22 @@ struct bench {
 	int stopping; /* threads: leave at the next interrupted call */
 };
 
-static volatile sig_atomic_t worker_stop;
+/* set by the poke's handler in any worker thread: lock-free atomics are
+ * safe in a handler and race-free between threads */
+static int worker_stop;
+
+static bool stopped(void)
+{
+	return __atomic_load_n(&worker_stop, __ATOMIC_RELAXED);
+}
 
 static void on_poke(int sig)
 {
+	int e = errno;
+
 	(void)sig;
-	worker_stop = 1;
+	__atomic_store_n(&worker_stop, 1, __ATOMIC_RELAXED);
+	errno = e;
 }
 
 static int one_byte(int fd)
@@ -163,7 +173,7 @@ static int one_byte(int fd)
 	char b = 0;
 	ssize_t n;
 
-	while ((n = write(fd, &b, 1)) < 0 && errno == EINTR && !worker_stop)
+	while ((n = write(fd, &b, 1)) < 0 && errno == EINTR && !stopped())
 		;
 	return n == 1 ? 0 : -1;
 }
@@ -174,7 +184,7 @@ static int wait_go(struct bench *b)
 	struct pollfd p = { .fd = b->go[0], .events = POLLIN };
 
 	while (poll(&p, 1, -1) < 0)
-		if (errno != EINTR || worker_stop)
+		if (errno != EINTR || stopped())
 			return -1;
 	return 0;
 }
@@ -198,7 +208,7 @@ static int do_worker(struct bench *b, struct worker *w)
 				if (n > 0) {
 					got += (size_t)n;
 				} else if (n < 0 && errno == EINTR &&
-					   !worker_stop) {
+					   !stopped()) {
 					continue;
 				} else {
 					ret = -1; /* end of file, or stopped */
@@ -218,7 +228,7 @@ static int do_worker(struct bench *b, struct worker *w)
 					if (n > 0) {
 						put += (size_t)n;
 					} else if (n < 0 && errno == EINTR &&
-						   !worker_stop) {
+						   !stopped()) {
 						continue;
 					} else {
 						ret = -1;
@@ -436,7 +446,7 @@ static int run_once(const struct cfg *c, uint64_t bound, struct run *out,
 	int ret, n, got;
 
 	memset(out, 0, sizeof(*out));
-	worker_stop = 0;
+	__atomic_store_n(&worker_stop, 0, __ATOMIC_RELAXED);
 	ret = bench_setup(&b, c, why, len);
 	if (ret) {
 		bench_free(&b);
