@@ -441,6 +441,7 @@ static int run_once(const struct cfg *c, uint64_t bound, struct run *out,
 {
 	struct bench b;
 	struct il_counters ctr;
+	bool counting;
 	struct targ *targs = NULL;
 	uint64_t t0, deadline;
 	int ret, n, got;
@@ -454,7 +455,10 @@ static int run_once(const struct cfg *c, uint64_t bound, struct run *out,
 	}
 	n = b.nworkers;
 	/* opened stopped, inherited by every worker, started at the release */
-	ret = il_counters_open(&ctr, 0, IL_CTR_INHERIT | IL_CTR_DISABLED);
+	counting = il_counters_wanted(); /* INVLAB_COUNTERS=off: none */
+	ret = counting ? il_counters_open(&ctr, 0,
+					  IL_CTR_INHERIT | IL_CTR_DISABLED)
+		       : 0;
 	if (ret) {
 		snprintf(why, len, "counters: %s", strerror(-ret));
 		bench_free(&b);
@@ -510,7 +514,8 @@ static int run_once(const struct cfg *c, uint64_t bound, struct run *out,
 			 "%d of %d workers ready within the bound", got, n);
 		goto stop;
 	}
-	il_counters_enable(&ctr);
+	if (counting)
+		il_counters_enable(&ctr);
 	t0 = il_now_ns();
 	close_fd(&b.go[1]);
 	deadline = t0 + bound;
@@ -520,7 +525,8 @@ static int run_once(const struct cfg *c, uint64_t bound, struct run *out,
 	if (got == n)
 		reap(&b, c->thread);
 	out->wall_ns = il_now_ns() - t0;
-	il_counters_disable(&ctr);
+	if (counting)
+		il_counters_disable(&ctr);
 	if (got == n) {
 		out->completed = true;
 	} else {
@@ -536,12 +542,14 @@ static int run_once(const struct cfg *c, uint64_t bound, struct run *out,
 	}
 stop:
 	stop_workers(&b, c->thread);
-	il_counters_read(&ctr, &out->counts);
+	if (counting)
+		il_counters_read(&ctr, &out->counts);
 	ret = 0;
 out:
 	if (ret)
 		stop_workers(&b, c->thread);
-	il_counters_close(&ctr);
+	if (counting)
+		il_counters_close(&ctr);
 	/* a thread that would not leave keeps its memory */
 	for (int i = 0; i < n; i++)
 		if (b.w[i].started) {

@@ -418,6 +418,13 @@ enum il_ctr_state il_ctr_open_state(enum il_ctr k, int err)
 						       : IL_CTR_NOT_SUPPORTED;
 }
 
+bool il_counters_wanted(void)
+{
+	const char *v = getenv("INVLAB_COUNTERS");
+
+	return !v || strcmp(v, "off");
+}
+
 int il_counters_open(struct il_counters *c, int tid, unsigned flags)
 {
 	uint64_t v[IL_CTR_N];
@@ -668,5 +675,7 @@ char *il_counts_line(const struct il_counts *c, char *buf, size_t len)
 						c->c[IL_CTR_VOLUNTARY].v,
 						c->c[IL_CTR_INVOLUNTARY].v);
 	}
+	if (!off)
+		snprintf(buf, len, "not measured");
 	return buf;
 }

@@ -196,7 +196,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		goto out;
 	__il_prepare_tasks(e);
 	/* the tracepoint ids, before there are threads (counters.h) */
-	(void)il_ctr_tracepoint_id("sched", "sched_switch");
+	if (il_counters_wanted())
+		(void)il_ctr_tracepoint_id("sched", "sched_switch");
 
 	for (int i = 0; i < e->n; i++) {
 		ret = __il_start_thread(&e->t[i]);
@@ -219,7 +220,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	/* the tasks' counters, opened before the measured part; a counter
 	 * that cannot be had is marked so in the result, not an error */
 	for (int i = 0; i < e->n; i++) {
-		if (res->tasks[i].tid <= 0 ||
+		ctr[i].tid = -1; /* not opened: nothing to read or close */
+		if (il_counters_wanted() && res->tasks[i].tid > 0 &&
 		    il_counters_open(&ctr[i], res->tasks[i].tid, 0)) {
 			il_counters_close(&ctr[i]);
 			ctr[i].tid = -1;
@@ -323,8 +325,9 @@ stop:
 	/* after the measured part, while the threads (and their /proc
 	 * files) are still there */
 	for (int i = 0; counting && i < e->n; i++) {
-		if (ctr[i].tid >= 0 &&
-		    !il_counters_read(&ctr[i], &res->tasks[i].counters))
+		if (ctr[i].tid < 0)
+			continue;
+		if (!il_counters_read(&ctr[i], &res->tasks[i].counters))
 			il_counts_add(&res->counters, &res->tasks[i].counters);
 		il_counters_close(&ctr[i]);
 	}

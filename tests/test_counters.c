@@ -224,6 +224,8 @@ static void test_add_json(void)
 	t_check_contains(line, "context-switches 15");
 	t_check_contains(line, "cycles not supported");
 	t_check_contains(line, "instructions 3 (scaled)");
+	memset(&b, 0, sizeof(b));
+	t_check_str(il_counts_line(&b, line, sizeof(line)), "not measured");
 }
 
 static void test_sleeper(void)

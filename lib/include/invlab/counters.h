@@ -92,6 +92,12 @@ struct il_counters {
  * il_counters_close() must follow either way.
  */
 int il_counters_open(struct il_counters *c, int tid, unsigned flags);
+/*
+ * false when the environment says INVLAB_COUNTERS=off: the engine then
+ * opens none (a counted task's context switches cost the kernel more;
+ * docs/counters.md) and the results' counters are empty.
+ */
+bool il_counters_wanted(void);
 /* Start and stop counting (IL_CTR_DISABLED); 0 or -errno */
 int il_counters_enable(struct il_counters *c);
 int il_counters_disable(struct il_counters *c);
