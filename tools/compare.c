@@ -1331,7 +1331,11 @@ int main(int argc, char **argv)
 		"files the first is the baseline; with more, the files before "
 		"'--' are the baseline and those after it the candidate "
 		"(options go before '--').  The kernel fingerprints of both "
-		"sides are shown and their differences pointed out.  Exit "
+		"sides are shown and their differences pointed out.  A "
+		"counters block follows: each run's scheduler counters and "
+		"sched-messaging's wall time, AMean a side, delta %, the rank "
+		"test over runs (the wall time decided, lower is better; the "
+		"counters shown, not judged).  Exit "
 		"status: 0 nothing is worse, 1 a row is worse, 2 "
 		"bad usage, 77 nothing in common to compare, 99 a file cannot "
 		"be read.";
