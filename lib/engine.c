@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include <invlab/cgroup.h>
+#include <invlab/counters.h>
 #include <invlab/engine.h>
 #include <invlab/kmutex.h>
 #include <invlab/release.h>
@@ -149,6 +150,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		o && o->duration_ns ? o->duration_ns : sc->g.duration_ns;
 	uint64_t steal0, next, t0;
 	struct il_tracer *tr = NULL;
+	struct il_counters ctr[IL_MAX_TASKS];
+	bool counting = false;
 	struct engine *e;
 	int ret = 0;
 
@@ -192,6 +195,9 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	if (ret)
 		goto out;
 	__il_prepare_tasks(e);
+	/* the tracepoint ids, before there are threads (counters.h) */
+	if (il_counters_wanted())
+		(void)il_ctr_tracepoint_id("sched", "sched_switch");
 
 	for (int i = 0; i < e->n; i++) {
 		ret = __il_start_thread(&e->t[i]);
@@ -211,6 +217,17 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		goto stop;
 	}
 
+	/* the tasks' counters, opened before the measured part; a counter
+	 * that cannot be had is marked so in the result, not an error */
+	for (int i = 0; i < e->n; i++) {
+		ctr[i].tid = -1; /* not opened: nothing to read or close */
+		if (il_counters_wanted() && res->tasks[i].tid > 0 &&
+		    il_counters_open(&ctr[i], res->tasks[i].tid, 0)) {
+			il_counters_close(&ctr[i]);
+			ctr[i].tid = -1;
+		}
+	}
+	counting = true;
 	/* the scheduler's trace of the measured part (trace.h) */
 	ret = start_trace(res, duration, &tr, why, len);
 	if (ret)
@@ -305,6 +322,15 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	res->elapsed_ns = sub0(il_now_ns(), e->t_start);
 	ret = 0;
 stop:
+	/* after the measured part, while the threads (and their /proc
+	 * files) are still there */
+	for (int i = 0; counting && i < e->n; i++) {
+		if (ctr[i].tid < 0)
+			continue;
+		if (!il_counters_read(&ctr[i], &res->tasks[i].counters))
+			il_counts_add(&res->counters, &res->tasks[i].counters);
+		il_counters_close(&ctr[i]);
+	}
 	res->stopped =
 		e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED);
 	res->hung = e->hung;

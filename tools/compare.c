@@ -39,6 +39,7 @@
 #include <invlab/time.h>
 
 #include "args.h"
+#include "counters-cmp.h"
 #include "escape.h"
 #include "format.h"
 #include "results.h"
@@ -222,6 +223,7 @@ struct cmp {
 	size_t nsum;
 	int argc;
 	char **argv;
+	struct il_ctr_cmp ctr; /* the counters block (counters-cmp.h) */
 };
 
 /* ---- helpers --------------------------------------------------------- */
@@ -832,6 +834,7 @@ static void print_text(FILE *f, const struct cmp *c)
 		il_table_print(&t, f);
 		il_table_free(&t);
 	}
+	il_ctr_cmp_print(f, &c->ctr, false);
 	if (!c->cfg->quiet) {
 		fputc('\n', f);
 		print_summary(f, c, false);
@@ -945,6 +948,7 @@ static void print_markdown(FILE *f, const struct cmp *c)
 			fputc('\n', f);
 		}
 	}
+	il_ctr_cmp_print(f, &c->ctr, true);
 	if (!c->cfg->quiet)
 		print_summary(f, c, true);
 }
@@ -1096,6 +1100,7 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 		il_json_end_object(&j);
 	}
 	il_json_end_array(&j);
+	il_ctr_cmp_json(&j, &c->ctr);
 	il_json_begin_object(&j, "summary");
 	il_json_uint(&j, "worse", c->count[IL_RES_WORSE]);
 	il_json_uint(&j, "better", c->count[IL_RES_BETTER]);
@@ -1301,6 +1306,7 @@ static void free_cmp(struct cmp *c)
 	free(c->sum_val);
 	free(c->rows);
 	free(c->argv);
+	il_ctr_cmp_free(&c->ctr);
 }
 
 int main(int argc, char **argv)
@@ -1325,7 +1331,11 @@ int main(int argc, char **argv)
 		"files the first is the baseline; with more, the files before "
 		"'--' are the baseline and those after it the candidate "
 		"(options go before '--').  The kernel fingerprints of both "
-		"sides are shown and their differences pointed out.  Exit "
+		"sides are shown and their differences pointed out.  A "
+		"counters block follows: each run's scheduler counters and "
+		"sched-messaging's wall time, AMean a side, delta %, the rank "
+		"test over runs (the wall time decided, lower is better; the "
+		"counters shown, not judged).  Exit "
 		"status: 0 nothing is worse, 1 a row is worse, 2 "
 		"bad usage, 77 nothing in common to compare, 99 a file cannot "
 		"be read.";
@@ -1425,12 +1435,20 @@ int main(int argc, char **argv)
 		free_cmp(&c);
 		return 99;
 	}
+	/* the counters and wall times of the same files (counters-cmp.h) */
+	if (il_ctr_cmp_build(argv + first, nbase, after, cfg.max_input, &c.o,
+			     &c.ctr, err, sizeof(err))) {
+		fprintf(stderr, "invlab-compare: %s\n", err);
+		free_cmp(&c);
+		return 99;
+	}
 	for (size_t i = 0; i < c.nrows; i++)
 		if (c.rows[i].c.change != IL_RES_NA)
 			any = true;
+	any = any || c.ctr.n;
 	if (!any)
 		rc = 77;
-	else if (c.count[IL_RES_WORSE])
+	else if (c.count[IL_RES_WORSE] || c.ctr.worse)
 		rc = 1;
 
 	switch (cfg.format) {

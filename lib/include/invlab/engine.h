@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <invlab/counters.h>
 #include <invlab/hist.h>
 #include <invlab/scenario.h>
 #include <invlab/trace.h>
@@ -100,6 +101,9 @@ struct il_task_result {
 	/* lock phases of the body, in order */
 	struct il_lock_result *locks[IL_MAX_PHASES];
 	int nlocks;
+	/* scheduler and CPU event counts of its thread over the measured
+	 * part (counters.h), opened before it and read after */
+	struct il_counts counters;
 };
 
 struct il_engine_result {
@@ -151,6 +155,8 @@ struct il_engine_result {
 	 */
 	struct il_trace *trace;
 	char trace_note[200];
+	/* the tasks' counters added up (counters.h, il_counts_add) */
+	struct il_counts counters;
 };
 
 struct il_engine_opts {

@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# sched-messaging, small: what it writes, and that it is bounded.
+#
+#   kernel-sched-messaging.sh PROG result   2 groups, 2 runs: each run in
+#                        the JSON with wall_ns > 0, completed, and its
+#                        counters (every counter a number or the reason)
+#   kernel-sched-messaging.sh PROG bound    a run far longer than its
+#                        --duration bound: exit 1 within seconds, the run
+#                        marked not completed, no worker left behind
+#   kernel-sched-messaging.sh PROG sigterm  SIGTERM mid-run: 143, the JSON
+#                        marked interrupted, no worker left behind
+#
+# No timing is judged: the machine may be loaded.
+set -u
+prog=$1
+mode=$2
+
+tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+
+# workers: processes named like the program, children of PID $1
+workers() {
+	pgrep -P "$1" 2>/dev/null | wc -l
+}
+
+case $mode in
+result)
+	"$prog" -g 2 -l 50 -r 2 -d 30s --no-lock --json "$tmp/r.json" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	skip_if_77 $rc "$tmp/out"
+	check $rc "exit 0 (every run completed): $rc"
+	grep -q '"program": "sched-messaging"' "$tmp/r.json"
+	check $? "a result file"
+	[ "$(grep -c '"wall_ns": [1-9]' "$tmp/r.json")" -eq 2 ]
+	check $? "two runs, each with its wall time"
+	[ "$(grep -c '"completed": true' "$tmp/r.json")" -eq 2 ]
+	check $? "both completed"
+	for k in context_switches cpu_migrations sched_switch sched_wakeup \
+		sched_migrate_task cycles instructions cache_misses \
+		voluntary_switches involuntary_switches; do
+		grep -Eq "\"$k\": ([0-9]+|\"not supported\"|\"not available\")" \
+			"$tmp/r.json"
+		check $? "counter $k: a count or why not"
+	done
+	grep -Eq '"voluntary_switches": [1-9]' "$tmp/r.json"
+	check $? "receivers that block switch voluntarily"
+	grep -q 'Total time: ' "$tmp/out"
+	check $? "the text report has the wall time"
+	grep -q 'AMean wall time' "$tmp/out"
+	check $? "and its AMean over the runs"
+	;;
+bound)
+	t0=$(date +%s%N)
+	"$prog" -g 2 -l 5000000 -d 500ms --no-lock --json "$tmp/r.json" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	skip_if_77 $rc "$tmp/out"
+	ms=$(elapsed_ms "$t0")
+	check $((rc != 1)) "exit 1 (the run did not complete): $rc"
+	check $((ms > 20000)) "ended within 20 s of a 500 ms bound: $ms ms"
+	grep -q '"completed": false' "$tmp/r.json"
+	check $? "the run is marked not completed"
+	grep -q 'within the bound' "$tmp/out"
+	check $? "and says why"
+	check "$(pgrep -c -x sched-messaging)" "no worker left behind"
+	;;
+sigterm)
+	"$prog" -g 2 -l 5000000 -d 60s --no-lock --json "$tmp/r.json" \
+		>"$tmp/out" 2>&1 &
+	pid=$!
+	sleep 1
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	skip_if_77 $rc "$tmp/out"
+	check $((rc != 143)) "exit 143 on SIGTERM: $rc"
+	grep -q '"interrupted": true' "$tmp/r.json"
+	check $? "the JSON says interrupted"
+	sleep 0.2
+	check "$(pgrep -c -x sched-messaging)" "no worker left behind"
+	;;
+*)
+	echo "kernel-sched-messaging.sh: unknown mode '$mode'" >&2
+	exit 99
+	;;
+esac
+echo "1..$n"
+exit $fail

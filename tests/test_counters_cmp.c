@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/*
+ * invlab-compare's counters block (counters-cmp.h) on the fixture files
+ * of tests/data/counters: six sched-messaging runs a side, the
+ * candidate's wall time 29.27 % longer and its context switches 20 %
+ * more, the migrations the same; the baseline has one run that did not
+ * complete (neither its wall time nor its counters may count) and counters "not
+ * supported".
+ *
+ *   test-counters-cmp build/tools/invlab-compare tests/data/counters
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters-cmp.h"
+#include "stats.h"
+#include "t_tools.h"
+#include "t_util.h"
+
+#define near(a, b, eps) (fabs((a) - (b)) <= (eps))
+
+static const struct il_ctr_row *row(const struct il_ctr_cmp *c,
+				    const char *metric)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->rows[i].metric, metric))
+			return &c->rows[i];
+	return NULL;
+}
+
+static void opts(struct il_res_cmp_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->alpha = 0.05;
+	o->threshold_pct = 2;
+	o->correction = IL_RES_CORR_HOLM;
+	o->power = 0.8;
+}
+
+static void test_build(char *base, char *cand)
+{
+	char *paths[] = { base, cand };
+	struct il_res_cmp_opts o;
+	struct il_ctr_cmp c;
+	const struct il_ctr_row *w, *cs, *mg;
+	char err[256] = "";
+
+	opts(&o);
+	t_check_int(il_ctr_cmp_build(paths, 1, 1, 1 << 20, &o, &c, err,
+				     sizeof(err)),
+		    0);
+	/* wall time, context switches, migrations; no cycles (not
+	 * supported), no run delay (the candidate has none) */
+	t_check_int(c.n, 3);
+	w = row(&c, "wall_ns");
+	cs = row(&c, "context_switches");
+	mg = row(&c, "cpu_migrations");
+	t_check(w && cs && mg && !row(&c, "cycles"));
+	if (!w || !cs || !mg) {
+		il_ctr_cmp_free(&c);
+		return;
+	}
+	t_check(w->wall && !cs->wall);
+	t_check_str(w->group, "sched-messaging/process-socket");
+	/* the run that did not complete is left out: six runs, AMean */
+	t_check_int(w->c.sb.n, 6);
+	t_check(near(w->c.base, 102.5e6, 1e-3));
+	t_check(near(w->c.cand, 132.5e6, 1e-3));
+	t_check(near(w->delta_pct, 30.0 / 102.5 * 100, 1e-9));
+	t_check(near(w->c.pct_imp, -30.0 / 102.5 * 100, 1e-9));
+	/* separated completely: the exact rank test's 2 / C(12, 6) */
+	t_check_int(w->c.test, IL_RES_T_RANK_EXACT);
+	t_check(near(w->c.p, 2.0 / 924, 1e-12));
+	/* Holm over the three rows: the two smallest times 3 */
+	t_check(near(w->c.p_adj, 3 * 2.0 / 924, 1e-12));
+	t_check_int(w->c.change, IL_RES_WORSE);
+	t_check_int(c.worse, 1);
+	/* nor its counters */
+	t_check_int(cs->c.sb.n, 6);
+	t_check(near(cs->c.base, 1000, 1e-9));
+	t_check(near(cs->delta_pct, 20, 1e-9));
+	t_check(near(cs->c.cand, 1200, 1e-9));
+	t_check(near(mg->delta_pct, 0, 1e-9));
+	t_check(mg->c.p_adj > 0.05);
+	il_ctr_cmp_free(&c);
+
+	/* the same files on both sides: nothing changes */
+	paths[1] = base;
+	t_check_int(il_ctr_cmp_build(paths, 1, 1, 1 << 20, &o, &c, err,
+				     sizeof(err)),
+		    0);
+	w = row(&c, "wall_ns");
+	t_check(w != NULL);
+	if (w) {
+		t_check(near(w->delta_pct, 0, 1e-12));
+		t_check(near(w->c.p, 1, 1e-12));
+		t_check_int(w->c.change, IL_RES_SAME);
+	}
+	t_check_int(c.worse, 0);
+	il_ctr_cmp_free(&c);
+}
+
+static void test_tool(const char *tool, char *base, char *cand)
+{
+	char *out = NULL, *err = NULL;
+	char *argv[] = { (char *)tool, base, cand, NULL };
+	char *same[] = {
+		(char *)tool, "--format", "markdown", base, base, NULL
+	};
+	int rc;
+
+	rc = t_run_tool(argv, &out, &err);
+	/* a worse wall time is a worse comparison */
+	t_check_int(rc, 1);
+	t_check_contains(out, "sched-messaging/process-socket wall time");
+	t_check_contains(out, "lower is better");
+	t_check_contains(out, "Amean wall");
+	t_check_contains(out, "0.1025 (  0.00%)");
+	t_check_contains(out, "0.1325 *-29.27%*");
+	t_check_contains(out, "context_switches");
+	t_check_contains(out, "+20.00%");
+	t_check_contains(out, "significance");
+	free(out);
+	free(err);
+	out = err = NULL;
+	rc = t_run_tool(same, &out, &err);
+	t_check_int(rc, 0);
+	t_check_contains(out, "| Amean wall |");
+	t_check_contains(out, "+0.00%");
+	t_check_contains(out, "no change");
+	free(out);
+	free(err);
+}
+
+int main(int argc, char **argv)
+{
+	char base[1024], cand[1024];
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s INVLAB-COMPARE DATADIR\n", argv[0]);
+		return 2;
+	}
+	snprintf(base, sizeof(base), "%s/base.json", argv[2]);
+	snprintf(cand, sizeof(cand), "%s/cand.json", argv[2]);
+	test_build(base, cand);
+	test_tool(argv[1], base, cand);
+	return t_done("counters-cmp");
+}

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The counters block of invlab-compare (counters-cmp.h): per-run counter
+ * values and sched-messaging wall times read from the result files of
+ * each side, grouped like the histograms (program, or program/scenario
+ * name, and configuration), compared by AMean with the rank test over
+ * runs and the comparison's correction.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <invlab/report.h>
+
+#include "counters-cmp.h"
+#include "escape.h"
+#include "results.h"
+
+/* values a side may hold, all series together (far above real use) */
+#define MAX_VALUES (IL_RES_MAX_RUNS * 16)
+
+struct series {
+	char *group, *metric;
+	double *v;
+	size_t n, cap;
+};
+
+struct side {
+	struct series *s;
+	size_t n, cap, nvalues;
+};
+
+static struct series *series_get(struct side *sd, const char *group,
+				 const char *metric)
+{
+	struct series *s;
+
+	for (size_t i = 0; i < sd->n; i++)
+		if (!strcmp(sd->s[i].group, group) &&
+		    !strcmp(sd->s[i].metric, metric))
+			return &sd->s[i];
+	if (sd->n == sd->cap) {
+		size_t cap = sd->cap ? 2 * sd->cap : 16;
+		struct series *ns = realloc(sd->s, cap * sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		sd->s = ns;
+		sd->cap = cap;
+	}
+	s = &sd->s[sd->n];
+	memset(s, 0, sizeof(*s));
+	s->group = strdup(group);
+	s->metric = strdup(metric);
+	if (!s->group || !s->metric) {
+		free(s->group);
+		free(s->metric);
+		return NULL;
+	}
+	sd->n++;
+	return s;
+}
+
+static int add_value(struct side *sd, const char *group, const char *metric,
+		     double v)
+{
+	struct series *s;
+
+	if (sd->nvalues >= MAX_VALUES)
+		return -E2BIG;
+	s = series_get(sd, group, metric);
+	if (!s)
+		return -ENOMEM;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 8;
+		double *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	sd->nvalues++;
+	return 0;
+}
+
+static void side_free(struct side *sd)
+{
+	for (size_t i = 0; i < sd->n; i++) {
+		free(sd->s[i].group);
+		free(sd->s[i].metric);
+		free(sd->s[i].v);
+	}
+	free(sd->s);
+	memset(sd, 0, sizeof(*sd));
+}
+
+static char *esc(struct json_object *o)
+{
+	const char *s = json_object_get_string(o);
+
+	return il_res_escape(s, (size_t)json_object_get_string_len(o));
+}
+
+static bool is_number(struct json_object *o)
+{
+	return json_object_is_type(o, json_type_int) ||
+	       json_object_is_type(o, json_type_double);
+}
+
+/* one run's values into the side */
+static int add_run(struct side *sd, const char *scenario,
+		   struct json_object *run)
+{
+	struct json_object *c, *ctr, *o;
+	char *group = NULL, *conf, *key;
+	int ret = 0;
+
+	if (!json_object_object_get_ex(run, "configuration", &c) ||
+	    !json_object_is_type(c, json_type_string))
+		return 0;
+	/* a run that did not complete (stopped at its bound) has neither
+	 * a wall time nor counters to compare */
+	if (json_object_object_get_ex(run, "completed", &o) &&
+	    json_object_is_type(o, json_type_boolean) &&
+	    !json_object_get_boolean(o))
+		return 0;
+	conf = esc(c);
+	if (!conf)
+		return -ENOMEM;
+	if (asprintf(&group, "%s/%s", scenario, conf) < 0)
+		group = NULL;
+	free(conf);
+	if (!group)
+		return -ENOMEM;
+	if (json_object_object_get_ex(run, "wall_ns", &o) && is_number(o))
+		ret = add_value(sd, group, "wall_ns",
+				json_object_get_double(o));
+	if (ret || !json_object_object_get_ex(run, "counters", &ctr) ||
+	    !json_object_is_type(ctr, json_type_object)) {
+		free(group);
+		return ret;
+	}
+	json_object_object_foreach(ctr, k, val)
+	{
+		if (!is_number(val))
+			continue; /* "not supported", the fallback lists */
+		key = il_res_escape(k, strlen(k));
+		ret = key ? add_value(sd, group, key,
+				      json_object_get_double(val))
+			  : -ENOMEM;
+		free(key);
+		if (ret)
+			break;
+	}
+	free(group);
+	return ret;
+}
+
+static int load_file(struct side *sd, const char *path, uint64_t max, char *err,
+		     size_t len)
+{
+	struct json_object *root, *o, *sc, *runs;
+	char *program = NULL, *name = NULL, *scenario = NULL;
+	int ret = 0;
+
+	root = il_res_parse_file(path, max, err, len, &ret);
+	if (!root)
+		return ret ? ret : -EINVAL;
+	if (json_object_object_get_ex(root, "program", &o) &&
+	    json_object_is_type(o, json_type_string))
+		program = esc(o);
+	if (json_object_object_get_ex(root, "scenario", &sc) &&
+	    json_object_is_type(sc, json_type_object) &&
+	    json_object_object_get_ex(sc, "name", &o) &&
+	    json_object_is_type(o, json_type_string))
+		name = esc(o);
+	if (!program) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (name ? asprintf(&scenario, "%s/%s", program, name) < 0
+		 : !(scenario = strdup(program))) {
+		scenario = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (json_object_object_get_ex(root, "runs", &runs) &&
+	    json_object_is_type(runs, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(runs) && !ret;
+		     i++) {
+			struct json_object *run =
+				json_object_array_get_idx(runs, i);
+
+			if (json_object_is_type(run, json_type_object))
+				ret = add_run(sd, scenario, run);
+		}
+	if (ret == -E2BIG)
+		snprintf(err, len, "counters: more than %d values a side",
+			 MAX_VALUES);
+out:
+	if (ret == -ENOMEM)
+		snprintf(err, len, "out of memory");
+	free(program);
+	free(name);
+	free(scenario);
+	json_object_put(root);
+	return ret;
+}
+
+static double amean(const double *v, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / (double)n : NAN;
+}
+
+static void compare_series(const struct series *b, const struct series *c,
+			   struct il_res_cmp *r, double *delta)
+{
+	bool exact = false;
+
+	memset(r, 0, sizeof(*r));
+	r->base = amean(b->v, b->n);
+	r->cand = amean(c->v, c->n);
+	il_res_spread(b->v, 1, b->n, &r->sb);
+	il_res_spread(c->v, 1, c->n, &r->sc);
+	r->ratio = r->base ? r->cand / r->base : NAN;
+	r->pct_imp = il_res_pct_improvement(r->base, r->cand);
+	*delta = r->base ? (r->cand - r->base) / r->base * 100 : NAN;
+	r->ci_lo = r->ci_hi = NAN;
+	r->summary = IL_RES_SUM_AMEAN;
+	r->higher_better = false;
+	r->p = r->p_adj = NAN;
+	r->test = IL_RES_T_NONE;
+	if (b->n >= 2 && c->n >= 2 &&
+	    !il_res_mann_whitney(b->v, b->n, c->v, c->n, &r->p, &exact))
+		r->test = exact ? IL_RES_T_RANK_EXACT : IL_RES_T_RANK_NORMAL;
+	r->p_adj = r->p;
+}
+
+static int add_row(struct il_ctr_cmp *out, const struct series *b,
+		   const struct series *c)
+{
+	struct il_ctr_row *r;
+
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? 2 * out->cap : 16;
+		struct il_ctr_row *nr = realloc(out->rows, cap * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		out->rows = nr;
+		out->cap = cap;
+	}
+	r = &out->rows[out->n];
+	memset(r, 0, sizeof(*r));
+	r->group = strdup(b->group);
+	r->metric = strdup(b->metric);
+	if (!r->group || !r->metric) {
+		free(r->group);
+		free(r->metric);
+		return -ENOMEM;
+	}
+	r->wall = !strcmp(b->metric, "wall_ns");
+	compare_series(b, c, &r->c, &r->delta_pct);
+	out->n++;
+	return 0;
+}
+
+int il_ctr_cmp_build(char *const *paths, int nb, int nc, uint64_t max_input,
+		     const struct il_res_cmp_opts *o, struct il_ctr_cmp *out,
+		     char *err, size_t len)
+{
+	struct side sd[2];
+	struct il_res_cmp **v = NULL;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(sd, 0, sizeof(sd));
+	out->alpha = o->alpha;
+	out->correction = o->correction;
+	for (int i = 0; i < nb + nc && !ret; i++)
+		ret = load_file(&sd[i >= nb], paths[i], max_input, err, len);
+	/* the baseline's order: wall time, then the counters as written */
+	for (size_t i = 0; i < sd[0].n && !ret; i++)
+		for (size_t k = 0; k < sd[1].n; k++)
+			if (!strcmp(sd[0].s[i].group, sd[1].s[k].group) &&
+			    !strcmp(sd[0].s[i].metric, sd[1].s[k].metric)) {
+				ret = add_row(out, &sd[0].s[i], &sd[1].s[k]);
+				break;
+			}
+	if (!ret && out->n) {
+		v = calloc(out->n, sizeof(*v));
+		if (!v)
+			ret = -ENOMEM;
+		for (size_t i = 0; v && i < out->n; i++)
+			v[i] = &out->rows[i].c;
+		if (v && il_res_decide_family(v, out->n, o) < 0)
+			ret = -ENOMEM;
+		for (size_t i = 0; !ret && i < out->n; i++)
+			out->worse += out->rows[i].wall &&
+				      out->rows[i].c.change == IL_RES_WORSE;
+	}
+	if (ret == -ENOMEM)
+		snprintf(err, len, "out of memory");
+	free(v);
+	side_free(&sd[0]);
+	side_free(&sd[1]);
+	return ret;
+}
+
+void il_ctr_cmp_free(struct il_ctr_cmp *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->rows[i].group);
+		free(c->rows[i].metric);
+	}
+	free(c->rows);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static void fmt_p(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+static void fmt_delta(char *buf, size_t len, double d)
+{
+	if (isnan(d))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.2f%%", round(d * 100) / 100 + 0.0);
+}
+
+static void fmt_val(char *buf, size_t len, double v, bool wall)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (wall)
+		snprintf(buf, len, "%.4f", v / 1e9);
+	else if (v >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+/* significant after the correction, at the comparison's level */
+static const char *signif(const struct il_ctr_cmp *c,
+			  const struct il_res_cmp *r)
+{
+	if (r->test == IL_RES_T_NONE || isnan(r->p_adj))
+		return "too few runs";
+	return r->p_adj < c->alpha ? "significant" : "not significant";
+}
+
+static void md_row(FILE *f, int n, const char *const *cells)
+{
+	fputc('|', f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, " %s |", cells[i]);
+	fputc('\n', f);
+}
+
+static void print_wall(FILE *f, const struct il_ctr_cmp *c, bool md)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct il_ctr_row *r = &c->rows[i];
+		char vb[32], vc[32], pb[32], pc[32], p[16], pa[16], cvb[16],
+			cvc[16];
+
+		if (!r->wall)
+			continue;
+		fmt_val(vb, sizeof(vb), r->c.base, true);
+		fmt_val(vc, sizeof(vc), r->c.cand, true);
+		/* the reviewers' form: the change as an improvement, lower
+		 * is better, starred when it is significant */
+		snprintf(pb, sizeof(pb), "(  0.00%%)");
+		if (isnan(r->c.pct_imp))
+			snprintf(pc, sizeof(pc), "(   -   )");
+		else
+			snprintf(pc, sizeof(pc), "%s%6.2f%%%s",
+				 r->c.change == IL_RES_BETTER ||
+						 r->c.change == IL_RES_WORSE
+					 ? "*"
+					 : "(",
+				 round(r->c.pct_imp * 100) / 100 + 0.0,
+				 r->c.change == IL_RES_BETTER ||
+						 r->c.change == IL_RES_WORSE
+					 ? "*"
+					 : ")");
+		fmt_p(p, sizeof(p), r->c.p);
+		fmt_p(pa, sizeof(pa), r->c.p_adj);
+		snprintf(cvb, sizeof(cvb), "%.2f", r->c.sb.cv_pct);
+		snprintf(cvc, sizeof(cvc), "%.2f", r->c.sc.cv_pct);
+		if (md) {
+			char runs[32], b[64], cd[64];
+			const char *cells[8];
+
+			snprintf(runs, sizeof(runs), "%zu:%zu", r->c.sb.n,
+				 r->c.sc.n);
+			snprintf(b, sizeof(b), "%s %s", vb, pb);
+			snprintf(cd, sizeof(cd), "%s %s", vc, pc);
+			fprintf(f,
+				"\n**%s wall time** (s, AMean over runs, lower "
+				"is better)\n\n",
+				r->group);
+			cells[0] = "";
+			cells[1] = "baseline";
+			cells[2] = "candidate";
+			cells[3] = "runs";
+			cells[4] = "p";
+			cells[5] = "p adj";
+			cells[6] = "change";
+			md_row(f, 7, cells);
+			fprintf(f, "|---|---:|---:|---:|---:|---:|---|\n");
+			cells[0] = "Amean wall";
+			cells[1] = b;
+			cells[2] = cd;
+			cells[3] = runs;
+			cells[4] = p;
+			cells[5] = pa;
+			cells[6] = il_res_change_name(r->c.change);
+			md_row(f, 7, cells);
+		} else {
+			fprintf(f,
+				"\n%s wall time (s, AMean over runs, lower is "
+				"better; %s over runs, CV %s%% : %s%%)\n",
+				r->group, il_res_test_name(r->c.test), cvb,
+				cvc);
+			fprintf(f,
+				"%-12s %10s %-10s %10s %-10s  runs %zu:%zu  p "
+				"%s  p adj %s  %s\n",
+				"Amean wall", vb, pb, vc, pc, r->c.sb.n,
+				r->c.sc.n, p, pa,
+				il_res_change_name(r->c.change));
+		}
+	}
+}
+
+void il_ctr_cmp_print(FILE *f, const struct il_ctr_cmp *c, bool md)
+{
+	struct il_table t;
+	bool any = false;
+
+	if (!c->n)
+		return;
+	print_wall(f, c, md);
+	for (size_t i = 0; i < c->n && !any; i++)
+		any = !c->rows[i].wall;
+	if (!any)
+		return;
+	fprintf(f,
+		"\n%scounters%s (per run, AMean over runs; delta %% = "
+		"(candidate - baseline) / baseline; rank test over runs, "
+		"%s correction over the %zu rows of this block, wall "
+		"times included; shown, not judged)\n%s",
+		md ? "**" : "", md ? "**" : "",
+		il_res_correction_name(c->correction), c->n, md ? "\n" : "");
+	if (md) {
+		const char *h[] = {
+			"configuration", "metric", "baseline", "candidate",
+			"delta %",	 "runs",   "p",	       "p adj",
+			"significance"
+		};
+
+		md_row(f, 9, h);
+		fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+	} else {
+		il_table_init(&t);
+		il_table_col(&t, "configuration", false);
+		il_table_col(&t, "metric", false);
+		il_table_col(&t, "baseline", true);
+		il_table_col(&t, "candidate", true);
+		il_table_col(&t, "delta %", true);
+		il_table_col(&t, "runs", true);
+		il_table_col(&t, "p", true);
+		il_table_col(&t, "p adj", true);
+		il_table_col(&t, "significance", false);
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		const struct il_ctr_row *r = &c->rows[i];
+		char vb[32], vc[32], d[32], runs[32], p[16], pa[16];
+
+		if (r->wall)
+			continue;
+		fmt_val(vb, sizeof(vb), r->c.base, false);
+		fmt_val(vc, sizeof(vc), r->c.cand, false);
+		fmt_delta(d, sizeof(d), r->delta_pct);
+		snprintf(runs, sizeof(runs), "%zu:%zu", r->c.sb.n, r->c.sc.n);
+		fmt_p(p, sizeof(p), r->c.p);
+		fmt_p(pa, sizeof(pa), r->c.p_adj);
+		if (md) {
+			const char *cells[] = {
+				r->group, r->metric,	   vb, vc, d, runs, p,
+				pa,	  signif(c, &r->c)
+			};
+
+			md_row(f, 9, cells);
+		} else {
+			il_table_cell(&t, "%s", r->group);
+			il_table_cell(&t, "%s", r->metric);
+			il_table_cell(&t, "%s", vb);
+			il_table_cell(&t, "%s", vc);
+			il_table_cell(&t, "%s", d);
+			il_table_cell(&t, "%s", runs);
+			il_table_cell(&t, "%s", p);
+			il_table_cell(&t, "%s", pa);
+			il_table_cell(&t, "%s", signif(c, &r->c));
+		}
+	}
+	if (!md) {
+		il_table_print(&t, f);
+		il_table_free(&t);
+	}
+}
+
+static void jnum(struct il_json *j, const char *key, double v)
+{
+	if (isnan(v))
+		il_json_null(j, key);
+	else
+		il_json_double(j, key, v);
+}
+
+void il_ctr_cmp_json(struct il_json *j, const struct il_ctr_cmp *c)
+{
+	il_json_begin_array(j, "counters");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct il_ctr_row *r = &c->rows[i];
+
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "configuration", r->group);
+		il_json_str(j, "metric", r->metric);
+		il_json_str(j, "summary", "AMean");
+		jnum(j, "baseline", r->c.base);
+		jnum(j, "candidate", r->c.cand);
+		jnum(j, "delta_pct", r->delta_pct);
+		jnum(j, "pct_imp", r->c.pct_imp);
+		il_json_uint(j, "runs_baseline", r->c.sb.n);
+		il_json_uint(j, "runs_candidate", r->c.sc.n);
+		il_json_str(j, "test", il_res_test_name(r->c.test));
+		jnum(j, "p", r->c.p);
+		jnum(j, "p_adj", r->c.p_adj);
+		if (r->wall)
+			il_json_str(j, "change",
+				    il_res_change_name(r->c.change));
+		else
+			il_json_str(j, "significance", signif(c, &r->c));
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+}

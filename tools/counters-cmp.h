@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The counters block of invlab-compare: each run's "counters" (counters.h,
+ * written by the demo driver and sched-messaging) and, for sched-messaging,
+ * its "wall_ns", per configuration, baseline against candidate:
+ *
+ *   metric   the counter ("context_switches") or the wall time
+ *   baseline, candidate   the AMean of the per-run values of each side
+ *   delta %  (candidate - baseline) / baseline * 100
+ *   p, p adj the rank test (Mann-Whitney U) over the per-run values, the
+ *            rows of the block corrected together with the comparison's
+ *            correction (Holm by default)
+ *
+ * The wall time is also decided (lower is better: better, worse, no
+ * change, as the histogram rows are): a worse one makes the comparison
+ * worse.  Counters are shown, never decided: more switches is not worse
+ * by itself.  A run that did not complete ("completed": false) gives
+ * nothing.  Counters a side has as "not supported" have no row.
+ *
+ * Library code of the tools: nothing printed but on the FILE given.
+ */
+#ifndef INVLAB_COUNTERS_CMP_H
+#define INVLAB_COUNTERS_CMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats.h"
+
+struct il_ctr_row {
+	char *group;  /* "pi-classic/inherit" (escaped) */
+	char *metric; /* "context_switches", or "wall_ns" */
+	bool wall;
+	double delta_pct; /* NAN when the baseline is 0 */
+	struct il_res_cmp c;
+};
+
+struct il_ctr_cmp {
+	struct il_ctr_row *rows;
+	size_t n, cap;
+	size_t worse; /* wall-time rows decided worse */
+	double alpha; /* the level "significant" is told at */
+	enum il_res_correction correction;
+};
+
+/*
+ * Read the counters of the files of both sides (already checked by
+ * il_res_set_load: paths[0..nb) the baseline, paths[nb..nb+nc) the
+ * candidate) and compare them.  0, or -errno with err.
+ */
+int il_ctr_cmp_build(char *const *paths, int nb, int nc, uint64_t max_input,
+		     const struct il_res_cmp_opts *o, struct il_ctr_cmp *out,
+		     char *err, size_t len);
+/*
+ * The block as text (md: a Markdown table): the wall-time rows first,
+ * in the reviewers' form ("Amean wall 0.1510 (0.00%) 0.1600 (-5.96%)"),
+ * then the counters table.  Nothing when there are no rows.
+ */
+void il_ctr_cmp_print(FILE *f, const struct il_ctr_cmp *c, bool md);
+struct il_json;
+/* "counters": [{group, metric, baseline, candidate, delta_pct, ...}] */
+void il_ctr_cmp_json(struct il_json *j, const struct il_ctr_cmp *c);
+void il_ctr_cmp_free(struct il_ctr_cmp *c);
+
+#endif
