@@ -39,6 +39,7 @@
 #include <invlab/judge.h>
 #include <invlab/live.h>
 #include <invlab/opt.h>
+#include <invlab/probe.h>
 #include <invlab/report.h>
 #include <invlab/scenario.h>
 #include <invlab/sysinfo.h>
@@ -155,6 +156,9 @@ struct drv {
 	int nrows;
 	/* counts, for the exit status and the summary */
 	int ntap, nexp, nundec, nunexp, nruns;
+	/* --probe (probe.h); a skip is said once on stderr */
+	struct il_probe_opts probe;
+	bool probe_said;
 };
 
 /* The whole program: returns the exit status. */

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include <invlab/hist.h>
+#include <invlab/probe.h>
 #include <invlab/scenario.h>
 #include <invlab/trace.h>
 #include <invlab/verdict.h>
@@ -151,6 +152,9 @@ struct il_engine_result {
 	 */
 	struct il_trace *trace;
 	char trace_note[200];
+	/* opts.probe: what the probe saw beside the measured part, or why
+	 * it did not run (probe.h); NULL when none was asked for */
+	struct il_probe_result *probe;
 };
 
 struct il_engine_opts {
@@ -176,6 +180,8 @@ struct il_engine_opts {
 	 */
 	void (*progress)(void *ctx, const struct il_engine_result *res);
 	void *progress_ctx;
+	/* a probe beside the measured part (probe.h, --probe); NULL: none */
+	const struct il_probe_opts *probe;
 };
 
 /*
