@@ -140,19 +140,19 @@ static char *slurp(int fd)
 	return buf;
 }
 
-/* the first line of its standard error, for a reason */
-static void first_line(int fd, char *buf, size_t len)
+/* the last line of its standard error (where it says why), for a reason */
+static void last_line(int fd, char *buf, size_t len)
 {
-	char *text = slurp(fd), *p = text;
+	char *text = slurp(fd), *p, *last = NULL;
 
 	buf[0] = '\0';
 	if (!text)
 		return;
-	/* past the notes it prints on the way */
-	while (p && *p == '#')
-		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
-	if (p && *p)
-		snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (*p != '\n' && *p != '#')
+			last = p;
+	if (last)
+		snprintf(buf, len, "%.*s", (int)strcspn(last, "\n"), last);
 	free(text);
 }
 
@@ -394,7 +394,7 @@ int il_probe_start(const struct il_probe_opts *o, const struct il_scenario *sc,
 			char line[160];
 
 			describe_exit(status, why, sizeof(why));
-			first_line(p->err, line, sizeof(line));
+			last_line(p->err, line, sizeof(line));
 			r->status = IL_PROBE_FAILED;
 			il_setf(r->reason, sizeof(r->reason),
 				"cyclictest ended at its start (%s)%s%s", why,
@@ -458,7 +458,7 @@ void il_probe_stop(struct il_probe *p, struct il_probe_result *r)
 			r->cpu[i].cpu = p->cpus[i];
 	if (ret) {
 		describe_exit(status, why, sizeof(why));
-		first_line(p->err, line, sizeof(line));
+		last_line(p->err, line, sizeof(line));
 		r->status = IL_PROBE_FAILED;
 		il_setf(r->reason, sizeof(r->reason), "cyclictest (%s): %s%s%s",
 			why, err, line[0] ? "; it said: " : "", line);
