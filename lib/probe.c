@@ -548,6 +548,8 @@ void il_probe_json(struct il_json *j, const struct il_probe_result *r)
 		il_json_null(j, "reason");
 	if (r->command[0])
 		il_json_str(j, "command", r->command);
+	if (r->pid)
+		il_json_int(j, "pid", r->pid);
 	il_json_int(j, "priority", r->prio);
 	il_json_str(j, "policy", r->rr ? "rr" : "fifo");
 	il_json_uint(j, "interval_ns", r->interval_ns);
