@@ -355,7 +355,7 @@ static int finish(struct il_probe_cpu *c, int t, uint64_t cycles, uint64_t min,
 				t, avg);
 			return -EINVAL;
 		}
-		h->sum = (uint64_t)llround(sum);
+		h->sum = (uint64_t)(sum + 0.5);
 	}
 	h->min = min * US;
 	h->max = max * US;
