@@ -12,7 +12,8 @@
 #   kernel-probe.sh PROGRAM missing    cyclictest not in PATH: the probe
 #                                      is a skip with the reason, the
 #                                      verdicts and exit status are those
-#                                      of a run without it
+#                                      of a run without it; a bad
+#                                      --probe is a usage error
 #   kernel-probe.sh PROGRAM sigterm    SIGTERM mid-run: cyclictest stopped
 #                                      and reaped, its figures kept in
 #                                      the partial result
@@ -115,6 +116,13 @@ assert d["return_code"] == e["return_code"]
 print("# verdicts with and without: %s" % v)
 PY
 	check $? "the result records the skip; verdicts as without the probe"
+	# a mistake in the option costs nothing: exit 2, the range said
+	"$prog" -p none -d "$dur" --probe cyclictest=prio=0 >/dev/null \
+		2>"$tmp/usage.err"
+	rc=$?
+	[ "$rc" -eq 2 ] && grep -q "prio: 0 is out of range (1 to 99)" \
+		"$tmp/usage.err"
+	check $? "a bad --probe is a usage error (exit $rc): $(head -1 "$tmp/usage.err")"
 	;;
 sigterm)
 	need_cyclictest
