@@ -696,8 +696,9 @@ int il_probe_read_json(const char *text, struct il_probe_result *r, char *err,
 		if (*j.p)
 			ret = jfail(&j, "text after the object");
 	}
-	if (!ret && !top.threads)
-		ret = jfail(&j, "no \"thread\" object");
+	if (!ret && (!top.threads || !r->n))
+		ret = jfail(&j, top.threads ? "no thread in \"thread\""
+					    : "no \"thread\" object");
 	if (!ret && top.has_n && top.nthreads != (uint64_t)r->n) {
 		il_setf(err, len, "num_threads is %" PRIu64 " but %d are there",
 			top.nthreads, r->n);

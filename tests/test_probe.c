@@ -228,6 +228,10 @@ static void test_json(void)
 				       sizeof(err)),
 		    -EINVAL);
 	t_check_contains(err, "no \"thread\" object");
+	t_check_int(
+		il_probe_read_json("{\"thread\": {}}", &r, err, sizeof(err)),
+		-EINVAL);
+	t_check_contains(err, "no thread in \"thread\"");
 	t_check_int(il_probe_read_json("{\"thread\": {\"0\": {\"cycles\": 3, "
 				       "\"min\": 1, \"max\": 2, \"avg\": 1}}}",
 				       &r, err, sizeof(err)),
