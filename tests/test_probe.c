@@ -124,6 +124,30 @@ static void test_parse(void)
 	bad("cyclictest==3", "is not KEY=VALUE");
 }
 
+static void test_cpulist(void)
+{
+	/* cpus[n] is past the list: it must not join the last range */
+	static const int c[] = { 0, 1, 2, 5, 7, 8, 9 };
+	char buf[64], spec[600];
+	struct il_probe_opts o;
+
+	t_check_str(il_probe_cpulist(c, 3, buf, sizeof(buf)), "0-2");
+	t_check_str(il_probe_cpulist(c, 7, buf, sizeof(buf)), "0-2,5,7-9");
+	t_check_str(il_probe_cpulist(c + 3, 1, buf, sizeof(buf)), "5");
+	t_check_str(il_probe_cpulist(c, 0, buf, sizeof(buf)), "");
+	/* 511 characters of options fit, 512 do not */
+	memset(spec, 0, sizeof(spec));
+	memcpy(spec, "cyclictest=tune=off", 19);
+	memset(spec + 19, ',', 511 - 8);
+	spec[11 + 511] = '\0';
+	t_check_int(strlen(spec + 11), 511);
+	t_check_int(parse(spec, &o), -EINVAL);
+	t_check_contains(err, "tune: 'off,,,");
+	spec[11 + 511] = ',';
+	t_check_int(parse(spec, &o), -EINVAL);
+	t_check_contains(err, "longer than 511 characters");
+}
+
 static void test_prio(void)
 {
 	static struct il_scenario sc;
@@ -248,6 +272,51 @@ static void test_json(void)
 				       &r, err, sizeof(err)),
 		    -EINVAL);
 	t_check_contains(err, "in ns (-N)");
+	/* overflows and a max on the histogram's last sample: not possible */
+	t_check_int(il_probe_read_json("{\"thread\": {\"0\": {\"histogram\": "
+				       "{\"5\": 2}, \"cycles\": 3, \"min\": "
+				       "5, \"max\": 5, \"avg\": 5}}}",
+				       &r, err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "1 overflows, but max 5 us is inside");
+	/* a mean outside [min, max] */
+	t_check_int(il_probe_read_json("{\"thread\": {\"0\": {\"histogram\": "
+				       "{\"5\": 2}, \"cycles\": 3, \"min\": "
+				       "5, \"max\": 90, \"avg\": 95}}}",
+				       &r, err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "mean 95.00 us is not between min and max");
+	t_check_int(il_probe_read_json("{\"thread\": {\"0\": {\"histogram\": "
+				       "{\"5\": 2}, \"cycles\": 3, \"min\": "
+				       "5, \"max\": 90, \"avg\": 30}}}",
+				       &r, err, sizeof(err)),
+		    0);
+	t_check_int(r.cpu[0].overflow, 1);
+	t_check_int(r.cpu[0].h.sum, 90000);
+	/* counts are whole and not negative */
+	t_check_int(il_probe_read_json("{\"thread\": {\"0\": {\"histogram\": "
+				       "{}, \"cycles\": 2.5, \"min\": 1, "
+				       "\"max\": 2, \"avg\": 1}}}",
+				       &r, err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "cycles: 2.5 is not a count");
+	t_check_int(il_probe_read_json("{\"thread\": {\"0\": {\"histogram\": "
+				       "{}, \"cycles\": -1, \"min\": 1, "
+				       "\"max\": 2, \"avg\": 1}}}",
+				       &r, err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "cycles: -1 is not a count");
+	/* members it does not read, arrays empty or not, are passed over */
+	t_check_int(il_probe_read_json("{\"a\": [], \"b\": [1, [2, {}], "
+				       "\"x\"], \"c\": true, \"d\": null, "
+				       "\"thread\": {\"0\": {\"histogram\": "
+				       "{\"7\": 1}, \"cycles\": 1, \"min\": "
+				       "7, \"max\": 7, \"avg\": 7, \"e\": "
+				       "false}}}",
+				       &r, err, sizeof(err)),
+		    0);
+	t_check_int(r.n, 1);
+	t_check_int(r.cpu[0].h.max, 7000);
 	free(text);
 }
 
@@ -299,6 +368,35 @@ static void test_text(void)
 				       cpus, 2, &r, err, sizeof(err)),
 		    -EINVAL);
 	t_check_contains(err, "line 3: not a histogram line");
+	t_check_int(il_probe_read_text("# Histogram\n000001 00000x\n", cpus, 2,
+				       &r, err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "line 2: not a histogram line");
+	t_check_int(il_probe_read_text("# Histogram\n000001 1 2\n"
+				       "# Min Latencies: 00027 x\n",
+				       cpus, 2, &r, err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "line 3: '# Min Latencies:' does not give one "
+			      "number per thread");
+	t_check_int(il_probe_read_text("# Histogram\n000001 1 2\n"
+				       "# Max Latencies: 1\n",
+				       cpus, 2, &r, err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "line 3: '# Max Latencies:' does not give");
+	t_check_int(il_probe_read_text("# Histogram\n", cpus, 2, &r, err,
+				       sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, "no histogram");
+	/* the smallest whole text: one bucket, two threads */
+	t_check_int(il_probe_read_text("# Histogram\n000001 1 2\n"
+				       "# Min Latencies: 1 1\n"
+				       "# Avg Latencies: 1 1\n"
+				       "# Max Latencies: 1 1\n"
+				       "# Histogram Overflows: 0 0\n",
+				       cpus, 2, &r, err, sizeof(err)),
+		    0);
+	t_check_int(r.n, 2);
+	t_check_int(r.cpu[1].h.count, 2);
 	t_check_int(
 		il_probe_read_text("nothing\n", cpus, 2, &r, err, sizeof(err)),
 		-EINVAL);
@@ -426,6 +524,7 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		dir = argv[1];
 	test_parse();
+	test_cpulist();
 	test_prio();
 	test_json();
 	test_text();
