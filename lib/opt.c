@@ -196,7 +196,8 @@ const struct il_opt il_common_opts[] = {
 			"range), cpus=LIST, format=json|text, tune=off|on "
 			"(off: --default-system), e.g. "
 			"cyclictest=prio=80,interval=500us; skipped with the "
-			"reason when cyclictest is not installed",
+			"reason when cyclictest is not installed "
+			"(docs/probes.md)",
 	},
 	{ .name = NULL },
 };
