@@ -134,6 +134,7 @@ static void test_cpulist(void)
 	t_check_str(il_probe_cpulist(c, 3, buf, sizeof(buf)), "0-2");
 	t_check_str(il_probe_cpulist(c, 7, buf, sizeof(buf)), "0-2,5,7-9");
 	t_check_str(il_probe_cpulist(c + 3, 1, buf, sizeof(buf)), "5");
+	t_check_str(il_probe_cpulist(c + 4, 2, buf, sizeof(buf)), "7-8");
 	t_check_str(il_probe_cpulist(c, 0, buf, sizeof(buf)), "");
 	/* 511 characters of options fit, 512 do not */
 	memset(spec, 0, sizeof(spec));
