@@ -26,6 +26,9 @@ prog=$1
 mode=$2
 gate=${3:-}
 dur=${INVLAB_TEST_DURATION:-1s}
+# another run on the CPU makes this one wait, then skip, within the
+# test's timeout
+lw="--lock-wait 15s"
 
 tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -42,7 +45,7 @@ need_cyclictest() {
 case $mode in
 histogram)
 	need_cyclictest
-	"$prog" -p inherit -d "$dur" --probe cyclictest --json "$tmp/out.json" \
+	"$prog" $lw -p inherit -d "$dur" --probe cyclictest --json "$tmp/out.json" \
 		>"$tmp/stdout" 2>"$tmp/stderr"
 	rc=$?
 	skip_if_77 $rc "$tmp/stderr"
@@ -85,11 +88,11 @@ PY
 missing)
 	# the same run with and without the probe, cyclictest out of reach
 	mkdir "$tmp/empty"
-	PATH="$tmp/empty" "$prog" -p none -d "$dur" --json "$tmp/plain.json" \
+	PATH="$tmp/empty" "$prog" $lw -p none -d "$dur" --json "$tmp/plain.json" \
 		>"$tmp/plain.out" 2>"$tmp/plain.err"
 	rc0=$?
 	skip_if_77 $rc0 "$tmp/plain.err"
-	PATH="$tmp/empty" "$prog" -p none -d "$dur" --probe cyclictest \
+	PATH="$tmp/empty" "$prog" $lw -p none -d "$dur" --probe cyclictest \
 		--json "$tmp/out.json" >"$tmp/stdout" 2>"$tmp/stderr"
 	rc=$?
 	[ "$rc" -eq "$rc0" ]
@@ -126,21 +129,38 @@ PY
 	;;
 sigterm)
 	need_cyclictest
-	"$prog" -p inherit -d 20s --probe cyclictest --json "$tmp/out.json" \
+	"$prog" $lw -p inherit -d 20s --probe cyclictest --json "$tmp/out.json" \
 		>"$tmp/stdout" 2>"$tmp/stderr" &
 	pid=$!
-	sleep 2.5
+	# once cyclictest runs beside the run (the run may first wait for
+	# its CPU's lock), and a second after
+	cpid=
+	i=0
+	while [ -z "$cpid" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 250 ]; do
+		sleep 0.1
+		cpid=$(pgrep -P "$pid" -x cyclictest)
+		i=$((i + 1))
+	done
+	if [ -z "$cpid" ]; then
+		wait "$pid"
+		skip_if_77 $? "$tmp/stderr"
+	fi
+	[ -n "$cpid" ]
+	check $? "cyclictest runs beside the run (pid $cpid)"
+	sleep 1
 	stop_within "$pid" 10
 	check $? "exits within 10 s of SIGTERM ($stop_ms ms)"
-	skip_if_77 $rc "$tmp/stderr"
 	[ "$rc" -eq 143 ]
 	check $? "exit status 128+SIGTERM (got $rc)"
-	pycheck "$tmp/out.json" <<'PY'
+	[ -n "$cpid" ] && ! kill -0 "$cpid" 2>/dev/null
+	check $? "cyclictest $cpid is gone"
+	pycheck "$tmp/out.json" "$cpid" <<'PY'
 import json, os, sys
 d = json.load(open(sys.argv[1]))
 assert d["interrupted"] is True
 p = d["runs"][0]["probe"]
 assert p["status"] == "ran", p
+assert str(p["pid"]) == sys.argv[2], (p["pid"], sys.argv[2])
 assert not os.path.exists("/proc/%d" % p["pid"]), "cyclictest %d is still there" % p["pid"]
 assert d["runs"][0]["probe_cyclictest_ns"]["count"] > 0
 print("# cyclictest %d stopped and reaped, %d wakeups kept" %
