@@ -3,12 +3,15 @@
  * The probe (probe.h): the --probe option and its errors, the default
  * priority, cyclictest's --json and -h text read back from files
  * cyclictest 2.40 wrote here (tests/data/probe/README.md says how), with
- * overflows, and what the running side does when cyclictest is missing or
- * fails at its start (no privilege needed: nothing real-time runs).
+ * overflows, and what the running side does when cyclictest is missing,
+ * fails at its start, runs and is stopped (a stand-in in Python with the
+ * fixtures for output), ignores SIGINT or writes what is not its output
+ * (no privilege needed: nothing real-time runs).
  *
  *   test-probe tests/data/probe
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,6 +523,144 @@ static void test_start(void)
 	free(old);
 }
 
+/*
+ * A stand-in for cyclictest, in Python for its threads: one per -tN, then
+ * on SIGINT it writes FILE (a fixture) on its --json descriptor, 3 (on
+ * its standard output without --json); with
+ * "hang" it ignores SIGINT and has to be killed.
+ */
+static const char fake[] =
+	"#!%s\n"
+	"import os, signal, sys, threading, time\n"
+	"stop = threading.Event()\n"
+	"mode, src = %s, %s\n"
+	"signal.signal(signal.SIGINT, signal.SIG_IGN if mode == 'hang' else\n"
+	"              lambda *a: stop.set())\n"
+	"n = int([a for a in sys.argv if a.startswith('-t')][0][2:])\n"
+	"for i in range(n):\n"
+	"    threading.Thread(target=stop.wait, daemon=True).start()\n"
+	"t0 = time.time()\n"
+	"while not stop.is_set() and time.time() - t0 < 30:\n"
+	"    time.sleep(0.02)\n"
+	"fd = 3 if [a for a in sys.argv if a.startswith('--json')] else 1\n"
+	"os.write(fd, open(src, 'rb').read())\n";
+
+static struct il_probe_result *fake_run(const char *bin, const char *py,
+					const char *mode, const char *src,
+					const char *spec)
+{
+	static struct il_scenario sc;
+	char script[600], m[64], f[600];
+	struct il_probe_result *res = NULL;
+	struct il_probe *p = NULL;
+	struct il_probe_opts o;
+	FILE *fp;
+
+	snprintf(script, sizeof(script), "%s/cyclictest", bin);
+	snprintf(m, sizeof(m), "'%s'", mode);
+	snprintf(f, sizeof(f), "'%s/%s'", dir, src);
+	fp = fopen(script, "w");
+	if (!fp)
+		exit(99);
+	fprintf(fp, fake, py, m, f);
+	fclose(fp);
+	chmod(script, 0755);
+	t_check_int(parse(spec, &o), 0);
+	t_check_int(il_probe_start(&o, &sc, NULL, 1000000000, NULL, &p, &res),
+		    0);
+	t_check(res != NULL);
+	if (!res)
+		exit(1);
+	il_probe_stop(p, res);
+	unlink(script);
+	/* a machine too loaded to start Python within the 2 s allowed says
+	 * nothing about the probe: not a failure (no timing in this suite) */
+	if (!p && strstr(res->reason, "had not started")) {
+		fprintf(stderr,
+			"the stand-in was slow to start (%s): the "
+			"rest is not tried\n",
+			res->reason);
+		il_probe_result_delete(res);
+		return NULL;
+	}
+	t_check(p != NULL);
+	return res;
+}
+
+/* start, stop, read back: the whole way, with a stand-in */
+static void test_run(void)
+{
+	char bin[] = "/tmp/invlab-test-probe-XXXXXX";
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	const char *py = "/usr/bin/python3";
+	struct il_probe_result *res;
+
+	if (access(py, X_OK)) {
+		fprintf(stderr, "no %s: the stand-in runs are not tried\n", py);
+		free(old);
+		return;
+	}
+	if (!mkdtemp(bin))
+		exit(99);
+	setenv("PATH", bin, 1);
+	res = fake_run(bin, py, "ok", "ct-overflow.json",
+		       "cyclictest=cpus=0-1");
+	if (!res)
+		goto out;
+	t_check_int(res->status, IL_PROBE_RAN);
+	t_check_int(res->n, 2);
+	t_check_int(res->cpu[1].overflow, 391);
+	t_check_int(res->all.count, 1000);
+	t_check(res->pid > 0 && kill(res->pid, 0) && errno == ESRCH);
+	il_probe_result_delete(res);
+
+	/* ignores SIGINT: killed, reaped, and said */
+	res = fake_run(bin, py, "hang", "ct-overflow.json",
+		       "cyclictest=cpus=0");
+	if (!res)
+		goto out;
+	t_check_int(res->status, IL_PROBE_FAILED);
+	t_check_contains(res->reason, "did not end within 1 s of SIGINT: "
+				      "killed");
+	t_check(res->pid > 0 && kill(res->pid, 0) && errno == ESRCH);
+	t_check_int(res->n, 0);
+	il_probe_result_delete(res);
+
+	/* writes what is not its output: failed, with the reader's reason */
+	res = fake_run(bin, py, "ok", "ct-overflow.hist", "cyclictest=cpus=0");
+	if (!res)
+		goto out;
+	t_check_int(res->status, IL_PROBE_FAILED);
+	t_check_contains(res->reason, "cyclictest (exit status 0): not "
+				      "cyclictest's --json");
+	il_probe_result_delete(res);
+
+	/* the text format: read from its standard output, thread i on the
+	 * i-th CPU given */
+	res = fake_run(bin, py, "ok", "ct-overflow.hist",
+		       "cyclictest=cpus=0-1,format=text");
+	if (!res)
+		goto out;
+	t_check_int(res->status, IL_PROBE_RAN);
+	t_check(!strstr(res->command, "--json"));
+	t_check_int(res->n, 2);
+	t_check_int(res->cpu[1].cpu, 1);
+	t_check_int(res->cpu[0].overflow, 387);
+	il_probe_result_delete(res);
+	res = fake_run(bin, py, "ok", "ct-overflow.json",
+		       "cyclictest=cpus=0,format=text");
+	if (!res)
+		goto out;
+	t_check_int(res->status, IL_PROBE_FAILED);
+	t_check_contains(res->reason, "no histogram");
+	il_probe_result_delete(res);
+out:
+	rmdir(bin);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -531,5 +672,6 @@ int main(int argc, char **argv)
 	test_text();
 	test_report();
 	test_start();
+	test_run();
 	return t_done("probe");
 }
