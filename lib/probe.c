@@ -10,7 +10,7 @@
  * once they are gone (engine.c), so it covers the measured part and a
  * little more on each side.  Nothing of it outlives the run:
  *
- *   - it is bounded in time by itself (-D: the run's duration and 5 s),
+ *   - it is bounded in time by itself (-D: the run's whole seconds and 6 s),
  *     and stopped with SIGINT (then SIGKILL after 1 s) and reaped on
  *     every way out of a run, a signal to the demo included (the engine
  *     stops on it and comes here);
