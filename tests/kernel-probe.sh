@@ -7,8 +7,7 @@
 #
 #   kernel-probe.sh PROGRAM histogram  pi-classic -p inherit --probe
 #                                      cyclictest: the probe's histogram
-#                                      per CPU in the result, read by
-#                                      invlab-gate when given
+#                                      per CPU in the result
 #   kernel-probe.sh PROGRAM missing    cyclictest not in PATH: the probe
 #                                      is a skip with the reason, the
 #                                      verdicts and exit status are those
@@ -17,7 +16,8 @@
 #   kernel-probe.sh PROGRAM sigterm    SIGTERM mid-run: cyclictest stopped
 #                                      and reaped, its figures kept in
 #                                      the partial result
-#   (GATE: invlab-gate, optional, for histogram)
+#   kernel-probe.sh PROGRAM histogram [GATE COMPARE PLOT]: the result
+#   tools, when built, take the probe's histograms as any other
 #
 # Exits 77 (SKIP) with the reason when SCHED_FIFO is not available or
 # cyclictest is not installed (histogram, sigterm).
@@ -25,6 +25,8 @@ set -u
 prog=$1
 mode=$2
 gate=${3:-}
+compare=${4:-}
+plot=${5:-}
 dur=${INVLAB_TEST_DURATION:-1s}
 # another run on the CPU makes this one wait, then skip, within the
 # test's timeout
@@ -83,6 +85,21 @@ PY
 		[ "$grc" -eq 0 ]
 		check $? "invlab-gate takes probe_cyclictest_ns as a metric (exit $grc)"
 		sed 's/^/# /' "$tmp/gate.out"
+	fi
+	if [ -n "$compare" ]; then
+		"$compare" -m probe_cyclictest_ns "$tmp/out.json" -- \
+			"$tmp/out.json" >"$tmp/compare.out" 2>&1
+		crc=$?
+		[ "$crc" -eq 0 ] && grep -q "probe_cyclictest_ns" "$tmp/compare.out"
+		check $? "invlab-compare compares probe_cyclictest_ns (exit $crc)"
+	fi
+	if [ -n "$plot" ]; then
+		c=$(sed -n 's/^  cpu \([0-9]*\):.*/\1/p' "$tmp/stdout" | head -1)
+		"$plot" -m "probe_cyclictest_cpu${c}_ns" "$tmp/out.json" \
+			-o "$tmp/probe.svg" >"$tmp/plot.out" 2>&1
+		prc=$?
+		[ "$prc" -eq 0 ] && grep -q "<svg" "$tmp/probe.svg"
+		check $? "invlab-plot draws probe_cyclictest_cpu${c}_ns (exit $prc)"
 	fi
 	;;
 missing)
