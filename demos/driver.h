@@ -21,6 +21,8 @@
  *   - text, TAP (one test per verdict, the plan at the end) and JSON,
  *     each run with the judge's inputs (report-judge.h: invlab-judge can
  *     judge it again from the file);
+ *   - --probe (probe.h): parsed with the options (exit 2), run beside
+ *     every run by the engine, its lines and JSON members after the run's;
  *   - the cgroups and kernel-mutex files of a run removed after it;
  *   - the exit status through the one expectation rule (expect.h).
  *
