@@ -13,14 +13,15 @@
 #                                      verdicts and exit status are those
 #                                      of a run without it; a bad
 #                                      --probe is a usage error
-#   kernel-probe.sh PROGRAM sigterm    SIGTERM mid-run: cyclictest stopped
+#   kernel-probe.sh PROGRAM sigterm    SIGTERM (sigint: SIGINT) mid-run:
+#                                      cyclictest stopped
 #                                      and reaped, its figures kept in
 #                                      the partial result
 #   kernel-probe.sh PROGRAM histogram [GATE COMPARE PLOT]: the result
 #   tools, when built, take the probe's histograms as any other
 #
 # Exits 77 (SKIP) with the reason when SCHED_FIFO is not available or
-# cyclictest is not installed (histogram, sigterm).
+# cyclictest is not installed (histogram, sigterm, sigint).
 set -u
 prog=$1
 mode=$2
@@ -144,8 +145,14 @@ PY
 		"$tmp/usage.err"
 	check $? "a bad --probe is a usage error (exit $rc): $(head -1 "$tmp/usage.err")"
 	;;
-sigterm)
+sigterm | sigint)
 	need_cyclictest
+	sig=TERM
+	want=143
+	if [ "$mode" = sigint ]; then
+		sig=INT
+		want=130
+	fi
 	"$prog" $lw -p inherit -d 20s --probe cyclictest --json "$tmp/out.json" \
 		>"$tmp/stdout" 2>"$tmp/stderr" &
 	pid=$!
@@ -165,10 +172,20 @@ sigterm)
 	[ -n "$cpid" ]
 	check $? "cyclictest runs beside the run (pid $cpid)"
 	sleep 1
-	stop_within "$pid" 10
-	check $? "exits within 10 s of SIGTERM ($stop_ms ms)"
-	[ "$rc" -eq 143 ]
-	check $? "exit status 128+SIGTERM (got $rc)"
+	t0=$(date +%s%N)
+	kill -"$sig" "$pid"
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+	wait "$pid"
+	rc=$?
+	[ $i -lt 100 ]
+	check $? "exits within 10 s of SIG$sig ($(elapsed_ms "$t0") ms)"
+	[ "$rc" -eq "$want" ]
+	check $? "exit status 128+SIG$sig (got $rc)"
 	[ -n "$cpid" ] && ! kill -0 "$cpid" 2>/dev/null
 	check $? "cyclictest $cpid is gone"
 	pycheck "$tmp/out.json" "$cpid" <<'PY'
