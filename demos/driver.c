@@ -567,10 +567,21 @@ static void report_run(struct session *s, struct drv_run *r)
 		drv_print_tasks(stdout, r->sc, r->er, pfx);
 	}
 	drv_print_checks(d, r, stdout);
+	if (r->er->probe && r->er->probe->status != IL_PROBE_RAN &&
+	    !d->probe_said) {
+		fprintf(stderr, "%s: probe cyclictest %s: %s\n", f->prog,
+			r->er->probe->status == IL_PROBE_SKIPPED ? "skipped"
+								 : "failed",
+			r->er->probe->reason);
+		d->probe_said = true;
+	}
 	if (f->subject_table)
 		keep_row(d, r);
 	if (f->run_note && !d->c->quiet)
 		f->run_note(d, r, stdout, pfx);
+	/* the probe beside the run (probe.h): figures, or why not */
+	if (detail)
+		il_probe_report(stdout, pfx, r->er->probe);
 	fflush(stdout);
 	if (!s->json)
 		return;
@@ -585,6 +596,7 @@ static void report_run(struct session *s, struct drv_run *r)
 	else
 		drv_json_run(d, r, &s->j);
 	json_counters(&s->j, r);
+	il_probe_json(&s->j, r->er->probe);
 	json_checks(&s->j, r);
 	/* everything the verdicts were decided from (invlab-judge) */
 	demo_judge_record(&r->env, r->mask, &rec);
@@ -611,7 +623,8 @@ static void run_one(struct session *s, int c, int repeat)
 	const struct drv_family *f = d->fam;
 	struct il_engine_opts eo = { .stop = &demo_stop,
 				     .partition = d->partition,
-				     .boost_from = f->boost_from };
+				     .boost_from = f->boost_from,
+				     .probe = &d->probe };
 	struct drv_run *r = calloc(1, sizeof(*r));
 	struct il_scenario sc;
 	struct live_ctx lc;
@@ -862,6 +875,14 @@ int drv_main(const struct drv_family *f, int argc, char **argv)
 		       f->summary, f->max_pos, &pos);
 	if (rc >= 0)
 		goto out;
+	if (d->c->probe &&
+	    (il_probe_parse(d->c->probe, &d->probe, err, sizeof(err)) ||
+	     il_probe_check_cpus(&d->probe, err, sizeof(err)))) {
+		fprintf(stderr, "%s: --probe: %s\nTry '%s --help'.\n", f->prog,
+			err, f->prog);
+		rc = 2;
+		goto out;
+	}
 	for (int c = 0; c < f->nconfigs && c < DRV_MAX_CONFIGS; c++) {
 		d->configs[c] = f->configs[c];
 		d->want[c] = true;

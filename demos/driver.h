@@ -21,6 +21,8 @@
  *   - text, TAP (one test per verdict, the plan at the end) and JSON,
  *     each run with the judge's inputs (report-judge.h: invlab-judge can
  *     judge it again from the file);
+ *   - --probe (probe.h): parsed with the options (exit 2), run beside
+ *     every run by the engine, its lines and JSON members after the run's;
  *   - the cgroups and kernel-mutex files of a run removed after it;
  *   - the exit status through the one expectation rule (expect.h).
  *
@@ -39,6 +41,7 @@
 #include <invlab/judge.h>
 #include <invlab/live.h>
 #include <invlab/opt.h>
+#include <invlab/probe.h>
 #include <invlab/report.h>
 #include <invlab/scenario.h>
 #include <invlab/sysinfo.h>
@@ -155,6 +158,9 @@ struct drv {
 	int nrows;
 	/* counts, for the exit status and the summary */
 	int ntap, nexp, nundec, nunexp, nruns;
+	/* --probe (probe.h); a skip is said once on stderr */
+	struct il_probe_opts probe;
+	bool probe_said;
 };
 
 /* The whole program: returns the exit status. */

@@ -152,6 +152,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	struct il_tracer *tr = NULL;
 	struct il_counters ctr[IL_MAX_TASKS];
 	bool counting = false;
+	struct il_probe *probe = NULL;
 	struct engine *e;
 	int ret = 0;
 
@@ -228,6 +229,12 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		}
 	}
 	counting = true;
+	/* the probe beside it (probe.h): what it cannot do is in res->probe */
+	ret = il_probe_start(o ? o->probe : NULL, sc,
+			     e->all_cpus ? NULL : e->cpus_used, duration,
+			     e->ext_stop, &probe, &res->probe);
+	if (ret)
+		goto stop;
 	/* the scheduler's trace of the measured part (trace.h) */
 	ret = start_trace(res, duration, &tr, why, len);
 	if (ret)
@@ -340,6 +347,7 @@ stop:
 	for (int i = 0; i < e->n; i++)
 		if (e->t[i].started)
 			pthread_join(e->t[i].th, NULL);
+	il_probe_stop(probe, res->probe);
 	read_trace(res, tr);
 	/* the second calibration of each recipe (see __il_calibrate_kmutex);
 	 * not when told to stop: then the program is to end promptly */
@@ -377,6 +385,8 @@ out:
 
 void il_engine_result_free(struct il_engine_result *res)
 {
+	il_probe_result_delete(res->probe);
+	res->probe = NULL;
 	if (res->trace) {
 		il_trace_free(res->trace);
 		free(res->trace);

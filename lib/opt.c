@@ -179,6 +179,26 @@ const struct il_opt il_common_opts[] = {
 			"judge who ran while a waiter waited from it; auto: "
 			"when tracefs is there and may be used",
 	},
+	{
+		.name = "probe",
+		.type = IL_OPT_STRING,
+		.offset = COMMON(probe),
+		.metavar = "cyclictest[=OPTS]",
+		.help = "run cyclictest beside each configuration and keep "
+			"its histogram per CPU (probe_cyclictest_ns); by "
+			"default on the scenario's CPUs at one priority above "
+			"the scenario's highest (99 at most), so that it shows "
+			"what the system gives a real-time task while the "
+			"scenario runs and is never a party to its locks; "
+			"OPTS: prio=1..99, policy=fifo|rr, "
+			"interval=50us..100ms "
+			"(1ms), limit=1ms..100ms (10ms, the histogram's "
+			"range), cpus=LIST, format=json|text, tune=off|on "
+			"(off: --default-system), e.g. "
+			"cyclictest=prio=80,interval=500us; skipped with the "
+			"reason when cyclictest is not installed "
+			"(docs/probes.md)",
+	},
 	{ .name = NULL },
 };
 

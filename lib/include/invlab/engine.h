@@ -37,6 +37,7 @@
 
 #include <invlab/counters.h>
 #include <invlab/hist.h>
+#include <invlab/probe.h>
 #include <invlab/scenario.h>
 #include <invlab/trace.h>
 #include <invlab/verdict.h>
@@ -157,6 +158,9 @@ struct il_engine_result {
 	char trace_note[200];
 	/* the tasks' counters added up (counters.h, il_counts_add) */
 	struct il_counts counters;
+	/* opts.probe: what the probe saw beside the measured part, or why
+	 * it did not run (probe.h); NULL when none was asked for */
+	struct il_probe_result *probe;
 };
 
 struct il_engine_opts {
@@ -182,6 +186,8 @@ struct il_engine_opts {
 	 */
 	void (*progress)(void *ctx, const struct il_engine_result *res);
 	void *progress_ctx;
+	/* a probe beside the measured part (probe.h, --probe); NULL: none */
+	const struct il_probe_opts *probe;
 };
 
 /*
