@@ -636,11 +636,14 @@ int main(int argc, char **argv)
 		       0, &first);
 	if (rc >= 0)
 		return rc;
-	if (cfg.common.live || cfg.common.trace == IL_TRACE_ON) {
+	if (cfg.common.live || cfg.common.trace == IL_TRACE_ON ||
+	    cfg.common.probe) {
 		fprintf(stderr,
 			PROG ": %s is not for this program (it has "
 			     "no scenario tasks)\nTry '" PROG " --help'.\n",
-			cfg.common.live ? "--live" : "--trace=on");
+			cfg.common.live			  ? "--live"
+			: cfg.common.trace == IL_TRACE_ON ? "--trace=on"
+							  : "--probe");
 		return 2;
 	}
 	bound = il_opt_was_set(&cfg, "duration") ? cfg.common.duration_ns
