@@ -762,6 +762,52 @@ static void test_per_check(const char *dir)
 	free(out);
 }
 
+/*
+ * A configuration this build could not run (protect under musl: the
+ * driver writes a run with verdict SKIP and no histograms): its limits
+ * are SKIPs, not a profile that names a histogram nobody has; a
+ * configuration that ran without the histogram is still a mistake.
+ */
+static void test_skipped_config(void)
+{
+	static struct il_hist h;
+	struct t_run runs[2] = {
+		{ "inherit", "PASS", "PASS", 1, { { "blocked_ns", &h } } },
+		{ "protect", "SKIP", "PASS", 0, { { NULL, NULL } } },
+	};
+	char *p, *out = NULL, *err = NULL, *file = strdup(t_tmp("skip.json"));
+	int rc;
+
+	il_hist_init(&h);
+	for (int i = 0; i < 200; i++)
+		il_hist_record(&h, 1 * MS);
+	t_check_int(t_write_result(file, "pi-classic", &si, 2 * MS, runs, 2),
+		    0);
+	p = profile("skipcfg.ini", "[pi-classic/*]\nverdict = expected\n"
+				   "[pi-classic/inherit]\n"
+				   "blocked_ns.p50 <= 2ms\n"
+				   "[pi-classic/protect]\n"
+				   "blocked_ns.p99 <= 500us\n");
+	rc = run(&out, &err, "-p", p, file, NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "1 of 1 runs SKIP: nothing measured");
+	t_check_contains(out, "2 passed, 0 failed, 0 errors, 2 skipped");
+	free(out), free(err), free(p);
+	/* every run skipped: no data */
+	p = profile("skiponly.ini", "[pi-classic/protect]\n"
+				    "blocked_ns.p99 <= 500us\n");
+	rc = run(&out, &err, "-p", p, file, NULL);
+	t_check_int(rc, 77);
+	free(out), free(err), free(p);
+	/* inherit ran: a histogram it lacks is the profile's mistake */
+	p = profile("skipbad.ini", "[pi-classic/inherit]\n"
+				   "wakeup_ns.p99 <= 1ms\n");
+	rc = run(&out, &err, "-p", p, file, NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "no histogram 'wakeup_ns'");
+	free(out), free(err), free(p), free(file);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
@@ -785,6 +831,7 @@ int main(int argc, char **argv)
 	test_junit_escaping();
 	test_untrusted();
 	test_per_check(argv[4]);
+	test_skipped_config();
 	t_check_man_page(tool, argv[2]);
 
 	t_tmp_cleanup();
