@@ -371,61 +371,40 @@ static enum il_verdict verdict_of(struct json_object *run, const char *key)
 
 /*
  * A run whose verdicts are per check ("checks", no "verdict" of its own:
- * invlab-run, dl-mbwi, kmutex): its verdict is the worst of its checks'
- * (FAIL, UNDECIDED, PASS, SKIP when every check skipped) and its outcome
- * the worst of theirs under the one expectation rule (il_expect): one
- * check not as expected makes the run not as expected.  Fail closed: no
- * checks, or a check without a verdict or an "expected", leaves the run
- * without a verdict, which nothing counts as a pass.
+ * invlab-run, dl-mbwi, kmutex): its verdict and outcome from its checks'
+ * by the one expectation rule (il_expect_add_check).  A check without a
+ * verdict, without an "expected" or with one that is no verdict ("NONE"
+ * is one: judged for information) is added as unjudged, and a run
+ * without checks stays without a verdict: neither is ever a pass.
  */
 static void judge_checks(struct json_object *run, enum il_verdict *got,
 			 enum il_outcome *out)
 {
-	/* how bad each is: the run takes its worst check's */
-	static const int vrank[IL_VERDICT_N] = {
-		[IL_NONE] = 5, [IL_FAIL] = 4, [IL_UNDECIDED] = 3,
-		[IL_PASS] = 2, [IL_SKIP] = 1,
-	};
-	static const int orank[IL_OUT_N] = {
-		[IL_OUT_NONE] = 5,	[IL_OUT_NOT_AS_EXPECTED] = 4,
-		[IL_OUT_UNDECIDED] = 3, [IL_OUT_AS_EXPECTED] = 2,
-		[IL_OUT_SKIP] = 1,	[IL_OUT_INFO] = 0,
-	};
+	struct il_run_judgement rj = { 0 };
 	struct json_object *cks;
-	size_t n;
+	size_t n = 0;
 
-	*got = IL_NONE;
-	*out = IL_OUT_NONE;
-	if (!json_object_object_get_ex(run, "checks", &cks) ||
-	    !json_object_is_type(cks, json_type_array))
-		return;
-	n = json_object_array_length(cks);
+	if (json_object_object_get_ex(run, "checks", &cks) &&
+	    json_object_is_type(cks, json_type_array))
+		n = json_object_array_length(cks);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *ck = json_object_array_get_idx(cks, i);
-		struct json_object *e;
+		struct json_object *e = NULL;
 		enum il_verdict v = IL_NONE, want = IL_NONE;
-		enum il_outcome o = IL_OUT_NONE;
 
 		if (json_object_is_type(ck, json_type_object)) {
 			v = verdict_of(ck, "verdict");
 			want = verdict_of(ck, "expected");
+			json_object_object_get_ex(ck, "expected", &e);
 		}
-		/* "expected": "NONE" is a check judged for information;
-		 * no "expected", or one that is no verdict, is a check
-		 * nobody judged */
-		if (v != IL_NONE &&
-		    json_object_object_get_ex(ck, "expected", &e) &&
-		    json_object_is_type(e, json_type_string) &&
-		    (want != IL_NONE ||
-		     !strcmp(json_object_get_string(e), "NONE")))
-			o = il_expect(v, want);
-		else
+		if (!e || !json_object_is_type(e, json_type_string) ||
+		    (want == IL_NONE &&
+		     strcmp(json_object_get_string(e), "NONE")))
 			v = IL_NONE;
-		if (!i || vrank[v] > vrank[*got])
-			*got = v;
-		if (!i || orank[o] > orank[*out])
-			*out = o;
+		il_expect_add_check(&rj, v, want);
 	}
+	*got = rj.nchecks ? rj.verdict : IL_NONE;
+	*out = rj.nchecks ? rj.outcome : IL_OUT_NONE;
 }
 
 static bool is_hist_key(const char *key, struct json_object *val)
