@@ -83,6 +83,11 @@ if [ -z "$bb" ]; then
 	echo "ok $((n + 1)) - busybox sh # SKIP busybox is not installed"
 	n=$((n + 1))
 else
+	for f in "$libexec"/*.sh "$suite"; do
+		"$bb" sh -n "$f" 2>"$tmp/syntax"
+		sed 's/^/# /' "$tmp/syntax"
+		check "busybox sh reads ${f##*/}" [ ! -s "$tmp/syntax" ]
+	done
 	mkdir "$tmp/bb"
 	for a in $("$bb" --list); do
 		ln -s "$bb" "$tmp/bb/$a"
