@@ -451,6 +451,37 @@ static void json_checks(struct il_json *j, const struct drv_run *r)
 	il_json_end_array(j);
 }
 
+/*
+ * A protocol this build lacks (musl, bionic: no priority ceiling): the
+ * configurations that need it are skipped with the reason, the others
+ * run and decide the exit status.
+ */
+static const char *protocol_missing(enum il_protocol p)
+{
+	return p == IL_PROTO_PROTECT ? il_engine_protect_missing() : NULL;
+}
+
+const char *(*drv_protocol_missing)(enum il_protocol p) = protocol_missing;
+
+static const char *unsupported(const struct il_scenario *sc, char *why,
+			       size_t len)
+{
+	for (int i = 0; i < sc->nres; i++) {
+		const char *m;
+
+		if (IL_RES_IS_KMUTEX(sc->res[i].k.type))
+			continue;
+		m = drv_protocol_missing(
+			(enum il_protocol)sc->res[i].k.protocol);
+		if (m) {
+			snprintf(why, len, "resource '%s': %s", sc->res[i].name,
+				 m);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 /* the state of one drv_main */
 struct session {
 	struct drv *d;
@@ -460,7 +491,8 @@ struct session {
 	struct il_json j;
 	bool json;
 	int rc;
-	bool stop; /* a skip or a broken setup ends the runs */
+	bool stop;    /* a skip or a broken setup ends the runs */
+	int nskipped; /* runs of configurations this build cannot run */
 };
 
 static void note_rc(struct session *s, int rc)
@@ -616,6 +648,30 @@ static int skip_here(struct session *s, const char *why)
 	return 77;
 }
 
+/* A run this build cannot make: SKIP with the reason, in the text, the
+ * TAP and the result file (a run whose verdict is SKIP); the others go on */
+static void skip_run(struct session *s, const struct drv_run *r,
+		     const char *why)
+{
+	struct drv *d = s->d;
+
+	if (r->repeat == 1)
+		fprintf(stderr, "%s: %s: SKIP: %s\n", d->fam->prog, r->name,
+			why);
+	if (d->c->tap)
+		printf("ok %d - %s%s # SKIP %s\n", ++d->ntap, r->name, r->tag,
+		       why);
+	s->nskipped++;
+	if (!s->json)
+		return;
+	il_json_begin_object(&s->j, NULL);
+	il_json_str(&s->j, "configuration", r->name);
+	il_json_int(&s->j, "repeat", r->repeat);
+	il_json_str(&s->j, "verdict", il_verdict_name(IL_SKIP));
+	il_json_str(&s->j, "skipped", why);
+	il_json_end_object(&s->j);
+}
+
 /* One run of configuration c. */
 static void run_one(struct session *s, int c, int repeat)
 {
@@ -660,6 +716,12 @@ static void run_one(struct session *s, int c, int repeat)
 		ret = il_judge_validators(&sc, &r->mask, err, sizeof(err));
 		if (ret)
 			il_scenario_free(&sc);
+	}
+	if (!ret && unsupported(&sc, err, sizeof(err))) {
+		skip_run(s, r, err);
+		il_scenario_free(&sc);
+		free(r);
+		return;
 	}
 	if (ret) { /* was built once already */
 		fprintf(stderr, "%s: %s\n", f->prog, err);
@@ -822,7 +884,8 @@ static int run_all(struct session *s, int argc, char **argv)
 				run_one(s, c, k);
 	if (demo_signal)
 		s->rc = 128 + demo_signal;
-	if (f->skip_refused && !d->nruns && s->rc != 99 && !demo_signal)
+	if ((f->skip_refused || s->nskipped) && !d->nruns && !s->rc &&
+	    !demo_signal)
 		s->rc = skip_here(s, "no configuration could run here (reasons "
 				     "above)");
 	if (s->rc == 77 && d->c->tap && d->ntap)

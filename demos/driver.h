@@ -163,6 +163,14 @@ struct drv {
 	bool probe_said;
 };
 
+/*
+ * Why this build cannot give resources protocol p (NULL: it can): the C
+ * library's word (il_engine_protect_missing for protect).  A
+ * configuration that needs such a protocol is a SKIP with the reason,
+ * the others run.  A test may point it at a fake.
+ */
+extern const char *(*drv_protocol_missing)(enum il_protocol p);
+
 /* The whole program: returns the exit status. */
 int drv_main(const struct drv_family *f, int argc, char **argv);
 

@@ -161,16 +161,8 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 		d->configs[c].file = job->file;
 		d->want[c] = cfg->protocol == 3 || cfg->protocol == c;
 	}
-	/* a C library without the priority ceiling (musl): that protocol
-	 * is a SKIP with the reason, the others run */
-	if (il_engine_protect_missing() && d->want[2]) {
-		if (cfg->protocol == 2)
-			return demo_skip(&cfg->common, "pi-classic",
-					 il_engine_protect_missing());
-		d->want[2] = false;
-		fprintf(stderr, "pi-classic: protect: SKIP: %s\n",
-			il_engine_protect_missing());
-	}
+	/* a C library without the priority ceiling (musl): the driver
+	 * skips protect with the reason, the others run */
 	/* keep the orchestrator off the test CPU when there is another */
 	n = il_cpu_online(cpus, IL_MAX_CPUS);
 	for (int i = 0; i < n; i++)

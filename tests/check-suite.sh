@@ -178,6 +178,47 @@ check "a malformed row: exit 2 with FILE:LINE" \
 run --bogus
 check "a bad option: exit 2" [ "$rc" = 2 ]
 
+# a check script (libexec): run with sh, @BIN@/ and @LIBEXEC@/ resolved,
+# no --json added; its TAP decides, a skip carries the reason
+mkdir "$tmp/libexec"
+cat >"$tmp/libexec/check.sh" <<'EOS'
+echo "TAP version 13"
+case $1 in
+skip) echo "1..0 # SKIP prlimit (util-linux) not found"; exit 77 ;;
+fail) echo "ok 1 - first"; echo "not ok 2 - the cgroup is gone"; echo "1..2"
+	exit 1 ;;
+args) for a; do echo "# arg $a"; done ;;
+esac
+echo "ok 1 - fine"
+echo "1..1"
+EOS
+echo helper >"$tmp/libexec/helper"
+cases "p check.sh 0 pass" "s check.sh 0 skip" "f check.sh 0 fail" \
+	"a check.sh 0 args @BIN@/fake @LIBEXEC@/helper @JOBS@/x.job"
+run --libexec "$tmp/libexec" --jobs "$tmp/jobs" --json "$tmp/s.json" \
+	--junit "$tmp/s.xml"
+check "script cases: a failing check: exit 1" [ "$rc" = 1 ]
+check "script cases: the passing script is ok" grep -q '^ok 1 - p$' "$tmp/tap"
+check "script cases: the skip is a SKIP with the script's reason" \
+	grep -q '^ok 2 - s # SKIP prlimit (util-linux) not found$' "$tmp/tap"
+check "script cases: the failure names the failing check" \
+	grep -q '^not ok 3 - f: .*the cgroup is gone' "$tmp/tap"
+check "script cases: JUnit has the skip's reason" \
+	grep -q '<skipped message="prlimit (util-linux) not found"' "$tmp/s.xml"
+check "script cases: JSON counts 2 passed, 1 failed, 1 skipped" \
+	[ "$(grep -c '"passed": 2,\|"failed": 1,\|"skipped": 1,' "$tmp/s.json")" = 3 ]
+check "script cases: @BIN@/NAME is the installed program" \
+	grep -q "^# arg $tmp/bin/fake\$" "$tmp/out/a.log"
+check "script cases: @LIBEXEC@/NAME is the helper" \
+	grep -q "^# arg $tmp/libexec/helper\$" "$tmp/out/a.log"
+check "script cases: @JOBS@ is the job directory" \
+	grep -q "^# arg $tmp/jobs/x.job\$" "$tmp/out/a.log"
+check "script cases: no --json added, no result file" \
+	[ ! -e "$tmp/out/a.json" -a -z "$(grep -- '--json' "$tmp/out/a.log")" ]
+cases "m nosuch.sh 0"
+run --libexec "$tmp/libexec"
+check "a check script not installed: exit 99" [ "$rc" = 99 ]
+
 # the real list: every row well formed, names unique
 sh "$suite" --cases "$real_cases" --list >"$tmp/list" 2>"$tmp/err"
 check "the installed list reads" [ $? = 0 ]

@@ -31,7 +31,7 @@ if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
 		"or linux-image .deb (e.g. Debian's 6.1)"
 	exit 77
 fi
-tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
 "$vm" --kernel "$kernel" --timeout 900 -q -o "$tmp/res" \

@@ -39,7 +39,7 @@
 set -u
 prog=$1
 mode=$2
-tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 

@@ -16,11 +16,15 @@ set -u
 run=$1
 judge=$2
 jobs=$3
-tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
 echo "TAP version 13"
+if [ ! -f "$judge" ] || [ ! -x "$judge" ]; then
+	echo "1..0 # SKIP $judge is not installed (it needs json-c)"
+	exit 77
+fi
 for job in pi-classic dl-basic; do
 	"$run" "$jobs/$job.job" -d 1s --json "$tmp/$job.json" \
 		>"$tmp/$job.out" 2>"$tmp/$job.err"
@@ -38,17 +42,21 @@ for job in pi-classic dl-basic; do
 done
 
 # a verdict changed by hand is found
-python3 - "$tmp/dl-basic.json" "$tmp/changed.json" <<'PY'
+pycheck "$tmp/dl-basic.json" "$tmp/changed.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["runs"][0]["checks"][0]
 c["verdict"] = "FAIL" if c["verdict"] != "FAIL" else "PASS"
 json.dump(d, open(sys.argv[2], "w"))
 PY
-"$judge" "$tmp/changed.json" >"$tmp/changed.out" 2>&1
 rc=$?
-[ "$rc" -eq 1 ] && grep -q DIFFERS "$tmp/changed.out"
-check $? "a changed verdict is reported as differing (exit $rc)"
+if [ "$rc" -eq 0 ]; then
+	"$judge" "$tmp/changed.json" >"$tmp/changed.out" 2>&1
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q DIFFERS "$tmp/changed.out"
+	rc=$?
+fi
+check $rc "a changed verdict is reported as differing"
 
 echo '{"runs": []}' >"$tmp/empty.json"
 "$judge" "$tmp/empty.json" >/dev/null 2>"$tmp/empty.err"

@@ -19,7 +19,7 @@
 set -u
 prog=$1
 mode=$2
-tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
@@ -49,7 +49,7 @@ PY
 	check $? "$recipe: the contender held the lock, and the result file says so"
 	;;
 throttled | rt-waiter)
-	t0=$(date +%s%N)
+	t0=$(now_ns)
 	"$prog" --config "$mode" -d 5s --tap --json "$tmp/out.json" \
 		>"$tmp/tap" 2>"$tmp/err"
 	rc=$?

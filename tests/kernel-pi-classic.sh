@@ -30,7 +30,7 @@ ignored)
 	;;
 esac
 
-tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-test.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
@@ -64,16 +64,14 @@ nopriv)
 	echo "TAP version 13"
 	cp "$prog" "$tmp/pi-classic" && chmod 755 "$tmp" "$tmp/pi-classic"
 	if [ "$(id -u)" -eq 0 ]; then
-		if ! command -v setpriv >/dev/null; then
-			echo "1..0 # SKIP setpriv (util-linux) not found"
-			exit 77
-		fi
+		need_util_linux setpriv prlimit
 		run() {
 			prlimit --rtprio=0 setpriv --reuid=65534 --regid=65534 \
 				--clear-groups --inh-caps=-all \
 				--bounding-set=-all "$@"
 		}
 	else
+		need_util_linux prlimit
 		run() { prlimit --rtprio=0 "$@"; }
 	fi
 	run "$tmp/pi-classic" --duration 1s >"$tmp/stdout" 2>"$tmp/stderr"
@@ -88,10 +86,7 @@ nopriv)
 	;;
 live)
 	echo "TAP version 13"
-	if ! command -v script >/dev/null; then
-		echo "1..0 # SKIP script (util-linux) not found"
-		exit 77
-	fi
+	need_util_linux script
 	# script gives the program a pseudo terminal and returns its status
 	script -qec "'$prog' -p inherit -d 2500ms --repeat 2 --live" \
 		"$tmp/typescript" >"$tmp/out" 2>&1 </dev/null

@@ -28,7 +28,7 @@ dl=$2
 km=$3
 pic=$4
 cleanup=$5
-tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-test.XXXXXX") || exit 99
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
@@ -146,6 +146,7 @@ kmutex-kill)
 symlink-swap)
 	user=nobody
 	id $user >/dev/null 2>&1 || { echo "1..0 # SKIP no user nobody"; exit 77; }
+	need_util_linux setpriv
 	mkdir "$tmp/udir" "$tmp/victim" "$tmp/victim/sub"
 	chown $user "$tmp/udir"
 	echo precious >"$tmp/victim/f1"
@@ -181,7 +182,7 @@ json-refused)
 			/*) path=$what ;;
 			*) path=$tmp/$what ;;
 			esac
-			t0=$(date +%s%N)
+			t0=$(now_ns)
 			timeout 20 "$p" --json "$path" -d 5s >"$tmp/out" \
 				2>"$tmp/err"
 			rc=$?
@@ -202,7 +203,7 @@ lock)
 	first=$!
 	wait_for "grep -q '^$first ' /run/invlab/cpu*.lock" 10
 	check $? "the first run holds a CPU lock naming it"
-	t0=$(date +%s%N)
+	t0=$(now_ns)
 	"$km" --config alone -d 1s --lock-wait 1s --quiet >"$tmp/out2" \
 		2>"$tmp/err2"
 	rc=$?
@@ -224,10 +225,7 @@ lock)
 	check $? "the first run ended normally (exit $rc)"
 	;;
 nopriv)
-	if ! command -v setpriv >/dev/null; then
-		echo "1..0 # SKIP setpriv (util-linux) not found"
-		exit 77
-	fi
+	need_util_linux setpriv prlimit
 	run() {
 		prlimit --rtprio=0 --memlock=8388608 setpriv --reuid=65534 \
 			--regid=65534 --clear-groups --inh-caps=-all \

@@ -23,12 +23,16 @@ prog=$1
 fhog=$2
 mode=$3
 dur=${INVLAB_TEST_DURATION:-3s}
-cpu=$(($(nproc) - 1))
 
-tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-test.XXXXXX") || exit 99
 hog=
 trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
+cpu=$(($(cpu_count) - 1))
+if [ ! -x "$fhog" ]; then
+	echo "1..0 # SKIP the helper $fhog is not installed"
+	exit 77
+fi
 
 # run_pi ARGS...: pi-classic on $cpu with the trace, its status in rc
 run_pi() {

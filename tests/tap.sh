@@ -2,16 +2,23 @@
 #
 # What the kernel test scripts share; sourced (". tests/tap.sh"), never
 # run.  They print TAP 13: their own checks, and the demos' checks relayed
-# and renumbered after them.
+# and renumbered after them.  They run from the source tree under meson
+# and installed (libexec/invlab) under invlab-suite on a device, so only
+# POSIX sh and what busybox or toybox provide is assumed; a check that
+# needs more (python3, util-linux) is a SKIP with the reason.
 
 n=0
 fail=0
 
-# check STATUS DESCRIPTION: one test, ok when STATUS is 0
+# check STATUS DESCRIPTION: one test, ok when STATUS is 0; STATUS 77 is a
+# check that could not be made here (SKIP, the reason in $skip_why)
+skip_why=
 check() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
 		echo "ok $n - $2"
+	elif [ "$1" = 77 ]; then
+		echo "ok $n - $(printf '%s' "$2" | tr '#' ' ') # SKIP ${skip_why:-not here}"
 	else
 		echo "not ok $n - $2"
 		fail=1
@@ -55,16 +62,26 @@ leftover_cgroups() {
 	done
 }
 
-# elapsed_ms T0: milliseconds since T0 (date +%s%N)
+# now_ns: the time in nanoseconds (date +%s%N); whole seconds where date
+# has no %N (busybox without its nanosecond feature)
+now_ns() {
+	t=$(date +%s%N)
+	case $t in
+	*[!0-9]*) echo $(($(date +%s) * 1000000000)) ;;
+	*) echo "$t" ;;
+	esac
+}
+
+# elapsed_ms T0: milliseconds since T0 (now_ns)
 elapsed_ms() {
-	echo $(( ($(date +%s%N) - $1) / 1000000 ))
+	echo $((($(now_ns) - $1) / 1000000))
 }
 
 # stop_within PID SECONDS: SIGTERM, then wait at most SECONDS for the exit
 # (SIGKILL after that); sets rc to the exit status and stop_ms to the time
 # it took; returns 1 when it had to be killed
 stop_within() {
-	t0=$(date +%s%N)
+	t0=$(now_ns)
 	kill -TERM "$1"
 	i=0
 	while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 10)) ]; do
@@ -86,8 +103,14 @@ stop_within() {
 # standard input, with ARGS as sys.argv[1:].  Whatever goes wrong inside
 # it (a result file missing after an unexpected exit, a run or key that
 # is not there) ends it with status 1 and the reason as a TAP comment,
-# never a traceback, so the check is a plain "not ok".
+# never a traceback, so the check is a plain "not ok".  Without python3
+# (a device) it returns 77: the check is a SKIP with the reason.
 pycheck() {
+	if ! command -v python3 >/dev/null 2>&1; then
+		skip_why="no python3 here to read the result file"
+		cat >/dev/null
+		return 77
+	fi
 	python3 -c '
 import sys
 src = sys.stdin.read()
@@ -101,4 +124,21 @@ except BaseException as e:
     print("# check failed: " + " ".join(what.split())[:300])
     sys.exit(1)
 ' "$@"
+}
+
+# need_util_linux TOOL...: the script cannot run here without these
+# util-linux tools (busybox's setpriv lacks --reuid, toybox has no
+# prlimit): a skip naming the first one missing
+need_util_linux() {
+	for t; do
+		if ! "$t" --version 2>/dev/null | grep -q util-linux; then
+			echo "1..0 # SKIP $t (util-linux) not found"
+			exit 77
+		fi
+	done
+}
+
+# cpu_count: the CPUs online (nproc, else /proc/cpuinfo)
+cpu_count() {
+	nproc 2>/dev/null || grep -c '^processor' /proc/cpuinfo
 }

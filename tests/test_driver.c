@@ -33,11 +33,13 @@ static const struct il_opt opts[] = {
 static const char job[] = "[global]\n"
 			  "name = t\n"
 			  "validate = none\n"
+			  "[resource M]\n"
+			  "protocol = none\n"
 			  "[task a]\n"
 			  "class = other\n"
 			  "activation = periodic\n"
 			  "period = 10ms\n"
-			  "body = run 100us\n";
+			  "body = lock M, run 100us, unlock M\n";
 
 /* what the test's judge gives each configuration */
 static enum il_verdict got[2], want[2];
@@ -65,12 +67,19 @@ static const char *cannot_run(struct drv *d, int c, char *why, size_t len)
 	return why;
 }
 
+/* a build without priority inheritance, as musl is without the ceiling */
+static const char *no_inherit(enum il_protocol p)
+{
+	return p == IL_PROTO_INHERIT ? "fake: no inheritance in this build"
+				     : NULL;
+}
+
 static struct drv_config configs[2] = {
 	{ .name = "one", .text = job, .file = "t.job" },
 	{ .name = "two",
 	  .text = job,
 	  .file = "t.job",
-	  .set = { "a.body=run 200us" } },
+	  .set = { "a.body=lock M, run 200us, unlock M" } },
 };
 
 static struct drv_family fam = {
@@ -126,6 +135,7 @@ static char *slurp(const char *path)
 
 int main(void)
 {
+	const char *(*protect_missing)(enum il_protocol) = drv_protocol_missing;
 	char path[] = "/tmp/test-driver-XXXXXX", file[64];
 	char *text;
 	int fd;
@@ -179,6 +189,55 @@ int main(void)
 		t_check_contains(text, "run 200us");
 	}
 	free(text);
+	unlink(file);
+	/* the same name again, for the output of the runs below */
+	snprintf(file, sizeof(file), "%s.out", path);
+
+	/*
+	 * A protocol this build lacks: the configuration that needs it is a
+	 * SKIP with the reason (the TAP, the result file), the others run
+	 * and decide the exit status; when it was all there was to run, 77.
+	 * Also for a family that does not skip what the engine refuses.
+	 */
+	drv_protocol_missing = no_inherit;
+	fam.skip_refused = false;
+	configs[1].set[1] = "M.protocol=inherit";
+	got[0] = got[1] = IL_PASS;
+	want[0] = want[1] = IL_PASS;
+	fflush(stdout);
+	fd = dup(1);
+	t_check(freopen(file, "w", stdout) != NULL);
+	t_check_int(run("--tap", "--json", path), 0);
+	fflush(stdout);
+	dup2(fd, 1);
+	close(fd);
+	t_check_int(judged, 1);
+	text = slurp(file);
+	t_check(text != NULL);
+	if (text) {
+		t_check_contains(text, "ok 1 - one t a: PASS");
+		t_check_contains(text, "ok 2 - two # SKIP resource 'M': fake: "
+				       "no inheritance in this build\n");
+		t_check_contains(text, "1..2\n");
+	}
+	free(text);
+	text = slurp(path);
+	t_check(text != NULL);
+	if (text) {
+		t_check_contains(text, "\"configuration\": \"two\"");
+		t_check_contains(text, "\"verdict\": \"SKIP\"");
+		t_check_contains(text, "\"skipped\": \"resource 'M': fake");
+		t_check_contains(text, "\"return_code\": 0");
+	}
+	free(text);
+	configs[0].set[0] = "M.protocol=inherit";
+	t_check_int(run(NULL, NULL, NULL), 77); /* nothing could run */
+	t_check_int(judged, 0);
+	configs[0].set[0] = NULL;
+	configs[1].set[1] = NULL;
+	fam.skip_refused = true;
+	drv_protocol_missing = protect_missing;
+	unlink(path);
 	unlink(file);
 
 	/* no judge: measured only, as expected when every task ran */

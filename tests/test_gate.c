@@ -678,10 +678,142 @@ static void test_xml_checker(void)
 	}
 }
 
+/* one fixture of tests/data/gate/ (README there) against one profile */
+static int gate_fixture(const char *dir, const char *file, const char *ini,
+			char **out)
+{
+	char path[4096], *err = NULL, *p = profile("fixture.ini", ini);
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	rc = run(out, &err, "-p", p, path, NULL);
+	free(err), free(p);
+	return rc;
+}
+
+/*
+ * invlab-run's result files judge per check, not per run: the run's
+ * verdict and outcome come from its checks by the one expectation rule,
+ * and a run nobody judged is never a pass.
+ */
+static void test_per_check(const char *dir)
+{
+	static const char expected[] = "[invlab-run/*]\nverdict = expected\n";
+	char *out = NULL;
+
+	t_check_int(gate_fixture(dir, "checks-pass.json", expected, &out), 0);
+	t_check_contains(out, "invlab-run/chain");
+	t_check_contains(out, "2 PASS");
+	t_check(!strstr(out, "without verdict"));
+	free(out);
+	t_check_int(gate_fixture(dir, "checks-pass.json",
+				 "[invlab-run/chain]\nverdict = PASS\n", &out),
+		    0);
+	free(out);
+	/* a negative control's FAIL is as expected; the run is no PASS */
+	t_check_int(gate_fixture(dir, "checks-control.json", expected, &out),
+		    0);
+	t_check_contains(out, "1 FAIL");
+	free(out);
+	t_check_int(gate_fixture(dir, "checks-control.json",
+				 "[invlab-run/control]\nverdict = PASS\n",
+				 &out),
+		    1);
+	t_check_contains(out, "1 of 1 runs not PASS");
+	free(out);
+	/* one check not as expected fails the run, whatever the others */
+	t_check_int(gate_fixture(dir, "checks-missed.json", expected, &out), 1);
+	t_check_contains(out, "1 of 1 runs not as expected");
+	free(out);
+	/* UNDECIDED where PASS was expected: the policy decides */
+	t_check_int(gate_fixture(dir, "checks-undecided.json", expected, &out),
+		    1);
+	t_check_contains(out, "1 UNDECIDED");
+	free(out);
+	t_check_int(gate_fixture(dir, "checks-undecided.json",
+				 "undecided = pass\n[invlab-run/*]\n"
+				 "verdict = expected\n",
+				 &out),
+		    0);
+	free(out);
+	/* fail closed: no checks, no "expected", no verdict, a bad one */
+	t_check_int(gate_fixture(dir, "checks-unjudged.json", expected, &out),
+		    1);
+	t_check_contains(out, "5 of 5 runs not as expected");
+	t_check_contains(out, "5 without verdict");
+	free(out);
+	t_check_int(gate_fixture(dir, "checks-unjudged.json",
+				 "undecided = pass\n[invlab-run/*]\n"
+				 "verdict = PASS\n",
+				 &out),
+		    1);
+	t_check_contains(out, "5 of 5 runs not PASS");
+	free(out);
+	/* every check skipped: nothing judged, no data */
+	t_check_int(gate_fixture(dir, "checks-skip.json", expected, &out), 77);
+	t_check_contains(out, "1 of 1 runs SKIP");
+	free(out);
+	t_check_int(gate_fixture(dir, "checks-skip.json",
+				 "[invlab-run/*]\nverdict = SKIP\n", &out),
+		    0);
+	free(out);
+	/* a check judged for information only never fails the run */
+	t_check_int(gate_fixture(dir, "checks-info.json", expected, &out), 0);
+	free(out);
+}
+
+/*
+ * A configuration this build could not run (protect under musl: the
+ * driver writes a run with verdict SKIP and no histograms): its limits
+ * are SKIPs, not a profile that names a histogram nobody has; a
+ * configuration that ran without the histogram is still a mistake.
+ */
+static void test_skipped_config(void)
+{
+	static struct il_hist h;
+	struct t_run runs[2] = {
+		{ "inherit", "PASS", "PASS", 1, { { "blocked_ns", &h } } },
+		{ "protect", "SKIP", "PASS", 0, { { NULL, NULL } } },
+	};
+	char *p, *out = NULL, *err = NULL, *file = strdup(t_tmp("skip.json"));
+	int rc;
+
+	il_hist_init(&h);
+	for (int i = 0; i < 200; i++)
+		il_hist_record(&h, 1 * MS);
+	t_check_int(t_write_result(file, "pi-classic", &si, 2 * MS, runs, 2),
+		    0);
+	p = profile("skipcfg.ini", "[pi-classic/*]\nverdict = expected\n"
+				   "[pi-classic/inherit]\n"
+				   "blocked_ns.p50 <= 2ms\n"
+				   "[pi-classic/protect]\n"
+				   "blocked_ns.p99 <= 500us\n");
+	rc = run(&out, &err, "-p", p, file, NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "1 of 1 runs SKIP: nothing measured");
+	t_check_contains(out, "2 passed, 0 failed, 0 errors, 2 skipped");
+	free(out), free(err), free(p);
+	/* every run skipped: no data */
+	p = profile("skiponly.ini", "[pi-classic/protect]\n"
+				    "blocked_ns.p99 <= 500us\n");
+	rc = run(&out, &err, "-p", p, file, NULL);
+	t_check_int(rc, 77);
+	free(out), free(err), free(p);
+	/* inherit ran: a histogram it lacks is the profile's mistake */
+	p = profile("skipbad.ini", "[pi-classic/inherit]\n"
+				   "wakeup_ns.p99 <= 1ms\n");
+	rc = run(&out, &err, "-p", p, file, NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "no histogram 'wakeup_ns'");
+	free(out), free(err), free(p), free(file);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 4) {
-		fprintf(stderr, "usage: %s INVLAB-GATE MANPAGE EXAMPLE.ini\n",
+	if (argc < 5) {
+		fprintf(stderr,
+			"usage: %s INVLAB-GATE MANPAGE EXAMPLE.ini "
+			"FIXTURES-DIR\n",
 			argv[0]);
 		return 99;
 	}
@@ -698,6 +830,8 @@ int main(int argc, char **argv)
 	test_regression();
 	test_junit_escaping();
 	test_untrusted();
+	test_per_check(argv[4]);
+	test_skipped_config();
 	t_check_man_page(tool, argv[2]);
 
 	t_tmp_cleanup();

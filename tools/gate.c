@@ -703,6 +703,34 @@ static int gate_value(const struct il_hist *h, enum il_res_stat st, enum op op,
 	return 0;
 }
 
+/*
+ * Every run of g was skipped (a protocol this C library lacks, a missing
+ * privilege): it measured nothing, so it has no histograms, and a limit
+ * on one is a SKIP, not a mistake in the profile.
+ */
+static bool all_skipped(const struct il_res_group *g)
+{
+	return g->nruns && g->outcomes[IL_OUT_SKIP] == g->nruns;
+}
+
+/* no histogram c->metric in g: a skip when g measured nothing, else an
+ * error */
+static void no_metric(const struct il_res_group *g, const struct check *c,
+		      struct result *r)
+{
+	snprintf(r->value, sizeof(r->value), "-");
+	if (all_skipped(g)) {
+		r->outcome = R_SKIPPED;
+		snprintf(r->detail, sizeof(r->detail),
+			 "%zu of %zu runs SKIP: nothing measured", g->nruns,
+			 g->nruns);
+		return;
+	}
+	r->outcome = R_ERROR;
+	snprintf(r->detail, sizeof(r->detail),
+		 "no histogram '%s' in these results", c->metric);
+}
+
 static void judge_limit(const struct il_res_group *g, const struct check *c,
 			struct result *r)
 {
@@ -711,10 +739,7 @@ static void judge_limit(const struct il_res_group *g, const struct check *c,
 	double v;
 
 	if (!m) {
-		r->outcome = R_ERROR;
-		snprintf(r->value, sizeof(r->value), "-");
-		snprintf(r->detail, sizeof(r->detail),
-			 "no histogram '%s' in these results", c->metric);
+		no_metric(g, c, r);
 		return;
 	}
 	if (gate_value(m->merged, c->stat, c->op, &v)) {
@@ -769,10 +794,7 @@ static void judge_regression(const struct gate *gt,
 
 	m = il_res_group_metric(g, c->metric);
 	if (!m) {
-		r->outcome = R_ERROR;
-		snprintf(r->value, sizeof(r->value), "-");
-		snprintf(r->detail, sizeof(r->detail),
-			 "no histogram '%s' in these results", c->metric);
+		no_metric(g, c, r);
 		return;
 	}
 	if (!gt->have_base) {
@@ -1062,7 +1084,8 @@ static int profile_fits(const struct gate *gt, char *err, size_t len)
 				    fnmatch(s->configuration, g->configuration,
 					    0))
 					continue;
-				if (il_res_group_metric(g, ck->metric))
+				if (il_res_group_metric(g, ck->metric) ||
+				    all_skipped(g))
 					found = true;
 				for (size_t m = 0; m < g->nmetrics && n < cap;
 				     m++)

@@ -530,6 +530,14 @@ static int judge_run(struct json_object *run, int idx, const char *text,
 	char why[512];
 	int ret, n = 0, rc = 0, nrec;
 
+	/* a configuration this build could not run: nothing to judge */
+	if (get(run, "skipped") && is_null(ji)) {
+		printf("%s #%d: SKIP, not judged: %s\n", esc(name ? name : "?"),
+		       idx + 1,
+		       esc(str_of(run, "skipped") ? str_of(run, "skipped")
+						  : "?"));
+		return 0;
+	}
 	if (is_null(ji)) {
 		snprintf(err, len, "run %d: no judge_inputs recorded", idx + 1);
 		return -EINVAL;

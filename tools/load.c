@@ -369,6 +369,44 @@ static enum il_verdict verdict_of(struct json_object *run, const char *key)
 	return r;
 }
 
+/*
+ * A run whose verdicts are per check ("checks", no "verdict" of its own:
+ * invlab-run, dl-mbwi, kmutex): its verdict and outcome from its checks'
+ * by the one expectation rule (il_expect_add_check).  A check without a
+ * verdict, without an "expected" or with one that is no verdict ("NONE"
+ * is one: judged for information) is added as unjudged, and a run
+ * without checks stays without a verdict: neither is ever a pass.
+ */
+static void judge_checks(struct json_object *run, enum il_verdict *got,
+			 enum il_outcome *out)
+{
+	struct il_run_judgement rj = { 0 };
+	struct json_object *cks;
+	size_t n = 0;
+
+	if (json_object_object_get_ex(run, "checks", &cks) &&
+	    json_object_is_type(cks, json_type_array))
+		n = json_object_array_length(cks);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *ck = json_object_array_get_idx(cks, i);
+		struct json_object *e = NULL;
+		enum il_verdict v = IL_NONE, want = IL_NONE;
+
+		if (json_object_is_type(ck, json_type_object)) {
+			v = verdict_of(ck, "verdict");
+			want = verdict_of(ck, "expected");
+			json_object_object_get_ex(ck, "expected", &e);
+		}
+		if (!e || !json_object_is_type(e, json_type_string) ||
+		    (want == IL_NONE &&
+		     strcmp(json_object_get_string(e), "NONE")))
+			v = IL_NONE;
+		il_expect_add_check(&rj, v, want);
+	}
+	*got = rj.nchecks ? rj.verdict : IL_NONE;
+	*out = rj.nchecks ? rj.outcome : IL_OUT_NONE;
+}
+
 static bool is_hist_key(const char *key, struct json_object *val)
 {
 	size_t n = strlen(key);
@@ -411,11 +449,15 @@ static int walk_runs(struct il_res_set *s, struct json_object *runs,
 			return -EINVAL;
 		}
 		if (commit) {
+			enum il_verdict got = verdict_of(run, "verdict");
+			enum il_outcome o =
+				il_expect(got, verdict_of(run, "expected"));
+
+			if (!json_object_object_get_ex(run, "verdict", NULL))
+				judge_checks(run, &got, &o);
 			conf = esc_string(c);
-			ret = conf ? __il_res_add_run(
-					     s, scenario, conf, file,
-					     verdict_of(run, "verdict"),
-					     verdict_of(run, "expected"), &g)
+			ret = conf ? __il_res_add_judged(s, scenario, conf,
+							 file, got, o, &g)
 				   : -ENOMEM;
 			free(conf);
 			if (ret)

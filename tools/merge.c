@@ -62,9 +62,9 @@ static struct il_res_group *add_group(struct il_res_set *s,
 	return g;
 }
 
-int __il_res_add_run(struct il_res_set *s, const char *scenario,
-		     const char *conf, size_t file, enum il_verdict got,
-		     enum il_verdict expected, struct il_res_group **out)
+int __il_res_add_judged(struct il_res_set *s, const char *scenario,
+			const char *conf, size_t file, enum il_verdict got,
+			enum il_outcome outcome, struct il_res_group **out)
 {
 	struct il_res_group *g = add_group(s, scenario, conf, file);
 
@@ -72,13 +72,23 @@ int __il_res_add_run(struct il_res_set *s, const char *scenario,
 		return -ENOMEM;
 	if ((unsigned)got >= IL_VERDICT_N)
 		got = IL_NONE;
+	if ((unsigned)outcome >= IL_OUT_N)
+		outcome = IL_OUT_NONE;
 	g->nruns++;
 	g->verdicts[got]++;
-	/* the one expectation rule: never a count of its own here */
-	g->outcomes[il_expect(got, expected)]++;
+	g->outcomes[outcome]++;
 	s->nruns++;
 	*out = g;
 	return 0;
+}
+
+int __il_res_add_run(struct il_res_set *s, const char *scenario,
+		     const char *conf, size_t file, enum il_verdict got,
+		     enum il_verdict expected, struct il_res_group **out)
+{
+	/* the one expectation rule: never a count of its own here */
+	return __il_res_add_judged(s, scenario, conf, file, got,
+				   il_expect(got, expected), out);
 }
 
 static struct il_res_metric *add_metric(struct il_res_set *s,

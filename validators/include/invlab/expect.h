@@ -24,6 +24,7 @@
 #define INVLAB_EXPECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <invlab/verdict.h>
 
@@ -61,5 +62,33 @@ bool il_outcome_skips(enum il_outcome o,
 
 /* "as expected", "not as expected", "undecided", "skip", "info", "none" */
 const char *il_outcome_name(enum il_outcome o);
+
+/*
+ * A run judged check by check (invlab-run, dl-mbwi, kmutex write verdicts
+ * per check, not per run): the run's verdict and outcome from its checks',
+ * by the rule above applied to each.
+ *
+ * - The outcome is the worst of the checks' outcomes: NOT_AS_EXPECTED
+ *   (which il_expect gives a check without a verdict), then UNDECIDED,
+ *   AS_EXPECTED, SKIP, INFO.  One check not as expected makes the run not
+ *   as expected; a run of skipped and informational checks is a SKIP.
+ * - The verdict is the worst of the checks' verdicts: NONE, FAIL,
+ *   UNDECIDED, PASS, SKIP (SKIP only when every check skipped).
+ * - Fail closed: a run without checks has no verdict (IL_NONE) and
+ *   outcome IL_OUT_NONE, which nothing counts as a pass.  A check its
+ *   reader found unjudged (no "expected", or one that is no verdict) is
+ *   added with got = IL_NONE.
+ *
+ * Zero-initialised: no checks yet, no verdict.
+ */
+struct il_run_judgement {
+	enum il_verdict verdict;
+	enum il_outcome outcome;
+	size_t nchecks;
+};
+
+/* Add one check: its verdict and the verdict it expected. */
+void il_expect_add_check(struct il_run_judgement *rj, enum il_verdict got,
+			 enum il_verdict expected);
 
 #endif
