@@ -142,6 +142,25 @@ static void read_trace(struct il_engine_result *res, struct il_tracer *tr)
 	il_trace_close(tr);
 }
 
+/* a round's start and end, for the exported trace (engine.h) */
+static void note_round(struct il_engine_result *res, uint64_t r0, uint64_t end)
+{
+	if (res->nround_t == res->round_t_cap) {
+		size_t cap = res->round_t_cap ? 2 * res->round_t_cap : 1024;
+		uint64_t *a = realloc(res->round_t, cap * sizeof(*a));
+
+		if (a)
+			res->round_t = a;
+		a = a ? realloc(res->round_end_t, cap * sizeof(*a)) : NULL;
+		if (!a)
+			return;
+		res->round_end_t = a;
+		res->round_t_cap = cap;
+	}
+	res->round_t[res->nround_t] = r0;
+	res->round_end_t[res->nround_t++] = end;
+}
+
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		  struct il_engine_result *res, char *why, size_t len)
 {
@@ -295,6 +314,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 				      il_now_ns() + 50 * IL_NSEC_PER_MSEC);
 		}
 		res->rounds = k;
+		note_round(res, e->r0, il_now_ns());
 		__il_settle_foreign(e, res, sub0(__il_steal_now(e), s0));
 		progress(e, o, res);
 		next = il_round_next(e->r0, il_now_ns());
@@ -360,6 +380,10 @@ void il_engine_result_free(struct il_engine_result *res)
 	free(res->steal_v);
 	res->steal_t = res->steal_v = NULL;
 	res->nsteal = res->steal_cap = 0;
+	free(res->round_t);
+	free(res->round_end_t);
+	res->round_t = res->round_end_t = NULL;
+	res->nround_t = res->round_t_cap = 0;
 	/* only what is set is written: see zero_result */
 	for (int i = 0; i < IL_MAX_TASKS; i++) {
 		struct il_task_result *r = &res->tasks[i];

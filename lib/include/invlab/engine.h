@@ -106,6 +106,14 @@ struct il_engine_result {
 	int ntasks;
 	struct il_task_result tasks[IL_MAX_TASKS];
 	uint64_t rounds;
+	/*
+	 * When round k was released and when its last job ended
+	 * (CLOCK_MONOTONIC), at [k - 1], for the exported trace: noted by
+	 * the caller's thread between rounds; nround_t is below rounds only
+	 * when memory ran out.
+	 */
+	uint64_t *round_t, *round_end_t;
+	size_t nround_t, round_t_cap;
 	uint64_t steal_ns;   /* on the scenario's CPUs, whole run */
 	uint64_t t_start_ns; /* the run's start, CLOCK_MONOTONIC: periodic
 				releases are t_start + offset + k period */

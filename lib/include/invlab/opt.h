@@ -91,6 +91,8 @@ struct il_common_cfg {
 	uint64_t lock_wait_ns; /* runlock.h */
 	const char *kconfig;   /* sysinfo.h il_sysinfo_use_kconfig */
 	int trace;	       /* enum il_trace_mode (trace.h) */
+	/* --trace-export: a directory (trace-export.h) */
+	const char *trace_export;
 	/*
 	 * Written by il_opt_parse, read by il_opt_was_set; not options.
 	 * opt_tables is the tables argument of the last parse (it must
