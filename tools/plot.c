@@ -44,6 +44,7 @@
 #include "format.h"
 #include "results.h"
 #include "stats.h"
+#include "timeline.h"
 
 struct cfg {
 	int help;
@@ -53,6 +54,8 @@ struct cfg {
 	const char *title;
 	int64_t bins_per_decade;
 	uint64_t max_input;
+	int timeline;		   /* timeline.h */
+	const char *configuration; /* of --timeline */
 };
 
 #define O(f) offsetof(struct cfg, f)
@@ -91,6 +94,19 @@ static const struct il_opt opts[] = {
 	  .help = "histogram bars per factor of ten of latency (the data's own "
 		  "buckets are 1/128 of a factor of two, too fine to read)" },
 	IL_RES_OPT_MAX_INPUT(O(max_input)),
+	{ .name = "timeline",
+	  .type = IL_OPT_FLAG,
+	  .offset = O(timeline),
+	  .help = "draw instead the worst wait of a traced run (one result "
+		  "file) as a timeline: a lane per task and foreign task, the "
+		  "request, boost and acquisition, the bound" },
+	{ .name = "configuration",
+	  .short_name = 'c',
+	  .type = IL_OPT_STRING,
+	  .offset = O(configuration),
+	  .metavar = "NAME",
+	  .help = "with --timeline: the configuration whose run is drawn "
+		  "(default: the first traced one)" },
 	{ .name = NULL },
 };
 #undef O
@@ -1071,6 +1087,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "invlab-plot: -o: %s\n", err);
 		return 2;
 	}
+	if (cfg.timeline)
+		return il_tl_main(argv + first, argc - first, cfg.configuration,
+				  cfg.output, cfg.max_input);
 	nops = argc - first;
 	if (after < 0)
 		after = 0;
