@@ -95,6 +95,9 @@ static int start_trace(struct il_engine_result *res, uint64_t duration,
 		       struct il_tracer **tr, char *why, size_t len)
 {
 	enum il_trace_mode m = il_trace_default();
+	int cpus[IL_MAX_TASKS], pids[IL_MAX_TASKS], ncpus = 0, npids = 0;
+	struct il_trace_scope scope;
+	bool all_cpus = false;
 	char w[200] = "";
 	int ret;
 
@@ -104,8 +107,24 @@ static int start_trace(struct il_engine_result *res, uint64_t duration,
 			 "no trace (--trace=off)");
 		return 0;
 	}
+	/* the scenario's CPUs (when every task is pinned) and threads */
+	for (int i = 0; i < res->ntasks; i++) {
+		bool seen = false;
+
+		pids[npids++] = res->tasks[i].tid;
+		for (int k = 0; k < ncpus; k++)
+			seen |= cpus[k] == res->tasks[i].cpu;
+		if (res->tasks[i].cpu < 0)
+			all_cpus = true;
+		else if (!seen)
+			cpus[ncpus++] = res->tasks[i].cpu;
+	}
+	scope = (struct il_trace_scope){ .cpus = cpus,
+					 .ncpus = all_cpus ? 0 : ncpus,
+					 .pids = pids,
+					 .npids = npids };
 	ret = il_trace_available(w, sizeof(w))
-		      ? il_trace_start(duration, tr, w, sizeof(w))
+		      ? il_trace_start_scope(duration, &scope, tr, w, sizeof(w))
 		      : -EPERM;
 	if (ret && m == IL_TRACE_ON) {
 		snprintf(why, len, "--trace=on: %s", w);
@@ -135,9 +154,15 @@ static void read_trace(struct il_engine_result *res, struct il_tracer *tr)
 		free(res->trace);
 		res->trace = NULL;
 	} else {
+		char rd[24], su[24];
+
+		il_format_duration(rd, sizeof(rd), res->trace->read_cpu_ns);
+		il_format_duration(su, sizeof(su), res->trace->setup_cpu_ns);
 		snprintf(res->trace_note, sizeof(res->trace_note),
-			 "traced: %s, %zu records, %llu lost", res->trace->how,
-			 res->trace->n, (unsigned long long)res->trace->lost);
+			 "traced: %.140s, %zu records, %llu lost; recorder CPU: "
+			 "setup %s, reading %s",
+			 res->trace->how, res->trace->n,
+			 (unsigned long long)res->trace->lost, su, rd);
 	}
 	il_trace_close(tr);
 }

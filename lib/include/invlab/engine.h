@@ -158,7 +158,7 @@ struct il_engine_result {
 	 * named after them (15 characters) and their tid is in tasks[].tid.
 	 */
 	struct il_trace *trace;
-	char trace_note[200];
+	char trace_note[256];
 };
 
 struct il_engine_opts {
