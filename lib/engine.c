@@ -158,11 +158,12 @@ static void read_trace(struct il_engine_result *res, struct il_tracer *tr)
 
 		il_format_duration(rd, sizeof(rd), res->trace->read_cpu_ns);
 		il_format_duration(su, sizeof(su), res->trace->setup_cpu_ns);
-		snprintf(res->trace_note, sizeof(res->trace_note),
-			 "traced: %.140s, %zu records, %llu lost; recorder CPU: "
-			 "setup %s, reading %s",
-			 res->trace->how, res->trace->n,
-			 (unsigned long long)res->trace->lost, su, rd);
+		snprintf(
+			res->trace_note, sizeof(res->trace_note),
+			"traced: %.140s, %zu records, %llu lost; recorder CPU: "
+			"setup %s, reading %s",
+			res->trace->how, res->trace->n,
+			(unsigned long long)res->trace->lost, su, rd);
 	}
 	il_trace_close(tr);
 }
