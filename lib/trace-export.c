@@ -410,15 +410,30 @@ static struct il_tl_lane *lane_of(struct tl_work *w, int pid)
 
 static void add_slice(struct il_tl_lane *l, uint64_t a, uint64_t b, int cpu)
 {
+	struct il_tl_slice *last = l->nslices ? &l->s[l->nslices - 1] : NULL;
+	size_t k = 0;
+
 	l->ran_ns += b - a;
-	if (l->nslices && (l->nslices == IL_TL_MAX_SLICES ||
-			   (l->s[l->nslices - 1].to_ns == a &&
-			    l->s[l->nslices - 1].cpu == cpu))) {
-		l->merged += l->nslices == IL_TL_MAX_SLICES;
-		l->s[l->nslices - 1].to_ns = b;
+	if (last && last->to_ns == a && last->cpu == cpu) {
+		last->to_ns = b;
+		last->ran_ns += b - a;
 		return;
 	}
-	l->s[l->nslices++] = (struct il_tl_slice){ a, b, cpu };
+	if (l->nslices == IL_TL_MAX_SLICES) {
+		/* room for one more: merge the two neighbours that make the
+		 * shortest slice, so that merged slices stay even */
+		for (size_t i = 1; i + 1 < l->nslices; i++)
+			if (l->s[i + 1].to_ns - l->s[i].from_ns <
+			    l->s[k + 1].to_ns - l->s[k].from_ns)
+				k = i;
+		l->s[k].to_ns = l->s[k + 1].to_ns;
+		l->s[k].ran_ns += l->s[k + 1].ran_ns;
+		memmove(&l->s[k + 1], &l->s[k + 2],
+			(l->nslices - k - 2) * sizeof(l->s[0]));
+		l->nslices--;
+		l->merged++;
+	}
+	l->s[l->nslices++] = (struct il_tl_slice){ a, b, b - a, cpu };
 }
 
 /* the piece [a, b] (absolute) of cpu was run by pid at kprio */
@@ -738,6 +753,7 @@ void il_timeline_json(struct il_json *j, const char *key,
 			il_json_begin_object(j, NULL);
 			il_json_uint(j, "from_ns", l->s[k].from_ns);
 			il_json_uint(j, "to_ns", l->s[k].to_ns);
+			il_json_uint(j, "ran_ns", l->s[k].ran_ns);
 			il_json_int(j, "cpu", l->s[k].cpu);
 			il_json_end_object(j);
 		}

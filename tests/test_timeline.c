@@ -62,7 +62,7 @@ static void slice(struct il_timeline *tl, size_t ln, uint64_t a, uint64_t b)
 {
 	struct il_tl_lane *l = &tl->lanes[ln];
 
-	l->s[l->nslices++] = (struct il_tl_slice){ a, b, 1 };
+	l->s[l->nslices++] = (struct il_tl_slice){ a, b, b - a, 1 };
 	l->ran_ns += b - a;
 }
 
@@ -225,6 +225,8 @@ static void check_svg(const char *svg, bool inherit)
 	t_check_int(t_count(svg, "<g class=\"bound\""), 1);
 	t_check_int(t_count(svg, "<g class=\"blocked\""), 1);
 	t_check_contains(svg, "bound 2.06ms + 66.0us noise");
+	t_check_contains(svg, inherit ? ">high blocked 1.60ms<"
+				      : ">high blocked 21.6ms<");
 	if (inherit)
 		t_check_contains(svg, ">low boosted 10-&gt;30<");
 	t_check_contains(svg, inherit ? "(PASS)" : "(FAIL)");

@@ -393,6 +393,73 @@ static void test_timeline(void)
 	free(buf);
 }
 
+/*
+ * A foreign task that runs 10 us every 100 us through a 19 ms wait: 190
+ * pieces, more than a lane keeps.  The closest are merged, and the time
+ * run stays what it was (the picture must not show it busy).
+ */
+static void test_many_slices(void)
+{
+	struct il_trace t2 = { 0 };
+	static const struct il_wait_sample w[] = {
+		{ .delay_ns = 19 * MS,
+		  .t_ns = T0 + 1 * MS,
+		  .t_req_ns = T0 + 1 * MS },
+	};
+	struct il_export_task tk[] = {
+		{ "high", HIGH, 69, 1, "waiter", "M", w, 1 },
+	};
+	struct il_export_input in2 = { .trace = &t2, .tasks = tk, .ntasks = 1 };
+	struct il_timeline tl;
+	const struct il_tl_lane *l;
+	uint64_t ran = 0;
+	bool dense = true;
+
+	t2.t0_ns = T0;
+	t2.t1_ns = T0 + 30 * MS;
+	for (uint64_t at = 1 * MS; at < 20 * MS; at += 100 * US) {
+		struct il_trace_rec on = { .ts = T0 + at,
+					   .kind = IL_TR_SWITCH,
+					   .cpu = 1,
+					   .prev_pid = 0,
+					   .next_pid = 800,
+					   .prev_prio = 120,
+					   .next_prio = 49 };
+		struct il_trace_rec off = on;
+
+		off.ts += 10 * US;
+		off.prev_pid = 800;
+		off.prev_prio = 49;
+		off.next_pid = 0;
+		off.next_prio = 120;
+		t_check_int(il_trace_add(&t2, &on), 0);
+		t_check_int(il_trace_add(&t2, &off), 0);
+	}
+	il_trace_sort(&t2);
+	t_check_int(il_timeline_worst(&in2, 0, 0, 0, &tl), 0);
+	t_check_int(tl.nlanes, 2);
+	l = &tl.lanes[1];
+	t_check_int(l->pid, 800);
+	t_check_int(l->nslices, IL_TL_MAX_SLICES);
+	t_check_int(l->merged, 190 - IL_TL_MAX_SLICES);
+	t_check_int(l->ran_ns, 1900 * US);
+	for (size_t i = 0; i < l->nslices; i++) {
+		ran += l->s[i].ran_ns;
+		dense &= l->s[i].ran_ns <= l->s[i].to_ns - l->s[i].from_ns;
+		if (i)
+			t_check(l->s[i].from_ns >= l->s[i - 1].to_ns);
+	}
+	t_check_int(ran, 1900 * US);
+	t_check(dense);
+	/* evenly: no merged slice holds more than twice another's pieces */
+	for (size_t i = 0; i < l->nslices; i++)
+		t_check(l->s[i].ran_ns <=
+			2 * (1900 * US / IL_TL_MAX_SLICES) + 10 * US);
+	/* the first piece is where it was */
+	t_check_int(l->s[0].from_ns + tl.t0_ns, T0 + 1 * MS);
+	il_trace_free(&t2);
+}
+
 static void test_names(void)
 {
 	char b[32];
@@ -412,6 +479,7 @@ int main(void)
 	build();
 	test_chrome();
 	test_timeline();
+	test_many_slices();
 	test_names();
 	t_check_int(
 		il_trace_export_chrome(stdout, &(struct il_export_input){ 0 }),

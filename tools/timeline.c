@@ -206,11 +206,15 @@ static int parse_timeline(struct json_object *w, struct il_timeline *tl)
 
 			if (ns_of(so, "from_ns", &s->from_ns) ||
 			    ns_of(so, "to_ns", &s->to_ns) ||
+			    ns_of(so, "ran_ns", &s->ran_ns) ||
 			    int_of(so, "cpu", &s->cpu) ||
 			    s->from_ns == IL_TL_NONE ||
 			    s->to_ns == IL_TL_NONE || s->to_ns < s->from_ns ||
 			    s->to_ns > tl->span_ns)
 				return -EINVAL;
+			/* absent (IL_TL_NONE): the slice was run whole */
+			if (s->ran_ns > s->to_ns - s->from_ns)
+				s->ran_ns = s->to_ns - s->from_ns;
 			l->nslices++;
 		}
 	}
@@ -598,12 +602,22 @@ int il_tl_svg(FILE *f, const struct il_timeline *tl,
 			double a = xof(&g, l->s[k].from_ns),
 			       b = xof(&g, l->s[k].to_ns);
 
+			double len = (double)(l->s[k].to_ns - l->s[k].from_ns);
+			/* merged pieces: as dense as the time run in them */
+			double fill =
+				len > 0 ? (double)l->s[k].ran_ns / len : 1;
+
+			char rn[24];
+
+			il_format_duration(rn, sizeof(rn), l->s[k].ran_ns);
 			fprintf(f,
 				"<rect class=\"slice\" x=\"%.2f\" y=\"%.1f\" "
-				"width=\"%.2f\" height=\"%.1f\" fill=\"%s\">"
-				"<title>cpu %d</title></rect>\n",
+				"width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
+				"fill-opacity=\"%.2f\"><title>cpu %d: ran %s"
+				"</title></rect>\n",
 				a, ly + (LANE_H - BAR_H) / 2, fmax(b - a, 1.0),
-				BAR_H, role_colour(l), l->s[k].cpu);
+				BAR_H, role_colour(l), fmax(fill, 0.2),
+				l->s[k].cpu, rn);
 		}
 		fputs("</g>\n", f);
 	}
