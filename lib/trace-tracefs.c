@@ -291,10 +291,7 @@ fail:
 	return ret;
 }
 
-/*
- * The fields of each event read, looked up once: looking them up by name
- * for every record was most of what reading cost.
- */
+/* the fields of each event read, looked up by name once, not per record */
 enum {
 	F_PREV_STATE,
 	F_PREV_PID,
