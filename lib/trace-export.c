@@ -615,10 +615,12 @@ int il_timeline_worst(const struct il_export_input *in, size_t wi,
 	tl->boost_ns = IL_TL_NONE;
 	copy_name(tl->waiter, sizeof(tl->waiter), me->name);
 	copy_name(tl->resource, sizeof(tl->resource), me->resource);
-	/* the first boost of another task of the scenario inside the wait */
-	for (size_t i = 0; i < t->n; i++) {
+	/* each other task's first boost inside the wait: the chain's links */
+	for (size_t i = 0; i < t->n && tl->nboosts < IL_TL_MAX_BOOSTS; i++) {
 		const struct il_trace_rec *r = &t->rec[i];
 		const struct il_export_task *k;
+		struct il_tl_boost *b;
+		bool seen = false;
 
 		if (r->kind != IL_TR_PI_SETPRIO || r->ts < req || r->ts > acq ||
 		    r->next_prio >= r->prev_prio)
@@ -626,11 +628,21 @@ int il_timeline_worst(const struct il_export_input *in, size_t wi,
 		k = task_of(in, r->prev_pid, NULL);
 		if (!k || k == me)
 			continue;
-		tl->boost_ns = r->ts - tl->t0_ns;
-		tl->boost_from = r->prev_prio;
-		tl->boost_to = r->next_prio;
-		copy_name(tl->boosted, sizeof(tl->boosted), k->name);
-		break;
+		for (size_t q = 0; q < tl->nboosts; q++)
+			seen |= !strcmp(tl->boosts[q].task, k->name);
+		if (seen)
+			continue;
+		b = &tl->boosts[tl->nboosts++];
+		b->at_ns = r->ts - tl->t0_ns;
+		b->from = r->prev_prio;
+		b->to = r->next_prio;
+		copy_name(b->task, sizeof(b->task), k->name);
+	}
+	if (tl->nboosts) {
+		tl->boost_ns = tl->boosts[0].at_ns;
+		tl->boost_from = tl->boosts[0].from;
+		tl->boost_to = tl->boosts[0].to;
+		copy_name(tl->boosted, sizeof(tl->boosted), tl->boosts[0].task);
 	}
 
 	w = calloc(1, sizeof(*w));
@@ -732,6 +744,16 @@ void il_timeline_json(struct il_json *j, const char *key,
 		il_json_int(j, "boost_from_kprio", tl->boost_from);
 		il_json_int(j, "boost_to_kprio", tl->boost_to);
 	}
+	il_json_begin_array(j, "boosts");
+	for (size_t i = 0; i < tl->nboosts; i++) {
+		il_json_begin_object(j, NULL);
+		il_json_uint(j, "at_ns", tl->boosts[i].at_ns);
+		il_json_str(j, "task", tl->boosts[i].task);
+		il_json_int(j, "from_kprio", tl->boosts[i].from);
+		il_json_int(j, "to_kprio", tl->boosts[i].to);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
 	il_json_uint(j, "bound_ns", tl->bound_ns);
 	il_json_uint(j, "noise_ns", tl->noise_ns);
 	il_json_uint(j, "others_ns", tl->others_ns);

@@ -92,6 +92,12 @@ static void make(struct il_timeline *tl, bool inherit)
 		snprintf(tl->boosted, sizeof(tl->boosted), "low");
 		tl->boost_from = 89;
 		tl->boost_to = 69;
+		/* and a second link, 3 us later: a third label on the rows */
+		tl->nboosts = 2;
+		tl->boosts[0] =
+			(struct il_tl_boost){ tl->boost_ns, "low", 89, 69 };
+		tl->boosts[1] =
+			(struct il_tl_boost){ 1 * MS + 4700, "medium", 79, 69 };
 		tl->acquired_ns = 2600 * US;
 		slice(tl, 1, 1 * MS, 2600 * US);
 		slice(tl, 0, 2600 * US, 2700 * US);
@@ -221,14 +227,16 @@ static void check_svg(const char *svg, bool inherit)
 	/* the moments and the brackets */
 	t_check_int(t_count(svg, "<g class=\"marker request\""), 1);
 	t_check_int(t_count(svg, "<g class=\"marker acquired\""), 1);
-	t_check_int(t_count(svg, "<g class=\"marker boost\""), inherit);
+	t_check_int(t_count(svg, "<g class=\"marker boost\""), 2 * inherit);
 	t_check_int(t_count(svg, "<g class=\"bound\""), 1);
 	t_check_int(t_count(svg, "<g class=\"blocked\""), 1);
 	t_check_contains(svg, "bound 2.06ms + 66.0us noise");
 	t_check_contains(svg, inherit ? ">high blocked 1.60ms<"
 				      : ">high blocked 21.6ms<");
-	if (inherit)
+	if (inherit) {
 		t_check_contains(svg, ">low boosted 10-&gt;30<");
+		t_check_contains(svg, ">medium boosted 20-&gt;30<");
+	}
 	t_check_contains(svg, inherit ? "(PASS)" : "(FAIL)");
 	/* no two text boxes meet */
 	n = text_boxes(svg, b, sizeof(b) / sizeof(b[0]));

@@ -115,6 +115,8 @@ static void build(void)
 	sw(1, 2101500, HIGH, kp(30), LOW, kp(30));
 	sw(1, 3000 * US, LOW, kp(30), FHOG, kp(50));
 	sw(1, 6000 * US, FHOG, kp(50), LOW, kp(30));
+	/* a second link, as in a chain (medium is not running) */
+	setprio(4000 * US, MEDIUM, kp(20), kp(30));
 	setprio(7000 * US, LOW, kp(30), kp(10));
 	sw(1, 7000 * US, LOW, kp(10), HIGH, kp(30));
 	sw(1, 7500 * US, HIGH, kp(30), 0, 120);
@@ -334,6 +336,12 @@ static void test_timeline(void)
 	t_check_str(tl.boosted, "low");
 	t_check_int(tl.boost_from, kp(10));
 	t_check_int(tl.boost_to, kp(30));
+	/* each boosted task's first boost (restoring is not a boost) */
+	t_check_int(tl.nboosts, 2);
+	t_check_str(tl.boosts[0].task, "low");
+	t_check_str(tl.boosts[1].task, "medium");
+	t_check_int(tl.boosts[1].at_ns + t0, T0 + 4 * MS);
+	t_check_int(tl.boosts[1].to, kp(30));
 	t_check_int(tl.bound_ns, 2 * MS);
 	/* a lane per task, in order, then fhog; not the CPU 0 task */
 	t_check_int(tl.nlanes, 4);

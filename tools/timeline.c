@@ -137,7 +137,7 @@ static bool inside(uint64_t v, uint64_t span)
 
 static int parse_timeline(struct json_object *w, struct il_timeline *tl)
 {
-	struct json_object *lanes = member(w, "lanes");
+	struct json_object *lanes = member(w, "lanes"), *boosts;
 	uint64_t none;
 
 	memset(tl, 0, sizeof(*tl));
@@ -177,6 +177,32 @@ static int parse_timeline(struct json_object *w, struct il_timeline *tl)
 	    (int_of(w, "boost_from_kprio", &tl->boost_from) ||
 	     int_of(w, "boost_to_kprio", &tl->boost_to)))
 		return -EINVAL;
+	if (tl->boost_ns != IL_TL_NONE) {
+		struct il_tl_boost *b = &tl->boosts[tl->nboosts++];
+
+		b->at_ns = tl->boost_ns;
+		b->from = tl->boost_from;
+		b->to = tl->boost_to;
+		snprintf(b->task, sizeof(b->task), "%s", tl->boosted);
+	}
+	/* the later links, when the file has them */
+	boosts = member(w, "boosts");
+	for (size_t i = 1;
+	     boosts && json_object_is_type(boosts, json_type_array) &&
+	     i < json_object_array_length(boosts) &&
+	     tl->nboosts < IL_TL_MAX_BOOSTS;
+	     i++) {
+		struct json_object *bo = json_object_array_get_idx(boosts, i);
+		struct il_tl_boost *b = &tl->boosts[tl->nboosts];
+
+		str_of(bo, "task", b->task, sizeof(b->task));
+		if (ns_of(bo, "at_ns", &b->at_ns) || b->at_ns == IL_TL_NONE ||
+		    b->at_ns > tl->span_ns ||
+		    int_of(bo, "from_kprio", &b->from) ||
+		    int_of(bo, "to_kprio", &b->to))
+			return -EINVAL;
+		tl->nboosts++;
+	}
 	if (!lanes || !json_object_is_type(lanes, json_type_array))
 		return -EINVAL;
 	for (size_t i = 0; i < json_object_array_length(lanes) &&
@@ -496,7 +522,7 @@ int il_tl_svg(FILE *f, const struct il_timeline *tl,
 	      const struct il_tl_meta *meta)
 {
 	struct svg g = { .f = f, .tl = tl };
-	struct moment m[5];
+	struct moment m[4 + IL_TL_MAX_BOOSTS];
 	char title[200], sub[200], d1[24], d2[24], lab[64], role[64];
 	double label_w = 0, top, lanes_y, y, h, step, ms;
 	int n = 0, rows;
@@ -530,14 +556,14 @@ int il_tl_svg(FILE *f, const struct il_timeline *tl,
 				  .colour = "#1f77b4" };
 	snprintf(m[n - 1].label, sizeof(m[0].label), "%s acquires it",
 		 tl->waiter);
-	if (tl->boost_ns != IL_TL_NONE) {
-		m[n++] = (struct moment){ .ns = tl->boost_ns,
+	for (size_t i = 0; i < tl->nboosts; i++) {
+		m[n++] = (struct moment){ .ns = tl->boosts[i].at_ns,
 					  .cls = "marker boost",
 					  .colour = "#2ca02c" };
 		snprintf(m[n - 1].label, sizeof(m[0].label),
-			 "%s boosted %d->%d", tl->boosted,
-			 il_trace_rt_prio(tl->boost_from),
-			 il_trace_rt_prio(tl->boost_to));
+			 "%s boosted %d->%d", tl->boosts[i].task,
+			 il_trace_rt_prio(tl->boosts[i].from),
+			 il_trace_rt_prio(tl->boosts[i].to));
 	}
 	if (tl->locked_ns != IL_TL_NONE) {
 		m[n++] = (struct moment){ .ns = tl->locked_ns,

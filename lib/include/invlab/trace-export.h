@@ -77,6 +77,7 @@ int il_trace_export_chrome(FILE *f, const struct il_export_input *in);
 
 #define IL_TL_MAX_LANES	 8
 #define IL_TL_MAX_SLICES 32
+#define IL_TL_MAX_BOOSTS 4
 #define IL_TL_NONE	 UINT64_MAX
 
 /*
@@ -119,7 +120,15 @@ struct il_timeline {
 	/* the first boost of another scenario task inside the wait */
 	uint64_t boost_ns;
 	char boosted[24];
-	int boost_from, boost_to;    /* kernel priorities */
+	int boost_from, boost_to; /* kernel priorities */
+	/* each boosted task's first boost in the wait, in time order (the
+	 * links of a chain); boosts[0] is the one above */
+	size_t nboosts;
+	struct il_tl_boost {
+		uint64_t at_ns;
+		char task[24];
+		int from, to;
+	} boosts[IL_TL_MAX_BOOSTS];
 	uint64_t bound_ns, noise_ns; /* the check's (0: none) */
 	size_t nlanes;
 	struct il_tl_lane lanes[IL_TL_MAX_LANES];
