@@ -637,13 +637,14 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (cfg.common.live || cfg.common.trace == IL_TRACE_ON ||
-	    cfg.common.probe) {
+	    cfg.common.probe || cfg.common.trace_export) {
 		fprintf(stderr,
 			PROG ": %s is not for this program (it has "
 			     "no scenario tasks)\nTry '" PROG " --help'.\n",
 			cfg.common.live			  ? "--live"
 			: cfg.common.trace == IL_TRACE_ON ? "--trace=on"
-							  : "--probe");
+			: cfg.common.probe		  ? "--probe"
+							  : "--trace-export");
 		return 2;
 	}
 	bound = il_opt_was_set(&cfg, "duration") ? cfg.common.duration_ns

@@ -165,9 +165,14 @@ int il_engine_calibrate(int cpu, const struct il_sched *s, int samples,
 	    il_trace_available(tw, sizeof(tw))) {
 		c.due = malloc((size_t)samples * sizeof(*c.due));
 		c.lat = malloc((size_t)samples * sizeof(*c.lat));
+		/* who ran on its CPU is all that is looked at */
+		struct il_trace_scope sc = { .cpus = &cpu,
+					     .ncpus = 1,
+					     .switches_only = true };
+
 		if (!c.due || !c.lat ||
-		    il_trace_start((uint64_t)samples * period_ns, &tr, tw,
-				   sizeof(tw))) {
+		    il_trace_start_scope((uint64_t)samples * period_ns, &sc,
+					 &tr, tw, sizeof(tw))) {
 			free(c.due);
 			free(c.lat);
 			c.due = c.lat = NULL;

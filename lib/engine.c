@@ -96,6 +96,9 @@ static int start_trace(struct il_engine_result *res, uint64_t duration,
 		       struct il_tracer **tr, char *why, size_t len)
 {
 	enum il_trace_mode m = il_trace_default();
+	int cpus[IL_MAX_TASKS], pids[IL_MAX_TASKS], ncpus = 0, npids = 0;
+	struct il_trace_scope scope;
+	bool all_cpus = false;
 	char w[200] = "";
 	int ret;
 
@@ -105,8 +108,24 @@ static int start_trace(struct il_engine_result *res, uint64_t duration,
 			 "no trace (--trace=off)");
 		return 0;
 	}
+	/* the scenario's CPUs (when every task is pinned) and threads */
+	for (int i = 0; i < res->ntasks; i++) {
+		bool seen = false;
+
+		pids[npids++] = res->tasks[i].tid;
+		for (int k = 0; k < ncpus; k++)
+			seen |= cpus[k] == res->tasks[i].cpu;
+		if (res->tasks[i].cpu < 0)
+			all_cpus = true;
+		else if (!seen)
+			cpus[ncpus++] = res->tasks[i].cpu;
+	}
+	scope = (struct il_trace_scope){ .cpus = cpus,
+					 .ncpus = all_cpus ? 0 : ncpus,
+					 .pids = pids,
+					 .npids = npids };
 	ret = il_trace_available(w, sizeof(w))
-		      ? il_trace_start(duration, tr, w, sizeof(w))
+		      ? il_trace_start_scope(duration, &scope, tr, w, sizeof(w))
 		      : -EPERM;
 	if (ret && m == IL_TRACE_ON) {
 		snprintf(why, len, "--trace=on: %s", w);
@@ -136,11 +155,37 @@ static void read_trace(struct il_engine_result *res, struct il_tracer *tr)
 		free(res->trace);
 		res->trace = NULL;
 	} else {
-		snprintf(res->trace_note, sizeof(res->trace_note),
-			 "traced: %s, %zu records, %llu lost", res->trace->how,
-			 res->trace->n, (unsigned long long)res->trace->lost);
+		char rd[24], su[24];
+
+		il_format_duration(rd, sizeof(rd), res->trace->read_cpu_ns);
+		il_format_duration(su, sizeof(su), res->trace->setup_cpu_ns);
+		snprintf(
+			res->trace_note, sizeof(res->trace_note),
+			"traced: %.140s, %zu records, %llu lost; recorder CPU: "
+			"setup %s, reading %s",
+			res->trace->how, res->trace->n,
+			(unsigned long long)res->trace->lost, su, rd);
 	}
 	il_trace_close(tr);
+}
+
+/* a round's start and end, for the exported trace (engine.h) */
+static void note_round(struct il_engine_result *res, uint64_t r0, uint64_t end)
+{
+	if (res->nround_t == res->round_t_cap) {
+		size_t cap = res->round_t_cap ? 2 * res->round_t_cap : 1024;
+		uint64_t *a = realloc(res->round_t, cap * sizeof(*a));
+
+		if (a)
+			res->round_t = a;
+		a = a ? realloc(res->round_end_t, cap * sizeof(*a)) : NULL;
+		if (!a)
+			return;
+		res->round_end_t = a;
+		res->round_t_cap = cap;
+	}
+	res->round_t[res->nround_t] = r0;
+	res->round_end_t[res->nround_t++] = end;
 }
 
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
@@ -319,6 +364,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 				      il_now_ns() + 50 * IL_NSEC_PER_MSEC);
 		}
 		res->rounds = k;
+		note_round(res, e->r0, il_now_ns());
 		__il_settle_foreign(e, res, sub0(__il_steal_now(e), s0));
 		progress(e, o, res);
 		next = il_round_next(e->r0, il_now_ns());
@@ -396,6 +442,10 @@ void il_engine_result_free(struct il_engine_result *res)
 	free(res->steal_v);
 	res->steal_t = res->steal_v = NULL;
 	res->nsteal = res->steal_cap = 0;
+	free(res->round_t);
+	free(res->round_end_t);
+	res->round_t = res->round_end_t = NULL;
+	res->nround_t = res->round_t_cap = 0;
 	/* only what is set is written: see zero_result */
 	for (int i = 0; i < IL_MAX_TASKS; i++) {
 		struct il_task_result *r = &res->tasks[i];

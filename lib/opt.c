@@ -199,6 +199,17 @@ const struct il_opt il_common_opts[] = {
 			"reason when cyclictest is not installed "
 			"(docs/probes.md)",
 	},
+	{
+		.name = "trace-export",
+		.type = IL_OPT_STRING,
+		.offset = COMMON(trace_export),
+		.metavar = "DIR",
+		.help = "write each run's trace to DIR (made if missing) as "
+			"CONFIGURATION.json, or CONFIGURATION-N.json with "
+			"--repeat, in the Chrome trace-event format that "
+			"ui.perfetto.dev opens; needs the trace (auto means "
+			"on)",
+	},
 	{ .name = NULL },
 };
 
@@ -961,7 +972,11 @@ int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
 	}
 	/* the engine reads it from there: every program gets it */
 	if (c.common)
-		il_trace_set_default((enum il_trace_mode)c.common->trace);
+		il_trace_set_default(
+			c.common->trace_export &&
+					c.common->trace == IL_TRACE_AUTO
+				? IL_TRACE_ON
+				: (enum il_trace_mode)c.common->trace);
 	return w;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -42,9 +43,21 @@ struct il_tracer {
 	char inst_path[320]; /* its instance directory */
 	bool mounted;	     /* this recorder mounted dir */
 	int nevents;
+	int cpus;     /* CPUs in tracing_cpumask (0: every CPU) */
+	int filtered; /* events filtered to the scenario's threads */
 	size_t kb;
 	uint64_t t0, t1;
+	uint64_t setup_cpu_ns;
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * IL_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
 
 /* where tracefs is mounted, from /proc/self/mounts: 0 or -ENOENT */
 static int find_mount(char *dir, size_t len)
@@ -141,11 +154,61 @@ void il_trace_close(struct il_tracer *tr)
 	free(tr);
 }
 
+/* tracing_cpumask: 32-bit hex words, most significant first, by commas */
+static void set_cpumask(struct il_tracer *tr, const struct il_trace_scope *sc)
+{
+	uint32_t words[32] = { 0 };
+	char buf[32 * 9 + 1];
+	int top = 0;
+	size_t off = 0;
+
+	for (int i = 0; i < sc->ncpus; i++) {
+		if (sc->cpus[i] < 0 || sc->cpus[i] >= 32 * 32)
+			return; /* beyond the mask: every CPU */
+		words[sc->cpus[i] / 32] |= 1u << (sc->cpus[i] % 32);
+		if (sc->cpus[i] / 32 > top)
+			top = sc->cpus[i] / 32;
+	}
+	for (int w = top; w >= 0; w--)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%x",
+					w == top ? "" : ",", words[w]);
+	if (tracefs_instance_file_write(tr->inst, "tracing_cpumask", buf) > 0)
+		tr->cpus = sc->ncpus;
+}
+
+/* "pid==1||pid==2": the threads whose wakeups and migrations count */
+static void set_pid_filter(struct il_tracer *tr,
+			   const struct il_trace_scope *sc)
+{
+	static const char *const filtered[] = { "sched_waking", "sched_wakeup",
+						"sched_migrate_task" };
+	char buf[4096];
+	size_t off = 0;
+
+	for (int i = 0; i < sc->npids && off < sizeof(buf); i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
+					"%spid==%d", i ? "||" : "",
+					sc->pids[i]);
+	if (off >= sizeof(buf))
+		return;
+	for (size_t i = 0; i < sizeof(filtered) / sizeof(filtered[0]); i++)
+		if (tracefs_event_file_write(tr->inst, "sched", filtered[i],
+					     "filter", buf) > 0)
+			tr->filtered++;
+}
+
 int il_trace_start(uint64_t duration_ns, struct il_tracer **out, char *why,
 		   size_t len)
 {
+	return il_trace_start_scope(duration_ns, NULL, out, why, len);
+}
+
+int il_trace_start_scope(uint64_t duration_ns,
+			 const struct il_trace_scope *scope,
+			 struct il_tracer **out, char *why, size_t len)
+{
 	struct il_tracer *tr;
-	uint64_t kb;
+	uint64_t kb, cpu0 = thread_cpu_ns();
 	int ret;
 
 	*out = NULL;
@@ -200,9 +263,14 @@ int il_trace_start(uint64_t duration_ns, struct il_tracer **out, char *why,
 			 tr->kb);
 		goto fail;
 	}
+	if (scope && scope->ncpus > 0)
+		set_cpumask(tr, scope);
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
-		if (!tracefs_event_enable(tr->inst, "sched", events[i]))
+		if ((!scope || !scope->switches_only || !i) &&
+		    !tracefs_event_enable(tr->inst, "sched", events[i]))
 			tr->nevents++;
+	if (scope && scope->npids > 0 && !scope->switches_only)
+		set_pid_filter(tr, scope);
 	if (tracefs_instance_file_write(tr->inst, "trace", "") < 0 ||
 	    tr->nevents == 0) {
 		ret = -EIO;
@@ -215,6 +283,7 @@ int il_trace_start(uint64_t duration_ns, struct il_tracer **out, char *why,
 		snprintf(why, len, "tracing: cannot switch it on");
 		goto fail;
 	}
+	tr->setup_cpu_ns = thread_cpu_ns() - cpu0;
 	*out = tr;
 	return 0;
 fail:
@@ -222,16 +291,34 @@ fail:
 	return ret;
 }
 
+/* the fields of each event read, looked up by name once, not per record */
+enum {
+	F_PREV_STATE,
+	F_PREV_PID,
+	F_NEXT_PID,
+	F_PREV_PRIO,
+	F_NEXT_PRIO,
+	F_PREV_COMM,
+	F_NEXT_COMM,
+	F_NSWITCH,
+	F_PID = 0,
+	F_PRIO,
+	F_CPU,
+	F_OLDPRIO,
+	F_NEWPRIO,
+	F_NOTHER,
+};
+
 struct reader {
 	struct il_trace *t;
 	int id_switch, id_pi, id_wakeup, id_migrate;
+	struct tep_format_field *sw[F_NSWITCH], *pi[F_NOTHER], *wk[F_NOTHER],
+		*mg[F_NOTHER];
 	int err;
 };
 
-static long long num(struct tep_event *ev, struct tep_record *r,
-		     const char *name)
+static long long fnum(struct tep_format_field *f, struct tep_record *r)
 {
-	struct tep_format_field *f = tep_find_field(ev, name);
 	unsigned long long v = 0;
 
 	if (!f || tep_read_number_field(f, r->data, &v))
@@ -242,10 +329,9 @@ static long long num(struct tep_event *ev, struct tep_record *r,
 	return (long long)v;
 }
 
-static void comm(struct tep_event *ev, struct tep_record *r, const char *name,
-		 char *buf, size_t len)
+static void comm(struct tep_format_field *f, struct tep_record *r, char *buf,
+		 size_t len)
 {
-	struct tep_format_field *f = tep_find_field(ev, name);
 	size_t n;
 
 	buf[0] = '\0';
@@ -266,36 +352,36 @@ static int on_event(struct tep_event *ev, struct tep_record *r, int cpu,
 	if (r->missed_events > 0)
 		rd->t->lost += (uint64_t)r->missed_events;
 	if (ev->id == rd->id_switch) {
-		long long st = num(ev, r, "prev_state");
+		long long st = fnum(rd->sw[F_PREV_STATE], r);
 
 		x.kind = IL_TR_SWITCH;
-		x.prev_pid = (int32_t)num(ev, r, "prev_pid");
-		x.next_pid = (int32_t)num(ev, r, "next_pid");
-		x.prev_prio = (int16_t)num(ev, r, "prev_prio");
-		x.next_prio = (int16_t)num(ev, r, "next_prio");
+		x.prev_pid = (int32_t)fnum(rd->sw[F_PREV_PID], r);
+		x.next_pid = (int32_t)fnum(rd->sw[F_NEXT_PID], r);
+		x.prev_prio = (int16_t)fnum(rd->sw[F_PREV_PRIO], r);
+		x.next_prio = (int16_t)fnum(rd->sw[F_NEXT_PRIO], r);
 		/* 0 (R) or the preempted mark above the report states */
 		x.prev_runnable = (st & 0xff) == 0;
-		comm(ev, r, "prev_comm", c, sizeof(c));
+		comm(rd->sw[F_PREV_COMM], r, c, sizeof(c));
 		if (il_trace_note_task(rd->t, x.prev_pid, c, x.prev_prio))
 			rd->err = -ENOMEM;
-		comm(ev, r, "next_comm", c, sizeof(c));
+		comm(rd->sw[F_NEXT_COMM], r, c, sizeof(c));
 		if (il_trace_note_task(rd->t, x.next_pid, c, x.next_prio))
 			rd->err = -ENOMEM;
 	} else if (ev->id == rd->id_pi) {
 		x.kind = IL_TR_PI_SETPRIO;
-		x.prev_pid = (int32_t)num(ev, r, "pid");
-		x.prev_prio = (int16_t)num(ev, r, "oldprio");
-		x.next_prio = (int16_t)num(ev, r, "newprio");
+		x.prev_pid = (int32_t)fnum(rd->pi[F_PID], r);
+		x.prev_prio = (int16_t)fnum(rd->pi[F_OLDPRIO], r);
+		x.next_prio = (int16_t)fnum(rd->pi[F_NEWPRIO], r);
 	} else if (ev->id == rd->id_wakeup) {
 		x.kind = IL_TR_WAKEUP;
-		x.prev_pid = (int32_t)num(ev, r, "pid");
-		x.prev_prio = (int16_t)num(ev, r, "prio");
-		x.cpu = (uint16_t)num(ev, r, "target_cpu");
+		x.prev_pid = (int32_t)fnum(rd->wk[F_PID], r);
+		x.prev_prio = (int16_t)fnum(rd->wk[F_PRIO], r);
+		x.cpu = (uint16_t)fnum(rd->wk[F_CPU], r);
 	} else if (ev->id == rd->id_migrate) {
 		x.kind = IL_TR_MIGRATE;
-		x.prev_pid = (int32_t)num(ev, r, "pid");
-		x.prev_prio = (int16_t)num(ev, r, "prio");
-		x.cpu = (uint16_t)num(ev, r, "dest_cpu");
+		x.prev_pid = (int32_t)fnum(rd->mg[F_PID], r);
+		x.prev_prio = (int16_t)fnum(rd->mg[F_PRIO], r);
+		x.cpu = (uint16_t)fnum(rd->mg[F_CPU], r);
 	} else {
 		return 0;
 	}
@@ -304,17 +390,84 @@ static int on_event(struct tep_event *ev, struct tep_record *r, int cpu,
 	return rd->err ? 1 : 0;
 }
 
-static int event_id(struct tep_handle *tep, const char *name)
+/* the event's id (-1: none) and the fields named, NULL where absent */
+static int event_id(struct tep_handle *tep, const char *name,
+		    struct tep_format_field **f, const char *const *fields,
+		    int n)
 {
 	struct tep_event *ev = tep_find_event_by_name(tep, "sched", name);
 
+	for (int i = 0; i < n; i++)
+		f[i] = ev && fields[i] ? tep_find_field(ev, fields[i]) : NULL;
 	return ev ? ev->id : -1;
+}
+
+static const char *const sw_fields[F_NSWITCH] = {
+	[F_PREV_STATE] = "prev_state", [F_PREV_PID] = "prev_pid",
+	[F_NEXT_PID] = "next_pid",     [F_PREV_PRIO] = "prev_prio",
+	[F_NEXT_PRIO] = "next_prio",   [F_PREV_COMM] = "prev_comm",
+	[F_NEXT_COMM] = "next_comm",
+};
+static const char *const pi_fields[F_NOTHER] = {
+	[F_PID] = "pid",
+	[F_OLDPRIO] = "oldprio",
+	[F_NEWPRIO] = "newprio",
+};
+static const char *const wk_fields[F_NOTHER] = {
+	[F_PID] = "pid",
+	[F_PRIO] = "prio",
+	[F_CPU] = "target_cpu",
+};
+static const char *const mg_fields[F_NOTHER] = {
+	[F_PID] = "pid",
+	[F_PRIO] = "prio",
+	[F_CPU] = "dest_cpu",
+};
+
+/*
+ * The formats of the events read, and the buffers' page header: all
+ * the parser needs.  tracefs_local_events_system() also loads the
+ * kernel's symbols (/proc/kallsyms), some 100 ms of CPU on every read,
+ * for names no field read here uses.
+ */
+static struct tep_handle *load_formats(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	char *buf;
+	int size = 0, nev = 0;
+
+	if (!tep)
+		return NULL;
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	if (!buf || size <= 0 ||
+	    tep_parse_header_page(tep, buf, (unsigned long)size,
+				  (int)sizeof(long))) {
+		free(buf);
+		tep_free(tep);
+		return NULL;
+	}
+	free(buf);
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		buf = tracefs_event_file_read(NULL, "sched", events[i],
+					      "format", &size);
+		if (buf && size > 0 &&
+		    !tep_parse_event(tep, buf, (size_t)size, "sched"))
+			nev++;
+		free(buf);
+	}
+	if (!nev) {
+		tep_free(tep);
+		return NULL;
+	}
+	tep_set_cpus(tep, (int)sysconf(_SC_NPROCESSORS_CONF));
+	tep_set_long_size(tep, tep_get_header_page_size(tep));
+	return tep;
 }
 
 int il_trace_stop(struct il_tracer *tr, struct il_trace *t, char *why,
 		  size_t len)
 {
-	const char *systems[] = { "sched", NULL };
+	uint64_t cpu0;
 	struct reader rd = { .t = t };
 	struct tep_handle *tep;
 	int ret = 0;
@@ -326,15 +479,20 @@ int il_trace_stop(struct il_tracer *tr, struct il_trace *t, char *why,
 	tr->t1 = il_now_ns();
 	t->t0_ns = tr->t0;
 	t->t1_ns = tr->t1;
-	tep = tracefs_local_events_system(tr->dir, systems);
+	cpu0 = thread_cpu_ns();
+	tep = load_formats();
 	if (!tep) {
 		snprintf(why, len, "tracing: cannot read the event formats");
 		return -EIO;
 	}
-	rd.id_switch = event_id(tep, "sched_switch");
-	rd.id_pi = event_id(tep, "sched_pi_setprio");
-	rd.id_wakeup = event_id(tep, "sched_wakeup");
-	rd.id_migrate = event_id(tep, "sched_migrate_task");
+	rd.id_switch =
+		event_id(tep, "sched_switch", rd.sw, sw_fields, F_NSWITCH);
+	rd.id_pi =
+		event_id(tep, "sched_pi_setprio", rd.pi, pi_fields, F_NOTHER);
+	rd.id_wakeup =
+		event_id(tep, "sched_wakeup", rd.wk, wk_fields, F_NOTHER);
+	rd.id_migrate =
+		event_id(tep, "sched_migrate_task", rd.mg, mg_fields, F_NOTHER);
 	if (tracefs_iterate_raw_events(tep, tr->inst, NULL, 0, on_event, &rd) <
 		    0 &&
 	    !rd.err)
@@ -346,9 +504,13 @@ int il_trace_stop(struct il_tracer *tr, struct il_trace *t, char *why,
 		snprintf(why, len, "tracing: cannot read the buffers: %s",
 			 strerror(-ret));
 	il_trace_sort(t);
+	t->read_cpu_ns = thread_cpu_ns() - cpu0;
+	t->setup_cpu_ns = tr->setup_cpu_ns;
 	snprintf(t->how, sizeof(t->how),
-		 "tracefs instance %s%s, %zu KiB per CPU, %d events", tr->name,
-		 tr->mounted ? " (tracefs mounted for the run)" : "", tr->kb,
-		 tr->nevents);
+		 "tracefs instance %s%s, %zu KiB per CPU, %d events%s%s",
+		 tr->name, tr->mounted ? " (tracefs mounted for the run)" : "",
+		 tr->kb, tr->nevents,
+		 tr->cpus ? ", the scenario's CPUs only" : "",
+		 tr->filtered ? ", wakeups of its threads only" : "");
 	return ret;
 }

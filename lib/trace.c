@@ -206,7 +206,15 @@ int il_trace_available(char *why, size_t len)
 int il_trace_start(uint64_t duration_ns, struct il_tracer **out, char *why,
 		   size_t len)
 {
+	return il_trace_start_scope(duration_ns, NULL, out, why, len);
+}
+
+int il_trace_start_scope(uint64_t duration_ns,
+			 const struct il_trace_scope *scope,
+			 struct il_tracer **out, char *why, size_t len)
+{
 	(void)duration_ns;
+	(void)scope;
 	*out = NULL;
 	snprintf(why, len,
 		 "tracing: built without libtracefs and libtraceevent");

@@ -31,6 +31,7 @@
 
 #include "args.h"
 #include "plot.h"
+#include "timeline.h"
 
 #define O(f) offsetof(struct plot_cfg, f)
 static const struct il_opt opts[] = {
@@ -87,6 +88,19 @@ static const struct il_opt opts[] = {
 	  .help = "histogram bars per factor of ten of latency (the data's own "
 		  "buckets are 1/128 of a factor of two, too fine to read)" },
 	IL_RES_OPT_MAX_INPUT(O(max_input)),
+	{ .name = "timeline",
+	  .type = IL_OPT_FLAG,
+	  .offset = O(timeline),
+	  .help = "draw instead the worst wait of a traced run (one result "
+		  "file) as a timeline: a lane per task and foreign task, the "
+		  "request, boost and acquisition, the bound" },
+	{ .name = "configuration",
+	  .short_name = 'c',
+	  .type = IL_OPT_STRING,
+	  .offset = O(configuration),
+	  .metavar = "NAME",
+	  .help = "with --timeline: the configuration whose run is drawn "
+		  "(default: the first traced one)" },
 	{ .name = NULL },
 };
 #undef O
@@ -146,6 +160,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "invlab-plot: %s\n", err);
 		return 2;
 	}
+	if (cfg.timeline && fmt != PL_SVG) {
+		fprintf(stderr, "invlab-plot: --timeline draws SVG only\n");
+		return 2;
+	}
+	if (cfg.timeline)
+		return il_tl_main(argv + first, argc - first, cfg.configuration,
+				  cfg.output, cfg.max_input);
 	nops = argc - first;
 	if (after < 0)
 		after = 0;

@@ -32,6 +32,8 @@ struct plot_cfg {
 	int64_t bins_per_decade;
 	int64_t width;
 	uint64_t max_input;
+	int timeline;		   /* timeline.h */
+	const char *configuration; /* of --timeline */
 };
 
 /* the bound the runs of a configuration were judged against */

@@ -111,6 +111,14 @@ struct il_engine_result {
 	int ntasks;
 	struct il_task_result tasks[IL_MAX_TASKS];
 	uint64_t rounds;
+	/*
+	 * When round k was released and when its last job ended
+	 * (CLOCK_MONOTONIC), at [k - 1], for the exported trace: noted by
+	 * the caller's thread between rounds; nround_t is below rounds only
+	 * when memory ran out.
+	 */
+	uint64_t *round_t, *round_end_t;
+	size_t nround_t, round_t_cap;
 	uint64_t steal_ns;   /* on the scenario's CPUs, whole run */
 	uint64_t t_start_ns; /* the run's start, CLOCK_MONOTONIC: periodic
 				releases are t_start + offset + k period */
@@ -155,7 +163,7 @@ struct il_engine_result {
 	 * named after them (15 characters) and their tid is in tasks[].tid.
 	 */
 	struct il_trace *trace;
-	char trace_note[200];
+	char trace_note[256];
 	/* the tasks' counters added up (counters.h, il_counts_add) */
 	struct il_counts counters;
 	/* opts.probe: what the probe saw beside the measured part, or why

@@ -92,6 +92,8 @@ struct il_common_cfg {
 	const char *kconfig;   /* sysinfo.h il_sysinfo_use_kconfig */
 	int trace;	       /* enum il_trace_mode (trace.h) */
 	const char *probe;     /* probe.h il_probe_parse */
+	/* --trace-export: a directory (trace-export.h) */
+	const char *trace_export;
 	/*
 	 * Written by il_opt_parse, read by il_opt_was_set; not options.
 	 * opt_tables is the tables argument of the last parse (it must

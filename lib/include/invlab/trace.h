@@ -75,6 +75,9 @@ struct il_trace {
 	size_t ntasks, tasks_cap;
 	uint64_t t0_ns, t1_ns; /* what was traced: on -> off */
 	uint64_t lost;	       /* events the buffers had no room for */
+	/* the recorder's CPU time in the caller's thread: making and
+	 * switching on the instance, and reading and parsing the buffers */
+	uint64_t setup_cpu_ns, read_cpu_ns;
 	/* "tracefs instance invlab-4242, 2 CPUs x 4096 KiB, 5 events" */
 	char how[160];
 };
@@ -172,6 +175,26 @@ int il_trace_available(char *why, size_t len);
  */
 int il_trace_start(uint64_t duration_ns, struct il_tracer **out, char *why,
 		   size_t len);
+/*
+ * What a recorder records, to cut what it costs: only the CPUs given
+ * (tracing_cpumask; every CPU when ncpus is 0), and the wakeups and
+ * migrations of the threads given only (an event filter in the kernel;
+ * every thread's when npids is 0; nothing judges on them today).  Every
+ * context switch of those CPUs and every priority change stays: who ran
+ * and who was boosted is what the attribution needs.  switches_only
+ * records nothing but the context switches (the calibration).  A scope
+ * the kernel refuses is not an error: the recorder then records more.
+ */
+struct il_trace_scope {
+	const int *cpus;
+	int ncpus;
+	const int *pids;
+	int npids;
+	bool switches_only;
+};
+int il_trace_start_scope(uint64_t duration_ns,
+			 const struct il_trace_scope *scope,
+			 struct il_tracer **out, char *why, size_t len);
 /*
  * Switch it off (cheap: call it right after the measured part), then
  * read and parse what was recorded into t (zeroed first).  0, or -errno
