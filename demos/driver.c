@@ -568,6 +568,7 @@ static void report_run(struct session *s, struct drv_run *r)
 	json_checks(&s->j, r);
 	/* everything the verdicts were decided from (invlab-judge) */
 	demo_judge_record(&r->env, r->mask, &rec);
+	rec.kmutex = r->kmutex;
 	il_report_judge_inputs(&s->j, r->sc, r->er, &rec);
 	il_json_end_object(&s->j);
 }

@@ -39,6 +39,7 @@
 #include <invlab/judge.h>
 #include <invlab/live.h>
 #include <invlab/opt.h>
+#include <invlab/report-judge.h>
 #include <invlab/report.h>
 #include <invlab/scenario.h>
 #include <invlab/sysinfo.h>
@@ -72,6 +73,8 @@ struct drv_run {
 	int nck;
 	/* why the first check is expected as it is ("" : not said) */
 	char expect_why[160];
+	/* a kmutex run: its judge's inputs, for the result file (NULL) */
+	const struct il_judge_kmutex *kmutex;
 };
 
 struct drv;
