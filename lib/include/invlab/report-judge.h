@@ -20,7 +20,7 @@
 #include <invlab/sysinfo.h>
 
 /* version of the "judge_inputs" object; bumped when it changes */
-#define IL_JUDGE_INPUTS_VERSION 1
+#define IL_JUDGE_INPUTS_VERSION 2
 
 /*
  * A run of the kmutex demo: what its judge (il_km_judge_run,
