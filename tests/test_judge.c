@@ -610,6 +610,45 @@ static void test_chain_does_not_apply(void)
 		    -ENOSPC);
 }
 
+/* a fair-class head under inheritance: the bound does not apply */
+static void test_chain_fair_head(void)
+{
+	struct il_judged c = { .expected = IL_PASS };
+
+	t_run_reset(chain_job);
+	set("A.protocol=inherit");
+	c.c.verdict = IL_FAIL;
+	/* a real-time head: left as judged */
+	t_check(!il_judge_chain_fair_head(&t_sc, "t1", &c));
+	t_check_int(c.c.verdict, IL_FAIL);
+	t_check_int(c.expected, IL_PASS);
+	t_check(!il_judge_chain_fair_head(&t_sc, "nobody", &c));
+	t_check(!il_judge_chain_fair_head(NULL, "t1", &c));
+	t_check(!il_judge_chain_fair_head(&t_sc, "t1", NULL));
+	/* fair, but its lock does not inherit */
+	set("t1.class=other");
+	set("A.protocol=none");
+	t_check(!il_judge_chain_fair_head(&t_sc, "t1", &c));
+	t_check_int(c.c.verdict, IL_FAIL);
+	set("A.protocol=protect");
+	t_check(!il_judge_chain_fair_head(&t_sc, "t1", &c));
+	/* fair and inheriting: UNDECIDED, and expected so */
+	set("A.protocol=inherit");
+	t_check(il_judge_chain_fair_head(&t_sc, "t1", &c));
+	t_check_int(c.c.verdict, IL_UNDECIDED);
+	t_check_int(c.expected, IL_UNDECIDED);
+	t_check_str(c.c.evidence, "bound does not apply: a fair-class head "
+				  "cannot boost its owners above real-time "
+				  "work");
+	/* the other fair classes too; a task that takes no lock is no head */
+	set("t1.class=batch");
+	t_check(il_judge_chain_fair_head(&t_sc, "t1", &c));
+	set("t1.class=idle");
+	t_check(il_judge_chain_fair_head(&t_sc, "t1", &c));
+	set("t1.body=run 1ms");
+	t_check(!il_judge_chain_fair_head(&t_sc, "t1", &c));
+}
+
 int main(void)
 {
 	test_validators();
@@ -622,6 +661,7 @@ int main(void)
 	test_chain();
 	test_chain_interferers();
 	test_chain_does_not_apply();
+	test_chain_fair_head();
 	il_scenario_free(&t_sc);
 	return t_done("judge");
 }

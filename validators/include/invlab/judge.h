@@ -128,4 +128,14 @@ int il_judge_run(const struct il_scenario *sc,
 		 struct il_judged *out, int max, int *n, char *why,
 		 size_t len) IL_MUST_CHECK;
 
+/*
+ * A chain whose waiting head (task `head`) is fair-class and whose locks
+ * inherit: inheritance gives the owners the head's fair priority, which
+ * cannot take them above real-time work, so the chain bound does not
+ * apply.  Then check c becomes UNDECIDED, expected UNDECIDED, with that
+ * reason, and true is returned; otherwise c is left as it is (false).
+ */
+bool il_judge_chain_fair_head(const struct il_scenario *sc, const char *head,
+			      struct il_judged *c);
+
 #endif
