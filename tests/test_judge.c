@@ -610,6 +610,23 @@ static void test_chain_does_not_apply(void)
 		    -ENOSPC);
 }
 
+/* the pi check so far (--live): against the holder's longest section */
+static void test_pi_so_far(void)
+{
+	struct il_wait_sample w[24];
+
+	for (int k = 0; k < 24; k++)
+		w[k] = (struct il_wait_sample){ .delay_ns = MS };
+	/* 20 waits within the bound: PASS; one fewer: UNDECIDED */
+	t_check_int(il_judge_pi_so_far(w, 20, 2 * MS), IL_PASS);
+	t_check_int(il_judge_pi_so_far(w, 19, 2 * MS), IL_UNDECIDED);
+	/* no noise allowance: a wait just over the bound FAILs */
+	w[3].delay_ns = 2 * MS + 1;
+	t_check_int(il_judge_pi_so_far(w, 20, 2 * MS), IL_FAIL);
+	t_check_int(il_judge_pi_so_far(w, 20, 2 * MS + 1), IL_PASS);
+	t_check_int(il_judge_pi_so_far(NULL, 20, 2 * MS), IL_NONE);
+}
+
 /* a fair-class head under inheritance: the bound does not apply */
 static void test_chain_fair_head(void)
 {
@@ -662,6 +679,7 @@ int main(void)
 	test_chain_interferers();
 	test_chain_does_not_apply();
 	test_chain_fair_head();
+	test_pi_so_far();
 	il_scenario_free(&t_sc);
 	return t_done("judge");
 }

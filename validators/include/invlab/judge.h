@@ -138,4 +138,14 @@ int il_judge_run(const struct il_scenario *sc,
 bool il_judge_chain_fair_head(const struct il_scenario *sc, const char *head,
 			      struct il_judged *c);
 
+/*
+ * The pi check so far, while a run goes on (--live): the waiter's first
+ * n waits against bound_ns (the longest section its holder has held so
+ * far), with no noise allowance yet (the calibration comes after the
+ * run) and the pi check's minimum of waits.  IL_NONE when the check
+ * cannot run (il_check_blocking refuses its input).
+ */
+enum il_verdict il_judge_pi_so_far(const struct il_wait_sample *s, size_t n,
+				   uint64_t bound_ns) IL_MUST_CHECK;
+
 #endif
