@@ -71,6 +71,8 @@ extern uint64_t km_alone_p99, km_alone_max;
 extern const struct il_opt km_opts[];
 /* --via's name ("syscall") */
 void km_via_name(const struct km_cfg *cfg, char *buf, size_t len);
+/* bytes per critical section as it runs (0: rename's fixed section) */
+uint64_t km_size(const struct km_cfg *cfg);
 /* --config into d->want; -EINVAL with the reason */
 int km_parse_configs(struct drv *d, const char *list, char *err, size_t len);
 /* the machine: CPUs, tick, base slice, fair server, into km_su */

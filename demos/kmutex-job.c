@@ -42,6 +42,15 @@ static bool weighted(enum km_config c)
 	return c == C_THROTTLED || c == C_CROSS_CPU;
 }
 
+uint64_t km_size(const struct km_cfg *cfg)
+{
+	const enum il_km_recipe rc = (enum il_km_recipe)cfg->recipe;
+
+	if (rc == IL_KM_RENAME)
+		return 0;
+	return cfg->size ? cfg->size : il_kmutex_size_default(rc);
+}
+
 /*
  * The configuration as a job file: what runs is exactly what --print-job
  * shows, and invlab-run can run it (validate = none: the kmutex judge,
@@ -81,10 +90,7 @@ void km_job_text(enum km_config c, char *job, size_t len)
 		   il_kmutex_lock_name((enum il_km_recipe)cfg->recipe),
 		   km_config_names[c], cfg->common.duration_ns, rname, via);
 	if (cfg->recipe != IL_KM_RENAME)
-		il_appendf(job, len, "size = %" PRIu64 "\n",
-			   cfg->size ? cfg->size
-				     : il_kmutex_size_default(
-					       (enum il_km_recipe)cfg->recipe));
+		il_appendf(job, len, "size = %" PRIu64 "\n", km_size(cfg));
 	if (cfg->recipe == IL_KM_RENAME || cfg->recipe == IL_KM_FPOS)
 		il_appendf(job, len, "dir = %s\n", cfg->dir);
 	if (cfg->recipe == IL_KM_SEQFILE)

@@ -131,10 +131,7 @@ void km_json_head(struct drv *d, struct il_json *j)
 	il_json_str(j, "recipe", il_kmutex_recipe_name(rc));
 	il_json_str(j, "lock", il_kmutex_lock_name(rc));
 	il_json_str(j, "via", via);
-	il_json_uint(j, "size_bytes",
-		     rc == IL_KM_RENAME ? 0
-		     : cfg->size	? cfg->size
-					: il_kmutex_size_default(rc));
+	il_json_uint(j, "size_bytes", km_size(cfg));
 	il_json_str(j, "dir", cfg->dir);
 	il_json_str(j, "source", cfg->source);
 	il_json_uint(j, "period_ns", cfg->period_ns);
