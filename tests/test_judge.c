@@ -426,6 +426,29 @@ static const char chain_job[] =
 	"cpu = 1\n"
 	"body = run 1ms\n";
 
+/* the same chain with its head first in the file (task 0) */
+static const char chain_job_head_first[] =
+	"[global]\n"
+	"validate = chain\n"
+	"[resource A]\n"
+	"[resource B]\n"
+	"[task t1]\n"
+	"class = fifo:30\n"
+	"cpu = 0\n"
+	"body = lock A, unlock A\n"
+	"[task t3]\n"
+	"class = fifo:10\n"
+	"cpu = 1\n"
+	"body = lock B, run 2ms, unlock B\n"
+	"[task t2]\n"
+	"class = fifo:20\n"
+	"cpu = 1\n"
+	"body = lock A, run 1ms, lock B, run 1ms, unlock B, unlock A\n"
+	"[task hog]\n"
+	"class = fifo:25\n"
+	"cpu = 1\n"
+	"body = run 1ms\n";
+
 static void chain_run(void)
 {
 	int t1 = t_task("t1"), t2 = t_task("t2"), t3 = t_task("t3");
@@ -462,6 +485,15 @@ static void test_chain(void)
 	t_check_contains(ck[0].c.evidence,
 			 "transitive priority inheritance, 2 links");
 	t_check_int(ck[0].c.noise_ns, 2 * eps + MS);
+	/* the head as task 0: a lower task after it does not take over */
+	t_run_reset(chain_job_head_first);
+	chain_run();
+	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
+	t_check_str(ck[0].task, "t1");
+	t_check_int(ck[0].c.verdict, IL_PASS);
+	t_check_int(ck[0].c.bound_ns, 5 * MS);
+	t_run_reset(chain_job);
+	chain_run();
 	/* the tail on a third CPU: two hops */
 	t_er.tasks[t_task("t3")].cpu = 2;
 	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);

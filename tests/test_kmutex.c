@@ -1086,6 +1086,19 @@ static void test_km_model(void)
 	t_check_int(il_km_model(NULL, &t_er, &t_env, &t_km, &fs, &in, why,
 				sizeof(why)),
 		    -EINVAL);
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, NULL, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, NULL, why,
+				sizeof(why)),
+		    -EINVAL);
+	/* no waiter named fg */
+	snprintf(t_sc.tasks[0].name, sizeof(t_sc.tasks[0].name), "waiter");
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_contains(why, "not a kmutex run");
+	snprintf(t_sc.tasks[0].name, sizeof(t_sc.tasks[0].name), "fg");
 	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, NULL, &n, &out,
 				    why, sizeof(why)),
 		    -EINVAL);
