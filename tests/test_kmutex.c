@@ -1123,6 +1123,22 @@ static void test_km_model(void)
 				sizeof(why)),
 		    -EINVAL);
 	t_er.tasks[0].nlocks = 1;
+	/* the contender as task 0 of the job: still counted, still
+	 * weighted */
+	t_run_reset("[global]\nvalidate = none\n[resource K]\ntype = rename\n"
+		    "[task bg]\nclass = other\nactivation = hog\n"
+		    "body = call K\ncgroup = kmutex-bg\ncpu_weight = 20\n"
+		    "[task fg]\nclass = other\nactivation = hog\n"
+		    "body = call K, sleep 1ms\n");
+	t_run_waits(0, 0, 7, 5 * US, 0, 0);
+	t_run_waits(1, 0, 10, 5 * US, 0, 0);
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    0);
+	t_check_int(in.contender_calls, 7);
+	t_check_int(in.bg_weight, 20);
+	t_check_int(in.blocked->count, 10);
+	t_run_kmutex(IL_KM_CONFIG_CONTENTION, 10, 0, 0, 10);
 	/* judged: one check, the kmutex validator's, of fg */
 	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
 				    &out, why, sizeof(why)),
