@@ -510,6 +510,19 @@ static void test_chain(void)
 	t_er.tasks[t_task("t1")].cpu = 1;
 	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
 	t_check_int(ck[0].c.noise_ns, eps);
+	/* the same on CPU 0: CPU 0 is a CPU like another */
+	for (int i = 0; i < t_sc.ntasks; i++)
+		t_er.tasks[i].cpu = 0;
+	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
+	t_check_int(ck[0].c.noise_ns, eps);
+	/* an owner that releases another lock while it holds the head's:
+	 * it still holds it, and the chain goes on through B */
+	t_run_reset(chain_job);
+	set("t2.body=lock B, lock A, unlock B, run 1ms, lock B, run 1ms, "
+	    "unlock B, unlock A");
+	chain_run();
+	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
+	t_check_contains(ck[0].c.evidence, "2 links");
 	/* a 250 Hz kernel: the hop's tick is 4 ms of a 5 ms bound, too
 	 * much for the check to tell a working protocol from a broken one */
 	t_run_reset(chain_job);

@@ -1086,6 +1086,12 @@ static void test_km_model(void)
 	t_check_int(il_km_model(NULL, &t_er, &t_env, &t_km, &fs, &in, why,
 				sizeof(why)),
 		    -EINVAL);
+	t_check_int(il_km_model(&t_sc, NULL, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_model(&t_sc, &t_er, NULL, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
 	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, NULL, &in, why,
 				sizeof(why)),
 		    -EINVAL);
