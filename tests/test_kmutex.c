@@ -1108,6 +1108,12 @@ static void test_km_model(void)
 	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, NULL, &n, &out,
 				    why, sizeof(why)),
 		    -EINVAL);
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, NULL,
+				    &out, why, sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    NULL, why, sizeof(why)),
+		    -EINVAL);
 	t_sc.res[0].k.type = IL_RES_MUTEX;
 	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
 				sizeof(why)),
