@@ -37,8 +37,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include <invlab/cpu.h>
-#include <invlab/strbuf.h>
 #include <invlab/time.h>
 
 #include "driver.h"
@@ -148,46 +146,6 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 	return -1;
 }
 
-/* --unreserve: the task as SCHED_OTHER, one real-time hog per CPU */
-static int unreserve(struct drv *d, int c, struct il_scenario *sc, int ti,
-		     char *err, size_t len)
-{
-	const char *name = ((const struct cfg *)d->cfg)->unreserve;
-	int cpus[IL_MAX_CPUS], ncpu = il_cpu_online(cpus, IL_MAX_CPUS), ret;
-
-	if (sc->tasks[ti].sched.policy != IL_SCHED_DEADLINE) {
-		snprintf(err, len,
-			 "--unreserve %s: the task has no reservation to take "
-			 "away (%s)",
-			 name, sc->tasks[ti].k.class_spec);
-		return -EINVAL;
-	}
-	d->declared[c][ti] = sc->tasks[ti].sched;
-	d->unreserved[c] = ti;
-	ret = drv_setf(sc, err, len, "%s.class=other", name);
-	/* the fair class gets what RT throttling and the fair server leave
-	 * it; deadline tasks lose nothing */
-	for (int k = 0; !ret && k < ncpu && sc->ntasks < IL_MAX_TASKS; k++) {
-		char hog[24];
-
-		snprintf(hog, sizeof(hog), "rt-hog%d", k);
-		if (il_scenario_add_task(sc, hog) < 0) {
-			snprintf(err, len, "--unreserve: cannot add %s", hog);
-			return -EINVAL;
-		}
-		ret = drv_setf(sc, err, len, "rt-hog%d.class=fifo:1", k);
-		if (!ret)
-			ret = drv_setf(sc, err, len, "rt-hog%d.cpu=spread", k);
-		if (!ret)
-			ret = drv_setf(sc, err, len, "rt-hog%d.activation=hog",
-				       k);
-		if (!ret)
-			ret = drv_setf(sc, err, len, "rt-hog%d.body=run 1ms",
-				       k);
-	}
-	return ret;
-}
-
 static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 		  size_t len)
 {
@@ -207,7 +165,8 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 	if (ret || ti < 0)
 		return ret;
 	unreserve_used = true;
-	return unreserve(d, c, sc, ti, err, len);
+	return demo_unreserve(sc, ti, &d->declared[c][ti], &d->unreserved[c],
+			      err, len);
 }
 
 static void header(struct drv *d, FILE *f)

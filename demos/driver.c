@@ -639,6 +639,7 @@ static void report_run(struct session *s, struct drv_run *r)
 		il_timeline_json(&s->j, "worst_wait", &s->tl);
 	/* everything the verdicts were decided from (invlab-judge) */
 	demo_judge_record(&r->env, r->mask, &rec);
+	rec.kmutex = r->kmutex;
 	il_report_judge_inputs(&s->j, r->sc, r->er, &rec);
 	il_json_end_object(&s->j);
 }

@@ -42,6 +42,7 @@
 #include <invlab/live.h>
 #include <invlab/opt.h>
 #include <invlab/probe.h>
+#include <invlab/report-judge.h>
 #include <invlab/report.h>
 #include <invlab/scenario.h>
 #include <invlab/sysinfo.h>
@@ -75,6 +76,8 @@ struct drv_run {
 	int nck;
 	/* why the first check is expected as it is ("" : not said) */
 	char expect_why[160];
+	/* a kmutex run: its judge's inputs, for the result file (NULL) */
+	const struct il_judge_kmutex *kmutex;
 };
 
 struct drv;

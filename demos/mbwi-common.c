@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* The judge's environment, tables and JSON shared by invlab-run and
- * dl-mbwi; see mbwi-common.h. */
+/*
+ * About SCHED_DEADLINE scenarios, shared by the driver and dl-mbwi: the
+ * per-task tables and JSON, and the negative control that takes a task's
+ * reservation away; see mbwi-common.h.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include <invlab/cpu.h>
 #include <invlab/engine.h>
 #include <invlab/hist.h>
 #include <invlab/mbwi.h>
@@ -17,72 +20,6 @@
 
 #include "driver.h"
 #include "mbwi-common.h"
-
-/* one step of the steal counter in /proc/stat: 1/USER_HZ */
-static uint64_t steal_step(void)
-{
-	long hz = sysconf(_SC_CLK_TCK);
-
-	return hz > 0 ? 1000000000ull / (uint64_t)hz : 10000000ull;
-}
-
-int demo_judge_env(const struct il_scenario *sc,
-		   const struct il_engine_result *er,
-		   const struct il_sysinfo *si, unsigned mask, const int *stop,
-		   struct il_hist calib[IL_MAX_TASKS], struct il_hist *any,
-		   struct il_judge_env *env, char *why, size_t len)
-{
-	bool need[IL_MAX_TASKS];
-	struct il_judge_calib how;
-	int ret;
-
-	env->tick_ns = demo_tick_ns(si);
-	env->steal_step_ns = steal_step();
-	env->ncpus = si->cpus_online;
-	env->rt_runtime_us = si->rt_runtime_us;
-	env->rt_period_us = si->rt_period_us;
-	il_judge_calib_needed(sc, er, mask, need);
-	for (int i = 0; i < sc->ntasks; i++) {
-		env->calib[i] = NULL;
-		if (!need[i])
-			continue;
-		il_judge_calib_of(sc, er, i, &how);
-		ret = il_engine_calibrate(how.cpu, &how.sched, how.samples,
-					  how.period_ns, stop, &calib[i], why,
-					  len);
-		if (ret)
-			return ret;
-		env->calib[i] = &calib[i];
-	}
-	env->calib_any = NULL;
-	if (il_judge_calib_any_needed(sc, mask)) {
-		il_judge_calib_of(sc, er, -1, &how);
-		ret = il_engine_calibrate(how.cpu, &how.sched, how.samples,
-					  how.period_ns, stop, any, why, len);
-		if (ret)
-			return ret;
-		env->calib_any = any;
-	}
-	return 0;
-}
-
-void demo_judge_record(const struct il_judge_env *env, unsigned mask,
-		       struct il_judge_record *rec)
-{
-	memset(rec, 0, sizeof(*rec));
-	rec->validators = mask;
-	rec->tick_ns = env->tick_ns;
-	rec->steal_step_ns = env->steal_step_ns;
-	rec->ncpus = env->ncpus;
-	rec->rt_runtime_us = env->rt_runtime_us;
-	rec->rt_period_us = env->rt_period_us;
-	rec->calib_any = env->calib_any;
-	rec->unreserved = env->unreserved;
-	for (int i = 0; i < IL_MAX_TASKS; i++) {
-		rec->calib[i] = env->calib[i];
-		rec->declared[i] = env->declared[i];
-	}
-}
 
 /* blocked time of every lock request of a task: total and largest */
 static void blocked_of(const struct il_task_result *r, uint64_t *total,
@@ -242,4 +179,43 @@ void demo_json_tasks(struct il_json *j, const struct il_scenario *sc,
 		il_json_end_object(j);
 	}
 	il_json_end_array(j);
+}
+
+int demo_unreserve(struct il_scenario *sc, int ti, struct il_sched *declared,
+		   int *unreserved, char *err, size_t len)
+{
+	const char *name = sc->tasks[ti].name;
+	int cpus[IL_MAX_CPUS], ncpu = il_cpu_online(cpus, IL_MAX_CPUS), ret;
+
+	if (sc->tasks[ti].sched.policy != IL_SCHED_DEADLINE) {
+		snprintf(err, len,
+			 "--unreserve %s: the task has no reservation to take "
+			 "away (%s)",
+			 name, sc->tasks[ti].k.class_spec);
+		return -EINVAL;
+	}
+	*declared = sc->tasks[ti].sched;
+	*unreserved = ti;
+	ret = drv_setf(sc, err, len, "%s.class=other", name);
+	/* the fair class gets what RT throttling and the fair server leave
+	 * it; deadline tasks lose nothing */
+	for (int k = 0; !ret && k < ncpu && sc->ntasks < IL_MAX_TASKS; k++) {
+		char hog[24];
+
+		snprintf(hog, sizeof(hog), "rt-hog%d", k);
+		if (il_scenario_add_task(sc, hog) < 0) {
+			snprintf(err, len, "--unreserve: cannot add %s", hog);
+			return -EINVAL;
+		}
+		ret = drv_setf(sc, err, len, "rt-hog%d.class=fifo:1", k);
+		if (!ret)
+			ret = drv_setf(sc, err, len, "rt-hog%d.cpu=spread", k);
+		if (!ret)
+			ret = drv_setf(sc, err, len, "rt-hog%d.activation=hog",
+				       k);
+		if (!ret)
+			ret = drv_setf(sc, err, len, "rt-hog%d.body=run 1ms",
+				       k);
+	}
+	return ret;
 }

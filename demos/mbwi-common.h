@@ -43,6 +43,17 @@ void demo_judge_record(const struct il_judge_env *env, unsigned mask,
 void demo_print_dl_tasks(FILE *f, const struct il_scenario *sc,
 			 const struct il_engine_result *er, const char *pfx);
 
+/*
+ * The negative control --unreserve: task ti runs as SCHED_OTHER behind a
+ * SCHED_FIFO hog on every CPU (the fair class gets what RT throttling
+ * and the fair server leave it; deadline tasks lose nothing), while the
+ * checks judge it by the reservation it had, saved in *declared (and ti
+ * in *unreserved) once it is known to have one.  0, or -EINVAL with err
+ * (the task has no reservation, no room for a hog).
+ */
+int demo_unreserve(struct il_scenario *sc, int ti, struct il_sched *declared,
+		   int *unreserved, char *err, size_t len);
+
 /* The "tasks" array of a run's JSON object. */
 void demo_json_tasks(struct il_json *j, const struct il_scenario *sc,
 		     const struct il_engine_result *er);

@@ -20,26 +20,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <invlab/cpu.h>
 #include <invlab/time.h>
-#include <invlab/validate.h>
 
-#include "driver.h"
+#include "pi-classic.h"
 #include "jobs.h"
 
-struct cfg {
-	struct il_common_cfg common; /* must come first: see opt.h */
-	int protocol;
-	int64_t cpu;
-	uint64_t cs_ns, hog_ns;
-	int64_t prio_low, prio_medium, prio_high;
-	int ignore_protocol;
-};
-
-#define O(f) offsetof(struct cfg, f)
+#define O(f) offsetof(struct pic_cfg, f)
 static const struct il_opt pi_opts[] = {
 	{
 		.name = "protocol",
@@ -137,12 +125,12 @@ static const struct drv_config protocols[] = {
 	{ .name = "protect", .set = { "M.protocol=protect" } },
 };
 
-static int cpu; /* the one CPU of the three tasks */
+int pic_cpu;
 
 static int setup(struct drv *d, int argc, char **argv, int pos)
 {
 	const struct demo_job *job = demo_job("pi-classic");
-	const struct cfg *cfg = d->cfg;
+	const struct pic_cfg *cfg = d->cfg;
 	int cpus[IL_MAX_CPUS], n;
 
 	if (!(cfg->prio_low < cfg->prio_medium &&
@@ -153,8 +141,8 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 			cfg->prio_low, cfg->prio_medium, cfg->prio_high);
 		return 2;
 	}
-	cpu = drv_cpu(d, cfg->cpu);
-	if (cpu < 0)
+	pic_cpu = drv_cpu(d, cfg->cpu);
+	if (pic_cpu < 0)
 		return 2;
 	for (int c = 0; c < d->nconfigs; c++) {
 		d->configs[c].text = job->text;
@@ -166,7 +154,7 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 	/* keep the orchestrator off the test CPU when there is another */
 	n = il_cpu_online(cpus, IL_MAX_CPUS);
 	for (int i = 0; i < n; i++)
-		if (cpus[i] != cpu && il_pin_cpu(0, cpus[i]) == 0)
+		if (cpus[i] != pic_cpu && il_pin_cpu(0, cpus[i]) == 0)
 			break;
 	return -1;
 }
@@ -175,7 +163,7 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 		  size_t len)
 {
-	const struct cfg *g = d->cfg;
+	const struct pic_cfg *g = d->cfg;
 	static const char *const task[] = { "low", "medium", "high" };
 	const int64_t prio[] = { g->prio_low, g->prio_medium, g->prio_high };
 	char cs[32], lead[32], hog[32];
@@ -185,7 +173,7 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 	il_format_duration_exact(lead, sizeof(lead), g->cs_ns / 4);
 	il_format_duration_exact(hog, sizeof(hog), g->hog_ns);
 	for (int t = 0; t < 3; t++)
-		if (drv_setf(sc, err, len, "%s.cpu=%d", task[t], cpu) ||
+		if (drv_setf(sc, err, len, "%s.cpu=%d", task[t], pic_cpu) ||
 		    drv_setf(sc, err, len, "%s.class=fifo:%" PRId64, task[t],
 			     prio[t]))
 			return -EINVAL;
@@ -203,7 +191,7 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 
 static void header(struct drv *d, FILE *f)
 {
-	const struct cfg *g = d->cfg;
+	const struct pic_cfg *g = d->cfg;
 	char cs[24], hog[24];
 
 	il_format_duration(cs, sizeof(cs), g->cs_ns);
@@ -212,90 +200,8 @@ static void header(struct drv *d, FILE *f)
 		"pi-classic: SCHED_FIFO threads on CPU %d: low (prio %" PRId64
 		") holds the mutex for %s of CPU, high (prio %" PRId64
 		") requests it, medium (prio %" PRId64 ") spins up to %s%s\n",
-		cpu, g->prio_low, cs, g->prio_high, g->prio_medium, hog,
+		pic_cpu, g->prio_low, cs, g->prio_high, g->prio_medium, hog,
 		g->ignore_protocol ? "; protocols IGNORED (self-test)" : "");
-}
-
-/* high's lock, low's section on M, and the calibration */
-#define HIGH(r)	 (&(r)->er->tasks[il_scenario_task((r)->sc, "high")])
-#define LOW(r)	 (&(r)->er->tasks[il_scenario_task((r)->sc, "low")])
-#define CALIB(r) ((r)->env.calib[il_scenario_task((r)->sc, "high")])
-
-static void run_note(struct drv *d, const struct drv_run *r, FILE *f,
-		     const char *pfx)
-{
-	const struct il_hist *cal = CALIB(r);
-	char steal[24];
-
-	if (!r->nck)
-		return;
-	il_format_duration(steal, sizeof(steal), r->er->steal_ns);
-	fprintf(f,
-		"%s  %s; bound = longest critical section measured; noise = "
-		"p90 idle wakeup latency (%" PRIu64 " samples); steal on the "
-		"CPU %s; %zu round(s) with a late holder not judged\n",
-		pfx, r->ck[0].c.bound_name, cal ? cal->count : 0, steal,
-		HIGH(r)->locks[0]->late);
-}
-
-static void json_head(struct drv *d, struct il_json *j)
-{
-	const struct cfg *g = d->cfg;
-
-	il_json_begin_object(j, "scenario");
-	il_json_int(j, "cpu", cpu);
-	il_json_uint(j, "cs_ns", g->cs_ns);
-	il_json_uint(j, "hog_ns", g->hog_ns);
-	il_json_uint(j, "lead_ns", g->cs_ns / 4);
-	il_json_int(j, "prio_low", g->prio_low);
-	il_json_int(j, "prio_medium", g->prio_medium);
-	il_json_int(j, "prio_high", g->prio_high);
-	il_json_uint(j, "duration_ns", g->common.duration_ns);
-	il_json_int(j, "repeat", g->common.repeat);
-	il_json_bool(j, "ignore_protocol", g->ignore_protocol);
-	il_json_end_object(j);
-}
-
-static void json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
-{
-	const struct il_task_result *lo = LOW(r);
-	int m = il_scenario_resource(r->sc, "M");
-	struct il_hist none;
-
-	drv_json_subject(d, r, j);
-	il_json_uint(j, "rounds_late_holder", HIGH(r)->locks[0]->late);
-	il_hist_init(&none);
-	il_json_hist(j, "holder_cs_cpu_ns", lo->hold[m] ? lo->hold[m] : &none);
-}
-
-/* --live: high's waits and the verdict forming (no noise allowance yet) */
-static int live_rows(struct drv *d, const struct drv_run *r,
-		     const struct il_engine_result *er, struct il_live_row *row,
-		     int max)
-{
-	const struct il_task_result *hi =
-		&er->tasks[il_scenario_task(r->sc, "high")];
-	const struct il_task_result *lo =
-		&er->tasks[il_scenario_task(r->sc, "low")];
-	int m = il_scenario_resource(r->sc, "M");
-	struct il_bound_input in = { .bound_ns = lo->hold_max[m],
-				     .min_samples = 20,
-				     .bound_name = "bound" };
-	size_t n = __atomic_load_n(&hi->locks[0]->nsamples, __ATOMIC_ACQUIRE);
-	struct il_check c;
-
-	/* no verdict so far (NONE) when the check cannot run */
-	if (il_check_blocking(&in, hi->locks[0]->samples, n, &c))
-		c.verdict = IL_NONE;
-	snprintf(row[0].name, sizeof(row[0].name), "high blocked");
-	row[0].h = &hi->locks[0]->blocked;
-	snprintf(row[0].verdict, sizeof(row[0].verdict), "%s so far",
-		 il_verdict_name(c.verdict));
-	snprintf(row[1].name, sizeof(row[1].name), "high wakeup");
-	row[1].h = &hi->wakeup;
-	snprintf(row[2].name, sizeof(row[2].name), "low section (CPU)");
-	row[2].h = lo->hold[m];
-	return row[2].h && max >= 3 ? 3 : 2;
 }
 
 static const struct drv_family pi_classic = {
@@ -309,16 +215,16 @@ static const struct drv_family pi_classic = {
 		"verdict as expected, 1 otherwise, 2 bad usage, 77 cannot "
 		"run here, 99 broken setup, 128+N interrupted by signal N.",
 	.opts = pi_opts,
-	.cfg_size = sizeof(struct cfg),
+	.cfg_size = sizeof(struct pic_cfg),
 	.configs = protocols,
 	.nconfigs = 3,
 	.setup = setup,
 	.adjust = adjust,
 	.header = header,
-	.run_note = run_note,
-	.json_head = json_head,
-	.json_run = json_run,
-	.live_rows = live_rows,
+	.run_note = pic_run_note,
+	.json_head = pic_json_head,
+	.json_run = pic_json_run,
+	.live_rows = pic_live_rows,
 	.subject = "high",
 	.config_label = "protocol",
 	.subject_table = true,

@@ -130,6 +130,7 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 		il_json_int(j, "res", lr->res);
 		il_json_uint(j, "late", lr->late);
 		il_json_bool(j, "exact_foreign", lr->exact_foreign != 0);
+		il_json_hist(j, "blocked_ns", &lr->blocked);
 		/* each wait: [delay, foreign, lower, timed_out] */
 		il_json_begin_array(j, "samples");
 		for (size_t k = 0; k < lr->nsamples; k++) {
@@ -147,6 +148,25 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 		il_json_end_object(j);
 	}
 	il_json_end_array(j);
+	il_json_end_object(j);
+}
+
+static void kmutex_obj(struct il_json *j, const struct il_judge_kmutex *km,
+		       const struct il_engine_result *er)
+{
+	const struct il_sysinfo *si = km->si;
+
+	il_json_begin_object(j, "kmutex");
+	il_json_int(j, "config", km->config);
+	il_json_uint(j, "quantum_ns", km->quantum_ns);
+	il_json_bool(j, "donor_migration", km->donor_migration);
+	il_json_str(j, "hung_why", er->hung ? er->hung_why : NULL);
+	il_json_str(j, "release", si ? si->release : NULL);
+	il_json_int(j, "proxy_exec_active", si ? si->proxy_exec_active : -1);
+	il_json_int(j, "fair_server_runtime_ns",
+		    si ? si->fair_server_runtime_ns : -1);
+	il_json_int(j, "fair_server_period_ns",
+		    si ? si->fair_server_period_ns : -1);
 	il_json_end_object(j);
 }
 
@@ -189,5 +209,7 @@ void il_report_judge_inputs(struct il_json *j, const struct il_scenario *sc,
 	for (int i = 0; i < er->ntasks && i < IL_MAX_TASKS; i++)
 		task_obj(j, &er->tasks[i], sc->nres, rec, i);
 	il_json_end_array(j);
+	if (rec->kmutex)
+		kmutex_obj(j, rec->kmutex, er);
 	il_json_end_object(j);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Synthetic runs for the judge's unit tests; see t_judge.h. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,4 +138,51 @@ int t_judge(unsigned mask, struct il_judged *out, int max, int *n, char *why,
 	why[0] = '\0';
 	memset(out, 0, (size_t)max * sizeof(*out));
 	return il_judge_run(&t_sc, &t_er, &t_env, mask, out, max, n, why, len);
+}
+
+struct il_judge_kmutex t_km;
+struct il_sysinfo t_km_si;
+
+void t_run_kmutex(int c, int n, int slow, uint64_t slow_ns, int ncont)
+{
+	/* IL_KM_CONFIG_RT_WAITER: kmutex-bounds.h, which tests link alone */
+	const bool rt = c == 6;
+	char job[1024];
+	struct il_lock_result *lr;
+	int fg, bg;
+
+	snprintf(job, sizeof(job),
+		 "[global]\nvalidate = none\n[resource K]\ntype = rename\n"
+		 "[task fg]\nclass = %s\nactivation = hog\n"
+		 "body = call K, sleep 1ms\n"
+		 "[task %s]\nclass = other\nactivation = hog\nbody = call K\n"
+		 "cgroup = kmutex-bg\ncpu_weight = 10\n"
+		 "[task hog1]\nclass = other\nactivation = hog\n"
+		 "body = run 100ms\ncgroup = kmutex-hogs\ncpu_weight = 1000\n",
+		 rt ? "fifo:50" : "other", rt ? "owner" : "bg");
+	t_run_reset(job);
+	fg = t_task("fg");
+	bg = t_task(rt ? "owner" : "bg");
+	t_run_waits(fg, 0, n, 5000, 0, 0);
+	lr = t_er.tasks[fg].locks[0];
+	il_hist_init(&lr->blocked);
+	for (int k = 0; k < n; k++) {
+		lr->samples[k].delay_ns = k < slow ? slow_ns : 5000;
+		il_hist_record(&lr->blocked, lr->samples[k].delay_ns);
+	}
+	t_run_waits(bg, 0, ncont, 5000, 0, 0);
+	t_er.kmutex_cost_ns[0] = 8000;
+	t_er.kmutex_cost_p90_ns[0] = 10000;
+	memset(&t_km_si, 0, sizeof(t_km_si));
+	snprintf(t_km_si.release, sizeof(t_km_si.release), "6.18.44");
+	t_km_si.proxy_exec_active = 0;
+	t_km_si.rt_runtime_us = 950000;
+	t_km_si.rt_period_us = 1000000;
+	t_km_si.fair_server_runtime_ns = -1;
+	t_km_si.fair_server_period_ns = -1;
+	t_env.rt_runtime_us = t_km_si.rt_runtime_us;
+	t_env.rt_period_us = t_km_si.rt_period_us;
+	t_km = (struct il_judge_kmutex){ .config = c,
+					 .quantum_ns = 3000000,
+					 .si = &t_km_si };
 }

@@ -11,7 +11,9 @@
 #include <invlab/engine.h>
 #include <invlab/hist.h>
 #include <invlab/judge.h>
+#include <invlab/report-judge.h>
 #include <invlab/scenario.h>
+#include <invlab/sysinfo.h>
 
 #define T_MAX_SAMPLES 256
 #define T_MAX_JOBS    512
@@ -41,6 +43,19 @@ void t_run_jobs(int i, int n, uint64_t period_ns, uint64_t resp_ns,
 void t_run_job_resp(int i, size_t k, uint64_t resp_ns);
 /* index of a task by name (aborts when unknown) */
 int t_task(const char *name);
+/*
+ * A run of the kmutex demo's configuration c (enum il_km_config): fg
+ * calling K (rename, through system calls; SCHED_FIFO in rt-waiter),
+ * the contender "bg" ("owner" in rt-waiter) in a cgroup of weight 10 and
+ * "hog1" in one of 1000; fg's n calls (at most T_MAX_SAMPLES), `slow` of
+ * them slow_ns and the rest 5 us; the contender's ncont calls; K's costs
+ * 8 us, 10 us at p90.  t_km is the judge's record of it: quantum 3 ms,
+ * the fingerprint t_km_si (6.18, proxy execution off, debugfs not
+ * readable: the default fair server 50ms/1s).
+ */
+extern struct il_judge_kmutex t_km;
+extern struct il_sysinfo t_km_si;
+void t_run_kmutex(int c, int n, int slow, uint64_t slow_ns, int ncont);
 /* judge the run: il_judge_run's return, checks in out[0..*n) */
 int t_judge(unsigned mask, struct il_judged *out, int max, int *n, char *why,
 	    size_t len);

@@ -426,6 +426,29 @@ static const char chain_job[] =
 	"cpu = 1\n"
 	"body = run 1ms\n";
 
+/* the same chain with its head first in the file (task 0) */
+static const char chain_job_head_first[] =
+	"[global]\n"
+	"validate = chain\n"
+	"[resource A]\n"
+	"[resource B]\n"
+	"[task t1]\n"
+	"class = fifo:30\n"
+	"cpu = 0\n"
+	"body = lock A, unlock A\n"
+	"[task t3]\n"
+	"class = fifo:10\n"
+	"cpu = 1\n"
+	"body = lock B, run 2ms, unlock B\n"
+	"[task t2]\n"
+	"class = fifo:20\n"
+	"cpu = 1\n"
+	"body = lock A, run 1ms, lock B, run 1ms, unlock B, unlock A\n"
+	"[task hog]\n"
+	"class = fifo:25\n"
+	"cpu = 1\n"
+	"body = run 1ms\n";
+
 static void chain_run(void)
 {
 	int t1 = t_task("t1"), t2 = t_task("t2"), t3 = t_task("t3");
@@ -462,6 +485,15 @@ static void test_chain(void)
 	t_check_contains(ck[0].c.evidence,
 			 "transitive priority inheritance, 2 links");
 	t_check_int(ck[0].c.noise_ns, 2 * eps + MS);
+	/* the head as task 0: a lower task after it does not take over */
+	t_run_reset(chain_job_head_first);
+	chain_run();
+	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
+	t_check_str(ck[0].task, "t1");
+	t_check_int(ck[0].c.verdict, IL_PASS);
+	t_check_int(ck[0].c.bound_ns, 5 * MS);
+	t_run_reset(chain_job);
+	chain_run();
 	/* the tail on a third CPU: two hops */
 	t_er.tasks[t_task("t3")].cpu = 2;
 	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
@@ -478,6 +510,19 @@ static void test_chain(void)
 	t_er.tasks[t_task("t1")].cpu = 1;
 	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
 	t_check_int(ck[0].c.noise_ns, eps);
+	/* the same on CPU 0: CPU 0 is a CPU like another */
+	for (int i = 0; i < t_sc.ntasks; i++)
+		t_er.tasks[i].cpu = 0;
+	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
+	t_check_int(ck[0].c.noise_ns, eps);
+	/* an owner that releases another lock while it holds the head's:
+	 * it still holds it, and the chain goes on through B */
+	t_run_reset(chain_job);
+	set("t2.body=lock B, lock A, unlock B, run 1ms, lock B, run 1ms, "
+	    "unlock B, unlock A");
+	chain_run();
+	t_check_int(t_judge(IL_JUDGE_CHAIN, ck, 32, &n, why, sizeof(why)), 0);
+	t_check_contains(ck[0].c.evidence, "2 links");
 	/* a 250 Hz kernel: the hop's tick is 4 ms of a 5 ms bound, too
 	 * much for the check to tell a working protocol from a broken one */
 	t_run_reset(chain_job);
@@ -610,6 +655,62 @@ static void test_chain_does_not_apply(void)
 		    -ENOSPC);
 }
 
+/* the pi check so far (--live): against the holder's longest section */
+static void test_pi_so_far(void)
+{
+	struct il_wait_sample w[24];
+
+	for (int k = 0; k < 24; k++)
+		w[k] = (struct il_wait_sample){ .delay_ns = MS };
+	/* 20 waits within the bound: PASS; one fewer: UNDECIDED */
+	t_check_int(il_judge_pi_so_far(w, 20, 2 * MS), IL_PASS);
+	t_check_int(il_judge_pi_so_far(w, 19, 2 * MS), IL_UNDECIDED);
+	/* no noise allowance: a wait just over the bound FAILs */
+	w[3].delay_ns = 2 * MS + 1;
+	t_check_int(il_judge_pi_so_far(w, 20, 2 * MS), IL_FAIL);
+	t_check_int(il_judge_pi_so_far(w, 20, 2 * MS + 1), IL_PASS);
+	t_check_int(il_judge_pi_so_far(NULL, 20, 2 * MS), IL_NONE);
+}
+
+/* a fair-class head under inheritance: the bound does not apply */
+static void test_chain_fair_head(void)
+{
+	struct il_judged c = { .expected = IL_PASS };
+
+	t_run_reset(chain_job);
+	set("A.protocol=inherit");
+	c.c.verdict = IL_FAIL;
+	/* a real-time head: left as judged */
+	t_check(!il_judge_chain_fair_head(&t_sc, "t1", &c));
+	t_check_int(c.c.verdict, IL_FAIL);
+	t_check_int(c.expected, IL_PASS);
+	t_check(!il_judge_chain_fair_head(&t_sc, "nobody", &c));
+	t_check(!il_judge_chain_fair_head(NULL, "t1", &c));
+	t_check(!il_judge_chain_fair_head(&t_sc, "t1", NULL));
+	/* fair, but its lock does not inherit */
+	set("t1.class=other");
+	set("A.protocol=none");
+	t_check(!il_judge_chain_fair_head(&t_sc, "t1", &c));
+	t_check_int(c.c.verdict, IL_FAIL);
+	set("A.protocol=protect");
+	t_check(!il_judge_chain_fair_head(&t_sc, "t1", &c));
+	/* fair and inheriting: UNDECIDED, and expected so */
+	set("A.protocol=inherit");
+	t_check(il_judge_chain_fair_head(&t_sc, "t1", &c));
+	t_check_int(c.c.verdict, IL_UNDECIDED);
+	t_check_int(c.expected, IL_UNDECIDED);
+	t_check_str(c.c.evidence, "bound does not apply: a fair-class head "
+				  "cannot boost its owners above real-time "
+				  "work");
+	/* the other fair classes too; a task that takes no lock is no head */
+	set("t1.class=batch");
+	t_check(il_judge_chain_fair_head(&t_sc, "t1", &c));
+	set("t1.class=idle");
+	t_check(il_judge_chain_fair_head(&t_sc, "t1", &c));
+	set("t1.body=run 1ms");
+	t_check(!il_judge_chain_fair_head(&t_sc, "t1", &c));
+}
+
 int main(void)
 {
 	test_validators();
@@ -622,6 +723,8 @@ int main(void)
 	test_chain();
 	test_chain_interferers();
 	test_chain_does_not_apply();
+	test_chain_fair_head();
+	test_pi_so_far();
 	il_scenario_free(&t_sc);
 	return t_done("judge");
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <invlab/judge.h>
+#include <invlab/kmutex-bounds.h>
 #include <invlab/report-judge.h>
 #include <invlab/report.h>
 #include <invlab/time.h>
@@ -29,6 +30,7 @@ static const char *judge_prog;
 static char path[64];
 static struct il_judged ck[32];
 static uint64_t steal_t[64], steal_v[64];
+static const struct il_judge_kmutex *km_rec; /* a kmutex run's; NULL */
 
 /* write the judged run to path; flip: change that check's verdict */
 static void write_file(unsigned mask, int n, int flip)
@@ -47,6 +49,7 @@ static void write_file(unsigned mask, int n, int flip)
 	rec.rt_period_us = t_env.rt_period_us;
 	rec.calib_any = t_env.calib_any;
 	rec.unreserved = t_env.unreserved;
+	rec.kmutex = km_rec;
 	for (int i = 0; i < IL_MAX_TASKS; i++) {
 		rec.calib[i] = t_env.calib[i];
 		rec.declared[i] = t_env.declared[i];
@@ -292,6 +295,70 @@ static void test_kmutex_costs(void)
 	t_check_int(ck[1].c.verdict, IL_UNDECIDED);
 }
 
+/*
+ * A kmutex run judged (il_km_judge_run), written with its record and
+ * judged again from the file: the verdicts asserted here, so that a
+ * judge that changed turns this red even though both sides share it.
+ */
+static void replay_km(enum il_verdict want, enum il_verdict want_expected)
+{
+	struct il_km_judged out;
+	char why[256];
+	int n = 0;
+
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck, &n, &out,
+				    why, sizeof(why)),
+		    0);
+	t_check_int(n, 1);
+	t_check_int(ck[0].c.verdict, want);
+	t_check_int(ck[0].expected, want_expected);
+	km_rec = &t_km;
+	write_file(0, n, -1);
+	t_check_int(run_judge(), 0);
+	write_file(0, n, 0);
+	t_check_int(run_judge(), 1);
+	km_rec = NULL;
+}
+
+static void test_kmutex(void)
+{
+	struct il_km_judged out;
+	char why[256];
+	int n = 1;
+
+	/* contention: 60 of 200 calls slower than the uncontended p90
+	 * (30 %): PASS; 20 of them (10 %): none, FAIL */
+	t_run_kmutex(IL_KM_CONFIG_CONTENTION, 200, 60, 100 * US, 100);
+	replay_km(IL_PASS, IL_PASS);
+	t_run_kmutex(IL_KM_CONFIG_CONTENTION, 200, 20, 100 * US, 100);
+	replay_km(IL_FAIL, IL_PASS);
+	/* throttled, threshold about 101 ms: 10 waits of 300 ms FAIL, as
+	 * expected without proxy execution; none over it PASS */
+	t_run_kmutex(IL_KM_CONFIG_THROTTLED, 200, 10, 300 * MS, 50);
+	replay_km(IL_FAIL, IL_FAIL);
+	t_run_kmutex(IL_KM_CONFIG_CROSS_CPU, 200, 0, 0, 50);
+	replay_km(IL_PASS, IL_FAIL);
+	/* another recipe: judged for information only */
+	t_run_kmutex(IL_KM_CONFIG_THROTTLED, 200, 10, 300 * MS, 50);
+	t_sc.res[0].k.type = IL_RES_FPOS;
+	replay_km(IL_FAIL, IL_NONE);
+	/* rt-waiter, bound about 1.004 s: a 2 s wait FAILs */
+	t_run_kmutex(IL_KM_CONFIG_RT_WAITER, 200, 1, 2000 * MS, 50);
+	replay_km(IL_FAIL, IL_PASS);
+	t_run_kmutex(IL_KM_CONFIG_RT_WAITER, 200, 1, 900 * MS, 50);
+	replay_km(IL_PASS, IL_PASS);
+	/* measured only: no check, recorded or re-judged */
+	t_run_kmutex(IL_KM_CONFIG_ALONE, 200, 0, 0, 0);
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck, &n, &out,
+				    why, sizeof(why)),
+		    0);
+	t_check_int(n, 0);
+	km_rec = &t_km;
+	write_file(0, 0, -1);
+	t_check_int(run_judge(), 0);
+	km_rec = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -310,6 +377,7 @@ int main(int argc, char **argv)
 	test_chain();
 	test_mbwi();
 	test_kmutex_costs();
+	test_kmutex();
 	test_bad_input();
 	unlink(path);
 	il_scenario_free(&t_sc);

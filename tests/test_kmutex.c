@@ -29,6 +29,7 @@
 #include <invlab/time.h>
 
 #include "../lib/cgroup-private.h"
+#include "t_judge.h"
 #include "t_util.h"
 
 #define MS IL_NSEC_PER_MSEC
@@ -737,6 +738,7 @@ static void test_expect(void)
 /* ---- judging one configuration (il_km_judge) ------------------------- */
 
 static struct il_hist km_blocked;
+static struct il_judged ck_km[2];
 static struct il_sysinfo km_si;
 static struct il_fair_server km_fs;
 
@@ -991,8 +993,194 @@ static void test_mut_fair_server(void);
 static void test_mut_rt_waiter(void);
 static void test_mut_share(void);
 
+/* the model: each input from the job, the engine result and the record */
+static void test_km_model(void)
+{
+	struct il_km_judge_input in;
+	struct il_fair_server fs;
+	struct il_km_judged out;
+	struct il_judge_kmutex km;
+	char why[256];
+	int n = 1;
+
+	t_run_kmutex(IL_KM_CONFIG_THROTTLED, 200, 10, 300 * MS, 50);
+	t_env.tick_ns = 2 * MS;
+	t_er.steal_ns = 7 * US;
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    0);
+	t_check_int(in.config, IL_KM_CONFIG_THROTTLED);
+	t_check_int(in.via, IL_KM_VIA_SYSCALL);
+	t_check_int(in.recipe, IL_KM_RENAME);
+	t_check_int(in.cost_ns, 8 * US);
+	t_check_int(in.cost_p90_ns, 10 * US);
+	t_check(in.blocked == &t_er.tasks[0].locks[0]->blocked);
+	t_check_int(in.blocked->count, 200);
+	t_check_int(in.contender_calls, 50);
+	t_check_int(in.bg_weight, 10);
+	t_check_int(in.hog_weight, 1000);
+	t_check_int(in.quantum_ns, 3 * MS);
+	t_check_int(in.tick_ns, 2 * MS);
+	t_check_int(in.steal_ns, 7 * US);
+	t_check_int(in.noise_ns, 0); /* rt-waiter only */
+	t_check(in.fs == &fs && fs.bounded && fs.runtime_ns == 50 * MS);
+	t_check(in.si == &t_km_si && !in.donor_migration && !in.hung);
+	/* no weight in the job: a nice-0 task's */
+	t_sc.tasks[1].k.cpu_weight = 0;
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    0);
+	t_check_int(in.bg_weight, 100);
+	/* another recipe, through io_uring */
+	t_sc.res[0].k.type = IL_RES_SEQFILE;
+	t_sc.res[0].k.via = IL_KM_VIA_URING;
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    0);
+	t_check_int(in.recipe, IL_KM_SEQFILE);
+	t_check_int(in.via, IL_KM_VIA_URING);
+
+	/* rt-waiter: the owner contends, fg's calibration is the noise */
+	t_run_kmutex(IL_KM_CONFIG_RT_WAITER, 200, 0, 0, 30);
+	t_er.hung = 1;
+	snprintf(t_er.hung_why, sizeof(t_er.hung_why), "fg: call");
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    0);
+	t_check_int(in.contender_calls, 30);
+	t_check_int(in.noise_ns, il_judge_noise_ns(&t_calib));
+	t_check(in.noise_ns > 0 && in.hung);
+	t_check_str(in.hung_why, "fg: call");
+	t_env.calib[0] = NULL;
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_contains(why, "not calibrated");
+	out.check.verdict = IL_PASS;
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    -EINVAL);
+	t_check_int(n, 0);
+	t_check_int(out.check.verdict, IL_NONE);
+	t_check_contains(out.check.evidence, "no verdict: rt-waiter");
+
+	/* what is no kmutex run */
+	t_run_kmutex(IL_KM_CONFIG_CONTENTION, 10, 0, 0, 10);
+	km = t_km;
+	km.config = IL_KM_CONFIG_N;
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	km.config = -1;
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	km = t_km;
+	km.si = NULL;
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, NULL, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_model(NULL, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_model(&t_sc, NULL, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_model(&t_sc, &t_er, NULL, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, NULL, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, NULL, why,
+				sizeof(why)),
+		    -EINVAL);
+	/* no waiter named fg */
+	snprintf(t_sc.tasks[0].name, sizeof(t_sc.tasks[0].name), "waiter");
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_contains(why, "not a kmutex run");
+	snprintf(t_sc.tasks[0].name, sizeof(t_sc.tasks[0].name), "fg");
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, NULL, &n, &out,
+				    why, sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, NULL,
+				    &out, why, sizeof(why)),
+		    -EINVAL);
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    NULL, why, sizeof(why)),
+		    -EINVAL);
+	t_sc.res[0].k.type = IL_RES_MUTEX;
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_check_contains(why, "not a kmutex run");
+	t_sc.res[0].k.type = IL_RES_RENAME;
+	t_er.tasks[1].nlocks = 0; /* a contender that never called */
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_er.tasks[1].nlocks = 1;
+	t_er.ntasks = 0;
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_er.ntasks = t_sc.ntasks;
+	t_er.tasks[0].nlocks = 0;
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_er.tasks[0].nlocks = 1;
+	/* the contender as task 0 of the job: still counted, still
+	 * weighted */
+	t_run_reset("[global]\nvalidate = none\n[resource K]\ntype = rename\n"
+		    "[task bg]\nclass = other\nactivation = hog\n"
+		    "body = call K\ncgroup = kmutex-bg\ncpu_weight = 20\n"
+		    "[task fg]\nclass = other\nactivation = hog\n"
+		    "body = call K, sleep 1ms\n");
+	t_run_waits(0, 0, 7, 5 * US, 0, 0);
+	t_run_waits(1, 0, 10, 5 * US, 0, 0);
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    0);
+	t_check_int(in.contender_calls, 7);
+	t_check_int(in.bg_weight, 20);
+	t_check_int(in.blocked->count, 10);
+	t_run_kmutex(IL_KM_CONFIG_CONTENTION, 10, 0, 0, 10);
+	/* judged: one check, the kmutex validator's, of fg */
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(n, 1);
+	t_check_str(ck_km[0].validator, "kmutex");
+	t_check_str(ck_km[0].task, "fg");
+	t_check_int(ck_km[0].expected, IL_PASS);
+	t_check_int(ck_km[0].c.verdict, out.check.verdict);
+	/* through io_uring contention is measured, not judged */
+	t_sc.res[0].k.via = IL_KM_VIA_URING;
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(n, 0);
+	/* informational: nothing expected */
+	t_run_kmutex(IL_KM_CONFIG_CROSS_CPU, 200, 0, 0, 50);
+	t_sc.res[0].k.type = IL_RES_PIPE;
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(n, 1);
+	t_check(out.informational);
+	t_check_int(ck_km[0].expected, IL_NONE);
+	il_scenario_free(&t_sc);
+}
+
 int main(void)
 {
+	test_km_model();
 	test_km_contention();
 	test_km_share();
 	test_km_rt_waiter();

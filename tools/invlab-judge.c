@@ -4,11 +4,13 @@
  *
  *   invlab-judge RESULT.json
  *
- * Every run of an invlab-run or dl-mbwi result file records what its
- * verdicts were decided from ("judge_inputs", docs/results.md): the job
- * as it ran, what the engine measured, the calibrations and the rest of
- * the judge's environment.  This rebuilds the scenario, the engine result
- * and the environment from them, judges again (il_judge_run), prints each
+ * Every run of an invlab-run, dl-mbwi, pi-classic, pi-chain or kmutex
+ * result file records what its verdicts were decided from
+ * ("judge_inputs", docs/results.md): the job as it ran, what the engine
+ * measured, the calibrations and the rest of the judge's environment
+ * (and for kmutex what its judge reads besides: "kmutex").  This rebuilds
+ * the scenario, the engine result and the environment from them, judges
+ * again (il_judge_run, or il_km_judge_run for a kmutex run), prints each
  * verdict and compares it with the recorded one.
  *
  * Exit: 0 when every re-derived verdict and expectation equals the
@@ -32,6 +34,7 @@
 #include <invlab/engine.h>
 #include <invlab/hist.h>
 #include <invlab/judge.h>
+#include <invlab/kmutex-bounds.h>
 #include <invlab/scenario.h>
 #include <invlab/verdict.h>
 
@@ -51,6 +54,10 @@ struct run {
 	struct il_hist calib[IL_MAX_TASKS], calib_any;
 	struct il_sched declared[IL_MAX_TASKS];
 	unsigned mask;
+	/* a kmutex run (km.si points to si) */
+	bool have_km;
+	struct il_judge_kmutex km;
+	struct il_sysinfo si;
 };
 
 static struct json_object *get(struct json_object *o, const char *key)
@@ -351,6 +358,9 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 			return -EINVAL;
 		lr->res = (int)res;
 		lr->exact_foreign = (int)exact;
+		/* the calls' histogram (kmutex); older files have none */
+		if (hist(get(lo, "blocked_ns"), &lr->blocked, &set, err, len))
+			return -EINVAL;
 		n = json_object_array_length(s);
 		lr->samples = n ? calloc(n, sizeof(*lr->samples)) : NULL;
 		if (n && !lr->samples) {
@@ -397,6 +407,39 @@ static void run_free(struct run *rn)
 	free(rn->er.steal_v);
 	if (rn->have_sc)
 		il_scenario_free(&rn->sc);
+}
+
+/* what a kmutex run's judge reads besides ("kmutex"; none: not one) */
+static int kmutex_of(struct json_object *ji, struct run *rn, char *err,
+		     size_t len)
+{
+	struct json_object *k = get(ji, "kmutex");
+	int64_t v;
+
+	if (is_null(k))
+		return 0;
+	if (num(k, "config", &v, err, len))
+		return -EINVAL;
+	rn->km.config = (int)v;
+	if (unum(k, "quantum_ns", &rn->km.quantum_ns, err, len) ||
+	    num(k, "donor_migration", &v, err, len))
+		return -EINVAL;
+	rn->km.donor_migration = v != 0;
+	if (num(k, "proxy_exec_active", &v, err, len))
+		return -EINVAL;
+	rn->si.proxy_exec_active = (int)v;
+	if (num(k, "fair_server_runtime_ns", &rn->si.fair_server_runtime_ns,
+		err, len) ||
+	    num(k, "fair_server_period_ns", &rn->si.fair_server_period_ns, err,
+		len))
+		return -EINVAL;
+	str_member(k, "release", rn->si.release, sizeof(rn->si.release));
+	str_member(k, "hung_why", rn->er.hung_why, sizeof(rn->er.hung_why));
+	rn->si.rt_runtime_us = (long)rn->env.rt_runtime_us;
+	rn->si.rt_period_us = (long)rn->env.rt_period_us;
+	rn->km.si = &rn->si;
+	rn->have_km = true;
+	return 0;
 }
 
 /* rebuild one run from its judge inputs (text: the file's job text) */
@@ -489,7 +532,7 @@ static int rebuild(struct json_object *ji, const char *text, const char *file,
 		if (task_of(json_object_array_get_idx(tasks, i), rn, i, err,
 			    len))
 			return -EINVAL;
-	return 0;
+	return kmutex_of(ji, rn, err, len);
 }
 
 static const char *str_of(struct json_object *o, const char *key)
@@ -558,8 +601,15 @@ static int judge_run(struct json_object *run, int idx, const char *text,
 		return ret; /* rebuild's errors are all -errno */
 	}
 	nrec = (int)json_object_array_length(checks);
-	ret = il_judge_run(&rn->sc, &rn->er, &rn->env, rn->mask, ck, MAX_CHECKS,
-			   &n, why, sizeof(why));
+	if (rn->have_km) {
+		struct il_km_judged kmo;
+
+		ret = il_km_judge_run(&rn->sc, &rn->er, &rn->env, &rn->km, ck,
+				      &n, &kmo, why, sizeof(why));
+	} else {
+		ret = il_judge_run(&rn->sc, &rn->er, &rn->env, rn->mask, ck,
+				   MAX_CHECKS, &n, why, sizeof(why));
+	}
 	/* the rule the demos apply on an emulated CPU (emulated.h) */
 	if (!ret)
 		il_emu_apply(&rn->sc, &rn->er, file_emulated, ck, n);
@@ -631,7 +681,8 @@ static const struct il_opt *const tables[] = { opts, NULL };
 int main(int argc, char **argv)
 {
 	static const char summary[] =
-		"Judge every run of an invlab-run or dl-mbwi result file "
+		"Judge every run of an invlab-run, dl-mbwi, pi-classic, "
+		"pi-chain or kmutex result file "
 		"again from the inputs it recorded, and compare with the "
 		"recorded verdicts.  Exit status: 0 all agree, 1 some differ, "
 		"2 bad usage or input.";

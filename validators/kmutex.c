@@ -485,3 +485,100 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 			   in->hung_why ? in->hung_why : "timed out");
 	return 0;
 }
+
+/* the cgroup weight a task runs at (v2 scale): 100 without one */
+static unsigned task_weight(const struct il_scenario *sc, int t)
+{
+	return t >= 0 && sc->tasks[t].k.cpu_weight > 0
+		       ? (unsigned)sc->tasks[t].k.cpu_weight
+		       : 100;
+}
+
+int il_km_model(const struct il_scenario *sc, const struct il_engine_result *er,
+		const struct il_judge_env *env,
+		const struct il_judge_kmutex *km, struct il_fair_server *fs,
+		struct il_km_judge_input *in, char *why, size_t len)
+{
+	int fg, bg, k;
+
+	if (!sc || !er || !env || !km || !km->si || !fs || !in) {
+		snprintf(why, len, "missing input");
+		return -EINVAL;
+	}
+	memset(in, 0, sizeof(*in));
+	fg = il_scenario_task(sc, "fg");
+	bg = il_scenario_task(sc, km->config == IL_KM_CONFIG_RT_WAITER ? "owner"
+								       : "bg");
+	k = il_scenario_resource(sc, "K");
+	if (fg < 0 || fg >= er->ntasks || !er->tasks[fg].nlocks || k < 0 ||
+	    !IL_RES_IS_KMUTEX(sc->res[k].k.type) ||
+	    (bg >= 0 && (bg >= er->ntasks || !er->tasks[bg].nlocks))) {
+		snprintf(why, len,
+			 "not a kmutex run: no task fg calling a kernel "
+			 "mutex K");
+		return -EINVAL;
+	}
+	if ((unsigned)km->config >= IL_KM_CONFIG_N) {
+		snprintf(why, len, "configuration %d is not one of kmutex's",
+			 km->config);
+		return -EINVAL;
+	}
+	if (km->config == IL_KM_CONFIG_RT_WAITER && !env->calib[fg]) {
+		snprintf(why, len, "rt-waiter: fg's wakeup was not calibrated");
+		return -EINVAL;
+	}
+	il_fair_server_of(km->si, fs);
+	in->config = (enum il_km_config)km->config;
+	in->via = sc->res[k].k.via;
+	in->recipe = sc->res[k].k.type - IL_RES_RENAME;
+	in->cost_ns = er->kmutex_cost_ns[k];
+	in->cost_p90_ns = er->kmutex_cost_p90_ns[k];
+	in->blocked = &er->tasks[fg].locks[0]->blocked;
+	in->contender_calls =
+		bg >= 0 ? er->tasks[bg].locks[0]->blocked.count : 0;
+	in->bg_weight = task_weight(sc, bg);
+	in->hog_weight = task_weight(sc, il_scenario_task(sc, "hog1"));
+	in->quantum_ns = km->quantum_ns;
+	in->tick_ns = env->tick_ns;
+	in->steal_ns = er->steal_ns;
+	if (km->config == IL_KM_CONFIG_RT_WAITER)
+		in->noise_ns = il_judge_noise_ns(env->calib[fg]);
+	in->fs = fs;
+	in->si = km->si;
+	in->donor_migration = km->donor_migration;
+	in->hung = er->hung != 0;
+	in->hung_why = er->hung_why;
+	return 0;
+}
+
+int il_km_judge_run(const struct il_scenario *sc,
+		    const struct il_engine_result *er,
+		    const struct il_judge_env *env,
+		    const struct il_judge_kmutex *km, struct il_judged *ck,
+		    int *n, struct il_km_judged *out, char *why, size_t len)
+{
+	struct il_km_judge_input in;
+	struct il_fair_server fs;
+	int ret;
+
+	if (!ck || !n || !out)
+		return -EINVAL;
+	*n = 0;
+	ret = il_km_model(sc, er, env, km, &fs, &in, why, len);
+	if (ret)
+		return km_fail(out, ret, why);
+	ret = il_km_judge(&in, out);
+	if (ret) {
+		snprintf(why, len, "%s", out->check.evidence);
+		return ret;
+	}
+	if (!out->judged)
+		return 0;
+	memset(ck, 0, sizeof(*ck));
+	ck->validator = "kmutex";
+	snprintf(ck->task, sizeof(ck->task), "fg");
+	ck->c = out->check;
+	ck->expected = out->informational ? IL_NONE : out->expected;
+	*n = 1;
+	return 0;
+}

@@ -183,3 +183,28 @@ int il_model_chain(const struct il_scenario *sc,
 	(*n)++;
 	return 0;
 }
+
+bool il_judge_chain_fair_head(const struct il_scenario *sc, const char *head,
+			      struct il_judged *c)
+{
+	int h = sc ? il_scenario_task(sc, head) : -1;
+	const struct il_task *t;
+	bool inherit = false;
+
+	if (h < 0 || !c)
+		return false;
+	t = &sc->tasks[h];
+	for (int p = 0; p < t->nphases; p++)
+		if (t->phases[p].kind == IL_PH_LOCK)
+			inherit |= sc->res[t->phases[p].res].k.protocol ==
+				   IL_PROTO_INHERIT;
+	if (!inherit || (t->sched.policy != IL_SCHED_OTHER &&
+			 t->sched.policy != IL_SCHED_BATCH &&
+			 t->sched.policy != IL_SCHED_IDLE))
+		return false;
+	c->c.verdict = c->expected = IL_UNDECIDED;
+	snprintf(c->c.evidence, sizeof(c->c.evidence),
+		 "bound does not apply: a fair-class head cannot boost its "
+		 "owners above real-time work");
+	return true;
+}

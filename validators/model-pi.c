@@ -157,3 +157,16 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 	}
 	return 0;
 }
+
+enum il_verdict il_judge_pi_so_far(const struct il_wait_sample *s, size_t n,
+				   uint64_t bound_ns)
+{
+	struct il_bound_input in = { .bound_ns = bound_ns,
+				     .min_samples = IL_JUDGE_MIN_SAMPLES,
+				     .bound_name = "bound" };
+	struct il_check c;
+
+	if (il_check_blocking(&in, s, n, &c))
+		return IL_NONE;
+	return c.verdict;
+}

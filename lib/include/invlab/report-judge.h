@@ -17,9 +17,24 @@
 #include <invlab/report.h>
 #include <invlab/scenario.h>
 #include <invlab/sched.h>
+#include <invlab/sysinfo.h>
 
 /* version of the "judge_inputs" object; bumped when it changes */
-#define IL_JUDGE_INPUTS_VERSION 1
+#define IL_JUDGE_INPUTS_VERSION 2
+
+/*
+ * A run of the kmutex demo: what its judge (il_km_judge_run,
+ * kmutex-bounds.h) reads besides the scenario, the engine result, the
+ * tick and the calibrations.  Written as the "kmutex" member.
+ */
+struct il_judge_kmutex {
+	int config;	      /* enum il_km_config */
+	uint64_t quantum_ns;  /* the larger of the base slice and the tick */
+	bool donor_migration; /* the tester says the kernel migrates donors */
+	/* the fingerprint (release, proxy execution, fair server, RT
+	 * throttling): what the fair server and the expectation come from */
+	const struct il_sysinfo *si;
+};
 
 /* What was around the run: the judge's environment, as plain fields. */
 struct il_judge_record {
@@ -34,6 +49,7 @@ struct il_judge_record {
 	/* negative control: the reservation a task is judged by; -1 */
 	const struct il_sched *declared[IL_MAX_TASKS];
 	int unreserved;
+	const struct il_judge_kmutex *kmutex; /* NULL: not a kmutex run */
 };
 
 /*

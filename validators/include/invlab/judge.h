@@ -128,4 +128,24 @@ int il_judge_run(const struct il_scenario *sc,
 		 struct il_judged *out, int max, int *n, char *why,
 		 size_t len) IL_MUST_CHECK;
 
+/*
+ * A chain whose waiting head (task `head`) is fair-class and whose locks
+ * inherit: inheritance gives the owners the head's fair priority, which
+ * cannot take them above real-time work, so the chain bound does not
+ * apply.  Then check c becomes UNDECIDED, expected UNDECIDED, with that
+ * reason, and true is returned; otherwise c is left as it is (false).
+ */
+bool il_judge_chain_fair_head(const struct il_scenario *sc, const char *head,
+			      struct il_judged *c);
+
+/*
+ * The pi check so far, while a run goes on (--live): the waiter's first
+ * n waits against bound_ns (the longest section its holder has held so
+ * far), with no noise allowance yet (the calibration comes after the
+ * run) and the pi check's minimum of waits.  IL_NONE when the check
+ * cannot run (il_check_blocking refuses its input).
+ */
+enum il_verdict il_judge_pi_so_far(const struct il_wait_sample *s, size_t n,
+				   uint64_t bound_ns) IL_MUST_CHECK;
+
 #endif

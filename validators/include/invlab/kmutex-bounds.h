@@ -37,7 +37,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <invlab/engine.h>
 #include <invlab/hist.h>
+#include <invlab/judge.h>
+#include <invlab/report-judge.h>
+#include <invlab/scenario.h>
 #include <invlab/sysinfo.h>
 #include <invlab/verdict.h>
 
@@ -219,5 +223,35 @@ struct il_km_judged {
  */
 int il_km_judge(const struct il_km_judge_input *in,
 		struct il_km_judged *out) IL_MUST_CHECK;
+
+/*
+ * The model of a kmutex run: its inputs from the scenario (the waiter
+ * "fg", the contender "bg" or, in rt-waiter, "owner", the resource "K"
+ * with its recipe and via, the cgroup weights of bg and of "hog1"), the
+ * engine result (the costs of K, fg's calls, the contender's call count,
+ * steal, a hang), the judge's environment (the tick; rt-waiter: fg's
+ * idle wakeup calibration, whose p90 is the noise) and km (the
+ * configuration, the quantum, donor migration, the fingerprint).  *fs
+ * receives the fair server in->fs points to.  0, or -EINVAL with why.
+ */
+int il_km_model(const struct il_scenario *sc, const struct il_engine_result *er,
+		const struct il_judge_env *env,
+		const struct il_judge_kmutex *km, struct il_fair_server *fs,
+		struct il_km_judge_input *in, char *why,
+		size_t len) IL_MUST_CHECK;
+
+/*
+ * il_km_model then il_km_judge: the kmutex demo's judge and
+ * invlab-judge's for its result files.  A judged configuration gives one
+ * check, ck[0] (validator "kmutex", task "fg", expected IL_NONE when
+ * informational) and *n = 1; a measured one *n = 0.  out receives what
+ * il_km_judge derived.  0, or -EINVAL (*n 0, why said).
+ */
+int il_km_judge_run(const struct il_scenario *sc,
+		    const struct il_engine_result *er,
+		    const struct il_judge_env *env,
+		    const struct il_judge_kmutex *km, struct il_judged *ck,
+		    int *n, struct il_km_judged *out, char *why,
+		    size_t len) IL_MUST_CHECK;
 
 #endif
