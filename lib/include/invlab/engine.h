@@ -37,6 +37,7 @@
 
 #include <invlab/hist.h>
 #include <invlab/scenario.h>
+#include <invlab/stage.h>
 #include <invlab/trace.h>
 #include <invlab/verdict.h>
 
@@ -176,6 +177,11 @@ struct il_engine_opts {
 	 */
 	void (*progress)(void *ctx, const struct il_engine_result *res);
 	void *progress_ctx;
+	/*
+	 * --stage: the round (or job) notes->round is noted there, phase by
+	 * phase, for a narration (stage.h); NULL: nothing is noted.
+	 */
+	struct il_stage_notes *notes;
 };
 
 /*
