@@ -37,6 +37,7 @@
 
 #include <invlab/engine.h>
 #include <invlab/judge.h>
+#include <invlab/board.h>
 #include <invlab/live.h>
 #include <invlab/opt.h>
 #include <invlab/report.h>
@@ -153,6 +154,7 @@ struct drv {
 	int unreserved[DRV_MAX_CONFIGS];
 	struct drv_row *rows; /* f->subject_table */
 	int nrows;
+	int wrap; /* verdict lines wrapped at this width (0: not) */
 	/* counts, for the exit status and the summary */
 	int ntap, nexp, nundec, nunexp, nruns;
 };

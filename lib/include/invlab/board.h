@@ -63,7 +63,7 @@ struct il_board_row {
 	int nm;
 	uint64_t bound_ns;  /* 0: not known (yet) */
 	char verdict[24];   /* "FAIL", "PASS so far", "running" */
-	char evidence[512]; /* frozen rows: why, wrapped on the board */
+	char evidence[640]; /* frozen rows: why, wrapped on the board */
 	uint64_t elapsed_ns;
 };
 
