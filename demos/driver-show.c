@@ -45,7 +45,7 @@ struct drv_show {
 	/* reports held while the board is on a terminal */
 	FILE *held;
 	char *held_buf;
-	size_t held_len;
+	size_t held_len, held_off; /* held_off: put out already */
 	int wrap;
 	/* --stage */
 	bool stage;
@@ -86,7 +86,8 @@ struct drv_show *drv_show_new(struct drv *d)
 	} else if (s->t.tty) {
 		il_board_size(&s->t, &s->wrap, &h);
 	}
-	if (s->t.tty && !d->c->tap)
+	/* held: for after the board (--live), or to be wrapped (--stage) */
+	if (s->wrap > 0 && !d->c->tap)
 		s->held = open_memstream(&s->held_buf, &s->held_len);
 	if (s->stage) {
 		s->step_ns = d->c->stage_step_ns;
@@ -265,6 +266,26 @@ static void *narrate(void *arg)
 	return NULL;
 }
 
+static void put_held(struct drv_show *s, char *text);
+
+/* what the reports held so far, wrapped to the terminal */
+static void flush_held(struct drv_show *s)
+{
+	if (!s->held)
+		return;
+	fflush(s->held);
+	if (s->held_buf && s->held_len > s->held_off) {
+		char *copy = strndup(s->held_buf + s->held_off,
+				     s->held_len - s->held_off);
+
+		s->held_off = s->held_len;
+		if (copy)
+			put_held(s, copy);
+		free(copy);
+	}
+	fflush(stdout);
+}
+
 void drv_show_begin(struct drv_show *s, struct drv_run *r,
 		    struct il_engine_opts *eo)
 {
@@ -282,6 +303,7 @@ void drv_show_begin(struct drv_show *s, struct drv_run *r,
 	eo->progress_ctx = s;
 	if (!s->stage)
 		return;
+	flush_held(s); /* the header, before the narration */
 	memset(s->notes, 0, sizeof(*s->notes));
 	s->notes->round = NARRATED_ROUND;
 	eo->notes = s->notes;
@@ -338,8 +360,8 @@ void drv_show_judged(struct drv_show *s, struct drv_run *r)
 	}
 	s->r = NULL;
 	if (s->stage) {
-		/* the board as it stands, once, below the report */
-		fflush(drv_show_out(s));
+		/* the report, then the board as it stands, once */
+		flush_held(s);
 		s->b->utf8 = s->t.utf8;
 		il_board_show(&s->t, s->b);
 	} else {
@@ -383,16 +405,48 @@ void drv_show_pause(struct drv_show *s, const char *next)
 	}
 }
 
+/*
+ * The held reports on the terminal: a prose line wider than the terminal
+ * (a verdict's notes) is wrapped at word boundaries under its own indent;
+ * a table's line (a run of spaces inside it) is left whole, as a wrapped
+ * table would read worse than a cut one.
+ */
+static void put_held(struct drv_show *s, char *text)
+{
+	static char out[8192];
+
+	for (char *l = text, *nl; *l; l = nl + 1) {
+		size_t ind = strspn(l, " ");
+
+		nl = strchr(l, '\n');
+		if (!nl)
+			nl = l + strlen(l) - 1;
+		else
+			*nl = '\0';
+		if (s->wrap > 0 && il_board_cols(l) > s->wrap &&
+		    !strstr(l + ind, "  ")) {
+			char first[16];
+
+			snprintf(first, sizeof(first), "%*s", (int)ind, "");
+			if (il_board_wrap(l + ind, first, (int)ind + 2, s->wrap,
+					  out, sizeof(out)) > 0) {
+				fputs(out, stdout);
+				continue;
+			}
+		}
+		fputs(l, stdout);
+		fputc('\n', stdout);
+	}
+}
+
 void drv_show_finish(struct drv_show *s)
 {
 	if (!s)
 		return;
+	flush_held(s);
 	if (s->held) {
 		fclose(s->held);
 		s->held = NULL;
-		if (s->held_buf)
-			fputs(s->held_buf, stdout);
-		fflush(stdout);
 	}
 }
 

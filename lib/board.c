@@ -457,7 +457,7 @@ static void make_plan(const struct il_board *b, int width, struct plan *p)
 		}
 	}
 	p->cw = cw > 12 ? 12 : cw;
-	p->vw = vw > 14 ? 14 : vw;
+	p->vw = vw > 15 ? 15 : vw; /* "FAIL UNEXPECTED" */
 	p->mw = mw > 10 ? 10 : mw;
 	for (int c = 0; c < C_NCOLS; c++)
 		p->on[c] = true;
@@ -562,6 +562,13 @@ static void title_line(const struct il_board *b, int width, char *buf,
 			cur = &b->rows[r];
 	}
 	snprintf(buf, len, "%s", b->title);
+	if (cur && cur->subject[0]) {
+		size_t n = strlen(buf);
+
+		il_appendf(buf, len, " (task %s)", cur->subject);
+		if (il_board_cols(buf) > width)
+			buf[n] = '\0';
+	}
 	if (cur) {
 		size_t n = strlen(buf);
 

@@ -133,6 +133,7 @@ int main(void)
 	t_check(n <= 24);
 	t_check_contains(out, "pi-classic");
 	t_check_contains(out, "[2.0s]");
+	t_check_contains(out, "pi-classic (task high)  protect running");
 	t_check_contains(out, "samples");
 	t_check_contains(out, "p50");
 	t_check_contains(out, "p99");
