@@ -249,7 +249,22 @@ static void *narrate(void *arg)
 			break;
 		il_sleep_until(il_now_ns() + 10 * IL_NSEC_PER_MSEC, &demo_stop);
 	}
-	n = il_stage_story(sc, s->notes, l, IL_STAGE_MAX_LINES);
+	/* only the jobs whose notes are whole: a task still writing its
+	 * own (a hog, a periodic task) is left out */
+	{
+		struct il_stage_notes *copy = calloc(1, sizeof(*copy));
+
+		if (!copy) {
+			free(l);
+			return NULL;
+		}
+		for (int i = 0; i < sc->ntasks; i++)
+			if (__atomic_load_n(&s->notes->task[i].noted,
+					    __ATOMIC_ACQUIRE))
+				copy->task[i] = s->notes->task[i];
+		n = il_stage_story(sc, copy, l, IL_STAGE_MAX_LINES);
+		free(copy);
+	}
 	if (!n)
 		say(s, "  ", "(the run ended before that round)");
 	for (int i = 0; i < n && !__atomic_load_n(&demo_stop, __ATOMIC_RELAXED);

@@ -5,9 +5,11 @@
 # size, as an audience's screen would get them.
 #
 #   check-board.py board COLS ROWS CONFIGS -- PROGRAM ARGS...
-#       PROGRAM runs with --live --json FILE on a COLSxROWS terminal:
-#       exit 0; the screen redrawn in place; no line of any frame wider
-#       than COLS, no frame taller than ROWS; every configuration named
+#       PROGRAM runs with --live --json FILE on a terminal 40 columns and
+#       10 lines larger, resized to COLSxROWS after a second: the frames
+#       before the resize use the larger width; after it:
+#       the screen redrawn in place; no line of any frame wider than
+#       COLS, no frame taller than ROWS; every configuration named
 #       in CONFIGS (comma-separated) in the final frame with a final
 #       verdict; the final frame's elapsed time is the last run's
 #       (elapsed_ns of the result file); the verdict lines after the
@@ -45,7 +47,7 @@ def check(ok, what):
     print(("ok" if ok else "not ok") + " %d - %s" % (n, what))
 
 
-def run(argv, cols, rows, timeout):
+def run(argv, cols, rows, timeout, start=None):
     pid, fd = pty.fork()
     if pid == 0:
         os.environ["LANG"] = "C.UTF-8"
@@ -55,11 +57,21 @@ def run(argv, cols, rows, timeout):
             os.execvp(argv[0], argv)
         finally:
             os._exit(127)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    # a resize now: the program must take the new size (SIGWINCH)
+    # started at another size, then resized after a second: the program
+    # must take the new size (TIOCGWINSZ, SIGWINCH)
+    first = start or (cols, rows)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ,
+                struct.pack("HHHH", first[1], first[0], 0, 0))
     out = b""
-    end = time.time() + timeout
+    t0 = time.time()
+    end = t0 + timeout
+    resized = start is None
     while time.time() < end:
+        if not resized and time.time() > t0 + 1:
+            fcntl.ioctl(fd, termios.TIOCSWINSZ,
+                        struct.pack("HHHH", rows, cols, 0, 0))
+            resized = True
+            out += b"\x00RESIZED\x00"
         r, _, _ = select.select([fd], [], [], 0.5)
         if not r:
             continue
@@ -91,7 +103,8 @@ def main():
         argv += ["--live", "--json", res]
     else:
         argv += ["--stage", "--stage-pause=0", "--stage-step=0"]
-    rc, out = run(argv, cols, rows, 120)
+    big = (cols + 40, rows + 10)
+    rc, out = run(argv, cols, rows, 120, big if mode == "board" else None)
     if rc == 77:
         print("1..0 # SKIP " + out.strip().splitlines()[-1])
         return 77
@@ -101,6 +114,11 @@ def main():
           % (cols, rows, rc))
     text = out.replace("\r\n", "\n")
     if mode == "board":
+        before, _, text = text.partition("\x00RESIZED\x00")
+        early = [f.partition("\x1b[J")[0]
+                 for f in before.split("\x1b[H")[1:]]
+        check(any(width(l) > cols for f in early for l in f.split("\n")),
+              "before the resize, the board used the wider terminal")
         frames = text.split("\x1b[H")[1:]
         check(len(frames) >= 2, "the board redrawn in place (%d frames)"
               % len(frames))
