@@ -37,7 +37,7 @@
 	((IL_BOARD_HI_DECADE - IL_BOARD_LO_DECADE) * IL_BOARD_BINS_DECADE)
 /* narrowest and widest strip, in cells */
 #define IL_BOARD_STRIP_MIN 8
-#define IL_BOARD_STRIP_MAX 48
+#define IL_BOARD_STRIP_MAX 100
 #define IL_BOARD_NA	   UINT64_MAX
 
 enum il_board_state {
