@@ -73,6 +73,8 @@ struct drv_show *drv_show_new(struct drv *d)
 		return NULL;
 	}
 	snprintf(s->b->title, sizeof(s->b->title), "%s", d->fam->prog);
+	for (int c = 0; c < d->nconfigs; c++)
+		s->b->total += d->want[c] ? (int)d->c->repeat : 0;
 	s->stage = d->c->stage;
 	/* the board redraws only with --live alone; --stage scrolls */
 	il_board_term_init(&s->t, stdout, s->stage ? 0 : -1);

@@ -457,7 +457,7 @@ static void make_plan(const struct il_board *b, int width, struct plan *p)
 		}
 	}
 	p->cw = cw > 12 ? 12 : cw;
-	p->vw = vw > 15 ? 15 : vw; /* "FAIL UNEXPECTED" */
+	p->vw = vw > 16 ? 16 : vw; /* "UNDECIDED so far" */
 	p->mw = mw > 10 ? 10 : mw;
 	for (int c = 0; c < C_NCOLS; c++)
 		p->on[c] = true;
@@ -578,7 +578,8 @@ static void title_line(const struct il_board *b, int width, char *buf,
 		if (il_board_cols(buf) > width)
 			buf[n] = '\0';
 		n = strlen(buf);
-		il_appendf(buf, len, "  %d of %d done", done, b->nrows);
+		il_appendf(buf, len, "  %d of %d done", done,
+			   b->total > b->nrows ? b->total : b->nrows);
 		if (il_board_cols(buf) > width)
 			buf[n] = '\0';
 	}

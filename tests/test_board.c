@@ -134,6 +134,11 @@ int main(void)
 	t_check_contains(out, "pi-classic");
 	t_check_contains(out, "[2.0s]");
 	t_check_contains(out, "pi-classic (task high)  protect running");
+	t_check_contains(out, "2 of 3 done");
+	b->total = 5;
+	il_board_layout(b, 80, 24, out, sizeof(out));
+	t_check_contains(out, "2 of 5 done");
+	b->total = 0;
 	t_check_contains(out, "samples");
 	t_check_contains(out, "p50");
 	t_check_contains(out, "p99");
@@ -177,10 +182,10 @@ int main(void)
 		int s80, s160;
 
 		il_board_layout(b, 80, 48, out, sizeof(out));
-		line_with(out, "+", l, sizeof(l));
+		line_with(out, "+-", l, sizeof(l));
 		s80 = (int)(strrchr(l, '+') - strchr(l, '-'));
 		il_board_layout(b, 160, 48, out, sizeof(out));
-		line_with(out, "+", l, sizeof(l));
+		line_with(out, "+-", l, sizeof(l));
 		s160 = (int)(strrchr(l, '+') - strchr(l, '-'));
 		t_check(s160 > s80);
 	}

@@ -71,6 +71,7 @@ struct il_board {
 	char title[64]; /* the program */
 	struct il_board_row rows[IL_BOARD_MAX_ROWS];
 	int nrows;
+	int total; /* configurations the run will have (0: nrows) */
 	bool utf8; /* block characters for the strips */
 };
 
