@@ -120,8 +120,8 @@ int main(void)
 		"low's 2.00ms of work took 21.5ms: it was kept off the CPU",
 		"low releases M",
 		"high gets M after 21.0ms",
-		"high waited 21.0ms from its release for M, where low needs "
-		"2.00ms: inversion (medium ran in between)",
+		("high waited 21.0ms from its release for M, where low needs "
+		 "2.00ms: inversion (medium ran in between)"),
 		"high signals got",
 		"high releases M",
 		"high is done, 21.0ms after its release",
