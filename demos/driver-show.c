@@ -371,9 +371,18 @@ void drv_show_judged(struct drv_show *s, struct drv_run *r)
 			 und  ? ""
 			 : ok ? " expected"
 			      : " UNEXPECTED");
-		snprintf(row->evidence, sizeof(row->evidence),
-			 "%s, expected %s: %s", il_verdict_name(k->c.verdict),
-			 il_verdict_name(k->expected), k->c.evidence);
+		if (snprintf(row->evidence, sizeof(row->evidence),
+			     "%s, expected %s: %s",
+			     il_verdict_name(k->c.verdict),
+			     il_verdict_name(k->expected),
+			     k->c.evidence) >= (int)sizeof(row->evidence)) {
+			/* too long for the board: cut after a whole word */
+			char *sp = strrchr(row->evidence, ' ');
+
+			if (sp && sp - row->evidence + 5 <
+					  (long)sizeof(row->evidence))
+				strcpy(sp, " ...");
+		}
 	}
 	s->r = NULL;
 	if (s->stage) {
