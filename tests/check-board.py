@@ -18,8 +18,9 @@
 #       PROGRAM runs with --stage --stage-pause=0 --stage-step=0: for
 #       each configuration its narration header, then in this order
 #       "low takes M", "high wakes up", "high signals go", then a
-#       "high waited ... for M" line; the verdict of each follows its
-#       narration; no line wider than COLS.
+#       "high waited ... for M" line and the verdict line (or the lines
+#       of steps=A|B|C given before --), then the board's block; no
+#       narration or verdict line wider than COLS.
 #
 # TAP on stdout; exit 77 when the program cannot run here (exit 77).
 import fcntl
@@ -96,6 +97,13 @@ def main():
     mode, cols, rows, configs = sys.argv[1], int(sys.argv[2]), \
         int(sys.argv[3]), sys.argv[4].split(",")
     argv = sys.argv[sys.argv.index("--") + 1:]
+    # the narration, the verdict line, the board after it
+    steps = ["low takes M", "high wakes up", "high signals go",
+             "high waited", "%s: "]
+    for a in sys.argv[5:sys.argv.index("--")]:
+        if a.startswith("steps="):
+            steps = a[len("steps="):].split("|")
+    steps += ["  %s ran ["]
     tmp = tempfile.mkdtemp()
     res = os.path.join(tmp, "r.json")
     print("TAP version 13")
@@ -159,10 +167,8 @@ def main():
               % (cols, wide[:2]))
         pos = 0
         for c in configs:
-            steps = [c + ": round 2 as it happened", "low takes M",
-                     "high wakes up", "high signals go", "high waited",
-                     c + ": "]
-            for s in steps:
+            for s in [c + ": round 2 as it happened"] + steps:
+                s = s % c if "%s" in s else s
                 i = next((k for k in range(pos, len(lines))
                           if s in lines[k]), -1)
                 check(i >= 0, "%s: '%s' in its place" % (c, s))
