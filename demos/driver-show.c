@@ -340,8 +340,11 @@ void drv_show_ran(struct drv_show *s, struct drv_run *r)
 	(void)r;
 	if (!s || !s->narrating)
 		return;
-	/* the engine is done: the narrator tells the rest (a signal ends
-	 * its sleeps, demo_stop) */
+	/* the engine is done, also when it never started the round (a
+	 * refusal, a busy CPU): the narrator tells what there is (a signal
+	 * ends its sleeps, demo_stop) */
+	if (!__atomic_load_n(&s->notes->over, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&s->notes->over, 2, __ATOMIC_RELEASE);
 	pthread_join(s->narrator, NULL);
 	s->narrating = false;
 }
