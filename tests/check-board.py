@@ -127,7 +127,10 @@ def main():
                  for f in before.split("\x1b[H")[1:]]
         check(any(width(l) > cols for f in early for l in f.split("\n")),
               "before the resize, the board used the wider terminal")
+        # the first frame after the resize may have been laid out before
+        # it: it is not held to the new size
         frames = text.split("\x1b[H")[1:]
+        frames = frames[1:] if len(frames) > 2 else frames
         check(len(frames) >= 2, "the board redrawn in place (%d frames)"
               % len(frames))
         if not frames:
