@@ -15,9 +15,11 @@
  * acquisition are one moment to an audience.
  *
  * The round's word ("inversion" or "bounded") compares a task's delay,
- * release to first lock, with the work its holder does inside that
- * critical section: more than one and a half times that work plus 200us
- * is an inversion in this round.  It is a caption, not a verdict.
+ * release to first lock (from the holder's acquisition, when the holder
+ * took the lock only after that release), with the work its holder does
+ * inside that critical section: more than one and a half times that work
+ * plus 200us is an inversion in this round.  It is a caption, not a
+ * verdict.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -217,7 +219,7 @@ static void conclude(struct story *s, const struct il_scenario *sc,
 {
 	const struct il_task *t = &sc->tasks[i];
 	const struct il_stage_task_notes *tn = &n->task[i];
-	uint64_t acq, delay, need = 0;
+	uint64_t acq, delay, need = 0, from = 0, held;
 	int p = 0, holder = -1;
 	char a[24], b[24], others[80] = "";
 
@@ -248,6 +250,7 @@ static void conclude(struct story *s, const struct il_scenario *sc,
 			    on->begin[u] > tn->rel) {
 				holder = j;
 				need = w;
+				from = on->done[q];
 				break;
 			}
 		}
@@ -271,21 +274,37 @@ static void conclude(struct story *s, const struct il_scenario *sc,
 				break;
 			}
 	}
-	if (delay > need + need / 2 + SLACK_NS)
+	/* what the lock cost: from the release, or from the holder's
+	 * acquisition when that came later (before it, the wait was not for
+	 * the lock: a late holder, an event) */
+	held = from > tn->rel ? acq - from : delay;
+	il_format_duration(a, sizeof(a), delay);
+	il_format_duration(b, sizeof(b), need);
+	if (from > tn->rel) {
+		char c[24];
+
+		il_format_duration(c, sizeof(c), held);
+		say(s, acq, i,
+		    "%s waited %s from its release for %s, %s of it while %s "
+		    "held it, needing %s: %s",
+		    t->name, a, sc->res[t->phases[p].res].name, c,
+		    sc->tasks[holder].name, b,
+		    held > need + need / 2 + SLACK_NS ? "inversion"
+						      : "bounded");
+	} else if (held > need + need / 2 + SLACK_NS) {
 		say(s, acq, i,
 		    "%s waited %s from its release for %s, where %s needs "
 		    "%s: inversion%s%s%s",
-		    t->name, dur(a, sizeof(a), delay),
-		    sc->res[t->phases[p].res].name, sc->tasks[holder].name,
-		    dur(b, sizeof(b), need), others[0] ? " (" : "", others,
+		    t->name, a, sc->res[t->phases[p].res].name,
+		    sc->tasks[holder].name, b, others[0] ? " (" : "", others,
 		    others[0] ? " ran in between)" : "");
-	else
+	} else {
 		say(s, acq, i,
 		    "%s waited %s from its release for %s, where %s needs "
 		    "%s: bounded",
-		    t->name, dur(a, sizeof(a), delay),
-		    sc->res[t->phases[p].res].name, sc->tasks[holder].name,
-		    dur(b, sizeof(b), need));
+		    t->name, a, sc->res[t->phases[p].res].name,
+		    sc->tasks[holder].name, b);
+	}
 }
 
 int il_stage_story(const struct il_scenario *sc, const struct il_stage_notes *n,

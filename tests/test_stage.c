@@ -4,7 +4,9 @@
  * pi-classic job: the sentences in time order, in the job's names; a
  * quick lock request told as one "takes", a slow one as "asks" then
  * "gets"; the round's word "inversion" with who ran in between under no
- * protocol, "bounded" under inheritance; a hog's job outside the round
+ * protocol, "bounded" under inheritance; a holder that took the lock
+ * only after the waiter's release judged from its acquisition; a hog's
+ * job outside the round
  * left out; and the --stage-pause values.
  */
 #include <stdint.h>
@@ -90,6 +92,28 @@ static void round_notes(struct il_stage_notes *n, uint64_t held)
 		n->task[i].noted = 1;
 }
 
+/* low woken 1.4 ms late, after high's release: high waits for held */
+static void late_holder(struct il_stage_notes *n, uint64_t held)
+{
+	struct il_stage_task_notes *lo = &n->task[0], *hi = &n->task[1];
+	uint64_t d = 1400 * US;
+
+	round_notes(n, held);
+	memset(&n->task[2], 0, sizeof(n->task[2]));
+	lo->start += d;
+	for (int p = 0; p < 4; p++) {
+		lo->begin[p] += d;
+		lo->done[p] += d;
+	}
+	lo->end += d;
+	phase(hi, 0, 506 * US, d + 15 * US);	       /* wait held */
+	phase(hi, 1, d + 16 * US, d + 17 * US);	       /* signal go */
+	phase(hi, 2, d + 18 * US, d + 20 * US + held); /* lock M */
+	phase(hi, 3, d + 21 * US + held, d + 22 * US + held);
+	phase(hi, 4, d + 23 * US + held, d + 24 * US + held);
+	hi->end = T0 + d + 25 * US + held;
+}
+
 static int find(const struct il_stage_line *l, int n, const char *text)
 {
 	for (int i = 0; i < n; i++)
@@ -171,6 +195,20 @@ int main(void)
 	round_notes(&notes, 3900 * US);
 	n = il_stage_story(&sc, &notes, l, IL_STAGE_MAX_LINES);
 	t_check(find(l, n, ": inversion") >= 0);
+
+	/* a holder that took the lock after high's release (woken late):
+	 * only the wait from its acquisition counts */
+	late_holder(&notes, 1050 * US);
+	n = il_stage_story(&sc, &notes, l, IL_STAGE_MAX_LINES);
+	t_check(find(l, n,
+		     "high waited 1.97ms from its release for M, 1.06ms "
+		     "of it while low held it, needing 2.00ms: "
+		     "bounded") >= 0);
+	late_holder(&notes, 4000 * US); /* low's section stretched */
+	n = il_stage_story(&sc, &notes, l, IL_STAGE_MAX_LINES);
+	t_check(find(l, n,
+		     "of it while low held it, needing 2.00ms: "
+		     "inversion") >= 0);
 
 	/* at most max lines */
 	t_check_int(il_stage_story(&sc, &notes, l, 3), 3);
