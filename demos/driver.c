@@ -19,10 +19,12 @@
 #include <invlab/kmutex.h>
 #include <invlab/runlock.h>
 #include <invlab/sched.h>
+#include <invlab/stage.h>
 #include <invlab/strbuf.h>
 #include <invlab/time.h>
 #include <invlab/trace-export.h>
 
+#include "driver-show.h"
 #include "driver.h"
 #include "mbwi-common.h"
 
@@ -153,45 +155,6 @@ static bool refused(const struct drv_family *f, int ret)
 	       (f->skip_refused && (ret == -ENODEV || ret == -EOPNOTSUPP));
 }
 
-/* --live: the family's rows, or every task's lock waits (or wakeups) */
-struct live_ctx {
-	struct il_live live;
-	char title[96];
-	struct drv *d;
-	struct drv_run *r;
-};
-
-static void live_frame(void *arg, const struct il_engine_result *er)
-{
-	struct live_ctx *lc = arg;
-	struct il_live_row rows[IL_LIVE_MAX_ROWS];
-	int n = 0;
-
-	memset(rows, 0, sizeof(rows));
-	if (lc->d->fam->live_rows) {
-		n = lc->d->fam->live_rows(lc->d, lc->r, er, rows,
-					  IL_LIVE_MAX_ROWS);
-	} else {
-		for (int i = 0; i < er->ntasks && n < IL_LIVE_MAX_ROWS; i++) {
-			const struct il_task_result *t = &er->tasks[i];
-
-			if (!t->nlocks) {
-				snprintf(rows[n].name, sizeof(rows[n].name),
-					 "%.30s wakeup", t->name);
-				rows[n++].h = &t->wakeup;
-			}
-			for (int l = 0; l < t->nlocks && n < IL_LIVE_MAX_ROWS;
-			     l++) {
-				snprintf(rows[n].name, sizeof(rows[n].name),
-					 "%.20s blocked on %.10s", t->name,
-					 lc->r->sc->res[t->locks[l]->res].name);
-				rows[n++].h = &t->locks[l]->blocked;
-			}
-		}
-	}
-	il_live_frame(&lc->live, lc->title, rows, n);
-}
-
 void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f)
 {
 	const char *name = r->name;
@@ -223,6 +186,18 @@ void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f)
 			snprintf(exp_s, sizeof(exp_s), "expected %s%s%s%s", exp,
 				 because[0] ? " (" : "", because,
 				 because[0] ? ")" : "");
+		if (!tap && d->wrap > 0) {
+			/* on a terminal (--live, --stage): words whole */
+			char line[1024], out[2048];
+
+			snprintf(line, sizeof(line), "%s: %s%s %s: %s", what,
+				 got, info ? "" : ",", exp_s, k->c.evidence);
+			if (il_board_wrap(line, "", 4, d->wrap, out,
+					  sizeof(out)) > 0) {
+				fputs(out, f);
+				continue;
+			}
+		}
 		if (!tap) {
 			fprintf(f, "%s: %s%s %s: %s\n", what, got,
 				info ? "" : ",", exp_s, k->c.evidence);
@@ -495,6 +470,8 @@ struct session {
 	int rc;
 	bool stop;    /* a skip or a broken setup ends the runs */
 	int nskipped; /* runs of configurations this build cannot run */
+	struct drv_show *show; /* --live, --stage; NULL: neither */
+	FILE *out;	       /* the runs' reports (drv_show_out) */
 	/* the run's worst wait, from its trace (trace-export.h) */
 	struct il_timeline tl;
 	bool have_tl;
@@ -593,17 +570,18 @@ static void report_run(struct session *s, struct drv_run *r)
 	struct il_judge_record rec;
 
 	if (detail && f->run_text) {
-		f->run_text(d, r, stdout, pfx);
+		f->run_text(d, r, s->out, pfx);
 	} else if (detail && !f->subject) {
 		if (!d->c->tap) {
-			printf("placement: %s (%s)\n", r->er->placement,
-			       r->er->numa);
+			fprintf(s->out, "placement: %s (%s)\n",
+				r->er->placement, r->er->numa);
 			if (r->er->partitions[0])
-				printf("partitions: %s\n", r->er->partitions);
+				fprintf(s->out, "partitions: %s\n",
+					r->er->partitions);
 		}
-		drv_print_tasks(stdout, r->sc, r->er, pfx);
+		drv_print_tasks(s->out, r->sc, r->er, pfx);
 	}
-	drv_print_checks(d, r, stdout);
+	drv_print_checks(d, r, s->out);
 	if (r->er->probe && r->er->probe->status != IL_PROBE_RAN &&
 	    !d->probe_said) {
 		fprintf(stderr, "%s: probe cyclictest %s: %s\n", f->prog,
@@ -615,11 +593,11 @@ static void report_run(struct session *s, struct drv_run *r)
 	if (f->subject_table)
 		keep_row(d, r);
 	if (f->run_note && !d->c->quiet)
-		f->run_note(d, r, stdout, pfx);
+		f->run_note(d, r, s->out, pfx);
 	/* the probe beside the run (probe.h): figures, or why not */
 	if (detail)
-		il_probe_report(stdout, pfx, r->er->probe);
-	fflush(stdout);
+		il_probe_report(s->out, pfx, r->er->probe);
+	fflush(s->out);
 	if (!s->json)
 		return;
 	il_json_begin_object(&s->j, NULL);
@@ -847,7 +825,6 @@ static void run_one(struct session *s, int c, int repeat)
 				     .probe = &d->probe };
 	struct drv_run *r = calloc(1, sizeof(*r));
 	struct il_scenario sc;
-	struct live_ctx lc;
 	char err[512] = "";
 	int ret;
 
@@ -894,21 +871,11 @@ static void run_one(struct session *s, int c, int repeat)
 		free(r);
 		return;
 	}
-	if (d->c->live) {
-		memset(&lc, 0, sizeof(lc));
-		il_live_init(&lc.live, stdout, -1);
-		snprintf(lc.title, sizeof(lc.title), "%s: %s%s", f->prog,
-			 r->name, r->tag);
-		lc.d = d;
-		lc.r = r;
-		eo.progress = live_frame;
-		eo.progress_ctx = &lc;
-	}
+	drv_show_begin(s->show, r, &eo);
 	if (f->prepare)
 		f->prepare(d, c);
 	ret = il_engine_run(&sc, &eo, s->er, err, sizeof(err));
-	if (d->c->live)
-		il_live_end(&lc.live);
+	drv_show_ran(s->show, r);
 	/* whatever happened, nothing of this run stays */
 	il_cgroup_cleanup_all();
 	il_kmutex_cleanup_all();
@@ -933,6 +900,7 @@ static void run_one(struct session *s, int c, int repeat)
 		keep_timeline(s, r);
 		report_run(s, r);
 		export_trace(s, r);
+		drv_show_judged(s->show, r);
 		il_engine_result_free(s->er);
 	}
 	il_scenario_free(&sc);
@@ -1020,6 +988,9 @@ static int run_all(struct session *s, int argc, char **argv)
 	};
 
 	clock_gettime(CLOCK_REALTIME, &ri.start);
+	s->show = drv_show_new(d);
+	s->out = drv_show_out(s->show);
+	d->wrap = drv_show_wrap(s->show);
 	if (d->c->json) {
 		int ret = il_afile_open(&s->af, d->c->json);
 
@@ -1037,17 +1008,27 @@ static int run_all(struct session *s, int argc, char **argv)
 	}
 	if (!d->c->quiet && !d->c->tap) {
 		if (f->header)
-			f->header(d, stdout);
-		demo_kernel_line(stdout, &d->si);
-		fflush(stdout);
+			f->header(d, s->out);
+		demo_kernel_line(s->out, &d->si);
+		fflush(s->out);
 	}
 	if (d->c->tap)
 		printf("TAP version 13\n");
-	for (int k = 1; k <= d->c->repeat && !demo_signal && !s->stop; k++)
+	for (int k = 1, n = 0; k <= d->c->repeat && !demo_signal && !s->stop;
+	     k++)
 		for (int c = 0; c < d->nconfigs && !demo_signal && !s->stop;
 		     c++)
-			if (d->want[c])
+			if (d->want[c]) {
+				/* --stage: the audience says when */
+				if (n++)
+					drv_show_pause(s->show,
+						       d->configs[c].name);
 				run_one(s, c, k);
+			}
+	/* the board's last frame, then the reports it held */
+	drv_show_free(s->show);
+	s->show = NULL;
+	s->out = stdout;
 	if (demo_signal)
 		s->rc = 128 + demo_signal;
 	if ((f->skip_refused || s->nskipped) && !d->nruns && !s->rc &&
@@ -1111,6 +1092,18 @@ int drv_main(const struct drv_family *f, int argc, char **argv)
 			err, f->prog);
 		rc = 2;
 		goto out;
+	}
+	{
+		uint64_t ns;
+
+		if (il_stage_parse_pause(d->c->stage_pause, &ns)) {
+			fprintf(stderr,
+				"%s: --stage-pause: '%s' is neither 'key' nor "
+				"a duration from 0 to 1h\nTry '%s --help'.\n",
+				f->prog, d->c->stage_pause, f->prog);
+			rc = 2;
+			goto out;
+		}
 	}
 	for (int c = 0; c < f->nconfigs && c < DRV_MAX_CONFIGS; c++) {
 		d->configs[c] = f->configs[c];

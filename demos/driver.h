@@ -39,6 +39,7 @@
 
 #include <invlab/engine.h>
 #include <invlab/judge.h>
+#include <invlab/board.h>
 #include <invlab/live.h>
 #include <invlab/opt.h>
 #include <invlab/probe.h>
@@ -159,6 +160,7 @@ struct drv {
 	int unreserved[DRV_MAX_CONFIGS];
 	struct drv_row *rows; /* f->subject_table */
 	int nrows;
+	int wrap; /* verdict lines wrapped at this width (0: not) */
 	/* counts, for the exit status and the summary */
 	int ntap, nexp, nundec, nunexp, nruns;
 	/* --probe (probe.h); a skip is said once on stderr */

@@ -167,13 +167,14 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (cfg.common.live || cfg.common.trace == IL_TRACE_ON ||
-	    cfg.common.probe || cfg.common.trace_export) {
+	    cfg.common.probe || cfg.common.trace_export || cfg.common.stage) {
 		fprintf(stderr,
 			PROG ": %s is not for this program (it has "
 			     "no scenario tasks)\nTry '" PROG " --help'.\n",
 			cfg.common.live			  ? "--live"
 			: cfg.common.trace == IL_TRACE_ON ? "--trace=on"
 			: cfg.common.probe		  ? "--probe"
+			: cfg.common.stage		  ? "--stage"
 							  : "--trace-export");
 		return 2;
 	}

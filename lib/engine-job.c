@@ -287,6 +287,10 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 
 	struct il_dlstat dl0;
 	bool have_dl0 = false;
+	/* --stage: this job's phases noted for the narration (stage.h) */
+	struct il_stage_task_notes *nt = e->notes && k == e->notes->round
+						 ? &e->notes->task[me->idx]
+						 : NULL;
 
 	start = il_now_ns();
 	/* the reservation's state at the job's start, outside its CPU time */
@@ -306,6 +310,8 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 	for (int p = 0; p < t->nphases && !stopping(e); p++) {
 		const struct il_phase *ph = &t->phases[p];
 
+		if (nt)
+			nt->begin[p] = il_now_ns();
 		switch (ph->kind) {
 		case IL_PH_RUN:
 			run_cpu(me, ph->ns);
@@ -512,6 +518,8 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			break;
 		}
 		}
+		if (nt)
+			nt->done[p] = il_now_ns();
 	}
 out:
 	/* a job cut short by a stop still releases what it holds, so no
@@ -549,6 +557,12 @@ out:
 		if (dl && resp > dl)
 			__atomic_store_n(&r->misses, r->misses + 1,
 					 __ATOMIC_RELAXED);
+		if (nt) {
+			nt->rel = rel;
+			nt->start = start;
+			nt->end = end;
+			__atomic_store_n(&nt->noted, 1, __ATOMIC_RELEASE);
+		}
 		if (me->dl_fd >= 0) {
 			struct il_dlstat dl1;
 			uint64_t used;

@@ -212,6 +212,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	e->sc = sc;
 	e->n = sc->ntasks;
 	e->ext_stop = o ? o->stop : NULL;
+	e->notes = o && o->notes && o->notes->round ? o->notes : NULL;
 	e->partition = o && o->partition;
 	e->boost_from =
 		o && o->boost_from ? il_scenario_task(sc, o->boost_from) : -1;
@@ -365,6 +366,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		}
 		res->rounds = k;
 		note_round(res, e->r0, il_now_ns());
+		if (e->notes && k == e->notes->round)
+			__atomic_store_n(&e->notes->over, 1, __ATOMIC_RELEASE);
 		__il_settle_foreign(e, res, sub0(__il_steal_now(e), s0));
 		progress(e, o, res);
 		next = il_round_next(e->r0, il_now_ns());
@@ -394,6 +397,8 @@ stop:
 		if (e->t[i].started)
 			pthread_join(e->t[i].th, NULL);
 	il_probe_stop(probe, res->probe);
+	if (e->notes) /* the noted round may never have come */
+		__atomic_store_n(&e->notes->over, 2, __ATOMIC_RELEASE);
 	read_trace(res, tr);
 	/* the second calibration of each recipe (see __il_calibrate_kmutex);
 	 * not when told to stop: then the program is to end promptly */

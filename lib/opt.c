@@ -137,8 +137,38 @@ const struct il_opt il_common_opts[] = {
 		.name = "live",
 		.type = IL_OPT_FLAG,
 		.offset = COMMON(live),
-		.help = "show the figures forming, once a second (a refreshing "
-			"screen on a terminal, plain lines otherwise)",
+		.help = "show the board: every configuration's figures, bound "
+			"and verdict as they form, once a second (redrawn in "
+			"place on a terminal, plain blocks otherwise)",
+	},
+	{
+		.name = "stage",
+		.type = IL_OPT_FLAG,
+		.offset = COMMON(stage),
+		.help = "narrate one round of each configuration line by line "
+			"for an audience, then its verdict and the board, and "
+			"pause before the next (docs/stage.md); the runs are "
+			"judged as usual",
+	},
+	{
+		.name = "stage-pause",
+		.type = IL_OPT_STRING,
+		.offset = COMMON(stage_pause),
+		.def = "key",
+		.metavar = "WHEN",
+		.help = "with --stage, between configurations: 'key' waits "
+			"for Enter, a TIME (5s) waits that long, 0 goes on",
+	},
+	{
+		.name = "stage-step",
+		.type = IL_OPT_DURATION,
+		.offset = COMMON(stage_step_ns),
+		.def = "1200ms",
+		.min = 0,
+		.max = 10 * (int64_t)IL_NSEC_PER_SEC,
+		.unit_ns = IL_NSEC_PER_MSEC,
+		.metavar = "TIME",
+		.help = "with --stage, the time between two narrated lines",
 	},
 	{
 		.name = "no-lock",

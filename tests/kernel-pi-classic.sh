@@ -100,7 +100,7 @@ live)
 	frames=$(grep -o "$(printf '\033')\[H" "$tmp/out" | wc -l)
 	[ "$frames" -ge 2 ]
 	check $? "the screen was redrawn in place ($frames frames)"
-	grep -q "high blocked" "$tmp/out"
+	grep -q "(task high)" "$tmp/out" && grep -q "inherit #1 blocked" "$tmp/out"
 	check $? "frames show high's waits"
 	grep -q "so far" "$tmp/out"
 	check $? "frames show the verdict forming"

@@ -39,6 +39,7 @@
 #include <invlab/hist.h>
 #include <invlab/probe.h>
 #include <invlab/scenario.h>
+#include <invlab/stage.h>
 #include <invlab/trace.h>
 #include <invlab/verdict.h>
 
@@ -196,6 +197,11 @@ struct il_engine_opts {
 	void *progress_ctx;
 	/* a probe beside the measured part (probe.h, --probe); NULL: none */
 	const struct il_probe_opts *probe;
+	/*
+	 * --stage: the round (or job) notes->round is noted there, phase by
+	 * phase, for a narration (stage.h); NULL: nothing is noted.
+	 */
+	struct il_stage_notes *notes;
 };
 
 /*

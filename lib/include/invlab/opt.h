@@ -87,11 +87,14 @@ struct il_common_cfg {
 	uint64_t duration_ns;
 	int64_t repeat;
 	int live;
-	int no_lock;	       /* runlock.h */
-	uint64_t lock_wait_ns; /* runlock.h */
-	const char *kconfig;   /* sysinfo.h il_sysinfo_use_kconfig */
-	int trace;	       /* enum il_trace_mode (trace.h) */
-	const char *probe;     /* probe.h il_probe_parse */
+	int stage;		 /* --stage (stage.h) */
+	const char *stage_pause; /* "key" or a duration */
+	uint64_t stage_step_ns;	 /* between narrated lines */
+	int no_lock;		 /* runlock.h */
+	uint64_t lock_wait_ns;	 /* runlock.h */
+	const char *kconfig;	 /* sysinfo.h il_sysinfo_use_kconfig */
+	int trace;		 /* enum il_trace_mode (trace.h) */
+	const char *probe;	 /* probe.h il_probe_parse */
 	/* --trace-export: a directory (trace-export.h) */
 	const char *trace_export;
 	/*

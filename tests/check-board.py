@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+#
+# The live board and the narration under a pseudo terminal of a given
+# size, as an audience's screen would get them.
+#
+#   check-board.py board COLS ROWS CONFIGS -- PROGRAM ARGS...
+#       PROGRAM runs with --live --json FILE on a terminal 40 columns and
+#       10 lines larger, resized to COLSxROWS after a second: the frames
+#       before the resize use the larger width; after it:
+#       the screen redrawn in place; no line of any frame wider than
+#       COLS, no frame taller than ROWS; every configuration named
+#       in CONFIGS (comma-separated) in the final frame with a final
+#       verdict; the final frame's elapsed time is the last run's
+#       (elapsed_ns of the result file); the verdict lines after the
+#       board within COLS (wrapped at word boundaries).
+#   check-board.py stage COLS ROWS CONFIGS -- PROGRAM ARGS...
+#       PROGRAM runs with --stage --stage-pause=0 --stage-step=0: for
+#       each configuration its narration header, then in this order
+#       "low takes M", "high wakes up", "high signals go", then a
+#       "high waited ... for M" line and the verdict line (or the lines
+#       of steps=A|B|C given before --), then the board's block; no
+#       narration or verdict line wider than COLS.
+#
+# TAP on stdout; exit 77 when the program cannot run here (exit 77).
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import struct
+import sys
+import tempfile
+import termios
+import time
+
+ESC = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+n = 0
+failed = 0
+
+
+def check(ok, what):
+    global n, failed
+    n += 1
+    if not ok:
+        failed += 1
+    print(("ok" if ok else "not ok") + " %d - %s" % (n, what))
+
+
+def run(argv, cols, rows, timeout, start=None):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["LANG"] = "C.UTF-8"
+        os.environ.pop("COLUMNS", None)
+        os.environ.pop("LINES", None)
+        try:
+            os.execvp(argv[0], argv)
+        finally:
+            os._exit(127)
+    # started at another size, then resized after a second: the program
+    # must take the new size (TIOCGWINSZ, SIGWINCH)
+    first = start or (cols, rows)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ,
+                struct.pack("HHHH", first[1], first[0], 0, 0))
+    out = b""
+    t0 = time.time()
+    end = t0 + timeout
+    resized = start is None
+    while time.time() < end:
+        if not resized and time.time() > t0 + 1:
+            fcntl.ioctl(fd, termios.TIOCSWINSZ,
+                        struct.pack("HHHH", rows, cols, 0, 0))
+            resized = True
+            out += b"\x00RESIZED\x00"
+        r, _, _ = select.select([fd], [], [], 0.5)
+        if not r:
+            continue
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+    else:
+        os.kill(pid, 9)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), out.decode("utf-8", "replace")
+
+
+def width(line):
+    return len(ESC.sub("", line).rstrip("\r"))
+
+
+def main():
+    mode, cols, rows, configs = sys.argv[1], int(sys.argv[2]), \
+        int(sys.argv[3]), sys.argv[4].split(",")
+    argv = sys.argv[sys.argv.index("--") + 1:]
+    # the narration, the verdict line, the board after it
+    # "A/B": either (a lock taken in 20 us or more is "asks", "gets")
+    steps = ["low takes M/low gets M", "high wakes up", "high signals go",
+             "high waited", "%s: "]
+    for a in sys.argv[5:sys.argv.index("--")]:
+        if a.startswith("steps="):
+            steps = a[len("steps="):].split("|")
+    # (a "/" in a step separates alternatives)
+    steps += ["  %s ran ["]
+    tmp = tempfile.mkdtemp()
+    res = os.path.join(tmp, "r.json")
+    print("TAP version 13")
+    if mode == "board":
+        argv += ["--live", "--json", res]
+    else:
+        argv += ["--stage", "--stage-pause=0", "--stage-step=0"]
+    big = (cols + 40, rows + 10)
+    rc, out = run(argv, cols, rows, 120, big if mode == "board" else None)
+    if rc == 77:
+        print("1..0 # SKIP " + out.strip().splitlines()[-1])
+        return 77
+    # 1 is a verdict not as expected: timing, which a display test does
+    # not judge (a loaded machine); anything else is not
+    check(rc in (0, 1), "exit status 0 or 1 under a %dx%d terminal (got %d)"
+          % (cols, rows, rc))
+    text = out.replace("\r\n", "\n")
+    if mode == "board":
+        before, _, text = text.partition("\x00RESIZED\x00")
+        early = [f.partition("\x1b[J")[0]
+                 for f in before.split("\x1b[H")[1:]]
+        check(any(width(l) > cols for f in early for l in f.split("\n")),
+              "before the resize, the board used the wider terminal")
+        # the first frame after the resize may have been laid out before
+        # it: it is not held to the new size
+        frames = text.split("\x1b[H")[1:]
+        frames = frames[1:] if len(frames) > 2 else frames
+        check(len(frames) >= 2, "the board redrawn in place (%d frames)"
+              % len(frames))
+        if not frames:
+            print("1..%d" % n)
+            return 1
+        last, _, after = frames[-1].partition("\x1b[J")
+        wide = [l for f in frames for l in
+                f.partition("\x1b[J")[0].split("\n") if width(l) > cols]
+        check(not wide, "no line of a frame wider than %d: %r"
+              % (cols, wide[:2]))
+        tall = [len(f.partition("\x1b[J")[0].rstrip("\n").split("\n"))
+                for f in frames]
+        check(max(tall) <= rows, "no frame taller than %d (%d)"
+              % (rows, max(tall)))
+        lines = [ESC.sub("", l) for l in last.split("\n")]
+        for c in configs:
+            row = [l for l in lines if l.startswith(c + " ")]
+            check(row and re.search(r"(PASS|FAIL|UNDECIDED|measured)", row[0]),
+                  "the final frame has %s with its verdict: %r"
+                  % (c, row[:1]))
+        with open(res) as f:
+            runs = json.load(f)["runs"]
+        want = "[%.1fs]" % (runs[-1]["elapsed_ns"] / 1e9)
+        check(want in lines[0], "the final frame's time is the run's: "
+              "%s in %r" % (want, lines[0]))
+        verdicts = [l for l in after.split("\n")
+                    if re.search(r"\b(PASS|FAIL|UNDECIDED)\b", l)]
+        check(all(width(l) <= cols for l in verdicts),
+              "the verdict lines after the board within %d columns" % cols)
+    else:
+        lines = [ESC.sub("", l) for l in text.split("\n")]
+        # a table's line (two gaps of spaces or more inside it) is the
+        # report's own; narration has one gap, prose none
+        # and the program's own notes on stderr are not narration
+        prog = os.path.basename(argv[0]) + ": "
+        wide = [l for l in lines if len(l) > cols and
+                len(re.findall(r"\S {2,}(?=\S)", l)) < 2 and
+                not l.startswith(prog)]
+        check(not wide, "no narration or verdict line wider than %d: %r"
+              % (cols, wide[:2]))
+        pos = 0
+        for c in configs:
+            for s in [c + ": round 2 as it happened"] + steps:
+                s = s % c if "%s" in s else s
+                i = next((k for k in range(pos, len(lines))
+                          if any(a in lines[k] for a in s.split("/"))),
+                         -1)
+                check(i >= 0, "%s: '%s' in its place" % (c, s))
+                pos = i + 1 if i >= 0 else pos
+    if failed:
+        for l in ESC.sub("", text).split("\n"):
+            print("# " + l)
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+sys.exit(main())
