@@ -472,6 +472,14 @@ void drv_show_finish(struct drv_show *s)
 {
 	if (!s)
 		return;
+	/* the terminal may have been resized since the start */
+	if (s->wrap > 0 && s->t.tty) {
+		int w, h;
+
+		il_board_size(&s->t, &w, &h);
+		if (w > 0)
+			s->wrap = w;
+	}
 	flush_held(s);
 	if (s->held) {
 		fclose(s->held);

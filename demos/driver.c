@@ -327,6 +327,7 @@ void drv_json_subject(struct drv *d, const struct drv_run *r, struct il_json *j)
 	}
 	il_json_uint(j, "rounds", t->locks[0]->nsamples);
 	demo_json_blocking(j, &st);
+	il_json_uint(j, "elapsed_ns", r->er->elapsed_ns);
 	il_json_uint(j, "steal_ns", r->er->steal_ns);
 	il_json_str(j, "placement", r->er->placement);
 	il_json_hist(j, "blocked_ns", &t->locks[0]->blocked);
