@@ -173,6 +173,36 @@ class TestInitramfs(Tmp):
                 os.unlink(os.path.join(res, 'statuses'))
 
 
+    def test_watchdog(self):
+        """A run still going at the watchdog has its threads shown; the
+        watchdog is stopped after each run; none without it."""
+        runs = [['/bin/pi-classic'], ['/bin/kmutex']]
+        self.assertNotIn('sysrq', vm.run_script(runs))
+        text = vm.run_script(runs, watchdog=240)
+        self.assertEqual(text.count('sleep 240;'), 2)
+        self.assertEqual(text.count('kill "$wd"'), 2)
+        self.assertIn('/stack', text)
+        self.assertIn('echo w >/proc/sysrq-trigger', text)
+        self.assertLess(text.index('sleep 240;'), text.index('/bin/pi-classic;'))
+        self.assertEqual(vm.guest_watchdog(300), 240)
+        self.assertEqual(vm.guest_watchdog(30), 10)
+        if not shutil.which('sh'):
+            return
+        # run by the host's sh: a run past the watchdog gets the dump
+        res = os.path.join(self.dir, 'wd')
+        os.makedirs(res, exist_ok=True)
+        script = vm.run_script([['sleep', '2']], watchdog=1)
+        script = script.replace('/results', res).replace(
+            '/tmp/rc', os.path.join(res, 'rc')).replace(
+            '>/dev/console', '>' + os.path.join(res, 'console')).replace(
+            'echo w >/proc/sysrq-trigger', 'true')
+        subprocess.run(['sh', '-c', script], stdout=subprocess.DEVNULL)
+        with open(os.path.join(res, 'console')) as f:
+            out = f.read()
+        self.assertIn('still going after 1 s', out)
+        self.assertIn('state', out)
+
+
 class TestRuns(unittest.TestCase):
     def test_program_gets_json(self):
         runs = vm.guest_runs(('program', ['pi-classic', '-d', '1s']), {},
