@@ -179,11 +179,12 @@ class TestInitramfs(Tmp):
         runs = [['/bin/pi-classic'], ['/bin/kmutex']]
         self.assertNotIn('sysrq', vm.run_script(runs))
         text = vm.run_script(runs, watchdog=240)
-        self.assertEqual(text.count('sleep 240;'), 2)
+        self.assertEqual(text.count('sh /watchdog.sh 240 '), 2)
         self.assertEqual(text.count('kill "$wd"'), 2)
-        self.assertIn('/stack', text)
-        self.assertIn('echo w >/proc/sysrq-trigger', text)
-        self.assertLess(text.index('sleep 240;'), text.index('/bin/pi-classic;'))
+        self.assertIn('/stack', vm.WATCHDOG_SH)
+        self.assertIn('echo w >/proc/sysrq-trigger', vm.WATCHDOG_SH)
+        self.assertLess(text.index('sh /watchdog.sh'),
+                        text.index('/bin/pi-classic;'))
         self.assertEqual(vm.guest_watchdog(300), 240)
         self.assertEqual(vm.guest_watchdog(30), 10)
         if not shutil.which('sh'):
@@ -191,11 +192,15 @@ class TestInitramfs(Tmp):
         # run by the host's sh: a run past the watchdog gets the dump
         res = os.path.join(self.dir, 'wd')
         os.makedirs(res, exist_ok=True)
+        wd = os.path.join(res, 'watchdog.sh')
+        with open(wd, 'w') as f:
+            f.write(vm.WATCHDOG_SH.replace('echo w >/proc/sysrq-trigger',
+                                           'true'))
         script = vm.run_script([['sleep', '2']], watchdog=1)
         script = script.replace('/results', res).replace(
             '/tmp/rc', os.path.join(res, 'rc')).replace(
             '>/dev/console', '>' + os.path.join(res, 'console')).replace(
-            'echo w >/proc/sysrq-trigger', 'true')
+            '/watchdog.sh', wd)
         subprocess.run(['sh', '-c', script], stdout=subprocess.DEVNULL)
         with open(os.path.join(res, 'console')) as f:
             out = f.read()
