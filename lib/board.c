@@ -690,6 +690,7 @@ static void tl_block(struct out *o, const struct il_board_row *row,
 {
 	const struct il_timeline *tl = row->tl;
 	char line[TL_LEFT + TL_MAX_CELLS + 64], d[24], cells[TL_MAX_CELLS + 1];
+	char name[32];
 	int req = tl_col(sc, tl, tl->request_ns);
 	int acq = tl_col(sc, tl, tl->acquired_ns);
 	int n = sc->cells;
@@ -733,7 +734,10 @@ static void tl_block(struct out *o, const struct il_board_row *row,
 				   : c == req || c == acq	  ? '|'
 								  : ' ';
 		cells[n] = '\0';
-		tl_left(line, sizeof(line), l->name);
+		/* a task not of the scenario: marked, not told by colour */
+		snprintf(name, sizeof(name), "%s%s",
+			 !strcmp(l->role, "foreign") ? "*" : "", l->name);
+		tl_left(line, sizeof(line), name);
 		il_appendf(line, sizeof(line), "%s", cells);
 		tl_emit(o, line);
 	}
@@ -807,7 +811,7 @@ static void tl_legend(char *buf, size_t len, const struct tl_scale *sc,
 	il_format_duration(d, sizeof(d), sc->step);
 	snprintf(buf, len,
 		 "worst waits (trace), 1 char = %s: # ran, : ran part of it, "
-		 "R asks, B boosted, A gets it, [--] the bound",
+		 "R asks, B boosted, A gets it, [--] the bound, *foreign",
 		 d);
 	if (il_board_cols(buf) > width)
 		snprintf(buf, len, "worst waits, 1 char = %s", d);

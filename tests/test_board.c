@@ -138,6 +138,8 @@ static void tl_make(struct il_timeline *tl, bool inherit)
 	tl_lane(tl, "high", "waiter", acq, acq + 100000);
 	tl_lane(tl, "medium", "lower", inherit ? acq : req,
 		inherit ? acq : req + 20 * ms);
+	if (inherit) /* a foreign task, its name longer than the column */
+		tl_lane(tl, "kworker/1:2H", "foreign", 0, 300000);
 }
 
 /* the column of c in the line of s that starts with start */
@@ -195,6 +197,8 @@ static void test_timelines(void)
 	t_check(col_in(strstr(out, "inherit: high"), "  wait", 'A') <=
 		col_in(strstr(out, "inherit: high"), "  bound", ']'));
 	t_check_contains(line_with(out, "  wait", buf, sizeof(buf)), "21.0ms");
+	t_check_contains(line_with(out, "  *kworker/1 ", buf, sizeof(buf)),
+			 "##");
 	/* 80x24 has room for the first (evidence of two rows is short) */
 	n = il_board_layout(b, 80, 24, out, sizeof(out));
 	t_check(widest(out, &lines) <= 80 && lines <= 24);

@@ -97,7 +97,8 @@ void il_board_metric_set(struct il_board_metric *m, const char *name,
  * On a final board the rows with a timeline get one under everything
  * else, the first thing dropped when the height is short (whole, never
  * in part): a line of legend, then per row its title, one lane per task
- * (a cell '#' when the task ran at least half of it, ':' when less),
+ * (a cell '#' when the task ran at least half of it, ':' when less; a
+ * task not of the scenario named with a leading '*'),
  * the request, boosts and acquisition as R, B and A on the wait's line,
  * and the bound as a bracket [---] from the request.  Every timeline has
  * the same scale (1, 2 or 5 times a power of ten ns a cell) and its
