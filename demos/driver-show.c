@@ -30,6 +30,7 @@
 #include <invlab/sched.h>
 #include <invlab/stage.h>
 #include <invlab/time.h>
+#include <invlab/trace-export.h>
 
 #include "driver-show.h"
 #include "driver.h"
@@ -53,6 +54,8 @@ struct drv_show {
 	struct il_stage_notes *notes;
 	pthread_t narrator;
 	bool narrating;
+	/* each row's worst wait, for the final frame */
+	struct il_timeline *tl[IL_BOARD_MAX_ROWS];
 };
 
 struct drv_show *drv_show_new(struct drv *d)
@@ -349,6 +352,18 @@ void drv_show_ran(struct drv_show *s, struct drv_run *r)
 	s->narrating = false;
 }
 
+void drv_show_timeline(struct drv_show *s, const struct il_timeline *tl)
+{
+	if (!s || s->cur < 0 || s->cur >= IL_BOARD_MAX_ROWS)
+		return;
+	if (!s->tl[s->cur])
+		s->tl[s->cur] = malloc(sizeof(*tl));
+	if (!s->tl[s->cur])
+		return; /* the board goes on without */
+	*s->tl[s->cur] = *tl;
+	s->b->rows[s->cur].tl = s->tl[s->cur];
+}
+
 void drv_show_judged(struct drv_show *s, struct drv_run *r)
 {
 	struct il_board_row *row;
@@ -472,6 +487,18 @@ void drv_show_finish(struct drv_show *s)
 {
 	if (!s)
 		return;
+	/* --live: the last frame again, with the worst waits under it */
+	if (!s->stage && !s->b->final && !demo_signal) {
+		bool any = false;
+
+		for (int r = 0; r < s->b->nrows; r++)
+			any = any || s->b->rows[r].tl;
+		s->b->final = true;
+		if (any) {
+			s->b->utf8 = s->t.utf8;
+			il_board_show(&s->t, s->b);
+		}
+	}
 	/* the terminal may have been resized since the start */
 	if (s->wrap > 0 && s->t.tty) {
 		int w, h;
@@ -494,6 +521,8 @@ void drv_show_free(struct drv_show *s)
 	drv_show_finish(s);
 	free(s->held_buf);
 	free(s->notes);
+	for (int r = 0; r < IL_BOARD_MAX_ROWS; r++)
+		free(s->tl[r]);
 	free(s->b);
 	free(s);
 }

@@ -34,11 +34,16 @@ void drv_show_begin(struct drv_show *s, struct drv_run *r,
 		    struct il_engine_opts *eo);
 /* After the engine returned: the narration told to its end. */
 void drv_show_ran(struct drv_show *s, struct drv_run *r);
+/* The running configuration's worst wait from its trace (copied), for
+ * the board's final frame. */
+struct il_timeline;
+void drv_show_timeline(struct drv_show *s, const struct il_timeline *tl);
 /* After its verdicts: the row frozen, the board drawn. */
 void drv_show_judged(struct drv_show *s, struct drv_run *r);
 /* Between two configurations (--stage): Enter or the timer. */
 void drv_show_pause(struct drv_show *s, const char *next);
-/* After the last run: the final frame, then the held reports. */
+/* After the last run: the final frame (with the worst waits' timelines
+ * when the runs were traced and there is room), then the held reports. */
 void drv_show_finish(struct drv_show *s);
 void drv_show_free(struct drv_show *s);
 

@@ -899,6 +899,8 @@ static void run_one(struct session *s, int c, int repeat)
 				r->name, strerror(ENOMEM));
 		judge(s, r);
 		keep_timeline(s, r);
+		if (s->have_tl)
+			drv_show_timeline(s->show, &s->tl);
 		report_run(s, r);
 		export_trace(s, r);
 		drv_show_judged(s->show, r);

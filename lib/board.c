@@ -16,6 +16,10 @@
  * none and a row of inherit can be compared by eye.  A cell's height is
  * its log count relative to the strip's tallest cell, so a thin tail
  * shows next to a tall mode; the cell of the bound shows '|'.
+ *
+ * A final board adds, where the height leaves room, each traced row's
+ * worst wait as a text timeline (tl_block): lanes of cells on one scale
+ * for every row, the requests in one column.
  */
 #include <errno.h>
 #include <math.h>
@@ -25,6 +29,7 @@
 #include <invlab/board.h>
 #include <invlab/strbuf.h>
 #include <invlab/time.h>
+#include <invlab/trace-export.h>
 
 static const char *const blocks_utf8[] = { " ",	     "\u2581", "\u2582",
 					   "\u2583", "\u2584", "\u2585",
@@ -587,6 +592,233 @@ static void title_line(const struct il_board *b, int width, char *buf,
 		buf[width] = '\0';
 }
 
+/* ------------------------------------------------------------------ */
+/* the timelines of the final frame                                     */
+
+#define TL_NAME_W    10 /* a lane's name */
+#define TL_LEFT	     (2 + TL_NAME_W + 1)
+#define TL_RIGHT     9 /* "  26.7ms" after the wait and the bound */
+#define TL_MIN_CELLS 20
+#define TL_MAX_CELLS 200
+
+struct tl_scale {
+	uint64_t step; /* ns a cell */
+	uint64_t pre;  /* ns before the request, the longest of the rows */
+	int cells;
+};
+
+/* the smallest 1, 2 or 5 times a power of ten ns that is at least want */
+static uint64_t nice_step(uint64_t want)
+{
+	for (uint64_t p = 1;; p *= 10) {
+		if (p >= want)
+			return p;
+		if (2 * p >= want)
+			return 2 * p;
+		if (5 * p >= want)
+			return 5 * p;
+		if (p > UINT64_MAX / 100)
+			return p * 10;
+	}
+}
+
+/* one scale for every row's timeline; false when none has one or the
+ * width leaves too few cells */
+static bool tl_scale(const struct il_board *b, int nrows, int width,
+		     struct tl_scale *sc)
+{
+	uint64_t pre = 0, post = 0, total;
+	int avail = width - TL_LEFT - TL_RIGHT;
+	bool any = false;
+
+	if (avail > TL_MAX_CELLS)
+		avail = TL_MAX_CELLS;
+	for (int r = 0; r < nrows; r++) {
+		const struct il_timeline *tl = b->rows[r].tl;
+
+		if (!tl || !tl->span_ns || tl->request_ns > tl->span_ns)
+			continue;
+		any = true;
+		pre = tl->request_ns > pre ? tl->request_ns : pre;
+		if (tl->span_ns - tl->request_ns > post)
+			post = tl->span_ns - tl->request_ns;
+	}
+	if (!any || avail < TL_MIN_CELLS)
+		return false;
+	total = pre + post;
+	sc->step = nice_step((total + (uint64_t)avail - 1) / (uint64_t)avail);
+	sc->pre = pre;
+	sc->cells = (int)((total + sc->step - 1) / sc->step);
+	if (sc->cells < 1)
+		sc->cells = 1;
+	return sc->cells <= avail;
+}
+
+/* the cell of a moment of tl (ns from its window's start) */
+static int tl_col(const struct tl_scale *sc, const struct il_timeline *tl,
+		  uint64_t ns)
+{
+	uint64_t at = sc->pre - tl->request_ns + ns;
+	uint64_t c = at / sc->step;
+
+	return c >= (uint64_t)sc->cells ? sc->cells - 1 : (int)c;
+}
+
+static int tl_lines(const struct il_timeline *tl)
+{
+	return 1 + (int)tl->nlanes + 2;
+}
+
+/* the left column of a timeline line: "  name      " */
+static void tl_left(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "  %-*.*s ", TL_NAME_W, TL_NAME_W, name);
+}
+
+static void tl_emit(struct out *o, char *line)
+{
+	size_t n = strlen(line);
+
+	while (n && line[n - 1] == ' ')
+		line[--n] = '\0';
+	emit(o, line);
+}
+
+/* what a row's timeline draws, lines into o; width is checked */
+static void tl_block(struct out *o, const struct il_board_row *row,
+		     const struct tl_scale *sc, int width)
+{
+	const struct il_timeline *tl = row->tl;
+	char line[TL_LEFT + TL_MAX_CELLS + 64], d[24], cells[TL_MAX_CELLS + 1];
+	char name[32];
+	int req = tl_col(sc, tl, tl->request_ns);
+	int acq = tl_col(sc, tl, tl->acquired_ns);
+	int n = sc->cells;
+
+	il_format_duration(d, sizeof(d), tl->acquired_ns - tl->request_ns);
+	snprintf(line, sizeof(line), "%s: %s waited %s for %s (%s)",
+		 row->config, tl->waiter, d,
+		 tl->resource[0] ? tl->resource : "the lock", row->verdict);
+	if (il_board_cols(line) > width)
+		line[width] = '\0';
+	tl_emit(o, line);
+	for (size_t i = 0; i < tl->nlanes; i++) {
+		const struct il_tl_lane *l = &tl->lanes[i];
+		double cov[TL_MAX_CELLS] = { 0 };
+
+		for (size_t k = 0; k < l->nslices; k++) {
+			const struct il_tl_slice *s = &l->s[k];
+			double len = (double)(s->to_ns - s->from_ns);
+			double dense = len > 0 ? (double)s->ran_ns / len : 1;
+			int c0 = tl_col(sc, tl, s->from_ns);
+			int c1 = tl_col(sc, tl, s->to_ns);
+			uint64_t off = sc->pre - tl->request_ns;
+
+			for (int c = c0; c <= c1; c++) {
+				/* the cell in the window's time */
+				double a = (double)c * (double)sc->step -
+					   (double)off;
+				double b = a + (double)sc->step;
+				double lo = fmax(a, (double)s->from_ns);
+				double hi = fmin(b, (double)s->to_ns);
+
+				if (hi > lo)
+					cov[c] += (hi - lo) * dense;
+				else if (len == 0 && c == c0)
+					cov[c] += 1; /* an instant: shown */
+			}
+		}
+		for (int c = 0; c < n; c++)
+			cells[c] = cov[c] >= (double)sc->step / 2 ? '#'
+				   : cov[c] > 0			  ? ':'
+				   : c == req || c == acq	  ? '|'
+								  : ' ';
+		cells[n] = '\0';
+		/* a task not of the scenario: marked, not told by colour */
+		snprintf(name, sizeof(name), "%s%s",
+			 !strcmp(l->role, "foreign") ? "*" : "", l->name);
+		tl_left(line, sizeof(line), name);
+		il_appendf(line, sizeof(line), "%s", cells);
+		tl_emit(o, line);
+	}
+	/* the wait: R at the request, A at the acquisition, B the boosts */
+	memset(cells, ' ', (size_t)n);
+	for (int c = req; c <= acq; c++)
+		cells[c] = '=';
+	cells[req] = 'R';
+	for (size_t i = 0; i < tl->nboosts; i++) {
+		int c = tl_col(sc, tl, tl->boosts[i].at_ns);
+
+		while (c < n - 1 && (cells[c] == 'R' || cells[c] == 'B'))
+			c++;
+		if (cells[c] != 'R' && cells[c] != 'B')
+			cells[c] = 'B';
+	}
+	if (acq > req || cells[acq] == '=')
+		cells[acq] = 'A';
+	else if (acq + 1 < n && cells[acq + 1] == ' ')
+		cells[acq + 1] = 'A';
+	cells[n] = '\0';
+	tl_left(line, sizeof(line), "wait");
+	il_appendf(line, sizeof(line), "%s", cells);
+	{
+		size_t e = strlen(line);
+
+		while (e && line[e - 1] == ' ')
+			line[--e] = '\0';
+		il_appendf(line, sizeof(line), "  %s", d);
+	}
+	if (il_board_cols(line) > width)
+		line[width] = '\0';
+	tl_emit(o, line);
+	/* the bound from the request: [---], '>' when it ends past the view */
+	memset(cells, ' ', (size_t)n);
+	if (tl->bound_ns) {
+		uint64_t end = tl->request_ns + tl->bound_ns;
+		uint64_t off = sc->pre - tl->request_ns;
+		bool past = off + end >= (uint64_t)n * sc->step;
+		int e = past ? n - 1 : tl_col(sc, tl, end);
+
+		for (int c = req; c <= e; c++)
+			cells[c] = '-';
+		cells[req] = '[';
+		if (e > req)
+			cells[e] = past ? '>' : ']';
+		il_format_duration(d, sizeof(d), tl->bound_ns);
+	} else {
+		snprintf(d, sizeof(d), "not known");
+	}
+	cells[n] = '\0';
+	tl_left(line, sizeof(line), "bound");
+	il_appendf(line, sizeof(line), "%s", cells);
+	{
+		size_t e = strlen(line);
+
+		while (e && line[e - 1] == ' ')
+			line[--e] = '\0';
+		il_appendf(line, sizeof(line), "  %s", d);
+	}
+	if (il_board_cols(line) > width)
+		line[width] = '\0';
+	tl_emit(o, line);
+}
+
+static void tl_legend(char *buf, size_t len, const struct tl_scale *sc,
+		      int width)
+{
+	char d[24];
+
+	il_format_duration(d, sizeof(d), sc->step);
+	snprintf(buf, len,
+		 "worst waits (trace), 1 char = %s: # ran, : ran part of it, "
+		 "R asks, B boosted, A gets it, [--] the bound, *foreign",
+		 d);
+	if (il_board_cols(buf) > width)
+		snprintf(buf, len, "worst waits, 1 char = %s", d);
+	if (il_board_cols(buf) > width)
+		buf[width] = '\0';
+}
+
 int il_board_layout(const struct il_board *b, int width, int height, char *out,
 		    size_t len)
 {
@@ -595,6 +827,9 @@ int il_board_layout(const struct il_board *b, int width, int height, char *out,
 	int nrows = b->nrows > IL_BOARD_MAX_ROWS ? IL_BOARD_MAX_ROWS : b->nrows;
 	int fixed, body = 0, evl[IL_BOARD_MAX_ROWS] = { 0 }, at;
 	bool second = true, legend = true, axis = true;
+	bool tlr[IL_BOARD_MAX_ROWS] = { false };
+	struct tl_scale tls = { 0, 0, 0 };
+	int ntl = 0;
 	struct plan p;
 	struct line l;
 
@@ -638,6 +873,23 @@ int il_board_layout(const struct il_board *b, int width, int height, char *out,
 		if (fixed + evl[r] > height)
 			evl[r] = 0;
 		fixed += evl[r];
+	}
+
+	/* the timelines last, whole, while they fit */
+	if (b->final && tl_scale(b, nrows, width, &tls)) {
+		int need = 1;
+
+		for (int r = 0; r < nrows; r++) {
+			if (!b->rows[r].tl || !b->rows[r].tl->span_ns)
+				continue;
+			if (fixed + need + tl_lines(b->rows[r].tl) > height)
+				break;
+			need += tl_lines(b->rows[r].tl);
+			tlr[r] = true;
+			ntl++;
+		}
+		if (ntl)
+			fixed += need;
 	}
 
 	title_line(b, width, tl, sizeof(tl));
@@ -686,6 +938,14 @@ int il_board_layout(const struct il_board *b, int width, int height, char *out,
 			*nl = '\0';
 			emit(&o, s);
 		}
+	}
+	if (ntl) {
+		tl_legend(tl, sizeof(tl), &tls, width);
+		emit(&o, tl);
+		for (int r = 0; r < nrows; r++)
+			if (tlr[r] &&
+			    o.lines + tl_lines(b->rows[r].tl) <= height)
+				tl_block(&o, &b->rows[r], &tls, width);
 	}
 	return o.full ? -ENOSPC : o.lines;
 }

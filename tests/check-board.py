@@ -13,7 +13,11 @@
 #       in CONFIGS (comma-separated) in the final frame with a final
 #       verdict; the final frame's elapsed time is the last run's
 #       (elapsed_ns of the result file); the verdict lines after the
-#       board within COLS (wrapped at word boundaries).
+#       board within COLS (wrapped at word boundaries).  With timeline=want
+#       before --: when the runs were traced (a worst_wait in the result
+#       file), the final frame has the worst waits' timelines, one per
+#       traced configuration, each with a wait line (R ... A) and a bound
+#       line; with timeline=none, it has none (no room for them).
 #   check-board.py stage COLS ROWS CONFIGS -- PROGRAM ARGS...
 #       PROGRAM runs with --stage --stage-pause=0 --stage-step=0: for
 #       each configuration its narration header, then in this order
@@ -101,9 +105,12 @@ def main():
     # "A/B": either (a lock taken in 20 us or more is "asks", "gets")
     steps = ["low takes M/low gets M", "high wakes up", "high signals go",
              "high waited", "%s: "]
+    timeline = "any"
     for a in sys.argv[5:sys.argv.index("--")]:
         if a.startswith("steps="):
             steps = a[len("steps="):].split("|")
+        if a.startswith("timeline="):
+            timeline = a[len("timeline="):]
     # (a "/" in a step separates alternatives)
     steps += ["  %s ran ["]
     tmp = tempfile.mkdtemp()
@@ -155,6 +162,22 @@ def main():
                   % (c, row[:1]))
         with open(res) as f:
             runs = json.load(f)["runs"]
+        traced = [r["configuration"] for r in runs if "worst_wait" in r]
+        if timeline == "want" and traced:
+            check(any(l.startswith("worst waits") for l in lines),
+                  "the final frame has the worst waits' timelines")
+            for c in traced:
+                i = next((k for k, l in enumerate(lines)
+                          if l.startswith(c + ": ") and " waited " in l), -1)
+                block = lines[i:i + 12] if i >= 0 else []
+                check(i >= 0 and any(re.match(r"  wait +R", l)
+                                     for l in block)
+                      and any(re.match(r"  bound +\[", l) for l in block),
+                      "%s's timeline with its wait and bound: %r"
+                      % (c, block[:1]))
+        elif timeline == "none":
+            check(not any(l.startswith("worst waits") for l in lines),
+                  "no timeline where there is no room")
         want = "[%.1fs]" % (runs[-1]["elapsed_ns"] / 1e9)
         check(want in lines[0], "the final frame's time is the run's: "
               "%s in %r" % (want, lines[0]))

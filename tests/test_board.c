@@ -5,13 +5,17 @@
  * the width, columns dropped in their order as the width shrinks (p50
  * first, the bound last), a wider strip on a wider screen, the bound's
  * mark in the strips, rows kept and evidence dropped first when the
- * height is short, and text wrapped at word boundaries.
+ * height is short, and text wrapped at word boundaries.  On a final
+ * board, the worst waits' text timelines: within the width, on one scale
+ * with the requests in one column, dropped whole (and first) when the
+ * height is short.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <invlab/board.h>
 #include <invlab/time.h>
+#include <invlab/trace-export.h>
 
 #include "t_util.h"
 
@@ -92,6 +96,134 @@ static const char *line_with(const char *s, const char *what, char *buf,
 	e = strchr(p, '\n');
 	snprintf(buf, len, "%.*s", (int)(e - a), a);
 	return buf;
+}
+
+static void tl_lane(struct il_timeline *tl, const char *name, const char *role,
+		    uint64_t a, uint64_t b)
+{
+	struct il_tl_lane *l = &tl->lanes[tl->nlanes++];
+
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	snprintf(l->role, sizeof(l->role), "%s", role);
+	if (b > a)
+		l->s[l->nslices++] = (struct il_tl_slice){ a, b, b - a, 0 };
+}
+
+/* none: high asks at 2 ms, medium runs 20 ms, high gets M at 23 ms;
+ * inherit: asks at 1 ms, low boosted at once, gets it at 2.6 ms */
+static void tl_make(struct il_timeline *tl, bool inherit)
+{
+	const uint64_t ms = IL_NSEC_PER_MSEC;
+	uint64_t req = inherit ? 1 * ms : 2 * ms;
+	uint64_t acq = inherit ? 2600 * IL_NSEC_PER_USEC : 23 * ms;
+
+	memset(tl, 0, sizeof(*tl));
+	snprintf(tl->waiter, sizeof(tl->waiter), "high");
+	snprintf(tl->resource, sizeof(tl->resource), "M");
+	tl->span_ns = inherit ? 3 * ms : 26 * ms;
+	tl->release_ns = req - 10000;
+	tl->request_ns = req;
+	tl->acquired_ns = acq;
+	tl->delay_ns = acq - tl->release_ns;
+	tl->bound_ns = 2100000;
+	tl->locked_ns = IL_TL_NONE;
+	tl->boost_ns = IL_TL_NONE;
+	if (inherit) {
+		tl->boost_ns = req + 2000;
+		tl->nboosts = 1;
+		tl->boosts[0] =
+			(struct il_tl_boost){ req + 2000, "low", 89, 69 };
+	}
+	tl_lane(tl, "low", "holder", 0, inherit ? acq : req);
+	tl_lane(tl, "high", "waiter", acq, acq + 100000);
+	tl_lane(tl, "medium", "lower", inherit ? acq : req,
+		inherit ? acq : req + 20 * ms);
+	if (inherit) /* a foreign task, its name longer than the column */
+		tl_lane(tl, "kworker/1:2H", "foreign", 0, 300000);
+}
+
+/* the column of c in the line of s that starts with start */
+static int col_in(const char *s, const char *start, char c)
+{
+	char want[64], line[2048];
+	const char *p;
+
+	snprintf(want, sizeof(want), "\n%s", start);
+	p = strstr(s, want);
+	if (!p)
+		return -1;
+	line_with(p + 1, start, line, sizeof(line));
+	p = strchr(line + strlen(start), c);
+	return p ? (int)(p - line) : -1;
+}
+
+static void test_timelines(void)
+{
+	struct il_board *b = board();
+	struct il_timeline tl[2];
+	static char out[64 * 1024];
+	char buf[2048];
+	int lines, n;
+
+	tl_make(&tl[0], false);
+	tl_make(&tl[1], true);
+	b->rows[0].tl = &tl[0];
+	b->rows[1].tl = &tl[1];
+	/* not on a frame but the last */
+	il_board_layout(b, 160, 48, out, sizeof(out));
+	t_check(strstr(out, "worst waits") == NULL);
+	b->final = true;
+	for (int w = 40; w <= 200; w++) {
+		n = il_board_layout(b, w, 60, out, sizeof(out));
+		t_check(n > 0 && widest(out, &lines) <= w);
+		t_check(lines <= 60);
+		if (w >= 80)
+			t_check(strstr(out, "none: high waited") != NULL);
+	}
+	n = il_board_layout(b, 160, 48, out, sizeof(out));
+	t_check(widest(out, &lines) <= 160 && lines <= 48);
+	t_check_contains(out, "worst waits (trace), 1 char = ");
+	t_check_contains(out, "none: high waited 21.0ms for M (FAIL)");
+	t_check_contains(out, "inherit: high waited 1.60ms for M (PASS)");
+	/* the requests in one column; medium runs from it under none */
+	t_check(col_in(out, "  wait", 'R') > 0);
+	t_check_int(col_in(strstr(out, "inherit: high"), "  wait", 'R'),
+		    col_in(out, "  wait", 'R'));
+	t_check_int(col_in(out, "  medium", '#'), col_in(out, "  wait", 'R'));
+	t_check_int(col_in(out, "  bound", '['), col_in(out, "  wait", 'R'));
+	t_check(col_in(out, "  wait", 'A') > col_in(out, "  bound", ']'));
+	/* inherit: boosted, and its wait inside the bound */
+	t_check(col_in(strstr(out, "inherit: high"), "  wait", 'B') > 0);
+	t_check(col_in(strstr(out, "inherit: high"), "  wait", 'A') <=
+		col_in(strstr(out, "inherit: high"), "  bound", ']'));
+	t_check_contains(line_with(out, "  wait", buf, sizeof(buf)), "21.0ms");
+	t_check_contains(line_with(out, "  *kworker/1 ", buf, sizeof(buf)),
+			 "##");
+	/* 80x24 has room for the first (evidence of two rows is short) */
+	n = il_board_layout(b, 80, 24, out, sizeof(out));
+	t_check(widest(out, &lines) <= 80 && lines <= 24);
+	t_check(strstr(out, "none: high waited") != NULL);
+	/* with no room it goes first, whole: the rest stays as it was */
+	n = il_board_layout(b, 80, 22, out, sizeof(out));
+	t_check(widest(out, &lines) <= 80 && lines <= 22);
+	t_check(strstr(out, "worst waits") == NULL);
+	t_check(strstr(out, "  wait ") == NULL);
+	t_check(strstr(out, "\nnone ") != NULL);
+	t_check(strstr(out, "inherit: PASS, expected PASS") != NULL);
+	t_check(strstr(out, "none: FAIL, expected FAIL") != NULL);
+	/* a height for one of the two: the first, whole */
+	n = il_board_layout(b, 160, 48, out, sizeof(out));
+	widest(out, &lines);
+	{
+		int all = lines, one;
+
+		il_board_layout(b, 160, all - 6, out, sizeof(out));
+		widest(out, &one);
+		t_check(one <= all - 6);
+		t_check(strstr(out, "none: high waited") != NULL);
+		t_check(strstr(out, "inherit: high waited") == NULL);
+	}
+	free(b);
 }
 
 int main(void)
@@ -242,5 +374,6 @@ int main(void)
 	}
 	t_check_int(il_board_cols("\u2588\u2581ab"), 4);
 	free(b);
+	test_timelines();
 	return t_done("board");
 }

@@ -5,31 +5,61 @@
  * (low boosted 1.7 us after the request: their labels would meet on one
  * row), with a foreign task of a long name.
  *
- *   test-timeline build/tools/invlab-plot
+ *   test-timeline build/tools/invlab-plot build/tests/invlab-plot-svgonly 1
  *
+ * (the second program is a build without cairo, the third argument 1
+ * when the first was built with it).
  * The SVG must be well-formed, have one lane per task and per foreign
  * task, the request, boost (only under inherit), acquisition and the
  * bound's bracket, every text at 16 px or more, and no two text boxes
  * that meet, a box being the font size times the characters wide and
- * the font size high.  A run without a worst wait is exit 77, a
- * malformed one 99, two files 2.
+ * the font size high (and none by the charts' estimate, t_svg.h).  With
+ * cairo the same timeline is a PNG of the SVG's size and a PDF; a build
+ * without it refuses PNG and PDF naming the feature, and writes nothing.
+ * A run without a worst wait is exit 77, a malformed one 99, two files
+ * 2.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <invlab/report.h>
 #include <invlab/time.h>
 #include <invlab/trace-export.h>
 
+#include "t_svg.h"
 #include "t_tools.h"
 #include "t_util.h"
 
 #define US IL_NSEC_PER_USEC
 #define MS IL_NSEC_PER_MSEC
 
-static const char *tool;
+static const char *tool, *tool_svg_only;
+
+static int vrun(const char *prog, char **out, char **err, va_list ap)
+{
+	char *argv[20];
+	int n = 0;
+
+	argv[n++] = (char *)prog;
+	while (n < 19 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	argv[n] = NULL;
+	return t_run_tool(argv, out, err);
+}
+
+static int run_svg_only(char **out, char **err, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, err);
+	rc = vrun(tool_svg_only, out, err, ap);
+	va_end(ap);
+	return rc;
+}
 
 static int run(char **out, char **err, ...)
 {
@@ -250,6 +280,111 @@ static void check_svg(const char *svg, bool inherit)
 				meet++;
 			}
 	t_check_int(meet, 0);
+	/* nor by the charts' own estimate of the drawn text */
+	{
+		size_t nt = 0;
+		struct t_text *t = t_svg_texts(svg, &nt);
+
+		t_check(t != NULL && nt == n);
+		if (t) {
+			t_check_int((int)t_svg_overlaps(t, nt), 0);
+			t_check(t_svg_min_font(t, nt) >= 16);
+		}
+		free(t);
+	}
+}
+
+/* the 8 bytes of a PNG signature, then IHDR's width and height */
+static void check_png(const char *path, unsigned want_w, unsigned want_h)
+{
+	unsigned char b[24];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(b, 1, sizeof(b), f) : 0;
+	unsigned w, h;
+
+	if (f)
+		fclose(f);
+	t_check_int((int)n, 24);
+	if (n != 24)
+		return;
+	t_check(!memcmp(b, "\x89PNG\r\n\x1a\n", 8));
+	t_check(!memcmp(b + 12, "IHDR", 4));
+	w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 |
+	    (unsigned)b[18] << 8 | b[19];
+	h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 |
+	    (unsigned)b[22] << 8 | b[23];
+	t_check_int((int)w, (int)want_w);
+	t_check_int((int)h, (int)want_h);
+}
+
+/* the timeline in the other formats, or their refusal without cairo */
+static void test_formats(const char *res, const char *svg_path, bool have_cairo)
+{
+	char *out = NULL, *err = NULL, *svg, w[32] = "0", h[32] = "0";
+	struct stat st;
+
+	/* the SVG of the same run, for the PNG's size */
+	t_check_int(run(NULL, NULL, "--timeline", res, "-o", svg_path, NULL),
+		    0);
+	svg = t_read_file(svg_path);
+	if (svg && strstr(svg, "<svg ")) {
+		t_svg_attr(strstr(svg, "<svg "), "width", w, sizeof(w));
+		t_svg_attr(strstr(svg, "<svg "), "height", h, sizeof(h));
+	}
+	free(svg);
+	t_check_int(atoi(w), 1200);
+	if (have_cairo) {
+		char *pdf;
+
+		t_check_int(run(NULL, NULL, "--timeline", res, "-o",
+				t_tmp("tl.png"), NULL),
+			    0);
+		check_png(t_tmp("tl.png"), (unsigned)atoi(w),
+			  (unsigned)atoi(h));
+		t_check_int(run(NULL, NULL, "--timeline", res, "-o",
+				t_tmp("tl.pdf"), NULL),
+			    0);
+		pdf = t_read_file(t_tmp("tl.pdf"));
+		t_check(pdf && !strncmp(pdf, "%PDF-", 5));
+		free(pdf);
+		/* --format for a name without the extension; and stdout */
+		t_check_int(run(NULL, NULL, "--timeline", "--format", "png",
+				res, "-o", t_tmp("tl-png"), NULL),
+			    0);
+		check_png(t_tmp("tl-png"), (unsigned)atoi(w),
+			  (unsigned)atoi(h));
+		t_check_int(
+			run(&out, NULL, "--timeline", "-f", "pdf", res, NULL),
+			0);
+		t_check(out && !strncmp(out, "%PDF-", 5));
+		free(out);
+		out = NULL;
+	}
+	/* a build without cairo: refused by name, nothing written */
+	t_check_int(run_svg_only(&out, &err, "--timeline", res, "-o",
+				 t_tmp("n.png"), NULL),
+		    2);
+	t_check_contains(err, "PNG output needs cairo");
+	t_check_contains(err, "meson feature 'cairo'");
+	t_check(stat(t_tmp("n.png"), &st) != 0);
+	free(out), free(err);
+	t_check_int(run_svg_only(&out, &err, "--timeline", "--format", "pdf",
+				 res, NULL),
+		    2);
+	t_check_contains(err, "PDF output needs cairo");
+	t_check(out && !*out);
+	free(out), free(err);
+	/* and it still draws the SVG */
+	t_check_int(run_svg_only(NULL, NULL, "--timeline", res, "-o",
+				 t_tmp("n.svg"), NULL),
+		    0);
+	t_check(stat(t_tmp("n.svg"), &st) == 0 && st.st_size > 1000);
+	/* an extension that is no format */
+	t_check_int(
+		run(NULL, &err, "--timeline", res, "-o", t_tmp("tl.gif"), NULL),
+		2);
+	t_check_contains(err, "name it .svg, .png or .pdf");
+	free(err);
 }
 
 int main(int argc, char **argv)
@@ -258,11 +393,14 @@ int main(int argc, char **argv)
 	const char *svg = t_tmp("tl.svg");
 	char *out = NULL, *err = NULL, *text;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s INVLAB-PLOT\n", argv[0]);
+	if (argc < 4) {
+		fprintf(stderr,
+			"usage: %s INVLAB-PLOT INVLAB-PLOT-SVGONLY 0|1\n",
+			argv[0]);
 		return 99;
 	}
 	tool = argv[1];
+	tool_svg_only = argv[2];
 	write_fixture(res);
 
 	/* the first traced run by default: none */
@@ -277,6 +415,7 @@ int main(int argc, char **argv)
 	text = t_read_file(svg);
 	check_svg(text, true);
 	free(text);
+	test_formats(res, svg, !strcmp(argv[3], "1"));
 
 	/* a run that was not traced, two files, a malformed member */
 	t_check_int(run(NULL, &err, "--timeline", res, "-c", "untraced", "-o",

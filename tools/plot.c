@@ -160,13 +160,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "invlab-plot: %s\n", err);
 		return 2;
 	}
-	if (cfg.timeline && fmt != PL_SVG) {
-		fprintf(stderr, "invlab-plot: --timeline draws SVG only\n");
-		return 2;
-	}
 	if (cfg.timeline)
 		return il_tl_main(argv + first, argc - first, cfg.configuration,
-				  cfg.output, cfg.max_input);
+				  cfg.output, fmt, cfg.max_input);
 	nops = argc - first;
 	if (after < 0)
 		after = 0;

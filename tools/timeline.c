@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * invlab-plot --timeline: a run's worst wait as an SVG timeline
- * (timeline.h).
+ * invlab-plot --timeline: a run's worst wait as a timeline (timeline.h),
+ * drawn into a scene (plot-scene.h) like the charts, so SVG, PNG and PDF.
  *
- *   pi-classic -p none --json none.json
- *   invlab-plot --timeline none.json -o none-timeline.svg
+ *   pi-classic -p none --trace --json none.json
+ *   invlab-plot --timeline none.json -o none-timeline.png
  *
  * The picture of an inversion an audience reads at once: high asks for
  * the lock at the first line, low holds it, medium's lane fills the time
@@ -32,7 +32,6 @@
 #include <invlab/strbuf.h>
 #include <invlab/time.h>
 
-#include "escape.h"
 #include "timeline.h"
 
 /* ---- reading ------------------------------------------------------------ */
@@ -327,20 +326,30 @@ int il_tl_read(const char *path, const char *config, uint64_t max_input,
 #define LABEL_MAX 20 /* characters of a lane's name shown */
 #define MAX_ROWS  8
 
+#define C_TEXT	  0x000000u
+#define C_DIM	  0x444444u
+#define C_BAND	  0xf3f3f3u
+#define C_WAITER  0x1f77b4u
+#define C_HOLDER  0x2ca02cu
+#define C_LOWER	  0xd62728u
+#define C_HIGHER  0xff7f0eu
+#define C_FOREIGN 0x9467bdu
+#define C_OTHER	  0x7f7f7fu
+
+static const struct pl_font f_text = { .size = FONT, .color = C_TEXT };
+static const struct pl_font f_mid = { .size = FONT,
+				      .color = C_TEXT,
+				      .anchor = PL_MIDDLE };
+
 /*
  * The width a text is laid out with where texts share a row: the size
  * times the characters, wider than any font draws them, so that labels
  * that fit here never touch.  The lane labels' column, which no other
- * text shares, is sized by a proportional font's width instead.
+ * text shares, is sized by the scene's estimate (pl_text_width) instead.
  */
 static double text_w(const char *s, double size)
 {
 	return size * (double)strlen(s);
-}
-
-static double drawn_w(const char *s, double size)
-{
-	return 0.62 * size * (double)strlen(s);
 }
 
 struct box {
@@ -352,13 +361,13 @@ static bool meets(const struct box *a, const struct box *b)
 	return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
 }
 
-struct svg {
-	FILE *f;
+struct tl_draw {
+	struct pl_scene *sc;
 	const struct il_timeline *tl;
 	double x0, x1; /* the time axis */
 };
 
-static double xof(const struct svg *g, uint64_t ns)
+static double xof(const struct tl_draw *g, uint64_t ns)
 {
 	double span = (double)g->tl->span_ns;
 
@@ -367,28 +376,17 @@ static double xof(const struct svg *g, uint64_t ns)
 	return g->x0 + (g->x1 - g->x0) * (double)ns / span;
 }
 
-static void text(FILE *f, double x, double y, const char *anchor, double size,
-		 const char *extra, const char *s)
-{
-	fprintf(f,
-		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" "
-		"font-size=\"%.0f\"%s%s>",
-		x, y, anchor, size, extra ? " " : "", extra ? extra : "");
-	il_res_xml_escape(f, s);
-	fputs("</text>\n", f);
-}
-
-static const char *role_colour(const struct il_tl_lane *l)
+static uint32_t role_colour(const struct il_tl_lane *l)
 {
 	if (!strcmp(l->role, "waiter"))
-		return "#1f77b4";
+		return C_WAITER;
 	if (!strcmp(l->role, "holder"))
-		return "#2ca02c";
+		return C_HOLDER;
 	if (!strcmp(l->role, "lower"))
-		return "#d62728";
+		return C_LOWER;
 	if (!strcmp(l->role, "foreign"))
-		return l->higher ? "#ff7f0e" : "#9467bd";
-	return "#7f7f7f";
+		return l->higher ? C_HIGHER : C_FOREIGN;
+	return C_OTHER;
 }
 
 /* what a lane's second line says: class and role, in words */
@@ -419,17 +417,17 @@ static void lane_name(const struct il_tl_lane *l, char *buf, size_t len)
 struct moment {
 	uint64_t ns;
 	const char *cls;
-	const char *colour;
-	const char *dash;
+	uint32_t colour;
+	double dash_on, dash_off;
 	char label[64];
 	/* placed */
 	int row;
 	double tx;
-	const char *anchor;
+	enum pl_anchor anchor;
 };
 
 /* moments in time order, each label in the first row where it fits */
-static int place_moments(const struct svg *g, struct moment *m, int n)
+static int place_moments(const struct tl_draw *g, struct moment *m, int n)
 {
 	struct box placed[MAX_ROWS * 8];
 	int np = 0, rows = 1;
@@ -446,7 +444,7 @@ static int place_moments(const struct svg *g, struct moment *m, int n)
 		bool right = x + 4 + w <= W - MARGIN;
 
 		m[i].tx = right ? x + 4 : x - 4;
-		m[i].anchor = right ? "start" : "end";
+		m[i].anchor = right ? PL_START : PL_END;
 		for (m[i].row = 0; m[i].row < MAX_ROWS; m[i].row++) {
 			struct box b = {
 				right ? x + 4 : x - 4 - w,
@@ -498,43 +496,125 @@ static void fmt_tick(char *buf, size_t len, double ns, bool ms)
 }
 
 /* a horizontal bracket from a to b at y, its label under it */
-static void bracket(const struct svg *g, double a, double b, double y,
-		    const char *cls, const char *colour, const char *label,
+static void bracket(const struct tl_draw *g, double a, double b, double y,
+		    const char *cls, uint32_t colour, const char *label,
 		    bool open_end)
 {
-	FILE *f = g->f;
+	const struct pl_style st = { .stroke = colour,
+				     .fill = PL_NONE,
+				     .width = 2 };
 	double mid = (a + b) / 2, w = text_w(label, FONT);
+	double xy[8] = { a, y + 8, a, y, b, y, b, y + 8 };
 
-	fprintf(f, "<g class=\"%s\">\n", cls);
-	fprintf(f,
-		"<path d=\"M%.1f %.1f v-8 H%.1f%s\" fill=\"none\" "
-		"stroke=\"%s\" stroke-width=\"2\"/>\n",
-		a, y + 8, b, open_end ? "" : " v8", colour);
+	pl_group(g->sc, cls, NULL, NULL);
+	pl_polyline(g->sc, xy, open_end ? 3 : 4, false, &st);
 	if (mid - w / 2 < MARGIN)
 		mid = MARGIN + w / 2;
 	if (mid + w / 2 > W - MARGIN)
 		mid = W - MARGIN - w / 2;
-	text(f, mid, y + 8 + FONT + 2, "middle", FONT, NULL, label);
-	fputs("</g>\n", f);
+	pl_text(g->sc, mid, y + 8 + FONT + 2, &f_mid, label);
+	pl_group_end(g->sc);
 }
 
-int il_tl_svg(FILE *f, const struct il_timeline *tl,
-	      const struct il_tl_meta *meta)
+static void draw_lanes(const struct tl_draw *g, double lanes_y)
 {
-	struct svg g = { .f = f, .tl = tl };
+	const struct il_timeline *tl = g->tl;
+	const struct pl_font bold = { .size = FONT,
+				      .bold = true,
+				      .color = C_TEXT };
+	const struct pl_font dim = { .size = FONT, .color = C_DIM };
+	const struct pl_style band = { .stroke = PL_NONE, .fill = C_BAND };
+	char lab[64], role[64], pid[16];
+
+	for (size_t i = 0; i < tl->nlanes; i++) {
+		const struct il_tl_lane *l = &tl->lanes[i];
+		double ly = lanes_y + (double)i * LANE_H;
+
+		snprintf(pid, sizeof(pid), "%d", l->pid);
+		pl_group(g->sc, "lane", NULL,
+			 (const char *const[]){ "data-role",
+						!strcmp(l->role, "foreign")
+							? "foreign"
+							: "task",
+						"data-pid", pid, NULL });
+		if (i % 2 == 0)
+			pl_rect(g->sc, MARGIN, ly, W - 2 * MARGIN, LANE_H,
+				&band);
+		lane_name(l, lab, sizeof(lab));
+		lane_role(l, role, sizeof(role));
+		pl_text(g->sc, MARGIN + 4, ly + 22, &bold, lab);
+		pl_text(g->sc, MARGIN + 4, ly + 44, &dim, role);
+		for (size_t k = 0; k < l->nslices; k++) {
+			const struct il_tl_slice *s = &l->s[k];
+			double a = xof(g, s->from_ns), b = xof(g, s->to_ns);
+			double len = (double)(s->to_ns - s->from_ns);
+			/* merged pieces: as dense as the time run in them */
+			double dense = len > 0 ? (double)s->ran_ns / len : 1;
+			struct pl_style st = { .stroke = PL_NONE,
+					       .fill = role_colour(l),
+					       .fill_opacity =
+						       fmax(dense, 0.2) };
+			char cpu[16], rn[24];
+
+			snprintf(cpu, sizeof(cpu), "%d", s->cpu);
+			il_format_duration(rn, sizeof(rn), s->ran_ns);
+			pl_group(g->sc, "slice", NULL,
+				 (const char *const[]){ "data-cpu", cpu,
+							"data-ran", rn, NULL });
+			pl_rect(g->sc, a, ly + (LANE_H - BAR_H) / 2,
+				fmax(b - a, 1.0), BAR_H, &st);
+			pl_group_end(g->sc);
+		}
+		pl_group_end(g->sc);
+	}
+}
+
+static void draw_axis(const struct tl_draw *g, double y)
+{
+	const struct il_timeline *tl = g->tl;
+	const struct pl_style axis = { .stroke = C_TEXT, .width = 1 };
+	bool unit_ms = tl->span_ns >= 2 * IL_NSEC_PER_MSEC;
+	double step = tick_step((double)tl->span_ns, g->x1 - g->x0, 8 * FONT);
+	double ms = ceil(-(double)tl->request_ns / step) * step;
+
+	pl_group(g->sc, "axis", NULL, NULL);
+	pl_line(g->sc, g->x0, y, g->x1, y, &axis);
+	for (; ms + (double)tl->request_ns <= (double)tl->span_ns; ms += step) {
+		double x = xof(g, (uint64_t)(ms + (double)tl->request_ns));
+		char t[32];
+
+		fmt_tick(t, sizeof(t), ms, unit_ms);
+		pl_line(g->sc, x, y, x, y + 6, &axis);
+		if (x - text_w(t, FONT) / 2 >= MARGIN &&
+		    x + text_w(t, FONT) / 2 <= W - MARGIN)
+			pl_text(g->sc, x, y + 8 + FONT, &f_mid, t);
+	}
+	pl_group_end(g->sc);
+}
+
+struct pl_scene *il_tl_scene(const struct il_timeline *tl,
+			     const struct il_tl_meta *meta)
+{
+	struct tl_draw g = { .tl = tl };
 	struct moment m[4 + IL_TL_MAX_BOOSTS];
 	char title[200], sub[200], d1[24], d2[24], lab[64], role[64];
-	double label_w = 0, top, lanes_y, y, h, step, ms;
+	const struct pl_font f_title = { .size = TITLE,
+					 .bold = true,
+					 .color = C_TEXT };
+	const struct pl_font f_sub = { .size = FONT, .color = C_DIM };
+	const struct pl_style white = { .stroke = PL_NONE, .fill = 0xffffff };
+	double label_w = 0, top, lanes_y, y, h;
 	int n = 0, rows;
-	bool unit_ms;
 
 	if (!tl->span_ns)
-		return -EINVAL;
+		return NULL;
 	for (size_t i = 0; i < tl->nlanes; i++) {
+		const struct pl_font bold = { .size = FONT, .bold = true };
+
 		lane_name(&tl->lanes[i], lab, sizeof(lab));
 		lane_role(&tl->lanes[i], role, sizeof(role));
-		label_w = fmax(label_w,
-			       fmax(drawn_w(lab, FONT), drawn_w(role, FONT)));
+		label_w = fmax(label_w, fmax(pl_text_width(&bold, lab),
+					     pl_text_width(&f_text, role)));
 	}
 	g.x0 = MARGIN + label_w + 16;
 	g.x1 = W - MARGIN;
@@ -543,23 +623,24 @@ int il_tl_svg(FILE *f, const struct il_timeline *tl,
 	il_format_duration(d1, sizeof(d1), tl->acquired_ns - tl->request_ns);
 	m[n++] = (struct moment){ .ns = tl->release_ns,
 				  .cls = "marker release",
-				  .colour = "#7f7f7f",
-				  .dash = "4 4" };
+				  .colour = C_OTHER,
+				  .dash_on = 4,
+				  .dash_off = 4 };
 	snprintf(m[n - 1].label, sizeof(m[0].label), "%s released", tl->waiter);
 	m[n++] = (struct moment){ .ns = tl->request_ns,
 				  .cls = "marker request",
-				  .colour = "#000000" };
+				  .colour = C_TEXT };
 	snprintf(m[n - 1].label, sizeof(m[0].label), "%s requests %s",
 		 tl->waiter, tl->resource[0] ? tl->resource : "the lock");
 	m[n++] = (struct moment){ .ns = tl->acquired_ns,
 				  .cls = "marker acquired",
-				  .colour = "#1f77b4" };
+				  .colour = C_WAITER };
 	snprintf(m[n - 1].label, sizeof(m[0].label), "%s acquires it",
 		 tl->waiter);
 	for (size_t i = 0; i < tl->nboosts; i++) {
 		m[n++] = (struct moment){ .ns = tl->boosts[i].at_ns,
 					  .cls = "marker boost",
-					  .colour = "#2ca02c" };
+					  .colour = C_HOLDER };
 		snprintf(m[n - 1].label, sizeof(m[0].label),
 			 "%s boosted %d->%d", tl->boosts[i].task,
 			 il_trace_rt_prio(tl->boosts[i].from),
@@ -568,8 +649,9 @@ int il_tl_svg(FILE *f, const struct il_timeline *tl,
 	if (tl->locked_ns != IL_TL_NONE) {
 		m[n++] = (struct moment){ .ns = tl->locked_ns,
 					  .cls = "marker locked",
-					  .colour = "#2ca02c",
-					  .dash = "2 3" };
+					  .colour = C_HOLDER,
+					  .dash_on = 2,
+					  .dash_off = 3 };
 		snprintf(m[n - 1].label, sizeof(m[0].label), "%s locks it",
 			 tl->locker);
 	}
@@ -578,14 +660,12 @@ int il_tl_svg(FILE *f, const struct il_timeline *tl,
 	lanes_y = top + rows * ROW_H + 8;
 	y = lanes_y + (double)tl->nlanes * LANE_H;
 	h = y + 2 * (FONT + 26) + 16 + FONT + 16 + MARGIN;
+	if (tl->others_ns)
+		h += 2 * FONT;
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\" "
-		"font-size=\"%.0f\">\n",
-		W, h, W, h, FONT);
+	g.sc = pl_scene_new(W, h);
+	if (!g.sc)
+		return NULL;
 	il_format_duration(d2, sizeof(d2), tl->delay_ns);
 	snprintf(title, sizeof(title), "%s %s: %s's worst wait, %s%s%s%s",
 		 meta->program, meta->configuration, tl->waiter, d2,
@@ -594,83 +674,46 @@ int il_tl_svg(FILE *f, const struct il_timeline *tl,
 	snprintf(sub, sizeof(sub),
 		 "kernel %s; the scheduler's trace, one lane per task",
 		 meta->release[0] ? meta->release : "unknown");
-	fputs("<title>", f);
-	il_res_xml_escape(f, title);
-	fputs("</title>\n", f);
-	fprintf(f, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", W,
-		h);
-	text(f, MARGIN, 30, "start", TITLE,
-	     "class=\"title\" font-weight=\"bold\"", title);
-	text(f, MARGIN, 56, "start", FONT, "class=\"subtitle\" fill=\"#444\"",
-	     sub);
+	pl_title(g.sc, title);
+	pl_rect(g.sc, 0, 0, W, h, &white);
+	pl_group(g.sc, "title", NULL, NULL);
+	pl_text(g.sc, MARGIN, 30, &f_title, title);
+	pl_text(g.sc, MARGIN, 56, &f_sub, sub);
+	pl_group_end(g.sc);
 
-	/* lanes */
-	for (size_t i = 0; i < tl->nlanes; i++) {
-		const struct il_tl_lane *l = &tl->lanes[i];
-		double ly = lanes_y + (double)i * LANE_H;
-
-		fprintf(f,
-			"<g class=\"lane\" data-role=\"%s\" data-pid=\"%d\">\n",
-			!strcmp(l->role, "foreign") ? "foreign" : "task",
-			l->pid);
-		if (i % 2 == 0)
-			fprintf(f,
-				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				"height=\"%.1f\" fill=\"#f3f3f3\"/>\n",
-				MARGIN, ly, W - 2 * MARGIN, LANE_H);
-		lane_name(l, lab, sizeof(lab));
-		lane_role(l, role, sizeof(role));
-		text(f, MARGIN + 4, ly + 22, "start", FONT,
-		     "class=\"lane-name\" font-weight=\"bold\"", lab);
-		text(f, MARGIN + 4, ly + 44, "start", FONT,
-		     "class=\"lane-role\" fill=\"#444\"", role);
-		for (size_t k = 0; k < l->nslices; k++) {
-			double a = xof(&g, l->s[k].from_ns),
-			       b = xof(&g, l->s[k].to_ns);
-
-			double len = (double)(l->s[k].to_ns - l->s[k].from_ns);
-			/* merged pieces: as dense as the time run in them */
-			double fill =
-				len > 0 ? (double)l->s[k].ran_ns / len : 1;
-
-			char rn[24];
-
-			il_format_duration(rn, sizeof(rn), l->s[k].ran_ns);
-			fprintf(f,
-				"<rect class=\"slice\" x=\"%.2f\" y=\"%.1f\" "
-				"width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
-				"fill-opacity=\"%.2f\"><title>cpu %d: ran %s"
-				"</title></rect>\n",
-				a, ly + (LANE_H - BAR_H) / 2, fmax(b - a, 1.0),
-				BAR_H, role_colour(l), fmax(fill, 0.2),
-				l->s[k].cpu, rn);
-		}
-		fputs("</g>\n", f);
-	}
+	draw_lanes(&g, lanes_y);
 	/* the moments across the lanes, and their labels */
 	for (int i = 0; i < n; i++) {
+		const struct pl_style st = { .stroke = m[i].colour,
+					     .width = 2,
+					     .dash_on = m[i].dash_on,
+					     .dash_off = m[i].dash_off };
+		const struct pl_font lf = { .size = FONT,
+					    .color = C_TEXT,
+					    .anchor = m[i].anchor };
 		double x = xof(&g, m[i].ns);
 
-		fprintf(f, "<g class=\"%s\">\n", m[i].cls);
-		fprintf(f,
-			"<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" "
-			"stroke=\"%s\" stroke-width=\"2\"%s%s%s/>\n",
-			x, m[i].row >= 0 ? top + m[i].row * ROW_H : lanes_y, x,
-			y, m[i].colour, m[i].dash ? " stroke-dasharray=\"" : "",
-			m[i].dash ? m[i].dash : "", m[i].dash ? "\"" : "");
+		pl_group(g.sc, m[i].cls, NULL, NULL);
+		pl_line(g.sc, x,
+			m[i].row >= 0 ? top + m[i].row * ROW_H : lanes_y, x, y,
+			&st);
 		if (m[i].row >= 0)
-			text(f, m[i].tx, top + m[i].row * ROW_H + FONT,
-			     m[i].anchor, FONT, NULL, m[i].label);
-		fputs("</g>\n", f);
+			pl_text(g.sc, m[i].tx, top + m[i].row * ROW_H + FONT,
+				&lf, m[i].label);
+		pl_group_end(g.sc);
 	}
 	/* what was waited, and the bound from the request */
 	snprintf(lab, sizeof(lab), "%s blocked %s", tl->waiter, d1);
 	bracket(&g, xof(&g, tl->request_ns), xof(&g, tl->acquired_ns), y + 6,
-		"blocked", "#1f77b4", lab, false);
+		"blocked", C_WAITER, lab, false);
 	y += FONT + 26;
 	if (tl->bound_ns) {
 		uint64_t end = tl->request_ns + tl->bound_ns;
 		uint64_t nend = end + tl->noise_ns;
+		const struct pl_style noise = { .stroke = C_TEXT,
+						.width = 2,
+						.dash_on = 3,
+						.dash_off = 3 };
 
 		il_format_duration(d2, sizeof(d2), tl->bound_ns);
 		if (tl->noise_ns) {
@@ -680,57 +723,39 @@ int il_tl_svg(FILE *f, const struct il_timeline *tl,
 		} else {
 			snprintf(lab, sizeof(lab), "bound %s", d2);
 		}
-		if (tl->noise_ns && end < tl->span_ns)
-			fprintf(f,
-				"<line class=\"noise\" x1=\"%.2f\" y1=\"%.1f\" "
-				"x2=\"%.2f\" y2=\"%.1f\" stroke=\"#000\" "
-				"stroke-width=\"2\" "
-				"stroke-dasharray=\"3 3\"/>\n",
-				xof(&g, end), y + 6, xof(&g, nend), y + 6);
+		if (tl->noise_ns && end < tl->span_ns) {
+			pl_group(g.sc, "noise", NULL, NULL);
+			pl_line(g.sc, xof(&g, end), y + 6, xof(&g, nend), y + 6,
+				&noise);
+			pl_group_end(g.sc);
+		}
 		bracket(&g, xof(&g, tl->request_ns), xof(&g, end), y + 6,
-			"bound", "#000000", lab, end > tl->span_ns);
+			"bound", C_TEXT, lab, end > tl->span_ns);
 	}
 	y += FONT + 26;
 
 	/* the axis: time from the request */
-	unit_ms = tl->span_ns >= 2 * IL_NSEC_PER_MSEC;
-	step = tick_step((double)tl->span_ns, g.x1 - g.x0, 8 * FONT);
-	fprintf(f, "<g class=\"axis\">\n");
-	fprintf(f,
-		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"#000\"/>\n",
-		g.x0, y, g.x1, y);
-	ms = ceil(-(double)tl->request_ns / step) * step;
-	for (; ms + (double)tl->request_ns <= (double)tl->span_ns; ms += step) {
-		double x = xof(&g, (uint64_t)(ms + (double)tl->request_ns));
-		char t[32];
-
-		fmt_tick(t, sizeof(t), ms, unit_ms);
-		fprintf(f,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#000\"/>\n",
-			x, y, x, y + 6);
-		if (x - text_w(t, FONT) / 2 >= MARGIN &&
-		    x + text_w(t, FONT) / 2 <= W - MARGIN)
-			text(f, x, y + 8 + FONT, "middle", FONT, NULL, t);
-	}
-	fputs("</g>\n", f);
+	draw_axis(&g, y);
 	if (tl->others_ns) {
 		il_format_duration(d1, sizeof(d1), tl->others_ns);
 		snprintf(lab, sizeof(lab), "other foreign tasks: %s", d1);
-		text(f, MARGIN, y + 16 + 2 * FONT, "start", FONT,
-		     "class=\"others\"", lab);
+		pl_group(g.sc, "others", NULL, NULL);
+		pl_text(g.sc, MARGIN, y + 16 + 2 * FONT, &f_text, lab);
+		pl_group_end(g.sc);
 	}
-	fputs("</svg>\n", f);
-	return ferror(f) ? -EIO : 0;
+	if (pl_scene_error(g.sc)) {
+		pl_scene_free(g.sc);
+		return NULL;
+	}
+	return g.sc;
 }
 
 int il_tl_main(char **files, int nfiles, const char *config, const char *output,
-	       uint64_t max_input)
+	       enum pl_format fmt, uint64_t max_input)
 {
 	struct il_timeline tl;
 	struct il_tl_meta meta;
-	struct il_afile af;
+	struct pl_scene *sc;
 	char err[512];
 	int ret;
 
@@ -747,20 +772,15 @@ int il_tl_main(char **files, int nfiles, const char *config, const char *output,
 		fprintf(stderr, "invlab-plot: %s\n", err);
 		return ret == -ENOENT ? 77 : 99;
 	}
-	ret = il_afile_open(&af, output);
-	if (ret) {
-		fprintf(stderr, "invlab-plot: -o: cannot create '%s': %s\n",
-			output, strerror(-ret));
+	sc = il_tl_scene(&tl, &meta);
+	if (!sc) {
+		fprintf(stderr, "invlab-plot: out of memory\n");
 		return 99;
 	}
-	ret = il_tl_svg(af.f, &tl, &meta);
-	if (ret)
-		il_afile_abort(&af);
-	else
-		ret = il_afile_commit(&af);
+	ret = pl_scene_save(sc, output, fmt, err, sizeof(err));
+	pl_scene_free(sc);
 	if (ret) {
-		fprintf(stderr, "invlab-plot: -o: cannot write '%s': %s\n",
-			output, strerror(-ret));
+		fprintf(stderr, "invlab-plot: -o: %s\n", err);
 		return 99;
 	}
 	return 0;

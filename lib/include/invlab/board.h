@@ -27,6 +27,8 @@
 
 #include <invlab/hist.h>
 
+struct il_timeline;
+
 #define IL_BOARD_MAX_ROWS    16
 #define IL_BOARD_MAX_METRICS 2
 /* log-spaced bins a row keeps: 32 a decade from 100 ns to 100 s */
@@ -65,6 +67,9 @@ struct il_board_row {
 	char verdict[24];   /* "FAIL", "PASS so far", "running" */
 	char evidence[640]; /* frozen rows: why, wrapped on the board */
 	uint64_t elapsed_ns;
+	/* the run's worst wait from its trace (trace-export.h), drawn on the
+	 * final frame; NULL: not traced.  The caller's, not copied */
+	const struct il_timeline *tl;
 };
 
 struct il_board {
@@ -73,6 +78,9 @@ struct il_board {
 	int nrows;
 	int total; /* configurations the run will have (0: nrows) */
 	bool utf8; /* block characters for the strips */
+	/* the last frame: under the rest, when there is room, each traced
+	 * row's worst wait as a text timeline (il_board_layout) */
+	bool final;
 };
 
 /* The figures and bins of h (read once; h may be a live copy). */
@@ -85,6 +93,16 @@ void il_board_metric_set(struct il_board_metric *m, const char *name,
  * lines, or -ENOSPC when out is too small.  No line is wider than width
  * (in characters: a block character counts one); width below 40 is
  * taken as 40.  Pure: no I/O, no clock.
+ *
+ * On a final board the rows with a timeline get one under everything
+ * else, the first thing dropped when the height is short (whole, never
+ * in part): a line of legend, then per row its title, one lane per task
+ * (a cell '#' when the task ran at least half of it, ':' when less; a
+ * task not of the scenario named with a leading '*'),
+ * the request, boosts and acquisition as R, B and A on the wait's line,
+ * and the bound as a bracket [---] from the request.  Every timeline has
+ * the same scale (1, 2 or 5 times a power of ten ns a cell) and its
+ * request in the same column, so the configurations compare by eye.
  */
 int il_board_layout(const struct il_board *b, int width, int height, char *out,
 		    size_t len);
