@@ -1201,6 +1201,61 @@ static void test_km_trace(void)
 	il_scenario_free(&t_sc);
 }
 
+/* il_km_judge on a trace's account given directly: each condition of
+ * using it, and the count of calls over the limit on its boundary */
+static void test_km_traced_input(void)
+{
+	static struct il_wait_sample w[100];
+	struct il_attr_summary a = { .traced = 100 };
+	struct il_km_judge_input in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
+	struct il_km_judged out;
+	uint64_t lim = il_rt_waiter_bound(&km_fs, in.cost_ns, in.tick_ns) +
+		       in.noise_ns;
+
+	/* the calls' histogram has one call over the limit; the trace's
+	 * account has one exactly at it and one over it only by foreign
+	 * time */
+	fill(&km_blocked, lim + MS, 1);
+	for (int k = 0; k < 100; k++)
+		w[k] = (struct il_wait_sample){ .delay_ns = 5 * US };
+	w[0].delay_ns = lim;
+	w[1] = (struct il_wait_sample){ .delay_ns = lim + MS,
+					.foreign_ns = MS };
+	in.attr = &a;
+	in.traced = w;
+	in.ntraced = 100;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_PASS);
+	t_check_int(out.check.worst_ns, lim);
+	t_check_contains(out.check.evidence,
+			 "judged on the trace: 1 of 100 calls over");
+	t_check_contains(out.check.evidence, "as measured, 0 with foreign");
+	/* without traced calls, with none, or with an account that
+	 * attributed nothing: the calls as measured */
+	in.traced = NULL;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_contains(out.check.evidence,
+			 "trace not used (no trace): judged on the calls");
+	in.traced = w;
+	in.ntraced = 0;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	in.ntraced = 100;
+	a.traced = 0;
+	snprintf(a.note, sizeof(a.note), "the trace lost 5 events");
+	in.trace_note = "unused";
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_contains(out.check.evidence,
+			 "trace not used (the trace lost 5 events)");
+	/* no account at all: nothing said of a trace */
+	in.attr = NULL;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check(!strstr(out.check.evidence, "trace"));
+}
+
 static void test_mut_kernel_version(void);
 static void test_mut_fair_server(void);
 static void test_mut_rt_waiter(void);
@@ -1399,6 +1454,7 @@ int main(void)
 	test_km_rt_waiter();
 	test_km_bad_input();
 	test_km_trace();
+	test_km_traced_input();
 	test_params();
 	test_recipes();
 	test_cgroup_names();
