@@ -1104,6 +1104,12 @@ static void test_km_trace(void)
 	il_attr_roles(&t_sc, &t_er, 1, 0, k);
 	t_check_int(k[0].role, IL_ROLE_HOLDER);
 	t_check_int(k[1].role, IL_ROLE_WAITER);
+	/* no resource, or one past the scenario's: not a kernel mutex, the
+	 * ranks decide (bg, as fair as fg, is at or above it) */
+	il_attr_roles(&t_sc, &t_er, 0, -1, k);
+	t_check_int(k[1].role, IL_ROLE_HIGHER);
+	il_attr_roles(&t_sc, &t_er, 0, t_sc.nres, k);
+	t_check_int(k[1].role, IL_ROLE_HIGHER);
 	/* fg's own section is part of the call: counted, nothing foreign */
 	w = il_attr_judged(&t_sc, &t_er, 0, &tmp, &as);
 	t_check(w == tmp && w);
