@@ -1262,6 +1262,49 @@ static void test_km_traced_input(void)
 	t_check(!strstr(out.check.evidence, "trace"));
 }
 
+/* il_km_model's task indices on their boundaries: fg or the contender
+ * the first task past the engine result, the contender task 0 */
+static void test_mut_km_model(void)
+{
+	struct il_km_judge_input in;
+	struct il_fair_server fs;
+	char why[256];
+
+	/* t_km, the record, stays from this run */
+	t_run_kmutex(IL_KM_CONFIG_CONTENTION, 10, 0, 0, 10);
+	t_run_reset("[global]\nvalidate = none\n[resource K]\ntype = rename\n"
+		    "[task bg]\nclass = other\nactivation = hog\n"
+		    "body = call K\n"
+		    "[task fg]\nclass = other\nactivation = hog\n"
+		    "body = call K, sleep 1ms\n");
+	t_run_waits(0, 0, 7, 5 * US, 0, 0);
+	t_run_waits(1, 0, 10, 5 * US, 0, 0);
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    0);
+	t_er.ntasks = 1; /* fg (task 1) past the result */
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_er.ntasks = 2;
+	t_er.tasks[0].nlocks = 0; /* the contender, task 0, never called */
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_run_reset("[global]\nvalidate = none\n[resource K]\ntype = rename\n"
+		    "[task fg]\nclass = other\nactivation = hog\n"
+		    "body = call K, sleep 1ms\n"
+		    "[task bg]\nclass = other\nactivation = hog\n"
+		    "body = call K\n");
+	t_run_waits(0, 0, 10, 5 * US, 0, 0);
+	t_run_waits(1, 0, 7, 5 * US, 0, 0);
+	t_er.ntasks = 1; /* the contender (task 1) past the result */
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	il_scenario_free(&t_sc);
+}
+
 static void test_mut_kernel_version(void);
 static void test_mut_fair_server(void);
 static void test_mut_rt_waiter(void);
@@ -1461,6 +1504,7 @@ int main(void)
 	test_km_bad_input();
 	test_km_trace();
 	test_km_traced_input();
+	test_mut_km_model();
 	test_params();
 	test_recipes();
 	test_cgroup_names();
