@@ -1110,6 +1110,19 @@ static void test_km_trace(void)
 	t_check_int(k[1].role, IL_ROLE_HIGHER);
 	il_attr_roles(&t_sc, &t_er, 0, t_sc.nres, k);
 	t_check_int(k[1].role, IL_ROLE_HIGHER);
+	/* a task calling another kernel mutex does not hold this one */
+	t_run_reset("[global]\nvalidate = none\n[resource K2]\ntype = rename\n"
+		    "[resource K]\ntype = rename\n"
+		    "[task fg]\nclass = other\nactivation = hog\n"
+		    "body = call K, sleep 1ms\n"
+		    "[task bg]\nclass = other\nactivation = hog\n"
+		    "body = call K\n"
+		    "[task x]\nclass = other\nactivation = hog\n"
+		    "body = call K2\n");
+	il_attr_roles(&t_sc, &t_er, 0, 1, k);
+	t_check_int(k[1].role, IL_ROLE_HOLDER);
+	t_check_int(k[2].role, IL_ROLE_LOWER);
+	km_traced(IL_KM_CONFIG_THROTTLED, 0, 0, 0);
 	/* fg's own section is part of the call: counted, nothing foreign */
 	w = il_attr_judged(&t_sc, &t_er, 0, &tmp, &as);
 	t_check(w == tmp && w);
