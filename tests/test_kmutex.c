@@ -1164,6 +1164,7 @@ static void test_km_trace(void)
 			 "; 5 waits delayed by fx (pid 500, FIFO 50): 750ms, "
 			 "higher priority than fg (nice 0): interference, not "
 			 "inversion");
+	t_check(!strstr(out.check.evidence, "no foreign task ran"));
 	/* the attribution the run keeps (il_attribute_run, what the result
 	 * file holds) gives the same */
 	t_check_int(il_attribute_run(&t_sc, &t_er), 0);
