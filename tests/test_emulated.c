@@ -260,6 +260,40 @@ static void test_apply(void)
 	lr->traced = NULL;
 }
 
+/* a kmutex check takes fg's calls on the trace's account too */
+static void test_apply_kmutex(void)
+{
+	struct il_judged ck[1];
+	struct il_lock_result *lr;
+	static struct il_wait_sample traced[2] = {
+		/* the hogs ran 150 ms of a 180 ms call: the owner's share */
+		{ .delay_ns = 180 * MS, .lower_ns = 150 * MS },
+		{ .delay_ns = 30 * MS },
+	};
+
+	t_run_kmutex(4 /* throttled */, 2, 1, 180 * MS, 10);
+	lr = t_er.tasks[t_task("fg")].locks[0];
+	memset(ck, 0, sizeof(ck));
+	ck[0].c = fail();
+	ck[0].c.bound_ns = 100 * MS;
+	ck[0].validator = "kmutex";
+	snprintf(ck[0].task, sizeof(ck[0].task), "fg");
+	/* no trace: timing alone */
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 1);
+	t_check_int(ck[0].c.verdict, IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "no trace of the order of events");
+	/* the trace shows the scenario's hogs ran the excess: it stands */
+	ck[0].c = fail();
+	ck[0].c.bound_ns = 100 * MS;
+	lr->traced = traced;
+	lr->attr.traced = 2;
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 0);
+	t_check_int(ck[0].c.verdict, IL_FAIL);
+	t_check_contains(ck[0].c.evidence, "the kernel's FAIL");
+	lr->traced = NULL;
+	il_scenario_free(&t_sc);
+}
+
 int main(void)
 {
 	test_not_emulated();
@@ -269,5 +303,6 @@ int main(void)
 	test_long_evidence();
 	test_explained();
 	test_apply();
+	test_apply_kmutex();
 	return t_done("emulated");
 }

@@ -347,6 +347,25 @@ static void test_kmutex(void)
 	replay_km(IL_FAIL, IL_PASS);
 	t_run_kmutex(IL_KM_CONFIG_RT_WAITER, 200, 1, 900 * MS, 50);
 	replay_km(IL_PASS, IL_PASS);
+	/* on the trace's account (lr->traced, kept in judge_inputs): the
+	 * 10 slow waits were 290 ms of foreign interference each, PASS;
+	 * judged again from the file without the trace itself */
+	t_run_kmutex(IL_KM_CONFIG_THROTTLED, 200, 10, 300 * MS, 50);
+	{
+		static struct il_wait_sample tr[200];
+		struct il_lock_result *lr = t_er.tasks[0].locks[0];
+
+		for (int k = 0; k < 200; k++) {
+			tr[k] = lr->samples[k];
+			tr[k].foreign_ns = k < 10 ? 290 * MS : 0;
+		}
+		lr->traced = tr;
+		lr->attr.traced = 200;
+		lr->attr.fhigh_ns = 10 * 290 * MS;
+		replay_km(IL_PASS, IL_FAIL);
+		t_check_contains(ck[0].c.evidence, "judged on the trace");
+		lr->traced = NULL;
+	}
 	/* measured only: no check, recorded or re-judged */
 	t_run_kmutex(IL_KM_CONFIG_ALONE, 200, 0, 0, 0);
 	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck, &n, &out,

@@ -22,11 +22,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <invlab/attrib.h>
 #include <invlab/cgroup.h>
 #include <invlab/hist.h>
 #include <invlab/kmutex-bounds.h>
 #include <invlab/kmutex.h>
 #include <invlab/time.h>
+#include <invlab/trace.h>
 
 #include "../lib/cgroup-private.h"
 #include "t_judge.h"
@@ -988,6 +990,335 @@ static void test_km_bad_input(void)
 	t_check_int(out.check.verdict, IL_NONE);
 }
 
+/* ---- on the scheduler's trace (attrib.h) ---------------------------- */
+
+/*
+ * Fixture traces shaped like the kmutex demo's runs: fg's 200 calls two
+ * seconds apart, each a 30 ms wait for the owner (bg, or in rt-waiter the
+ * owner on CPU 2) and 1 ms of fg's own section; in 5 of them (every
+ * 40th) task x preempts the owner for XNS at kernel priority xp.
+ */
+#define KN  200
+#define KT0 (1000 * MS)
+#define XNS (150 * MS)
+enum { FG = 201, BG = 202, HOG = 203, FX = 500 };
+
+static struct il_trace ktr;
+
+static void ksw(uint64_t ts, int cpu, int prev, int pp, int next, int np)
+{
+	struct il_trace_rec r = {
+		.ts = ts,
+		.kind = IL_TR_SWITCH,
+		.cpu = cpu,
+		.prev_pid = prev,
+		.next_pid = next,
+		.prev_prio = (int16_t)pp,
+		.next_prio = (int16_t)np,
+	};
+
+	t_check_int(il_trace_add(&ktr, &r), 0);
+}
+
+/* c: throttled (all on CPU 1) or rt-waiter (fg FIFO 50 on CPU 1, the
+ * owner and hog1 on CPU 2); x 0: nobody preempts */
+static void km_traced(int c, int x, int xp, uint64_t xns)
+{
+	const bool rt = c == IL_KM_CONFIG_RT_WAITER;
+	const int fp = rt ? 49 : 120, oc = rt ? 2 : 1;
+	struct il_lock_result *lr;
+
+	t_run_kmutex(c, KN, 0, 0, 50);
+	t_er.tasks[0].tid = FG;
+	t_er.tasks[1].tid = BG;
+	t_er.tasks[2].tid = HOG;
+	t_er.tasks[0].cpu = 1;
+	t_er.tasks[1].cpu = t_er.tasks[2].cpu = oc;
+	il_trace_free(&ktr);
+	ktr.t0_ns = KT0 - MS;
+	ktr.t1_ns = KT0 + (KN + 1) * 2 * IL_NSEC_PER_SEC;
+	t_check_int(il_trace_note_task(&ktr, FG, "fg", fp), 0);
+	t_check_int(il_trace_note_task(&ktr, BG, "bg", 120), 0);
+	t_check_int(il_trace_note_task(&ktr, HOG, "hog1", 120), 0);
+	t_check_int(il_trace_note_task(&ktr, FX, "fx", xp), 0);
+	lr = t_er.tasks[0].locks[0];
+	il_hist_init(&lr->blocked);
+	for (int k = 0; k < KN; k++) {
+		uint64_t b = KT0 + (uint64_t)k * 2 * IL_NSEC_PER_SEC;
+		uint64_t x0 = b + 5 * MS, d = 30 * MS;
+		bool hit = x && k % 40 == 0;
+
+		if (hit)
+			d += xns;
+		/* fg asks at b and sleeps on the mutex; the owner runs */
+		if (rt) {
+			ksw(b, 1, 0, 120, FG, fp);
+			ksw(b + 10 * US, 1, FG, fp, 0, 120);
+			ksw(b, 2, 0, 120, BG, 120);
+		} else {
+			ksw(b, 1, 0, 120, FG, fp);
+			ksw(b + 10 * US, 1, FG, fp, BG, 120);
+		}
+		if (hit) {
+			ksw(x0, oc, BG, 120, x, xp);
+			ksw(x0 + xns, oc, x, xp, BG, 120);
+		}
+		/* the owner releases; fg runs its section for 1 ms */
+		if (rt) {
+			ksw(b + d - MS, 2, BG, 120, 0, 120);
+			ksw(b + d - MS, 1, 0, 120, FG, fp);
+		} else {
+			ksw(b + d - MS, 1, BG, 120, FG, fp);
+		}
+		ksw(b + d + 10 * US, 1, FG, fp, 0, 120);
+		lr->samples[k] = (struct il_wait_sample){
+			.delay_ns = d,
+			.t_ns = b,
+			.t_req_ns = b,
+		};
+		il_hist_record(&lr->blocked, d);
+	}
+	il_trace_sort(&ktr);
+	t_er.trace = &ktr;
+}
+
+static void test_km_trace(void)
+{
+	struct il_attr_task k[IL_MAX_TASKS];
+	struct il_wait_sample *tmp;
+	struct il_attr_summary as;
+	const struct il_wait_sample *w;
+	struct il_km_judged out;
+	char why[256];
+	int n = 0;
+
+	/* the roles on a kernel mutex: the other callers hold it, every
+	 * other task of the scenario is counted, whatever its rank */
+	km_traced(IL_KM_CONFIG_THROTTLED, 0, 0, 0);
+	il_attr_roles(&t_sc, &t_er, 0, 0, k);
+	t_check_int(k[0].role, IL_ROLE_WAITER);
+	t_check_int(k[1].role, IL_ROLE_HOLDER);
+	t_check_int(k[2].role, IL_ROLE_LOWER);
+	t_check_int(k[1].tid, BG);
+	t_check_int(k[2].cpu, 1);
+	il_attr_roles(&t_sc, &t_er, 1, 0, k);
+	t_check_int(k[0].role, IL_ROLE_HOLDER);
+	t_check_int(k[1].role, IL_ROLE_WAITER);
+	/* no resource, or one past the scenario's: not a kernel mutex, the
+	 * ranks decide (bg, as fair as fg, is at or above it) */
+	il_attr_roles(&t_sc, &t_er, 0, -1, k);
+	t_check_int(k[1].role, IL_ROLE_HIGHER);
+	il_attr_roles(&t_sc, &t_er, 0, t_sc.nres, k);
+	t_check_int(k[1].role, IL_ROLE_HIGHER);
+	/* a task calling another kernel mutex does not hold this one */
+	t_run_reset("[global]\nvalidate = none\n[resource K2]\ntype = rename\n"
+		    "[resource K]\ntype = rename\n"
+		    "[task fg]\nclass = other\nactivation = hog\n"
+		    "body = call K, sleep 1ms\n"
+		    "[task bg]\nclass = other\nactivation = hog\n"
+		    "body = call K\n"
+		    "[task x]\nclass = other\nactivation = hog\n"
+		    "body = call K2\n");
+	il_attr_roles(&t_sc, &t_er, 0, 1, k);
+	t_check_int(k[1].role, IL_ROLE_HOLDER);
+	t_check_int(k[2].role, IL_ROLE_LOWER);
+	km_traced(IL_KM_CONFIG_THROTTLED, 0, 0, 0);
+	/* fg's own section is part of the call: counted, nothing foreign */
+	w = il_attr_judged(&t_sc, &t_er, 0, &tmp, &as);
+	t_check(w == tmp && w);
+	t_check_int(as.traced, KN);
+	t_check_int(w[1].foreign_ns, 0);
+	t_check_int(as.waiter_ns, KN * (MS + 10 * US));
+	free(tmp);
+
+	/* a foreign task above fg (FIFO 50) preempts the owner: 5 calls
+	 * over the threshold as measured, FAIL on the calls alone */
+	km_traced(IL_KM_CONFIG_THROTTLED, FX, 49, XNS);
+	t_er.trace = NULL;
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_contains(out.check.evidence,
+			 "; trace not used (no trace): judged on the calls "
+			 "as measured");
+	snprintf(t_er.trace_note, sizeof(t_er.trace_note), "no trace (off)");
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_contains(out.check.evidence, "trace not used (no trace (off))");
+	/* on the trace: interference, not counted: no FAIL, fx named */
+	t_er.trace = &ktr;
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(n, 1);
+	t_check_int(out.check.verdict, IL_PASS);
+	t_check_int(ck_km[0].c.verdict, IL_PASS);
+	t_check_int(out.check.worst_ns, 30 * MS);
+	t_check_contains(out.check.evidence,
+			 "judged on the trace: 5 of 200 calls over");
+	t_check_contains(out.check.evidence, "as measured, 0 with foreign "
+					     "time off");
+	t_check_contains(out.check.evidence,
+			 "; 5 waits delayed by fx (pid 500, FIFO 50): 750ms, "
+			 "higher priority than fg (nice 0): interference, not "
+			 "inversion");
+	t_check(!strstr(out.check.evidence, "no foreign task ran"));
+	/* the attribution the run keeps (il_attribute_run, what the result
+	 * file holds) gives the same */
+	t_check_int(il_attribute_run(&t_sc, &t_er), 0);
+	t_check(t_er.tasks[0].locks[0]->traced != NULL);
+	t_er.trace = NULL;
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.verdict, IL_PASS);
+	free(t_er.tasks[0].locks[0]->traced);
+	free(t_er.tasks[1].locks[0]->traced);
+
+	/* the scenario's hog preempting the owner is counted: FAIL */
+	km_traced(IL_KM_CONFIG_THROTTLED, HOG, 120, XNS);
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_contains(out.check.evidence, "5 of 200 calls over");
+	t_check_contains(out.check.evidence, "as measured, 5 with foreign "
+					     "time off");
+	t_check_contains(out.check.evidence, "; no foreign task ran");
+
+	/* rt-waiter: fg FIFO 50; a foreign FIFO 20 starving the owner for
+	 * 1.2 s is an inversion from outside the scenario: counted, FAIL */
+	km_traced(IL_KM_CONFIG_RT_WAITER, FX, 79, 1200 * MS);
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_int(out.check.worst_ns, 1230 * MS);
+	t_check_contains(out.check.evidence,
+			 "; 5 waits delayed by fx (pid 500, FIFO 20): 6.00s, "
+			 "lower priority than fg (FIFO 50): inversion by a "
+			 "task outside the scenario");
+	/* the same task above fg: interference, PASS */
+	km_traced(IL_KM_CONFIG_RT_WAITER, FX, 39, 1200 * MS);
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.verdict, IL_PASS);
+	/* the owner's 29 ms on its CPU and fg's own 1.01 ms on fg's */
+	t_check_int(out.check.worst_ns, 30 * MS + 10 * US);
+	/* contention is judged on the calls as measured, the trace told */
+	km_traced(IL_KM_CONFIG_CONTENTION, FX, 49, XNS);
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.worst_ns, 30 * MS + XNS);
+	t_check_contains(out.check.evidence,
+			 "(judged on the calls as "
+			 "measured); 5 waits delayed by fx");
+	il_trace_free(&ktr);
+	il_scenario_free(&t_sc);
+}
+
+/* il_km_judge on a trace's account given directly: each condition of
+ * using it, and the count of calls over the limit on its boundary */
+static void test_km_traced_input(void)
+{
+	static struct il_wait_sample w[100];
+	struct il_attr_summary a = { .traced = 100 };
+	struct il_km_judge_input in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
+	struct il_km_judged out;
+	uint64_t lim = il_rt_waiter_bound(&km_fs, in.cost_ns, in.tick_ns) +
+		       in.noise_ns;
+
+	/* the calls' histogram has one call over the limit; the trace's
+	 * account has one exactly at it and one over it only by foreign
+	 * time */
+	fill(&km_blocked, lim + MS, 1);
+	for (int k = 0; k < 100; k++)
+		w[k] = (struct il_wait_sample){ .delay_ns = 5 * US };
+	w[0].delay_ns = lim;
+	w[1] = (struct il_wait_sample){ .delay_ns = lim + MS,
+					.foreign_ns = MS };
+	in.attr = &a;
+	in.traced = w;
+	in.ntraced = 100;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_PASS);
+	t_check_int(out.check.worst_ns, lim);
+	t_check_contains(out.check.evidence,
+			 "judged on the trace: 1 of 100 calls over");
+	t_check_contains(out.check.evidence, "as measured, 0 with foreign");
+	/* without traced calls, with none, or with an account that
+	 * attributed nothing: the calls as measured */
+	in.traced = NULL;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_contains(out.check.evidence,
+			 "trace not used (no trace): judged on the calls");
+	in.traced = w;
+	in.ntraced = 0;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	in.ntraced = 100;
+	a.traced = 0;
+	snprintf(a.note, sizeof(a.note), "the trace lost 5 events");
+	in.trace_note = "unused";
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_contains(out.check.evidence,
+			 "trace not used (the trace lost 5 events)");
+	/* no account at all: nothing said of a trace */
+	in.attr = NULL;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check(!strstr(out.check.evidence, "trace"));
+}
+
+/* il_km_model's task indices on their boundaries: fg or the contender
+ * the first task past the engine result, the contender task 0 */
+static void test_mut_km_model(void)
+{
+	struct il_km_judge_input in;
+	struct il_fair_server fs;
+	char why[256];
+
+	/* t_km, the record, stays from this run */
+	t_run_kmutex(IL_KM_CONFIG_CONTENTION, 10, 0, 0, 10);
+	t_run_reset("[global]\nvalidate = none\n[resource K]\ntype = rename\n"
+		    "[task bg]\nclass = other\nactivation = hog\n"
+		    "body = call K\n"
+		    "[task fg]\nclass = other\nactivation = hog\n"
+		    "body = call K, sleep 1ms\n");
+	t_run_waits(0, 0, 7, 5 * US, 0, 0);
+	t_run_waits(1, 0, 10, 5 * US, 0, 0);
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    0);
+	t_er.ntasks = 1; /* fg (task 1) past the result */
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_er.ntasks = 2;
+	t_er.tasks[0].nlocks = 0; /* the contender, task 0, never called */
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	t_run_reset("[global]\nvalidate = none\n[resource K]\ntype = rename\n"
+		    "[task fg]\nclass = other\nactivation = hog\n"
+		    "body = call K, sleep 1ms\n"
+		    "[task bg]\nclass = other\nactivation = hog\n"
+		    "body = call K\n");
+	t_run_waits(0, 0, 10, 5 * US, 0, 0);
+	t_run_waits(1, 0, 7, 5 * US, 0, 0);
+	t_er.ntasks = 1; /* the contender (task 1) past the result */
+	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
+				sizeof(why)),
+		    -EINVAL);
+	il_scenario_free(&t_sc);
+}
+
 static void test_mut_kernel_version(void);
 static void test_mut_fair_server(void);
 static void test_mut_rt_waiter(void);
@@ -1185,6 +1516,9 @@ int main(void)
 	test_km_share();
 	test_km_rt_waiter();
 	test_km_bad_input();
+	test_km_trace();
+	test_km_traced_input();
+	test_mut_km_model();
 	test_params();
 	test_recipes();
 	test_cgroup_names();

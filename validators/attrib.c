@@ -363,7 +363,8 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 			walk_cpu(&w, cpus[c], a, b, &sp, wn, &nwn,
 				 sizeof(wn) / sizeof(wn[0]));
 		merge_named(&w, wn, nwn);
-		counted = sp.holder + sp.lower + sp.flow;
+		counted = sp.holder + sp.lower + sp.flow +
+			  (in->count_waiter ? sp.waiter : 0);
 		out[i] = s[i];
 		out[i].lower_ns = sp.lower + sp.flow;
 		out[i].foreign_ns =
@@ -425,12 +426,40 @@ static uint32_t nested_in(const struct il_task *t, int r)
 	return out;
 }
 
+/* does task t call kernel mutex r (a call phase)? */
+static bool calls_res(const struct il_task *t, int r)
+{
+	for (int p = 0; p < t->nphases; p++)
+		if (t->phases[p].kind == IL_PH_CALL && t->phases[p].res == r)
+			return true;
+	return false;
+}
+
+/* is resource res a kernel mutex, whose waits count the waiter's time? */
+static bool kmutex_res(const struct il_scenario *sc, int res)
+{
+	return res >= 0 && res < sc->nres &&
+	       IL_RES_IS_KMUTEX(sc->res[res].k.type);
+}
+
 void il_attr_roles(const struct il_scenario *sc,
 		   const struct il_engine_result *er, int wt, int res,
 		   struct il_attr_task *tasks)
 {
 	int me = il_model_rank(&sc->tasks[wt].sched);
 	uint32_t want = res >= 0 && res < 32 ? 1u << res : 0, grown = 1;
+
+	if (kmutex_res(sc, res)) {
+		for (int j = 0; j < sc->ntasks; j++) {
+			tasks[j].tid = er->tasks[j].tid;
+			tasks[j].cpu = er->tasks[j].cpu;
+			tasks[j].role = j == wt ? IL_ROLE_WAITER
+					: calls_res(&sc->tasks[j], res)
+						? IL_ROLE_HOLDER
+						: IL_ROLE_LOWER;
+		}
+		return;
+	}
 
 	/* the locks whose owners can block: res, then what owners of
 	 * those locks wait for while holding them, to a fixed point */
@@ -487,6 +516,7 @@ int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
 		if (!r->nlocks || !r->locks[0] || !r->locks[0]->nsamples)
 			continue;
 		lr = r->locks[0];
+		in.count_waiter = kmutex_res(sc, lr->res);
 		il_attr_roles(sc, er, i, lr->res, tasks);
 		free(lr->traced);
 		lr->traced = malloc(lr->nsamples * sizeof(*lr->traced));
@@ -505,37 +535,14 @@ int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
 	return 0;
 }
 
-void il_attr_text(const struct il_attr_summary *a, const char *waiter,
-		  int wprio, char *buf, size_t len)
+/* the foreign tasks, each "; ..." from buf + off; the new offset */
+static size_t foreign_part(const struct il_attr_summary *a, const char *waiter,
+			   int wprio, char *buf, size_t len, size_t off)
 {
 	char wc[24], d[24];
 	uint64_t rest_ns = 0;
 	uint32_t shown = 0, rest = 0;
-	size_t off = 0;
 
-	if (!len)
-		return;
-	buf[0] = '\0';
-	if (!a->traced) {
-		snprintf(buf, len, "trace not used%s%s", a->note[0] ? ": " : "",
-			 a->note);
-		return;
-	}
-	/* the mechanism first: it is the independent proof */
-	il_format_duration(d, sizeof(d), a->boost_worst_ns);
-	if (a->boosted)
-		off = (size_t)snprintf(buf, len,
-				       "trace: holder boosted %d->%d within %s "
-				       "of the request in %llu of %llu waits",
-				       il_trace_rt_prio(a->boost_from),
-				       il_trace_rt_prio(a->boost_to), d,
-				       (unsigned long long)a->boosted,
-				       (unsigned long long)a->traced);
-	else
-		off = (size_t)snprintf(buf, len,
-				       "trace: holder never boosted in %llu "
-				       "waits",
-				       (unsigned long long)a->traced);
 	il_trace_class_name(wprio, wc, sizeof(wc));
 	for (uint32_t i = 0; i < a->nnamed && off < len; i++) {
 		const struct il_attr_named *f = &a->named[i];
@@ -569,11 +576,58 @@ void il_attr_text(const struct il_attr_summary *a, const char *waiter,
 			"; %u more foreign task%s, not counted: %s", rest,
 			rest == 1 ? "" : "s", d);
 	}
+	return off < len ? off : len;
+}
+
+void il_attr_text(const struct il_attr_summary *a, const char *waiter,
+		  int wprio, char *buf, size_t len)
+{
+	char d[24];
+	size_t off = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!a->traced) {
+		snprintf(buf, len, "trace not used%s%s", a->note[0] ? ": " : "",
+			 a->note);
+		return;
+	}
+	/* the mechanism first: it is the independent proof */
+	il_format_duration(d, sizeof(d), a->boost_worst_ns);
+	if (a->boosted)
+		off = (size_t)snprintf(buf, len,
+				       "trace: holder boosted %d->%d within %s "
+				       "of the request in %llu of %llu waits",
+				       il_trace_rt_prio(a->boost_from),
+				       il_trace_rt_prio(a->boost_to), d,
+				       (unsigned long long)a->boosted,
+				       (unsigned long long)a->traced);
+	else
+		off = (size_t)snprintf(buf, len,
+				       "trace: holder never boosted in %llu "
+				       "waits",
+				       (unsigned long long)a->traced);
+	if (off < len)
+		off = foreign_part(a, waiter, wprio, buf, len, off);
 	if (!a->nnamed && off < len) {
 		il_format_duration(d, sizeof(d), a->holder_ns);
 		snprintf(buf + off, len - off,
 			 "; the holders ran %s and no foreign task ran", d);
 	}
+}
+
+void il_attr_foreign_text(const struct il_attr_summary *a, const char *waiter,
+			  int wprio, char *buf, size_t len)
+{
+	size_t off;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	off = foreign_part(a, waiter, wprio, buf, len, 0);
+	if (!a->nnamed && off < len)
+		snprintf(buf + off, len - off, "; no foreign task ran");
 }
 
 const struct il_wait_sample *il_attr_judged(const struct il_scenario *sc,
@@ -606,6 +660,7 @@ const struct il_wait_sample *il_attr_judged(const struct il_scenario *sc,
 		.tasks = tasks,
 		.ntasks = (size_t)sc->ntasks,
 		.waiter_rank = il_model_rank(&sc->tasks[i].sched),
+		.count_waiter = kmutex_res(sc, lr->res),
 	};
 	*tmp = malloc(lr->nsamples * sizeof(**tmp));
 	if (!*tmp) {

@@ -97,7 +97,8 @@ int il_emu_apply(const struct il_scenario *sc,
 		if (ck[k].c.verdict != IL_FAIL)
 			continue;
 		if (ck[k].validator && (!strcmp(ck[k].validator, "pi") ||
-					!strcmp(ck[k].validator, "chain"))) {
+					!strcmp(ck[k].validator, "chain") ||
+					!strcmp(ck[k].validator, "kmutex"))) {
 			int i = il_scenario_task(sc, ck[k].task);
 			struct il_wait_sample *tmp = NULL;
 			struct il_attr_summary as;

@@ -383,9 +383,77 @@ static int km_fail(struct il_km_judged *out, int err, const char *what)
 	return err;
 }
 
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* fg's calls on the trace's account: each delay less its foreign time */
+static void traced_hist(const struct il_km_judge_input *in, struct il_hist *h)
+{
+	il_hist_init(h);
+	for (size_t k = 0; k < in->ntraced; k++)
+		il_hist_record(h, sub0(in->traced[k].delay_ns,
+				       in->traced[k].foreign_ns));
+}
+
+/*
+ * What the trace changed, after the evidence: how many calls were over
+ * lim as measured and with the foreign time off (judged on the trace),
+ * and the foreign tasks by name.
+ */
+static void append_trace(const struct il_km_judge_input *in, struct il_check *c,
+			 uint64_t lim, bool judged_on)
+{
+	const struct il_attr_summary *a = in->attr;
+	char l[24], h[24], o[24], f[24], names[400];
+	uint64_t raw = 0, net = 0;
+
+	if (!a)
+		return;
+	if (!in->traced || !a->traced) {
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; trace not used (%s): judged on the calls as "
+			   "measured",
+			   a->note[0] ? a->note
+			   : in->trace_note && in->trace_note[0]
+				   ? in->trace_note
+				   : "no trace");
+		return;
+	}
+	for (size_t k = 0; k < in->ntraced; k++) {
+		const struct il_wait_sample *s = &in->traced[k];
+
+		raw += s->delay_ns > lim;
+		net += sub0(s->delay_ns, s->foreign_ns) > lim;
+	}
+	il_format_duration(l, sizeof(l), lim);
+	il_format_duration(h, sizeof(h), a->holder_ns);
+	il_format_duration(o, sizeof(o), a->lower_ns + a->flow_ns);
+	il_format_duration(f, sizeof(f), a->fhigh_ns + a->fair_ns);
+	il_attr_foreign_text(a, "fg", in->waiter_kprio, names, sizeof(names));
+	if (judged_on)
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; judged on the trace: %llu of %zu calls over %s "
+			   "as measured, %llu with foreign time off (counted: "
+			   "owner %s, the scenario's others %s; not counted: "
+			   "foreign %s)%s",
+			   (unsigned long long)raw, in->ntraced, l,
+			   (unsigned long long)net, h, o, f, names);
+	else
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; trace: owner %s, the scenario's others %s, "
+			   "foreign %s (judged on the calls as measured)%s",
+			   h, o, f, names);
+}
+
 int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 {
 	enum il_km_expect_case ec;
+	const struct il_hist *h;
+	struct il_hist th;
+	bool on_trace;
+	uint64_t lim = 0;
 	int ret;
 
 	if (!out)
@@ -394,6 +462,12 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 	    (unsigned)in->config >= IL_KM_CONFIG_N)
 		return km_fail(out, -EINVAL, "missing input");
 	memset(out, 0, sizeof(*out));
+	on_trace = in->traced && in->ntraced && in->attr && in->attr->traced;
+	h = in->blocked;
+	if (on_trace) {
+		traced_hist(in, &th);
+		h = &th;
+	}
 	switch (in->config) {
 	case IL_KM_CONFIG_CONTENTION:
 		/* through io_uring a call costs a hand-off to a worker
@@ -402,6 +476,7 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 			return 0;
 		judge_contention(in, &out->check);
 		ec = IL_KM_CASE_CONTENTION;
+		on_trace = false;
 		break;
 	case IL_KM_CONFIG_THROTTLED:
 	case IL_KM_CONFIG_CROSS_CPU: {
@@ -419,12 +494,13 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 		ec = in->config == IL_KM_CONFIG_THROTTLED
 			     ? IL_KM_CASE_THROTTLED
 			     : IL_KM_CASE_CROSS_CPU;
-		ret = il_check_share(&si, in->blocked, &out->check);
+		ret = il_check_share(&si, h, &out->check);
 		if (ret)
 			return km_fail(out, ret,
 				       "the share check could not "
 				       "run");
-		il_share_stats(&si, in->blocked, &out->share);
+		il_share_stats(&si, h, &out->share);
+		lim = out->check.bound_ns;
 		break;
 	}
 	case IL_KM_CONFIG_RT_WAITER: {
@@ -439,11 +515,12 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 		};
 
 		ec = IL_KM_CASE_RT_WAITER;
-		ret = il_check_rt_waiter(&ri, in->blocked, &out->check);
+		ret = il_check_rt_waiter(&ri, h, &out->check);
 		if (ret)
 			return km_fail(out, ret,
 				       "the rt-waiter check could "
 				       "not run");
+		lim = out->check.bound_ns + out->check.noise_ns;
 		break;
 	}
 	default:
@@ -483,6 +560,7 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 		il_appendf(out->check.evidence, sizeof(out->check.evidence),
 			   "; the run was stopped: %s",
 			   in->hung_why ? in->hung_why : "timed out");
+	append_trace(in, &out->check, lim, on_trace);
 	return 0;
 }
 
@@ -559,7 +637,10 @@ int il_km_judge_run(const struct il_scenario *sc,
 {
 	struct il_km_judge_input in;
 	struct il_fair_server fs;
-	int ret;
+	struct il_wait_sample *tmp = NULL;
+	struct il_attr_summary as;
+	const struct il_wait_sample *w;
+	int ret, fg;
 
 	if (!ck || !n || !out)
 		return -EINVAL;
@@ -567,7 +648,18 @@ int il_km_judge_run(const struct il_scenario *sc,
 	ret = il_km_model(sc, er, env, km, &fs, &in, why, len);
 	if (ret)
 		return km_fail(out, ret, why);
+	/* fg's calls on the trace's account, when there is one */
+	fg = il_scenario_task(sc, "fg");
+	w = il_attr_judged(sc, er, fg, &tmp, &as);
+	in.attr = &as;
+	in.trace_note = er->trace_note;
+	in.waiter_kprio = il_attr_kprio(&sc->tasks[fg].sched);
+	if (as.traced && w) {
+		in.traced = w;
+		in.ntraced = er->tasks[fg].locks[0]->nsamples;
+	}
 	ret = il_km_judge(&in, out);
+	free(tmp);
 	if (ret) {
 		snprintf(why, len, "%s", out->check.evidence);
 		return ret;

@@ -35,6 +35,7 @@
 #ifndef INVLAB_ATTRIB_H
 #define INVLAB_ATTRIB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,9 @@ struct il_attr_input {
 	/* the waiter's rank: 200 deadline, 100 + prio real time, 0 fair
 	 * (as the judge ranks tasks) */
 	int waiter_rank;
+	/* the waiter's own running time is part of the wait and counted:
+	 * a kernel call's latency includes the waiter's own section */
+	bool count_waiter;
 };
 
 /* the rank of a kernel priority, on the judge's scale */
@@ -85,7 +89,13 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
  * The roles of a scenario's tasks for waiter w waiting on resource res:
  * holders are the tasks ranked below w that lock res or a lock a holder
  * requests while holding one; other tasks below are lower, the rest
- * higher.  Fills n = sc->ntasks entries of tasks from er (tid, cpu).
+ * higher.  For a kernel mutex (res called, not locked: kmutex.h) the
+ * holders are the other tasks that call res and every other task of the
+ * scenario is lower, whatever its rank: the kmutex bounds account for
+ * the scenario's load (the hogs), so its time is counted; the waiter's
+ * own time is counted too (il_attribute_run and il_attr_judged set
+ * count_waiter).  Fills n = sc->ntasks entries of tasks from er (tid,
+ * cpu).
  */
 void il_attr_roles(const struct il_scenario *sc,
 		   const struct il_engine_result *er, int w, int res,
@@ -130,5 +140,14 @@ void il_attr_append(char *evidence, size_t len, const struct il_attr_summary *a,
  */
 void il_attr_text(const struct il_attr_summary *a, const char *waiter,
 		  int wprio, char *buf, size_t len);
+
+/*
+ * The foreign tasks of il_attr_text alone, each clause starting with
+ * "; " ("; 7 waits delayed by fhog (pid 123, FIFO 50): ..."), or
+ * "; no foreign task ran": for checks where a boost is not the
+ * mechanism (kernel mutexes).
+ */
+void il_attr_foreign_text(const struct il_attr_summary *a, const char *waiter,
+			  int wprio, char *buf, size_t len);
 
 #endif

@@ -36,7 +36,7 @@ struct il_emu_input {
 	/* the kernel fingerprint's flag: 1 emulated, 0 not, -1 unknown */
 	int emulated;
 	/* the trace's account of the check's waits (attrib.h); all 0:
-	 * no trace, or a check the trace does not cover (M-BWI, kmutex) */
+	 * no trace, or a check the trace does not cover (M-BWI) */
 	uint64_t traced;    /* waits the trace covered */
 	uint64_t boosted;   /* waits in which a holder was boosted */
 	uint64_t explained; /* waits over the limit in which lower-ranked
@@ -76,8 +76,10 @@ uint64_t il_emu_explained(const struct il_wait_sample *s, size_t n,
 			  uint64_t limit_ns, uint64_t *lower_ns);
 
 /*
- * The rule over a run's checks ck[0..n): each pi or chain check takes
- * the attribution of its task's waits (il_attr_judged), its limit being
+ * The rule over a run's checks ck[0..n): each pi, chain or kmutex check
+ * takes the attribution of its task's waits (il_attr_judged; for kmutex
+ * fg's calls, "lower" being the scenario's load and foreign real-time
+ * tasks below fg, attrib.h), its limit being
  * the check's bound_ns + noise_ns; every other check none.  emulated as in
  * il_emu_input.  Returns how many checks it turned UNDECIDED.
  */

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <invlab/attrib.h>
 #include <invlab/engine.h>
 #include <invlab/hist.h>
 #include <invlab/judge.h>
@@ -189,6 +190,19 @@ struct il_km_judge_input {
 	bool donor_migration; /* the tester says the kernel migrates donors */
 	bool hung;	      /* a call outlived the run's timeout */
 	const char *hung_why;
+	/*
+	 * The scheduler's trace (attrib.h), set by il_km_judge_run: attr
+	 * NULL says nothing of a trace; attr without traced waits says why
+	 * it was not used (attr->note, else trace_note).  traced[0..ntraced)
+	 * are fg's calls as the trace attributes them: the share and
+	 * rt-waiter checks then judge each call's delay less its foreign
+	 * time (delay_ns - foreign_ns), instead of the calls' histogram.
+	 */
+	const struct il_attr_summary *attr;
+	const struct il_wait_sample *traced;
+	size_t ntraced;
+	const char *trace_note;
+	int waiter_kprio; /* fg's kernel priority, for the evidence */
 };
 
 /* The verdict of one configuration. */
@@ -217,6 +231,13 @@ struct il_km_judged {
  *     rename through system calls, whose owner is known to be off the CPU
  *     in its section);
  *   rt-waiter: il_check_rt_waiter against the fair server.
+ * With the trace's account (in->traced), share and rt-waiter judge the
+ * calls with their foreign time taken off: a foreign task at or above
+ * fg's priority is interference, not counted; a foreign real-time task
+ * below an RT fg, the scenario's tasks (owner, hogs) and fg's own time
+ * are counted.  The evidence then ends with what the trace showed, the
+ * foreign tasks by name; contention is judged on the calls as measured
+ * (foreign time only makes calls slower, which reads as contention).
  * Other configurations are measured only (out->judged false).  Returns 0,
  * or -EINVAL (bad input: out->judged false, the verdict IL_NONE, why in
  * the evidence) or the error of the check (the same).
@@ -242,10 +263,12 @@ int il_km_model(const struct il_scenario *sc, const struct il_engine_result *er,
 
 /*
  * il_km_model then il_km_judge: the kmutex demo's judge and
- * invlab-judge's for its result files.  A judged configuration gives one
- * check, ck[0] (validator "kmutex", task "fg", expected IL_NONE when
- * informational) and *n = 1; a measured one *n = 0.  out receives what
- * il_km_judge derived.  0, or -EINVAL (*n 0, why said).
+ * invlab-judge's for its result files; fg's calls on the trace's
+ * account when there is one (il_attr_judged: the run's lr->traced,
+ * which the result file keeps as judge_inputs, else er->trace).  A judged
+ * configuration gives one check, ck[0] (validator "kmutex", task "fg", expected
+ * IL_NONE when informational) and *n = 1; a measured one *n = 0.  out receives
+ * what il_km_judge derived.  0, or -EINVAL (*n 0, why said).
  */
 int il_km_judge_run(const struct il_scenario *sc,
 		    const struct il_engine_result *er,
