@@ -221,16 +221,20 @@ int __il_runstate_rec_ok(const struct il_rs_rec *r, int pid, char *err,
 		return 0;
 	case IL_RS_TRACEFS: {
 		size_t d = (size_t)(base(r->path) - r->path);
+		char own[80];
 
+		snprintf(own, sizeof(own),
+			 IL_RUNSTATE_DIR "/tracefs-%d/instances/", pid);
 		if ((strncmp(r->path, "/sys/kernel/tracing/instances/", d) ||
 		     d != 30) &&
 		    (strncmp(r->path, "/sys/kernel/debug/tracing/instances/",
 			     d) ||
-		     d != 36)) {
+		     d != 36) &&
+		    (strncmp(r->path, own, d) || d != strlen(own))) {
 			snprintf(err, len,
 				 "tracefs '%s' is not an instance under "
-				 "/sys/kernel/tracing",
-				 r->path);
+				 "/sys/kernel/tracing or %s",
+				 r->path, own);
 			return -EINVAL;
 		}
 		if (strcmp(base(r->path), want + 1)) {
@@ -241,14 +245,22 @@ int __il_runstate_rec_ok(const struct il_rs_rec *r, int pid, char *err,
 		}
 		return 0;
 	}
-	case IL_RS_MOUNT:
-		if (strcmp(r->path, "/sys/kernel/tracing")) {
+	case IL_RS_MOUNT: {
+		char own[64];
+
+		/* the run's own mount point; /sys/kernel/tracing from
+		 * versions that mounted tracefs there */
+		snprintf(own, sizeof(own), IL_RUNSTATE_DIR "/tracefs-%d", pid);
+		if (strcmp(r->path, own) &&
+		    strcmp(r->path, "/sys/kernel/tracing")) {
 			snprintf(err, len,
-				 "mount '%s' is not /sys/kernel/tracing",
-				 r->path);
+				 "mount '%s' is neither %s nor "
+				 "/sys/kernel/tracing",
+				 r->path, own);
 			return -EINVAL;
 		}
 		return 0;
+	}
 	default:
 		snprintf(err, len, "unknown record");
 		return -EINVAL;
@@ -788,9 +800,12 @@ static int undo(const struct il_runstate *st, char *what, size_t len)
 			else
 				ntr++;
 		} else if (r->kind == IL_RS_MOUNT) {
-			/* recorded before the instance: undone after it; busy
-			 * (in use by someone else now): left, harmless */
+			/* recorded before the instance: undone after it; the
+			 * run's own mount point goes with its mount; busy (in
+			 * use by someone else now): left, harmless */
 			umount2(r->path, 0);
+			if (!strncmp(r->path, IL_RUNSTATE_DIR "/", 12))
+				rmdir(r->path); /* EBUSY while mounted */
 		} else if (r->kind == IL_RS_TMPDIR || r->kind == IL_RS_FILE) {
 			if (undo_tmp(r))
 				left++;
@@ -848,6 +863,101 @@ static int reap_tmp(const char *dir)
 	return n;
 }
 
+/*
+ * tracefs instances invlab-<pid> of dead PIDs under dir/instances, and
+ * the mount points IL_RUNSTATE_DIR/tracefs-<pid> of dead PIDs: left by a
+ * run whose record was lost (its mount was taken away under it) or by a
+ * version that kept none.  The number removed.
+ */
+int __il_trace_reap_instances(const char *dir)
+{
+	char path[400];
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		int pid = __il_runstate_name_pid(de->d_name, false);
+		struct stat st;
+
+		if (pid <= 0 || pid == getpid() ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode) ||
+		    il_runstate_owner_alive(pid, 0, (long)st.st_mtime))
+			continue;
+		/* its files closed with its owner: rmdir removes it */
+		if (!unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR))
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int reap_mounts(void)
+{
+	char line[1024], dev[256], mnt[256], type[64], pre[64];
+	FILE *f = fopen("/proc/self/mounts", "re");
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(pre, sizeof(pre), IL_RUNSTATE_DIR "/tracefs-");
+	while (f && fgets(line, sizeof(line), f)) {
+		int pid;
+
+		if (sscanf(line, "%255s %255s %63s", dev, mnt, type) != 3 ||
+		    strcmp(type, "tracefs") || strncmp(mnt, pre, strlen(pre)))
+			continue;
+		pid = atoi(mnt + strlen(pre));
+		if (pid > 0 && pid != getpid() &&
+		    !il_runstate_owner_alive(pid, 0, 0)) {
+			n += __il_trace_reap_instances(mnt);
+			if (!umount2(mnt, 0))
+				n++;
+		}
+	}
+	if (f)
+		fclose(f);
+	/* the empty mount points */
+	d = opendir(IL_RUNSTATE_DIR);
+	while (d && (de = readdir(d))) {
+		int pid;
+
+		if (strncmp(de->d_name, "tracefs-", 8))
+			continue;
+		pid = atoi(de->d_name + 8);
+		if (pid > 0 && pid != getpid() &&
+		    !il_runstate_owner_alive(pid, 0, 0))
+			unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* instances of dead runs in every tracefs mounted here (none mounted: the
+ * recorder reaps in the mount it makes) */
+static int reap_instances(void)
+{
+	char line[1024], dev[256], mnt[256], type[64];
+	FILE *f = fopen("/proc/self/mounts", "re");
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%255s %255s %63s", dev, mnt, type) == 3 &&
+		    !strcmp(type, "tracefs") &&
+		    strncmp(mnt, IL_RUNSTATE_DIR "/", 12)) {
+			n += __il_trace_reap_instances(mnt);
+			break; /* one tracefs: every mount shows the same */
+		}
+	if (f)
+		fclose(f);
+	return n;
+}
+
 int il_runstate_repair(char *msg, size_t len)
 {
 	DIR *d;
@@ -901,6 +1011,15 @@ int il_runstate_repair(char *msg, size_t len)
 	n = __il_cgroup_reap_orphans(what, sizeof(what));
 	if (n > 0) {
 		append(msg, len, "%sremoved %s", msg[0] ? "; " : "", what);
+		runs += n;
+	}
+	n = reap_mounts() + reap_instances();
+	if (n > 0) {
+		append(msg, len,
+		       "%sremoved %d tracefs instance%s or mount%s of dead "
+		       "processes",
+		       msg[0] ? "; " : "", n, n == 1 ? "" : "s",
+		       n == 1 ? "" : "s");
 		runs += n;
 	}
 	n = reap_tmp("/tmp");

@@ -4,8 +4,9 @@
  * libtraceevent; compiled only when the build has them.
  *
  * Its own instance, instances/invlab-<pid>, on the "mono" clock, with
- * the scheduler's events and buffers sized for the run.  The instance and
- * a mount this recorder made are recorded in the run state before they
+ * the scheduler's events and buffers sized for the run.  With no tracefs
+ * mounted it mounts one of its own under IL_RUNSTATE_DIR, never shared.
+ * The instance and that mount are recorded in the run state before they
  * are made (runstate.h), and removed by il_trace_close() or, after a
  * SIGKILL, by the next run.
  */
@@ -69,8 +70,10 @@ static int find_mount(char *dir, size_t len)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f))
+		/* not another run's own mount: it goes when that run ends */
 		if (sscanf(line, "%255s %255s %63s", dev, mnt, type) == 3 &&
-		    !strcmp(type, "tracefs")) {
+		    !strcmp(type, "tracefs") &&
+		    strncmp(mnt, IL_RUNSTATE_DIR "/", 12)) {
 			snprintf(dir, len, "%s", mnt);
 			ret = 0;
 			/* the canonical place if it is one of several */
@@ -106,20 +109,31 @@ static void undo_mount(struct il_tracer *tr)
 	if (!tr->mounted)
 		return;
 	tracefs_set_tracing_dir(NULL);
-	/* busy (someone else opened it meanwhile): left mounted, harmless */
-	if (!umount2(tr->dir, 0) || errno == EINVAL || errno == ENOENT)
+	/* busy (a file of it still open): left for the next run's repair */
+	if ((!umount2(tr->dir, 0) || errno == EINVAL || errno == ENOENT) &&
+	    (!rmdir(tr->dir) || errno == ENOENT))
 		il_runstate_forget(IL_RS_MOUNT, tr->dir);
 	tr->mounted = false;
 }
 
+/*
+ * No tracefs mounted: one of the run's own, at IL_RUNSTATE_DIR/tracefs-PID,
+ * that no other run uses.  (A mount at the usual place would be shared:
+ * another run would take it, and lose its trace and its instance when this
+ * run takes the mount away.)
+ */
 static int open_mount(struct il_tracer *tr, char *why, size_t len)
 {
+	struct stat st;
 	int ret;
 
 	if (!find_mount(tr->dir, sizeof(tr->dir)))
 		return 0;
-	snprintf(tr->dir, sizeof(tr->dir), "%s", MOUNT_POINT);
-	ret = il_runstate_record(IL_RS_MOUNT, tr->dir, NULL);
+	ret = __il_runstate_dir();
+	snprintf(tr->dir, sizeof(tr->dir), IL_RUNSTATE_DIR "/tracefs-%d",
+		 (int)getpid());
+	if (!ret)
+		ret = il_runstate_record(IL_RS_MOUNT, tr->dir, NULL);
 	if (ret) {
 		snprintf(why, len,
 			 "tracing: cannot record the tracefs mount in the "
@@ -127,8 +141,11 @@ static int open_mount(struct il_tracer *tr, char *why, size_t len)
 			 strerror(-ret));
 		return ret;
 	}
-	if (mount("tracefs", tr->dir, "tracefs", 0, NULL)) {
+	if ((mkdir(tr->dir, 0700) && errno != EEXIST) || lstat(tr->dir, &st) ||
+	    !S_ISDIR(st.st_mode) ||
+	    mount("tracefs", tr->dir, "tracefs", 0, NULL)) {
 		ret = -errno;
+		rmdir(tr->dir);
 		il_runstate_forget(IL_RS_MOUNT, tr->dir);
 		snprintf(why, len, "tracing: cannot mount tracefs on %s: %s",
 			 tr->dir, strerror(-ret));
@@ -227,6 +244,8 @@ int il_trace_start_scope(uint64_t duration_ns,
 		ret = -ENOENT;
 		goto fail;
 	}
+	/* what dead runs left here (their records lost with a mount) */
+	__il_trace_reap_instances(tr->dir);
 	snprintf(tr->name, sizeof(tr->name), "invlab-%d", (int)getpid());
 	snprintf(tr->inst_path, sizeof(tr->inst_path), "%s/instances/%s",
 		 tr->dir, tr->name);

@@ -15,6 +15,10 @@
 #                        the trace shows the holder never boosted
 #   kernel-trace.sh PI-CLASSIC FHOG cleanup  no tracefs instance left, and
 #                        tracefs mounted after the run as it was before
+#   kernel-trace.sh PI-CLASSIC FHOG overlap  no tracefs mounted (in a mount
+#                        namespace of the test's own): two runs that
+#                        overlap each keep their trace, and neither leaves
+#                        a mount or an instance when the first ends first
 #
 # Exits 77 (SKIP) with the reason when SCHED_FIFO or tracefs is not
 # available.
@@ -120,6 +124,46 @@ cleanup)
 	check $? "no invlab tracefs instance left ($left)"
 	grep -q "trace: \|holder" "$tmp/out"
 	check $? "the report says what the trace showed"
+	;;
+overlap)
+	if [ "$cpu" -eq 0 ]; then
+		echo "1..0 # SKIP two runs on two CPUs need two CPUs"
+		exit 77
+	fi
+	if ! command -v unshare >/dev/null; then
+		echo "1..0 # SKIP no unshare (util-linux) for a mount namespace"
+		exit 77
+	fi
+	# in a namespace of its own: tracefs unmounted without touching the
+	# host's mounts; instances are the kernel's, seen from any mount
+	unshare --mount --propagation private sh -c '
+		umount /sys/kernel/debug/tracing 2>/dev/null
+		umount /sys/kernel/debug 2>/dev/null
+		umount /sys/kernel/tracing 2>/dev/null
+		grep -c " tracefs " /proc/self/mounts >"$3/before"
+		"$1" --cpu "$2" --duration 1s --trace=on -p inherit \
+			>"$3/a" 2>&1 &
+		sleep 0.4
+		"$1" --cpu 0 --duration 2s --trace=on -p inherit >"$3/b" 2>&1
+		echo $? >"$3/b.rc"
+		wait
+		grep -c " tracefs " /proc/self/mounts >"$3/after"
+		mkdir "$3/tfs" && mount -t tracefs tracefs "$3/tfs" &&
+			ls "$3/tfs/instances" >"$3/inst"
+		umount "$3/tfs"
+	' sh "$prog" "$cpu" "$tmp"
+	skip_if_77 "$(cat "$tmp/b.rc" 2>/dev/null || echo 99)" "$tmp/b"
+	sed 's/^/# /' "$tmp/a" "$tmp/b" | grep "inherit:" | cut -c1-200
+	[ "$(cat "$tmp/before")" = 0 ]
+	check $? "no tracefs mounted in the namespace before the runs"
+	grep -q "trace: " "$tmp/a" && grep -q "trace: " "$tmp/b"
+	check $? "both runs kept their trace"
+	[ "$(cat "$tmp/after")" = 0 ]
+	check $? "no tracefs mount left ($(cat "$tmp/after"))"
+	! grep -q "^invlab-" "$tmp/inst"
+	check $? "no invlab tracefs instance left ($(tr '\n' ' ' <"$tmp/inst"))"
+	! ls -d /run/invlab/tracefs-* >/dev/null 2>&1
+	check $? "no mount point left under /run/invlab"
 	;;
 *)
 	echo "unknown mode '$mode'" >&2

@@ -5,7 +5,8 @@
  * line refused with its number, records that would reach outside what a
  * run makes), /proc/PID/stat with a hostile comm, the names of leftovers,
  * whether an owner is alive (a reused PID is not), the removal of a
- * temporary tree that must not follow a symbolic link, and the lock
+ * temporary tree that must not follow a symbolic link, the tracefs
+ * instances of dead runs reaped (and only theirs), and the lock
  * file's holder line.
  *
  * Run: meson test -C build runstate   (or build/tests/test-runstate)
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <invlab/runlock.h>
@@ -127,7 +129,12 @@ static void test_parse_bad(void)
 	    "not an instance under");
 	bad(HEAD "tracefs /sys/fs/cgroup/instances/invlab-4242\n",
 	    "not an instance under");
-	bad(HEAD "mount /sys\n", "not /sys/kernel/tracing");
+	bad(HEAD "mount /sys\n", "neither /run/invlab/tracefs-4242");
+	bad(HEAD "mount /run/invlab/tracefs-4243\n", "neither");
+	bad(HEAD "tracefs /run/invlab/tracefs-4243/instances/invlab-4242\n",
+	    "not an instance under");
+	bad(HEAD "tracefs /run/invlab/tracefs-4242/instances/invlab-4243\n",
+	    "not the instance invlab-4242");
 	{
 		char big[IL_RS_MAX * 64 + 256];
 		size_t off = (size_t)snprintf(big, sizeof(big), HEAD);
@@ -251,6 +258,71 @@ static void test_rmtree(void)
 	t_check_int(rmdir(dir), 0);
 }
 
+/* the run's own tracefs mount and its instance there are records */
+static void test_own_mount(void)
+{
+	struct il_rs_rec r = { .kind = IL_RS_MOUNT };
+	char err[600];
+
+	snprintf(r.path, sizeof(r.path), "/run/invlab/tracefs-4242");
+	t_check_int(__il_runstate_rec_ok(&r, 4242, err, sizeof(err)), 0);
+	t_check_int(__il_runstate_rec_ok(&r, 4243, err, sizeof(err)), -EINVAL);
+	snprintf(r.path, sizeof(r.path), "/sys/kernel/tracing");
+	t_check_int(__il_runstate_rec_ok(&r, 4242, err, sizeof(err)), 0);
+	r.kind = IL_RS_TRACEFS;
+	snprintf(r.path, sizeof(r.path),
+		 "/run/invlab/tracefs-4242/instances/invlab-4242");
+	t_check_int(__il_runstate_rec_ok(&r, 4242, err, sizeof(err)), 0);
+	snprintf(r.path, sizeof(r.path),
+		 "/run/invlab/tracefs-4242/x/instances/invlab-4242");
+	t_check_int(__il_runstate_rec_ok(&r, 4242, err, sizeof(err)), -EINVAL);
+}
+
+/* instances of dead PIDs go; a live one's, this process's and another
+ * name stay (plain directories stand in for tracefs here) */
+static void test_reap_instances(void)
+{
+	char dir[] = "/tmp/test-runstate-XXXXXX", p[300];
+	int dead, st;
+	pid_t child;
+
+	if (!mkdtemp(dir)) {
+		t_check(0);
+		return;
+	}
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	waitpid(child, &st, 0);
+	dead = (int)child;
+	snprintf(p, sizeof(p), "%s/instances", dir);
+	t_check_int(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/instances/invlab-%d", dir, dead);
+	t_check_int(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/instances/invlab-%d", dir, (int)getppid());
+	t_check_int(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/instances/invlab-%d", dir, (int)getpid());
+	t_check_int(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/instances/other-%d", dir, dead);
+	t_check_int(mkdir(p, 0700), 0);
+
+	t_check_int(__il_trace_reap_instances(dir), 1);
+	snprintf(p, sizeof(p), "%s/instances/invlab-%d", dir, dead);
+	t_check(!exists(p));
+	snprintf(p, sizeof(p), "%s/instances/invlab-%d", dir, (int)getppid());
+	t_check(exists(p));
+	t_check_int(rmdir(p), 0);
+	snprintf(p, sizeof(p), "%s/instances/invlab-%d", dir, (int)getpid());
+	t_check(exists(p));
+	t_check_int(rmdir(p), 0);
+	snprintf(p, sizeof(p), "%s/instances/other-%d", dir, dead);
+	t_check(exists(p));
+	t_check_int(rmdir(p), 0);
+	snprintf(p, sizeof(p), "%s/instances", dir);
+	t_check_int(rmdir(p), 0);
+	t_check_int(rmdir(dir), 0);
+}
+
 static void test_holder(void)
 {
 	char prog[64];
@@ -282,6 +354,8 @@ int main(void)
 	test_proc_stat();
 	test_alive();
 	test_rmtree();
+	test_own_mount();
+	test_reap_instances();
 	test_holder();
 	return t_done("test-runstate");
 }

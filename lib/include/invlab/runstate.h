@@ -21,8 +21,8 @@
  *   subtree /sys/fs/cgroup/user.slice -cpu
  *   tmpdir /tmp/invlab-kmutex-4242-Ab12Cd
  *   file /tmp/x.json.tmp.Ef34Gh
- *   mount /sys/kernel/tracing
- *   tracefs /sys/kernel/tracing/instances/invlab-4242
+ *   mount /run/invlab/tracefs-4242
+ *   tracefs /run/invlab/tracefs-4242/instances/invlab-4242
  *
  * A record is undone only when its owner is dead: no /proc/PID, or a
  * process there that started at another time (the PID was reused).
@@ -138,6 +138,8 @@ int __il_runstate_name_pid(const char *name, bool kmutex);
 /* Remove name in dfd and, for a directory, what it holds, depth levels
  * down at most; never following a symbolic link. 0 or -errno. */
 int __il_rmtree_at(int dfd, const char *name, int depth);
+/* rmdir dir/instances/invlab-<pid> of dead PIDs: how many */
+int __il_trace_reap_instances(const char *dir);
 /* make /run/invlab (root's, 0755) or check it: 0 or -errno */
 int __il_runstate_dir(void);
 /* the notice hook, printf-style */
