@@ -224,9 +224,10 @@ struct il_km_judged {
  *   contention (through system calls only: io_uring's hand-off to a
  *     worker dwarfs a short section): PASS when at least
  *     IL_KM_CONTENDS_FRAC of the waiter's calls are slower than the
- *     uncontended p90 (taken as at most twice the median), FAIL below
- *     IL_KM_NO_CONTENTION_FRAC or when the contender made no call,
- *     UNDECIDED in between;
+ *     uncontended p90 (taken as at most twice the median), FAIL when
+ *     the contender made no call, UNDECIDED otherwise (below
+ *     IL_KM_NO_CONTENTION_FRAC the evidence says no contention was
+ *     measured);
  *   throttled, cross-cpu: il_check_share (informational unless a plain
  *     rename through system calls, whose owner is known to be off the CPU
  *     in its section);
