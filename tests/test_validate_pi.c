@@ -36,6 +36,8 @@ static void fill_bounded(uint64_t seed)
 	}
 }
 
+static void test_steal(void);
+
 static void test_bounds(void)
 {
 	/* three lower tasks, two locks */
@@ -122,6 +124,48 @@ static void test_inversion_fails(void)
 	t_check_int(il_check_blocking(&pi, s, N, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence, "beyond measured foreign time");
+	test_steal();
+}
+
+/*
+ * Host steal in the run that covers the excess of waits in which no
+ * lower-priority thread ran: UNDECIDED (the holder's section stretched);
+ * each comparison on both sides.
+ */
+static void test_steal(void)
+{
+	struct il_bound_input in = pi;
+	struct il_check c;
+	/* 5 ms over 2 ms + 50 us: the excess is 2.95 ms */
+	const uint64_t excess = 5 * MS - 2 * MS - 50 * US;
+
+	fill_bounded(6);
+	s[9].delay_ns = 5 * MS;
+	s[9].foreign_ns = 0;
+	in.steal_ns = excess;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "no lower-priority thread ran");
+	t_check_contains(c.evidence, "the host stole 2.95ms");
+	in.steal_ns = excess - 1;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	/* a lower-priority thread that ran beyond the noise: an inversion,
+	 * however much was stolen */
+	in.steal_ns = 100 * MS;
+	s[9].lower_ns = pi.noise_ns;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	s[9].lower_ns = pi.noise_ns + 1;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_contains(c.evidence, "lower-priority thread ran");
+	/* a lock never acquired: unbounded, steal or not */
+	s[9].lower_ns = 0;
+	s[3].timed_out = 1;
+	t_check_int(il_check_blocking(&in, s, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_contains(c.evidence, "never got the lock");
 }
 
 static void test_noise(void)

@@ -360,6 +360,7 @@ static int check_chain_(const struct il_chain_input *in,
 		.noise_ns = in->noise_ns,
 		.min_samples = in->min_samples,
 		.outlier_ns = in->outlier_ns,
+		.steal_ns = in->steal_ns,
 	};
 	ret = il_check_blocking(&bi, s, n, out);
 	if (ret)

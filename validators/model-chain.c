@@ -160,6 +160,7 @@ int il_model_chain(const struct il_scenario *sc,
 		(uint64_t)(hops + 1) * eps + (uint64_t)hops * env->tick_ns;
 	in.min_samples = IL_JUDGE_MIN_SAMPLES;
 	in.outlier_ns = il_judge_outlier_ns(calib, UINT64_MAX);
+	in.steal_ns = er->steal_ns;
 	{
 		/* on the trace's account when there is one */
 		struct il_wait_sample *tmp;

@@ -129,6 +129,7 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 		in.noise_ns = il_judge_noise_ns(calib);
 		in.min_samples = IL_JUDGE_MIN_SAMPLES;
 		in.outlier_ns = il_judge_outlier_ns(calib, in.bound_ns);
+		in.steal_ns = er->steal_ns;
 		ret = il_model_push(out, max, n, "pi", t->name, why, len, &c);
 		if (ret)
 			return ret;

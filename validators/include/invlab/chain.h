@@ -82,6 +82,7 @@ struct il_chain_input {
 	uint64_t horizon_ns;
 	uint64_t noise_ns;
 	uint64_t outlier_ns; /* rare outliers set aside (validate.h) */
+	uint64_t steal_ns;   /* host steal in the run (validate.h) */
 	size_t min_samples;
 };
 

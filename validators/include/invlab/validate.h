@@ -53,13 +53,24 @@ struct il_bound_input {
 	 * are violations.  0: none.
 	 */
 	uint64_t outlier_ns;
+	/*
+	 * Host steal on the scenario's CPUs in the run (0: none measured).
+	 * Steal is invisible to the tasks' clocks and to the trace: a holder
+	 * that "runs" while its vCPU is stolen makes no progress.  Waits over
+	 * the limit in which no lower-priority thread ran (beyond the noise)
+	 * by no more than this are UNDECIDED, not FAIL: the holder's own
+	 * section stretched, which no protocol can prevent.
+	 */
+	uint64_t steal_ns;
 };
 
 /*
  * Judge the samples against bound_ns + noise_ns:
  *  - a sample whose delay, less its measured foreign time, still exceeds
  *    the limit (or that timed out) is a violation -> FAIL, with the excess
- *    and the hog time in the evidence;
+ *    and the hog time in the evidence; but UNDECIDED when no violation
+ *    timed out, no lower-priority thread ran beyond noise_ns in any wait
+ *    and steal_ns covers the worst excess (see above);
  *  - a sample over the limit only because of foreign time is set aside,
  *    and so are rare outliers within outlier_ns of it (see above);
  *  - a check with no violation whose noise_ns exceeds IL_NOISE_MAX_PERCENT
