@@ -111,6 +111,8 @@ static void test_worst_window_brute(void)
 	}
 }
 
+static void test_bandwidth_steal(struct il_bw_input *in, uint64_t *c);
+
 static void test_check_bandwidth(void)
 {
 	struct il_bw_input in = {
@@ -197,6 +199,52 @@ static void test_check_bandwidth(void)
 	t_check_int(ck.verdict, IL_UNDECIDED);
 	t_check_int(il_check_bandwidth(NULL, c, 5, &ck, NULL), -EINVAL);
 	t_check_int(il_check_bandwidth(&in, NULL, 5, &ck, NULL), -EINVAL);
+	c[2] = 2 * MS;
+	test_bandwidth_steal(&in, c);
+}
+
+/*
+ * Steal in the periods that covers the excess: UNDECIDED; steal that
+ * does not, or an overrun far beyond it: FAIL, on the window with the
+ * steal taken off.  Each comparison on both sides.
+ */
+static void test_bandwidth_steal(struct il_bw_input *in, uint64_t *c)
+{
+	uint64_t st[100] = { 0 };
+	struct il_bw_window w;
+	struct il_check ck;
+
+	/* 9.2 ms in period 30: 2.2 ms beyond 3 + 4, 2 ms past tick + noise */
+	c[30] = 9 * MS + 200 * US;
+	in->steal_ns = st;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL); /* no steal measured */
+	/* 2 ms stolen in it: 7.2 ms is past the tick, within the noise */
+	st[30] = 2 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check_contains(ck.evidence, "the host stole 2.00ms in those periods");
+	/* 1.999 ms stolen: 7.201 ms, past tick + noise */
+	st[30] = 2 * MS - 1 * US;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_contains(ck.evidence, "with the host's steal taken off");
+	t_check_int(ck.worst_ns, 9 * MS + 200 * US - 2 * MS + 1 * US);
+	t_check_int(w.first, 30);
+	/* steal in another period does not excuse this one */
+	st[30] = 0;
+	st[31] = 20 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	/* an overrun of 20 ms with 10 ms stolen: still exceeded */
+	st[31] = 0;
+	c[30] = 23 * MS;
+	st[30] = 10 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_int(ck.worst_ns, 13 * MS);
+	c[30] = 2 * MS;
+	in->steal_ns = NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <invlab/mbwi.h>
@@ -148,6 +149,57 @@ static int check_bandwidth_(const struct il_bw_input *in,
 	     "%s (Q %s every %s): periods %zu..%zu consumed %s", task, q, p,
 	     w.first, w.first + w.count - 1, c);
 
+	if (over > sat_add(in->tick_ns, in->noise_ns) && in->steal_ns) {
+		/* the same judged with each period's steal taken off */
+		uint64_t *net = malloc(n * sizeof(*net)), st = 0;
+		struct il_bw_window wn;
+
+		if (!net)
+			return -ENOMEM;
+		for (size_t k = 0; k < n; k++)
+			net[k] = consumed_ns[k] > in->steal_ns[k]
+					 ? consumed_ns[k] - in->steal_ns[k]
+					 : 0;
+		for (size_t k = w.first; k < w.first + w.count; k++)
+			st = sat_add(st, in->steal_ns[k]);
+		ret = il_bw_worst_window(net, n, in->runtime_ns, &wn);
+		free(net);
+		if (ret)
+			return ret;
+		if (wn.excess_ns <= 0 ||
+		    (uint64_t)wn.excess_ns <=
+			    sat_add(in->tick_ns, in->noise_ns)) {
+			char s_[24];
+
+			out->verdict = IL_UNDECIDED;
+			il_format_duration(x, sizeof(x), over - in->tick_ns);
+			il_format_duration(s_, sizeof(s_), st);
+			addf(out->evidence, sizeof(out->evidence), &off,
+			     ", %s beyond %zu x %s + %s tick (noise %s), but "
+			     "the host stole %s in those periods, and a "
+			     "thread's CPU clock can be charged stolen time: "
+			     "within the reservation with it taken off",
+			     x, w.count, q, t, e, s_);
+			return 0;
+		}
+		/* the window that exceeds it with the steal off */
+		w = wn;
+		if (worst)
+			*worst = w;
+		if (__builtin_mul_overflow((uint64_t)w.count, in->runtime_ns,
+					   &bound) ||
+		    __builtin_add_overflow(bound, in->tick_ns, &bound))
+			return -ERANGE;
+		out->bound_ns = bound;
+		out->worst_ns = w.consumed_ns;
+		over = (uint64_t)w.excess_ns;
+		off = 0;
+		il_format_duration(c, sizeof(c), w.consumed_ns);
+		addf(out->evidence, sizeof(out->evidence), &off,
+		     "%s (Q %s every %s): periods %zu..%zu consumed %s with "
+		     "the host's steal taken off",
+		     task, q, p, w.first, w.first + w.count - 1, c);
+	}
 	if (over > sat_add(in->tick_ns, in->noise_ns)) {
 		out->verdict = IL_FAIL;
 		il_format_duration(x, sizeof(x), over - in->tick_ns);

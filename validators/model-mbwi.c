@@ -292,7 +292,7 @@ static int bandwidth(const struct il_scenario *sc,
 	struct il_bw_input bw = { 0 };
 	struct il_judged *c;
 	char task[IL_NAME_MAX];
-	uint64_t *cons;
+	uint64_t *cons, *stolen;
 	size_t np;
 	int ret, err;
 
@@ -312,7 +312,17 @@ static int bandwidth(const struct il_scenario *sc,
 		snprintf(why, len, "mbwi %s: %s", task, strerror(-err));
 		return err;
 	}
+	/* each period's host steal, when the run has its timeline */
+	stolen = er->nsteal >= 2 && np ? calloc(np, sizeof(*stolen)) : NULL;
+	for (size_t p = 0; stolen && p < np; p++) {
+		uint64_t lo =
+			er->t_start_ns + t->k.offset_ns + p * t->k.period_ns;
+
+		stolen[p] = il_steal_between(er, lo, lo + t->k.period_ns);
+	}
+	bw.steal_ns = stolen;
 	ret = il_check_bandwidth(&bw, cons, np, &c->c, NULL);
+	free(stolen);
 	free(cons);
 	if (ret) {
 		snprintf(why, len, "mbwi %s: the check could not run: %s", task,
