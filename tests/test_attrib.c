@@ -310,9 +310,91 @@ static void test_calibration(void)
 	t_check_int(lat[0], 4 * MS);
 }
 
+/* a switch on any CPU */
+static void sw_on(int cpu, uint64_t ts, int prev, int pp, int next, int np)
+{
+	struct il_trace_rec r = {
+		.ts = ts,
+		.kind = IL_TR_SWITCH,
+		.cpu = (uint16_t)cpu,
+		.prev_pid = prev,
+		.next_pid = next,
+		.prev_prio = (int16_t)pp,
+		.next_prio = (int16_t)np,
+	};
+
+	t_check_int(il_trace_add(&tr, &r), 0);
+}
+
+/*
+ * Across CPUs: high on CPU 0 waits for low on CPU 1, where medium runs
+ * 3 ms.  Before high's request (high late, as when the host steals its
+ * CPU) medium blocked nobody: not counted.  After it, it is an inversion.
+ */
+static void test_cross_cpu_request(void)
+{
+	static const struct il_attr_task xt[] = {
+		{ HIGH, IL_ROLE_WAITER, 0 },
+		{ LOW, IL_ROLE_HOLDER, 1 },
+		{ MEDIUM, IL_ROLE_LOWER, 1 },
+	};
+	const struct il_attr_input xin = { .tasks = xt,
+					   .ntasks = 3,
+					   .waiter_rank = 130 };
+	struct il_attr_summary a;
+
+	for (int after = 0; after < 2; after++) {
+		uint64_t req = after ? 10 * US : 3 * MS;
+
+		il_trace_free(&tr);
+		tr.t0_ns = T0 - MS;
+		tr.t1_ns = T0 + N * 10 * MS;
+		for (int k = 0; k < N; k++) {
+			uint64_t b = T0 + (uint64_t)k * 10 * MS;
+
+			/* CPU 0: high wakes at b, asks at b + req, gets it
+			 * when low releases at b + 5 ms */
+			sw_on(0, b, 0, 120, HIGH, kp(30));
+			sw_on(0, b + req + 1 * US, HIGH, kp(30), 0, 120);
+			sw_on(0, b + 5010 * US, 0, 120, HIGH, kp(30));
+			sw_on(0, b + 5500 * US, HIGH, kp(30), 0, 120);
+			/* CPU 1: medium 3 ms before the request, then low
+			 * to b + 5 ms; or low, medium 3 ms after the
+			 * request (b + 1 ms to b + 4 ms), low again */
+			if (after) {
+				sw_on(1, b - 100 * US, 0, 120, LOW, kp(10));
+				sw_on(1, b + 1 * MS, LOW, kp(10), MEDIUM,
+				      kp(20));
+				sw_on(1, b + 4 * MS, MEDIUM, kp(20), LOW,
+				      kp(10));
+			} else {
+				sw_on(1, b - 100 * US, 0, 120, MEDIUM, kp(20));
+				sw_on(1, b + 3 * MS, MEDIUM, kp(20), LOW,
+				      kp(10));
+			}
+			sw_on(1, b + 5 * MS, LOW, kp(10), 0, 120);
+			s[k] = (struct il_wait_sample){
+				.delay_ns = 5010 * US,
+				.t_ns = b,
+				.t_req_ns = b + req,
+			};
+		}
+		il_trace_sort(&tr);
+		t_check_int(il_attribute(&xin, &tr, s, N, out, &a), 0);
+		t_check_int(a.traced, N);
+		/* before: medium's 3 ms end at the request, uncounted;
+		 * low's 2 ms after it are the holder's.  after: medium's
+		 * 3 ms are counted, and low's 990 us + 1 ms */
+		t_check_int(out[0].lower_ns, after ? 3 * MS : 0);
+		t_check_int(a.holder_ns,
+			    (uint64_t)N * (after ? 1990 * US : 2 * MS));
+	}
+}
+
 int main(void)
 {
 	test_calibration();
+	test_cross_cpu_request();
 	test_interference();
 	test_foreign_inversion();
 	test_scenario_hog();

@@ -307,7 +307,7 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 		 struct il_wait_sample *out, struct il_attr_summary *sum)
 {
 	struct work w = { .in = in, .t = t };
-	int cpus[IL_MAX_TASKS + 1], ncpu = 0, ret;
+	int cpus[IL_MAX_TASKS + 1], ncpu = 0, ret, wcpu = -1;
 	bool have_waiter = false;
 
 	if (!in || !t || !sum || (n && (!s || !out)) ||
@@ -330,6 +330,8 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 		if (k->role != IL_ROLE_WAITER && k->role != IL_ROLE_HOLDER)
 			continue;
 		have_waiter |= k->role == IL_ROLE_WAITER;
+		if (k->role == IL_ROLE_WAITER)
+			wcpu = k->cpu;
 		if (k->cpu < 0) {
 			snprintf(sum->note, sizeof(sum->note),
 				 "a %s is not pinned to one CPU",
@@ -359,9 +361,23 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 
 		if (!a || s[i].timed_out || a < t->t0_ns || b > t->t1_ns)
 			continue;
-		for (int c = 0; c < ncpu; c++)
-			walk_cpu(&w, cpus[c], a, b, &sp, wn, &nwn,
+		/*
+		 * The waiter's CPU from the release: who ran there delayed
+		 * it.  The holders' other CPUs from the request: before it,
+		 * what ran there blocked nobody, since no protocol can act
+		 * on a request not yet made (the requester may be late,
+		 * e.g. stolen by the host).  The engine's own account makes
+		 * the same cut.  Time not looked at is not counted.
+		 */
+		for (int c = 0; c < ncpu; c++) {
+			uint64_t from = a;
+
+			if (cpus[c] != wcpu && s[i].t_req_ns > a &&
+			    s[i].t_req_ns < b)
+				from = s[i].t_req_ns;
+			walk_cpu(&w, cpus[c], from, b, &sp, wn, &nwn,
 				 sizeof(wn) / sizeof(wn[0]));
+		}
 		merge_named(&w, wn, nwn);
 		counted = sp.holder + sp.lower + sp.flow +
 			  (in->count_waiter ? sp.waiter : 0);
