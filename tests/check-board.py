@@ -20,10 +20,10 @@
 #       line; with timeline=none, it has none (no room for them).
 #   check-board.py stage COLS ROWS CONFIGS -- PROGRAM ARGS...
 #       PROGRAM runs with --stage --stage-pause=0 --stage-step=0: for
-#       each configuration its narration header, then in this order
-#       "low takes M", "high wakes up", "high signals go", then a
-#       "high waited ... for M" line and the verdict line (or the lines
-#       of steps=A|B|C given before --), then the board's block; no
+#       each configuration its narration header, then in any order
+#       "low takes M", "high wakes up", "high signals go" and a
+#       "high waited ... for M" line (or the lines of steps=A|B|C given
+#       before --), then the verdict line and the board's block; no
 #       narration or verdict line wider than COLS.
 #
 # TAP on stdout; exit 77 when the program cannot run here (exit 77).
@@ -199,15 +199,27 @@ def main():
                 not l.startswith(prog)]
         check(not wide, "no narration or verdict line wider than %d: %r"
               % (cols, wide[:2]))
+        # the narration's steps in any order after the round's header
+        # (a task the host delayed wakes up later than usual, and the
+        # narration says so); the verdict and board ("%s" steps) after
+        # all of them, in order
         pos = 0
         for c in configs:
+            head, last = -1, -1
             for s in [c + ": round 2 as it happened"] + steps:
+                ordered = "%s" in s or head < 0
                 s = s % c if "%s" in s else s
-                i = next((k for k in range(pos, len(lines))
+                start = pos if ordered else head + 1
+                i = next((k for k in range(start, len(lines))
                           if any(a in lines[k] for a in s.split("/"))),
                          -1)
                 check(i >= 0, "%s: '%s' in its place" % (c, s))
-                pos = i + 1 if i >= 0 else pos
+                if i < 0:
+                    continue
+                if head < 0:
+                    head = i
+                last = max(last, i)
+                pos = i + 1 if ordered else last + 1
     if failed:
         for l in ESC.sub("", text).split("\n"):
             print("# " + l)
