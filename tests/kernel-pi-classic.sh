@@ -104,7 +104,9 @@ live)
 	check $? "frames show high's waits"
 	grep -q "so far" "$tmp/out"
 	check $? "frames show the verdict forming"
-	grep -q "inherit #2: PASS" "$tmp/out"
+	# UNDECIDED with its reason is as good (a stolen vCPU, noise):
+	# the report is what is checked here, exit 0 the verdicts
+	grep -Eq "inherit #2: (PASS|UNDECIDED)" "$tmp/out"
 	check $? "the final report follows the live view"
 	;;
 *)
