@@ -461,6 +461,7 @@ void il_engine_result_free(struct il_engine_result *res)
 			free(r->job_start_seq);
 			free(r->job_end_seq);
 			free(r->job_rel_seq);
+			free(r->job_foreign_seq);
 			r->job_cpu_seq = r->job_start_seq = r->job_end_seq =
 				NULL;
 			r->job_rel_seq = NULL;

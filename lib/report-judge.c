@@ -111,7 +111,8 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 		sched_obj(j, "declared", rec->declared[i]);
 	else
 		il_json_null(j, "declared");
-	/* each job: [cpu, start, end, release] */
+	/* each job: [cpu, start, end, release] and, from the trace, its
+	 * foreign time (engine.h, job_foreign_seq) */
 	il_json_begin_array(j, "job_seq");
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		il_json_begin_array(j, NULL);
@@ -119,6 +120,8 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 		il_json_uint(j, NULL, r->job_start_seq[k]);
 		il_json_uint(j, NULL, r->job_end_seq[k]);
 		il_json_uint(j, NULL, r->job_rel_seq[k]);
+		if (r->job_foreign_seq)
+			il_json_uint(j, NULL, r->job_foreign_seq[k]);
 		il_json_end_array(j);
 	}
 	il_json_end_array(j);

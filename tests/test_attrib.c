@@ -391,9 +391,77 @@ static void test_cross_cpu_request(void)
 	}
 }
 
+/*
+ * Each job's foreign time on its task's CPU (il_attribute_run): a
+ * deadline task d pinned to CPU 1, 10 jobs 10 ms apart of 2 ms; in job
+ * 4 the foreign fhog runs 3 ms, in job 7 the idle task 1 ms (not
+ * foreign), and job 9 lies outside the trace (not known: 0).  A task
+ * u that is not pinned counts every traced CPU: in its 2 ms of job 4,
+ * fhog's first 2 ms.
+ */
+static void test_jobs_foreign(void)
+{
+	int d, u;
+
+	t_run_reset("[global]\nvalidate = mbwi\n"
+		    "[task d]\nclass = deadline:3ms/10ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\nbody = run 2ms\n"
+		    "[task u]\nclass = deadline:3ms/10ms/10ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 10ms\nbody = run 2ms\n");
+	d = t_task("d");
+	u = t_task("u");
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[d].cpu = 1;
+	t_er.tasks[u].tid = LOW;
+	t_er.tasks[u].cpu = -1;
+	t_run_jobs(d, 10, 10 * MS, 2 * MS, 2 * MS);
+	t_run_jobs(u, 10, 10 * MS, 2 * MS, 2 * MS);
+	t_run_job_resp(d, 4, 5 * MS);
+	t_run_job_resp(d, 7, 3 * MS);
+	il_trace_free(&tr);
+	tr.t0_ns = t_er.t_start_ns - MS;
+	tr.t1_ns = t_er.t_start_ns + 85 * MS;
+	for (int k = 0; k < 10; k++) {
+		uint64_t b = t_er.t_start_ns + (uint64_t)k * 10 * MS;
+
+		if (k == 4) {
+			sw_on(1, b, 0, 120, FHOG, kp(50));
+			sw_on(1, b + 3 * MS, FHOG, kp(50), HIGH, -1);
+			sw_on(1, b + 5 * MS, HIGH, -1, 0, 120);
+		} else if (k == 7) {
+			sw_on(1, b + 1 * MS, 0, 120, HIGH, -1);
+			sw_on(1, b + 3 * MS, HIGH, -1, 0, 120);
+		} else {
+			sw_on(1, b, 0, 120, HIGH, -1);
+			sw_on(1, b + 2 * MS, HIGH, -1, 0, 120);
+		}
+	}
+	il_trace_sort(&tr);
+	t_er.trace = &tr;
+	t_check_int(il_attribute_run(&t_sc, &t_er), 0);
+	t_check(t_er.tasks[d].job_foreign_seq != NULL);
+	if (t_er.tasks[d].job_foreign_seq) {
+		t_check_int(t_er.tasks[d].job_foreign_seq[0], 0);
+		t_check_int(t_er.tasks[d].job_foreign_seq[4], 3 * MS);
+		t_check_int(t_er.tasks[d].job_foreign_seq[7], 0);
+		t_check_int(t_er.tasks[d].job_foreign_seq[9], 0);
+	}
+	t_check(t_er.tasks[u].job_foreign_seq != NULL);
+	if (t_er.tasks[u].job_foreign_seq) {
+		t_check_int(t_er.tasks[u].job_foreign_seq[4], 2 * MS);
+		t_check_int(t_er.tasks[u].job_foreign_seq[3], 0);
+	}
+	free(t_er.tasks[u].job_foreign_seq);
+	t_er.tasks[u].job_foreign_seq = NULL;
+	free(t_er.tasks[d].job_foreign_seq);
+	t_er.tasks[d].job_foreign_seq = NULL;
+	t_er.trace = NULL;
+}
+
 int main(void)
 {
 	test_calibration();
+	test_jobs_foreign();
 	test_cross_cpu_request();
 	test_interference();
 	test_foreign_inversion();

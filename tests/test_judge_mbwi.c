@@ -220,6 +220,37 @@ static void test_misses(void)
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_FAIL);
 	t_check_contains(ck[0].c.evidence, "(up to 0ns forgiven here)");
+
+	/* foreign tasks the trace shows on the task's CPU while that job
+	 * was pending excuse it too; D 8 ms + 10 ms step: 2 ms left */
+	{
+		uint64_t fo[T_MAX_JOBS] = { 0 };
+		struct il_task_result *r = &t_er.tasks[t_task("tauD")];
+
+		t_run_reset(job);
+		run();
+		late(20 * MS);
+		r = &t_er.tasks[t_task("tauD")];
+		r->job_foreign_seq = fo;
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "isolation"), IL_FAIL);
+		fo[5] = 2 * MS;
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+		t_check_contains(ck[0].c.evidence,
+				 "1 miss within the time foreign tasks ran on "
+				 "the task's CPU (or the set's), as the trace "
+				 "shows (up to 2.00ms)");
+		fo[5] = 1 * MS + 900 * US;
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "isolation"), IL_FAIL);
+		/* another job's foreign time does not */
+		fo[5] = 0;
+		fo[6] = 50 * MS;
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "isolation"), IL_FAIL);
+		r->job_foreign_seq = NULL;
+	}
 }
 
 static void test_misses_without_timeline(void)

@@ -512,12 +512,76 @@ void il_attr_roles(const struct il_scenario *sc,
 	}
 }
 
+/*
+ * Each job's foreign time (job_foreign_seq) for the periodic tasks: what
+ * ran between the job's release and its end that was no task of the
+ * scenario's, and not idle, on the task's CPU; for a task not pinned to
+ * one, on every traced CPU together (the capacity the set was given that
+ * foreign tasks took).
+ */
+static int jobs_foreign(const struct il_scenario *sc,
+			struct il_engine_result *er)
+{
+	struct il_attr_task tasks[IL_MAX_TASKS];
+	struct il_attr_input in = { .tasks = tasks,
+				    .ntasks = (size_t)er->ntasks,
+				    .waiter_rank = 200 };
+	struct work w = { .in = &in, .t = er->trace };
+	const struct il_trace *t = er->trace;
+	int ret;
+
+	for (int j = 0; j < er->ntasks && j < IL_MAX_TASKS; j++)
+		tasks[j] =
+			(struct il_attr_task){ er->tasks[j].tid, IL_ROLE_HIGHER,
+					       er->tasks[j].cpu };
+	ret = build_index(&w);
+	for (int i = 0; !ret && i < er->ntasks && i < sc->ntasks; i++) {
+		struct il_task_result *r = &er->tasks[i];
+
+		free(r->job_foreign_seq);
+		r->job_foreign_seq = NULL;
+		if (r->cpu >= w.ncpus || (r->cpu >= 0 && !w.cpus[r->cpu].n) ||
+		    !w.ncpus || !r->njob_cpu || !r->job_rel_seq ||
+		    !r->job_end_seq)
+			continue;
+		r->job_foreign_seq = calloc(r->njob_cpu, sizeof(uint64_t));
+		if (!r->job_foreign_seq) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (size_t k = 0; k < r->njob_cpu; k++) {
+			uint64_t a = r->job_rel_seq[k], b = r->job_end_seq[k];
+			struct wait_named wn[16];
+			struct split sp = { 0 };
+			size_t nwn = 0;
+
+			if (!a || b <= a || a < t->t0_ns || b > t->t1_ns)
+				continue;
+			for (int c = r->cpu >= 0 ? r->cpu : 0;
+			     c < (r->cpu >= 0 ? r->cpu + 1 : w.ncpus); c++)
+				if (w.cpus[c].n) {
+					nwn = 0;
+					walk_cpu(&w, c, a, b, &sp, wn, &nwn,
+						 sizeof(wn) / sizeof(wn[0]));
+				}
+			r->job_foreign_seq[k] = sp.fhigh + sp.flow + sp.fair;
+		}
+	}
+	free_index(&w);
+	return ret;
+}
+
 int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
 {
+	int ret;
+
 	if (!sc || !er)
 		return -EINVAL;
 	if (!er->trace)
 		return 0;
+	ret = jobs_foreign(sc, er);
+	if (ret)
+		return ret;
 	for (int i = 0; i < er->ntasks && i < sc->ntasks; i++) {
 		struct il_task_result *r = &er->tasks[i];
 		struct il_attr_task tasks[IL_MAX_TASKS];
@@ -527,7 +591,6 @@ int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
 			.waiter_rank = il_model_rank(&sc->tasks[i].sched),
 		};
 		struct il_lock_result *lr;
-		int ret;
 
 		if (!r->nlocks || !r->locks[0] || !r->locks[0]->nsamples)
 			continue;

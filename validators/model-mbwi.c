@@ -37,6 +37,9 @@ struct mbwi_model {
 	struct il_mbwi_task_verdict per_task[IL_MAX_TASKS];
 	struct il_mbwi_set set;
 	uint64_t eps, step, most;
+	/* misses within the foreign time the trace shows on the CPU */
+	uint64_t most_foreign;
+	size_t foreign_excused;
 };
 
 /* does a task marked misbehaves lock a pthread mutex a deadline task
@@ -131,7 +134,11 @@ static uint64_t *per_period(const struct il_task_result *r, uint64_t t0,
  * Misses of a periodic task judged job by job: late when the response
  * passes D + eps + one steal step + the steal between the job's release
  * and its end (il_steal_between).  Only the steal that happened while
- * this job was pending can excuse it, not the whole run's.  false when
+ * this job was pending can excuse it, not the whole run's; so can the
+ * time foreign tasks ran on its CPU (the set's CPUs for a task not
+ * pinned) meanwhile, when the trace shows it (job_foreign_seq: a
+ * foreign task, or the fair server running one, is outside the task set
+ * the guarantee is about).  false when
  * the run has no timeline or not every job was kept (then the whole
  * run's steal is the allowance).  m->most is raised to the largest steal
  * forgiven a missed job.
@@ -146,16 +153,21 @@ static bool late_per_job(const struct il_engine_result *er,
 		return false;
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		uint64_t rel = r->job_rel_seq[k], end = r->job_end_seq[k];
-		uint64_t resp = end > rel ? end - rel : 0, st;
+		uint64_t resp = end > rel ? end - rel : 0, st, fo;
 
 		if (resp > worst)
 			worst = resp;
 		if (resp <= mt->deadline_ns)
 			continue;
 		st = il_steal_between(er, rel, end);
-		if (resp > base + st)
+		fo = r->job_foreign_seq ? r->job_foreign_seq[k] : 0;
+		if (resp > base + st + fo)
 			late++;
-		else if (st > m->most)
+		else if (resp > base + st) {
+			m->foreign_excused++;
+			if (fo > m->most_foreign)
+				m->most_foreign = fo;
+		} else if (st > m->most)
 			m->most = st;
 	}
 	mt->late_misses = late;
@@ -183,6 +195,15 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 			   "; a miss counts beyond D + %s calibration + the "
 			   "run's host steal",
 			   a);
+	if (m->foreign_excused) {
+		il_format_duration(d, sizeof(d), m->most_foreign);
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; %zu miss%s within the time foreign tasks ran on "
+			   "the task's CPU (or the set's), as the trace shows "
+			   "(up to %s): not the set's doing",
+			   m->foreign_excused,
+			   m->foreign_excused == 1 ? "" : "es", d);
+	}
 }
 
 /* C, N, L and nesting of task i from its body */

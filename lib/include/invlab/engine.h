@@ -79,6 +79,13 @@ struct il_task_result {
 	 * CPU time over the periods it spans */
 	uint64_t *job_start_seq, *job_end_seq;
 	uint64_t *job_rel_seq; /* and its release */
+	/*
+	 * From the trace: the time tasks outside the scenario ran on the
+	 * task's CPU (not pinned: on every traced CPU) between each job's
+	 * release and its end (NULL: not known).  A deadline miss no
+	 * longer than this is the foreign tasks' doing.
+	 */
+	uint64_t *job_foreign_seq;
 	size_t njob_cpu, job_cpu_cap;
 	/*
 	 * SCHED_DEADLINE tasks: the reservation's budget each job consumed,

@@ -103,8 +103,9 @@ void il_attr_roles(const struct il_scenario *sc,
 
 /*
  * For every task's first lock of a job with samples: attribute its
- * waits from er->trace into lr->traced and lr->attr.  Nothing to do
- * without a trace.  0 or -ENOMEM.
+ * waits from er->trace into lr->traced and lr->attr; and for every
+ * periodic task, each job's foreign time (engine.h, job_foreign_seq).
+ * Nothing to do without a trace.  0 or -ENOMEM.
  */
 int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er);
 
