@@ -310,12 +310,14 @@ static void test_calibration(void)
 	t_check_int(lat[0], 4 * MS);
 }
 
-/* a switch on any CPU */
+/* a switch on any CPU; prev was preempted (runnable) when prev_runnable */
+static int prev_runnable;
 static void sw_on(int cpu, uint64_t ts, int prev, int pp, int next, int np)
 {
 	struct il_trace_rec r = {
 		.ts = ts,
 		.kind = IL_TR_SWITCH,
+		.prev_runnable = (uint8_t)prev_runnable,
 		.cpu = (uint16_t)cpu,
 		.prev_pid = prev,
 		.next_pid = next,
@@ -329,7 +331,9 @@ static void sw_on(int cpu, uint64_t ts, int prev, int pp, int next, int np)
 /*
  * Across CPUs: high on CPU 0 waits for low on CPU 1, where medium runs
  * 3 ms.  Before high's request (high late, as when the host steals its
- * CPU) medium blocked nobody: not counted.  After it, it is an inversion.
+ * CPU) medium blocked nobody: not counted.  After it, with low preempted,
+ * it is an inversion; with low asleep (blocked on a lock further down a
+ * chain, held on another CPU), what runs on low's CPU delays nobody.
  */
 static void test_cross_cpu_request(void)
 {
@@ -343,7 +347,7 @@ static void test_cross_cpu_request(void)
 					   .waiter_rank = 130 };
 	struct il_attr_summary a;
 
-	for (int after = 0; after < 2; after++) {
+	for (int after = 0; after < 4; after++) {
 		uint64_t req = after ? 10 * US : 3 * MS;
 
 		il_trace_free(&tr);
@@ -363,8 +367,24 @@ static void test_cross_cpu_request(void)
 			 * request (b + 1 ms to b + 4 ms), low again */
 			if (after) {
 				sw_on(1, b - 100 * US, 0, 120, LOW, kp(10));
+				/* low preempted (after == 1), or blocked
+				 * further down a chain (after == 2) */
+				prev_runnable = after == 1;
 				sw_on(1, b + 1 * MS, LOW, kp(10), MEDIUM,
 				      kp(20));
+				prev_runnable = 0;
+				/* after == 3: woken in the middle of it,
+				 * medium kept the CPU: counted, all of it */
+				if (after == 3) {
+					struct il_trace_rec wk = {
+						.ts = b + 2 * MS,
+						.kind = IL_TR_WAKEUP,
+						.cpu = 1,
+						.prev_pid = LOW,
+					};
+
+					t_check_int(il_trace_add(&tr, &wk), 0);
+				}
 				sw_on(1, b + 4 * MS, MEDIUM, kp(20), LOW,
 				      kp(10));
 			} else {
@@ -385,7 +405,8 @@ static void test_cross_cpu_request(void)
 		/* before: medium's 3 ms end at the request, uncounted;
 		 * low's 2 ms after it are the holder's.  after: medium's
 		 * 3 ms are counted, and low's 990 us + 1 ms */
-		t_check_int(out[0].lower_ns, after ? 3 * MS : 0);
+		t_check_int(out[0].lower_ns,
+			    after == 1 || after == 3 ? 3 * MS : 0);
 		t_check_int(a.holder_ns,
 			    (uint64_t)N * (after ? 1990 * US : 2 * MS));
 	}

@@ -1010,11 +1010,14 @@ enum { FG = 201, BG = 202, HOG = 203, FX = 500 };
 
 static struct il_trace ktr;
 
+/* prev preempted (still runnable), as the kernel marks it, when set */
+static int ksw_runnable;
 static void ksw(uint64_t ts, int cpu, int prev, int pp, int next, int np)
 {
 	struct il_trace_rec r = {
 		.ts = ts,
 		.kind = IL_TR_SWITCH,
+		.prev_runnable = (uint8_t)ksw_runnable,
 		.cpu = cpu,
 		.prev_pid = prev,
 		.next_pid = next,
@@ -1065,7 +1068,9 @@ static void km_traced(int c, int x, int xp, uint64_t xns)
 			ksw(b + 10 * US, 1, FG, fp, BG, 120);
 		}
 		if (hit) {
+			ksw_runnable = 1; /* the owner preempted */
 			ksw(x0, oc, BG, 120, x, xp);
+			ksw_runnable = 0;
 			ksw(x0 + xns, oc, x, xp, BG, 120);
 		}
 		/* the owner releases; fg runs its section for 1 ms */

@@ -175,17 +175,106 @@ static void account(const struct work *w, struct split *sp, int pid, int kprio,
 	add_foreign(wn, nwn, cap, pid, kprio, ns);
 }
 
+/* a wakeup of pid in the trace within (x, y] */
+static bool woken_in(const struct il_trace *t, int pid, uint64_t x, uint64_t y)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->rec[mid].ts <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < t->n && t->rec[k].ts <= y; k++)
+		if (t->rec[k].kind == IL_TR_WAKEUP && t->rec[k].prev_pid == pid)
+			return true;
+	return false;
+}
+
+/*
+ * The holders pinned to CPU c, and whether each was asleep (blocked, not
+ * preempted) at ts: its last switch on c at or before ts put it to sleep
+ * and no wakeup came after.  Looked back at most SCAN_BACK switches.
+ */
+#define SCAN_BACK 100000
+struct asleep {
+	int pid[IL_MAX_TASKS];
+	bool asleep[IL_MAX_TASKS];
+	int n;
+};
+
+static void holders_at(const struct work *w, int c, uint64_t ts,
+		       struct asleep *hs)
+{
+	const struct cpu_index *ci = &w->cpus[c];
+	size_t k0 = last_before(w, c, ts);
+
+	hs->n = 0;
+	for (size_t i = 0; i < w->in->ntasks && hs->n < IL_MAX_TASKS; i++) {
+		const struct il_attr_task *tk = &w->in->tasks[i];
+		bool asleep = false;
+
+		if (tk->role != IL_ROLE_HOLDER || tk->cpu != c)
+			continue;
+		for (size_t k = k0, m = 0; k != (size_t)-1 && m < SCAN_BACK;
+		     k--, m++) {
+			const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
+
+			if (r->next_pid == tk->tid)
+				break;
+			if (r->prev_pid == tk->tid) {
+				asleep = !r->prev_runnable &&
+					 !woken_in(w->t, tk->tid, r->ts, ts);
+				break;
+			}
+			if (!k)
+				break;
+		}
+		hs->pid[hs->n] = tk->tid;
+		hs->asleep[hs->n++] = asleep;
+	}
+}
+
+/* every holder on the CPU asleep all through (x, y] */
+static bool all_asleep(const struct work *w, const struct asleep *hs,
+		       uint64_t x, uint64_t y)
+{
+	if (!hs->n)
+		return false;
+	for (int h = 0; h < hs->n; h++)
+		if (!hs->asleep[h] || woken_in(w->t, hs->pid[h], x, y))
+			return false;
+	return true;
+}
+
+/* after switch r: who of the holders is asleep */
+static void holders_after(const struct il_trace_rec *r, struct asleep *hs)
+{
+	for (int h = 0; h < hs->n; h++)
+		if (r->next_pid == hs->pid[h])
+			hs->asleep[h] = false;
+		else if (r->prev_pid == hs->pid[h])
+			hs->asleep[h] = !r->prev_runnable;
+}
+
 /*
  * who ran on CPU c in [a, b]: each piece up to a switch belongs to that
  * switch's prev (the kernel's word for who ran until then), so that a
  * switch the buffers dropped cannot hand a piece to the wrong task; the
- * piece after the last switch belongs to the next switch's prev
+ * piece after the last switch belongs to the next switch's prev.
+ * gate: a holder's CPU other than the waiter's, where what runs while
+ * every holder pinned there is asleep (blocked further down a chain, on
+ * a lock held elsewhere) delays nobody: not looked at.
  */
 static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
-		     struct split *sp, struct wait_named *wn, size_t *nwn,
-		     size_t cap)
+		     bool gate, struct split *sp, struct wait_named *wn,
+		     size_t *nwn, size_t cap)
 {
 	const struct cpu_index *ci = &w->cpus[c];
+	struct asleep hs = { .n = 0 };
 	size_t k;
 	uint64_t from = a;
 
@@ -195,6 +284,8 @@ static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 		sp->holder += b - a;
 		return;
 	}
+	if (gate)
+		holders_at(w, c, a, &hs);
 	k = last_before(w, c, a);
 	k = k == (size_t)-1 ? 0 : k + 1;
 	for (; k < ci->n; k++) {
@@ -202,10 +293,14 @@ static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 
 		if (r->ts > b)
 			break;
-		account(w, sp, r->prev_pid, r->prev_prio, r->ts - from, wn, nwn,
-			cap);
+		if (!all_asleep(w, &hs, from, r->ts))
+			account(w, sp, r->prev_pid, r->prev_prio, r->ts - from,
+				wn, nwn, cap);
+		holders_after(r, &hs);
 		from = r->ts;
 	}
+	if (all_asleep(w, &hs, from, b))
+		return;
 	if (k < ci->n) {
 		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
 
@@ -375,8 +470,8 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 			if (cpus[c] != wcpu && s[i].t_req_ns > a &&
 			    s[i].t_req_ns < b)
 				from = s[i].t_req_ns;
-			walk_cpu(&w, cpus[c], from, b, &sp, wn, &nwn,
-				 sizeof(wn) / sizeof(wn[0]));
+			walk_cpu(&w, cpus[c], from, b, cpus[c] != wcpu, &sp, wn,
+				 &nwn, sizeof(wn) / sizeof(wn[0]));
 		}
 		merge_named(&w, wn, nwn);
 		counted = sp.holder + sp.lower + sp.flow +
@@ -561,7 +656,8 @@ static int jobs_foreign(const struct il_scenario *sc,
 			     c < (r->cpu >= 0 ? r->cpu + 1 : w.ncpus); c++)
 				if (w.cpus[c].n) {
 					nwn = 0;
-					walk_cpu(&w, c, a, b, &sp, wn, &nwn,
+					walk_cpu(&w, c, a, b, false, &sp, wn,
+						 &nwn,
 						 sizeof(wn) / sizeof(wn[0]));
 				}
 			r->job_foreign_seq[k] = sp.fhigh + sp.flow + sp.fair;
