@@ -86,8 +86,12 @@ for t in run["tasks"]:
     assert t["jobs"] > 50, (t["name"], t["jobs"])
     for k in ("p50", "p99", "p999", "max"):
         assert k in t["response_ns"], k
-    # the reservation's budget was read for most jobs
-    assert t["budget_ns"]["count"] >= t["jobs"] // 2, t["name"]
+    # the reservation's budget was read (not for a job whose deadline
+    # moved by other than whole periods: on a host that stalls the run,
+    # seen in CI, that can be most of them)
+    assert t["budget_ns"]["count"] > 0, t["name"]
+    assert t["budget_ns"]["count"] + t["budget_unknown"] >= t["jobs"] - 1, \
+        (t["name"], t["budget_ns"]["count"], t["budget_unknown"])
     if t["name"] != "tauD":
         assert t["blocked_total_ns"] > 0, t["name"]
 assert {c["task"] for c in run["checks"]} >= {"isolation", "interference"}
