@@ -144,6 +144,7 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 			il_json_uint(j, NULL, s->foreign_ns);
 			il_json_uint(j, NULL, s->lower_ns);
 			il_json_uint(j, NULL, s->timed_out ? 1 : 0);
+			il_json_uint(j, NULL, s->t_ns);
 			il_json_end_array(j);
 		}
 		il_json_end_array(j);

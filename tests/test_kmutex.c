@@ -1519,9 +1519,66 @@ static void test_km_model(void)
 	il_scenario_free(&t_sc);
 }
 
+/*
+ * The share check's steal: the worst call's, not the run's, when the run
+ * has a timeline and the calls their times.  Throttled, 10 calls of
+ * 300 ms against a threshold of about 101 ms: the run's 500 ms of steal
+ * would forgive them; none around the worst call does not.
+ */
+static void test_km_worst_call_steal(void)
+{
+	static uint64_t st_t[40], st_v[40];
+	struct il_km_judged out;
+	char why[256];
+	int n = 0;
+
+	t_run_kmutex(IL_KM_CONFIG_THROTTLED, 200, 10, 300 * MS, 50);
+	t_er.steal_ns = 500 * MS;
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.verdict, IL_UNDECIDED);
+	t_check_contains(out.check.evidence, "host steal during the run");
+	/* a timeline: the calls at 10 ms steps, steal only late in the run */
+	for (int k = 0; k < 40; k++) {
+		st_t[k] = t_er.t_start_ns + (uint64_t)k * 100 * MS;
+		st_v[k] = k >= 30 ? 500 * MS : 0;
+	}
+	t_er.steal_t = st_t;
+	t_er.steal_v = st_v;
+	t_er.nsteal = 40;
+	for (int k = 0; k < 200; k++)
+		t_er.tasks[0].locks[0]->samples[k].t_ns =
+			t_er.t_start_ns + (uint64_t)k * 10 * MS + MS;
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_contains(out.check.evidence, "host steal 0ns");
+	/* steal while the worst call was pending: forgiven again */
+	for (int k = 0; k < 40; k++)
+		st_v[k] = k >= 1 ? 500 * MS : 0;
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.verdict, IL_UNDECIDED);
+	/* calls without their times: the run's steal */
+	for (int k = 0; k < 40; k++)
+		st_v[k] = 0;
+	for (int k = 0; k < 200; k++)
+		t_er.tasks[0].locks[0]->samples[k].t_ns = 0;
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.verdict, IL_UNDECIDED);
+	t_er.steal_t = t_er.steal_v = NULL;
+	t_er.nsteal = 0;
+}
+
 int main(void)
 {
 	test_km_model();
+	test_km_worst_call_steal();
 	test_km_contention();
 	test_km_share();
 	test_km_rt_waiter();

@@ -380,7 +380,10 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 		for (size_t k = 0; k < n; k++) {
 			struct json_object *w = json_object_array_get_idx(s, k);
 
-			if (json_object_array_length(w) != 4) {
+			/* the fifth, the wait's start, from version 2's
+			 * later files on */
+			if (json_object_array_length(w) != 4 &&
+			    json_object_array_length(w) != 5) {
 				snprintf(err, len,
 					 "task %s: wait %zu is malformed",
 					 r->name, k);
@@ -390,6 +393,8 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 			lr->samples[k].foreign_ns = elem(w, 1);
 			lr->samples[k].lower_ns = elem(w, 2);
 			lr->samples[k].timed_out = elem(w, 3) != 0;
+			if (json_object_array_length(w) == 5)
+				lr->samples[k].t_ns = elem(w, 4);
 		}
 		lr->nsamples = lr->cap = n;
 		if (load_attr(lo, lr, r->name, err, len))
