@@ -138,6 +138,16 @@ class TestInitramfs(Tmp):
         self.assertLess(init.index('insmod /lib/modules/9p.ko'),
                         init.index('mount -t 9p'))
         self.assertIn(vm.INIT_MARK, init)
+        # the scheduler's events on once, after tracefs is mounted and
+        # before any run (no kernel-text patching while runs go on)
+        keep = '/sys/kernel/tracing/instances/keep-events'
+        for e in vm.KEEP_EVENTS:
+            self.assertIn('echo 1 >%s/events/sched/%s/enable' % (keep, e),
+                          init)
+        self.assertIn('echo 0 >%s/tracing_on' % keep, init)
+        self.assertLess(init.index('mount -t tracefs'),
+                        init.index('mkdir ' + keep))
+        self.assertLess(init.index('mkdir ' + keep), init.index('sh /run.sh'))
         self.assertLess(init.index('sh /run.sh'), init.index('>/results/status'))
         self.assertTrue(init.rstrip().endswith('reboot -f'))
 
