@@ -896,10 +896,19 @@ int __il_trace_reap_instances(const char *dir)
 	return n;
 }
 
-static int reap_mounts(void)
+/*
+ * One walk over the mount table: a dead run's own mount point
+ * (IL_RUNSTATE_DIR/tracefs-PID) loses its dead instances and is
+ * unmounted; the first other tracefs mount (every mount shows the same
+ * instances) loses the instances of dead runs.  Then the empty mount
+ * points of dead runs go.  None mounted at all: the recorder reaps in
+ * the mount it makes.
+ */
+static int reap_tracefs(void)
 {
 	char line[1024], dev[256], mnt[256], type[64], pre[64];
 	FILE *f = fopen("/proc/self/mounts", "re");
+	bool shared_done = false;
 	DIR *d;
 	struct dirent *de;
 	int n = 0;
@@ -909,8 +918,14 @@ static int reap_mounts(void)
 		int pid;
 
 		if (sscanf(line, "%255s %255s %63s", dev, mnt, type) != 3 ||
-		    strcmp(type, "tracefs") || strncmp(mnt, pre, strlen(pre)))
+		    strcmp(type, "tracefs"))
 			continue;
+		if (strncmp(mnt, pre, strlen(pre))) {
+			if (!shared_done)
+				n += __il_trace_reap_instances(mnt);
+			shared_done = true;
+			continue;
+		}
 		pid = atoi(mnt + strlen(pre));
 		if (pid > 0 && pid != getpid() &&
 		    !il_runstate_owner_alive(pid, 0, 0)) {
@@ -921,7 +936,6 @@ static int reap_mounts(void)
 	}
 	if (f)
 		fclose(f);
-	/* the empty mount points */
 	d = opendir(IL_RUNSTATE_DIR);
 	while (d && (de = readdir(d))) {
 		int pid;
@@ -935,26 +949,6 @@ static int reap_mounts(void)
 	}
 	if (d)
 		closedir(d);
-	return n;
-}
-
-/* instances of dead runs in every tracefs mounted here (none mounted: the
- * recorder reaps in the mount it makes) */
-static int reap_instances(void)
-{
-	char line[1024], dev[256], mnt[256], type[64];
-	FILE *f = fopen("/proc/self/mounts", "re");
-	int n = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%255s %255s %63s", dev, mnt, type) == 3 &&
-		    !strcmp(type, "tracefs") &&
-		    strncmp(mnt, IL_RUNSTATE_DIR "/", 12)) {
-			n += __il_trace_reap_instances(mnt);
-			break; /* one tracefs: every mount shows the same */
-		}
-	if (f)
-		fclose(f);
 	return n;
 }
 
@@ -1013,7 +1007,7 @@ int il_runstate_repair(char *msg, size_t len)
 		append(msg, len, "%sremoved %s", msg[0] ? "; " : "", what);
 		runs += n;
 	}
-	n = reap_mounts() + reap_instances();
+	n = reap_tracefs();
 	if (n > 0) {
 		append(msg, len,
 		       "%sremoved %d tracefs instance%s or mount%s of dead "
