@@ -175,20 +175,27 @@ static void account(const struct work *w, struct split *sp, int pid, int kprio,
 	add_foreign(wn, nwn, cap, pid, kprio, ns);
 }
 
-/* a wakeup of pid in the trace within (x, y] */
-static bool woken_in(const struct il_trace *t, int pid, uint64_t x, uint64_t y)
+/* the first record at or after ts (after it when strict), or t->n */
+static size_t rec_from(const struct il_trace *t, uint64_t ts, bool strict)
 {
 	size_t lo = 0, hi = t->n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->rec[mid].ts <= x)
+		if (t->rec[mid].ts < ts || (strict && t->rec[mid].ts == ts))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t k = lo; k < t->n && t->rec[k].ts <= y; k++)
+	return lo;
+}
+
+/* a wakeup of pid in the trace within (x, y] */
+static bool woken_in(const struct il_trace *t, int pid, uint64_t x, uint64_t y)
+{
+	for (size_t k = rec_from(t, x, true); k < t->n && t->rec[k].ts <= y;
+	     k++)
 		if (t->rec[k].kind == IL_TR_WAKEUP && t->rec[k].prev_pid == pid)
 			return true;
 	return false;
@@ -320,17 +327,9 @@ static uint64_t boost_after(const struct work *w, uint64_t req, uint64_t acq,
 			    struct il_attr_summary *sum)
 {
 	const struct il_trace *t = w->t;
-	size_t lo = 0, hi = t->n;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->rec[mid].ts < req)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t k = lo; k < t->n && t->rec[k].ts <= acq; k++) {
+	for (size_t k = rec_from(t, req, false);
+	     k < t->n && t->rec[k].ts <= acq; k++) {
 		const struct il_trace_rec *r = &t->rec[k];
 		const struct il_attr_task *st;
 
@@ -618,9 +617,9 @@ static int jobs_foreign(const struct il_scenario *sc,
 			struct il_engine_result *er)
 {
 	struct il_attr_task tasks[IL_MAX_TASKS];
-	struct il_attr_input in = { .tasks = tasks,
-				    .ntasks = (size_t)er->ntasks,
-				    .waiter_rank = 200 };
+	struct il_attr_input in = {
+		.tasks = tasks, .ntasks = (size_t)er->ntasks, .waiter_rank = 200
+	}; /* all foreign summed */
 	struct work w = { .in = &in, .t = er->trace };
 	const struct il_trace *t = er->trace;
 	int ret;

@@ -105,6 +105,26 @@ int il_bw_worst_window(const uint64_t *consumed_ns, size_t n,
 	return 0;
 }
 
+/* w is the window judged: its bound n * Q + tick, its consumption and
+ * its excess (0 when none) into out, worst and *over */
+static int judged_window(const struct il_bw_input *in,
+			 const struct il_bw_window *w, struct il_check *out,
+			 struct il_bw_window *worst, uint64_t *over)
+{
+	uint64_t bound;
+
+	if (__builtin_mul_overflow((uint64_t)w->count, in->runtime_ns,
+				   &bound) ||
+	    __builtin_add_overflow(bound, in->tick_ns, &bound))
+		return -ERANGE;
+	if (worst)
+		*worst = *w;
+	out->bound_ns = bound;
+	out->worst_ns = w->consumed_ns;
+	*over = w->excess_ns > 0 ? (uint64_t)w->excess_ns : 0;
+	return 0;
+}
+
 static int check_bandwidth_(const struct il_bw_input *in,
 			    const uint64_t *consumed_ns, size_t n,
 			    struct il_check *out, struct il_bw_window *worst)
@@ -112,7 +132,7 @@ static int check_bandwidth_(const struct il_bw_input *in,
 	char c[24], q[24], t[24], e[24], x[24], p[24];
 	const char *task;
 	struct il_bw_window w;
-	uint64_t bound, over;
+	uint64_t over;
 	size_t off = 0;
 	int ret;
 
@@ -131,14 +151,9 @@ static int check_bandwidth_(const struct il_bw_input *in,
 	ret = il_bw_worst_window(consumed_ns, n, in->runtime_ns, &w);
 	if (ret)
 		return ret;
-	if (worst)
-		*worst = w;
-	if (__builtin_mul_overflow((uint64_t)w.count, in->runtime_ns, &bound) ||
-	    __builtin_add_overflow(bound, in->tick_ns, &bound))
-		return -ERANGE;
-	out->bound_ns = bound;
-	out->worst_ns = w.consumed_ns;
-	over = w.excess_ns > 0 ? (uint64_t)w.excess_ns : 0;
+	ret = judged_window(in, &w, out, worst, &over);
+	if (ret)
+		return ret;
 
 	il_format_duration(c, sizeof(c), w.consumed_ns);
 	il_format_duration(q, sizeof(q), in->runtime_ns);
@@ -184,15 +199,9 @@ static int check_bandwidth_(const struct il_bw_input *in,
 		}
 		/* the window that exceeds it with the steal off */
 		w = wn;
-		if (worst)
-			*worst = w;
-		if (__builtin_mul_overflow((uint64_t)w.count, in->runtime_ns,
-					   &bound) ||
-		    __builtin_add_overflow(bound, in->tick_ns, &bound))
-			return -ERANGE;
-		out->bound_ns = bound;
-		out->worst_ns = w.consumed_ns;
-		over = (uint64_t)w.excess_ns;
+		ret = judged_window(in, &w, out, worst, &over);
+		if (ret)
+			return ret;
 		off = 0;
 		il_format_duration(c, sizeof(c), w.consumed_ns);
 		addf(out->evidence, sizeof(out->evidence), &off,
