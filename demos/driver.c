@@ -17,6 +17,7 @@
 #include <invlab/expect.h>
 #include <invlab/hist.h>
 #include <invlab/kmutex.h>
+#include <invlab/noise.h>
 #include <invlab/runlock.h>
 #include <invlab/sched.h>
 #include <invlab/stage.h>
@@ -317,7 +318,7 @@ void drv_json_subject(struct drv *d, const struct drv_run *r, struct il_json *j)
 			.noise_ns = r->ck[0].c.noise_ns,
 			.min_samples = 20, /* as the pi and chain checks */
 			.outlier_ns =
-				il_judge_outlier_ns(cal, r->ck[0].c.bound_ns),
+				il_noise_outlier_ns(cal, r->ck[0].c.bound_ns),
 		};
 
 		il_blocking_stats(&in, t->locks[0]->samples,

@@ -12,6 +12,7 @@
 
 #include <invlab/hist.h>
 #include <invlab/judge.h>
+#include <invlab/noise.h>
 #include <invlab/time.h>
 
 #include "t_judge.h"
@@ -150,26 +151,26 @@ static void test_noise(void)
 {
 	struct il_hist h;
 
-	t_check_int(il_judge_noise_ns(NULL), 0);
+	t_check_int(il_noise_ns(NULL), 0);
 	il_hist_init(&h);
-	t_check_int(il_judge_noise_ns(&h), 0);
-	t_check_int(il_judge_outlier_ns(&h, MS), 0);
-	t_check_int(il_judge_outlier_ns(NULL, MS), 0);
+	t_check_int(il_noise_ns(&h), 0);
+	t_check_int(il_noise_outlier_ns(&h, MS), 0);
+	t_check_int(il_noise_outlier_ns(NULL, MS), 0);
 	/* too few for a p90: the max */
 	for (int k = 0; k < 4; k++)
 		il_hist_record(&h, 1000);
 	il_hist_record(&h, MS);
-	t_check_int(il_judge_noise_ns(&h), MS);
+	t_check_int(il_noise_ns(&h), MS);
 	/* p90 of 90 x 1 us and 10 x 1 ms: the 1 us bucket's top */
 	il_hist_init(&h);
 	for (int k = 0; k < 90; k++)
 		il_hist_record(&h, 1000);
 	for (int k = 0; k < 10; k++)
 		il_hist_record(&h, MS);
-	t_check_int(il_judge_noise_ns(&h), 1003);
+	t_check_int(il_noise_ns(&h), 1003);
 	/* p999 of 100 samples is their max, capped by the bound */
-	t_check_int(il_judge_outlier_ns(&h, 10 * MS), MS);
-	t_check_int(il_judge_outlier_ns(&h, 500 * US), 500 * US);
+	t_check_int(il_noise_outlier_ns(&h, 10 * MS), MS);
+	t_check_int(il_noise_outlier_ns(&h, 500 * US), 500 * US);
 }
 
 static void test_run_inputs(void)
@@ -217,7 +218,7 @@ static void test_pi(void)
 	t_check_int(ck[0].expected, IL_PASS);
 	t_check_str(ck[0].c.bound_name, "priority inheritance (one CPU)");
 	t_check_int(ck[0].c.bound_ns, 2 * MS);
-	t_check_int(ck[0].c.noise_ns, il_judge_noise_ns(&t_calib));
+	t_check_int(ck[0].c.noise_ns, il_noise_ns(&t_calib));
 
 	/* waits past it with hog time: FAIL; the job's expect applies */
 	t_run_reset(pi_job);
@@ -468,7 +469,7 @@ static void chain_run(void)
 
 static void test_chain(void)
 {
-	uint64_t eps = il_judge_noise_ns(&t_calib);
+	uint64_t eps = il_noise_ns(&t_calib);
 	int n;
 
 	/* head t1 (the highest, not the first), owners t2 then t3: the

@@ -27,6 +27,7 @@
 #include <invlab/hist.h>
 #include <invlab/kmutex-bounds.h>
 #include <invlab/kmutex.h>
+#include <invlab/noise.h>
 #include <invlab/time.h>
 #include <invlab/trace.h>
 
@@ -1389,7 +1390,7 @@ static void test_km_model(void)
 				sizeof(why)),
 		    0);
 	t_check_int(in.contender_calls, 30);
-	t_check_int(in.noise_ns, il_judge_noise_ns(&t_calib));
+	t_check_int(in.noise_ns, il_noise_ns(&t_calib));
 	t_check(in.noise_ns > 0 && in.hung);
 	t_check_str(in.hung_why, "fg: call");
 	t_env.calib[0] = NULL;

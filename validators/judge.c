@@ -3,7 +3,7 @@
  * Judging a run (judge.h): which validators a job names, which
  * calibrations they need, and every check of the run with its expected
  * verdict.  The models themselves are in model-pi.c, model-chain.c and
- * model-mbwi.c.
+ * model-mbwi.c, what they share in model.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,79 +13,6 @@
 #include <invlab/judge.h>
 
 #include "model.h"
-
-int il_model_rank(const struct il_sched *s)
-{
-	if (s->policy == IL_SCHED_DEADLINE)
-		return 200;
-	if (s->policy == IL_SCHED_FIFO || s->policy == IL_SCHED_RR)
-		return 100 + s->prio;
-	return 0;
-}
-
-int il_model_first_lock(const struct il_task *t)
-{
-	for (int p = 0; p < t->nphases; p++)
-		if (t->phases[p].kind == IL_PH_LOCK)
-			return t->phases[p].res;
-	return -1;
-}
-
-bool il_model_nests(const struct il_task *t)
-{
-	uint32_t held = 0;
-
-	for (int p = 0; p < t->nphases; p++) {
-		const struct il_phase *ph = &t->phases[p];
-
-		if (ph->kind == IL_PH_LOCK) {
-			if (held)
-				return true;
-			held |= 1u << ph->res;
-		} else if (ph->kind == IL_PH_UNLOCK) {
-			held &= ~(1u << ph->res);
-		}
-	}
-	return false;
-}
-
-int il_model_push(struct il_judged *out, int max, int *n, const char *val,
-		  const char *task, char *why, size_t len,
-		  struct il_judged **slot)
-{
-	if (*n >= max) {
-		snprintf(why, len, "%s %s: more checks than the %d room for",
-			 val, task, max);
-		return -ENOSPC;
-	}
-	*slot = &out[*n];
-	memset(*slot, 0, sizeof(**slot));
-	(*slot)->validator = val;
-	snprintf((*slot)->task, sizeof((*slot)->task), "%s", task);
-	return 0;
-}
-
-uint64_t il_judge_noise_ns(const struct il_hist *calib)
-{
-	uint64_t v = 0;
-
-	if (!calib || !calib->count)
-		return 0;
-	if (il_hist_percentile_upper(calib, 0.90, &v))
-		v = calib->max;
-	return v;
-}
-
-uint64_t il_judge_outlier_ns(const struct il_hist *calib, uint64_t bound_ns)
-{
-	uint64_t v = 0;
-
-	if (!calib || !calib->count)
-		return 0;
-	if (il_hist_percentile_upper(calib, 0.999, &v))
-		v = calib->max;
-	return v < bound_ns ? v : bound_ns;
-}
 
 static bool chain_shaped(const struct il_scenario *sc)
 {

@@ -22,6 +22,7 @@
 
 #include <invlab/kmutex-bounds.h>
 #include <invlab/kmutex.h>
+#include <invlab/noise.h>
 #include <invlab/strbuf.h>
 #include <invlab/time.h>
 
@@ -638,7 +639,7 @@ int il_km_model(const struct il_scenario *sc, const struct il_engine_result *er,
 	in->tick_ns = env->tick_ns;
 	in->steal_ns = er->steal_ns;
 	if (km->config == IL_KM_CONFIG_RT_WAITER)
-		in->noise_ns = il_judge_noise_ns(env->calib[fg]);
+		in->noise_ns = il_noise_ns(env->calib[fg]);
 	in->fs = fs;
 	in->si = km->si;
 	in->donor_migration = km->donor_migration;

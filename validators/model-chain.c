@@ -16,6 +16,7 @@
 #include <invlab/chain.h>
 #include <invlab/attrib.h>
 #include <invlab/judge.h>
+#include <invlab/noise.h>
 
 #include "model.h"
 
@@ -149,7 +150,7 @@ int il_model_chain(const struct il_scenario *sc,
 				: "no lock result");
 		return -EINVAL;
 	}
-	eps = il_judge_noise_ns(calib);
+	eps = il_noise_ns(calib);
 	in.links = links;
 	in.nlinks = (size_t)nlinks;
 	in.head_prio = il_model_rank(&sc->tasks[head].sched) - 100;
@@ -159,7 +160,7 @@ int il_model_chain(const struct il_scenario *sc,
 	in.noise_ns =
 		(uint64_t)(hops + 1) * eps + (uint64_t)hops * env->tick_ns;
 	in.min_samples = IL_JUDGE_MIN_SAMPLES;
-	in.outlier_ns = il_judge_outlier_ns(calib, UINT64_MAX);
+	in.outlier_ns = il_noise_outlier_ns(calib, UINT64_MAX);
 	in.steal_ns = er->steal_ns;
 	{
 		/* on the trace's account when there is one */

@@ -21,6 +21,7 @@
 #include <invlab/hist.h>
 #include <invlab/judge.h>
 #include <invlab/mbwi.h>
+#include <invlab/noise.h>
 #include <invlab/strbuf.h>
 #include <invlab/time.h>
 
@@ -391,7 +392,7 @@ int il_model_mbwi(const struct il_scenario *sc,
 		snprintf(why, len, "mbwi: %s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	m->eps = il_judge_noise_ns(env->calib_any);
+	m->eps = il_noise_ns(env->calib_any);
 	m->step = env->steal_step_ns ? env->steal_step_ns : DEFAULT_STEAL_STEP;
 	for (int i = 0; i < sc->ntasks; i++) {
 		const struct il_task *t = &sc->tasks[i];

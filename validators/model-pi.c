@@ -14,6 +14,7 @@
 
 #include <invlab/attrib.h>
 #include <invlab/judge.h>
+#include <invlab/noise.h>
 #include <invlab/validate.h>
 
 #include "model.h"
@@ -126,9 +127,9 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 			in.bound_name = "priority inheritance (one CPU)";
 			in.bound_ns = il_pi_bound(L, (size_t)lower, (size_t)nl);
 		}
-		in.noise_ns = il_judge_noise_ns(calib);
+		in.noise_ns = il_noise_ns(calib);
 		in.min_samples = IL_JUDGE_MIN_SAMPLES;
-		in.outlier_ns = il_judge_outlier_ns(calib, in.bound_ns);
+		in.outlier_ns = il_noise_outlier_ns(calib, in.bound_ns);
 		in.steal_ns = er->steal_ns;
 		ret = il_model_push(out, max, n, "pi", t->name, why, len, &c);
 		if (ret)

@@ -104,15 +104,6 @@ void il_judge_calib_of(const struct il_scenario *sc,
 		       const struct il_engine_result *er, int task,
 		       struct il_judge_calib *c);
 /*
- * The noise allowance a calibration gives: its p90 (its max with fewer
- * than ten samples, 0 when empty), and the rare-outlier allowance of a
- * blocking check (validate.h outlier_ns): its p999 (its max with fewer
- * samples), at most bound_ns, 0 when empty.
- */
-uint64_t il_judge_noise_ns(const struct il_hist *calib);
-uint64_t il_judge_outlier_ns(const struct il_hist *calib, uint64_t bound_ns);
-
-/*
  * Every check of the run for the validators in mask, appended to out
  * (at most max; *n counts them).  Each check has a verdict other than
  * IL_NONE, and its expected verdict (the job's `expect` unless the
