@@ -74,11 +74,6 @@ static int remove_parent(enum il_cg_ctrl ctrl);
  * structs may be gone by the time cleanup runs */
 static struct il_cgroup groups[MAX_GROUPS];
 
-const char *__il_cgroup_ctrl_name(enum il_cg_ctrl ctrl)
-{
-	return ctrl == IL_CG_CPUSET ? "cpuset" : "cpu";
-}
-
 int il_cgroup_name_ok(const char *name, char *err, size_t len)
 {
 	size_t n;
@@ -121,202 +116,6 @@ int il_cgroup_name_ok(const char *name, char *err, size_t len)
 	return 0;
 }
 
-/* ---- parsing ------------------------------------------------------------ */
-
-/* next blank-separated field of a line [*p, end) */
-static bool field(const char **p, const char *end, const char **f, size_t *len)
-{
-	const char *s = *p;
-
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	if (s >= end)
-		return false;
-	*f = s;
-	while (s < end && *s != ' ' && *s != '\t')
-		s++;
-	*len = (size_t)(s - *f);
-	*p = s;
-	return true;
-}
-
-/* mountinfo escapes blanks, tabs, newlines and backslashes as \ooo */
-static void unescape(char *out, size_t size, const char *s, size_t n)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < n && o + 1 < size; i++) {
-		if (s[i] == '\\' && i + 3 < n && s[i + 1] >= '0' &&
-		    s[i + 1] <= '3' && s[i + 2] >= '0' && s[i + 2] <= '7' &&
-		    s[i + 3] >= '0' && s[i + 3] <= '7') {
-			out[o++] =
-				(char)((s[i + 1] - '0') * 64 +
-				       (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
-			i += 3;
-		} else {
-			out[o++] = s[i];
-		}
-	}
-	out[o] = '\0';
-}
-
-/* is word one of the comma-separated items of list[0..n)? */
-static bool has_item(const char *list, size_t n, const char *word)
-{
-	size_t w = strlen(word);
-	const char *p = list, *end = list + n;
-
-	while (p < end) {
-		const char *c = memchr(p, ',', (size_t)(end - p));
-		size_t len = c ? (size_t)(c - p) : (size_t)(end - p);
-
-		if (len == w && !strncmp(p, word, w))
-			return true;
-		if (!c)
-			break;
-		p = c + 1;
-	}
-	return false;
-}
-
-static int v2_rank(const char *mnt)
-{
-	if (!strcmp(mnt, "/sys/fs/cgroup"))
-		return 0;
-	if (!strcmp(mnt, "/sys/fs/cgroup/unified"))
-		return 1;
-	return 2;
-}
-
-int __il_cgroup_find_mount(const char *text, enum il_cg_ctrl ctrl, char *mnt,
-			   size_t mlen, char *root, size_t rlen, int *version)
-{
-	const char *name = __il_cgroup_ctrl_name(ctrl), *line;
-	char v2_mnt[512] = "", v2_root[512] = "";
-	int best = 99;
-
-	for (line = text; line && *line;) {
-		const char *end = strchr(line, '\n'), *q = line, *f;
-		const char *fmnt = NULL, *froot = NULL;
-		size_t len, mnt_len = 0, root_len = 0;
-		int i;
-
-		if (!end)
-			end = line + strlen(line);
-		/* id parent major:minor root mountpoint options [opt...] - */
-		for (i = 0; i < 6 && field(&q, end, &f, &len); i++) {
-			if (i == 3) {
-				froot = f;
-				root_len = len;
-			} else if (i == 4) {
-				fmnt = f;
-				mnt_len = len;
-			}
-		}
-		if (i == 6) {
-			while (field(&q, end, &f, &len))
-				if (len == 1 && *f == '-')
-					break;
-		}
-		/* fstype source superoptions */
-		if (i == 6 && field(&q, end, &f, &len)) {
-			bool v1 = len == 6 && !strncmp(f, "cgroup", 6);
-			bool v2 = len == 7 && !strncmp(f, "cgroup2", 7);
-			const char *opts;
-			size_t olen;
-
-			if (v1 && field(&q, end, &f, &len) &&
-			    field(&q, end, &opts, &olen) &&
-			    has_item(opts, olen, name)) {
-				unescape(mnt, mlen, fmnt, mnt_len);
-				unescape(root, rlen, froot, root_len);
-				*version = 1;
-				return 0;
-			}
-			if (v2) {
-				char m[512];
-
-				unescape(m, sizeof(m), fmnt, mnt_len);
-				if (v2_rank(m) < best) {
-					best = v2_rank(m);
-					snprintf(v2_mnt, sizeof(v2_mnt), "%s",
-						 m);
-					unescape(v2_root, sizeof(v2_root),
-						 froot, root_len);
-				}
-			}
-		}
-		line = *end ? end + 1 : end;
-	}
-	if (!v2_mnt[0])
-		return -ENOENT;
-	snprintf(mnt, mlen, "%s", v2_mnt);
-	snprintf(root, rlen, "%s", v2_root);
-	*version = 2;
-	return 0;
-}
-
-int __il_cgroup_own(const char *text, enum il_cg_ctrl ctrl, int version,
-		    char *path, size_t len)
-{
-	const char *name = __il_cgroup_ctrl_name(ctrl), *line;
-
-	for (line = text; line && *line;) {
-		const char *end = strchr(line, '\n');
-		const char *c1, *c2;
-
-		if (!end)
-			end = line + strlen(line);
-		c1 = memchr(line, ':', (size_t)(end - line));
-		c2 = c1 ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1)) : NULL;
-		if (c2) {
-			bool v2_line = c2 == c1 + 1 && c1 - line == 1 &&
-				       line[0] == '0';
-			bool match =
-				version == 2
-					? v2_line
-					: has_item(c1 + 1,
-						   (size_t)(c2 - c1 - 1), name);
-
-			if (match && c2 + 1 < end && c2[1] == '/') {
-				snprintf(path, len, "%.*s", (int)(end - c2 - 1),
-					 c2 + 1);
-				return 0;
-			}
-		}
-		line = *end ? end + 1 : end;
-	}
-	return -ENOENT;
-}
-
-int __il_cgroup_own_dir(char *out, size_t len, const char *mnt,
-			const char *root, const char *own)
-{
-	size_t rl = strlen(root);
-	const char *rest = own;
-	int n;
-
-	/* the mount shows the hierarchy from root on */
-	if (strcmp(root, "/")) {
-		if (strncmp(own, root, rl) || (own[rl] && own[rl] != '/'))
-			return -EINVAL;
-		rest = own + rl;
-	}
-	while (*rest == '/')
-		rest++;
-	/* a path from the kernel; still, never climb out of the mount */
-	if (strstr(rest, "..") || strchr(rest, '\n'))
-		return -EINVAL;
-	n = *rest ? snprintf(out, len, "%s/%s", mnt, rest)
-		  : snprintf(out, len, "%s", mnt);
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	/* "/sys/fs/cgroup/cpu/" from a "/" own group: no trailing slash */
-	while (n > 1 && out[n - 1] == '/')
-		out[--n] = '\0';
-	return 0;
-}
-
 int __il_cgroup_path(char *out, size_t len, const char *own_dir, pid_t pid,
 		     const char *name, char *err, size_t errlen)
 {
@@ -344,133 +143,6 @@ unsigned long __il_cgroup_shares(unsigned weight)
 
 	/* the kernel's minimum for cpu.shares */
 	return s < 2 ? 2 : s;
-}
-
-/* ---- files -------------------------------------------------------------- */
-
-static char *read_all(const char *path)
-{
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-
-	if (!buf || fd < 0) {
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while ((r = read(fd, buf + n, cap - n - 1)) > 0) {
-		n += (size_t)r;
-		if (n + 1 == cap) {
-			char *b =
-				cap < (1u << 22) ? realloc(buf, cap * 2) : NULL;
-
-			if (!b)
-				break;
-			buf = b;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	buf[n] = '\0';
-	return buf;
-}
-
-static int write_file(const char *dir, const char *file, const char *value)
-{
-	char p[640];
-	size_t n = strlen(value);
-	ssize_t w;
-	int fd, ret = 0;
-
-	if (snprintf(p, sizeof(p), "%s/%s", dir, file) >= (int)sizeof(p))
-		return -ENAMETOOLONG;
-	fd = open(p, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	w = write(fd, value, n);
-	if (w < 0)
-		ret = -errno;
-	else if ((size_t)w != n)
-		ret = -EIO;
-	close(fd);
-	return ret;
-}
-
-static int read_file(const char *dir, const char *file, char *buf, size_t len)
-{
-	char p[640];
-	ssize_t r;
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, file);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = read(fd, buf, len - 1);
-	close(fd);
-	if (r < 0)
-		return -errno;
-	buf[r] = '\0';
-	while (r > 0 && (buf[r - 1] == '\n' || buf[r - 1] == ' '))
-		buf[--r] = '\0';
-	return 0;
-}
-
-static bool word_in(const char *text, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = text; (p = strstr(p, word)); p += n)
-		if ((p == text || p[-1] == ' ' || p[-1] == '\n') &&
-		    (!p[n] || p[n] == ' ' || p[n] == '\n'))
-			return true;
-	return false;
-}
-
-int il_cgroup_mount(enum il_cg_ctrl ctrl, char *path, size_t len, int *version,
-		    char *err, size_t errlen)
-{
-	char root[512], own[512], dir[512], ctl[512];
-	char *mi = read_all("/proc/self/mountinfo"), *pc;
-	const char *name = __il_cgroup_ctrl_name(ctrl);
-	int ret;
-
-	if (!mi) {
-		snprintf(err, errlen, "cannot read /proc/self/mountinfo");
-		return -ENOENT;
-	}
-	ret = __il_cgroup_find_mount(mi, ctrl, path, len, root, sizeof(root),
-				     version);
-	free(mi);
-	if (ret) {
-		snprintf(err, errlen,
-			 "the %s controller is not mounted (no cgroup v1 "
-			 "hierarchy with it, no cgroup2 mount)",
-			 name);
-		return -ENOENT;
-	}
-	if (*version == 1)
-		return 0;
-	/* v2: the controller must be available to the process's group */
-	pc = read_all("/proc/self/cgroup");
-	ret = pc ? __il_cgroup_own(pc, ctrl, 2, own, sizeof(own)) : -ENOENT;
-	free(pc);
-	if (!ret)
-		ret = __il_cgroup_own_dir(dir, sizeof(dir), path, root, own);
-	if (!ret)
-		ret = read_file(dir, "cgroup.controllers", ctl, sizeof(ctl));
-	if (ret || !word_in(ctl, name)) {
-		snprintf(err, errlen,
-			 "the %s controller is not available in cgroup v2 at "
-			 "%s (not in cgroup.controllers of the process's "
-			 "group)",
-			 name, path);
-		return -ENOENT;
-	}
-	return 0;
 }
 
 /* ---- the parent --------------------------------------------------------- */
@@ -521,10 +193,10 @@ static int cpuset_inherit(const char *from, const char *to, const char *cpus)
 			snprintf(v, sizeof(v), "%s", cpus);
 			ret = 0;
 		} else {
-			ret = read_file(from, files[i], v, sizeof(v));
+			ret = __il_cgroup_read(from, files[i], v, sizeof(v));
 		}
 		if (!ret)
-			ret = write_file(to, files[i], v[0] ? v : "\n");
+			ret = __il_cgroup_write(to, files[i], v[0] ? v : "\n");
 		if (ret)
 			return ret;
 	}
@@ -544,12 +216,12 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 	ret = il_cgroup_mount(ctrl, mnt, sizeof(mnt), &pa->version, err, len);
 	if (ret)
 		return ret;
-	mi = read_all("/proc/self/mountinfo");
+	mi = __il_cgroup_read_all("/proc/self/mountinfo");
 	ret = mi ? __il_cgroup_find_mount(mi, ctrl, mnt, sizeof(mnt), root,
 					  sizeof(root), &pa->version)
 		 : -ENOENT;
 	free(mi);
-	pc = read_all("/proc/self/cgroup");
+	pc = __il_cgroup_read_all("/proc/self/cgroup");
 	if (!ret)
 		ret = pc ? __il_cgroup_own(pc, ctrl, pa->version, own,
 					   sizeof(own))
@@ -605,20 +277,21 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 		return 0;
 	}
 	/* v2: a threaded subtree, the controller enabled down to it */
-	ret = write_file(pa->path, "cgroup.type", "threaded");
+	ret = __il_cgroup_write(pa->path, "cgroup.type", "threaded");
 	if (ret)
 		return errf(err, len, ret, "%s: cgroup.type = threaded",
 			    pa->path);
 	snprintf(plus, sizeof(plus), "+%s", name);
-	if (!read_file(pa->own, "cgroup.subtree_control", ctl, sizeof(ctl)) &&
-	    !word_in(ctl, name)) {
+	if (!__il_cgroup_read(pa->own, "cgroup.subtree_control", ctl,
+			      sizeof(ctl)) &&
+	    !__il_cgroup_has_word(ctl, name)) {
 		char minus[16];
 
 		snprintf(minus, sizeof(minus), "-%s", name);
 		ret = record(IL_RS_SUBTREE, pa->own, minus);
 		if (!ret)
-			ret = write_file(pa->own, "cgroup.subtree_control",
-					 plus);
+			ret = __il_cgroup_write(pa->own,
+						"cgroup.subtree_control", plus);
 		if (ret)
 			return errf(err, len, ret,
 				    "cannot enable %s in %s/cgroup.subtree_"
@@ -626,7 +299,7 @@ static int make_parent(enum il_cg_ctrl ctrl, char *err, size_t len)
 				    name, pa->own);
 		pa->enabled_own = true;
 	}
-	ret = write_file(pa->path, "cgroup.subtree_control", plus);
+	ret = __il_cgroup_write(pa->path, "cgroup.subtree_control", plus);
 	if (ret)
 		return errf(err, len, ret,
 			    "cannot enable %s in %s/cgroup.subtree_control",
@@ -718,7 +391,7 @@ static int create(struct il_cgroup *cg, enum il_cg_ctrl ctrl, const char *name,
 	if (ret)
 		return ret;
 	if (cg->version == 2)
-		ret = write_file(cg->path, "cgroup.type", "threaded");
+		ret = __il_cgroup_write(cg->path, "cgroup.type", "threaded");
 	else if (ctrl == IL_CG_CPUSET)
 		ret = cpuset_inherit(parents[ctrl].path, cg->path, cpus);
 	if (ret) {
@@ -749,7 +422,7 @@ int il_cgroup_set(const struct il_cgroup *cg, const char *file,
 	    !strcmp(file, "."))
 		return errf(err, len, -EINVAL, "'%s' is not a cgroup file",
 			    file ? file : "");
-	ret = write_file(cg->path, file, value);
+	ret = __il_cgroup_write(cg->path, file, value);
 	if (ret)
 		return errf(err, len, ret, "%s/%s = %s", cg->path, file, value);
 	return 0;
@@ -786,7 +459,8 @@ static int balance_off_upwards(const char *dir, const char *mnt)
 	for (;;) {
 		char *slash;
 
-		if (!read_file(d, "cpuset.sched_load_balance", v, sizeof(v)) &&
+		if (!__il_cgroup_read(d, "cpuset.sched_load_balance", v,
+				      sizeof(v)) &&
 		    !strcmp(v, "1")) {
 			if (nlb_off == MAX_LB_OFF)
 				return -ENOSPC;
@@ -794,8 +468,8 @@ static int balance_off_upwards(const char *dir, const char *mnt)
 			 * balancing off machine-wide */
 			ret = record(IL_RS_BALANCE, d, "1");
 			if (!ret)
-				ret = write_file(d, "cpuset.sched_load_balance",
-						 "0");
+				ret = __il_cgroup_write(
+					d, "cpuset.sched_load_balance", "0");
 			if (ret)
 				return ret;
 			snprintf(lb_off[nlb_off++], sizeof(lb_off[0]), "%s", d);
@@ -1017,7 +691,7 @@ static int run_plan(const struct il_cg_plan *p, struct il_cgroup *cg,
 					    s->dir);
 			break;
 		case IL_CGOP_WRITE:
-			ret = write_file(s->dir, s->file, s->value);
+			ret = __il_cgroup_write(s->dir, s->file, s->value);
 			if (ret == -ENOENT && s->optional)
 				ret = 0;
 			if (ret)
@@ -1032,12 +706,12 @@ static int run_plan(const struct il_cg_plan *p, struct il_cgroup *cg,
 					"cannot record %s in " IL_RUNSTATE_DIR
 					" before making it a partition",
 					s->dir);
-			ret = write_file(s->dir, "cpuset.cpus.partition",
-					 s->value);
+			ret = __il_cgroup_write(s->dir, "cpuset.cpus.partition",
+						s->value);
 			/* the kernel says why it refuses: "root invalid
 			 * (reason)", whether or not the write failed */
-			if (read_file(s->dir, "cpuset.cpus.partition", got,
-				      sizeof(got)))
+			if (__il_cgroup_read(s->dir, "cpuset.cpus.partition",
+					     got, sizeof(got)))
 				snprintf(got, sizeof(got), "?");
 			if (i >= 0)
 				snprintf(cg[i].partition,
@@ -1050,7 +724,8 @@ static int run_plan(const struct il_cg_plan *p, struct il_cgroup *cg,
 					    s->dir, got);
 			break;
 		case IL_CGOP_EXPECT:
-			ret = read_file(s->dir, s->file, got, sizeof(got));
+			ret = __il_cgroup_read(s->dir, s->file, got,
+					       sizeof(got));
 			if (ret)
 				return errf(err, len, ret, "%s/%s", s->dir,
 					    s->file);
@@ -1078,9 +753,10 @@ static int partitions_v2(struct il_cgroup *cg, const int *cpus, int n,
 	bool top;
 	int ret;
 
-	top = read_file(pa->own, "cpuset.cpus.partition", part, sizeof(part)) ==
-	      -ENOENT;
-	ret = read_file(pa->own, "cpuset.cpus.effective", eff, sizeof(eff));
+	top = __il_cgroup_read(pa->own, "cpuset.cpus.partition", part,
+			       sizeof(part)) == -ENOENT;
+	ret = __il_cgroup_read(pa->own, "cpuset.cpus.effective", eff,
+			       sizeof(eff));
 	if (ret)
 		return errf(err, len, ret, "%s/cpuset.cpus.effective", pa->own);
 	ret = __il_cgroup_plan_v2(&plan, pa->own, top ? NULL : part, eff,
@@ -1091,7 +767,8 @@ static int partitions_v2(struct il_cgroup *cg, const int *cpus, int n,
 		return errf(err, len, -EINVAL, "plan: %s is not %s", plan.path,
 			    pa->path);
 	/* partitions that outlived their scenario are not taken over */
-	if (!read_file(pa->path, "cpuset.cpus.partition", eff, sizeof(eff)) &&
+	if (!__il_cgroup_read(pa->path, "cpuset.cpus.partition", eff,
+			      sizeof(eff)) &&
 	    strcmp(eff, "member"))
 		return errf(err, len, -EBUSY,
 			    "%s is a partition already (cpuset.cpus.partition "
@@ -1142,7 +819,7 @@ static int partition_v1(struct il_cgroup *cg, int cpu, char *err, size_t len)
 	 * section 5).
 	 */
 	if (!pa->exclusive) {
-		ret = write_file(pa->path, "cpuset.cpu_exclusive", "1");
+		ret = __il_cgroup_write(pa->path, "cpuset.cpu_exclusive", "1");
 		if (ret) {
 			errf(err, len, ret,
 			     "%s: cannot make it cpu_exclusive (%s): a cpuset "
@@ -1151,7 +828,8 @@ static int partition_v1(struct il_cgroup *cg, int cpu, char *err, size_t len)
 			goto out;
 		}
 		pa->exclusive = true;
-		ret = write_file(pa->path, "cpuset.sched_load_balance", "0");
+		ret = __il_cgroup_write(pa->path, "cpuset.sched_load_balance",
+					"0");
 		if (!ret)
 			ret = balance_off_upwards(pa->own, pa->mnt);
 		if (ret) {
@@ -1224,11 +902,6 @@ int il_cgroup_partition(struct il_cgroup *cg, int cpu, char *err, size_t len)
 	return il_cgroup_partitions(cg, &cpu, 1, err, len);
 }
 
-static const char *threads_file(int version)
-{
-	return version == 2 ? "cgroup.threads" : "tasks";
-}
-
 int il_cgroup_attach(const struct il_cgroup *cg, pid_t tid, char *err,
 		     size_t len)
 {
@@ -1237,66 +910,25 @@ int il_cgroup_attach(const struct il_cgroup *cg, pid_t tid, char *err,
 	snprintf(v, sizeof(v), "%d", (int)tid);
 	if (cg->shared) {
 		/* the own group: back where the thread started */
-		int ret = write_file(cg->path, threads_file(cg->version), v);
+		int ret = __il_cgroup_write(
+			cg->path, __il_cgroup_threads_file(cg->version), v);
 
 		return ret ? errf(err, len, ret, "%s/%s = %s", cg->path,
-				  threads_file(cg->version), v)
+				  __il_cgroup_threads_file(cg->version), v)
 			   : 0;
 	}
-	return il_cgroup_set(cg, threads_file(cg->version), v, err, len);
+	return il_cgroup_set(cg, __il_cgroup_threads_file(cg->version), v, err,
+			     len);
 }
-
-/* move every thread left in dir to the process's own group */
-static void evacuate(const char *dir, int version, const char *to)
-{
-	char p[640], *list, *s, *e;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, threads_file(version));
-	list = read_all(p);
-	if (!list)
-		return;
-	for (s = list; *s; s = e) {
-		long tid = strtol(s, &e, 10);
-
-		if (e == s) {
-			e = s + 1;
-			continue;
-		}
-		if (tid > 0) {
-			char v[32];
-
-			snprintf(v, sizeof(v), "%ld", tid);
-			write_file(to, threads_file(version), v);
-		}
-	}
-	free(list);
-}
-
 static int remove_dir(const char *dir, int version, const char *own)
 {
-	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	int ret = __il_cgroup_remove_dir(dir, version, own);
 
-	for (int i = 0; i < RMDIR_TRIES; i++) {
-		char part[96];
-
-		evacuate(dir, version, own);
-		/* a v2 partition root goes back to its parent first (its
-		 * per-CPU children were removed before it) */
-		if (version == 2 &&
-		    !read_file(dir, "cpuset.cpus.partition", part,
-			       sizeof(part)) &&
-		    strcmp(part, "member"))
-			write_file(dir, "cpuset.cpus.partition", "member");
-		if (!rmdir(dir) || errno == ENOENT) {
-			il_runstate_forget(IL_RS_PARTITION, dir);
-			il_runstate_forget(IL_RS_CGROUP, dir);
-			return 0;
-		}
-		if (errno != EBUSY)
-			return -errno;
-		nanosleep(&nap, NULL);
+	if (!ret) {
+		il_runstate_forget(IL_RS_PARTITION, dir);
+		il_runstate_forget(IL_RS_CGROUP, dir);
 	}
-	return -EBUSY;
+	return ret;
 }
 
 /* the parent of ctrl, and what was enabled for it in the own group */
@@ -1317,8 +949,9 @@ static int remove_parent(enum il_cg_ctrl ctrl)
 	if (ctrl == IL_CG_CPUSET)
 		while (nlb_off > 0) {
 			nlb_off--;
-			if (!write_file(lb_off[nlb_off],
-					"cpuset.sched_load_balance", "1"))
+			if (!__il_cgroup_write(lb_off[nlb_off],
+					       "cpuset.sched_load_balance",
+					       "1"))
 				il_runstate_forget(IL_RS_BALANCE,
 						   lb_off[nlb_off]);
 		}
@@ -1327,7 +960,7 @@ static int remove_parent(enum il_cg_ctrl ctrl)
 
 		snprintf(minus, sizeof(minus), "-%s",
 			 __il_cgroup_ctrl_name(ctrl));
-		write_file(pa->own, "cgroup.subtree_control", minus);
+		__il_cgroup_write(pa->own, "cgroup.subtree_control", minus);
 		il_runstate_forget(IL_RS_SUBTREE, pa->own);
 	}
 	memset(pa, 0, sizeof(*pa));
@@ -1380,150 +1013,4 @@ void il_cgroup_cleanup_all(void)
 	}
 	remove_parent(IL_CG_CPU);
 	remove_parent(IL_CG_CPUSET);
-}
-
-/* ---- what dead runs left (runstate.c) --------------------------------- */
-
-/* a group dir and its child groups (a dead run's threads are gone; what
- * is still in there moves to the group above invlab-<pid>) */
-static int remove_tree(const char *dir, const char *to, int version, int depth)
-{
-	DIR *d = depth > 0 ? opendir(dir) : NULL;
-	struct dirent *de;
-
-	while (d && (de = readdir(d))) {
-		char sub[640];
-
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		remove_tree(sub, to, version, depth - 1);
-	}
-	if (d)
-		closedir(d);
-	return remove_dir(dir, version, to);
-}
-
-int __il_cgroup_remove_path(const char *path)
-{
-	char to[512], probe[640];
-	const char *inv = strstr(path, "/invlab-");
-	struct stat st;
-	int version;
-
-	if (!inv || (size_t)(inv - path) >= sizeof(to))
-		return -EINVAL;
-	snprintf(to, sizeof(to), "%.*s", (int)(inv - path), path);
-	if (lstat(path, &st))
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	snprintf(probe, sizeof(probe), "%s/cgroup.threads", path);
-	version = access(probe, F_OK) ? 1 : 2;
-	return remove_tree(path, to, version, 1);
-}
-
-/* cpuset.cpu_exclusive of dir is 1 */
-static bool exclusive(const char *dir)
-{
-	char v[16];
-
-	return !read_file(dir, "cpuset.cpu_exclusive", v, sizeof(v)) &&
-	       !strcmp(v, "1");
-}
-
-/* invlab-<pid> groups in dir of dead PIDs without a state file */
-static int reap_in(const char *dir, int version, bool *was_excl)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	while (d && (de = readdir(d))) {
-		int pid = __il_runstate_name_pid(de->d_name, false);
-		char sub[640], state[128];
-		struct stat st;
-
-		if (pid <= 0 || pid == getpid())
-			continue;
-		snprintf(state, sizeof(state), IL_RUNSTATE_DIR "/%d.state",
-			 pid);
-		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		if (!access(state, F_OK) || lstat(sub, &st) ||
-		    !S_ISDIR(st.st_mode) ||
-		    il_runstate_owner_alive(pid, 0, (long)st.st_mtime))
-			continue;
-		if (exclusive(sub))
-			*was_excl = true;
-		if (!remove_tree(sub, dir, version, 1))
-			n++;
-	}
-	if (d)
-		closedir(d);
-	return n;
-}
-
-int __il_cgroup_reap_orphans(char *what, size_t len)
-{
-	int total = 0;
-	bool balance = false;
-	char cpuset_mnt[512] = "";
-
-	what[0] = '\0';
-	for (int c = IL_CG_CPU; c <= IL_CG_CPUSET; c++) {
-		char mnt[512], root[512], own[512], dir[512], e[256];
-		char *pc = read_all("/proc/self/cgroup");
-		bool excl = false;
-		int version, n;
-
-		if (il_cgroup_mount((enum il_cg_ctrl)c, mnt, sizeof(mnt),
-				    &version, e, sizeof(e))) {
-			free(pc);
-			continue;
-		}
-		n = reap_in(mnt, version, &excl);
-		{
-			char *mi = read_all("/proc/self/mountinfo");
-
-			if (mi && pc &&
-			    !__il_cgroup_find_mount(mi, (enum il_cg_ctrl)c, mnt,
-						    sizeof(mnt), root,
-						    sizeof(root), &version) &&
-			    !__il_cgroup_own(pc, (enum il_cg_ctrl)c, version,
-					     own, sizeof(own)) &&
-			    !__il_cgroup_own_dir(dir, sizeof(dir), mnt, root,
-						 own) &&
-			    strcmp(dir, mnt))
-				n += reap_in(dir, version, &excl);
-			free(mi);
-		}
-		free(pc);
-		total += n;
-		if (c == IL_CG_CPUSET && version == 1 && excl) {
-			balance = true;
-			snprintf(cpuset_mnt, sizeof(cpuset_mnt), "%s", mnt);
-		}
-	}
-	/*
-	 * An exclusive partition of a dead run had turned load balancing off
-	 * at the top cpuset (its default is on, and nothing else of ours
-	 * holds it off once the partition is gone).
-	 */
-	if (balance) {
-		char v[16];
-
-		if (!read_file(cpuset_mnt, "cpuset.sched_load_balance", v,
-			       sizeof(v)) &&
-		    !strcmp(v, "0") &&
-		    !write_file(cpuset_mnt, "cpuset.sched_load_balance", "1"))
-			balance = true;
-		else
-			balance = false;
-	}
-	if (total)
-		snprintf(what, len, "%d invlab cgroup%s of dead processes%s%s",
-			 total, total == 1 ? "" : "s",
-			 balance ? "; load balancing back on in " : "",
-			 balance ? cpuset_mnt : "");
-	return total;
 }

@@ -27,7 +27,7 @@
 
 #include <invlab/runstate.h>
 
-#include "cgroup-private.h"
+#include "cgroupfs-private.h"
 
 #define STATE_MAX (IL_RS_MAX * 600 + 256)
 
@@ -952,6 +952,110 @@ static int reap_tracefs(void)
 	return n;
 }
 
+/*
+ * Remove invlab-<pid> groups of dead PIDs that have no state file, at the
+ * top of the cpu and cpuset hierarchies and beside this process's own
+ * group; a v1 exclusive one also turns load balancing at the top cpuset
+ * back on.  The number removed, what says so.
+ */
+
+/* invlab-<pid> cgroups in dir of dead PIDs without a state file */
+static int reap_in(const char *dir, int version, bool *was_excl)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		int pid = __il_runstate_name_pid(de->d_name, false);
+		char sub[640], state[128];
+		struct stat st;
+
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(state, sizeof(state), IL_RUNSTATE_DIR "/%d.state",
+			 pid);
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		if (!access(state, F_OK) || lstat(sub, &st) ||
+		    !S_ISDIR(st.st_mode) ||
+		    il_runstate_owner_alive(pid, 0, (long)st.st_mtime))
+			continue;
+		if (__il_cgroup_exclusive(sub))
+			*was_excl = true;
+		if (!__il_cgroup_remove_tree(sub, dir, version, 1))
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int reap_cgroups(char *what, size_t len)
+{
+	int total = 0;
+	bool balance = false;
+	char cpuset_mnt[512] = "";
+
+	what[0] = '\0';
+	for (int c = IL_CG_CPU; c <= IL_CG_CPUSET; c++) {
+		char mnt[512], root[512], own[512], dir[512], e[256];
+		char *pc = __il_cgroup_read_all("/proc/self/cgroup");
+		bool excl = false;
+		int version, n;
+
+		if (il_cgroup_mount((enum il_cg_ctrl)c, mnt, sizeof(mnt),
+				    &version, e, sizeof(e))) {
+			free(pc);
+			continue;
+		}
+		n = reap_in(mnt, version, &excl);
+		{
+			char *mi = __il_cgroup_read_all("/proc/self/mountinfo");
+
+			if (mi && pc &&
+			    !__il_cgroup_find_mount(mi, (enum il_cg_ctrl)c, mnt,
+						    sizeof(mnt), root,
+						    sizeof(root), &version) &&
+			    !__il_cgroup_own(pc, (enum il_cg_ctrl)c, version,
+					     own, sizeof(own)) &&
+			    !__il_cgroup_own_dir(dir, sizeof(dir), mnt, root,
+						 own) &&
+			    strcmp(dir, mnt))
+				n += reap_in(dir, version, &excl);
+			free(mi);
+		}
+		free(pc);
+		total += n;
+		if (c == IL_CG_CPUSET && version == 1 && excl) {
+			balance = true;
+			snprintf(cpuset_mnt, sizeof(cpuset_mnt), "%s", mnt);
+		}
+	}
+	/*
+	 * An exclusive partition of a dead run had turned load balancing off
+	 * at the top cpuset (its default is on, and nothing else of ours
+	 * holds it off once the partition is gone).
+	 */
+	if (balance) {
+		char v[16];
+
+		if (!__il_cgroup_read(cpuset_mnt, "cpuset.sched_load_balance",
+				      v, sizeof(v)) &&
+		    !strcmp(v, "0") &&
+		    !__il_cgroup_write(cpuset_mnt, "cpuset.sched_load_balance",
+				       "1"))
+			balance = true;
+		else
+			balance = false;
+	}
+	if (total)
+		snprintf(what, len, "%d invlab cgroup%s of dead processes%s%s",
+			 total, total == 1 ? "" : "s",
+			 balance ? "; load balancing back on in " : "",
+			 balance ? cpuset_mnt : "");
+	return total;
+}
+
 int il_runstate_repair(char *msg, size_t len)
 {
 	DIR *d;
@@ -1002,7 +1106,7 @@ int il_runstate_repair(char *msg, size_t len)
 	if (d)
 		closedir(d);
 	/* left by runs that kept no state file */
-	n = __il_cgroup_reap_orphans(what, sizeof(what));
+	n = reap_cgroups(what, sizeof(what));
 	if (n > 0) {
 		append(msg, len, "%sremoved %s", msg[0] ? "; " : "", what);
 		runs += n;
