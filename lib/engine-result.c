@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/*
+ * An engine result's memory (engine.h): allocated empty, and freed with
+ * everything it owns (the probe's and the trace's results, the steal
+ * timeline, per-task and per-lock arrays).  Apart from engine.c so that
+ * both the run and the live view's copy (engine-live.c) call down into
+ * it, not into each other.
+ */
+#include <stdlib.h>
+
+#include <invlab/engine.h>
+#include <invlab/probe.h>
+#include <invlab/trace.h>
+
+void il_engine_result_free(struct il_engine_result *res)
+{
+	il_probe_result_delete(res->probe);
+	res->probe = NULL;
+	if (res->trace) {
+		il_trace_free(res->trace);
+		free(res->trace);
+		res->trace = NULL;
+	}
+	free(res->steal_t);
+	free(res->steal_v);
+	res->steal_t = res->steal_v = NULL;
+	res->nsteal = res->steal_cap = 0;
+	free(res->round_t);
+	free(res->round_end_t);
+	res->round_t = res->round_end_t = NULL;
+	res->nround_t = res->round_t_cap = 0;
+	/* only what is set is written: see zero_result */
+	for (int i = 0; i < IL_MAX_TASKS; i++) {
+		struct il_task_result *r = &res->tasks[i];
+
+		if (r->job_cpu_seq || r->job_start_seq || r->job_end_seq ||
+		    r->job_rel_seq || r->njob_cpu || r->job_cpu_cap) {
+			free(r->job_cpu_seq);
+			free(r->job_start_seq);
+			free(r->job_end_seq);
+			free(r->job_rel_seq);
+			free(r->job_foreign_seq);
+			r->job_cpu_seq = r->job_start_seq = r->job_end_seq =
+				NULL;
+			r->job_rel_seq = NULL;
+			r->njob_cpu = r->job_cpu_cap = 0;
+		}
+		for (int l = 0; l < r->nlocks; l++) {
+			free(r->locks[l]->traced);
+			free(r->locks[l]->samples);
+			free(r->locks[l]);
+			r->locks[l] = NULL;
+		}
+		if (r->nlocks)
+			r->nlocks = 0;
+		for (int k = 0; k < IL_MAX_RESOURCES; k++)
+			if (r->hold[k]) {
+				free(r->hold[k]);
+				r->hold[k] = NULL;
+			}
+	}
+}
+
+struct il_engine_result *il_engine_result_new(void)
+{
+	return calloc(1, sizeof(struct il_engine_result));
+}
+
+void il_engine_result_delete(struct il_engine_result *res)
+{
+	if (!res)
+		return;
+	il_engine_result_free(res);
+	free(res);
+}
