@@ -156,10 +156,12 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 	if (!strcmp(d->configs[c].name, "steal-budget")) {
 		il_format_duration_exact(dur, sizeof(dur),
 					 DECLARED_SECTION_NS + cfg->overrun_ns);
-		ret = drv_setf(sc, err, len,
-			       "holder.body=lock R, run %s, unlock R", dur);
+		ret = il_scenario_setf(sc, err, len,
+				       "holder.body=lock R, run %s, unlock R",
+				       dur);
 		if (!ret && !cfg->overrun_ns)
-			ret = drv_setf(sc, err, len, "holder.misbehaves=no");
+			ret = il_scenario_setf(sc, err, len,
+					       "holder.misbehaves=no");
 	}
 	ti = cfg->unreserve ? il_scenario_task(sc, cfg->unreserve) : -1;
 	if (ret || ti < 0)

@@ -97,18 +97,6 @@ int drv_pick(struct drv *d, int argc, char **argv, int pos, const char *what)
 	return -1;
 }
 
-int drv_setf(struct il_scenario *sc, char *err, size_t len, const char *fmt,
-	     ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return il_scenario_set(sc, buf, err, len);
-}
-
 int drv_build(struct drv *d, int c, struct il_scenario *sc, char *err,
 	      size_t len)
 {

@@ -199,9 +199,6 @@ int drv_pick(struct drv *d, int argc, char **argv, int pos, const char *what);
 /* --cpu: that CPU (-1: the last online), or -1 when it is not online
  * (printed) */
 int drv_cpu(const struct drv *d, int64_t v);
-/* Apply one assignment built with printf; 0 or -EINVAL with err. */
-int drv_setf(struct il_scenario *sc, char *err, size_t len, const char *fmt,
-	     ...) __attribute__((format(printf, 4, 5)));
 /* The verdict lines of a run (text or TAP). */
 void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f);
 /* Each task's figures as a table (deadline tasks: demo_print_dl_tasks). */

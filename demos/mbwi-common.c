@@ -196,7 +196,7 @@ int demo_unreserve(struct il_scenario *sc, int ti, struct il_sched *declared,
 	}
 	*declared = sc->tasks[ti].sched;
 	*unreserved = ti;
-	ret = drv_setf(sc, err, len, "%s.class=other", name);
+	ret = il_scenario_setf(sc, err, len, "%s.class=other", name);
 	/* the fair class gets what RT throttling and the fair server leave
 	 * it; deadline tasks lose nothing */
 	for (int k = 0; !ret && k < ncpu && sc->ntasks < IL_MAX_TASKS; k++) {
@@ -207,15 +207,17 @@ int demo_unreserve(struct il_scenario *sc, int ti, struct il_sched *declared,
 			snprintf(err, len, "--unreserve: cannot add %s", hog);
 			return -EINVAL;
 		}
-		ret = drv_setf(sc, err, len, "rt-hog%d.class=fifo:1", k);
-		if (!ret)
-			ret = drv_setf(sc, err, len, "rt-hog%d.cpu=spread", k);
-		if (!ret)
-			ret = drv_setf(sc, err, len, "rt-hog%d.activation=hog",
+		ret = il_scenario_setf(sc, err, len, "rt-hog%d.class=fifo:1",
 				       k);
 		if (!ret)
-			ret = drv_setf(sc, err, len, "rt-hog%d.body=run 1ms",
-				       k);
+			ret = il_scenario_setf(sc, err, len,
+					       "rt-hog%d.cpu=spread", k);
+		if (!ret)
+			ret = il_scenario_setf(sc, err, len,
+					       "rt-hog%d.activation=hog", k);
+		if (!ret)
+			ret = il_scenario_setf(sc, err, len,
+					       "rt-hog%d.body=run 1ms", k);
 	}
 	return ret;
 }

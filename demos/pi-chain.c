@@ -134,7 +134,7 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 		  size_t len)
 {
 	for (int k = 1; k < chain_depth && c == 0; k++)
-		if (drv_setf(sc, err, len, "R%d.protocol=none", k))
+		if (il_scenario_setf(sc, err, len, "R%d.protocol=none", k))
 			return -1;
 	return 0;
 }

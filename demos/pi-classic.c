@@ -173,18 +173,22 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 	il_format_duration_exact(lead, sizeof(lead), g->cs_ns / 4);
 	il_format_duration_exact(hog, sizeof(hog), g->hog_ns);
 	for (int t = 0; t < 3; t++)
-		if (drv_setf(sc, err, len, "%s.cpu=%d", task[t], pic_cpu) ||
-		    drv_setf(sc, err, len, "%s.class=fifo:%" PRId64, task[t],
-			     prio[t]))
+		if (il_scenario_setf(sc, err, len, "%s.cpu=%d", task[t],
+				     pic_cpu) ||
+		    il_scenario_setf(sc, err, len, "%s.class=fifo:%" PRId64,
+				     task[t], prio[t]))
 			return -EINVAL;
-	if (drv_setf(sc, err, len,
-		     "low.body=lock M, signal held, run %s, unlock M", cs) ||
-	    drv_setf(sc, err, len, "high.offset=%s", lead) ||
-	    drv_setf(sc, err, len, "medium.body=spin %s until got", hog))
+	if (il_scenario_setf(sc, err, len,
+			     "low.body=lock M, signal held, run %s, unlock M",
+			     cs) ||
+	    il_scenario_setf(sc, err, len, "high.offset=%s", lead) ||
+	    il_scenario_setf(sc, err, len, "medium.body=spin %s until got",
+			     hog))
 		return -EINVAL;
 	/* the self-test: no protocol, judged as the one requested */
-	if (g->ignore_protocol && (drv_setf(sc, err, len, "M.protocol=none") ||
-				   drv_setf(sc, err, len, "expect=FAIL")))
+	if (g->ignore_protocol &&
+	    (il_scenario_setf(sc, err, len, "M.protocol=none") ||
+	     il_scenario_setf(sc, err, len, "expect=FAIL")))
 		return -EINVAL;
 	return 0;
 }

@@ -85,8 +85,6 @@ struct section {
 };
 
 /* printf into buf, which may be NULL or of length 0 */
-void __il_msgf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 int __il_get_section(struct il_scenario *sc, enum il_section kind, int idx,
 		     struct section *s);
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,21 +75,21 @@ int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!sc || !assignment) {
-		__il_msgf(err, errlen, "--set: nothing to set");
+		il_setf(err, errlen, "--set: nothing to set");
 		return -EINVAL;
 	}
 	a = strdup(assignment);
 	if (!a) {
-		__il_msgf(err, errlen, "--set %s: out of memory", assignment);
+		il_setf(err, errlen, "--set %s: out of memory", assignment);
 		return -ENOMEM;
 	}
 	eq = strchr(a, '=');
 	if (!eq) {
-		__il_msgf(err, errlen,
-			  "--set %s: expected SECTION.KEY=VALUE (or KEY=VALUE "
-			  "for "
-			  "[global])",
-			  assignment);
+		il_setf(err, errlen,
+			"--set %s: expected SECTION.KEY=VALUE (or KEY=VALUE "
+			"for "
+			"[global])",
+			assignment);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -111,14 +112,12 @@ int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 				const char *sug = suggest_section(sc, lhs);
 
 				if (sug)
-					__il_msgf(
-						err, errlen,
+					il_setf(err, errlen,
 						"--set %s: no task or resource "
 						"'%s'; did you mean '%s'?",
 						assignment, lhs, sug);
 				else
-					__il_msgf(
-						err, errlen,
+					il_setf(err, errlen,
 						"--set %s: no task or resource "
 						"'%s'",
 						assignment, lhs);
@@ -128,11 +127,11 @@ int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 		}
 	}
 	if (has_comment(value)) {
-		__il_msgf(err, errlen,
-			  "--set %s: ' ;' and ' #' start a comment in a job "
-			  "file, "
-			  "so the value could not be written back",
-			  assignment);
+		il_setf(err, errlen,
+			"--set %s: ' ;' and ' #' start a comment in a job "
+			"file, "
+			"so the value could not be written back",
+			assignment);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -141,7 +140,7 @@ int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 	memcpy(saved_lines, s.key_line, sizeof(saved_lines));
 	ret = __il_scenario_key(sc, kind, idx, key, value, 0, m, sizeof(m));
 	if (ret) {
-		__il_msgf(err, errlen, "--set %s: %s", assignment, m);
+		il_setf(err, errlen, "--set %s: %s", assignment, m);
 		goto out;
 	}
 	/* a scenario still being built in C is checked once complete */
@@ -153,9 +152,21 @@ int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 		memcpy(s.keys, &saved, s.keys_size);
 		memcpy(s.key_line, saved_lines, sizeof(saved_lines));
 		il_scenario_check(sc, NULL, 0);
-		__il_msgf(err, errlen, "--set %s: %s", assignment, m);
+		il_setf(err, errlen, "--set %s: %s", assignment, m);
 	}
 out:
 	free(a);
 	return ret;
+}
+
+int il_scenario_setf(struct il_scenario *sc, char *err, size_t len,
+		     const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return il_scenario_set(sc, buf, err, len);
 }

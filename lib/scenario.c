@@ -17,7 +17,6 @@
  * file back in scenario-write.c.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,20 +296,6 @@ static const struct il_opt *const resource_tables[] = { il_resource_keys,
 							NULL };
 static const struct il_opt *const task_tables[] = { il_task_keys, NULL };
 
-void __il_msgf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-void __il_msgf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!buf || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
 bool __il_name_valid(const char *s)
 {
 	size_t n = strlen(s);
@@ -515,7 +500,7 @@ int __il_scenario_key(struct il_scenario *sc, enum il_section kind, int idx,
 	int row, ret;
 
 	if (__il_get_section(sc, kind, idx, &s)) {
-		__il_msgf(msg, len, "no such section");
+		il_setf(msg, len, "no such section");
 		return -EINVAL;
 	}
 	o = il_opt_find(s.tables, key);
@@ -523,31 +508,29 @@ int __il_scenario_key(struct il_scenario *sc, enum il_section kind, int idx,
 		const char *sug = il_opt_suggest(s.tables, key);
 
 		if (sug)
-			__il_msgf(msg, len,
-				  "unknown key '%s' in %s; did you mean '%s'?",
-				  key, s.what, sug);
+			il_setf(msg, len,
+				"unknown key '%s' in %s; did you mean '%s'?",
+				key, s.what, sug);
 		else
-			__il_msgf(msg, len, "unknown key '%s' in %s", key,
-				  s.what);
+			il_setf(msg, len, "unknown key '%s' in %s", key,
+				s.what);
 		return -EINVAL;
 	}
 	row = (int)(o - s.rows);
 	if (line > 0 && s.key_line[row] > 0) {
-		__il_msgf(msg, len,
-			  "duplicate key '%s' in %s (first at line %d)",
-			  o->name, s.what, s.key_line[row]);
+		il_setf(msg, len, "duplicate key '%s' in %s (first at line %d)",
+			o->name, s.what, s.key_line[row]);
 		return -EINVAL;
 	}
 	if (has_control(value)) {
-		__il_msgf(msg, len,
-			  "%s: the value contains a control character",
-			  o->name);
+		il_setf(msg, len, "%s: the value contains a control character",
+			o->name);
 		return -EINVAL;
 	}
 	if (o->type == IL_OPT_STRING) {
 		value = own(sc, value);
 		if (!value) {
-			__il_msgf(msg, len, "%s: out of memory", o->name);
+			il_setf(msg, len, "%s: out of memory", o->name);
 			return -ENOMEM;
 		}
 	}
@@ -560,7 +543,7 @@ int __il_scenario_key(struct il_scenario *sc, enum il_section kind, int idx,
 		if (!strncmp(m, "--", 2) && !strncmp(m + 2, o->name, nlen) &&
 		    !strncmp(m + 2 + nlen, ": ", 2))
 			rest = m + 2 + nlen + 2;
-		__il_msgf(msg, len, "%s: %s", o->name, rest);
+		il_setf(msg, len, "%s: %s", o->name, rest);
 		return ret;
 	}
 	s.key_line[row] = line;

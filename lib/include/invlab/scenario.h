@@ -250,6 +250,10 @@ int il_scenario_parse(const char *text, const char *file,
  */
 int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 		    size_t errlen);
+/* il_scenario_set of an assignment built with printf (at most 511 bytes) */
+int il_scenario_setf(struct il_scenario *sc, char *err, size_t len,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /*
  * Add a section built in C (demos) with the table's defaults: returns its
