@@ -14,6 +14,10 @@
 
 static struct km_setup *const su = &km_su;
 
+/* what the reports read of the current run; kmutex.c fills them in */
+struct km_run km_cur;
+uint64_t km_alone_p99, km_alone_max;
+
 const struct il_hist *km_fg_calls(const struct drv_run *r)
 {
 	return &r->er->tasks[km_cur.fg].locks[0]->blocked;

@@ -42,9 +42,6 @@
 
 #include "kmutex-demo.h"
 
-struct km_run km_cur;
-uint64_t km_alone_p99, km_alone_max;
-
 static int setup(struct drv *d, int argc, char **argv, int pos)
 {
 	static char jobs[C_N][4096];

@@ -15,6 +15,9 @@
 #define LOW(r)	 (&(r)->er->tasks[il_scenario_task((r)->sc, "low")])
 #define CALIB(r) ((r)->env.calib[il_scenario_task((r)->sc, "high")])
 
+/* the reports' copy of the tasks' CPU; pi-classic.c sets it */
+int pic_cpu;
+
 void pic_run_note(struct drv *d, const struct drv_run *r, FILE *f,
 		  const char *pfx)
 {

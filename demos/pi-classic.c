@@ -125,8 +125,6 @@ static const struct drv_config protocols[] = {
 	{ .name = "protect", .set = { "M.protocol=protect" } },
 };
 
-int pic_cpu;
-
 static int setup(struct drv *d, int argc, char **argv, int pos)
 {
 	const struct demo_job *job = demo_job("pi-classic");
