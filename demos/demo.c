@@ -97,8 +97,10 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 
 int demo_skip(const struct il_common_cfg *c, const char *prog, const char *why)
 {
-	if (c->tap)
-		printf("TAP version 13\n1..0 # SKIP %s\n", why);
+	if (c->tap) {
+		il_tap_version(stdout);
+		il_tap_skip_all(stdout, why);
+	}
 	fprintf(stderr, "%s: SKIP: %s\n", prog, why);
 	return 77;
 }

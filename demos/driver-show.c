@@ -26,7 +26,6 @@
 #include <unistd.h>
 
 #include <invlab/board.h>
-#include <invlab/live.h>
 #include <invlab/sched.h>
 #include <invlab/stage.h>
 #include <invlab/time.h>
@@ -186,10 +185,10 @@ static void fill(struct drv_show *s, struct drv_run *r,
 		return;
 	snprintf(row->verdict, sizeof(row->verdict), "running");
 	if (d->fam->live_rows) {
-		struct il_live_row rows[IL_LIVE_MAX_ROWS];
+		struct drv_live_row rows[DRV_LIVE_MAX_ROWS];
 
 		memset(rows, 0, sizeof(rows));
-		if (d->fam->live_rows(d, r, er, rows, IL_LIVE_MAX_ROWS) > 0 &&
+		if (d->fam->live_rows(d, r, er, rows, DRV_LIVE_MAX_ROWS) > 0 &&
 		    rows[0].verdict[0])
 			snprintf(row->verdict, sizeof(row->verdict), "%.23s",
 				 rows[0].verdict);

@@ -619,7 +619,7 @@ static void report_run(struct session *s, struct drv_run *r)
 static int skip_here(struct session *s, const char *why)
 {
 	if (s->d->c->tap && !s->d->ntap)
-		printf("1..0 # SKIP %s\n", why);
+		il_tap_skip_all(stdout, why);
 	fprintf(stderr, "%s: SKIP: %s\n", s->d->fam->prog, why);
 	return 77;
 }
@@ -1005,7 +1005,7 @@ static int run_all(struct session *s, int argc, char **argv)
 		fflush(s->out);
 	}
 	if (d->c->tap)
-		printf("TAP version 13\n");
+		il_tap_version(stdout);
 	for (int k = 1, n = 0; k <= d->c->repeat && !demo_signal && !s->stop;
 	     k++)
 		for (int c = 0; c < d->nconfigs && !demo_signal && !s->stop;
@@ -1028,13 +1028,13 @@ static int run_all(struct session *s, int argc, char **argv)
 		s->rc = skip_here(s, "no configuration could run here (reasons "
 				     "above)");
 	if (s->rc == 77 && d->c->tap && d->ntap)
-		printf("1..%d\n", d->ntap);
+		il_tap_plan(stdout, d->ntap);
 	if (s->rc != 77) {
 		if (f->end_text)
 			f->end_text(d, stdout, d->c->tap ? "# " : "");
 		print_rows(d, stdout, d->c->tap ? "# " : "");
 		if (d->c->tap)
-			printf("1..%d\n", d->ntap);
+			il_tap_plan(stdout, d->ntap);
 		else if (f->count_line)
 			printf("\n%s: %d check%s as expected, %d undecided "
 			       "(noise could explain them), %d not as "

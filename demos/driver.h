@@ -40,7 +40,6 @@
 #include <invlab/engine.h>
 #include <invlab/judge.h>
 #include <invlab/board.h>
-#include <invlab/live.h>
 #include <invlab/opt.h>
 #include <invlab/probe.h>
 #include <invlab/report-judge.h>
@@ -83,6 +82,15 @@ struct drv_run {
 
 struct drv;
 
+/* a family's live row (drv_family.live_rows): a figure and the verdict
+ * forming, read while the tasks still record */
+#define DRV_LIVE_MAX_ROWS 32
+struct drv_live_row {
+	char name[48];
+	const struct il_hist *h; /* read, never written */
+	char verdict[48];	 /* "PASS so far", "FAIL: 3 over", "" */
+};
+
 struct drv_family {
 	const char *prog, *usage, *summary;
 	const struct il_opt *opts; /* the family's table (common comes first) */
@@ -122,7 +130,7 @@ struct drv_family {
 	/* --live rows (NULL: every task's waits or wakeups). */
 	int (*live_rows)(struct drv *d, const struct drv_run *r,
 			 const struct il_engine_result *er,
-			 struct il_live_row *rows, int max);
+			 struct drv_live_row *rows, int max);
 	/*
 	 * One check per run, of this task's first lock: the verdict lines
 	 * name the configuration alone, and drv_json_subject writes it.

@@ -47,7 +47,7 @@ void chain_json_head(struct drv *d, struct il_json *j);
 void chain_json_run(struct drv *d, const struct drv_run *r, struct il_json *j);
 /* --live: the head's waits and each owner's boost as they come */
 int chain_live_rows(struct drv *d, const struct drv_run *r,
-		    const struct il_engine_result *er, struct il_live_row *row,
+		    const struct il_engine_result *er, struct drv_live_row *row,
 		    int max);
 
 #endif

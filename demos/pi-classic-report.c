@@ -67,7 +67,7 @@ void pic_json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
 
 /* --live: high's waits and the verdict forming (no noise allowance yet) */
 int pic_live_rows(struct drv *d, const struct drv_run *r,
-		  const struct il_engine_result *er, struct il_live_row *row,
+		  const struct il_engine_result *er, struct drv_live_row *row,
 		  int max)
 {
 	const struct il_task_result *hi =

@@ -222,7 +222,7 @@ int main(int argc, char **argv)
 	}
 	rc = 0;
 	if (cfg.common.tap)
-		printf("TAP version 13\n");
+		il_tap_version(stdout);
 	else if (!cfg.common.quiet) {
 		printf("%s: %" PRId64 " groups of %" PRId64
 		       " senders and %" PRId64 " receivers, %" PRId64
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 				     ? 77
 				     : 99;
 			if (rc == 77 && cfg.common.tap && !ntap)
-				printf("1..0 # SKIP %s\n", why);
+				il_tap_skip_all(stdout, why);
 			break;
 		}
 		if (demo_signal)
@@ -281,7 +281,7 @@ int main(int argc, char **argv)
 	if (demo_signal)
 		rc = 128 + demo_signal;
 	if (cfg.common.tap && rc != 77)
-		printf("1..%d\n", ntap);
+		il_tap_plan(stdout, ntap);
 	else if (!cfg.common.quiet && done)
 		printf("%s: AMean wall time %.3f s over %d run%s (throughput "
 		       "guard, lower is better; no verdict)\n",

@@ -897,11 +897,6 @@ int il_cgroup_partitions(struct il_cgroup *cg, const int *cpus, int n,
 	return ret;
 }
 
-int il_cgroup_partition(struct il_cgroup *cg, int cpu, char *err, size_t len)
-{
-	return il_cgroup_partitions(cg, &cpu, 1, err, len);
-}
-
 int il_cgroup_attach(const struct il_cgroup *cg, pid_t tid, char *err,
 		     size_t len)
 {

@@ -30,6 +30,16 @@ void il_tap_plan(FILE *f, int n)
 		fprintf(f, "1..%d\n", n < 0 ? 0 : n);
 }
 
+void il_tap_skip_all(FILE *f, const char *why)
+{
+	if (!f)
+		return;
+	fputs("1..0 # SKIP ", f);
+	for (const char *p = why ? why : ""; *p; p++)
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
+	fputc('\n', f);
+}
+
 void il_tap_result(FILE *f, bool ok, int n, const char *desc,
 		   const char *directive)
 {

@@ -469,6 +469,16 @@ static void test_tap(void)
 		    "# fourth\n"
 		    "# single\n");
 	free(buf);
+
+	/* a skipped plan keeps its reason on its one line */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	il_tap_plan(f, -3);
+	il_tap_skip_all(f, "needs CAP_SYS_NICE\nrun as root");
+	il_tap_skip_all(NULL, "nothing");
+	t_check_str(mem_text(f, &buf),
+		    "1..0\n1..0 # SKIP needs CAP_SYS_NICE run as root\n");
+	free(buf);
 }
 
 /* ------------------------------------------------------------------ */

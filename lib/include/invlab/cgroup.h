@@ -96,9 +96,6 @@ int il_cgroup_set_weight(const struct il_cgroup *cg, unsigned weight, char *err,
 int il_cgroup_partitions(struct il_cgroup *cg, const int *cpus, int n,
 			 char *err, size_t len);
 
-/* One of them (il_cgroup_partitions for one CPU). */
-int il_cgroup_partition(struct il_cgroup *cg, int cpu, char *err, size_t len);
-
 /* Move one thread into the group. */
 int il_cgroup_attach(const struct il_cgroup *cg, pid_t tid, char *err,
 		     size_t len);

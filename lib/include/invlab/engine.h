@@ -187,7 +187,7 @@ struct il_engine_opts {
 	const char *boost_from;
 	/*
 	 * Partitioned EDF: every SCHED_DEADLINE task runs in a cpuset
-	 * partition of one CPU (cgroup.h, il_cgroup_partition), the one its
+	 * partition of one CPU (cgroup.h, il_cgroup_partitions), the one its
 	 * `partition` key names, or the least loaded one by density, densest
 	 * task first; the partitions are removed by the end of the run.
 	 * Otherwise deadline tasks must be `cpu = any` (global EDF).

@@ -112,6 +112,8 @@ void il_afile_abort(struct il_afile *a);
 /* TAP 13 */
 void il_tap_version(FILE *f);
 void il_tap_plan(FILE *f, int n);
+/* "1..0 # SKIP why": nothing runs, and why (one line) */
+void il_tap_skip_all(FILE *f, const char *why);
 /* directive: NULL, or "SKIP reason" / "TODO reason" */
 void il_tap_result(FILE *f, bool ok, int n, const char *desc,
 		   const char *directive);
