@@ -41,7 +41,7 @@
 
 #include "driver.h"
 #include "jobs.h"
-#include "mbwi-common.h"
+#include "dl-tasks.h"
 
 #define PROG "dl-mbwi"
 /* the section steal-budget's holder declares (its job file's contract) */

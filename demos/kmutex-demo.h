@@ -3,7 +3,7 @@
  * The kmutex demo's parts (kmutex.c is the family: its options and
  * hooks): the configurations as job files and the machine they run on
  * (kmutex-job.c), and its text and JSON reports (kmutex-report.c).  The
- * verdicts are il_km_judge_run's (validators/kmutex.c).
+ * verdicts are il_km_judge_run's (validators/kmutex-judge.c).
  * Program-side code: it prints.
  */
 #ifndef INVLAB_KMUTEX_DEMO_H

@@ -10,7 +10,7 @@
  *
  * A foreground task (fg, CFS) makes one kernel critical section every
  * --period and records how long the call took: the time blocked on the
- * kernel mutex plus the section.  The recipe (--recipe, lib/kmutex.c)
+ * kernel mutex plus the section.  The recipe (--recipe, lib/sys/kmutex.c)
  * picks the mutex.  Around it:
  *
  *   alone            fg only: the uncontended cost
@@ -24,7 +24,7 @@
  *                    behind a SCHED_FIFO hog
  *
  * Each configuration is a job file (--print-job, kmutex-job.c); the demo
- * driver runs it and il_km_judge_run (validators/kmutex.c, docs/kmutex.md)
+ * driver runs it and il_km_judge_run (validators/kmutex-judge.c, docs/kmutex.md)
  * judges it, from what the result file keeps too (invlab-judge).  Exit:
  * 0 every verdict as this kernel should give it, 1 otherwise, 2 bad
  * usage, 77 cannot run here, 99 broken setup, 128+N interrupted by

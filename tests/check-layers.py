@@ -67,6 +67,10 @@ def objects(build, top):
     for c in cmds:
         src = os.path.normpath(os.path.join(c['directory'], c['file']))
         rel = os.path.relpath(src, top)
+        gen = os.path.relpath(src, os.path.abspath(build))
+        if not gen.startswith('..'):
+            # generated in the build tree: the layer of its folder there
+            rel = gen
         if rel.startswith('..') or rel.startswith('tests/'):
             continue
         # the same source compiled into several targets: one is enough

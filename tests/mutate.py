@@ -40,7 +40,7 @@ a few seconds each.  Sample (--sample) on a shared machine.
 
 Examples:
   tests/mutate.py --list
-  tests/mutate.py --files validators/pi.c validators/kmutex.c \\
+  tests/mutate.py --files validators/pi.c validators/kmutex-judge.c \\
       --sample 60 --seed 1 --jobs 1 --equivalent tests/mutate-equivalent.txt
   tests/mutate.py --build-dir /tmp/invlab-mut --sample 80   # reuse a build
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for lib/afile.c: which names can take a result file (a new
+ * Unit tests for lib/sys/afile.c: which names can take a result file (a new
  * name, a regular file, /dev/null, "-") and which are refused before a run
  * and again when the file is opened (a symbolic link, to a file or to a
  * device, a dangling one, a FIFO, a directory, a missing directory); a

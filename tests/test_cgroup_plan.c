@@ -22,7 +22,7 @@
 
 #include <invlab/cgroup.h>
 
-#include "../lib/cgroup-private.h"
+#include "../lib/sys/cgroup-private.h"
 #include "t_util.h"
 
 static const char mi_v2[] =

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The demo driver (demos/driver.h): the exit status through the one
+ * The demo driver (driver/driver.h): the exit status through the one
  * expectation rule, refusals as 77, bad configurations as 2, measured-only
  * runs, the configurations' --set changes and the result file.  The runs
  * are one CFS task for 100 ms (no privilege needed); the verdicts come
@@ -12,7 +12,7 @@
 
 #include <invlab/time.h>
 
-#include "../demos/driver.h"
+#include "../driver/driver.h"
 #include "t_util.h"
 
 struct cfg {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit test for the log-linear histogram (lib/hist.c, invlab/hist.h).
+ * Unit test for the log-linear histogram (lib/util/hist.c, invlab/hist.h).
  *
  * The histogram is what every verdict is computed from, so its claims are
  * checked against the ground truth rather than against itself: percentiles

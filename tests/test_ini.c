@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The one INI reader (lib/ini.c): what reaches the callbacks, and the
+ * The one INI reader (lib/util/ini.c): what reaches the callbacks, and the
  * FILE:LINE errors of the reader and of the callbacks.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests for the scenario model and job files (lib/scenario*.c,
- * lib/jobfile.c): valid files read into the expected structures, every
+ * lib/scenario/jobfile.c): valid files read into the expected structures, every
  * kind of mistake reported at its exact line with its message (the
  * messages are the user interface, so their text is checked), --set,
  * writing a scenario back and reading it again, building one in C, the

@@ -31,7 +31,7 @@
 #include <invlab/time.h>
 #include <invlab/trace.h>
 
-#include "../lib/cgroup-private.h"
+#include "../lib/sys/cgroup-private.h"
 #include "t_judge.h"
 #include "t_util.h"
 

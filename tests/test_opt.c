@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for lib/opt.c: one table with every option type, its
+ * Unit tests for lib/scenario/opt.c: one table with every option type, its
  * defaults, both "--x=v" and "--x v" forms, short options and clusters,
  * every kind of error message (they are the user interface, so their
  * text is checked), --help and man output, and parsing several times in

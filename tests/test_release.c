@@ -15,7 +15,7 @@
 #include <invlab/release.h>
 #include <invlab/time.h>
 
-#include "../lib/engine-private.h"
+#include "../lib/engine/engine-private.h"
 #include "t_util.h"
 
 #define MS IL_NSEC_PER_MSEC

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for lib/runstate.c and lib/runlock.c, the parts that need no
+ * Unit tests for lib/sys/runstate.c and lib/sys/runlock.c, the parts that need no
  * root: the state-file parser and writer (round trip, every malformed
  * line refused with its number, records that would reach outside what a
  * run makes), /proc/PID/stat with a hostile comm, the names of leftovers,

@@ -17,7 +17,7 @@
 
 #include <invlab/sysinfo.h>
 
-#include "../lib/sysinfo-parse.h"
+#include "../lib/sys/sysinfo-parse.h"
 #include "config.h"
 #include "t_util.h"
 

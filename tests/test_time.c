@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for lib/time.c: duration and size parsing (every unit,
+ * Unit tests for lib/util/time.c: duration and size parsing (every unit,
  * fractions, default units, malformed input, overflow), formatting, and
  * the spin and sleep helpers, which must take at least the time asked for
  * and return early when told to stop.

@@ -24,7 +24,7 @@
  * the significance test calls noise) is UNDECIDED and the profile's
  * policy says what that counts as, through the one expectation rule
  * (expect.h), as the verdict checks are.  The profile is read by the INI
- * reader job files use (lib/ini.c) and checked whole before anything is
+ * reader job files use (lib/util/ini.c) and checked whole before anything is
  * judged; its errors name FILE:LINE.
  *
  * A section that no results match, or a histogram none of its runs has,

@@ -20,7 +20,7 @@
  * count and in the bins at the exact maximum (the one place they are
  * known to be at or below), and `overflow` says how many there are, so a
  * percentile that falls among them reads as not available rather than
- * as a value nobody measured (lib/hist.c).
+ * as a value nobody measured (lib/util/hist.c).
  */
 #include <errno.h>
 #include <limits.h>

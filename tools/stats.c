@@ -52,7 +52,7 @@
 #include "results.h"
 #include "stats.h"
 
-/* parts-per-billion scale of percentiles, as in lib/hist.c */
+/* parts-per-billion scale of percentiles, as in lib/util/hist.c */
 #define P_SCALE 1000000000ull
 /* binomial tails: above this variance the normal law is used (skew < 1%) */
 #define BINOM_NORMAL_VAR 1e4
@@ -399,7 +399,7 @@ double il_res_binom_tail(uint64_t n, double p, uint64_t k)
 	return fmax(0, 1 - sum);
 }
 
-/* ceil(q * count) as lib/hist.c computes the rank */
+/* ceil(q * count) as lib/util/hist.c computes the rank */
 static uint64_t rank_of(uint64_t count, double q)
 {
 	uint64_t ppb = (uint64_t)(q * (double)P_SCALE + 1e-6);

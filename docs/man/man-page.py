@@ -82,7 +82,7 @@ def assemble(template_path, options_path, version, output):
     opts = read(options_path)
     if not opts.startswith('.SH OPTIONS\n'):
         die('%s: the program printed no OPTIONS section for --help=man '
-            '(is it built with an older lib/opt.c?)' % options_path)
+            '(is it built with an older lib/scenario/opt.c?)' % options_path)
     entries = opts.split('.TP\n')
     out, seen = [entries[0]], set()
     for e in entries[1:]:

@@ -39,7 +39,7 @@
 #include <invlab/hist.h>
 #include <invlab/probe.h>
 #include <invlab/scenario.h>
-#include <invlab/stage.h>
+#include <invlab/notes.h>
 #include <invlab/trace.h>
 #include <invlab/verdict.h>
 
@@ -206,7 +206,7 @@ struct il_engine_opts {
 	const struct il_probe_opts *probe;
 	/*
 	 * --stage: the round (or job) notes->round is noted there, phase by
-	 * phase, for a narration (stage.h); NULL: nothing is noted.
+	 * phase, for a narration (notes.h); NULL: nothing is noted.
 	 */
 	struct il_stage_notes *notes;
 };

@@ -19,7 +19,7 @@
 #include <invlab/time.h>
 
 #include "driver.h"
-#include "mbwi-common.h"
+#include "dl-tasks.h"
 
 /* blocked time of every lock request of a task: total and largest */
 static void blocked_of(const struct il_task_result *r, uint64_t *total,

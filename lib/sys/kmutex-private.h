@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The io_uring half of the kernel-mutex recipes, in lib/kmutex-uring.c,
+ * The io_uring half of the kernel-mutex recipes, in lib/sys/kmutex-uring.c,
  * compiled only when the build has liburing.  kmutex.c calls only these
  * functions; without liburing they are never reached, because
  * il_kmutex_check refuses `via = io_uring` first ("not supported: built

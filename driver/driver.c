@@ -27,7 +27,7 @@
 
 #include "driver-show.h"
 #include "driver.h"
-#include "mbwi-common.h"
+#include "dl-tasks.h"
 
 int drv_flag(const struct drv *d, const char *name)
 {

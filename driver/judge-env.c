@@ -11,7 +11,7 @@
 #include <invlab/engine.h>
 
 #include "driver.h"
-#include "mbwi-common.h"
+#include "dl-tasks.h"
 
 /* one step of the steal counter in /proc/stat: 1/USER_HZ */
 static uint64_t steal_step(void)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The libnuma-backed part of cpu.c, compiled only when the build has
- * libnuma (lib/numa.c).  cpu.c falls back to /sys without it.
+ * libnuma (lib/sys/numa.c).  cpu.c falls back to /sys without it.
  */
 #ifndef INVLAB_NUMA_PRIVATE_H
 #define INVLAB_NUMA_PRIVATE_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * NUMA topology from libnuma.  Kept in its own file so only builds that
- * found libnuma link it; lib/cpu.c reads /sys when this is absent or when
+ * found libnuma link it; lib/sys/cpu.c reads /sys when this is absent or when
  * libnuma reports that the kernel has no NUMA support.
  */
 #include <errno.h>

@@ -121,7 +121,7 @@ struct engine {
 	uint64_t boost_req;
 	uint32_t boost_seq;
 	struct il_engine_result *live; /* the live view's copy, or NULL */
-	struct il_stage_notes *notes;  /* --stage (stage.h), or NULL */
+	struct il_stage_notes *notes;  /* --stage (notes.h), or NULL */
 };
 
 static inline bool stopping(struct engine *e)

@@ -22,21 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <invlab/notes.h>
 #include <invlab/scenario.h>
-
-/* What one task's noted job did; times are CLOCK_MONOTONIC ns, 0: not
- * reached. */
-struct il_stage_task_notes {
-	uint64_t rel, start, end; /* release, running, job end */
-	uint64_t begin[IL_MAX_PHASES], done[IL_MAX_PHASES];
-	uint32_t noted; /* set (release) when the job's notes are whole */
-};
-
-struct il_stage_notes {
-	uint32_t round; /* the round (or job number) to note; 0: none */
-	uint32_t over;	/* set (release) once that round ended, or the run */
-	struct il_stage_task_notes task[IL_MAX_TASKS];
-};
 
 #define IL_STAGE_MAX_LINES 96
 

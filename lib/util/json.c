@@ -27,7 +27,7 @@
 #include <invlab/verdict.h>
 
 #include "config.h"
-#include "sysinfo-parse.h"
+#include "../sys/sysinfo-parse.h"
 
 /* ------------------------------------------------------------------ */
 /* writer                                                               */
