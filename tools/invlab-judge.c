@@ -204,8 +204,12 @@ static int load_attr(struct json_object *lo, struct il_lock_result *lr,
 	for (size_t k = 0; k < lr->nsamples; k++) {
 		struct json_object *w = json_object_array_get_idx(tr, k);
 
+		/* [foreign, lower] before the trace decided, then
+		 * [foreign, lower, covered]: an older file's waits are
+		 * not covered, and are judged on durations */
 		if (!json_object_is_type(w, json_type_array) ||
-		    json_object_array_length(w) != 2) {
+		    json_object_array_length(w) < 2 ||
+		    json_object_array_length(w) > 3) {
 			snprintf(err, len,
 				 "task %s: traced wait %zu is malformed", task,
 				 k);
@@ -214,6 +218,8 @@ static int load_attr(struct json_object *lo, struct il_lock_result *lr,
 		lr->traced[k] = lr->samples[k];
 		lr->traced[k].foreign_ns = elem(w, 0);
 		lr->traced[k].lower_ns = elem(w, 1);
+		lr->traced[k].traced =
+			json_object_array_length(w) == 3 && elem(w, 2) == 1;
 	}
 	return 0;
 }

@@ -245,16 +245,41 @@ static void holders_at(const struct work *w, int c, uint64_t ts,
 	}
 }
 
-/* every holder on the CPU asleep all through (x, y] */
-static bool all_asleep(const struct work *w, const struct asleep *hs,
-		       uint64_t x, uint64_t y)
+/* the first wakeup of pid in (x, y], or UINT64_MAX */
+static uint64_t woken_at(const struct il_trace *t, int pid, uint64_t x,
+			 uint64_t y)
 {
+	for (size_t k = rec_from(t, x, true); k < t->n && t->rec[k].ts <= y;
+	     k++)
+		if (t->rec[k].kind == IL_TR_WAKEUP &&
+		    t->rec[k].prev_pid == pid && t->rec[k].ts > x)
+			return t->rec[k].ts;
+	return UINT64_MAX;
+}
+
+/*
+ * From when in (x, y] some holder on the CPU is awake: x when one is at
+ * x (or the CPU has no holder), the first holder's wakeup, or UINT64_MAX
+ * when every holder sleeps all through.  What ran before a holder could
+ * run delayed nobody.
+ */
+static uint64_t awake_from(const struct work *w, const struct asleep *hs,
+			   uint64_t x, uint64_t y)
+{
+	uint64_t u = UINT64_MAX;
+
 	if (!hs->n)
-		return false;
-	for (int h = 0; h < hs->n; h++)
-		if (!hs->asleep[h] || woken_in(w->t, hs->pid[h], x, y))
-			return false;
-	return true;
+		return x;
+	for (int h = 0; h < hs->n; h++) {
+		uint64_t v;
+
+		if (!hs->asleep[h])
+			return x;
+		v = woken_at(w->t, hs->pid[h], x, y);
+		if (v < u)
+			u = v;
+	}
+	return u;
 }
 
 /* after switch r: who of the holders is asleep */
@@ -298,15 +323,19 @@ static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 	for (; k < ci->n; k++) {
 		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
 
+		uint64_t u;
+
 		if (r->ts > b)
 			break;
-		if (!all_asleep(w, &hs, from, r->ts))
-			account(w, sp, r->prev_pid, r->prev_prio, r->ts - from,
-				wn, nwn, cap);
+		u = awake_from(w, &hs, from, r->ts);
+		if (u < r->ts)
+			account(w, sp, r->prev_pid, r->prev_prio, r->ts - u, wn,
+				nwn, cap);
 		holders_after(r, &hs);
 		from = r->ts;
 	}
-	if (all_asleep(w, &hs, from, b))
+	from = awake_from(w, &hs, from, b);
+	if (from >= b)
 		return;
 	if (k < ci->n) {
 		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
@@ -410,6 +439,9 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 	memset(sum, 0, sizeof(*sum));
 	if (out != s && n)
 		memmove(out, s, n * sizeof(*s));
+	/* covered or not is this trace's to say */
+	for (size_t i = 0; i < n; i++)
+		out[i].traced = 0;
 	if (t->lost) {
 		snprintf(sum->note, sizeof(sum->note),
 			 "the trace lost %llu events",
@@ -476,6 +508,7 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 		counted = sp.holder + sp.lower + sp.flow +
 			  (in->count_waiter ? sp.waiter : 0);
 		out[i] = s[i];
+		out[i].traced = 1;
 		out[i].lower_ns = sp.lower + sp.flow;
 		out[i].foreign_ns =
 			counted < s[i].delay_ns ? s[i].delay_ns - counted : 0;

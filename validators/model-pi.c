@@ -141,8 +141,20 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 			const struct il_wait_sample *smp =
 				il_attr_judged(sc, er, i, &tmp, &as);
 
-			ret = il_check_blocking(&in, smp, r->locks[0]->nsamples,
-						&c->c);
+			size_t ns = r->locks[0]->nsamples;
+			char why_not[128] = "";
+
+			/* the order of events first; durations where the
+			 * trace cannot decide */
+			ret = il_model_order(er, t->name, smp, ns,
+					     in.bound_name, in.bound_ns,
+					     in.noise_ns, in.noise_ns, &c->c,
+					     why_not, sizeof(why_not));
+			if (!ret && c->c.verdict == IL_NONE) {
+				ret = il_check_blocking(&in, smp, ns, &c->c);
+				if (!ret)
+					il_model_duration_note(&c->c, why_not);
+			}
 			free(tmp);
 			if (!ret)
 				il_attr_append(c->c.evidence,

@@ -8,7 +8,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <invlab/order.h>
+#include <invlab/strbuf.h>
 
 #include "model.h"
 
@@ -61,4 +65,42 @@ int il_model_push(struct il_judged *out, int max, int *n, const char *val,
 	(*slot)->validator = val;
 	snprintf((*slot)->task, sizeof((*slot)->task), "%s", task);
 	return 0;
+}
+
+int il_model_order(const struct il_engine_result *er, const char *waiter,
+		   const struct il_wait_sample *s, size_t n,
+		   const char *bound_name, uint64_t bound_ns, uint64_t noise_ns,
+		   uint64_t tolerance_ns, struct il_check *out, char *why_not,
+		   size_t len)
+{
+	struct il_order_input in = {
+		.waiter = waiter,
+		.bound_name = bound_name,
+		.bound_ns = bound_ns,
+		.noise_ns = noise_ns,
+		.tolerance_ns = tolerance_ns,
+		.min_samples = IL_JUDGE_MIN_TRACE_SAMPLES,
+	};
+	uint64_t *steal = n ? calloc(n, sizeof(*steal)) : NULL;
+	int ret;
+
+	if (n && !steal)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].t_ns)
+			steal[i] = il_steal_between(er, s[i].t_ns,
+						    s[i].t_ns + s[i].delay_ns);
+	in.steal_ns = steal;
+	ret = il_check_order(&in, s, n, out);
+	free(steal);
+	if (!ret && out->verdict == IL_NONE)
+		il_setf(why_not, len, "%s", out->evidence);
+	return ret;
+}
+
+void il_model_duration_note(struct il_check *c, const char *why_not)
+{
+	if (why_not && why_not[0])
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; judged on durations: %s", why_not);
 }

@@ -21,6 +21,12 @@
 #define IL_JUDGE_CALIB_PERIOD  (200 * 1000ull)
 /* fewer judged waits (jobs, periods) than this: UNDECIDED */
 #define IL_JUDGE_MIN_SAMPLES 20
+/*
+ * Fewer traced waits than this: the trace does not decide.  Each traced
+ * wait is a whole order of events, decisive by itself; a few guard
+ * against a run whose contention never formed.
+ */
+#define IL_JUDGE_MIN_TRACE_SAMPLES 5
 
 /*
  * Priority order of the job's classes: SCHED_DEADLINE above every
@@ -37,6 +43,23 @@ bool il_model_nests(const struct il_task *t);
 int il_model_push(struct il_judged *out, int max, int *n, const char *val,
 		  const char *task, char *why, size_t len,
 		  struct il_judged **slot);
+
+/*
+ * Judge the n waits s of task w on the trace first (order.h), with
+ * tolerance_ns and the per-wait steal of er; when the trace cannot
+ * decide, out is left with no verdict and *why_not says why (the caller
+ * then judges on durations).  0, -ENOMEM, -EINVAL.
+ */
+int il_model_order(const struct il_engine_result *er, const char *waiter,
+		   const struct il_wait_sample *s, size_t n,
+		   const char *bound_name, uint64_t bound_ns, uint64_t noise_ns,
+		   uint64_t tolerance_ns, struct il_check *out, char *why_not,
+		   size_t len);
+/*
+ * After a duration verdict in c, the reason the trace did not decide,
+ * appended: "duration rule (the trace does not cover ...)".
+ */
+void il_model_duration_note(struct il_check *c, const char *why_not);
 
 /*
  * `pi`: the real-time tasks that take locks and share one with a lower

@@ -60,6 +60,9 @@ struct il_wait_sample {
 	/* CLOCK_MONOTONIC: the interval's start (the release) and the lock
 	 * request; 0 when unknown (then no trace can be laid over it) */
 	uint64_t t_ns, t_req_ns;
+	/* the trace covered this wait whole (attrib.h): lower_ns and
+	 * foreign_ns are then the kernel's account, not inferred */
+	int traced;
 };
 
 /*

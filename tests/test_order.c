@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The order check (validators/order.c): each outcome on synthetic
+ * attributed waits, with every comparison at its boundary, so that a
+ * flipped one turns a case red.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <invlab/order.h>
+
+#include "t_util.h"
+
+#define US 1000ull
+#define MS 1000000ull
+#define N  8
+
+static struct il_wait_sample w[N];
+static uint64_t steal[N];
+
+static struct il_order_input input(void)
+{
+	struct il_order_input in = {
+		.waiter = "high",
+		.bound_name = "priority inheritance (one CPU)",
+		.bound_ns = 2 * MS,
+		.noise_ns = 20 * US,
+		.tolerance_ns = 20 * US,
+		.min_samples = N,
+	};
+	return in;
+}
+
+static void clean(void)
+{
+	memset(steal, 0, sizeof(steal));
+	for (int i = 0; i < N; i++)
+		w[i] = (struct il_wait_sample){ .delay_ns = 1 * MS,
+						.t_ns = (uint64_t)(i + 1) * MS,
+						.traced = 1 };
+}
+
+static enum il_verdict judge(const struct il_order_input *in, size_t n,
+			     struct il_check *c)
+{
+	t_check_int(il_check_order(in, w, n, c), 0);
+	return c->verdict;
+}
+
+static void test_pass(void)
+{
+	struct il_order_input in = input();
+	struct il_check c;
+
+	clean();
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	t_check(strstr(c.evidence, "in none of 8 waits") != NULL);
+	t_check(strstr(c.evidence, "worst 1.00ms <=") != NULL);
+	/* lower time at the tolerance is clean */
+	w[3].lower_ns = 20 * US;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	/* a wait over the bound that the trace gives to others: PASS,
+	 * reported as interference */
+	w[5].delay_ns = 9 * MS;
+	w[5].foreign_ns = 7 * MS;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	t_check(strstr(c.evidence, "1 waits over") != NULL);
+	t_check(strstr(c.evidence, "interference") != NULL);
+	t_check_int(c.worst_ns, 9 * MS);
+	/* exactly at bound + noise is not over */
+	w[5].delay_ns = 2 * MS + 20 * US;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	t_check(strstr(c.evidence, "waits over") == NULL);
+}
+
+static void test_fail(void)
+{
+	struct il_order_input in = input();
+	struct il_check c;
+
+	clean();
+	/* one microsecond past the tolerance: an inversion, however
+	 * short the wait */
+	w[2].lower_ns = 20 * US + 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check(strstr(c.evidence, "in 1 of 8 waits") != NULL);
+	t_check(strstr(c.evidence, "below high") != NULL);
+	/* the host's steal in that wait is taken off first */
+	steal[2] = 1;
+	in.steal_ns = steal;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	steal[2] = 0;
+	w[2].lower_ns = 20 * MS;
+	steal[2] = 19 * MS;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check(strstr(c.evidence, "up to 1.00ms beyond") != NULL);
+}
+
+static void test_undecided(void)
+{
+	struct il_order_input in = input();
+	struct il_check c;
+
+	clean();
+	/* a wait the trace did not cover: the trace does not decide */
+	w[4].traced = 0;
+	w[0].lower_ns = 20 * MS;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check(strstr(c.evidence, "does not cover 1 of 8") != NULL);
+	/* nor a wait that timed out (duration rule: unbounded) */
+	clean();
+	w[1].timed_out = 1;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	/* fewer waits than needed, by one */
+	clean();
+	t_check_int(judge(&in, N - 1, &c), IL_NONE);
+	t_check(strstr(c.evidence, "only 7 traced waits") != NULL);
+	in.min_samples = N - 1;
+	t_check_int(judge(&in, N - 1, &c), IL_PASS);
+	/* bad arguments: no verdict */
+	t_check_int(il_check_order(NULL, w, N, &c), -EINVAL);
+	t_check_int(c.verdict, IL_NONE);
+	t_check_int(il_check_order(&in, NULL, 1, &c), -EINVAL);
+}
+
+int main(void)
+{
+	test_pass();
+	test_fail();
+	test_undecided();
+	return t_done("order");
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The order of events decides (order.c, docs/theory.md "Deciding on the
+ * trace"): where the scheduler's trace covers every wait of a check,
+ * whether the protocol held is read from who ran, not from how long the
+ * waits took.  A pure function over attributed waits (attrib.h).
+ *
+ *   FAIL       in some wait, a task ranked below the waiter (of the
+ *              scenario, or a foreign real-time one) ran where a holder
+ *              waited to run, for longer than the tolerance once the
+ *              host's steal in that wait is taken off: an inversion the
+ *              kernel recorded
+ *   PASS       in every wait, only holders, tasks at or above the
+ *              waiter, foreign tasks at or above it and idle ran there
+ *              (within the tolerance)
+ *   no verdict (IL_NONE) a wait the trace does not cover (it started or
+ *              ended outside the trace, it timed out, events were lost)
+ *              or fewer waits than min_samples: the caller then judges
+ *              on durations (validate.h) and says so
+ *
+ * Durations stay the measure: the evidence gives the worst wait against
+ * the bound, and the waits over it with the time the trace gave to
+ * higher-priority and foreign tasks (interference), which is no reason
+ * for a verdict either way.
+ */
+#ifndef INVLAB_ORDER_H
+#define INVLAB_ORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <invlab/verdict.h>
+
+struct il_order_input {
+	const char *waiter;	/* its name, for the evidence */
+	const char *bound_name; /* the duration bound, reported */
+	uint64_t bound_ns;
+	uint64_t noise_ns; /* the duration rule's allowance, reported */
+	/*
+	 * Lower-ranked time a wait may hold and still be clean: the time
+	 * the kernel takes to act on a request, one wakeup-to-run latency
+	 * of the waiter's class per CPU the request must reach (this run's
+	 * calibration, p90): before that no protocol can have put a holder
+	 * on the CPU.
+	 */
+	uint64_t tolerance_ns;
+	/* per wait, the host's steal on the CPUs looked at while it lasted
+	 * (NULL: none measured); a stolen vCPU keeps its current task */
+	const uint64_t *steal_ns;
+	size_t min_samples; /* fewer traced waits: no verdict */
+};
+
+/*
+ * Judge the n waits s[] on the trace into out.  0 with out->verdict
+ * PASS or FAIL, or IL_NONE with the reason in out->evidence when the
+ * trace cannot decide; -EINVAL on bad arguments (out then has no
+ * verdict).
+ */
+int il_check_order(const struct il_order_input *in,
+		   const struct il_wait_sample *s, size_t n,
+		   struct il_check *out) IL_MUST_CHECK;
+
+#endif

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The order of events decides (order.h): a PI, ceiling or chain check
+ * judged on what the scheduler's trace shows of every wait, with the
+ * durations reported beside it.  A protocol that held shows no task
+ * ranked below the waiter running where a holder waited to run, however
+ * long the host or higher-priority work stretched the wait; an inversion
+ * shows such a task running, however short the wait.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <invlab/order.h>
+#include <invlab/time.h>
+
+#include "check-none.h"
+
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static int check_order_(const struct il_order_input *in,
+			const struct il_wait_sample *s, size_t n,
+			struct il_check *out)
+{
+	char b[24], e[24], t[24], x[24], w[24], o[24];
+	size_t inverted = 0, over = 0, untraced = 0;
+	uint64_t worst_inv = 0, worst = 0, worst_over = 0;
+
+	if (!in || !out || (n && !s))
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->bound_name = in->bound_name;
+	out->bound_ns = in->bound_ns;
+	out->noise_ns = in->noise_ns;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t inv, st = in->steal_ns ? in->steal_ns[i] : 0;
+
+		if (!s[i].traced || s[i].timed_out) {
+			untraced++;
+			continue;
+		}
+		inv = sub0(s[i].lower_ns, st);
+		if (inv > in->tolerance_ns)
+			inverted++;
+		if (inv > worst_inv)
+			worst_inv = inv;
+		if (s[i].delay_ns > worst)
+			worst = s[i].delay_ns;
+		if (s[i].delay_ns > in->bound_ns + in->noise_ns) {
+			over++;
+			if (s[i].foreign_ns > worst_over)
+				worst_over = s[i].foreign_ns;
+		}
+	}
+	out->worst_ns = worst;
+	il_format_duration(b, sizeof(b), in->bound_ns);
+	il_format_duration(e, sizeof(e), in->noise_ns);
+	il_format_duration(t, sizeof(t), in->tolerance_ns);
+	il_format_duration(x, sizeof(x), worst_inv);
+	il_format_duration(w, sizeof(w), worst);
+	il_format_duration(o, sizeof(o), worst_over);
+	if (untraced) {
+		/* the trace decides only what it saw whole */
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "the trace does not cover %zu of %zu waits", untraced,
+			 n);
+		return 0;
+	}
+	if (n < in->min_samples) {
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "only %zu traced waits (need %zu)", n,
+			 in->min_samples);
+		return 0;
+	}
+	if (inverted) {
+		out->verdict = IL_FAIL;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "trace: in %zu of %zu waits a task ranked below %s "
+			 "ran where a holder waited to run, up to %s beyond "
+			 "the host's steal (tolerance %s): inversion; "
+			 "durations: worst %s against %s + %s noise",
+			 inverted, n, in->waiter, x, t, w, b, e);
+		return 0;
+	}
+	out->verdict = IL_PASS;
+	if (over)
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "trace: in none of %zu waits did a task ranked below "
+			 "%s run where a holder waited to run beyond %s "
+			 "(worst %s); durations: %zu waits over %s + %s "
+			 "noise, worst %s, with up to %s of them given to "
+			 "higher-priority and foreign tasks or stolen: "
+			 "interference, not inversion",
+			 n, in->waiter, t, x, over, b, e, w, o);
+	else
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "trace: in none of %zu waits did a task ranked below "
+			 "%s run where a holder waited to run beyond %s "
+			 "(worst %s); durations: worst %s <= %s + %s noise",
+			 n, in->waiter, t, x, w, b, e);
+	return 0;
+}
+
+int il_check_order(const struct il_order_input *in,
+		   const struct il_wait_sample *s, size_t n,
+		   struct il_check *out)
+{
+	return il_check_none(out, check_order_(in, s, n, out), "order check");
+}
