@@ -40,8 +40,8 @@ void demo_judge_record(const struct il_judge_env *env, unsigned mask,
 		       struct il_judge_record *rec);
 
 /* Per-task tables of a run with deadline tasks, each line prefixed. */
-void demo_print_dl_tasks(FILE *f, const struct il_scenario *sc,
-			 const struct il_engine_result *er, const char *pfx);
+void dl_tasks_print(FILE *f, const struct il_scenario *sc,
+		    const struct il_engine_result *er, const char *pfx);
 
 /*
  * The negative control --unreserve: task ti runs as SCHED_OTHER behind a
@@ -51,11 +51,12 @@ void demo_print_dl_tasks(FILE *f, const struct il_scenario *sc,
  * in *unreserved) once it is known to have one.  0, or -EINVAL with err
  * (the task has no reservation, no room for a hog).
  */
-int demo_unreserve(struct il_scenario *sc, int ti, struct il_sched *declared,
-		   int *unreserved, char *err, size_t len);
+int dl_tasks_unreserve(struct il_scenario *sc, int ti,
+		       struct il_sched *declared, int *unreserved, char *err,
+		       size_t len);
 
 /* The "tasks" array of a run's JSON object. */
-void demo_json_tasks(struct il_json *j, const struct il_scenario *sc,
-		     const struct il_engine_result *er);
+void dl_tasks_json(struct il_json *j, const struct il_scenario *sc,
+		   const struct il_engine_result *er);
 
 #endif

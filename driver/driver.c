@@ -212,7 +212,7 @@ void drv_print_tasks(FILE *f, const struct il_scenario *sc,
 
 	for (int i = 0; i < sc->ntasks; i++)
 		if (sc->tasks[i].sched.policy == IL_SCHED_DEADLINE) {
-			demo_print_dl_tasks(f, sc, er, pfx);
+			dl_tasks_print(f, sc, er, pfx);
 			return;
 		}
 	il_table_init(&t);
@@ -278,7 +278,7 @@ void drv_json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
 	il_json_str(j, "lock_placement", er->lock_placement);
 	il_json_bool(j, "hung", er->hung);
 	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
-	demo_json_tasks(j, r->sc, er);
+	dl_tasks_json(j, r->sc, er);
 }
 
 const struct il_task_result *drv_subject(const struct drv *d,
