@@ -2,7 +2,7 @@
 /*
  * About SCHED_DEADLINE scenarios, shared by the driver and dl-mbwi: the
  * per-task tables and JSON, and the negative control that takes a task's
- * reservation away; see mbwi-common.h.
+ * reservation away; see dl-tasks.h.
  */
 #include <errno.h>
 #include <inttypes.h>

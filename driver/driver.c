@@ -28,6 +28,7 @@
 #include "driver-show.h"
 #include "driver.h"
 #include "dl-tasks.h"
+#include "judge-env.h"
 
 int drv_flag(const struct drv *d, const char *name)
 {
@@ -487,9 +488,9 @@ static void judge(struct session *s, struct drv_run *r)
 	if (demo_signal)
 		return;
 	/* the calibrations the judge needs, measured after the run, idle */
-	ret = demo_judge_env(r->sc, r->er, &d->si, r->mask, &demo_stop,
-			     s->calib, s->calib + IL_MAX_TASKS, &r->env, why,
-			     sizeof(why));
+	ret = judge_env_measure(r->sc, r->er, &d->si, r->mask, &demo_stop,
+				s->calib, s->calib + IL_MAX_TASKS, &r->env, why,
+				sizeof(why));
 	if (!ret && f->judge)
 		ret = f->judge(d, r, why, sizeof(why));
 	else if (!ret)
@@ -606,7 +607,7 @@ static void report_run(struct session *s, struct drv_run *r)
 	if (s->have_tl)
 		il_timeline_json(&s->j, "worst_wait", &s->tl);
 	/* everything the verdicts were decided from (invlab-judge) */
-	demo_judge_record(&r->env, r->mask, &rec);
+	judge_env_record(&r->env, r->mask, &rec);
 	rec.kmutex = r->kmutex;
 	il_report_judge_inputs(&s->j, r->sc, r->er, &rec);
 	il_json_end_object(&s->j);
