@@ -25,6 +25,7 @@
 #include <invlab/time.h>
 #include <invlab/trace-export.h>
 
+#include "driver-private.h"
 #include "driver-show.h"
 #include "driver.h"
 #include "dl-tasks.h"
@@ -136,13 +137,6 @@ static int rt_prio(const struct il_scenario *sc)
 			p = 1;
 	}
 	return p;
-}
-
-/* what the kernel refuses: exit 77, or a skipped configuration */
-static bool refused(const struct drv_family *f, int ret)
-{
-	return ret == -EPERM || ret == -EBUSY || ret == -EINVAL ||
-	       (f->skip_refused && (ret == -ENODEV || ret == -EOPNOTSUPP));
 }
 
 void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f)
@@ -419,139 +413,6 @@ static void json_checks(struct il_json *j, const struct drv_run *r)
 	il_json_end_array(j);
 }
 
-/*
- * A protocol this build lacks (musl, bionic: no priority ceiling): the
- * configurations that need it are skipped with the reason, the others
- * run and decide the exit status.
- */
-static const char *protocol_missing(enum il_protocol p)
-{
-	return p == IL_PROTO_PROTECT ? il_engine_protect_missing() : NULL;
-}
-
-const char *(*drv_protocol_missing)(enum il_protocol p) = protocol_missing;
-
-static const char *unsupported(const struct il_scenario *sc, char *why,
-			       size_t len)
-{
-	for (int i = 0; i < sc->nres; i++) {
-		const char *m;
-
-		if (IL_RES_IS_KMUTEX(sc->res[i].k.type))
-			continue;
-		m = drv_protocol_missing(
-			(enum il_protocol)sc->res[i].k.protocol);
-		if (m) {
-			snprintf(why, len, "resource '%s': %s", sc->res[i].name,
-				 m);
-			return why;
-		}
-	}
-	return NULL;
-}
-
-/* the state of one drv_main */
-struct session {
-	struct drv *d;
-	struct il_engine_result *er; /* the one result, reused */
-	struct il_hist *calib;	     /* IL_MAX_TASKS, and the unpinned one */
-	struct il_afile af;
-	struct il_json j;
-	bool json;
-	int rc;
-	bool stop;    /* a skip or a broken setup ends the runs */
-	int nskipped; /* runs of configurations this build cannot run */
-	struct drv_show *show; /* --live, --stage; NULL: neither */
-	FILE *out;	       /* the runs' reports (drv_show_out) */
-	/* the run's worst wait, from its trace (trace-export.h) */
-	struct il_timeline tl;
-	bool have_tl;
-};
-
-static void note_rc(struct session *s, int rc)
-{
-	if (!s->rc)
-		s->rc = rc;
-}
-
-/* Judge a run and count its outcomes. */
-static void judge(struct session *s, struct drv_run *r)
-{
-	struct drv *d = s->d;
-	const struct drv_family *f = d->fam;
-	const char *idle = NULL;
-	char why[512] = "";
-	int ret = 0;
-
-	/* stopped by a signal: what was measured is written, nothing is
-	 * judged on it */
-	if (demo_signal)
-		return;
-	/* the calibrations the judge needs, measured after the run, idle */
-	ret = judge_env_measure(r->sc, r->er, &d->si, r->mask, &demo_stop,
-				s->calib, s->calib + IL_MAX_TASKS, &r->env, why,
-				sizeof(why));
-	if (!ret && f->judge)
-		ret = f->judge(d, r, why, sizeof(why));
-	else if (!ret)
-		ret = il_judge_run(r->sc, r->er, &r->env, r->mask, r->ck,
-				   DRV_MAX_CHECKS, &r->nck, why, sizeof(why));
-	if (ret && !demo_signal) {
-		fprintf(stderr, "%s: %s: %s\n", f->prog, r->name,
-			why[0] ? why : strerror(-ret));
-		note_rc(s, 99);
-	}
-	/* on an emulated CPU a FAIL on timing alone is UNDECIDED (emulated.h)
-	 */
-	il_emu_apply(r->sc, r->er, d->si.emulated, r->ck, r->nck);
-	for (int i = 0; i < r->nck; i++) {
-		bool und;
-
-		/* (unless the judge said so already) */
-		if (r->er->hung &&
-		    !strstr(r->ck[i].c.evidence, "the run was stopped")) {
-			size_t n = strlen(r->ck[i].c.evidence);
-
-			snprintf(r->ck[i].c.evidence + n,
-				 sizeof(r->ck[i].c.evidence) - n,
-				 "; the run was stopped: %s", r->er->hung_why);
-		}
-		if (il_expect(r->ck[i].c.verdict, r->ck[i].expected) ==
-		    IL_OUT_INFO)
-			continue;
-		if (demo_as_expected(r->ck[i].c.verdict, r->ck[i].expected,
-				     &und)) {
-			d->nexp += !und;
-			d->nundec += und;
-		} else {
-			d->nunexp++;
-			note_rc(s, 1);
-		}
-	}
-	if (r->er->hung)
-		fprintf(stderr, "%s: %s%s: the run was stopped: %s\n", f->prog,
-			r->name, r->tag, r->er->hung_why);
-	if (r->nck || ret)
-		return;
-	/* measured only: every task ran at least one job, no wait past the
-	 * timeout */
-	for (int i = 0; i < r->er->ntasks && !idle; i++)
-		if (!r->er->tasks[i].jobs)
-			idle = r->er->tasks[i].name;
-	if (idle || r->er->hung) {
-		d->nunexp++;
-		note_rc(s, 1);
-	}
-	if (d->c->tap)
-		printf("%s %d - %s%s measured only (validate = %s): %s%s\n",
-		       idle || r->er->hung ? "not ok" : "ok", ++d->ntap,
-		       r->name, r->tag, r->sc->g.validate,
-		       idle ? "a task never ran: " : "",
-		       idle	     ? idle
-		       : r->er->hung ? r->er->hung_why
-				     : "every task ran");
-}
-
 static void report_run(struct session *s, struct drv_run *r)
 {
 	struct drv *d = s->d;
@@ -610,42 +471,6 @@ static void report_run(struct session *s, struct drv_run *r)
 	judge_env_record(&r->env, r->mask, &rec);
 	rec.kmutex = r->kmutex;
 	il_report_judge_inputs(&s->j, r->sc, r->er, &rec);
-	il_json_end_object(&s->j);
-}
-
-/*
- * Cannot run here, found once the runs began: 77 with the reason (with
- * --tap the version line is out already: a skip plan when no test was).
- */
-static int skip_here(struct session *s, const char *why)
-{
-	if (s->d->c->tap && !s->d->ntap)
-		il_tap_skip_all(stdout, why);
-	fprintf(stderr, "%s: SKIP: %s\n", s->d->fam->prog, why);
-	return 77;
-}
-
-/* A run this build cannot make: SKIP with the reason, in the text, the
- * TAP and the result file (a run whose verdict is SKIP); the others go on */
-static void skip_run(struct session *s, const struct drv_run *r,
-		     const char *why)
-{
-	struct drv *d = s->d;
-
-	if (r->repeat == 1)
-		fprintf(stderr, "%s: %s: SKIP: %s\n", d->fam->prog, r->name,
-			why);
-	if (d->c->tap)
-		printf("ok %d - %s%s # SKIP %s\n", ++d->ntap, r->name, r->tag,
-		       why);
-	s->nskipped++;
-	if (!s->json)
-		return;
-	il_json_begin_object(&s->j, NULL);
-	il_json_str(&s->j, "configuration", r->name);
-	il_json_int(&s->j, "repeat", r->repeat);
-	il_json_str(&s->j, "verdict", il_verdict_name(IL_SKIP));
-	il_json_str(&s->j, "skipped", why);
 	il_json_end_object(&s->j);
 }
 
@@ -768,7 +593,7 @@ static void export_trace(struct session *s, const struct drv_run *r)
 	if (ret) {
 		fprintf(stderr, "%s: --trace-export: cannot write '%s': %s\n",
 			d->fam->prog, path, strerror(-ret));
-		note_rc(s, 99);
+		__drv_note_rc(s, 99);
 	} else if (!d->c->quiet && !d->c->tap) {
 		printf("trace: %s (open it in ui.perfetto.dev)\n", path);
 	}
@@ -821,7 +646,7 @@ static void run_one(struct session *s, int c, int repeat)
 
 	if (!r) {
 		fprintf(stderr, "%s: out of memory\n", f->prog);
-		note_rc(s, 99);
+		__drv_note_rc(s, 99);
 		s->stop = true;
 		return;
 	}
@@ -849,15 +674,15 @@ static void run_one(struct session *s, int c, int repeat)
 		if (ret)
 			il_scenario_free(&sc);
 	}
-	if (!ret && unsupported(&sc, err, sizeof(err))) {
-		skip_run(s, r, err);
+	if (!ret && __drv_unsupported(&sc, err, sizeof(err))) {
+		__drv_skip_run(s, r, err);
 		il_scenario_free(&sc);
 		free(r);
 		return;
 	}
 	if (ret) { /* was built once already */
 		fprintf(stderr, "%s: %s\n", f->prog, err);
-		note_rc(s, 99);
+		__drv_note_rc(s, 99);
 		s->stop = true;
 		free(r);
 		return;
@@ -870,15 +695,15 @@ static void run_one(struct session *s, int c, int repeat)
 	/* whatever happened, nothing of this run stays */
 	il_cgroup_cleanup_all();
 	il_kmutex_cleanup_all();
-	if (ret && refused(f, ret) && f->skip_refused) {
+	if (ret && __drv_refused(f, ret) && f->skip_refused) {
 		fprintf(stderr, "%s: %s: SKIP: %s\n", f->prog, r->name, err);
-	} else if (ret && refused(f, ret)) {
-		s->rc = skip_here(s, err);
+	} else if (ret && __drv_refused(f, ret)) {
+		s->rc = __drv_skip_here(s, err);
 		s->stop = true;
 	} else if (ret) {
 		fprintf(stderr, "%s: %s\n", f->prog,
 			err[0] ? err : strerror(-ret));
-		note_rc(s, 99);
+		__drv_note_rc(s, 99);
 		s->stop = true;
 	} else {
 		d->nruns++;
@@ -887,7 +712,7 @@ static void run_one(struct session *s, int c, int repeat)
 		if (il_attribute_run(&sc, s->er))
 			fprintf(stderr, "%s: %s: trace not used: %s\n", f->prog,
 				r->name, strerror(ENOMEM));
-		judge(s, r);
+		__drv_judge(s, r);
 		keep_timeline(s, r);
 		if (s->have_tl)
 			drv_show_timeline(s->show, &s->tl);
@@ -1026,8 +851,9 @@ static int run_all(struct session *s, int argc, char **argv)
 		s->rc = 128 + demo_signal;
 	if ((f->skip_refused || s->nskipped) && !d->nruns && !s->rc &&
 	    !demo_signal)
-		s->rc = skip_here(s, "no configuration could run here (reasons "
-				     "above)");
+		s->rc = __drv_skip_here(
+			s, "no configuration could run here (reasons "
+			   "above)");
 	if (s->rc == 77 && d->c->tap && d->ntap)
 		il_tap_plan(stdout, d->ntap);
 	if (s->rc != 77) {
