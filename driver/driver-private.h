@@ -7,6 +7,7 @@
  * each other one way only (tests/check-layers.py checks it):
  *
  *   driver.c          the run loop: drv_main, each run's steps in order
+ *   driver-export.c   the trace for people: timeline and export
  *   driver-judge.c    judging, the exit status, skips
  *
  * Program-side code: it prints and returns exit codes.
@@ -60,5 +61,14 @@ int __drv_skip_here(struct session *s, const char *why);
 /* A run this build cannot make: SKIP with the reason; the others go on. */
 void __drv_skip_run(struct session *s, const struct drv_run *r,
 		    const char *why);
+
+/* ---- driver-export.c: the trace for people (trace-export.h) ---- */
+
+/* the worst wait into s->tl, for the result file */
+void __drv_keep_timeline(struct session *s, const struct drv_run *r);
+/* --trace-export DIR: DIR/CONFIGURATION[-N].json, written whole or not */
+void __drv_export_trace(struct session *s, const struct drv_run *r);
+/* --trace-export's directory, before anything is measured: 0 or 2 */
+int __drv_check_export_dir(const struct drv *d);
 
 #endif
