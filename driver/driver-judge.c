@@ -7,7 +7,7 @@
  * TAP line of its own.  What cannot run is told here too: what the
  * kernel refuses (77, or a skipped configuration), a protocol this
  * build lacks (that configuration is a SKIP, the others run).  The
- * lowest of the driver's files: it calls none of the others.
+ * lowest of driver*.c: it calls none of the others.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -7,6 +7,7 @@
  * each other one way only (tests/check-layers.py checks it):
  *
  *   driver.c          the run loop: drv_main, each run's steps in order
+ *   driver-report.c   text, TAP and JSON of each run and of the end
  *   driver-export.c   the trace for people: timeline and export
  *   driver-judge.c    judging, the exit status, skips
  *
@@ -26,6 +27,11 @@
 #include "driver.h"
 
 struct drv_show;
+
+/* one line of the subject table */
+struct drv_row {
+	char cell[10][48];
+};
 
 /* the state of one drv_main */
 struct session {
@@ -70,5 +76,14 @@ void __drv_keep_timeline(struct session *s, const struct drv_run *r);
 void __drv_export_trace(struct session *s, const struct drv_run *r);
 /* --trace-export's directory, before anything is measured: 0 or 2 */
 int __drv_check_export_dir(const struct drv *d);
+
+/* ---- driver-report.c: text, TAP, JSON ---- */
+
+/* a run's report, once it is judged: text or TAP, and its JSON object */
+void __drv_report_run(struct session *s, struct drv_run *r);
+/* the subject table (f->subject_table), each line prefixed */
+void __drv_print_rows(struct drv *d, FILE *f, const char *pfx);
+/* the result file's end, committed: the exit status, or 99 */
+int __drv_close_json(struct session *s);
 
 #endif
