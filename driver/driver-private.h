@@ -7,6 +7,7 @@
  * each other one way only (tests/check-layers.py checks it):
  *
  *   driver.c          the run loop: drv_main, each run's steps in order
+ *   driver-config.c   the configurations: chosen, built, checked
  *   driver-report.c   text, TAP and JSON of each run and of the end
  *   driver-export.c   the trace for people: timeline and export
  *   driver-judge.c    judging, the exit status, skips
@@ -50,6 +51,15 @@ struct session {
 	struct il_timeline tl;
 	bool have_tl;
 };
+
+/* ---- driver-config.c: the configurations ---- */
+
+/*
+ * Build every configuration to be run: a mistake costs nothing.  The
+ * highest real-time priority needed goes to *prio.  -1 to go on, or the
+ * exit status.
+ */
+int __drv_build_all(struct drv *d, int *prio);
 
 /* ---- driver-judge.c: judging, the exit status, skips ---- */
 
