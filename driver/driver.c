@@ -1,35 +1,32 @@
 // SPDX-License-Identifier: MIT
-/* The one demo driver; see driver.h. */
+/*
+ * The driver's run loop (driver.h): drv_main reads the command line and
+ * checks what the families do not (--probe, --stage-pause, the
+ * --trace-export directory), builds every configuration before anything
+ * runs (driver-config.c), skips with 77 when the real-time probe says
+ * no, locks memory and takes SIGINT/SIGTERM; then each configuration,
+ * --repeat times: the engine, the run's cgroups and kernel mutexes
+ * removed, the verdicts (driver-judge.c), the worst wait and the trace
+ * export (driver-export.c), the reports (driver-report.c) and the board
+ * (driver-show.c); at the end the summary and the exit status.  The top
+ * of driver*.c: it calls the others, none of them calls it
+ * (driver-private.h).
+ */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <invlab/attrib.h>
-#include <invlab/emulated.h>
 #include <invlab/cgroup.h>
-#include <invlab/cpu.h>
-#include <invlab/expect.h>
-#include <invlab/hist.h>
 #include <invlab/kmutex.h>
-#include <invlab/noise.h>
 #include <invlab/runlock.h>
 #include <invlab/sched.h>
 #include <invlab/stage.h>
-#include <invlab/strbuf.h>
-#include <invlab/time.h>
-#include <invlab/trace-export.h>
 
 #include "driver-private.h"
 #include "driver-show.h"
-#include "driver.h"
-#include "dl-tasks.h"
-#include "judge-env.h"
 
 /* One run of configuration c. */
 static void run_one(struct session *s, int c, int repeat)
@@ -180,9 +177,8 @@ static int run_all(struct session *s, int argc, char **argv)
 		s->rc = 128 + demo_signal;
 	if ((f->skip_refused || s->nskipped) && !d->nruns && !s->rc &&
 	    !demo_signal)
-		s->rc = __drv_skip_here(
-			s, "no configuration could run here (reasons "
-			   "above)");
+		s->rc = __drv_skip_here(s, "no configuration could run "
+					   "here (reasons above)");
 	if (s->rc == 77 && d->c->tap && d->ntap)
 		il_tap_plan(stdout, d->ntap);
 	if (s->rc != 77) {

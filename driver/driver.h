@@ -26,7 +26,10 @@
  *   - the cgroups and kernel-mutex files of a run removed after it;
  *   - the exit status through the one expectation rule (expect.h).
  *
- * Program-side code: it prints and returns exit codes.
+ * driver.c (the run loop) and driver-config.c, driver-judge.c,
+ * driver-report.c and driver-export.c implement it; driver-private.h
+ * says which does what.  Program-side code: it prints and returns exit
+ * codes.
  */
 #ifndef INVLAB_DRIVER_H
 #define INVLAB_DRIVER_H
