@@ -167,8 +167,8 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 	if (ret || ti < 0)
 		return ret;
 	unreserve_used = true;
-	return demo_unreserve(sc, ti, &d->declared[c][ti], &d->unreserved[c],
-			      err, len);
+	return dl_tasks_unreserve(sc, ti, &d->declared[c][ti],
+				  &d->unreserved[c], err, len);
 }
 
 static void header(struct drv *d, FILE *f)
@@ -195,7 +195,7 @@ static void run_text(struct drv *d, const struct drv_run *r, FILE *f,
 		if (r->er->partitions[0])
 			fprintf(f, "partitions: %s\n", r->er->partitions);
 	}
-	demo_print_dl_tasks(f, r->sc, r->er, pfx);
+	dl_tasks_print(f, r->sc, r->er, pfx);
 }
 
 static void json_head(struct drv *d, struct il_json *j)

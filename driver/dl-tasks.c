@@ -2,7 +2,7 @@
 /*
  * About SCHED_DEADLINE scenarios, shared by the driver and dl-mbwi: the
  * per-task tables and JSON, and the negative control that takes a task's
- * reservation away; see mbwi-common.h.
+ * reservation away; see dl-tasks.h.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -48,8 +48,8 @@ static void reservation(char *buf, size_t len, const struct il_sched *s)
 	snprintf(buf, len, "%s/%s/%s", q, d, p);
 }
 
-void demo_print_dl_tasks(FILE *f, const struct il_scenario *sc,
-			 const struct il_engine_result *er, const char *pfx)
+void dl_tasks_print(FILE *f, const struct il_scenario *sc,
+		    const struct il_engine_result *er, const char *pfx)
 {
 	static const double pct[] = { 0.5, 0.99, 0.999, -1 };
 	struct il_table t;
@@ -134,8 +134,8 @@ void demo_print_dl_tasks(FILE *f, const struct il_scenario *sc,
 	il_table_free(&t);
 }
 
-void demo_json_tasks(struct il_json *j, const struct il_scenario *sc,
-		     const struct il_engine_result *er)
+void dl_tasks_json(struct il_json *j, const struct il_scenario *sc,
+		   const struct il_engine_result *er)
 {
 	il_json_begin_array(j, "tasks");
 	for (int i = 0; i < er->ntasks; i++) {
@@ -181,8 +181,9 @@ void demo_json_tasks(struct il_json *j, const struct il_scenario *sc,
 	il_json_end_array(j);
 }
 
-int demo_unreserve(struct il_scenario *sc, int ti, struct il_sched *declared,
-		   int *unreserved, char *err, size_t len)
+int dl_tasks_unreserve(struct il_scenario *sc, int ti,
+		       struct il_sched *declared, int *unreserved, char *err,
+		       size_t len)
 {
 	const char *name = sc->tasks[ti].name;
 	int cpus[IL_MAX_CPUS], ncpu = il_cpu_online(cpus, IL_MAX_CPUS), ret;

@@ -26,7 +26,10 @@
  *   - the cgroups and kernel-mutex files of a run removed after it;
  *   - the exit status through the one expectation rule (expect.h).
  *
- * Program-side code: it prints and returns exit codes.
+ * driver.c (the run loop) and driver-config.c, driver-judge.c,
+ * driver-report.c and driver-export.c implement it; driver-private.h
+ * says which does what.  Program-side code: it prints and returns exit
+ * codes.
  */
 #ifndef INVLAB_DRIVER_H
 #define INVLAB_DRIVER_H
@@ -209,7 +212,7 @@ int drv_pick(struct drv *d, int argc, char **argv, int pos, const char *what);
 int drv_cpu(const struct drv *d, int64_t v);
 /* The verdict lines of a run (text or TAP). */
 void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f);
-/* Each task's figures as a table (deadline tasks: demo_print_dl_tasks). */
+/* Each task's figures as a table (deadline tasks: dl_tasks_print). */
 void drv_print_tasks(FILE *f, const struct il_scenario *sc,
 		     const struct il_engine_result *er, const char *pfx);
 /*

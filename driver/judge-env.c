@@ -2,7 +2,7 @@
 /*
  * The judge's environment around a run, measured after it (the idle
  * calibrations the validators ask for), and its record for the result
- * file; see mbwi-common.h.
+ * file; see judge-env.h.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +11,7 @@
 #include <invlab/engine.h>
 
 #include "driver.h"
-#include "dl-tasks.h"
+#include "judge-env.h"
 
 /* one step of the steal counter in /proc/stat: 1/USER_HZ */
 static uint64_t steal_step(void)
@@ -21,11 +21,12 @@ static uint64_t steal_step(void)
 	return hz > 0 ? 1000000000ull / (uint64_t)hz : 10000000ull;
 }
 
-int demo_judge_env(const struct il_scenario *sc,
-		   const struct il_engine_result *er,
-		   const struct il_sysinfo *si, unsigned mask, const int *stop,
-		   struct il_hist calib[IL_MAX_TASKS], struct il_hist *any,
-		   struct il_judge_env *env, char *why, size_t len)
+int judge_env_measure(const struct il_scenario *sc,
+		      const struct il_engine_result *er,
+		      const struct il_sysinfo *si, unsigned mask,
+		      const int *stop, struct il_hist calib[IL_MAX_TASKS],
+		      struct il_hist *any, struct il_judge_env *env, char *why,
+		      size_t len)
 {
 	bool need[IL_MAX_TASKS];
 	struct il_judge_calib how;
@@ -61,8 +62,8 @@ int demo_judge_env(const struct il_scenario *sc,
 	return 0;
 }
 
-void demo_judge_record(const struct il_judge_env *env, unsigned mask,
-		       struct il_judge_record *rec)
+void judge_env_record(const struct il_judge_env *env, unsigned mask,
+		      struct il_judge_record *rec)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->validators = mask;

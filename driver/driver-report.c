@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The driver's reports (driver.h, driver-private.h), one run at a time
+ * as it is judged, then the end: the text (each task's figures, or the
+ * family's own, then the verdict lines, words whole on a terminal), TAP
+ * (one test per verdict, the figures as comments) and the JSON object
+ * of each run, with everything its verdicts were decided from, so that
+ * invlab-judge can judge it again; at the end the subject table and the
+ * result file, committed whole or not at all.  The families call the
+ * public ones from their hooks.  Reports read what was measured and
+ * judged; they decide nothing and call none of the other driver*.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <invlab/board.h>
+#include <invlab/expect.h>
+#include <invlab/hist.h>
+#include <invlab/noise.h>
+#include <invlab/time.h>
+#include <invlab/trace-export.h>
+
+#include "driver-private.h"
+#include "dl-tasks.h"
+#include "judge-env.h"
+
+void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f)
+{
+	const char *name = r->name;
+	bool tap = d->c->tap;
+
+	for (int i = 0; i < r->nck; i++) {
+		const struct il_judged *k = &r->ck[i];
+		const char *got = il_verdict_name(k->c.verdict);
+		const char *exp = il_verdict_name(k->expected);
+		const char *because = i == 0 ? r->expect_why : "";
+		bool info = il_expect(k->c.verdict, k->expected) == IL_OUT_INFO;
+		char what[160], desc[512], exp_s[200];
+		bool und,
+			ok = demo_as_expected(k->c.verdict, k->expected, &und);
+
+		if (d->fam->subject)
+			snprintf(what, sizeof(what), "%s%s", name, r->tag);
+		else if (tap || d->nconfigs > 1)
+			snprintf(what, sizeof(what), "%s%s %s %s", name, r->tag,
+				 k->validator, k->task);
+		else
+			snprintf(what, sizeof(what), "%s %s%s", k->validator,
+				 k->task, r->tag);
+		/* "expected FAIL (why)", or "(why)" when nothing is expected */
+		if (info)
+			snprintf(exp_s, sizeof(exp_s), "(%s)",
+				 because[0] ? because : "informational");
+		else
+			snprintf(exp_s, sizeof(exp_s), "expected %s%s%s%s", exp,
+				 because[0] ? " (" : "", because,
+				 because[0] ? ")" : "");
+		if (!tap && d->wrap > 0) {
+			/* on a terminal (--live, --stage): words whole */
+			char line[1024], out[2048];
+
+			snprintf(line, sizeof(line), "%s: %s%s %s: %s", what,
+				 got, info ? "" : ",", exp_s, k->c.evidence);
+			if (il_board_wrap(line, "", 4, d->wrap, out,
+					  sizeof(out)) > 0) {
+				fputs(out, f);
+				continue;
+			}
+		}
+		if (!tap) {
+			fprintf(f, "%s: %s%s %s: %s\n", what, got,
+				info ? "" : ",", exp_s, k->c.evidence);
+			continue;
+		}
+		snprintf(desc, sizeof(desc), "%s: %s (%s%s)", what, got,
+			 info ? "informational: " : "expected ",
+			 info ? (because[0] ? because : "nothing expected")
+			      : exp);
+		il_tap_result(f, ok || info, ++d->ntap, desc,
+			      und ? "SKIP undecided: measured noise could "
+				    "explain it"
+				  : NULL);
+		il_tap_diag(f, "%s", k->c.evidence);
+	}
+}
+
+void drv_print_tasks(FILE *f, const struct il_scenario *sc,
+		     const struct il_engine_result *er, const char *pfx)
+{
+	struct il_table t;
+	char a[24], b[24], c[24], e[24], g[24];
+
+	for (int i = 0; i < sc->ntasks; i++)
+		if (sc->tasks[i].sched.policy == IL_SCHED_DEADLINE) {
+			dl_tasks_print(f, sc, er, pfx);
+			return;
+		}
+	il_table_init(&t);
+	il_table_col(&t, "task", false);
+	il_table_col(&t, "placement", false);
+	il_table_col(&t, "jobs", true);
+	il_table_col(&t, "wakeup p99", true);
+	il_table_col(&t, "response p99", true);
+	il_table_col(&t, "lock", false);
+	il_table_col(&t, "blocked p50", true);
+	il_table_col(&t, "p99", true);
+	il_table_col(&t, "max", true);
+	for (int i = 0; i < er->ntasks; i++) {
+		const struct il_task_result *r = &er->tasks[i];
+
+		il_format_stat(a, sizeof(a), &r->wakeup, 0.99);
+		il_format_stat(b, sizeof(b), &r->response, 0.99);
+		for (int l = 0; l < (r->nlocks ? r->nlocks : 1); l++) {
+			const struct il_lock_result *lr =
+				r->nlocks ? r->locks[l] : NULL;
+
+			il_table_cell(&t, "%s", l ? "" : r->name);
+			il_table_cell(&t, "%s", l ? "" : r->placement);
+			if (l)
+				il_table_cell(&t, "%s", "");
+			else
+				il_table_cell(&t, "%" PRIu64, r->jobs);
+			il_table_cell(&t, "%s", l ? "" : a);
+			il_table_cell(&t, "%s", l ? "" : b);
+			if (!lr) {
+				for (int k = 0; k < 4; k++)
+					il_table_cell(&t, "%s", "");
+				continue;
+			}
+			il_format_stat(c, sizeof(c), &lr->blocked, 0.5);
+			il_format_stat(e, sizeof(e), &lr->blocked, 0.99);
+			il_format_stat(g, sizeof(g), &lr->blocked, -1);
+			il_table_cell(&t, "%s", sc->res[lr->res].name);
+			il_table_cell(&t, "%s", c);
+			il_table_cell(&t, "%s", e);
+			il_table_cell(&t, "%s", g);
+		}
+	}
+	il_table_print_prefixed(&t, f, pfx);
+	il_table_free(&t);
+}
+
+void drv_json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
+{
+	const struct il_engine_result *er = r->er;
+
+	(void)d;
+	il_json_str(j, "job", r->sc->file);
+	il_json_str(
+		j, "expected",
+		il_verdict_name((enum il_verdict)(IL_PASS + r->sc->g.expect)));
+	il_json_uint(j, "rounds", er->rounds);
+	il_json_uint(j, "elapsed_ns", er->elapsed_ns);
+	il_json_uint(j, "steal_ns", er->steal_ns);
+	il_json_str(j, "placement", er->placement);
+	il_json_str(j, "partitions", er->partitions);
+	il_json_str(j, "numa", er->numa);
+	il_json_str(j, "lock_placement", er->lock_placement);
+	il_json_bool(j, "hung", er->hung);
+	il_json_str(j, "hung_reason", er->hung ? er->hung_why : NULL);
+	dl_tasks_json(j, r->sc, er);
+}
+
+const struct il_task_result *drv_subject(const struct drv *d,
+					 const struct drv_run *r)
+{
+	int t = il_scenario_task(r->sc, d->fam->subject);
+
+	return t >= 0 && r->er->tasks[t].nlocks ? &r->er->tasks[t] : NULL;
+}
+
+void drv_json_subject(struct drv *d, const struct drv_run *r, struct il_json *j)
+{
+	const struct il_task_result *t = drv_subject(d, r);
+	const struct il_hist *cal =
+		r->env.calib[il_scenario_task(r->sc, d->fam->subject)];
+	struct il_blocking_stats st = { 0 };
+	struct il_hist none;
+
+	if (!t)
+		return;
+	il_hist_init(&none);
+	if (r->nck) {
+		struct il_bound_input in = {
+			.bound_ns = r->ck[0].c.bound_ns,
+			.noise_ns = r->ck[0].c.noise_ns,
+			.min_samples = 20, /* as the pi and chain checks */
+			.outlier_ns =
+				il_noise_outlier_ns(cal, r->ck[0].c.bound_ns),
+		};
+
+		il_blocking_stats(&in, t->locks[0]->samples,
+				  t->locks[0]->nsamples, &st);
+		il_json_check(j, &r->ck[0].c);
+		il_json_str(j, "expected", il_verdict_name(r->ck[0].expected));
+	}
+	il_json_uint(j, "rounds", t->locks[0]->nsamples);
+	demo_json_blocking(j, &st);
+	il_json_uint(j, "elapsed_ns", r->er->elapsed_ns);
+	il_json_uint(j, "steal_ns", r->er->steal_ns);
+	il_json_str(j, "placement", r->er->placement);
+	il_json_hist(j, "blocked_ns", &t->locks[0]->blocked);
+	il_json_hist(j, "release_to_lock_ns", &t->locks[0]->delay);
+	il_json_hist(j, "wakeup_ns", &t->wakeup);
+	il_json_hist(j, "calibration_wakeup_ns", cal ? cal : &none);
+}
+
+static void keep_row(struct drv *d, const struct drv_run *r)
+{
+	const struct il_task_result *t = drv_subject(d, r);
+	const struct il_lock_result *lr = t ? t->locks[0] : NULL;
+	static const double pct[] = { 0.5, 0.99, 0.999, -1 };
+	struct drv_row *w;
+	bool und = false;
+
+	if (!lr || d->nrows >= d->nconfigs * d->c->repeat)
+		return;
+	w = &d->rows[d->nrows++];
+	snprintf(w->cell[0], 48, "%s%s", r->name, r->tag);
+	snprintf(w->cell[1], 48, "%zu", lr->nsamples);
+	for (int k = 0; k < 4; k++)
+		il_format_stat(w->cell[2 + k], 48, &lr->blocked, pct[k]);
+	il_format_stat(w->cell[6], 48, &t->wakeup, 0.99);
+	il_format_stat(w->cell[7], 48, &t->wakeup, 0.999);
+	il_format_duration(w->cell[8], 48, r->nck ? r->ck[0].c.bound_ns : 0);
+	if (!r->nck) {
+		snprintf(w->cell[9], 48, "-");
+		return;
+	}
+	snprintf(w->cell[9], 48, "%s%s", il_verdict_name(r->ck[0].c.verdict),
+		 r->ck[0].c.verdict == r->ck[0].expected ? ""
+		 : demo_as_expected(r->ck[0].c.verdict, r->ck[0].expected,
+				    &und) &&
+				 und
+			 ? " (undecided)"
+			 : " (unexpected)");
+}
+
+void __drv_print_rows(struct drv *d, FILE *f, const char *pfx)
+{
+	const char *col[] = {
+		d->fam->config_label,
+		"rounds",
+		"blocked p50",
+		"p99",
+		"p999",
+		"max",
+		"wakeup p99",
+		"p999",
+		"bound",
+		"verdict",
+	};
+	struct il_table t;
+
+	if (d->c->quiet || !d->nrows)
+		return;
+	il_table_init(&t);
+	for (int k = 0; k < 10; k++)
+		il_table_col(&t, col[k], k && k < 9);
+	for (int i = 0; i < d->nrows; i++)
+		for (int k = 0; k < 10; k++)
+			il_table_cell(&t, "%s", d->rows[i].cell[k]);
+	il_table_print_prefixed(&t, f, pfx);
+	il_table_free(&t);
+}
+
+/* the run's scheduler and CPU counters, and each task's (counters.h) */
+static void json_counters(struct il_json *j, const struct drv_run *r)
+{
+	il_json_counts(j, "counters", &r->er->counters);
+	il_json_begin_array(j, "task_counters");
+	for (int i = 0; i < r->er->ntasks; i++) {
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "task", r->er->tasks[i].name);
+		il_json_int(j, "tid", r->er->tasks[i].tid);
+		il_json_counts(j, "counters", &r->er->tasks[i].counters);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+}
+
+static void json_checks(struct il_json *j, const struct drv_run *r)
+{
+	il_json_begin_array(j, "checks");
+	for (int i = 0; i < r->nck; i++) {
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "validator", r->ck[i].validator);
+		il_json_str(j, "task", r->ck[i].task);
+		il_json_str(j, "expected", il_verdict_name(r->ck[i].expected));
+		il_json_check(j, &r->ck[i].c);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+}
+
+void __drv_report_run(struct session *s, struct drv_run *r)
+{
+	struct drv *d = s->d;
+	const struct drv_family *f = d->fam;
+	const char *pfx = d->c->tap ? "# " : "";
+	bool detail = !d->c->quiet || d->c->tap;
+	struct il_judge_record rec;
+
+	if (detail && f->run_text) {
+		f->run_text(d, r, s->out, pfx);
+	} else if (detail && !f->subject) {
+		if (!d->c->tap) {
+			fprintf(s->out, "placement: %s (%s)\n",
+				r->er->placement, r->er->numa);
+			if (r->er->partitions[0])
+				fprintf(s->out, "partitions: %s\n",
+					r->er->partitions);
+		}
+		drv_print_tasks(s->out, r->sc, r->er, pfx);
+	}
+	drv_print_checks(d, r, s->out);
+	if (r->er->probe && r->er->probe->status != IL_PROBE_RAN &&
+	    !d->probe_said) {
+		fprintf(stderr, "%s: probe cyclictest %s: %s\n", f->prog,
+			r->er->probe->status == IL_PROBE_SKIPPED ? "skipped"
+								 : "failed",
+			r->er->probe->reason);
+		d->probe_said = true;
+	}
+	if (f->subject_table)
+		keep_row(d, r);
+	if (f->run_note && !d->c->quiet)
+		f->run_note(d, r, s->out, pfx);
+	/* the probe beside the run (probe.h): figures, or why not */
+	if (detail)
+		il_probe_report(s->out, pfx, r->er->probe);
+	fflush(s->out);
+	if (!s->json)
+		return;
+	il_json_begin_object(&s->j, NULL);
+	/* "configuration" names the run for compare and gate tools */
+	il_json_str(&s->j, "configuration", r->name);
+	il_json_int(&s->j, "repeat", r->repeat);
+	if (f->config_label)
+		il_json_str(&s->j, f->config_label, r->name);
+	if (f->json_run)
+		f->json_run(d, r, &s->j);
+	else
+		drv_json_run(d, r, &s->j);
+	json_counters(&s->j, r);
+	il_probe_json(&s->j, r->er->probe);
+	json_checks(&s->j, r);
+	if (s->have_tl)
+		il_timeline_json(&s->j, "worst_wait", &s->tl);
+	/* everything the verdicts were decided from (invlab-judge) */
+	judge_env_record(&r->env, r->mask, &rec);
+	rec.kmutex = r->kmutex;
+	il_report_judge_inputs(&s->j, r->sc, r->er, &rec);
+	il_json_end_object(&s->j);
+}
+
+int __drv_close_json(struct session *s)
+{
+	struct drv *d = s->d;
+	int ret;
+
+	il_json_end_array(&s->j);
+	il_json_bool(&s->j, "interrupted", demo_signal != 0);
+	il_report_end(&s->j, s->rc);
+	fputc('\n', s->af.f);
+	if (il_json_error(&s->j)) {
+		il_afile_abort(&s->af);
+		ret = -EIO;
+	} else {
+		ret = il_afile_commit(&s->af);
+	}
+	if (ret) {
+		/* 99 whatever the verdicts: a lost result is not a FAIL */
+		fprintf(stderr, "%s: --json: cannot write '%s': %s\n",
+			d->fam->prog, d->c->json, strerror(-ret));
+		return 99;
+	}
+	return s->rc;
+}
