@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include <invlab/report.h>
+#include <invlab/envelope.h>
+#include <invlab/json.h>
 #include <invlab/sysinfo.h>
 
 #include "config.h"

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include <invlab/hist.h>
-#include <invlab/report.h>
+#include <invlab/json.h>
 #include <invlab/verdict.h>
 
 /* ------------------------------------------------------------------ */
