@@ -185,7 +185,7 @@ void km_setup_machine(struct drv *d, const struct km_cfg *cfg)
 
 	su->cfg = cfg;
 	su->si = d->si;
-	il_fair_server_of(&su->si, &su->fs);
+	il_km_fair_server_of(&su->si, &su->fs);
 	su->cpu = drv_cpu(d, cfg->cpu);
 	su->other = (int)cfg->other_cpu;
 	for (int i = 0; su->other < 0 && i < n; i++)

@@ -133,7 +133,7 @@ static void json_run(struct il_json *j, const struct cfg *c, int k,
 	il_json_bool(j, "completed", r->completed);
 	il_json_str(j, "reason", r->completed ? NULL : r->why);
 	il_json_uint(j, "wall_ns", r->wall_ns);
-	il_json_counts(j, "counters", &r->counts);
+	il_counters_json(j, "counters", &r->counts);
 	il_json_end_object(j);
 }
 
@@ -249,7 +249,7 @@ int main(int argc, char **argv)
 		if (demo_signal)
 			break;
 		demo_run_tag(cfg.common.repeat, k, tag, sizeof(tag));
-		il_counts_line(&r.counts, line, sizeof(line));
+		il_counters_line(&r.counts, line, sizeof(line));
 		if (json)
 			json_run(&j, &cfg, k, &r);
 		if (!r.completed) {

@@ -269,13 +269,13 @@ void __drv_print_rows(struct drv *d, FILE *f, const char *pfx)
 /* the run's scheduler and CPU counters, and each task's (counters.h) */
 static void json_counters(struct il_json *j, const struct drv_run *r)
 {
-	il_json_counts(j, "counters", &r->er->counters);
+	il_counters_json(j, "counters", &r->er->counters);
 	il_json_begin_array(j, "task_counters");
 	for (int i = 0; i < r->er->ntasks; i++) {
 		il_json_begin_object(j, NULL);
 		il_json_str(j, "task", r->er->tasks[i].name);
 		il_json_int(j, "tid", r->er->tasks[i].tid);
-		il_json_counts(j, "counters", &r->er->tasks[i].counters);
+		il_counters_json(j, "counters", &r->er->tasks[i].counters);
 		il_json_end_object(j);
 	}
 	il_json_end_array(j);

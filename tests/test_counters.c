@@ -121,57 +121,64 @@ static void test_parse(void)
 {
 	uint64_t a = 0, b = 0, s = 0;
 
-	t_check_int(il_ctr_parse_status("Name:\tx\nvoluntary_ctxt_switches:\t"
-					"17\nnonvoluntary_ctxt_switches:\t4\n",
-					&a, &b),
-		    0);
+	t_check_int(
+		il_counters_parse_status("Name:\tx\nvoluntary_ctxt_switches:\t"
+					 "17\nnonvoluntary_ctxt_switches:\t4\n",
+					 &a, &b),
+		0);
 	t_check_int(a, 17);
 	t_check_int(b, 4);
-	t_check_int(il_ctr_parse_status("voluntary_ctxt_switches: 3\n", &a, &b),
+	t_check_int(il_counters_parse_status("voluntary_ctxt_switches: 3\n", &a,
+					     &b),
 		    -ENOENT);
-	t_check_int(il_ctr_parse_status("", &a, &b), -ENOENT);
-	t_check_int(il_ctr_parse_schedstat("100 250 7\n", &a, &b, &s), 0);
+	t_check_int(il_counters_parse_status("", &a, &b), -ENOENT);
+	t_check_int(il_counters_parse_schedstat("100 250 7\n", &a, &b, &s), 0);
 	t_check_int(a, 100);
 	t_check_int(b, 250);
 	t_check_int(s, 7);
-	t_check_int(il_ctr_parse_schedstat("100 250\n", &a, &b, &s), -EINVAL);
-	t_check_int(il_ctr_parse_schedstat("1 2 3 x", &a, &b, &s), -EINVAL);
-	t_check_int(il_ctr_parse_sched("se.exec_start : 1.0\n"
-				       "se.nr_migrations                     "
-				       "        :                    9\n",
-				       &a),
-		    0);
+	t_check_int(il_counters_parse_schedstat("100 250\n", &a, &b, &s),
+		    -EINVAL);
+	t_check_int(il_counters_parse_schedstat("1 2 3 x", &a, &b, &s),
+		    -EINVAL);
+	t_check_int(
+		il_counters_parse_sched("se.exec_start : 1.0\n"
+					"se.nr_migrations                     "
+					"        :                    9\n",
+					&a),
+		0);
 	t_check_int(a, 9);
-	t_check_int(il_ctr_parse_sched("nr_switches : 3\n", &a), -ENOENT);
+	t_check_int(il_counters_parse_sched("nr_switches : 3\n", &a), -ENOENT);
 }
 
 static void test_names(void)
 {
-	t_check_str(il_ctr_name(IL_CTR_SCHED_MIGRATE),
+	t_check_str(il_counters_name(IL_CTR_SCHED_MIGRATE),
 		    "sched:sched_migrate_task");
-	t_check_str(il_ctr_key(IL_CTR_CS), "context_switches");
-	t_check_int(il_ctr_lookup("cpu-migrations"), IL_CTR_MIGRATIONS);
-	t_check_int(il_ctr_lookup("cache_misses"), IL_CTR_CACHE_MISSES);
-	t_check_int(il_ctr_lookup("nope"), -1);
-	t_check_str(il_ctr_state_name(IL_CTR_NOT_SUPPORTED), "not supported");
-	t_check_str(il_ctr_state_name(IL_CTR_UNSET), "not measured");
+	t_check_str(il_counters_key(IL_CTR_CS), "context_switches");
+	t_check_int(il_counters_lookup("cpu-migrations"), IL_CTR_MIGRATIONS);
+	t_check_int(il_counters_lookup("cache_misses"), IL_CTR_CACHE_MISSES);
+	t_check_int(il_counters_lookup("nope"), -1);
+	t_check_str(il_counters_state_name(IL_CTR_NOT_SUPPORTED),
+		    "not supported");
+	t_check_str(il_counters_state_name(IL_CTR_UNSET), "not measured");
 	/* no PMU: the hardware events are not supported (as perf says) */
-	t_check_int(il_ctr_open_state(IL_CTR_CYCLES, -ENOENT),
+	t_check_int(il_counters_open_state(IL_CTR_CYCLES, -ENOENT),
 		    IL_CTR_NOT_SUPPORTED);
-	t_check_int(il_ctr_open_state(IL_CTR_INSTRUCTIONS, -EOPNOTSUPP),
+	t_check_int(il_counters_open_state(IL_CTR_INSTRUCTIONS, -EOPNOTSUPP),
 		    IL_CTR_NOT_SUPPORTED);
-	t_check_int(il_ctr_open_state(IL_CTR_CACHE_MISSES, -ENODEV),
+	t_check_int(il_counters_open_state(IL_CTR_CACHE_MISSES, -ENODEV),
 		    IL_CTR_NOT_SUPPORTED);
 	/* no privilege: there, but not available */
-	t_check_int(il_ctr_open_state(IL_CTR_CYCLES, -EACCES),
+	t_check_int(il_counters_open_state(IL_CTR_CYCLES, -EACCES),
 		    IL_CTR_NOT_AVAILABLE);
-	t_check_int(il_ctr_open_state(IL_CTR_CS, -EPERM), IL_CTR_NOT_AVAILABLE);
-	t_check_int(il_ctr_open_state(IL_CTR_CS, -ENOSYS),
+	t_check_int(il_counters_open_state(IL_CTR_CS, -EPERM),
+		    IL_CTR_NOT_AVAILABLE);
+	t_check_int(il_counters_open_state(IL_CTR_CS, -ENOSYS),
 		    IL_CTR_NOT_AVAILABLE);
 	/* a tracepoint without its id (no tracefs) */
-	t_check_int(il_ctr_open_state(IL_CTR_SCHED_SWITCH, -ENOENT),
+	t_check_int(il_counters_open_state(IL_CTR_SCHED_SWITCH, -ENOENT),
 		    IL_CTR_NOT_AVAILABLE);
-	t_check_int(il_ctr_open_state(IL_CTR_SCHED_WAKEUP, -EINVAL),
+	t_check_int(il_counters_open_state(IL_CTR_SCHED_WAKEUP, -EINVAL),
 		    IL_CTR_NOT_AVAILABLE);
 }
 
@@ -192,7 +199,7 @@ static void test_add_json(void)
 	a.c[IL_CTR_SCHED_SWITCH] = (struct il_ctr_val){ 7, IL_CTR_COUNTED, 0 };
 	b.c[IL_CTR_SCHED_SWITCH].state = IL_CTR_NOT_AVAILABLE;
 	b.c[IL_CTR_INSTRUCTIONS] = (struct il_ctr_val){ 3, IL_CTR_COUNTED, 1 };
-	il_counts_add(&a, &b);
+	il_counters_add(&a, &b);
 	t_check_int(a.c[IL_CTR_CS].v, 15);
 	t_check_int(a.c[IL_CTR_CS].state, IL_CTR_FALLBACK);
 	t_check_int(a.c[IL_CTR_CYCLES].state, IL_CTR_NOT_SUPPORTED);
@@ -207,7 +214,7 @@ static void test_add_json(void)
 	if (!f)
 		return;
 	il_json_init(&j, f);
-	il_json_counts(&j, NULL, &a);
+	il_counters_json(&j, NULL, &a);
 	t_check_int(il_json_error(&j), 0);
 	rewind(f);
 	n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -220,12 +227,12 @@ static void test_add_json(void)
 	t_check_contains(buf, "\"scaled\": [");
 	t_check(!strstr(buf, "run_delay_ns"));
 
-	il_counts_line(&a, line, sizeof(line));
+	il_counters_line(&a, line, sizeof(line));
 	t_check_contains(line, "context-switches 15");
 	t_check_contains(line, "cycles not supported");
 	t_check_contains(line, "instructions 3 (scaled)");
 	memset(&b, 0, sizeof(b));
-	t_check_str(il_counts_line(&b, line, sizeof(line)), "not measured");
+	t_check_str(il_counters_line(&b, line, sizeof(line)), "not measured");
 }
 
 static void test_sleeper(void)
@@ -239,11 +246,11 @@ static void test_sleeper(void)
 	v = &c.c[IL_CTR_VOLUNTARY];
 	cs = &c.c[IL_CTR_CS];
 	sw = &c.c[IL_CTR_SCHED_SWITCH];
-	t_check(il_ctr_has(v));
+	t_check(il_counters_has(v));
 	t_check(v->v >= SLEEPS);
-	t_check(il_ctr_has(cs));
+	t_check(il_counters_has(cs));
 	t_check(cs->v >= SLEEPS);
-	if (il_ctr_has(sw))
+	if (il_counters_has(sw))
 		t_check(sw->v >= SLEEPS);
 	else
 		t_check(sw->state == IL_CTR_NOT_AVAILABLE ||
@@ -251,7 +258,7 @@ static void test_sleeper(void)
 	/* every counter has an answer */
 	for (int k = 0; k < IL_CTR_N; k++)
 		t_check(c.c[k].state != IL_CTR_UNSET);
-	printf("# sleeper: %s\n", il_counts_line(&c, (char[512]){ 0 }, 512));
+	printf("# sleeper: %s\n", il_counters_line(&c, (char[512]){ 0 }, 512));
 }
 
 static int test_mover(void)
@@ -273,12 +280,12 @@ static int test_mover(void)
 		return 77;
 	}
 	t_check_int(count_thread(mover, &w, &c), 0);
-	t_check(il_ctr_has(&c.c[IL_CTR_MIGRATIONS]));
+	t_check(il_counters_has(&c.c[IL_CTR_MIGRATIONS]));
 	/* each move but perhaps the first (it may be there already) */
 	t_check(c.c[IL_CTR_MIGRATIONS].v >= MOVES - 1);
 	/* (sched_migrate_task counts what fires while the thread runs: the
 	 * stopper thread moves it, so it counts none here) */
-	printf("# mover: %s\n", il_counts_line(&c, (char[512]){ 0 }, 512));
+	printf("# mover: %s\n", il_counters_line(&c, (char[512]){ 0 }, 512));
 	return t_done("counters-migrate");
 }
 

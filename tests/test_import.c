@@ -140,6 +140,21 @@ static void ct_expected(const char *path, struct ct_expect *e)
 
 static void test_cyclictest(void)
 {
+	/* what a cyclictest file does not tell of its kernel */
+	static const char *const unknown[] = {
+		"kernel.proxy_exec_active",
+		"kernel.proxy_exec_in_release",
+		"kernel.config_proxy_exec",
+		"kernel.preempt_dynamic",
+		"kernel.hz",
+		"kernel.rt_group_sched",
+		"kernel.rt_runtime_us",
+		"kernel.cpus_online",
+		"kernel.numa_nodes",
+		"kernel.cgroup_version",
+		"kernel.emulated",
+		"kernel.steal_ns",
+	};
 	const char *j = t_tmp("ct-json.json"), *h = t_tmp("ct-hist.json");
 	const char *jb = t_tmp("ct-json-b.json");
 	const struct il_res_metric *mj, *mh;
@@ -210,6 +225,10 @@ static void test_cyclictest(void)
 	/* not this machine's: the source does not say */
 	t_check(json_object_is_type(get(root, "kernel.cmdline"),
 				    json_type_null));
+	/* nor these: unknown, not "no" (not false, not 0) */
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
+		t_check(json_object_is_type(get(root, unknown[i]),
+					    json_type_null));
 	t_check_int(json_object_get_int(get(root, "schema_version")), 1);
 	json_object_put(root);
 

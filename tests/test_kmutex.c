@@ -514,49 +514,49 @@ static void test_fair_server(void)
 	struct il_sysinfo si;
 	int a = 0, b = 0;
 
-	t_check_int(il_kernel_version("6.18.44-fc-v782", &a, &b), 0);
+	t_check_int(il_km_kernel_version("6.18.44-fc-v782", &a, &b), 0);
 	t_check(a == 6 && b == 18);
-	t_check_int(il_kernel_version("7.0.0-rc2", &a, &b), 0);
+	t_check_int(il_km_kernel_version("7.0.0-rc2", &a, &b), 0);
 	t_check(a == 7 && b == 0);
-	t_check_int(il_kernel_version("x.y", &a, &b), -EINVAL);
-	t_check_int(il_kernel_version("6", &a, &b), -EINVAL);
-	t_check_int(il_kernel_version(NULL, &a, &b), -EINVAL);
+	t_check_int(il_km_kernel_version("x.y", &a, &b), -EINVAL);
+	t_check_int(il_km_kernel_version("6", &a, &b), -EINVAL);
+	t_check_int(il_km_kernel_version(NULL, &a, &b), -EINVAL);
 
 	/* >= 6.12, debugfs unreadable: the defaults, and says so */
 	si = sysinfo("6.18.44", 0, 950000, -1);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check(fs.bounded);
 	t_check_int(fs.runtime_ns, 50 * MS);
 	t_check_int(fs.period_ns, 1000 * MS);
 	t_check_contains(fs.source, "default 50ms/1s");
 	/* debugfs values win */
 	si = sysinfo("6.12.1", 0, 950000, 25 * (int64_t)MS);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check_int(fs.runtime_ns, 25 * MS);
 	t_check_int(fs.period_ns, 500 * MS);
 	t_check_contains(fs.source, "from debugfs");
 	/* before the fair server: RT throttling */
 	si = sysinfo("6.6.30", 0, 900000, -1);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check(fs.bounded);
 	t_check_int(fs.runtime_ns, 100 * MS);
 	t_check_int(fs.period_ns, 1000 * MS);
 	t_check_contains(fs.source, "RT throttling");
 	/* and with that off, nothing */
 	si = sysinfo("5.15.0", 0, -1, -1);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check(!fs.bounded);
 	t_check_contains(fs.source, "no fair server");
 
 	/* B = ceil((L + tick) / Q) * P + L + tick */
 	si = sysinfo("6.18.0", 0, 950000, -1);
-	il_fair_server_of(&si, &fs);
-	t_check_int(il_rt_waiter_bound(&fs, 20 * US, 4 * MS),
+	il_km_fair_server_of(&si, &fs);
+	t_check_int(il_km_rt_waiter_bound(&fs, 20 * US, 4 * MS),
 		    1000 * MS + 20 * US + 4 * MS);
-	t_check_int(il_rt_waiter_bound(&fs, 60 * MS, 4 * MS),
+	t_check_int(il_km_rt_waiter_bound(&fs, 60 * MS, 4 * MS),
 		    2 * 1000 * MS + 64 * MS);
 	fs.runtime_ns = 0;
-	t_check_int(il_rt_waiter_bound(&fs, 20 * US, 4 * MS), 0);
+	t_check_int(il_km_rt_waiter_bound(&fs, 20 * US, 4 * MS), 0);
 }
 
 static void test_rt_waiter(void)
@@ -575,14 +575,14 @@ static void test_rt_waiter(void)
 	il_hist_init(&h);
 	fill(&h, 20 * US, 1000);
 	fill(&h, 950 * MS, 4);
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 	t_check_contains(c.evidence, "1004 calls, 4 starved over 10.0ms");
 	t_check_int(c.bound_ns, 1004 * MS);
 
 	/* far over: FAIL */
 	fill(&h, 1900 * MS, 1);
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence, "more than the run's");
 
@@ -590,29 +590,29 @@ static void test_rt_waiter(void)
 	il_hist_init(&h);
 	fill(&h, 20 * US, 1000);
 	fill(&h, 1006 * MS, 1);
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "host steal could explain");
 
 	/* too few calls: UNDECIDED; a timed-out call: FAIL */
 	il_hist_init(&h);
 	fill(&h, 20 * US, 50);
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "only 50 calls");
 	in.timed_out = 1;
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
-	t_check_int(il_check_rt_waiter(NULL, &h, &c), -EINVAL);
+	t_check_int(il_km_check_rt_waiter(NULL, &h, &c), -EINVAL);
 }
 
 static void test_share(void)
 {
 	/* the demo's throttled: fg 100, bg 10, hogs 1000; q 4 ms */
 	struct il_share_input in = {
-		.w_waiter = il_weight_load(100),
-		.w_owner = il_weight_load(10),
-		.w_others = il_weight_load(1000),
+		.w_waiter = il_km_weight_load(100),
+		.w_owner = il_km_weight_load(10),
+		.w_others = il_km_weight_load(1000),
 		.quantum_ns = 4 * MS,
 		.cs_ns = 20 * US,
 		.noise_ns = 20 * MS,
@@ -623,9 +623,9 @@ static void test_share(void)
 	struct il_check c;
 	struct il_hist h;
 
-	t_check(il_weight_load(100) == 1024.0);
+	t_check(il_km_weight_load(100) == 1024.0);
 	il_hist_init(&h);
-	il_share_stats(&in, &h, &st);
+	il_km_share_stats(&in, &h, &st);
 	/* s_w = 1024 / 11366, s_o = 102.4 / 10342.4 */
 	t_check(st.s_waiter > 0.0900 && st.s_waiter < 0.0902);
 	t_check(st.s_owner > 0.00989 && st.s_owner < 0.00991);
@@ -637,25 +637,25 @@ static void test_share(void)
 	/* waits that scale with the owner's share: FAIL */
 	fill(&h, 25 * US, 1000);
 	fill(&h, 400 * MS, 5);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_contains(c.evidence, "5 of 1005 waits exceeded");
 	t_check_contains(c.evidence, "share ratio 9.1");
-	il_share_stats(&in, &h, &st);
+	il_km_share_stats(&in, &h, &st);
 	t_check_int(st.exceed, 5);
 	t_check(st.factor > 8.9 && st.factor < 9.1);
 
 	/* an inversion is found however few waits there were */
 	il_hist_init(&h);
 	fill(&h, 400 * MS, 3);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 
 	/* two over: not enough to call it */
 	il_hist_init(&h);
 	fill(&h, 25 * US, 1000);
 	fill(&h, 400 * MS, 2);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "too few to call an inversion");
 
@@ -663,7 +663,7 @@ static void test_share(void)
 	il_hist_init(&h);
 	fill(&h, 25 * US, 1000);
 	fill(&h, 140 * MS, 5);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "host steal");
 
@@ -671,27 +671,27 @@ static void test_share(void)
 	il_hist_init(&h);
 	fill(&h, 25 * US, 1000);
 	fill(&h, 40 * MS, 20);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 	t_check_contains(c.evidence, "1020 waits, worst 40.0ms");
 
 	/* too few waits to PASS */
 	il_hist_init(&h);
 	fill(&h, 25 * US, 50);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "only 50 waits");
 
 	/* equal weights: the hypotheses cannot be told apart */
-	in.w_owner = il_weight_load(100);
-	in.w_others = il_weight_load(200);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	in.w_owner = il_km_weight_load(100);
+	in.w_others = il_km_weight_load(200);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "too close to tell apart");
 	in.w_owner = 0;
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
-	t_check_int(il_check_share(&in, NULL, &c), -EINVAL);
+	t_check_int(il_km_check_share(&in, NULL, &c), -EINVAL);
 }
 
 static void test_expect(void)
@@ -702,39 +702,39 @@ static void test_expect(void)
 	struct il_sysinfo old = sysinfo("5.10.0", 0, -1, -1);
 	char why[160];
 
-	t_check_int(il_kmutex_expect(IL_KM_CASE_THROTTLED, &off, false, why,
-				     sizeof(why)),
+	t_check_int(il_km_expect(IL_KM_CASE_THROTTLED, &off, false, why,
+				 sizeof(why)),
 		    IL_FAIL);
 	t_check_str(why, "proxy execution off");
-	t_check_int(il_kmutex_expect(IL_KM_CASE_THROTTLED, &on, false, why,
-				     sizeof(why)),
+	t_check_int(il_km_expect(IL_KM_CASE_THROTTLED, &on, false, why,
+				 sizeof(why)),
 		    IL_PASS);
-	t_check_int(il_kmutex_expect(IL_KM_CASE_THROTTLED, &unknown, false, why,
-				     sizeof(why)),
+	t_check_int(il_km_expect(IL_KM_CASE_THROTTLED, &unknown, false, why,
+				 sizeof(why)),
 		    IL_FAIL);
 	t_check_contains(why, "unknown, taken as off");
 
-	t_check_int(il_kmutex_expect(IL_KM_CASE_CROSS_CPU, &off, true, why,
-				     sizeof(why)),
+	t_check_int(il_km_expect(IL_KM_CASE_CROSS_CPU, &off, true, why,
+				 sizeof(why)),
 		    IL_FAIL);
-	t_check_int(il_kmutex_expect(IL_KM_CASE_CROSS_CPU, &on, false, why,
-				     sizeof(why)),
+	t_check_int(il_km_expect(IL_KM_CASE_CROSS_CPU, &on, false, why,
+				 sizeof(why)),
 		    IL_FAIL);
 	t_check_contains(why, "without donor migration");
-	t_check_int(il_kmutex_expect(IL_KM_CASE_CROSS_CPU, &on, true, why,
-				     sizeof(why)),
-		    IL_PASS);
+	t_check_int(
+		il_km_expect(IL_KM_CASE_CROSS_CPU, &on, true, why, sizeof(why)),
+		IL_PASS);
 	t_check_contains(why, "with donor migration");
 
-	t_check_int(il_kmutex_expect(IL_KM_CASE_RT_WAITER, &off, false, why,
-				     sizeof(why)),
+	t_check_int(il_km_expect(IL_KM_CASE_RT_WAITER, &off, false, why,
+				 sizeof(why)),
 		    IL_PASS);
 	t_check_contains(why, "fair server");
-	t_check_int(il_kmutex_expect(IL_KM_CASE_RT_WAITER, &old, false, why,
-				     sizeof(why)),
+	t_check_int(il_km_expect(IL_KM_CASE_RT_WAITER, &old, false, why,
+				 sizeof(why)),
 		    IL_FAIL);
-	t_check_int(il_kmutex_expect(IL_KM_CASE_CONTENTION, &old, false, why,
-				     sizeof(why)),
+	t_check_int(il_km_expect(IL_KM_CASE_CONTENTION, &old, false, why,
+				 sizeof(why)),
 		    IL_PASS);
 }
 
@@ -752,7 +752,7 @@ static struct il_km_judge_input km_input(enum il_km_config c, int slow)
 	fill(&km_blocked, 100 * US, slow);
 	fill(&km_blocked, 5 * US, 100 - slow);
 	km_si = sysinfo("6.18.44", 0, 950000, -1);
-	il_fair_server_of(&km_si, &km_fs);
+	il_km_fair_server_of(&km_si, &km_fs);
 	return (struct il_km_judge_input){
 		.config = c,
 		.via = IL_KM_VIA_SYSCALL,
@@ -868,16 +868,16 @@ static void test_km_share(void)
 	t_check_str(out.check.bound_name, "waiter's share (proxy execution)");
 	/* judged from the weights, quantum, section and steal given */
 	si = (struct il_share_input){
-		.w_waiter = il_weight_load(100),
-		.w_owner = il_weight_load(10),
-		.w_others = il_weight_load(1000),
+		.w_waiter = il_km_weight_load(100),
+		.w_owner = il_km_weight_load(10),
+		.w_others = il_km_weight_load(1000),
 		.quantum_ns = 3 * MS,
 		.cs_ns = 20 * US,
 		.noise_ns = 0,
 		.min_samples = 100,
 		.min_exceed = 3,
 	};
-	il_share_stats(&si, &km_blocked, &st);
+	il_km_share_stats(&si, &km_blocked, &st);
 	t_check_int(out.share.threshold_ns, st.threshold_ns);
 	t_check_int(out.share.b_owner_ns, st.b_owner_ns);
 	t_check_int(out.check.bound_ns, st.threshold_ns);
@@ -926,7 +926,7 @@ static void test_km_rt_waiter(void)
 
 	/* the fair server bounds it on 6.18: PASS expected */
 	in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
-	bound = il_rt_waiter_bound(&km_fs, in.cost_ns, in.tick_ns);
+	bound = il_km_rt_waiter_bound(&km_fs, in.cost_ns, in.tick_ns);
 	t_check_int(il_km_judge(&in, &out), 0);
 	t_check(out.judged);
 	t_check(!out.informational);
@@ -966,7 +966,7 @@ static void test_km_rt_waiter(void)
 	/* no fair server or throttling: FAIL expected */
 	in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
 	km_si = sysinfo("5.10.0", 0, -1, -1);
-	il_fair_server_of(&km_si, &km_fs);
+	il_km_fair_server_of(&km_si, &km_fs);
 	t_check_int(il_km_judge(&in, &out), 0);
 	t_check_int(out.expected, IL_FAIL);
 }
@@ -1240,7 +1240,7 @@ static void test_km_traced_input(void)
 	struct il_attr_summary a = { .traced = 100 };
 	struct il_km_judge_input in = km_input(IL_KM_CONFIG_RT_WAITER, 0);
 	struct il_km_judged out;
-	uint64_t lim = il_rt_waiter_bound(&km_fs, in.cost_ns, in.tick_ns) +
+	uint64_t lim = il_km_rt_waiter_bound(&km_fs, in.cost_ns, in.tick_ns) +
 		       in.noise_ns;
 
 	/* the calls' histogram has one call over the limit; the trace's
@@ -1612,16 +1612,16 @@ static void test_mut_kernel_version(void)
 {
 	int a = -1, b = -1;
 
-	t_check_int(il_kernel_version("0.0", &a, &b), 0);
+	t_check_int(il_km_kernel_version("0.0", &a, &b), 0);
 	t_check(a == 0 && b == 0);
-	t_check_int(il_kernel_version("1000.1000", &a, &b), 0);
+	t_check_int(il_km_kernel_version("1000.1000", &a, &b), 0);
 	t_check(a == 1000 && b == 1000);
-	t_check_int(il_kernel_version("1001.0", &a, &b), -EINVAL);
-	t_check_int(il_kernel_version("0.1001", &a, &b), -EINVAL);
-	t_check_int(il_kernel_version("-1.5", &a, &b), -EINVAL);
-	t_check_int(il_kernel_version("6.-1", &a, &b), -EINVAL);
+	t_check_int(il_km_kernel_version("1001.0", &a, &b), -EINVAL);
+	t_check_int(il_km_kernel_version("0.1001", &a, &b), -EINVAL);
+	t_check_int(il_km_kernel_version("-1.5", &a, &b), -EINVAL);
+	t_check_int(il_km_kernel_version("6.-1", &a, &b), -EINVAL);
 	/* no major number, even when a dot follows */
-	t_check_int(il_kernel_version(".5", &a, &b), -EINVAL);
+	t_check_int(il_km_kernel_version(".5", &a, &b), -EINVAL);
 	t_check(a == 1000 && b == 1000);
 }
 
@@ -1632,20 +1632,20 @@ static void test_mut_fair_server(void)
 
 	/* 6.11 is the last kernel without the fair server, 7.0 has it */
 	si = sysinfo("6.11.9", 0, 950000, 25 * (int64_t)MS);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check_contains(fs.source, "RT throttling");
 	t_check_int(fs.runtime_ns, 50 * MS);
 	si = sysinfo("7.0.0", 0, 950000, 25 * (int64_t)MS);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check_contains(fs.source, "from debugfs");
 	t_check_int(fs.runtime_ns, 25 * MS);
 	/* before 6, a high minor number does not make it 6.12 */
 	si = sysinfo("5.15.0", 0, 950000, 25 * (int64_t)MS);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check_contains(fs.source, "RT throttling");
 	/* an unreadable release is taken as a current kernel */
 	si = sysinfo("", 0, 950000, -1);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check(fs.bounded);
 	t_check_contains(fs.source, "fair server, default");
 
@@ -1653,42 +1653,42 @@ static void test_mut_fair_server(void)
 	si = sysinfo("6.18.0", 0, 950000, -1);
 	si.fair_server_runtime_ns = 0;
 	si.fair_server_period_ns = 500 * (int64_t)MS;
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check_int(fs.runtime_ns, 50 * MS);
 	t_check_int(fs.period_ns, 1000 * MS);
 	t_check_contains(fs.source, "debugfs not readable");
 	si.fair_server_runtime_ns = 25 * (int64_t)MS;
 	si.fair_server_period_ns = 0;
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check_int(fs.runtime_ns, 50 * MS);
 	t_check_int(fs.period_ns, 1000 * MS);
 	si.fair_server_period_ns = 1;
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check_int(fs.runtime_ns, 25 * MS);
 	t_check_int(fs.period_ns, 1);
 
 	/* RT throttling at 0 us leaves the whole period to CFS */
 	si = sysinfo("6.6.0", 0, 0, -1);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check(fs.bounded);
 	t_check_int(fs.runtime_ns, 1000 * MS);
 	t_check_int(fs.period_ns, 1000 * MS);
 	/* at 100 % of the period it leaves nothing: unbounded */
 	si = sysinfo("6.6.0", 0, 1000000, -1);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check(!fs.bounded);
 	si = sysinfo("6.6.0", 0, 999999, -1);
-	il_fair_server_of(&si, &fs);
+	il_km_fair_server_of(&si, &fs);
 	t_check(fs.bounded);
 	t_check_int(fs.runtime_ns, 1 * US);
 
 	/* no bound from a server without a period, or without runtime */
 	fs.runtime_ns = 50 * MS;
 	fs.period_ns = 0;
-	t_check_int(il_rt_waiter_bound(&fs, 20 * US, 4 * MS), 0);
+	t_check_int(il_km_rt_waiter_bound(&fs, 20 * US, 4 * MS), 0);
 	fs.runtime_ns = 0;
 	fs.period_ns = 1000 * MS;
-	t_check_int(il_rt_waiter_bound(&fs, 20 * US, 4 * MS), 0);
+	t_check_int(il_km_rt_waiter_bound(&fs, 20 * US, 4 * MS), 0);
 }
 
 static void test_mut_rt_waiter(void)
@@ -1707,33 +1707,33 @@ static void test_mut_rt_waiter(void)
 	struct il_hist h;
 
 	il_hist_init(&h);
-	t_check_int(il_check_rt_waiter(&in, NULL, &c), -EINVAL);
-	t_check_int(il_check_rt_waiter(&in, &h, NULL), -EINVAL);
+	t_check_int(il_km_check_rt_waiter(&in, NULL, &c), -EINVAL);
+	t_check_int(il_km_check_rt_waiter(&in, &h, NULL), -EINVAL);
 
 	/* over by exactly the steal: UNDECIDED; by one ns more: FAIL */
 	il_hist_init(&h);
 	fill(&h, 20 * US, 200);
 	fill(&h, limit + in.steal_ns, 1);
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	fill(&h, limit + in.steal_ns + 1, 1);
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	/* exactly at bound + noise is within */
 	il_hist_init(&h);
 	fill(&h, 20 * US, 200);
 	fill(&h, limit, 1);
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 
 	/* min_samples calls are enough, one fewer is not */
 	il_hist_init(&h);
 	fill(&h, 20 * US, (int)in.min_samples);
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 	il_hist_init(&h);
 	fill(&h, 20 * US, (int)in.min_samples - 1);
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 
 	/* a bucket that starts at long_ns is not counted as over it */
@@ -1741,11 +1741,11 @@ static void test_mut_rt_waiter(void)
 	fill(&h, 20 * US, 200);
 	fill(&h, edge, 3);
 	in.long_ns = edge;
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 	t_check_contains(c.evidence, "203 calls, 0 starved");
 	in.long_ns = edge - 1;
-	t_check_int(il_check_rt_waiter(&in, &h, &c), 0);
+	t_check_int(il_km_check_rt_waiter(&in, &h, &c), 0);
 	t_check_contains(c.evidence, "203 calls, 3 starved");
 }
 
@@ -1768,33 +1768,33 @@ static void test_mut_share(void)
 	struct il_hist h;
 
 	il_hist_init(&h);
-	t_check_int(il_check_share(NULL, &h, &c), -EINVAL);
-	t_check_int(il_check_share(&in, &h, NULL), -EINVAL);
+	t_check_int(il_km_check_share(NULL, &h, &c), -EINVAL);
+	t_check_int(il_km_check_share(&in, &h, NULL), -EINVAL);
 
 	/* rho exactly RHO_MIN (4) is far enough apart; just below is not */
 	il_hist_init(&h);
 	fill(&h, 1 * MS, 200);
-	il_share_stats(&in, &h, &st);
+	il_km_share_stats(&in, &h, &st);
 	t_check(st.rho == 4.0);
 	t_check_int(st.b_waiter_ns, 8 * MS);
 	t_check_int(st.b_owner_ns, 32 * MS);
 	t_check_int(st.threshold_ns, 16 * MS);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 	w = in;
 	w.w_waiter = 7.99;
-	t_check_int(il_check_share(&w, &h, &c), 0);
+	t_check_int(il_km_check_share(&w, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "too close to tell apart");
 
 	/* min_samples waits are enough to PASS, one fewer is not */
 	il_hist_init(&h);
 	fill(&h, 1 * MS, (int)in.min_samples);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_PASS);
 	il_hist_init(&h);
 	fill(&h, 1 * MS, (int)in.min_samples - 1);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 
 	/* exactly min_exceed waits over the threshold, by exactly the
@@ -1802,51 +1802,51 @@ static void test_mut_share(void)
 	il_hist_init(&h);
 	fill(&h, 1 * MS, 200);
 	fill(&h, 16 * MS + in.noise_ns, (int)in.min_exceed);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "host steal");
 	fill(&h, 16 * MS + in.noise_ns + 1, 1);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 	il_hist_init(&h);
 	fill(&h, 1 * MS, 200);
 	fill(&h, 16 * MS + in.noise_ns + 1, (int)in.min_exceed - 1);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "too few");
 	fill(&h, 16 * MS + in.noise_ns + 1, 1);
-	t_check_int(il_check_share(&in, &h, &c), 0);
+	t_check_int(il_km_check_share(&in, &h, &c), 0);
 	t_check_int(c.verdict, IL_FAIL);
 
 	/* no owner weight, no waiter weight, weights summing to zero: no
 	 * share bound, and nothing computed */
 	w = in;
 	w.w_owner = 0;
-	t_check_int(il_check_share(&w, &h, &c), 0);
+	t_check_int(il_km_check_share(&w, &h, &c), 0);
 	t_check_int(c.verdict, IL_UNDECIDED);
 	t_check_contains(c.evidence, "no weights");
-	il_share_stats(&w, &h, &st);
+	il_km_share_stats(&w, &h, &st);
 	t_check(st.rho == 0 && st.s_owner == 0 && st.s_waiter == 0);
 	t_check_int(st.threshold_ns, 0);
 	w = in;
 	w.w_waiter = 0;
-	il_share_stats(&w, &h, &st);
+	il_km_share_stats(&w, &h, &st);
 	t_check(st.rho == 0 && st.s_owner == 0 && st.s_waiter == 0);
 	t_check_int(st.threshold_ns, 0);
 	w = in;
 	w.w_others = -9;
-	il_share_stats(&w, &h, &st);
+	il_km_share_stats(&w, &h, &st);
 	t_check(st.rho == 0 && st.s_owner == 0 && st.s_waiter == 0);
 
 	/* no histogram: the bounds, but nothing counted */
-	il_share_stats(&in, NULL, &st);
+	il_km_share_stats(&in, NULL, &st);
 	t_check_int(st.threshold_ns, 16 * MS);
 	t_check_int(st.exceed, 0);
 	t_check(st.factor == 0);
 	/* a zero quantum gives a zero bound, and no factor of it */
 	w = in;
 	w.quantum_ns = 0;
-	il_share_stats(&w, &h, &st);
+	il_km_share_stats(&w, &h, &st);
 	t_check_int(st.b_waiter_ns, 0);
 	t_check(st.factor == 0);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The command-line helpers the result tools share (args.h). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <invlab/strbuf.h>
@@ -13,6 +14,24 @@ int il_res_count_after_dashdash(int argc, char *const *argv)
 		if (!strcmp(argv[i], "--"))
 			return argc - i - 1;
 	return -1;
+}
+
+int il_res_parse_alpha(const char *s, double *alpha, char *err, size_t errlen)
+{
+	char *end;
+	double a;
+
+	errno = 0;
+	a = strtod(s, &end);
+	if (errno || end == s || *end || !(a > 0 && a <= 0.5)) {
+		il_setf(err, errlen,
+			"--alpha: '%s' is not a level between 0 and 0.5 "
+			"(e.g. 0.05)",
+			s);
+		return -EINVAL;
+	}
+	*alpha = a;
+	return 0;
 }
 
 int il_res_load_status(int ret)

@@ -30,6 +30,30 @@
 	}
 
 /*
+ * The significance rows of the tools that test over runs (compare,
+ * gate): --alpha P, a string read by il_res_parse_alpha, and
+ * --correction holm|bh|none, the int index of an enum il_res_correction.
+ * The same option in both, declared here once; each tool's help says
+ * what it applies to.
+ */
+#define IL_RES_OPT_ALPHA(off, text)                                            \
+	{                                                                      \
+		.name = "alpha", .type = IL_OPT_STRING, .offset = (off),       \
+		.def = "0.05", .metavar = "P", .help = text,                   \
+	}
+#define IL_RES_OPT_CORRECTION(off, text)                                       \
+	{                                                                      \
+		.name = "correction", .short_name = 'c',                       \
+		.type = IL_OPT_CHOICE, .offset = (off), .def = "holm",         \
+		.choices = "holm|bh|none", .metavar = "METHOD", .help = text,  \
+	}
+/*
+ * --alpha's value: a significance level, 0 < P <= 0.5.  0, or -EINVAL
+ * with "--alpha: ..." in err.
+ */
+int il_res_parse_alpha(const char *s, double *alpha, char *err, size_t errlen);
+
+/*
  * Two sides on one command line: "BASE... -- CAND...".  il_opt_parse ends
  * the options at the first "--" and drops it, so count what follows it
  * beforehand: those are the last operands after parsing.  Returns that

@@ -120,26 +120,17 @@ static const struct il_opt opts[] = {
 		  "percentiles, welch for the mean and rank for min and max.  "
 		  "When each side is a single run, a pooled-sample test, "
 		  "labelled so, whatever TEST is" },
-	{ .name = "alpha",
-	  .type = IL_OPT_STRING,
-	  .offset = O(alpha),
-	  .def = "0.05",
-	  .metavar = "P",
-	  .help = "significance level of the whole comparison: a row is "
-		  "significant when its corrected p-value is below P (0 < P "
-		  "<= 0.5)" },
-	{ .name = "correction",
-	  .short_name = 'c',
-	  .type = IL_OPT_CHOICE,
-	  .offset = O(correction),
-	  .def = "holm",
-	  .choices = "holm|bh|none",
-	  .metavar = "METHOD",
-	  .help = "correction for testing all rows of the comparison "
-		  "together: holm bounds the chance of any false 'worse' or "
-		  "'better' by --alpha (family-wise), bh (Benjamini-Hochberg) "
-		  "the expected share of false ones among them; none tests "
-		  "each row alone" },
+	IL_RES_OPT_ALPHA(O(alpha),
+			 "significance level of the whole comparison: a row is "
+			 "significant when its corrected p-value is below P "
+			 "(0 < P <= 0.5)"),
+	IL_RES_OPT_CORRECTION(
+		O(correction),
+		"correction for testing all rows of the comparison "
+		"together: holm bounds the chance of any false 'worse' or "
+		"'better' by --alpha (family-wise), bh (Benjamini-Hochberg) "
+		"the expected share of false ones among them; none tests "
+		"each row alone"),
 	{ .name = "threshold",
 	  .type = IL_OPT_STRING,
 	  .offset = O(threshold),
@@ -1163,16 +1154,8 @@ static int parse_lists(struct cmp *c, char *err, size_t len)
 	char *copy, *save = NULL, *end;
 	double a;
 
-	errno = 0;
-	a = strtod(cfg->alpha, &end);
-	if (errno || end == cfg->alpha || *end || !(a > 0 && a <= 0.5)) {
-		snprintf(err, len,
-			 "--alpha: '%s' is not a level between 0 "
-			 "and 0.5 (e.g. 0.05)",
-			 cfg->alpha);
+	if (il_res_parse_alpha(cfg->alpha, &c->o.alpha, err, len))
 		return -EINVAL;
-	}
-	c->o.alpha = a;
 	errno = 0;
 	a = strtod(cfg->threshold, &end);
 	if (errno || end == cfg->threshold || *end || !(a >= 0 && a <= 100)) {

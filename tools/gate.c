@@ -141,24 +141,17 @@ static const struct il_opt opts[] = {
 		  "no results match (error: a mistake in the profile, exit 2 "
 		  "with the closest name; skip or fail it), or a regression "
 		  "check without --baseline (skipped unless fail)" },
-	{ .name = "alpha",
-	  .type = IL_OPT_STRING,
-	  .offset = O(alpha),
-	  .def = "0.05",
-	  .metavar = "P",
-	  .help = "significance level of regression checks: an increase over "
-		  "the limit fails only when its p-value, corrected over all "
-		  "regression checks of the gate, is below P (0 < P <= 0.5)" },
-	{ .name = "correction",
-	  .short_name = 'c',
-	  .type = IL_OPT_CHOICE,
-	  .offset = O(correction),
-	  .def = "holm",
-	  .choices = "holm|bh|none",
-	  .metavar = "METHOD",
-	  .help = "correction over the regression checks tested together, as "
-		  "invlab-compare's: holm (family-wise), bh "
-		  "(Benjamini-Hochberg, false discovery rate) or none" },
+	IL_RES_OPT_ALPHA(
+		O(alpha),
+		"significance level of regression checks: an increase "
+		"over the limit fails only when its p-value, corrected "
+		"over all regression checks of the gate, is below P "
+		"(0 < P <= 0.5)"),
+	IL_RES_OPT_CORRECTION(
+		O(correction),
+		"correction over the regression checks tested together, as "
+		"invlab-compare's: holm (family-wise), bh "
+		"(Benjamini-Hochberg, false discovery rate) or none"),
 	IL_RES_OPT_MAX_INPUT(O(max_input)),
 	{ .name = NULL },
 };
@@ -1396,19 +1389,9 @@ int main(int argc, char **argv)
 				"Try 'invlab-gate --help'.\n");
 		return 2;
 	}
-	{
-		char *end;
-
-		errno = 0;
-		gt.alpha = strtod(cfg.alpha, &end);
-		if (errno || end == cfg.alpha || *end ||
-		    !(gt.alpha > 0 && gt.alpha <= 0.5)) {
-			fprintf(stderr,
-				"invlab-gate: --alpha: '%s' is not a "
-				"level between 0 and 0.5 (e.g. 0.05)\n",
-				cfg.alpha);
-			return 2;
-		}
+	if (il_res_parse_alpha(cfg.alpha, &gt.alpha, err, sizeof(err))) {
+		fprintf(stderr, "invlab-gate: %s\n", err);
+		return 2;
 	}
 	if (first >= argc) {
 		fprintf(stderr, "invlab-gate: no result files given\n"

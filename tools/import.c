@@ -170,25 +170,6 @@ static const struct il_opt opts[] = {
 
 static const struct il_opt *const tables[] = { opts, NULL };
 
-/* A fingerprint of nothing known: every field reads as null. */
-static void unknown_sysinfo(struct il_sysinfo *si)
-{
-	memset(si, 0, sizeof(*si));
-	si->config_proxy_exec = -1;
-	si->proxy_exec_active = -1;
-	si->preempt_dynamic = -1;
-	si->hz = -1;
-	si->rt_group_sched = -1;
-	si->rt_runtime_us = IL_RT_RUNTIME_UNKNOWN;
-	si->rt_period_us = -1;
-	si->fair_server_runtime_ns = -1;
-	si->fair_server_period_ns = -1;
-	si->cpus_online = -1;
-	si->numa_nodes = -1;
-	si->cgroup_version = -1;
-	si->steal_ns = IL_STEAL_UNKNOWN;
-}
-
 /*
  * One string field: the source's value, or the option's.  Both given and
  * different is a mistake to point out, not to settle silently.
@@ -212,7 +193,7 @@ static int fingerprint(const struct cfg *c, const struct il_imp_result *res,
 {
 	const struct il_imp_kernel *k = &res->kernel;
 
-	unknown_sysinfo(si);
+	il_sysinfo_unknown(si);
 	if (fp_field(si->release, sizeof(si->release), k->release, c->release,
 		     "kernel-release", err, errlen) ||
 	    fp_field(si->version, sizeof(si->version), k->version, c->kversion,

@@ -34,7 +34,7 @@
 /* rho below this: B_w and B_o differ by less than 2x each way */
 #define RHO_MIN 4.0
 
-int il_kernel_version(const char *release, int *major, int *minor)
+int il_km_kernel_version(const char *release, int *major, int *minor)
 {
 	char *end;
 	long a, b;
@@ -52,10 +52,11 @@ int il_kernel_version(const char *release, int *major, int *minor)
 	return 0;
 }
 
-void il_fair_server_of(const struct il_sysinfo *si, struct il_fair_server *fs)
+void il_km_fair_server_of(const struct il_sysinfo *si,
+			  struct il_fair_server *fs)
 {
 	int maj = 0, min = 0;
-	bool known = !il_kernel_version(si->release, &maj, &min);
+	bool known = !il_km_kernel_version(si->release, &maj, &min);
 
 	memset(fs, 0, sizeof(*fs));
 	fs->runtime_ns = FS_RUNTIME_DEFAULT;
@@ -94,8 +95,8 @@ void il_fair_server_of(const struct il_sysinfo *si, struct il_fair_server *fs)
 		 min);
 }
 
-uint64_t il_rt_waiter_bound(const struct il_fair_server *fs, uint64_t cs_ns,
-			    uint64_t tick_ns)
+uint64_t il_km_rt_waiter_bound(const struct il_fair_server *fs, uint64_t cs_ns,
+			       uint64_t tick_ns)
 {
 	uint64_t windows;
 
@@ -183,21 +184,21 @@ static int check_rt_waiter_(const struct il_rt_waiter_input *in,
 	return 0;
 }
 
-int il_check_rt_waiter(const struct il_rt_waiter_input *in,
-		       const struct il_hist *h, struct il_check *out)
+int il_km_check_rt_waiter(const struct il_rt_waiter_input *in,
+			  const struct il_hist *h, struct il_check *out)
 {
 	return il_check_none(out, check_rt_waiter_(in, h, out),
 			     "rt-waiter check");
 }
 
-double il_weight_load(unsigned cpu_weight)
+double il_km_weight_load(unsigned cpu_weight)
 {
 	/* sched_weight_from_cgroup() and cpu.shares = w * 1024 / 100 */
 	return (double)cpu_weight * 1024.0 / 100.0;
 }
 
-void il_share_stats(const struct il_share_input *in, const struct il_hist *h,
-		    struct il_share_stats *st)
+void il_km_share_stats(const struct il_share_input *in, const struct il_hist *h,
+		       struct il_share_stats *st)
 {
 	double q = (double)(in->quantum_ns + in->cs_ns), all, bw, bo;
 
@@ -228,7 +229,7 @@ static int check_share_(const struct il_share_input *in,
 	if (!in || !h || !out)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	il_share_stats(in, h, &st);
+	il_km_share_stats(in, h, &st);
 	out->bound_name = "waiter's share (proxy execution)";
 	out->bound_ns = st.threshold_ns;
 	out->noise_ns = in->noise_ns;
@@ -296,15 +297,15 @@ static int check_share_(const struct il_share_input *in,
 	return 0;
 }
 
-int il_check_share(const struct il_share_input *in, const struct il_hist *h,
-		   struct il_check *out)
+int il_km_check_share(const struct il_share_input *in, const struct il_hist *h,
+		      struct il_check *out)
 {
 	return il_check_none(out, check_share_(in, h, out), "share check");
 }
 
-enum il_verdict il_kmutex_expect(enum il_km_expect_case c,
-				 const struct il_sysinfo *si,
-				 bool donor_migration, char *why, size_t len)
+enum il_verdict il_km_expect(enum il_km_expect_case c,
+			     const struct il_sysinfo *si, bool donor_migration,
+			     char *why, size_t len)
 {
 	struct il_fair_server fs;
 	const char *pe = si->proxy_exec_active == 1   ? "proxy execution on"
@@ -331,7 +332,7 @@ enum il_verdict il_kmutex_expect(enum il_km_expect_case c,
 				 : "");
 		return IL_FAIL;
 	case IL_KM_CASE_RT_WAITER:
-		il_fair_server_of(si, &fs);
+		il_km_fair_server_of(si, &fs);
 		snprintf(why, len, "bounded by %s", fs.source);
 		return fs.bounded ? IL_PASS : IL_FAIL;
 	}
@@ -500,9 +501,9 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 	case IL_KM_CONFIG_THROTTLED:
 	case IL_KM_CONFIG_CROSS_CPU: {
 		struct il_share_input si = {
-			.w_waiter = il_weight_load(100),
-			.w_owner = il_weight_load(in->bg_weight),
-			.w_others = il_weight_load(in->hog_weight),
+			.w_waiter = il_km_weight_load(100),
+			.w_owner = il_km_weight_load(in->bg_weight),
+			.w_others = il_km_weight_load(in->hog_weight),
 			.quantum_ns = in->quantum_ns,
 			.cs_ns = in->cost_ns,
 			.noise_ns = in->steal_ns,
@@ -513,19 +514,19 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 		ec = in->config == IL_KM_CONFIG_THROTTLED
 			     ? IL_KM_CASE_THROTTLED
 			     : IL_KM_CASE_CROSS_CPU;
-		ret = il_check_share(&si, h, &out->check);
+		ret = il_km_check_share(&si, h, &out->check);
 		if (ret)
 			return km_fail(out, ret,
 				       "the share check could not "
 				       "run");
-		il_share_stats(&si, h, &out->share);
+		il_km_share_stats(&si, h, &out->share);
 		lim = out->check.bound_ns;
 		break;
 	}
 	case IL_KM_CONFIG_RT_WAITER: {
 		struct il_rt_waiter_input ri = {
-			.bound_ns = il_rt_waiter_bound(in->fs, in->cost_ns,
-						       in->tick_ns),
+			.bound_ns = il_km_rt_waiter_bound(in->fs, in->cost_ns,
+							  in->tick_ns),
 			.noise_ns = in->noise_ns,
 			.steal_ns = in->steal_ns,
 			.long_ns = IL_KM_STARVED_NS,
@@ -534,7 +535,7 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 		};
 
 		ec = IL_KM_CASE_RT_WAITER;
-		ret = il_check_rt_waiter(&ri, h, &out->check);
+		ret = il_km_check_rt_waiter(&ri, h, &out->check);
 		if (ret)
 			return km_fail(out, ret,
 				       "the rt-waiter check could "
@@ -546,9 +547,8 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 		return 0;
 	}
 	out->judged = true;
-	out->expected =
-		il_kmutex_expect(ec, in->si, in->donor_migration,
-				 out->expect_why, sizeof(out->expect_why));
+	out->expected = il_km_expect(ec, in->si, in->donor_migration,
+				     out->expect_why, sizeof(out->expect_why));
 	/*
 	 * The share cases are expected to fail without proxy execution only
 	 * where the owner is known to be off the CPU while it owns the mutex
@@ -624,7 +624,7 @@ int il_km_model(const struct il_scenario *sc, const struct il_engine_result *er,
 		snprintf(why, len, "rt-waiter: fg's wakeup was not calibrated");
 		return -EINVAL;
 	}
-	il_fair_server_of(km->si, fs);
+	il_km_fair_server_of(km->si, fs);
 	in->config = (enum il_km_config)km->config;
 	in->via = sc->res[k].k.via;
 	in->recipe = sc->res[k].k.type - IL_RES_RENAME;

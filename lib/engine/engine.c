@@ -244,7 +244,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	__il_prepare_tasks(e);
 	/* the tracepoint ids, before there are threads (counters.h) */
 	if (il_counters_wanted())
-		(void)il_ctr_tracepoint_id("sched", "sched_switch");
+		(void)il_counters_tracepoint_id("sched", "sched_switch");
 
 	for (int i = 0; i < e->n; i++) {
 		ret = __il_start_thread(&e->t[i]);
@@ -384,7 +384,8 @@ stop:
 		if (ctr[i].tid < 0)
 			continue;
 		if (!il_counters_read(&ctr[i], &res->tasks[i].counters))
-			il_counts_add(&res->counters, &res->tasks[i].counters);
+			il_counters_add(&res->counters,
+					&res->tasks[i].counters);
 		il_counters_close(&ctr[i]);
 	}
 	res->stopped =

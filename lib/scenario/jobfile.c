@@ -62,23 +62,6 @@ static int rfail(struct reader *r, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (is_blank(*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && is_blank(e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 static const struct il_opt section_words[] = {
 	{ .name = "global" },
 	{ .name = "resource" },
@@ -124,7 +107,7 @@ static int read_header(struct reader *r, const char *line, char *inner,
 	name = inner + strcspn(inner, " \t");
 	if (*name)
 		*name++ = '\0';
-	name = trim(name);
+	name = il_ini_trim(name);
 
 	if (!strcmp(type, "global")) {
 		if (*name)

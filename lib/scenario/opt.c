@@ -50,7 +50,6 @@
  * 64K), so every number in a message can be typed back.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,8 +64,6 @@
 /* --help layout: help text starts at most at this column, wraps at 79 */
 #define HELP_COL_MAX 30
 #define HELP_WIDTH   79
-/* longest name the edit distance is computed for */
-#define SUGGEST_MAX_LEN 64
 
 #define COMMON(field) offsetof(struct il_common_cfg, field)
 
@@ -272,118 +269,17 @@ static const struct il_opt *find_short(const struct il_opt *const *tables,
 	return NULL;
 }
 
-/* Levenshtein distance, two rows; UINT_MAX when a string is too long */
-static unsigned int edit_distance(const char *a, size_t la, const char *b,
-				  size_t lb)
-{
-	unsigned int row[SUGGEST_MAX_LEN + 1];
-
-	if (la > SUGGEST_MAX_LEN || lb > SUGGEST_MAX_LEN)
-		return UINT_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned int)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned int diag = row[0];
-
-		row[0] = (unsigned int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned int up = row[j];
-			unsigned int best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-/*
- * Closest-candidate search shared by option names and choice values.
- * A candidate is close when its distance is at most max(2, len / 3) of
- * the typed length, and also below that length, so that "-ab" does not
- * suggest "tap" (everything short is within 2 edits of everything
- * short).  A unique prefix wins over both: "--prot" was an abbreviation
- * of --protocol (getopt would have accepted it), not a typo of --prio.
- */
-struct suggest {
-	const char *typed;
-	size_t typed_len;
-	const char *best;
-	size_t best_len;
-	unsigned int best_dist;
-	const char *prefix;
-	size_t prefix_len;
-	int prefixes;
-};
-
-static void suggest_init(struct suggest *s, const char *typed, size_t len)
-{
-	memset(s, 0, sizeof(*s));
-	s->typed = typed;
-	s->typed_len = len;
-	s->best_dist = UINT_MAX;
-}
-
-static void suggest_consider(struct suggest *s, const char *cand, size_t len)
-{
-	unsigned int d = edit_distance(s->typed, s->typed_len, cand, len);
-	unsigned int limit = (unsigned int)(s->typed_len / 3);
-
-	if (limit < 2)
-		limit = 2;
-	if (d <= limit && d < s->typed_len && d < s->best_dist) {
-		s->best = cand;
-		s->best_len = len;
-		s->best_dist = d;
-	}
-	if (s->typed_len && s->typed_len < len &&
-	    !strncmp(cand, s->typed, s->typed_len)) {
-		s->prefix = cand;
-		s->prefix_len = len;
-		s->prefixes++;
-	}
-}
-
-static const char *suggest_result(const struct suggest *s, size_t *len)
-{
-	if (s->prefixes == 1) {
-		*len = s->prefix_len;
-		return s->prefix;
-	}
-	if (s->best) {
-		*len = s->best_len;
-		return s->best;
-	}
-	return NULL;
-}
-
-const char *il_suggest(const char *typed, const char *const *cands, size_t n)
-{
-	struct suggest s;
-	size_t rlen;
-
-	suggest_init(&s, typed, strlen(typed));
-	for (size_t i = 0; i < n; i++)
-		if (cands[i])
-			suggest_consider(&s, cands[i], strlen(cands[i]));
-	return suggest_result(&s, &rlen);
-}
-
 static const char *suggest_n(const struct il_opt *const *tables,
 			     const char *name, size_t len)
 {
-	struct suggest s;
+	struct il_suggest s;
 	size_t rlen;
 
-	suggest_init(&s, name, len);
+	il_suggest_init(&s, name, len);
 	for (const struct il_opt *const *t = tables; t && *t; t++)
 		for (const struct il_opt *o = *t; o->name; o++)
-			suggest_consider(&s, o->name, strlen(o->name));
-	return suggest_result(&s, &rlen);
+			il_suggest_consider(&s, o->name, strlen(o->name));
+	return il_suggest_result(&s, &rlen);
 }
 
 const char *il_opt_suggest(const struct il_opt *const *tables, const char *name)
@@ -531,12 +427,12 @@ static int out_of_range(const struct il_opt *o, const char *shown, char *err,
 static int parse_choice(const struct il_opt *o, const char *value, int *idx,
 			char *err, size_t errlen)
 {
-	struct suggest s;
+	struct il_suggest s;
 	const char *p = o->choices, *best;
 	size_t blen;
 	int i = 0;
 
-	suggest_init(&s, value, strlen(value));
+	il_suggest_init(&s, value, strlen(value));
 	for (;;) {
 		size_t n = strcspn(p, "|");
 
@@ -544,13 +440,13 @@ static int parse_choice(const struct il_opt *o, const char *value, int *idx,
 			*idx = i;
 			return 0;
 		}
-		suggest_consider(&s, p, n);
+		il_suggest_consider(&s, p, n);
 		if (!p[n])
 			break;
 		p += n + 1;
 		i++;
 	}
-	best = suggest_result(&s, &blen);
+	best = il_suggest_result(&s, &blen);
 	if (best)
 		il_setf(err, errlen,
 			"--%s: '%s' is not one of %s; did you mean '%.*s'?",

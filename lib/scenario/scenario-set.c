@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "invlab/cgroup.h"
+#include "invlab/ini.h"
 #include "invlab/kmutex.h"
 #include "invlab/scenario.h"
 #include "invlab/strbuf.h"
@@ -18,18 +19,6 @@
 #include "scenario-private.h"
 
 /* ---- --set -------------------------------------------------------------- */
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		*--e = '\0';
-	return s;
-}
 
 /* A value a job file would cut at a comment: " ;..." or " #..." */
 static bool has_comment(const char *s)
@@ -94,8 +83,8 @@ int il_scenario_set(struct il_scenario *sc, const char *assignment, char *err,
 		goto out;
 	}
 	*eq = '\0';
-	lhs = trim(a);
-	value = trim(eq + 1);
+	lhs = il_ini_trim(a);
+	value = il_ini_trim(eq + 1);
 	key = lhs;
 	dot = strrchr(lhs, '.');
 	if (dot) {

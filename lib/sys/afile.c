@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <invlab/report.h>
+#include <invlab/afile.h>
 #include <invlab/runstate.h>
 
 /* make the rename itself durable; best effort */

@@ -52,17 +52,17 @@ static const char *const tp_name[IL_CTR_N] = {
 	[IL_CTR_SCHED_MIGRATE] = "sched_migrate_task",
 };
 
-const char *il_ctr_name(enum il_ctr k)
+const char *il_counters_name(enum il_ctr k)
 {
 	return (unsigned)k < IL_CTR_N ? names[k].name : "?";
 }
 
-const char *il_ctr_key(enum il_ctr k)
+const char *il_counters_key(enum il_ctr k)
 {
 	return (unsigned)k < IL_CTR_N ? names[k].key : "?";
 }
 
-int il_ctr_lookup(const char *name)
+int il_counters_lookup(const char *name)
 {
 	for (int k = 0; k < IL_CTR_N; k++)
 		if (!strcmp(name, names[k].name) || !strcmp(name, names[k].key))
@@ -70,7 +70,7 @@ int il_ctr_lookup(const char *name)
 	return -1;
 }
 
-const char *il_ctr_state_name(enum il_ctr_state s)
+const char *il_counters_state_name(enum il_ctr_state s)
 {
 	switch (s) {
 	case IL_CTR_COUNTED:
@@ -113,7 +113,7 @@ static int field_u64(const char *text, const char *key, uint64_t *v)
 	return -ENOENT;
 }
 
-int il_ctr_parse_status(const char *text, uint64_t *vol, uint64_t *invol)
+int il_counters_parse_status(const char *text, uint64_t *vol, uint64_t *invol)
 {
 	int ret = field_u64(text, "voluntary_ctxt_switches", vol);
 
@@ -122,13 +122,13 @@ int il_ctr_parse_status(const char *text, uint64_t *vol, uint64_t *invol)
 	return ret ? -ENOENT : 0;
 }
 
-int il_ctr_parse_sched(const char *text, uint64_t *migrations)
+int il_counters_parse_sched(const char *text, uint64_t *migrations)
 {
 	return field_u64(text, "se.nr_migrations", migrations) ? -ENOENT : 0;
 }
 
-int il_ctr_parse_schedstat(const char *text, uint64_t *run_ns,
-			   uint64_t *wait_ns, uint64_t *slices)
+int il_counters_parse_schedstat(const char *text, uint64_t *run_ns,
+				uint64_t *wait_ns, uint64_t *slices)
 {
 	unsigned long long a, b, c;
 	int end = 0;
@@ -195,20 +195,20 @@ static void proc_now(const struct il_counters *c, uint64_t *v, bool *ok)
 	} else {
 		proc_path(c, "status", path, sizeof(path));
 		if (!read_text(path, buf, sizeof(buf)) &&
-		    !il_ctr_parse_status(buf, &a, &b)) {
+		    !il_counters_parse_status(buf, &a, &b)) {
 			v[IL_CTR_VOLUNTARY] = a;
 			v[IL_CTR_INVOLUNTARY] = b;
 			ok[IL_CTR_VOLUNTARY] = ok[IL_CTR_INVOLUNTARY] = true;
 		}
 		proc_path(c, "schedstat", path, sizeof(path));
 		if (!read_text(path, buf, sizeof(buf)) &&
-		    !il_ctr_parse_schedstat(buf, &a, &b, &s)) {
+		    !il_counters_parse_schedstat(buf, &a, &b, &s)) {
 			v[IL_CTR_RUN_DELAY] = b;
 			ok[IL_CTR_RUN_DELAY] = true;
 		}
 		proc_path(c, "sched", path, sizeof(path));
 		if (!read_text(path, buf, sizeof(buf)) &&
-		    !il_ctr_parse_sched(buf, &a)) {
+		    !il_counters_parse_sched(buf, &a)) {
 			v[IL_CTR_MIGRATIONS] = a;
 			ok[IL_CTR_MIGRATIONS] = true;
 		}
@@ -322,7 +322,7 @@ static int id_private_mount(const char *sys, const char *name)
 	return id;
 }
 
-int il_ctr_tracepoint_id(const char *sys, const char *name)
+int il_counters_tracepoint_id(const char *sys, const char *name)
 {
 	char dir[256], path[400];
 	int id;
@@ -407,7 +407,7 @@ static bool event_of(enum il_ctr k, uint32_t *type, uint64_t *config)
 	}
 }
 
-enum il_ctr_state il_ctr_open_state(enum il_ctr k, int err)
+enum il_ctr_state il_counters_open_state(enum il_ctr k, int err)
 {
 	if (err == -EACCES || err == -EPERM || err == -ENOSYS ||
 	    err == -EMFILE || err == -ENFILE || err == -EBUSY)
@@ -452,7 +452,7 @@ int il_counters_open(struct il_counters *c, int tid, unsigned flags)
 		if (!event_of((enum il_ctr)k, &type, &config))
 			continue;
 		if (type == PERF_TYPE_TRACEPOINT) {
-			int id = il_ctr_tracepoint_id("sched", tp_name[k]);
+			int id = il_counters_tracepoint_id("sched", tp_name[k]);
 
 			if (id < 0) {
 				c->fd[k] = id == -ENOENT || id == -EPERM ||
@@ -525,8 +525,8 @@ int il_counters_read(struct il_counters *c, struct il_counts *out)
 		if (!event_of((enum il_ctr)k, &type, &config))
 			continue;
 		if (c->fd[k] < 0) {
-			o->state = (uint8_t)il_ctr_open_state((enum il_ctr)k,
-							      c->fd[k]);
+			o->state = (uint8_t)il_counters_open_state(
+				(enum il_ctr)k, c->fd[k]);
 			continue;
 		}
 		if (read(c->fd[k], r, sizeof(r)) != sizeof(r)) {
@@ -578,7 +578,7 @@ void il_counters_close(struct il_counters *c)
 	}
 }
 
-void il_counts_add(struct il_counts *a, const struct il_counts *b)
+void il_counters_add(struct il_counts *a, const struct il_counts *b)
 {
 	for (int k = 0; k < IL_CTR_N; k++) {
 		struct il_ctr_val *x = &a->c[k];
@@ -590,12 +590,12 @@ void il_counts_add(struct il_counts *a, const struct il_counts *b)
 			*x = *y;
 			continue;
 		}
-		if (il_ctr_has(x) && il_ctr_has(y)) {
+		if (il_counters_has(x) && il_counters_has(y)) {
 			x->v += y->v;
 			x->scaled |= y->scaled;
 			if (y->state == IL_CTR_FALLBACK)
 				x->state = IL_CTR_FALLBACK;
-		} else if (il_ctr_has(x) || il_ctr_has(y)) {
+		} else if (il_counters_has(x) || il_counters_has(y)) {
 			/* a sum with a part missing is no sum */
 			x->v = 0;
 			x->scaled = 0;
@@ -623,26 +623,26 @@ static void json_keys(struct il_json *j, const char *key,
 	il_json_end_array(j);
 }
 
-void il_json_counts(struct il_json *j, const char *key,
-		    const struct il_counts *c)
+void il_counters_json(struct il_json *j, const char *key,
+		      const struct il_counts *c)
 {
 	il_json_begin_object(j, key);
 	for (int k = 0; k < IL_CTR_N; k++) {
 		const struct il_ctr_val *v = &c->c[k];
 
-		if (il_ctr_has(v))
+		if (il_counters_has(v))
 			il_json_uint(j, names[k].key, v->v);
 		else if (v->state != IL_CTR_UNSET)
-			il_json_str(
-				j, names[k].key,
-				il_ctr_state_name((enum il_ctr_state)v->state));
+			il_json_str(j, names[k].key,
+				    il_counters_state_name(
+					    (enum il_ctr_state)v->state));
 	}
 	json_keys(j, "fallback", c, false);
 	json_keys(j, "scaled", c, true);
 	il_json_end_object(j);
 }
 
-char *il_counts_line(const struct il_counts *c, char *buf, size_t len)
+char *il_counters_line(const struct il_counts *c, char *buf, size_t len)
 {
 	size_t off = 0;
 
@@ -657,7 +657,7 @@ char *il_counts_line(const struct il_counts *c, char *buf, size_t len)
 		    k == IL_CTR_INVOLUNTARY)
 			continue;
 		n = n ? n + 1 : names[k].name;
-		if (il_ctr_has(v))
+		if (il_counters_has(v))
 			off += (size_t)snprintf(buf + off, len - off,
 						"%s%s %" PRIu64 "%s",
 						off ? ", " : "", n, v->v,
@@ -666,9 +666,10 @@ char *il_counts_line(const struct il_counts *c, char *buf, size_t len)
 			off += (size_t)snprintf(
 				buf + off, len - off, "%s%s %s",
 				off ? ", " : "", n,
-				il_ctr_state_name((enum il_ctr_state)v->state));
+				il_counters_state_name(
+					(enum il_ctr_state)v->state));
 		if (k == IL_CTR_CS && off < len &&
-		    il_ctr_has(&c->c[IL_CTR_VOLUNTARY]))
+		    il_counters_has(&c->c[IL_CTR_VOLUNTARY]))
 			off += (size_t)snprintf(buf + off, len - off,
 						" (voluntary %" PRIu64
 						", involuntary %" PRIu64 ")",

@@ -1653,17 +1653,8 @@ int il_steal_ns(int cpu, uint64_t *ns)
 	return 0;
 }
 
-int il_sysinfo_read(struct il_sysinfo *si)
+void il_sysinfo_unknown(struct il_sysinfo *si)
 {
-	struct utsname u;
-	struct timespec res;
-	struct dbg dbg;
-	char *text = NULL;
-	bool hyper = false;
-	long v, res_ns = -1;
-
-	if (!si)
-		return -EINVAL;
 	memset(si, 0, sizeof(*si));
 	si->config_proxy_exec = -1;
 	si->proxy_exec_active = -1;
@@ -1676,8 +1667,26 @@ int il_sysinfo_read(struct il_sysinfo *si)
 	si->fair_server_runtime_ns = -1;
 	si->fair_server_period_ns = -1;
 	si->cpus_online = -1;
+	si->numa_nodes = -1;
+	si->cgroup_version = -1;
 	si->emulated = -1;
 	si->steal_ns = IL_STEAL_UNKNOWN;
+}
+
+int il_sysinfo_read(struct il_sysinfo *si)
+{
+	struct utsname u;
+	struct timespec res;
+	struct dbg dbg;
+	char *text = NULL;
+	bool hyper = false;
+	long v, res_ns = -1;
+
+	if (!si)
+		return -EINVAL;
+	il_sysinfo_unknown(si);
+	/* an unreadable mountinfo has always been reported as no cgroup */
+	si->cgroup_version = 0;
 
 	if (!uname(&u)) {
 		copy_cstr(si->release, sizeof(si->release), u.release);

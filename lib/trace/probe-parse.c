@@ -23,9 +23,9 @@
 #include <string.h>
 
 #include <invlab/cpu.h>
-#include <invlab/opt.h>
 #include <invlab/probe.h>
 #include <invlab/strbuf.h>
+#include <invlab/suggest.h>
 #include <invlab/time.h>
 
 #define US ((uint64_t)1000)

@@ -20,7 +20,7 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static char *trim(char *s)
+char *il_ini_trim(char *s)
 {
 	char *e;
 
@@ -86,7 +86,7 @@ static int one_line(char *p, char *whole, const struct il_ini_ops *ops,
 		}
 	}
 	strip_comment(p);
-	line = trim(p);
+	line = il_ini_trim(p);
 	if (!*line)
 		return 0;
 	/* the callbacks may cut line up: they get the whole of it apart */
@@ -97,8 +97,8 @@ static int one_line(char *p, char *whole, const struct il_ini_ops *ops,
 
 		if (close) {
 			*close = '\0';
-			name = trim(line + 1);
-			after = trim(close + 1);
+			name = il_ini_trim(line + 1);
+			after = il_ini_trim(close + 1);
 		}
 		ret = ops->section ? ops->section(ctx, at, name, after, msg,
 						  sizeof(msg))
@@ -110,8 +110,8 @@ static int one_line(char *p, char *whole, const struct il_ini_ops *ops,
 		if (eq && !(eq > line && ops->op_chars &&
 			    strchr(ops->op_chars, eq[-1]))) {
 			*eq = '\0';
-			key = trim(line);
-			value = trim(eq + 1);
+			key = il_ini_trim(line);
+			value = il_ini_trim(eq + 1);
 		}
 		ret = ops->key ? ops->key(ctx, at, key, value, msg, sizeof(msg))
 			       : 0;

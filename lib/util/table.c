@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <invlab/report.h>
+#include <invlab/table.h>
 #include <invlab/time.h>
 
 /* columns are separated by two spaces */

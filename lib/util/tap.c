@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <invlab/report.h>
+#include <invlab/tap.h>
 
 void il_tap_version(FILE *f)
 {

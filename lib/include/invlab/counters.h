@@ -111,17 +111,17 @@ void il_counters_close(struct il_counters *c);
  * ENOSYS, EMFILE, ENFILE, EBUSY) and for any tracepoint; otherwise "not
  * supported" (ENOENT, EOPNOTSUPP, ENODEV, EINVAL: no such event here).
  */
-enum il_ctr_state il_ctr_open_state(enum il_ctr k, int err);
+enum il_ctr_state il_counters_open_state(enum il_ctr k, int err);
 /* "context-switches", "sched:sched_switch", "voluntary-ctxt-switches" */
-const char *il_ctr_name(enum il_ctr k);
+const char *il_counters_name(enum il_ctr k);
 /* the JSON key: "context_switches", "sched_switch", ... */
-const char *il_ctr_key(enum il_ctr k);
+const char *il_counters_key(enum il_ctr k);
 /* by name or key; -1 when none */
-int il_ctr_lookup(const char *name);
+int il_counters_lookup(const char *name);
 /* "counted", "fallback", "not supported", "not available", "not measured" */
-const char *il_ctr_state_name(enum il_ctr_state s);
+const char *il_counters_state_name(enum il_ctr_state s);
 /* has a value (counted or fallback) */
-static inline bool il_ctr_has(const struct il_ctr_val *v)
+static inline bool il_counters_has(const struct il_ctr_val *v)
 {
 	return v->state == IL_CTR_COUNTED || v->state == IL_CTR_FALLBACK;
 }
@@ -131,18 +131,18 @@ static inline bool il_ctr_has(const struct il_ctr_val *v)
  * one side has is taken with the other's state (a sum with a missing
  * part is marked not available); two states without values keep a's.
  */
-void il_counts_add(struct il_counts *a, const struct il_counts *b);
+void il_counters_add(struct il_counts *a, const struct il_counts *b);
 
 /*
  * Parse /proc/.../status text: voluntary_ctxt_switches and
  * nonvoluntary_ctxt_switches.  0, or -ENOENT when either is missing.
  */
-int il_ctr_parse_status(const char *text, uint64_t *vol, uint64_t *invol);
+int il_counters_parse_status(const char *text, uint64_t *vol, uint64_t *invol);
 /* /proc/.../schedstat text "RUN_NS WAIT_NS SLICES": 0 or -EINVAL */
-int il_ctr_parse_schedstat(const char *text, uint64_t *run_ns,
-			   uint64_t *wait_ns, uint64_t *slices);
+int il_counters_parse_schedstat(const char *text, uint64_t *run_ns,
+				uint64_t *wait_ns, uint64_t *slices);
 /* /proc/.../sched text: se.nr_migrations; 0 or -ENOENT */
-int il_ctr_parse_sched(const char *text, uint64_t *migrations);
+int il_counters_parse_sched(const char *text, uint64_t *migrations);
 
 /*
  * The id of tracepoint SYS:NAME from the events/SYS/NAME/id file of a
@@ -151,7 +151,7 @@ int il_ctr_parse_sched(const char *text, uint64_t *migrations);
  * nothing stays mounted.  Ids are cached.  The id (>= 0), or -ENOENT (no
  * such event or no tracefs), -EPERM, -errno.
  */
-int il_ctr_tracepoint_id(const char *sys, const char *name);
+int il_counters_tracepoint_id(const char *sys, const char *name);
 
 struct il_json;
 /*
@@ -160,13 +160,13 @@ struct il_json;
  * are left out; then "fallback": [keys taken from /proc] and "scaled":
  * [keys multiplexed] when there are any.
  */
-void il_json_counts(struct il_json *j, const char *key,
-		    const struct il_counts *c);
+void il_counters_json(struct il_json *j, const char *key,
+		      const struct il_counts *c);
 /*
  * One line for people: "context-switches 120 (voluntary 100,
  * involuntary 20), cpu-migrations 3, sched_switch 120, sched_wakeup 101,
  * sched_migrate_task 3, cycles not supported, ...".  Returns buf.
  */
-char *il_counts_line(const struct il_counts *c, char *buf, size_t len);
+char *il_counters_line(const struct il_counts *c, char *buf, size_t len);
 
 #endif

@@ -172,7 +172,7 @@ struct il_engine_result {
 	 */
 	struct il_trace *trace;
 	char trace_note[256];
-	/* the tasks' counters added up (counters.h, il_counts_add) */
+	/* the tasks' counters added up (counters.h, il_counters_add) */
 	struct il_counts counters;
 	/* opts.probe: what the probe saw beside the measured part, or why
 	 * it did not run (probe.h); NULL when none was asked for */

@@ -66,4 +66,11 @@ int il_ini_parse(const char *text, size_t len, const char *file,
 int il_ini_load(const char *path, uint64_t max, const struct il_ini_ops *ops,
 		void *ctx, char *err, size_t errlen);
 
+/*
+ * Blanks (space, tab) off both ends of s, in place: s after the leading
+ * ones, with a NUL over the first trailing one.  How the reader trims
+ * names, keys and values, for a caller that splits them further.
+ */
+char *il_ini_trim(char *s);
+
 #endif

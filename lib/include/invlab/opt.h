@@ -41,6 +41,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* il_suggest, which was declared here before it moved down to util */
+#include <invlab/suggest.h>
+
 enum il_opt_type {
 	IL_OPT_FLAG,
 	IL_OPT_INT,
@@ -147,14 +150,6 @@ int il_opt_set(const struct il_opt *const *tables, void *cfg, const char *name,
 /* Find a row by long name, or NULL. */
 const struct il_opt *il_opt_find(const struct il_opt *const *tables,
 				 const char *name);
-/*
- * The closest of n candidates to a misspelt name (a unique prefix first,
- * then the smallest edit distance within max(2, len / 3)), or NULL when
- * none is close: the "did you mean" of option names, for any list of
- * names (a profile's sections, histograms).  NULL candidates are passed
- * over.
- */
-const char *il_suggest(const char *typed, const char *const *cands, size_t n);
 /* The closest long name to a misspelt one, or NULL when none is close. */
 const char *il_opt_suggest(const struct il_opt *const *tables,
 			   const char *name);

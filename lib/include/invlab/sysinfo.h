@@ -94,6 +94,13 @@ struct il_sysinfo {
 
 int il_sysinfo_read(struct il_sysinfo *si);
 /*
+ * A fingerprint of nothing known: every string empty, every number and
+ * tristate -1 (or its unknown marker), so that every field reads as null
+ * in JSON.  il_sysinfo_read starts from it; a fingerprint made from
+ * elsewhere (an imported result) fills in only what its source says.
+ */
+void il_sysinfo_unknown(struct il_sysinfo *si);
+/*
  * Read the kernel config from path in every later il_sysinfo_read() of
  * this process, ahead of /proc/config.gz and /boot (the option --kconfig:
  * a VM runner hands in the config of the kernel it booted).  The file is

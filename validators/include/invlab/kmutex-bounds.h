@@ -56,20 +56,21 @@ struct il_fair_server {
 };
 
 /* "6.18.44-fc-v782" -> 6, 18; 0, or -EINVAL */
-int il_kernel_version(const char *release, int *major, int *minor);
+int il_km_kernel_version(const char *release, int *major, int *minor);
 /*
  * From the fingerprint: the fair server (>= 6.12) with debugfs values when
  * readable, else its defaults 50ms/1s; RT throttling before 6.12
  * (sched_rt_period_us - sched_rt_runtime_us per period); not bounded when
  * that is off (runtime -1).
  */
-void il_fair_server_of(const struct il_sysinfo *si, struct il_fair_server *fs);
+void il_km_fair_server_of(const struct il_sysinfo *si,
+			  struct il_fair_server *fs);
 /* B above; 0 when fs has no runtime */
-uint64_t il_rt_waiter_bound(const struct il_fair_server *fs, uint64_t cs_ns,
-			    uint64_t tick_ns);
+uint64_t il_km_rt_waiter_bound(const struct il_fair_server *fs, uint64_t cs_ns,
+			       uint64_t tick_ns);
 
 struct il_rt_waiter_input {
-	uint64_t bound_ns;  /* il_rt_waiter_bound */
+	uint64_t bound_ns;  /* il_km_rt_waiter_bound */
 	uint64_t noise_ns;  /* the waiter's wakeup latency (calibration) */
 	uint64_t steal_ns;  /* host steal on the run's CPUs, whole run */
 	uint64_t long_ns;   /* a wait above this counts as "starved" */
@@ -82,9 +83,9 @@ struct il_rt_waiter_input {
  * UNDECIDED when only steal could explain it or with too few calls, PASS
  * otherwise.  The evidence counts the starved waits.  0, or -EINVAL.
  */
-int il_check_rt_waiter(const struct il_rt_waiter_input *in,
-		       const struct il_hist *blocked,
-		       struct il_check *out) IL_MUST_CHECK;
+int il_km_check_rt_waiter(const struct il_rt_waiter_input *in,
+			  const struct il_hist *blocked,
+			  struct il_check *out) IL_MUST_CHECK;
 
 struct il_share_input {
 	double w_waiter;     /* top-level weights on the owner's CPU: */
@@ -97,7 +98,7 @@ struct il_share_input {
 	size_t min_exceed;   /* fewer waits above the threshold: UNDECIDED */
 };
 
-/* What il_check_share derived, for reports. */
+/* What il_km_check_share derived, for reports. */
 struct il_share_stats {
 	double s_waiter, s_owner, rho;
 	uint64_t b_waiter_ns, b_owner_ns, threshold_ns;
@@ -105,9 +106,9 @@ struct il_share_stats {
 	double factor;	 /* worst / b_waiter */
 };
 /* cgroup weight on the v2 scale -> the kernel's load weight (100: 1024) */
-double il_weight_load(unsigned cpu_weight);
-void il_share_stats(const struct il_share_input *in, const struct il_hist *h,
-		    struct il_share_stats *st);
+double il_km_weight_load(unsigned cpu_weight);
+void il_km_share_stats(const struct il_share_input *in, const struct il_hist *h,
+		       struct il_share_stats *st);
 /*
  * Judge the waiter's waits against the share threshold: FAIL when at
  * least min_exceed waits exceed it and the excess is more than the run's
@@ -116,8 +117,8 @@ void il_share_stats(const struct il_share_input *in, const struct il_hist *h,
  * two hypotheses are too close to tell apart), PASS when none does and
  * there were at least min_samples waits.  0, or -EINVAL.
  */
-int il_check_share(const struct il_share_input *in, const struct il_hist *h,
-		   struct il_check *out) IL_MUST_CHECK;
+int il_km_check_share(const struct il_share_input *in, const struct il_hist *h,
+		      struct il_check *out) IL_MUST_CHECK;
 
 /* The configurations whose verdict depends on the kernel */
 enum il_km_expect_case {
@@ -135,9 +136,9 @@ enum il_km_expect_case {
  *   contention  PASS.
  * An unknown proxy-execution state is taken as off, and says so.
  */
-enum il_verdict il_kmutex_expect(enum il_km_expect_case c,
-				 const struct il_sysinfo *si,
-				 bool donor_migration, char *why, size_t len);
+enum il_verdict il_km_expect(enum il_km_expect_case c,
+			     const struct il_sysinfo *si, bool donor_migration,
+			     char *why, size_t len);
 
 /* ------------------------------------------------------------------ */
 /* Judging one configuration of the kmutex demo                        */
@@ -228,10 +229,10 @@ struct il_km_judged {
  *     the contender made no call, UNDECIDED otherwise (below
  *     IL_KM_NO_CONTENTION_FRAC the evidence says no contention was
  *     measured);
- *   throttled, cross-cpu: il_check_share (informational unless a plain
+ *   throttled, cross-cpu: il_km_check_share (informational unless a plain
  *     rename through system calls, whose owner is known to be off the CPU
  *     in its section);
- *   rt-waiter: il_check_rt_waiter against the fair server.
+ *   rt-waiter: il_km_check_rt_waiter against the fair server.
  * With the trace's account (in->traced), share and rt-waiter judge the
  * calls with their foreign time taken off: a foreign task at or above
  * fg's priority is interference, not counted; a foreign real-time task
