@@ -32,7 +32,8 @@ Kill rate = killed / (tried - did not compile).  Mutants listed in an
 --equivalent file are not run and not counted.  That file has one entry
 per line, `FILE:LINE:COL reason`, the position as --list prints it; the
 reason is required; `#` starts a comment.  An entry that names no
-decision point (the code moved) is reported as stale.
+decision point (the code moved) or a file that no longer exists is
+reported as stale.
 
 The default files are every validators/*.c and tools/*.c that exist.
 Mutation runs are CPU-heavy: one mutant is a rebuild plus the unit suite,
@@ -677,9 +678,14 @@ def main():
                               args.for_loops, args.messages)
     keys = {p.key for p in points}
     for key, (reason, where) in sorted(equiv.items()):
-        if key not in keys and key.split(":")[0] in files:
+        f = key.split(":")[0]
+        if key not in keys and f in files:
             print("%s: stale entry %s: no decision point there" %
                   (where, key), file=sys.stderr)
+        elif not (ROOT / f).is_file():
+            # a file renamed or removed: its entries moved with the code
+            print("%s: stale entry %s: no such file" % (where, key),
+                  file=sys.stderr)
     excluded = [p for p in points if p.key in equiv]
     candidates = [p for p in points if p.key not in equiv]
 

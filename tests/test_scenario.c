@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for the scenario model and job files (lib/scenario*.c,
+ * Unit tests for the scenario model and job files (lib/scenario/scenario*.c,
  * lib/scenario/jobfile.c): valid files read into the expected structures, every
  * kind of mistake reported at its exact line with its message (the
  * messages are the user interface, so their text is checked), --set,
  * writing a scenario back and reading it again, building one in C, the
  * documentation's key tables against the option tables, and robustness:
  * mutated and random text must give a result or an error, never a crash
- * or a leak (run it under valgrind: meson test --setup valgrind jobfile).
+ * or a leak (run it under valgrind: meson test --setup valgrind scenario).
  *
- * Run: meson test -C build jobfile   (or build/tests/test-jobfile SRCDIR)
+ * Run: meson test -C build scenario   (or build/tests/test-scenario SRCDIR)
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -715,7 +715,7 @@ static void test_syntax(void)
 static void test_load_errors(void)
 {
 	struct il_scenario sc;
-	char err[ERR_LEN], p[] = "/tmp/test-jobfile-XXXXXX";
+	char err[ERR_LEN], p[] = "/tmp/test-scenario-XXXXXX";
 	int fd;
 
 	t_check_int(
@@ -1401,5 +1401,5 @@ int main(int argc, char **argv)
 	test_kmutex();
 	test_fuzz();
 	test_docs();
-	return t_done("jobfile");
+	return t_done("scenario");
 }

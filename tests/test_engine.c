@@ -262,5 +262,5 @@ int main(void)
 	test_steal_between();
 	test_result_new();
 	test_live_copy();
-	return t_done("release");
+	return t_done("engine");
 }
