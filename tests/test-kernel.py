@@ -7,7 +7,8 @@
 # the repository's fragments themselves, the private apt sources, the
 # slim tree and the command line's errors.
 #
-#   python3 tests/test-kernel.py tools/invlab-kernel tools/invlab-vm
+#   python3 tests/test-kernel.py tools/invlab-kernel build/tools/invlab-vm \
+#           docs/man/invlab-kernel.1
 
 import importlib.machinery
 import importlib.util
@@ -26,6 +27,8 @@ SCRIPT = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(
     TOP, 'tools', 'invlab-kernel')
 VM_SCRIPT = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(
     TOP, 'tools', 'invlab-vm')
+MAN = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(
+    TOP, 'docs', 'man', 'invlab-kernel.1')
 
 
 def load(name, path):
@@ -441,6 +444,15 @@ class TestArgs(Tmp):
         for opt in ('--source', '--package', '--flavour', '--cache',
                     '--print-path', '--install-deps', '--nice', '--jobs'):
             self.assertIn(opt, r.stdout)
+
+    def test_every_option_in_the_man_page(self):
+        with open(MAN) as f:
+            page = f.read().replace('\\-', '-')
+        opts = [o for a in ik.make_parser()._actions for o in a.option_strings
+                if o not in ('-h', '--help')]
+        self.assertIn('--package', opts)
+        for o in opts:
+            self.assertIn('\\fB' + o + '\\fR', page, o)
 
     @unittest.skipUnless(shutil.which('make'), 'no make')
     def test_print_path(self):
