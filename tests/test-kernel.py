@@ -15,9 +15,11 @@ import importlib.util
 import io
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 
@@ -471,6 +473,40 @@ class TestArgs(Tmp):
         # a partial tree is not built
         os.unlink(os.path.join(tree, ik.INFO))
         self.assertEqual(run_main(argv)[0], 1)
+
+    @unittest.skipUnless(shutil.which('make'), 'no make')
+    def test_leftovers_removed(self):
+        # what a killed run left is removed under the lock, before the run
+        # goes on (here to stop at the missing kvm_guest.config, or at a
+        # missing build tool: 77 either way)
+        src = self.fake_tree()
+        self.write('cache/.tmp-7.2.13-pe-0123456789abcdef.x/obj/a.o', 'x')
+        self.write('cache/src/.tmp-unpack.y/deb', 'x')
+        self.write('cache/7.2.13-pe-0123456789abcdef/keep', 'x')
+        rc, out, err = run_main(['--source', src, '--cache',
+                                 os.path.join(self.dir, 'cache')])
+        self.assertEqual((rc, out), (77, ''), err)
+        self.assertEqual(sorted(os.listdir(os.path.join(self.dir, 'cache'))),
+                         ['.lock', '7.2.13-pe-0123456789abcdef', 'src'])
+        self.assertEqual(os.listdir(os.path.join(self.dir, 'cache', 'src')),
+                         [])
+
+    @unittest.skipUnless(shutil.which('make'), 'no make')
+    def test_signal(self):
+        # stopped by SIGTERM while a tool runs: 128+15, the tool's process
+        # group gone with it
+        self.write('src/Makefile', 'kernelversion:\n\t@sleep 60\n')
+        src = os.path.join(self.dir, 'src')
+        p = subprocess.Popen([sys.executable, SCRIPT, '--source', src,
+                              '--print-path', '--cache',
+                              os.path.join(self.dir, 'cache')],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             universal_newlines=True)
+        time.sleep(1)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=20)
+        self.assertEqual(p.returncode, 128 + signal.SIGTERM, err)
+        self.assertIn('stopped by signal 15', err)
 
     @unittest.skipUnless(shutil.which('make'), 'no make')
     def test_print_path_package_never_fetches(self):
