@@ -210,6 +210,9 @@ static bool woken_in(const struct il_trace *t, int pid, uint64_t x, uint64_t y)
 struct asleep {
 	int pid[IL_MAX_TASKS];
 	bool asleep[IL_MAX_TASKS];
+	/* gave its lock back in this wait: deboosted (a pi_setprio that
+	 * lowered it) and not boosted since; it holds nothing now */
+	bool released[IL_MAX_TASKS];
 	int n;
 };
 
@@ -241,45 +244,49 @@ static void holders_at(const struct work *w, int c, uint64_t ts,
 				break;
 		}
 		hs->pid[hs->n] = tk->tid;
+		hs->released[hs->n] = false;
 		hs->asleep[hs->n++] = asleep;
 	}
 }
 
-/* the first wakeup of pid in (x, y], or UINT64_MAX */
-static uint64_t woken_at(const struct il_trace *t, int pid, uint64_t x,
-			 uint64_t y)
+/* some holder on the CPU is awake and still holds its lock */
+static bool holder_live(const struct asleep *hs)
 {
-	for (size_t k = rec_from(t, x, true); k < t->n && t->rec[k].ts <= y;
-	     k++)
-		if (t->rec[k].kind == IL_TR_WAKEUP &&
-		    t->rec[k].prev_pid == pid && t->rec[k].ts > x)
-			return t->rec[k].ts;
-	return UINT64_MAX;
+	for (int h = 0; h < hs->n; h++)
+		if (!hs->asleep[h] && !hs->released[h])
+			return true;
+	return false;
 }
 
 /*
- * From when in (x, y] some holder on the CPU is awake: x when one is at
- * x (or the CPU has no holder), the first holder's wakeup, or UINT64_MAX
- * when every holder sleeps all through.  What ran before a holder could
- * run delayed nobody.
+ * The holders' wakeups and priority changes in (x, y], applied to hs;
+ * returns from when in (x, y] some holder is awake and still holds its
+ * lock: x when one is at x, the first wakeup or boost that makes one so,
+ * or UINT64_MAX when none is all through.  What ran on the CPU before
+ * that delayed nobody: every holder there slept (blocked further down a
+ * chain) or had given its lock back.
  */
-static uint64_t awake_from(const struct work *w, const struct asleep *hs,
-			   uint64_t x, uint64_t y)
+static uint64_t advance(const struct work *w, struct asleep *hs, uint64_t x,
+			uint64_t y)
 {
-	uint64_t u = UINT64_MAX;
+	uint64_t live = holder_live(hs) ? x : UINT64_MAX;
 
-	if (!hs->n)
-		return x;
-	for (int h = 0; h < hs->n; h++) {
-		uint64_t v;
+	for (size_t k = rec_from(w->t, x, true);
+	     k < w->t->n && w->t->rec[k].ts <= y; k++) {
+		const struct il_trace_rec *r = &w->t->rec[k];
 
-		if (!hs->asleep[h])
-			return x;
-		v = woken_at(w->t, hs->pid[h], x, y);
-		if (v < u)
-			u = v;
+		for (int h = 0; h < hs->n; h++) {
+			if (r->prev_pid != hs->pid[h])
+				continue;
+			if (r->kind == IL_TR_WAKEUP)
+				hs->asleep[h] = false;
+			else if (r->kind == IL_TR_PI_SETPRIO)
+				hs->released[h] = r->next_prio > r->prev_prio;
+		}
+		if (live == UINT64_MAX && holder_live(hs))
+			live = r->ts;
 	}
-	return u;
+	return live;
 }
 
 /* after switch r: who of the holders is asleep */
@@ -297,9 +304,10 @@ static void holders_after(const struct il_trace_rec *r, struct asleep *hs)
  * switch's prev (the kernel's word for who ran until then), so that a
  * switch the buffers dropped cannot hand a piece to the wrong task; the
  * piece after the last switch belongs to the next switch's prev.
- * gate: a holder's CPU other than the waiter's, where what runs while
- * every holder pinned there is asleep (blocked further down a chain, on
- * a lock held elsewhere) delays nobody: not looked at.
+ * gate: a holder's CPU (the waiter's too, once it has requested), where
+ * what runs while no holder pinned there is awake and holding its lock
+ * (each asleep, blocked further down a chain on a lock held elsewhere, or
+ * done with its section) delays nobody: not looked at.
  */
 static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 		     bool gate, struct split *sp, struct wait_named *wn,
@@ -327,14 +335,15 @@ static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 
 		if (r->ts > b)
 			break;
-		u = awake_from(w, &hs, from, r->ts);
+		u = gate ? advance(w, &hs, from, r->ts) : from;
 		if (u < r->ts)
 			account(w, sp, r->prev_pid, r->prev_prio, r->ts - u, wn,
 				nwn, cap);
 		holders_after(r, &hs);
 		from = r->ts;
 	}
-	from = awake_from(w, &hs, from, b);
+	if (gate)
+		from = advance(w, &hs, from, b);
 	if (from >= b)
 		return;
 	if (k < ci->n) {
@@ -496,13 +505,26 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 		 * the same cut.  Time not looked at is not counted.
 		 */
 		for (int c = 0; c < ncpu; c++) {
-			uint64_t from = a;
+			uint64_t req = s[i].t_req_ns > a && s[i].t_req_ns < b
+					       ? s[i].t_req_ns
+					       : 0;
 
-			if (cpus[c] != wcpu && s[i].t_req_ns > a &&
-			    s[i].t_req_ns < b)
-				from = s[i].t_req_ns;
-			walk_cpu(&w, cpus[c], from, b, cpus[c] != wcpu, &sp, wn,
-				 &nwn, sizeof(wn) / sizeof(wn[0]));
+			/*
+			 * From the request on, the waiter is blocked and its
+			 * own CPU is one more place a holder may wait to run:
+			 * it counts only while a holder there is awake and
+			 * holds its lock, as the others do.
+			 */
+			if (cpus[c] == wcpu && req) {
+				walk_cpu(&w, cpus[c], a, req, false, &sp, wn,
+					 &nwn, sizeof(wn) / sizeof(wn[0]));
+				walk_cpu(&w, cpus[c], req, b, true, &sp, wn,
+					 &nwn, sizeof(wn) / sizeof(wn[0]));
+			} else {
+				walk_cpu(&w, cpus[c], req ? req : a, b,
+					 cpus[c] != wcpu, &sp, wn, &nwn,
+					 sizeof(wn) / sizeof(wn[0]));
+			}
 		}
 		merge_named(&w, wn, nwn);
 		counted = sp.holder + sp.lower + sp.flow +
