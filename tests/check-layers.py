@@ -27,7 +27,8 @@ Usage: tests/check-layers.py BUILD [--list]
   --list   print each file's layer and its edges, then the verdict
 
 Exit status: 0 clean, 1 a violation or a cycle (each printed as
-FILE:LINE or FILE -> FILE), 2 bad usage or a build without objects.
+FILE:LINE or FILE -> FILE), 2 bad usage or a build whose objects are not
+all built.
 """
 import json
 import os
@@ -136,9 +137,14 @@ def main(argv):
         print('check-layers: %s: %s (a meson build directory?)' % (build, e),
               file=sys.stderr)
         return 2
-    objs = {s: o for s, o in objs.items() if os.path.exists(o)}
-    if not objs:
-        print('check-layers: %s: no built objects; run ninja first' % build,
+    # an object not built would be a file left unchecked: refuse, and
+    # say which (ninja builds them all; meson test only a test's depends)
+    missing = sorted(s for s, o in objs.items() if not os.path.exists(o))
+    if missing:
+        print('check-layers: %s: %d of %d objects not built (%s%s); run '
+              'ninja first' % (build, len(missing), len(objs),
+                               ', '.join(missing[:3]),
+                               ', ...' if len(missing) > 3 else ''),
               file=sys.stderr)
         return 2
 
