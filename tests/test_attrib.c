@@ -482,8 +482,74 @@ static void test_jobs_foreign(void)
 	t_er.trace = NULL;
 }
 
+/*
+ * A holder counts only while it is awake and holds its lock: medium
+ * running after low's deboost (low gave the lock back) is not counted
+ * (release 1), nor while low sleeps, even when the switch that took it
+ * off the CPU said "runnable": a wakeup before it ran again shows it was
+ * going to sleep (release 0: counted from that wakeup on only; with no
+ * wakeup, all of it, as a preemption).
+ */
+static void test_gate(void)
+{
+	struct il_attr_summary a;
+
+	for (int c = 0; c < 3; c++) {
+		il_trace_free(&tr);
+		tr.t0_ns = T0 - MS;
+		tr.t1_ns = T0 + N * 10 * MS;
+		for (int k = 0; k < N; k++) {
+			uint64_t b = T0 + (uint64_t)k * 10 * MS;
+
+			sw(b, 0, 120, HIGH, kp(30), 0);
+			sw(b + 10 * US, HIGH, kp(30), LOW, kp(10), 0);
+			if (c == 0) {
+				/* low gives M back at 2 ms (deboosted),
+				 * medium runs 1 ms before high */
+				setprio(b + 15 * US, LOW, kp(10), kp(30));
+				setprio(b + 2 * MS, LOW, kp(30), kp(10));
+				sw(b + 2 * MS + 1 * US, LOW, kp(10), MEDIUM,
+				   kp(20), 1);
+				sw(b + 3 * MS, MEDIUM, kp(20), HIGH, kp(30), 1);
+			} else {
+				/* low taken off "runnable" at 1 ms; c == 1:
+				 * woken at 3 ms (it was going to sleep) */
+				sw(b + 1 * MS, LOW, kp(10), MEDIUM, kp(20), 1);
+				if (c == 1) {
+					struct il_trace_rec wk = {
+						.ts = b + 3 * MS,
+						.kind = IL_TR_WAKEUP,
+						.cpu = 1,
+						.prev_pid = LOW,
+					};
+
+					t_check_int(il_trace_add(&tr, &wk), 0);
+				}
+				sw(b + 3500 * US, MEDIUM, kp(20), LOW, kp(10),
+				   1);
+				sw(b + 3 * MS + 600 * US, LOW, kp(10), HIGH,
+				   kp(30), 1);
+			}
+			sw(b + 5 * MS, HIGH, kp(30), 0, 120, 0);
+			s[k] = (struct il_wait_sample){
+				.delay_ns = (c == 0 ? 3000 : 3600) * US,
+				.t_ns = b,
+				.t_req_ns = b + 10 * US,
+			};
+		}
+		il_trace_sort(&tr);
+		t_check_int(il_attribute(&in, &tr, s, N, out, &a), 0);
+		t_check_int(a.traced, N);
+		t_check_int(out[0].traced, 1);
+		t_check_int(out[N - 1].lower_ns, c == 0	  ? 0
+						 : c == 1 ? 500 * US
+							  : 2500 * US);
+	}
+}
+
 int main(void)
 {
+	test_gate();
 	test_calibration();
 	test_jobs_foreign();
 	test_cross_cpu_request();

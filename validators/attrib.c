@@ -202,6 +202,37 @@ static bool woken_in(const struct il_trace *t, int pid, uint64_t x, uint64_t y)
 }
 
 /*
+ * Whether switch r, which took pid off the CPU still runnable, in fact
+ * caught it on its way to sleep: the kernel reports a switch forced on
+ * a task as "runnable" even when it had already set itself to sleep
+ * (blocking on a lock), and only a sleeping task is woken.  So: a wakeup
+ * of pid comes before pid runs again.  Looked ahead at most SCAN_AHEAD
+ * records.
+ */
+#define SCAN_AHEAD 100000
+static bool sleeping_when_taken_off(const struct il_trace *t,
+				    const struct il_trace_rec *r)
+{
+	size_t k = rec_from(t, r->ts, true);
+
+	for (size_t m = 0; k < t->n && m < SCAN_AHEAD; k++, m++) {
+		const struct il_trace_rec *x = &t->rec[k];
+
+		if (x->kind == IL_TR_WAKEUP && x->prev_pid == r->prev_pid)
+			return true;
+		if (x->kind == IL_TR_SWITCH && x->next_pid == r->prev_pid)
+			return false;
+	}
+	return false;
+}
+
+/* after switch r, pid (its prev) sleeps */
+static bool asleep_after(const struct il_trace *t, const struct il_trace_rec *r)
+{
+	return !r->prev_runnable || sleeping_when_taken_off(t, r);
+}
+
+/*
  * The holders pinned to CPU c, and whether each was asleep (blocked, not
  * preempted) at ts: its last switch on c at or before ts put it to sleep
  * and no wakeup came after.  Looked back at most SCAN_BACK switches.
@@ -236,7 +267,7 @@ static void holders_at(const struct work *w, int c, uint64_t ts,
 			if (r->next_pid == tk->tid)
 				break;
 			if (r->prev_pid == tk->tid) {
-				asleep = !r->prev_runnable &&
+				asleep = asleep_after(w->t, r) &&
 					 !woken_in(w->t, tk->tid, r->ts, ts);
 				break;
 			}
@@ -290,13 +321,14 @@ static uint64_t advance(const struct work *w, struct asleep *hs, uint64_t x,
 }
 
 /* after switch r: who of the holders is asleep */
-static void holders_after(const struct il_trace_rec *r, struct asleep *hs)
+static void holders_after(const struct il_trace *t,
+			  const struct il_trace_rec *r, struct asleep *hs)
 {
 	for (int h = 0; h < hs->n; h++)
 		if (r->next_pid == hs->pid[h])
 			hs->asleep[h] = false;
 		else if (r->prev_pid == hs->pid[h])
-			hs->asleep[h] = !r->prev_runnable;
+			hs->asleep[h] = asleep_after(t, r);
 }
 
 /*
@@ -339,7 +371,7 @@ static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 		if (u < r->ts)
 			account(w, sp, r->prev_pid, r->prev_prio, r->ts - u, wn,
 				nwn, cap);
-		holders_after(r, &hs);
+		holders_after(w->t, r, &hs);
 		from = r->ts;
 	}
 	if (gate)

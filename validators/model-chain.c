@@ -169,7 +169,24 @@ int il_model_chain(const struct il_scenario *sc,
 		const struct il_wait_sample *smp =
 			il_attr_judged(sc, er, head, &tmp, &as);
 
-		ret = il_check_chain(&in, smp, lr->nsamples, &c->c);
+		char why_not[128] = "";
+		struct il_chain_bound cb;
+
+		/* the order of events first: one wakeup latency per CPU the
+		 * request reaches, no tick (the trace shows when the remote
+		 * CPU rescheduled); durations where the trace cannot decide */
+		ret = 0;
+		if (!il_chain_bound(&in, &cb))
+			ret = il_model_order(
+				er, sc->tasks[head].name, smp, lr->nsamples,
+				cb.name, cb.bound_ns, in.noise_ns,
+				(uint64_t)(hops + 1) * in.outlier_ns, &c->c,
+				why_not, sizeof(why_not));
+		if (!ret && c->c.verdict == IL_NONE) {
+			ret = il_check_chain(&in, smp, lr->nsamples, &c->c);
+			if (!ret)
+				il_model_duration_note(&c->c, why_not);
+		}
 		free(tmp);
 		if (!ret)
 			il_attr_append(c->c.evidence, sizeof(c->c.evidence),
