@@ -13,6 +13,10 @@
 #                        1 ms): named as the inverting task
 #   kernel-trace.sh PI-CLASSIC FHOG ignored  --ignore-protocol: FAIL, and
 #                        the trace shows the holder never boosted
+#   kernel-trace.sh PI-CLASSIC FHOG nopi SHIM  inheritance asked for with a
+#                        C library (SHIM, preloaded: tests/nopi.c) that says
+#                        yes and gives a plain mutex: FAIL on the trace,
+#                        the holder never boosted
 #   kernel-trace.sh PI-CLASSIC FHOG cleanup  no tracefs instance left, and
 #                        tracefs mounted after the run as it was before
 #   kernel-trace.sh PI-CLASSIC FHOG overlap  no tracefs mounted (in a mount
@@ -103,6 +107,19 @@ lower)
 	check $? "the trace names the foreign hog"
 	grep -q "inversion by a task outside the scenario" "$tmp/out"
 	check $? "as an inversion from outside the scenario"
+	;;
+nopi)
+	shim=${4:-}
+	if [ ! -f "$shim" ]; then
+		echo "1..0 # SKIP the preload ${shim:-(none given)} is not there (a static build)"
+		exit 77
+	fi
+	LD_PRELOAD=$shim run_pi --protocol inherit
+	sed 's/^/# /' "$tmp/out" | tail -3
+	grep -q "inherit: FAIL, expected PASS: trace: in " "$tmp/out"
+	check $? "a C library without inheritance FAILs, on the trace"
+	grep -q "holder never boosted" "$tmp/out"
+	check $? "the trace shows no boost"
 	;;
 ignored)
 	run_pi --protocol inherit --ignore-protocol
