@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""How often each verdict comes out, run after run: a benchmark, not a test.
+
+A verdict that noise can swing shows up here as a rate, which a test run
+once cannot show.  Each condition runs its demo N times (root: real-time
+classes and tracefs) and counts PASS, FAIL and UNDECIDED per
+configuration, and how many of them were decided on the trace ("trace:"
+opens the evidence) or on durations.
+
+  bench/verdict-rates.py --bin build -n 50 quiet
+  bench/verdict-rates.py --bin build -n 20 fhog50 fhog15 nopi
+  bench/verdict-rates.py --bin build -n 10 quiet      # with a kernel build beside
+
+Conditions:
+  quiet    pi-classic (none, inherit) and pi-chain --depth 3 (none,
+           inherit), nothing added
+  fhog50   pi-classic beside tests/fhog at FIFO 50, 15 ms every 100 ms, on
+           the scenario's CPU (above every task: interference)
+  fhog15   the same hog at FIFO 15 (below high, above low)
+  nopi     pi-classic -p inherit with the C library that has no priority
+           inheritance (tests/invlab-nopi.so preloaded)
+
+Load beside it (a kernel build, say) is the caller's: this script adds
+none.  Exit status 0, 77 when not root, 2 bad usage.
+"""
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def verdicts(path):
+    with open(path) as f:
+        d = json.load(f)
+    out = []
+    for r in d.get('runs', []):
+        ev = '; '.join(c.get('evidence', '') for c in r.get('checks', []))
+        how = 'trace' if ev.startswith('trace:') else 'durations'
+        out.append((r['configuration'], r['verdict'], how))
+    return out
+
+
+def run(cmd, env, tmp):
+    js = os.path.join(tmp, 'r.json')
+    if os.path.exists(js):
+        os.unlink(js)
+    p = subprocess.run(cmd + ['--json', js], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, timeout=300)
+    if p.returncode == 77:
+        sys.exit('SKIP: ' + p.stderr.strip().splitlines()[-1])
+    return verdicts(js) if os.path.exists(js) else []
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--bin', default='build', help='the build directory')
+    ap.add_argument('-n', type=int, default=20, help='runs per condition')
+    ap.add_argument('-d', default='2s', help='each run\'s duration')
+    ap.add_argument('conditions', nargs='*', default=['quiet'],
+                    choices=['quiet', 'fhog50', 'fhog15', 'nopi'])
+    a = ap.parse_args()
+    if os.geteuid() != 0:
+        print('SKIP: needs root (SCHED_FIFO, tracefs)')
+        return 77
+    b = a.bin
+    pic = os.path.join(b, 'demos', 'pi-classic')
+    chain = os.path.join(b, 'demos', 'pi-chain')
+    fhog = os.path.join(b, 'tests', 'fhog')
+    shim = os.path.join(b, 'tests', 'invlab-nopi.so')
+    cpu = str(os.cpu_count() - 1)
+    tmp = tempfile.mkdtemp(prefix='invlab-bench.')
+    with open('/proc/loadavg') as f:
+        print('load average at the start: ' + ' '.join(f.read().split()[:3]))
+    for cond in a.conditions or ['quiet']:
+        cmds = []
+        env = dict(os.environ)
+        hog = None
+        if cond == 'quiet':
+            cmds = [[pr, '-p', p, '-d', a.d] + extra
+                    for pr, extra in ((pic, []), (chain, ['--depth', '3']))
+                    for p in ('none', 'inherit')]
+        elif cond in ('fhog50', 'fhog15'):
+            cmds = [[pic, '--cpu', cpu, '-p', p, '-d', a.d, '--trace=on']
+                    for p in ('none', 'inherit')]
+            hog = subprocess.Popen(
+                [fhog, '--prio', cond[4:], '--cpu', cpu, '--spin', '15ms',
+                 '--period', '100ms', '--time', '3600s'],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(0.3)
+        elif cond == 'nopi':
+            env['LD_PRELOAD'] = shim
+            cmds = [[pic, '-p', 'inherit', '-d', a.d]]
+        count = collections.Counter()
+        t0 = time.time()
+        try:
+            for i in range(a.n):
+                for c in cmds:
+                    prog = os.path.basename(c[0])
+                    for conf, v, how in run(c, env, tmp):
+                        count[(prog, conf, v, how)] += 1
+                print('\r%s: %d of %d' % (cond, i + 1, a.n), end='',
+                      file=sys.stderr, flush=True)
+        finally:
+            if hog:
+                hog.terminate()
+                hog.wait()
+        print('', file=sys.stderr)
+        print('%s, %d runs each, %.0f s:' % (cond, a.n, time.time() - t0))
+        for k in sorted(count):
+            print('  %-10s %-8s %-9s on %-9s %3d' % (k + (count[k],)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
