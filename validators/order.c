@@ -78,29 +78,26 @@ static int check_order_(const struct il_order_input *in,
 	if (inverted) {
 		out->verdict = IL_FAIL;
 		snprintf(out->evidence, sizeof(out->evidence),
-			 "trace: in %zu of %zu waits a task ranked below %s "
-			 "ran where a holder waited to run, up to %s beyond "
-			 "the host's steal (tolerance %s): inversion; "
-			 "durations: worst %s against %s + %s noise",
+			 "trace: in %zu of %zu waits a task below %s ran while "
+			 "a holder waited, up to %s past steal (allowed %s): "
+			 "inversion; worst wait %s vs %s + %s noise",
 			 inverted, n, in->waiter, x, t, w, b, e);
 		return 0;
 	}
 	out->verdict = IL_PASS;
 	if (over)
 		snprintf(out->evidence, sizeof(out->evidence),
-			 "trace: in none of %zu waits did a task ranked below "
-			 "%s run where a holder waited to run beyond %s "
-			 "(worst %s); durations: %zu waits over %s + %s "
-			 "noise, worst %s, with up to %s of them given to "
-			 "higher-priority and foreign tasks or stolen: "
+			 "trace: %zu waits, none with a task below %s running "
+			 "while a holder waited (worst %s, allowed %s); %zu "
+			 "waits over %s + %s noise (worst %s), up to %s of it "
 			 "interference, not inversion",
-			 n, in->waiter, t, x, over, b, e, w, o);
+			 n, in->waiter, x, t, over, b, e, w, o);
 	else
 		snprintf(out->evidence, sizeof(out->evidence),
-			 "trace: in none of %zu waits did a task ranked below "
-			 "%s run where a holder waited to run beyond %s "
-			 "(worst %s); durations: worst %s <= %s + %s noise",
-			 n, in->waiter, t, x, w, b, e);
+			 "trace: %zu waits, none with a task below %s running "
+			 "while a holder waited (worst %s, allowed %s); worst "
+			 "wait %s <= %s + %s noise",
+			 n, in->waiter, x, t, w, b, e);
 	return 0;
 }
 
