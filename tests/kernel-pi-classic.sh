@@ -15,7 +15,7 @@
 set -u
 prog=$1
 mode=$2
-dur=${INVLAB_TEST_DURATION:-2s}
+dur=${INVLAB_TEST_DURATION:-1s}
 
 case $mode in
 inherit | protect | none)
