@@ -67,6 +67,13 @@ static void test_pass(void)
 	w[5].foreign_ns = 7 * MS;
 	t_check_int(judge(&in, N, &c), IL_PASS);
 	t_check(strstr(c.evidence, "1 waits over") != NULL);
+	t_check(strstr(c.evidence, "up to 7.00ms went to higher") != NULL);
+	t_check(strstr(c.evidence, "up to 0ns was stolen") != NULL);
+	steal[5] = 2 * MS;
+	in.steal_ns = steal;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	t_check(strstr(c.evidence, "up to 2.00ms was stolen") != NULL);
+	in.steal_ns = NULL;
 	t_check(strstr(c.evidence, "interference") != NULL);
 	t_check_int(c.worst_ns, 9 * MS);
 	/* exactly at bound + noise is not over */

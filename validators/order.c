@@ -25,9 +25,9 @@ static int check_order_(const struct il_order_input *in,
 			const struct il_wait_sample *s, size_t n,
 			struct il_check *out)
 {
-	char b[24], e[24], t[24], x[24], w[24], o[24];
+	char b[24], e[24], t[24], x[24], w[24], o[24], h[24];
 	size_t inverted = 0, over = 0, untraced = 0;
-	uint64_t worst_inv = 0, worst = 0, worst_over = 0;
+	uint64_t worst_inv = 0, worst = 0, worst_over = 0, over_steal = 0;
 
 	if (!in || !out || (n && !s))
 		return -EINVAL;
@@ -53,6 +53,8 @@ static int check_order_(const struct il_order_input *in,
 			over++;
 			if (s[i].foreign_ns > worst_over)
 				worst_over = s[i].foreign_ns;
+			if (st > over_steal)
+				over_steal = st;
 		}
 	}
 	out->worst_ns = worst;
@@ -62,6 +64,7 @@ static int check_order_(const struct il_order_input *in,
 	il_format_duration(x, sizeof(x), worst_inv);
 	il_format_duration(w, sizeof(w), worst);
 	il_format_duration(o, sizeof(o), worst_over);
+	il_format_duration(h, sizeof(h), over_steal);
 	if (untraced) {
 		/* the trace decides only what it saw whole */
 		snprintf(out->evidence, sizeof(out->evidence),
@@ -89,9 +92,10 @@ static int check_order_(const struct il_order_input *in,
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "trace: %zu waits, none with a task below %s running "
 			 "while a holder waited (worst %s, allowed %s); %zu "
-			 "waits over %s + %s noise (worst %s), up to %s of it "
-			 "interference, not inversion",
-			 n, in->waiter, x, t, over, b, e, w, o);
+			 "waits over %s + %s noise (worst %s): up to %s went "
+			 "to higher-priority and foreign tasks, up to %s was "
+			 "stolen: interference, not inversion",
+			 n, in->waiter, x, t, over, b, e, w, o, h);
 	else
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "trace: %zu waits, none with a task below %s running "
