@@ -495,14 +495,21 @@ class TestArgs(Tmp):
     def test_signal(self):
         # stopped by SIGTERM while a tool runs: 128+15, the tool's process
         # group gone with it
-        self.write('src/Makefile', 'kernelversion:\n\t@sleep 60\n')
+        started = os.path.join(self.dir, 'started')
+        self.write('src/Makefile',
+                   'kernelversion:\n\t@touch %s; sleep 60\n' % started)
         src = os.path.join(self.dir, 'src')
         p = subprocess.Popen([sys.executable, SCRIPT, '--source', src,
                               '--print-path', '--cache',
                               os.path.join(self.dir, 'cache')],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              universal_newlines=True)
-        time.sleep(1)
+        # the signal once the tool runs make (its handlers are set by
+        # then), not after a guessed time: a loaded machine is slow
+        for _ in range(400):
+            if os.path.exists(started) or p.poll() is not None:
+                break
+            time.sleep(0.05)
         p.send_signal(signal.SIGTERM)
         out, err = p.communicate(timeout=20)
         self.assertEqual(p.returncode, 128 + signal.SIGTERM, err)

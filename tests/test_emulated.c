@@ -294,8 +294,36 @@ static void test_apply_kmutex(void)
 	il_scenario_free(&t_sc);
 }
 
+/* a FAIL the order of events decided stands under emulation, even with
+ * a boost seen and nothing "explained" by durations */
+static void test_by_trace(void)
+{
+	struct il_emu_input in = { .emulated = 1, .traced = 40, .boosted = 40 };
+	struct il_check c = fail();
+
+	c.by_trace = 1;
+	t_check_int(il_emu_check(&in, &c), IL_EMU_KERNEL);
+	t_check_int(c.verdict, IL_FAIL);
+	t_check_int(strncmp(c.evidence,
+			    "the kernel's FAIL, also under emulation: decided "
+			    "on the order of events",
+			    60),
+		    0);
+	/* the same FAIL on durations: undecided */
+	c = fail();
+	t_check_int(il_emu_check(&in, &c), IL_EMU_UNDECIDED);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	/* not emulated: untouched */
+	c = fail();
+	c.by_trace = 1;
+	in.emulated = 0;
+	t_check_int(il_emu_check(&in, &c), IL_EMU_NONE);
+	t_check_int(strncmp(c.evidence, "3 of 40", 7), 0);
+}
+
 int main(void)
 {
+	test_by_trace();
 	test_not_emulated();
 	test_other_verdicts();
 	test_timing_only();

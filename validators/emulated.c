@@ -33,6 +33,13 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 
 	if (!in || !c || in->emulated != 1 || c->verdict != IL_FAIL)
 		return IL_EMU_NONE;
+	if (c->by_trace) {
+		/* who the guest's scheduler ran is its own decision: host
+		 * preemption stops a whole vCPU, it never picks a task */
+		prepend(c, "the kernel's FAIL, also under emulation: decided "
+			   "on the order of events in its trace; ");
+		return IL_EMU_KERNEL;
+	}
 	if (in->traced > 0 && in->explained > 0 && in->boosted == 0) {
 		il_format_duration(d, sizeof(d), in->lower_ns);
 		snprintf(pre, sizeof(pre),

@@ -78,6 +78,7 @@ static int check_order_(const struct il_order_input *in,
 			 in->min_samples);
 		return 0;
 	}
+	out->by_trace = 1;
 	if (inverted) {
 		out->verdict = IL_FAIL;
 		snprintf(out->evidence, sizeof(out->evidence),

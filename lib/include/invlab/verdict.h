@@ -36,6 +36,9 @@ struct il_check {
 	uint64_t bound_ns;	/* the bound, before the noise allowance */
 	uint64_t noise_ns;	/* the noise allowance used */
 	uint64_t worst_ns;	/* the worst measured value judged */
+	/* decided on the order of events in the scheduler's trace
+	 * (order.h), not on durations */
+	int by_trace;
 	char evidence[512];
 };
 
