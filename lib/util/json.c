@@ -383,5 +383,6 @@ void il_json_check(struct il_json *j, const struct il_check *c)
 	il_json_uint(j, "bound_ns", c->bound_ns);
 	il_json_uint(j, "noise_ns", c->noise_ns);
 	il_json_uint(j, "worst_ns", c->worst_ns);
+	il_json_bool(j, "trace_decided", c->by_trace != 0);
 	il_json_str(j, "evidence", c->evidence);
 }
