@@ -511,7 +511,8 @@ static bool key_seen_before(const struct cmp *c, int side, size_t fi, size_t k)
 static void print_notes(FILE *f, const struct cmp *c, bool md)
 {
 	const char *bullet = md ? "- " : "note: ";
-	int diffs = 0;
+	char agreed[512] = "";
+	int diffs = 0, known = 0, unknown = 0;
 
 	for (int i = 0; i < IL_RES_FP_N; i++) {
 		int nb, nc;
@@ -527,8 +528,19 @@ static void print_notes(FILE *f, const struct cmp *c, bool md)
 					 : "candidate");
 			continue;
 		}
-		if (!strcmp(vb, vc))
+		if (!strcmp(vb, vc)) {
+			/* two unknowns agree on nothing */
+			if (!strcmp(vb, "unknown")) {
+				unknown++;
+			} else {
+				size_t u = strlen(agreed);
+
+				known++;
+				snprintf(agreed + u, sizeof(agreed) - u, "%s%s",
+					 u ? ", " : "", fp_label(i));
+			}
 			continue;
+		}
 		diffs++;
 		if (i == IL_RES_FP_CMDLINE) {
 			char ob[1024], oc[1024];
@@ -546,8 +558,15 @@ static void print_notes(FILE *f, const struct cmp *c, bool md)
 				bullet, fp_label(i), vb, vc);
 		}
 	}
-	if (!diffs)
+	if (!diffs && !known)
+		fprintf(f, "%sthe kernel fingerprints are unknown\n", bullet);
+	else if (!diffs && !unknown)
 		fprintf(f, "%sthe kernel fingerprints agree\n", bullet);
+	else if (!diffs)
+		fprintf(f,
+			"%sthe kernel fingerprints agree where known (%s); "
+			"%d field%s unknown on both sides\n",
+			bullet, agreed, unknown, unknown == 1 ? "" : "s");
 
 	/* scenario parameters, for every key either side has, once */
 	for (int side = 0; side < 2; side++) {
