@@ -188,6 +188,7 @@ struct row {
 	const char *metric;
 	enum il_res_stat st;
 	struct il_res_cmp c;
+	bool rate; /* a count over trials: values are rates (results.h) */
 	bool first_of_group, first_of_metric;
 };
 
@@ -302,12 +303,18 @@ static int compare_group(struct cmp *c, const struct il_res_group *gb,
 			struct il_res_cmp_opts o = c->o;
 			struct il_res_cmp r;
 
+			/* of a count, only the mean (the rate) means anything
+			 */
+			if ((mb->rate || mc->rate) &&
+			    c->stats[s] != IL_RES_MEAN)
+				continue;
 			o.summary = summary_for(c, name, c->stats[s]);
 			il_res_compare(mb, mc, c->stats[s], &o, &r);
 			if (isnan(r.base) && isnan(r.cand))
 				continue;
 			if (add_row(c, label, name, c->stats[s], &r))
 				return -ENOMEM;
+			c->rows[c->nrows - 1].rate = mb->rate || mc->rate;
 			c->rows[c->nrows - 1].first_of_metric = first;
 			first = false;
 		}
@@ -393,6 +400,25 @@ static void fmt_norm(char *buf, size_t len, double ratio, double pct, double cv)
 	else
 		snprintf(v, sizeof(v), "%5.2f", cv);
 	snprintf(buf, len, "%s [%s](%s)", r, p, v);
+}
+
+/* a row's value: a time, or for a count over trials its rate in percent */
+static const char *fmt_value(char *buf, size_t len, const struct row *r,
+			     double v)
+{
+	if (!r->rate)
+		return il_res_fmt_ns(buf, len, v);
+	if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.2f%%", v * 100);
+	return buf;
+}
+
+/* the statistic's name in a row: a count's mean is its rate */
+static const char *row_stat(const struct row *r)
+{
+	return r->rate ? "rate" : il_res_stat_name(r->st);
 }
 
 static void fmt_p(char *buf, size_t len, double p)
@@ -675,9 +701,9 @@ static void block_header(const struct cmp *c, size_t i, size_t end, char *buf,
 				first ? il_res_summary_name(order[k]) : "",
 				first ? " of per-run " : "");
 			if (used < len)
-				used += (size_t)snprintf(
-					buf + used, len - used, "%s",
-					il_res_stat_name(c->rows[r].st));
+				used += (size_t)snprintf(buf + used, len - used,
+							 "%s",
+							 row_stat(&c->rows[r]));
 			first = false;
 		}
 	}
@@ -741,7 +767,7 @@ static void print_summary(FILE *f, const struct cmp *c, bool md)
 			md ? "\n" : "", n, c->plan,
 			il_res_correction_name(c->o.correction), c->family,
 			c->rows[worst].group, c->rows[worst].metric,
-			il_res_stat_name(c->rows[worst].st));
+			row_stat(&c->rows[worst]));
 	else
 		fprintf(f,
 			"%splan: no row has two runs a side with a spread: "
@@ -825,11 +851,11 @@ static void print_text(FILE *f, const struct cmp *c)
 			const struct row *r = &c->rows[i];
 
 			row_cells(r, nb, nc, p, pa, ci, mde, sizeof(nb));
-			il_table_cell(&t, "%s", il_res_stat_name(r->st));
+			il_table_cell(&t, "%s", row_stat(r));
 			il_table_cell(&t, "%s",
-				      il_res_fmt_ns(vb, sizeof(vb), r->c.base));
+				      fmt_value(vb, sizeof(vb), r, r->c.base));
 			il_table_cell(&t, "%s",
-				      il_res_fmt_ns(vc, sizeof(vc), r->c.cand));
+				      fmt_value(vc, sizeof(vc), r, r->c.cand));
 			il_table_cell(&t, "%s", nb);
 			il_table_cell(&t, "%s", nc);
 			il_table_cell(&t, "%s", ci);
@@ -941,10 +967,10 @@ static void print_markdown(FILE *f, const struct cmp *c)
 				ch = chb;
 			}
 			fputc('|', f);
-			md_cell(f, il_res_stat_name(r->st), false);
-			md_cell(f, il_res_fmt_ns(vb, sizeof(vb), r->c.base),
+			md_cell(f, row_stat(r), false);
+			md_cell(f, fmt_value(vb, sizeof(vb), r, r->c.base),
 				false);
-			md_cell(f, il_res_fmt_ns(vc, sizeof(vc), r->c.cand),
+			md_cell(f, fmt_value(vc, sizeof(vc), r, r->c.cand),
 				false);
 			md_cell(f, nb, true);
 			md_cell(f, nc, true);
@@ -1066,14 +1092,14 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 		il_json_begin_object(&j, NULL);
 		il_json_str(&j, "configuration", r->group);
 		il_json_str(&j, "metric", r->metric);
-		il_json_str(&j, "stat", il_res_stat_name(r->st));
+		il_json_str(&j, "stat", row_stat(r));
 		il_json_begin_object(&j, "baseline");
-		json_num(&j, "value_ns", r->c.base);
+		json_num(&j, r->rate ? "rate" : "value_ns", r->c.base);
 		il_json_uint(&j, "runs", r->c.sb.n);
 		json_num(&j, "cv_pct", r->c.sb.cv_pct);
 		il_json_end_object(&j);
 		il_json_begin_object(&j, "candidate");
-		json_num(&j, "value_ns", r->c.cand);
+		json_num(&j, r->rate ? "rate" : "value_ns", r->c.cand);
 		il_json_uint(&j, "runs", r->c.sc.n);
 		json_num(&j, "cv_pct", r->c.sc.cv_pct);
 		il_json_end_object(&j);

@@ -68,6 +68,13 @@ struct il_res_metric {
 	double (*run)[IL_RES_NSTATS];
 	/* per run: its buckets, for the hierarchical bootstrap (stats.h) */
 	struct il_res_run_hist *hists;
+	/*
+	 * A count of events over trials (a task's deadline misses of its
+	 * jobs, "tauA/deadline_misses"), not a histogram of times: each
+	 * trial is a sample of 0 or 1, so the mean is the rate, and only
+	 * the mean means anything.
+	 */
+	bool rate;
 };
 
 struct il_res_group {
