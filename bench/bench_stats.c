@@ -148,6 +148,8 @@ static int pool_load(struct pool *p, char **files, int n)
 	const struct il_res_group *g;
 
 	il_res_set_init(&s, false);
+	/* the runs are rebuilt from their buckets below, every one of them */
+	s.keep_run_hists = true;
 	for (int i = 0; i < n; i++) {
 		if (il_res_set_load(&s, files[i], err, sizeof(err))) {
 			fprintf(stderr, "invlab-bench-stats: %s\n", err);

@@ -118,6 +118,7 @@ static struct il_res_metric *add_metric(struct il_res_set *s,
 		return NULL;
 	}
 	il_hist_init(m->merged);
+	m->keep_run_hists = s->keep_run_hists;
 	g->nmetrics++;
 	s->nmerged++;
 	return m;
