@@ -5,7 +5,8 @@
  * It prints three figures: the false-alarm rate (the share of A/A
  * comparisons, both sides drawn alike, that would exit 1) and the
  * detection rates of a 5 % and a 10 % shift of one metric's whole
- * distribution (so its median moves by that much), 5 runs a side.  Each
+ * distribution (so its median moves by that much), 5 runs a side (-k:
+ * any number up to 64, to see the tests at a lab's run counts).  Each
  * comparison is made as invlab-compare makes it: the default statistics
  * (p50, p99, p999, max, mean) of every metric, the tests and the Holm
  * correction over all rows, the 2 % threshold (stats.h).
@@ -25,8 +26,8 @@
  *
  * It is a figure, not a test: it never fails on a figure.
  *
- * Run: build/bench/invlab-bench-stats [-m METRIC] [-n COMPARISONS]
- *          [-r RESAMPLES] [-s SEED] [RESULT.json...]
+ * Run: build/bench/invlab-bench-stats [-k RUNS] [-m METRIC]
+ *          [-n COMPARISONS] [-r RESAMPLES] [-s SEED] [RESULT.json...]
  * (-m: the metric the shift moves, blocked_ns by default)
  */
 #include <errno.h>
@@ -41,9 +42,9 @@
 #include "results.h"
 #include "stats.h"
 
-#define RUNS_A_SIDE 5
-#define MAX_METRICS 16
-#define MAX_POOL    4096
+#define MAX_RUNS_A_SIDE 64
+#define MAX_METRICS	16
+#define MAX_POOL	4096
 
 /* the model, as fitted on this machine (see the header comment) */
 static const struct model {
@@ -64,6 +65,8 @@ static const enum il_res_stat stats[] = { IL_RES_P50, IL_RES_P99, IL_RES_P999,
 					  IL_RES_MAX, IL_RES_MEAN };
 #define NSTATS (sizeof(stats) / sizeof(stats[0]))
 
+/* runs a side (-k) */
+static size_t runs_a_side = 5;
 static uint64_t rng_s;
 /* the metric a shift moves */
 static size_t shifted;
@@ -145,6 +148,8 @@ static int pool_load(struct pool *p, char **files, int n)
 	const struct il_res_group *g;
 
 	il_res_set_init(&s, false);
+	/* the runs are rebuilt from their buckets below, every one of them */
+	s.keep_run_hists = true;
 	for (int i = 0; i < n; i++) {
 		if (il_res_set_load(&s, files[i], err, sizeof(err))) {
 			fprintf(stderr, "invlab-bench-stats: %s\n", err);
@@ -190,7 +195,7 @@ static int pool_load(struct pool *p, char **files, int n)
 		"metrics, from %d file(s)\n",
 		p->nruns, g->scenario, g->configuration, p->nmetrics, n);
 	il_res_set_free(&s);
-	return p->nruns >= 2 * RUNS_A_SIDE ? 0 : -EINVAL;
+	return p->nruns >= 2 * runs_a_side ? 0 : -EINVAL;
 }
 
 /* one comparison, shift on the candidate's metric shifted.  1: exit 1 */
@@ -202,11 +207,11 @@ static int compare_once(const struct pool *p, double shift,
 	struct il_res_cmp rows[MAX_METRICS * NSTATS];
 	struct il_res_cmp *v[MAX_METRICS * NSTATS] = { 0 };
 	static struct il_hist h;
-	size_t pick[2 * RUNS_A_SIDE], n = 0;
+	size_t pick[2 * MAX_RUNS_A_SIDE], n = 0;
 	int worse;
 
 	/* the runs of each side: distinct runs of the pool */
-	for (size_t i = 0; p && i < 2 * RUNS_A_SIDE; i++) {
+	for (size_t i = 0; p && i < 2 * runs_a_side; i++) {
 		size_t j;
 
 		do {
@@ -221,13 +226,13 @@ static int compare_once(const struct pool *p, double shift,
 
 		if (metric_init(&mb[k], name) || metric_init(&mc[k], name))
 			return -ENOMEM;
-		for (size_t r = 0; r < RUNS_A_SIDE; r++) {
+		for (size_t r = 0; r < runs_a_side; r++) {
 			double s = k == shifted ? shift : 1;
 
 			if (p) {
 				scaled(&p->runs[k][pick[r]], 1, &h);
 				il_res_metric_add_run(&mb[k], &h);
-				scaled(&p->runs[k][pick[RUNS_A_SIDE + r]], s,
+				scaled(&p->runs[k][pick[runs_a_side + r]], s,
 				       &h);
 				il_res_metric_add_run(&mc[k], &h);
 			} else {
@@ -266,8 +271,11 @@ int main(int argc, char **argv)
 	const char *mname = NULL;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "m:n:r:s:h")) != -1) {
+	while ((opt = getopt(argc, argv, "k:m:n:r:s:h")) != -1) {
 		switch (opt) {
+		case 'k':
+			runs_a_side = strtoul(optarg, NULL, 10);
+			break;
 		case 'm':
 			mname = optarg;
 			break;
@@ -281,16 +289,18 @@ int main(int argc, char **argv)
 			seed = strtoull(optarg, NULL, 10);
 			break;
 		default:
-			fprintf(stderr,
-				"usage: invlab-bench-stats [-m METRIC] [-n "
-				"COMPARISONS] [-r RESAMPLES] [-s SEED] "
-				"[RESULT.json...]\n");
+			fprintf(stderr, "usage: invlab-bench-stats [-k RUNS] "
+					"[-m METRIC] "
+					"[-n "
+					"COMPARISONS] [-r RESAMPLES] [-s SEED] "
+					"[RESULT.json...]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
-	if (n < 1 || n > 100000 || o.resamples < 100 || o.resamples > 1000000) {
+	if (n < 1 || n > 100000 || o.resamples < 100 || o.resamples > 1000000 ||
+	    runs_a_side < 1 || runs_a_side > MAX_RUNS_A_SIDE) {
 		fprintf(stderr, "invlab-bench-stats: -n 1..100000, -r "
-				"100..1000000\n");
+				"100..1000000, -k 1..64\n");
 		return 2;
 	}
 	if (optind < argc) {
@@ -307,11 +317,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rng_s = seed;
-	printf("invlab-bench-stats: %ld comparisons each, %d runs a side, "
+	printf("invlab-bench-stats: %ld comparisons each, %zu runs a side, "
 	       "%s, %zu rows a comparison (p50, p99, p999, max, mean of "
 	       "each metric), Holm at 0.05, threshold 2%%, %u resamples, "
 	       "distributions %s\n",
-	       n, RUNS_A_SIDE,
+	       n, runs_a_side,
 	       p ? "runs measured on this machine"
 		 : "the seeded model fitted on this machine",
 	       (p ? p->nmetrics : NMODEL) * NSTATS, o.resamples,

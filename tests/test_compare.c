@@ -3,7 +3,8 @@
  * invlab-compare and the arithmetic under it, on synthetic results with
  * known answers.
  *
- *   test-compare build/tools/invlab-compare docs/man/invlab-compare.1
+ *   test-compare build/tools/invlab-compare docs/man/invlab-compare.1 \
+ *       tests/data/compare
  *
  * The statistics are checked against values worked out by hand (a rank
  * test whose permutation distribution is small enough to count, a t test
@@ -37,7 +38,7 @@
 #define MS		IL_NSEC_PER_MSEC
 #define near(a, b, eps) (fabs((a) - (b)) <= (eps))
 
-static const char *tool;
+static const char *tool, *data;
 
 /* ---- arithmetic ------------------------------------------------------ */
 
@@ -1053,17 +1054,142 @@ static void test_errors(const struct il_sysinfo *si, char **base)
 
 static void test_mut_statistics(void);
 
+/* the row of metric and stat in a compare --json document, or NULL */
+static struct json_object *json_row(struct json_object *doc, const char *metric,
+				    const char *stat)
+{
+	struct json_object *rows;
+
+	if (!json_object_object_get_ex(doc, "comparisons", &rows))
+		return NULL;
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		struct json_object *r = json_object_array_get_idx(rows, i);
+		struct json_object *m, *s;
+
+		if (json_object_object_get_ex(r, "metric", &m) &&
+		    json_object_object_get_ex(r, "stat", &s) &&
+		    !strcmp(json_object_get_string(m), metric) &&
+		    !strcmp(json_object_get_string(s), stat))
+			return r;
+	}
+	return NULL;
+}
+
+static double json_num_at(struct json_object *r, const char *side,
+			  const char *key)
+{
+	struct json_object *o, *v;
+
+	if (!r || !json_object_object_get_ex(r, side, &o) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+static const char *json_str_at(struct json_object *r, const char *key)
+{
+	struct json_object *v;
+
+	if (!r || !json_object_object_get_ex(r, key, &v))
+		return "";
+	return json_object_get_string(v);
+}
+
+/*
+ * Two dl-mbwi results (tests/data/compare, trimmed from two runs of
+ * `dl-mbwi basic -d 1s`): the deadline tasks' histograms, those of their
+ * locks, and their counts (misses of jobs, late waits of those judged)
+ * are compared like any histogram, in the one corrected family.
+ */
+static void test_dl_mbwi(void)
+{
+	char a[512], b[512], *out = NULL, *err = NULL;
+	const char *j = t_tmp("dl.json"), *more = t_tmp("dl-misses.json");
+	const char *bad = t_tmp("dl-bad.json");
+	struct json_object *doc, *r, *src, *task;
+	int rc;
+
+	snprintf(a, sizeof(a), "%s/dl-mbwi-a.json", data);
+	snprintf(b, sizeof(b), "%s/dl-mbwi-b.json", data);
+	rc = run(&out, &err, "--json", j, a, b, NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "dl-mbwi/basic tauA/response_ns: Median of "
+			      "per-run p50, p99, max; AMean of per-run mean");
+	t_check_contains(out, "dl-mbwi/basic tauA/deadline_misses: AMean of "
+			      "per-run rate; lower is better\n");
+	free(out), free(err);
+	doc = json_object_from_file(j);
+	t_check(doc != NULL);
+	for (int t = 0; t < 2; t++) {
+		const char *task_name = t ? "tauB" : "tauA";
+		char m[64];
+
+		snprintf(m, sizeof(m), "%s/response_ns", task_name);
+		t_check(json_row(doc, m, "p50") && json_row(doc, m, "mean"));
+		snprintf(m, sizeof(m), "%s/wakeup_ns", task_name);
+		t_check(json_row(doc, m, "p50") && json_row(doc, m, "mean"));
+		snprintf(m, sizeof(m), "%s/R1/blocked_ns", task_name);
+		t_check(json_row(doc, m, "p50") != NULL);
+		/* a count has only its rate, no percentiles */
+		snprintf(m, sizeof(m), "%s/deadline_misses", task_name);
+		t_check(json_row(doc, m, "rate") != NULL);
+		t_check(!json_row(doc, m, "p50") && !json_row(doc, m, "mean"));
+		snprintf(m, sizeof(m), "%s/R1/late", task_name);
+		t_check(json_row(doc, m, "rate") != NULL);
+	}
+	/* the rate is misses / jobs: 0 of 100 and 1 of 100 */
+	r = json_row(doc, "tauA/deadline_misses", "rate");
+	t_check(near(json_num_at(r, "baseline", "rate"), 0, 1e-12));
+	t_check(near(json_num_at(r, "candidate", "rate"), 0.01, 1e-12));
+	t_check_str(json_str_at(r, "test"), "pooled-z(1 run)");
+	t_check_str(json_str_at(r, "change"), "no change");
+	json_object_put(doc);
+
+	/* 40 misses of 100 jobs against none: worse, through the correction */
+	src = json_object_from_file(b);
+	task = json_object_array_get_idx(
+		json_object_object_get(
+			json_object_array_get_idx(
+				json_object_object_get(src, "runs"), 0),
+			"tasks"),
+		0);
+	json_object_object_add(task, "deadline_misses",
+			       json_object_new_int(40));
+	json_object_to_file(more, src);
+	rc = run(&out, &err, "--json", j, a, more, NULL);
+	t_check_int(rc, 1);
+	free(out), free(err);
+	doc = json_object_from_file(j);
+	r = json_row(doc, "tauA/deadline_misses", "rate");
+	t_check(near(json_num_at(r, "candidate", "rate"), 0.4, 1e-12));
+	t_check_str(json_str_at(r, "change"), "worse");
+	json_object_put(doc);
+
+	/* more misses than jobs is no count: the file is refused */
+	json_object_object_add(task, "deadline_misses",
+			       json_object_new_int(101));
+	json_object_to_file(bad, src);
+	json_object_put(src);
+	rc = run(&out, &err, a, bad, NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "runs[0].tasks[0].deadline_misses: not a count "
+			      "of at most jobs");
+	free(out), free(err);
+}
+
 int main(int argc, char **argv)
 {
 	struct il_sysinfo si;
 	char *base[5], *same[5], *shift[5], *noise[5];
 	char name[32];
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: %s INVLAB-COMPARE MANPAGE\n", argv[0]);
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s INVLAB-COMPARE MANPAGE DATADIR\n",
+			argv[0]);
 		return 99;
 	}
 	tool = argv[1];
+	data = argv[3];
 
 	test_normalization();
 	test_mann_whitney();
@@ -1093,6 +1219,7 @@ int main(int argc, char **argv)
 	test_exact_format(&si);
 	test_fingerprints(&si, base);
 	test_errors(&si, base);
+	test_dl_mbwi();
 	test_escape();
 	test_untrusted(&si);
 	test_sides_once();

@@ -14,6 +14,7 @@
  * conversion cannot agree with itself.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -433,6 +434,181 @@ static void test_rename(void)
 }
 
 /* CRLF line ends, no newline at the end, -N, rt-app's names */
+/*
+ * The line formats stream, so their inputs have no default size limit:
+ * a rename-test log past the tools' 16 MiB (the published ones are some
+ * 24 MB) imports as it is, and --max-input-size still sets one.
+ */
+static void test_big_input(void)
+{
+	const char *p = t_tmp("results-big.log"), *o = t_tmp("big.json");
+	const uint64_t lines = 2600000; /* 7 bytes a line: 17.4 MiB */
+	const struct il_res_metric *m;
+	char *err = NULL, *out = NULL;
+	uint64_t sum = 0;
+	struct il_res_set s;
+	struct stat st;
+	FILE *f = fopen(p, "w");
+
+	t_check(f != NULL);
+	if (!f)
+		return;
+	for (uint64_t i = 0; i < lines; i++) {
+		uint64_t v = 100000 + (i * 7919) % 900000;
+
+		sum += v;
+		fprintf(f, "%" PRIu64 "\n", v);
+	}
+	fclose(f);
+	t_check(!stat(p, &st) && st.st_size > (16 << 20));
+	t_check_int(
+		run(tool, NULL, &err, "-f", "rename-test", "-o", o, p, NULL),
+		0);
+	free(err);
+	err = NULL;
+	if (!load(o, &s)) {
+		m = metric(&s, "rename-test", "big", "rename_ns");
+		t_check(m && m->merged->count == lines &&
+			m->merged->sum == sum);
+		il_res_set_free(&s);
+	}
+	unlink(o);
+	/* a limit asked for still holds */
+	t_check_int(run(tool, NULL, &err, "-f", "rename-test",
+			"--max-input-size", "16M", "-o", o, p, NULL),
+		    2);
+	t_check_contains(err, "over the input limit of 16 MiB");
+	t_check(!exists(o));
+	free(err);
+	err = NULL;
+	unlink(p);
+	/* --help says which formats have a default limit */
+	t_check_int(run(tool, &out, NULL, "--help", NULL), 0);
+	t_check_contains(out, "Default: no limit");
+	t_check_contains(out, "64M for");
+	free(out);
+}
+
+/*
+ * An imported file carries its kernel from --release, --cmdline and
+ * --config (the .config read as the programs read their own), and a
+ * compare claims agreement only over the fields both sides know.
+ */
+static void test_kernel_options(void)
+{
+	const char *cfg = t_tmp("kconfig"), *cfg2 = t_tmp("kconfig-none");
+	const char *a = t_tmp("k-a.json"), *b = t_tmp("k-b.json");
+	const char *u1 = t_tmp("k-u1.json"), *u2 = t_tmp("k-u2.json");
+	const char *in = fixture("results-alone.log");
+	struct json_object *root;
+	char *out = NULL, *err = NULL;
+
+	t_write_text(cfg, "#\n# Automatically generated file; DO NOT EDIT.\n"
+			  "CONFIG_SCHED_PROXY_EXEC=y\n"
+			  "CONFIG_PREEMPT_VOLUNTARY=y\n"
+			  "CONFIG_PREEMPT_DYNAMIC=y\n"
+			  "# CONFIG_RT_GROUP_SCHED is not set\n"
+			  "CONFIG_HZ_250=y\nCONFIG_HZ=250\n");
+	t_check_int(run(tool, NULL, &err, "-f", "rename-test", "--release",
+			"6.8.0-rc3-proxy-v8", "--cmdline",
+			"root=/dev/vda preempt=full sched_proxy_exec=0",
+			"--config", cfg, "-o", a, in, NULL),
+		    0);
+	free(err);
+	err = NULL;
+	root = json_object_from_file(a);
+	t_check_str(json_object_get_string(get(root, "kernel.release")),
+		    "6.8.0-rc3-proxy-v8");
+	t_check_str(json_object_get_string(get(root, "kernel.cmdline")),
+		    "root=/dev/vda preempt=full sched_proxy_exec=0");
+	t_check_str(json_object_get_string(get(root, "kernel.config_source")),
+		    cfg);
+	t_check_int(json_object_get_int(get(root, "kernel.hz")), 250);
+	t_check_str(json_object_get_string(get(root, "kernel.hz_source")),
+		    "config");
+	t_check(json_object_get_boolean(get(root, "kernel.config_proxy_exec")));
+	t_check(json_object_is_type(get(root, "kernel.proxy_exec_active"),
+				    json_type_boolean) &&
+		!json_object_get_boolean(
+			get(root, "kernel.proxy_exec_active")));
+	t_check_str(json_object_get_string(get(root, "kernel.preempt_config")),
+		    "voluntary");
+	/* PREEMPT_DYNAMIC: preempt= on the command line is in force */
+	t_check_str(json_object_get_string(get(root, "kernel.preempt_current")),
+		    "full");
+	t_check(!json_object_get_boolean(get(root, "kernel.rt_group_sched")));
+	json_object_put(root);
+
+	/* without proxy exec built the config decides alone; no dynamic */
+	t_write_text(cfg2, "CONFIG_PREEMPT_NONE=y\nCONFIG_HZ=1000\n");
+	t_check_int(run(tool, NULL, &err, "-f", "rename-test", "--release",
+			"6.8.0-rc3", "--config", cfg2, "-o", b, in, NULL),
+		    0);
+	free(err);
+	err = NULL;
+	root = json_object_from_file(b);
+	t_check(json_object_is_type(get(root, "kernel.proxy_exec_active"),
+				    json_type_boolean) &&
+		!json_object_get_boolean(
+			get(root, "kernel.proxy_exec_active")));
+	t_check_str(json_object_get_string(get(root, "kernel.preempt_current")),
+		    "none");
+	t_check_int(json_object_get_int(get(root, "kernel.hz")), 1000);
+	json_object_put(root);
+
+	/* options that contradict the config, and a file that is none */
+	t_check_int(run(tool, NULL, &err, "-f", "rename-test", "--config", cfg2,
+			"--hz", "250", "-o", t_tmp("k-x.json"), in, NULL),
+		    2);
+	t_check_contains(err, "CONFIG_HZ=1000");
+	free(err);
+	err = NULL;
+	t_check_int(run(tool, NULL, &err, "-f", "rename-test", "--config", cfg2,
+			"--preempt", "full", "-o", t_tmp("k-x.json"), in, NULL),
+		    2);
+	t_check_contains(err, "without PREEMPT_DYNAMIC");
+	free(err);
+	err = NULL;
+	t_check_int(run(tool, NULL, &err, "-f", "rename-test", "--config", in,
+			"-o", t_tmp("k-x.json"), in, NULL),
+		    2);
+	t_check_contains(err, "not a kernel config");
+	t_check(!exists(t_tmp("k-x.json")));
+	free(err);
+	err = NULL;
+
+	/* the fingerprints of two imports: a difference where both know */
+	t_check_int(run(compare, &out, NULL, a, b, NULL), 0);
+	t_check_contains(out, "note: release differs: 6.8.0-rc3-proxy-v8 "
+			      "(baseline) vs 6.8.0-rc3 (candidate)");
+	t_check_contains(out, "note: hz differs: 250 (baseline) vs 1000");
+	t_check(!t_count(out, "fingerprints agree"));
+	free(out);
+	/* nothing known on either side agrees on nothing */
+	t_check_int(
+		run(tool, NULL, NULL, "-f", "rename-test", "-o", u1, in, NULL),
+		0);
+	t_check_int(
+		run(tool, NULL, NULL, "-f", "rename-test", "-o", u2, in, NULL),
+		0);
+	t_check_int(run(compare, &out, NULL, u1, u2, NULL), 0);
+	t_check_contains(out, "note: the kernel fingerprints are unknown\n");
+	t_check(!t_count(out, "fingerprints agree"));
+	free(out);
+	/* agreement is claimed over the known fields only, named */
+	t_check_int(run(tool, NULL, NULL, "-f", "rename-test", "--release",
+			"6.8.0-rc3", "-o", u1, in, NULL),
+		    0);
+	t_check_int(run(tool, NULL, NULL, "-f", "rename-test", "--release",
+			"6.8.0-rc3", "-o", u2, in, NULL),
+		    0);
+	t_check_int(run(compare, &out, NULL, u1, u2, NULL), 0);
+	t_check_contains(out, "note: the kernel fingerprints agree where "
+			      "known (release); 12 fields unknown on both "
+			      "sides\n");
+	free(out);
+}
+
 static void test_details(void)
 {
 	const char *o = t_tmp("details.json");
@@ -705,11 +881,11 @@ static void test_refusals(void)
 	free(err);
 	err = NULL;
 	/* an option contradicting the input */
-	t_check_int(run(tool, NULL, &err, "-f", "cyclictest-json",
-			"--kernel-release", "5.10", "-o", t_tmp("contra.json"),
+	t_check_int(run(tool, NULL, &err, "-f", "cyclictest-json", "--release",
+			"5.10", "-o", t_tmp("contra.json"),
 			fixture("cyclictest-a.json"), NULL),
 		    2);
-	t_check_contains(err, "--kernel-release '5.10'");
+	t_check_contains(err, "--release '5.10'");
 	t_check(!exists(t_tmp("contra.json")));
 	free(err);
 	err = NULL;
@@ -750,6 +926,8 @@ int main(int argc, char **argv)
 	test_rename();
 	test_perf();
 	test_details();
+	test_big_input();
+	test_kernel_options();
 	test_refusals();
 	t_check_man_page(tool, argv[6]);
 	t_tmp_cleanup();

@@ -330,6 +330,78 @@ static int cmp_dbl(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/*
+ * From IL_RES_HBOOT_NESTED_RUNS runs a side, the bootstrap resamples the
+ * per-run values alone and the runs' buckets are not kept: memory stays
+ * flat and a draw is an index.  It must still see a shift and not see
+ * one where there is none.
+ */
+static void test_hboot_many_runs(void)
+{
+	const size_t n = IL_RES_HBOOT_NESTED_RUNS;
+	double *scale = malloc(200 * sizeof(*scale)), *up;
+	struct il_res_metric a, b, c, k;
+	uint64_t seed = 5;
+	double p, lo, hi;
+
+	up = malloc(200 * sizeof(*up));
+	for (size_t i = 0; i < 200; i++) {
+		/* a 2 % spread from run to run */
+		scale[i] = 1 + 0.02 *
+				       ((double)(t_rand(&seed) >> 11) /
+						9007199254740992.0 -
+					0.5) *
+				       3.4;
+		up[i] = scale[i] * 1.03;
+	}
+	metric_init(&a, "blocked_ns");
+	metric_init(&b, "blocked_ns");
+	metric_init(&c, "blocked_ns");
+	metric_init(&k, "blocked_ns");
+	k.keep_run_hists = true;
+	/* one run short of the number: every run's buckets are kept */
+	metric_runs(&a, 21, n - 1, 200, 1000 * US, scale);
+	t_check(a.hists != NULL);
+	t_check_int(a.hists[n - 2].count, 200);
+	/* the run that reaches it drops them all */
+	metric_runs(&a, 22, 1, 200, 1000 * US, scale + n - 1);
+	t_check(a.hists == NULL);
+	t_check_int(a.nruns, n);
+	metric_runs(&a, 23, 200 - n, 200, 1000 * US, scale + n);
+	t_check(a.hists == NULL);
+	t_check_int(a.nruns, 200);
+	t_check_int(a.merged->count, 200 * 200);
+	/* unless asked to keep them */
+	metric_runs(&k, 21, 40, 200, 1000 * US, scale);
+	t_check(k.hists != NULL && k.hists[39].count == 200);
+
+	metric_runs(&b, 31, 200, 200, 1000 * US, scale + 0);
+	metric_runs(&c, 41, 200, 200, 1000 * US, up);
+	t_check(b.hists == NULL && c.hists == NULL);
+	/* alike: p large, the interval holds 1 */
+	t_check_int(il_res_hboot(&a, &b, IL_RES_P50, IL_RES_SUM_MEDIAN, 2000, 7,
+				 0.05, &p, &lo, &hi),
+		    0);
+	t_check(p > 0.05 && lo < 1 && hi > 1);
+	/* 3 % up: found, and the interval holds the shift */
+	t_check_int(il_res_hboot(&a, &c, IL_RES_P50, IL_RES_SUM_MEDIAN, 2000, 7,
+				 0.05, &p, &lo, &hi),
+		    0);
+	t_check(p < 0.001);
+	t_check(lo > 1.015 && lo < 1.03 && hi > 1.03 && hi < 1.045);
+	/* one side of few runs (buckets kept) against one of many */
+	t_check_int(il_res_hboot(&k, &c, IL_RES_MEAN, IL_RES_SUM_AMEAN, 2000, 7,
+				 0.05, &p, &lo, &hi),
+		    0);
+	t_check(lo > 1 && hi < 1.06);
+	metric_free(&a);
+	metric_free(&b);
+	metric_free(&c);
+	metric_free(&k);
+	free(scale);
+	free(up);
+}
+
 static void test_summaries(void)
 {
 	const double v[] = { 1, 2, 4, NAN };
@@ -511,6 +583,7 @@ int main(void)
 	test_distributions();
 	test_corrections();
 	test_hboot();
+	test_hboot_many_runs();
 	test_summaries();
 	test_decisions();
 	return t_done("stats");

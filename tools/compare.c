@@ -188,6 +188,7 @@ struct row {
 	const char *metric;
 	enum il_res_stat st;
 	struct il_res_cmp c;
+	bool rate; /* a count over trials: values are rates (results.h) */
 	bool first_of_group, first_of_metric;
 };
 
@@ -302,12 +303,18 @@ static int compare_group(struct cmp *c, const struct il_res_group *gb,
 			struct il_res_cmp_opts o = c->o;
 			struct il_res_cmp r;
 
+			/* of a count, only the mean (the rate) means anything
+			 */
+			if ((mb->rate || mc->rate) &&
+			    c->stats[s] != IL_RES_MEAN)
+				continue;
 			o.summary = summary_for(c, name, c->stats[s]);
 			il_res_compare(mb, mc, c->stats[s], &o, &r);
 			if (isnan(r.base) && isnan(r.cand))
 				continue;
 			if (add_row(c, label, name, c->stats[s], &r))
 				return -ENOMEM;
+			c->rows[c->nrows - 1].rate = mb->rate || mc->rate;
 			c->rows[c->nrows - 1].first_of_metric = first;
 			first = false;
 		}
@@ -393,6 +400,25 @@ static void fmt_norm(char *buf, size_t len, double ratio, double pct, double cv)
 	else
 		snprintf(v, sizeof(v), "%5.2f", cv);
 	snprintf(buf, len, "%s [%s](%s)", r, p, v);
+}
+
+/* a row's value: a time, or for a count over trials its rate in percent */
+static const char *fmt_value(char *buf, size_t len, const struct row *r,
+			     double v)
+{
+	if (!r->rate)
+		return il_res_fmt_ns(buf, len, v);
+	if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.2f%%", v * 100);
+	return buf;
+}
+
+/* the statistic's name in a row: a count's mean is its rate */
+static const char *row_stat(const struct row *r)
+{
+	return r->rate ? "rate" : il_res_stat_name(r->st);
 }
 
 static void fmt_p(char *buf, size_t len, double p)
@@ -511,7 +537,8 @@ static bool key_seen_before(const struct cmp *c, int side, size_t fi, size_t k)
 static void print_notes(FILE *f, const struct cmp *c, bool md)
 {
 	const char *bullet = md ? "- " : "note: ";
-	int diffs = 0;
+	char agreed[512] = "";
+	int diffs = 0, known = 0, unknown = 0;
 
 	for (int i = 0; i < IL_RES_FP_N; i++) {
 		int nb, nc;
@@ -527,8 +554,19 @@ static void print_notes(FILE *f, const struct cmp *c, bool md)
 					 : "candidate");
 			continue;
 		}
-		if (!strcmp(vb, vc))
+		if (!strcmp(vb, vc)) {
+			/* two unknowns agree on nothing */
+			if (!strcmp(vb, "unknown")) {
+				unknown++;
+			} else {
+				size_t u = strlen(agreed);
+
+				known++;
+				snprintf(agreed + u, sizeof(agreed) - u, "%s%s",
+					 u ? ", " : "", fp_label(i));
+			}
 			continue;
+		}
 		diffs++;
 		if (i == IL_RES_FP_CMDLINE) {
 			char ob[1024], oc[1024];
@@ -546,8 +584,15 @@ static void print_notes(FILE *f, const struct cmp *c, bool md)
 				bullet, fp_label(i), vb, vc);
 		}
 	}
-	if (!diffs)
+	if (!diffs && !known)
+		fprintf(f, "%sthe kernel fingerprints are unknown\n", bullet);
+	else if (!diffs && !unknown)
 		fprintf(f, "%sthe kernel fingerprints agree\n", bullet);
+	else if (!diffs)
+		fprintf(f,
+			"%sthe kernel fingerprints agree where known (%s); "
+			"%d field%s unknown on both sides\n",
+			bullet, agreed, unknown, unknown == 1 ? "" : "s");
 
 	/* scenario parameters, for every key either side has, once */
 	for (int side = 0; side < 2; side++) {
@@ -656,9 +701,9 @@ static void block_header(const struct cmp *c, size_t i, size_t end, char *buf,
 				first ? il_res_summary_name(order[k]) : "",
 				first ? " of per-run " : "");
 			if (used < len)
-				used += (size_t)snprintf(
-					buf + used, len - used, "%s",
-					il_res_stat_name(c->rows[r].st));
+				used += (size_t)snprintf(buf + used, len - used,
+							 "%s",
+							 row_stat(&c->rows[r]));
 			first = false;
 		}
 	}
@@ -722,7 +767,7 @@ static void print_summary(FILE *f, const struct cmp *c, bool md)
 			md ? "\n" : "", n, c->plan,
 			il_res_correction_name(c->o.correction), c->family,
 			c->rows[worst].group, c->rows[worst].metric,
-			il_res_stat_name(c->rows[worst].st));
+			row_stat(&c->rows[worst]));
 	else
 		fprintf(f,
 			"%splan: no row has two runs a side with a spread: "
@@ -806,11 +851,11 @@ static void print_text(FILE *f, const struct cmp *c)
 			const struct row *r = &c->rows[i];
 
 			row_cells(r, nb, nc, p, pa, ci, mde, sizeof(nb));
-			il_table_cell(&t, "%s", il_res_stat_name(r->st));
+			il_table_cell(&t, "%s", row_stat(r));
 			il_table_cell(&t, "%s",
-				      il_res_fmt_ns(vb, sizeof(vb), r->c.base));
+				      fmt_value(vb, sizeof(vb), r, r->c.base));
 			il_table_cell(&t, "%s",
-				      il_res_fmt_ns(vc, sizeof(vc), r->c.cand));
+				      fmt_value(vc, sizeof(vc), r, r->c.cand));
 			il_table_cell(&t, "%s", nb);
 			il_table_cell(&t, "%s", nc);
 			il_table_cell(&t, "%s", ci);
@@ -922,10 +967,10 @@ static void print_markdown(FILE *f, const struct cmp *c)
 				ch = chb;
 			}
 			fputc('|', f);
-			md_cell(f, il_res_stat_name(r->st), false);
-			md_cell(f, il_res_fmt_ns(vb, sizeof(vb), r->c.base),
+			md_cell(f, row_stat(r), false);
+			md_cell(f, fmt_value(vb, sizeof(vb), r, r->c.base),
 				false);
-			md_cell(f, il_res_fmt_ns(vc, sizeof(vc), r->c.cand),
+			md_cell(f, fmt_value(vc, sizeof(vc), r, r->c.cand),
 				false);
 			md_cell(f, nb, true);
 			md_cell(f, nc, true);
@@ -1047,14 +1092,14 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 		il_json_begin_object(&j, NULL);
 		il_json_str(&j, "configuration", r->group);
 		il_json_str(&j, "metric", r->metric);
-		il_json_str(&j, "stat", il_res_stat_name(r->st));
+		il_json_str(&j, "stat", row_stat(r));
 		il_json_begin_object(&j, "baseline");
-		json_num(&j, "value_ns", r->c.base);
+		json_num(&j, r->rate ? "rate" : "value_ns", r->c.base);
 		il_json_uint(&j, "runs", r->c.sb.n);
 		json_num(&j, "cv_pct", r->c.sb.cv_pct);
 		il_json_end_object(&j);
 		il_json_begin_object(&j, "candidate");
-		json_num(&j, "value_ns", r->c.cand);
+		json_num(&j, r->rate ? "rate" : "value_ns", r->c.cand);
 		il_json_uint(&j, "runs", r->c.sc.n);
 		json_num(&j, "cv_pct", r->c.sc.cv_pct);
 		il_json_end_object(&j);

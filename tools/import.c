@@ -27,7 +27,11 @@
 
 #include <invlab/opt.h>
 #include <invlab/report.h>
+#include <invlab/strbuf.h>
 #include <invlab/sysinfo.h>
+
+/* the fingerprint's .config parser, shared with the programs' own */
+#include "../lib/sys/sysinfo-parse.h"
 
 #include "args.h"
 #include "import.h"
@@ -42,6 +46,7 @@ struct cfg {
 	int nsecs;
 	const char *log_basename;
 	const char *release, *kversion, *machine, *hostname, *cmdline;
+	const char *kconfig;
 	const char *preempt, *proxy_exec, *rt_runtime, *cpu_model, *virt;
 	int64_t hz, cpus;
 	uint64_t max_input;
@@ -94,12 +99,17 @@ static const struct il_opt opts[] = {
 	  .help = "for rt-app: the use case's log_basename, the prefix of its "
 		  "log "
 		  "file names" },
-	{ .name = "kernel-release",
+	{ .name = "release",
 	  .type = IL_OPT_STRING,
 	  .offset = O(release),
 	  .metavar = "TEXT",
 	  .help = "the kernel's release (uname -r), when the source does not "
 		  "record it" },
+	{ .name = "kernel-release",
+	  .type = IL_OPT_STRING,
+	  .offset = O(release),
+	  .metavar = "TEXT",
+	  .help = "the same as --release (its first name)" },
 	{ .name = "kernel-version",
 	  .type = IL_OPT_STRING,
 	  .offset = O(kversion),
@@ -121,7 +131,17 @@ static const struct il_opt opts[] = {
 	  .type = IL_OPT_STRING,
 	  .offset = O(cmdline),
 	  .metavar = "TEXT",
-	  .help = "the kernel command line (/proc/cmdline)" },
+	  .help = "the kernel command line (/proc/cmdline); with --config "
+		  "it also gives the preemption model and proxy execution "
+		  "in force (preempt=, sched_proxy_exec=)" },
+	{ .name = "config",
+	  .type = IL_OPT_STRING,
+	  .offset = O(kconfig),
+	  .metavar = "FILE",
+	  .help = "the kernel's .config (or config.gz): "
+		  "CONFIG_SCHED_PROXY_EXEC, the preemption model, "
+		  "PREEMPT_DYNAMIC, HZ and RT_GROUP_SCHED are read from it "
+		  "as the programs read their own kernel's" },
 	{ .name = "preempt",
 	  .type = IL_OPT_STRING,
 	  .offset = O(preempt),
@@ -163,7 +183,24 @@ static const struct il_opt opts[] = {
 	  .offset = O(virt),
 	  .metavar = "NAME",
 	  .help = "the hypervisor (kvm, xen, ...) or none" },
-	IL_RES_OPT_MAX_INPUT(O(max_input)),
+	/*
+	 * Not the tools' shared row: the line formats stream, so their
+	 * size is no memory risk and has no limit unless one is asked for;
+	 * only cyclictest's JSON is held whole (and json-c takes some 20
+	 * times its size), so it keeps a default limit.
+	 */
+	{ .name = "max-input-size",
+	  .type = IL_OPT_SIZE,
+	  .offset = O(max_input),
+	  .min = 1024,
+	  .max = 1ll << 30,
+	  .metavar = "SIZE",
+	  .help = "refuse any input larger than SIZE (K, M, G suffixes; "
+		  "counted decompressed).  Default: no limit for the formats "
+		  "read line by line, which stream (memory does not grow "
+		  "with the file), " IL_IMP_SLURP_MAX_DEFAULT_STR
+		  " for cyclictest-json, which is held in memory whole "
+		  "(json-c needs some 20 times its size)" },
 	{ .name = NULL },
 };
 #undef O
@@ -188,6 +225,85 @@ static int fp_field(char *dst, size_t len, const char *source, const char *opt,
 	return 0;
 }
 
+/*
+ * The kernel's .config, as the programs read their own: the configured
+ * preemption model, PREEMPT_DYNAMIC, SCHED_PROXY_EXEC, HZ and
+ * RT_GROUP_SCHED.  Read through the import reader, so a config.gz is
+ * taken as it is and the file is bounded like any input.
+ */
+static int read_kconfig(const char *path, struct il_sysinfo *si, char *err,
+			size_t errlen)
+{
+	struct il_imp_reader *r = malloc(sizeof(*r));
+	char *text = NULL;
+	size_t len;
+	int ret;
+
+	if (!r) {
+		il_setf(err, errlen, "--config: out of memory");
+		return -ENOMEM;
+	}
+	ret = il_imp_open(r, path, IL_IMP_KCONFIG_MAX, err, errlen);
+	if (!ret) {
+		ret = il_imp_slurp(r, &text, &len, err, errlen);
+		il_imp_close(r);
+	}
+	free(r);
+	if (ret)
+		return ret;
+	if (strlen(text) != len) {
+		il_setf(err, errlen,
+			"--config: %s: a NUL byte: not a kernel "
+			"config",
+			path);
+		ret = -EINVAL;
+	} else if (strncmp(text, "CONFIG_", 7) && !strstr(text, "\nCONFIG_")) {
+		il_setf(err, errlen,
+			"--config: %s: no CONFIG_ line: not a kernel config",
+			path);
+		ret = -EINVAL;
+	} else {
+		__il_kconfig_parse(text, si);
+		snprintf(si->config_source, sizeof(si->config_source), "%s",
+			 path);
+		if (si->hz > 0)
+			snprintf(si->hz_source, sizeof(si->hz_source),
+				 "config");
+	}
+	free(text);
+	return ret;
+}
+
+/* an option that contradicts the config is pointed out, as for the input */
+static int against_config(const struct cfg *c, const struct il_sysinfo *si,
+			  char *err, size_t errlen)
+{
+	if (c->hz && si->hz > 0 && c->hz != si->hz) {
+		il_setf(err, errlen,
+			"--hz %lld, but the config says CONFIG_HZ=%d: leave "
+			"the option out",
+			(long long)c->hz, si->hz);
+		return -EINVAL;
+	}
+	if (c->proxy_exec && !strcmp(c->proxy_exec, "on") &&
+	    si->config_proxy_exec == 0) {
+		il_setf(err, errlen,
+			"--proxy-exec on, but the config has no "
+			"CONFIG_SCHED_PROXY_EXEC");
+		return -EINVAL;
+	}
+	/* without PREEMPT_DYNAMIC the configured model is the one in force */
+	if (c->preempt && si->preempt_dynamic == 0 && si->preempt_config[0] &&
+	    strcmp(c->preempt, si->preempt_config)) {
+		il_setf(err, errlen,
+			"--preempt %s, but the config builds a %s kernel "
+			"without PREEMPT_DYNAMIC: leave the option out",
+			c->preempt, si->preempt_config);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int fingerprint(const struct cfg *c, const struct il_imp_result *res,
 		       struct il_sysinfo *si, char *err, size_t errlen)
 {
@@ -195,7 +311,7 @@ static int fingerprint(const struct cfg *c, const struct il_imp_result *res,
 
 	il_sysinfo_unknown(si);
 	if (fp_field(si->release, sizeof(si->release), k->release, c->release,
-		     "kernel-release", err, errlen) ||
+		     "release", err, errlen) ||
 	    fp_field(si->version, sizeof(si->version), k->version, c->kversion,
 		     "kernel-version", err, errlen) ||
 	    fp_field(si->machine, sizeof(si->machine), k->machine, c->machine,
@@ -203,8 +319,48 @@ static int fingerprint(const struct cfg *c, const struct il_imp_result *res,
 	    fp_field(si->hostname, sizeof(si->hostname), k->hostname,
 		     c->hostname, "hostname", err, errlen))
 		return -EINVAL;
-	if (c->cmdline)
+	if (c->cmdline) {
 		snprintf(si->cmdline, sizeof(si->cmdline), "%s", c->cmdline);
+		__il_cmdline_param(c->cmdline, "preempt", si->preempt_cmdline,
+				   sizeof(si->preempt_cmdline));
+		__il_cmdline_param(c->cmdline, "sched_proxy_exec",
+				   si->cmdline_proxy_exec,
+				   sizeof(si->cmdline_proxy_exec));
+	}
+	if (c->kconfig) {
+		int ret = read_kconfig(c->kconfig, si, err, errlen);
+
+		if (ret)
+			return ret;
+		if (against_config(c, si, err, errlen))
+			return -EINVAL;
+		/*
+		 * What the config and the command line decide together:
+		 * the model in force (preempt= counts only with
+		 * PREEMPT_DYNAMIC), and proxy execution, which a config
+		 * without it decides alone and one with it only with the
+		 * command line known (sched_proxy_exec= turns it off).
+		 */
+		if (!c->preempt) {
+			__il_preempt_current(
+				NULL, si->preempt_cmdline, si->preempt_config,
+				si->preempt_dynamic, si->preempt_current,
+				sizeof(si->preempt_current));
+			if (si->preempt_current[0])
+				snprintf(
+					si->preempt_source,
+					sizeof(si->preempt_source), "%s",
+					si->preempt_dynamic != 0 &&
+							!strcmp(si->preempt_current,
+								si->preempt_cmdline)
+						? "cmdline"
+						: "config");
+		}
+		if (!c->proxy_exec &&
+		    (si->config_proxy_exec == 0 || c->cmdline))
+			si->proxy_exec_active = __il_proxy_exec_state(
+				si->config_proxy_exec, si->cmdline);
+	}
 	if (c->preempt)
 		snprintf(si->preempt_current, sizeof(si->preempt_current), "%s",
 			 c->preempt);
@@ -420,7 +576,11 @@ int main(int argc, char **argv)
 	io.unit_ns = cfg.nsecs ? 1 : 1000;
 	io.per_thread = cfg.per_thread;
 	io.log_basename = cfg.log_basename;
-	io.max_input = cfg.max_input;
+	/* 0: not given; only a format read whole has a default limit */
+	io.max_input = cfg.max_input ? cfg.max_input
+		       : fmt == IL_IMP_CYCLICTEST_JSON
+			       ? IL_IMP_SLURP_MAX_DEFAULT
+			       : UINT64_MAX;
 	il_imp_result_init(&res, fmt);
 	for (int i = first; i < argc; i++) {
 		ret = il_imp_read(&res, argv[i], &io, err, sizeof(err));

@@ -64,6 +64,18 @@ int __il_imp_gz_open(int fd, void **gz);
 long __il_imp_gz_read(void *gz, char *buf, size_t n);
 void __il_imp_gz_close(void *gz);
 
+/*
+ * The input limit of a format read whole (il_imp_slurp: cyclictest's
+ * JSON) when --max-input-size is not given.  cyclictest writes a few
+ * hundred KB even with many threads and a wide histogram; json-c takes
+ * some 20 times a file's size, so 64 MiB stays near 1.3 GB at worst.
+ * The formats read line by line have no default limit: they stream.
+ */
+#define IL_IMP_SLURP_MAX_DEFAULT     (64ull << 20)
+#define IL_IMP_SLURP_MAX_DEFAULT_STR "64M"
+/* the largest kernel .config read for --config (a real one is ~300 KB) */
+#define IL_IMP_KCONFIG_MAX (16ull << 20)
+
 /* ---- what a format yields ---------------------------------------------- */
 
 #define IL_IMP_MAX_HISTS 1025 /* histograms a run: all threads + 1024 */
@@ -110,7 +122,7 @@ struct il_imp_opts {
 	uint64_t unit_ns;	   /* cyclictest text: 1000 (us) or 1 (-N) */
 	bool per_thread;	   /* cyclictest: a histogram per thread too */
 	const char *log_basename;  /* rt-app's log_basename */
-	uint64_t max_input;
+	uint64_t max_input;	   /* bytes an input, UINT64_MAX: none */
 };
 
 struct il_imp_result {

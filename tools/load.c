@@ -416,6 +416,205 @@ static bool is_hist_key(const char *key, struct json_object *val)
 	       json_object_object_get_ex(val, "bins", NULL);
 }
 
+/* What one run's walk needs, passed down to the objects inside it. */
+struct walk {
+	struct il_res_set *s;
+	struct il_res_group *g; /* NULL when only checking */
+	const char *path;
+	size_t run;
+	bool commit;
+	struct il_hist *h;
+	size_t nhists; /* histograms (and counts) of this file so far */
+	char *err;
+	size_t errlen;
+};
+
+static int over_hists(struct walk *w)
+{
+	if (w->s->nhists + ++w->nhists <= IL_RES_MAX_RUN_HISTS)
+		return 0;
+	il_setf(w->err, w->errlen,
+		"%s: runs[%zu]: over the limit of %d histograms a side "
+		"(IL_RES_MAX_RUN_HISTS)",
+		w->path, w->run, IL_RES_MAX_RUN_HISTS);
+	return -E2BIG;
+}
+
+static int added(struct walk *w, int ret)
+{
+	if (ret == -E2BIG)
+		il_setf(w->err, w->errlen,
+			"%s: runs[%zu]: over the limit of %d configurations x "
+			"histograms a side (IL_RES_MAX_MERGED)",
+			w->path, w->run, IL_RES_MAX_MERGED);
+	if (ret == -ENOMEM)
+		il_setf(w->err, w->errlen, "%s: out of memory", w->path);
+	return ret;
+}
+
+/*
+ * Every histogram member of obj, named prefix + key: the run's own
+ * (prefix "") and those of its tasks ("tauA/") and their locks
+ * ("tauA/R1/").  at is obj's JSON path for messages ("tasks[0]").
+ */
+static int walk_hists(struct walk *w, struct json_object *obj,
+		      const char *prefix, const char *at)
+{
+	json_object_object_foreach(obj, key, val)
+	{
+		char *ekey, *name = NULL, what[768];
+		int ret;
+
+		if (!is_hist_key(key, val))
+			continue;
+		ret = over_hists(w);
+		if (ret)
+			return ret;
+		ekey = il_res_escape(key, strlen(key));
+		if (!ekey || asprintf(&name, "%s%s", prefix, ekey) < 0) {
+			free(ekey);
+			return added(w, -ENOMEM);
+		}
+		snprintf(what, sizeof(what), "%s: runs[%zu].%s%s%s", w->path,
+			 w->run, at, at[0] ? "." : "", ekey);
+		ret = il_res_hist_from_json(val, w->h, what, w->err, w->errlen);
+		if (!ret && w->commit)
+			ret = added(w,
+				    __il_res_add_hist(w->s, w->g, name, w->h));
+		free(ekey);
+		free(name);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * The counts a run records over a number of trials: a task's deadline
+ * misses of its jobs, a lock's late waits of those judged, kmutex's
+ * waits over its threshold of its calls.  Each becomes a rate metric
+ * (merge.c) named prefix + the count's key.
+ */
+static const struct {
+	const char *events, *trials;
+} counts[] = {
+	{ "deadline_misses", "jobs" },
+	{ "late", "judged" },
+	{ "waits_over_threshold", "samples" },
+};
+
+static int walk_counts(struct walk *w, struct json_object *obj,
+		       const char *prefix, const char *at)
+{
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		struct json_object *e, *t;
+		uint64_t ne, nt;
+		char *name = NULL;
+		int ret;
+
+		if (!json_object_object_get_ex(obj, counts[i].events, &e) ||
+		    !json_object_object_get_ex(obj, counts[i].trials, &t))
+			continue;
+		if (get_u64(e, &ne) || get_u64(t, &nt) || ne > nt) {
+			il_setf(w->err, w->errlen,
+				"%s: runs[%zu].%s%s%s: not a count of at most "
+				"%s",
+				w->path, w->run, at, at[0] ? "." : "",
+				counts[i].events, counts[i].trials);
+			return -EINVAL;
+		}
+		ret = over_hists(w);
+		if (ret)
+			return ret;
+		if (!w->commit)
+			continue;
+		if (asprintf(&name, "%s%s", prefix, counts[i].events) < 0)
+			return added(w, -ENOMEM);
+		ret = added(w, __il_res_add_rate(w->s, w->g, name, ne, nt));
+		free(name);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* a task's or a lock's name for its metrics, escaped; NULL: use "#i" */
+static char *member_name(struct json_object *o, const char *key, size_t i)
+{
+	struct json_object *n;
+	char *r = NULL;
+
+	if (json_object_object_get_ex(o, key, &n) &&
+	    json_object_is_type(n, json_type_string) &&
+	    json_object_get_string_len(n) > 0)
+		return esc_string(n);
+	if (asprintf(&r, "#%zu", i) < 0)
+		return NULL;
+	return r;
+}
+
+/*
+ * The tasks of a run (dl-mbwi, invlab-run): each task's histograms and
+ * counts, and those of its locks, as metrics of their own, so that a
+ * deadline task's wakeup and response are compared like any histogram.
+ */
+static int walk_tasks(struct walk *w, struct json_object *run)
+{
+	struct json_object *tasks;
+	size_t nt;
+
+	if (!json_object_object_get_ex(run, "tasks", &tasks) ||
+	    !json_object_is_type(tasks, json_type_array))
+		return 0;
+	nt = json_object_array_length(tasks);
+	for (size_t t = 0; t < nt; t++) {
+		struct json_object *task = json_object_array_get_idx(tasks, t);
+		struct json_object *locks;
+		char *tn, prefix[512], at[64];
+		int ret;
+
+		if (!json_object_is_type(task, json_type_object))
+			continue;
+		tn = member_name(task, "name", t);
+		if (!tn)
+			return added(w, -ENOMEM);
+		snprintf(prefix, sizeof(prefix), "%s/", tn);
+		snprintf(at, sizeof(at), "tasks[%zu]", t);
+		ret = walk_hists(w, task, prefix, at);
+		if (!ret)
+			ret = walk_counts(w, task, prefix, at);
+		if (!ret && json_object_object_get_ex(task, "locks", &locks) &&
+		    json_object_is_type(locks, json_type_array)) {
+			size_t nl = json_object_array_length(locks);
+
+			for (size_t l = 0; l < nl && !ret; l++) {
+				struct json_object *lk =
+					json_object_array_get_idx(locks, l);
+				char *ln, lp[1024], lat[96];
+
+				if (!json_object_is_type(lk, json_type_object))
+					continue;
+				ln = member_name(lk, "resource", l);
+				if (!ln) {
+					ret = added(w, -ENOMEM);
+					break;
+				}
+				snprintf(lp, sizeof(lp), "%s/%s/", tn, ln);
+				snprintf(lat, sizeof(lat),
+					 "tasks[%zu].locks[%zu]", t, l);
+				ret = walk_hists(w, lk, lp, lat);
+				if (!ret)
+					ret = walk_counts(w, lk, lp, lat);
+				free(ln);
+			}
+		}
+		free(tn);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /*
  * Walk the runs of a file.  With commit false it only checks them (so a
  * bad file leaves the set untouched); with commit true it adds them.
@@ -424,7 +623,13 @@ static int walk_runs(struct il_res_set *s, struct json_object *runs,
 		     const char *path, const char *scenario, size_t file,
 		     bool commit, struct il_hist *h, char *err, size_t errlen)
 {
-	size_t n = json_object_array_length(runs), nhists = 0;
+	size_t n = json_object_array_length(runs);
+	struct walk w = { .s = s,
+			  .path = path,
+			  .commit = commit,
+			  .h = h,
+			  .err = err,
+			  .errlen = errlen };
 
 	if (s->nruns + n > IL_RES_MAX_RUNS) {
 		il_setf(err, errlen,
@@ -461,47 +666,19 @@ static int walk_runs(struct il_res_set *s, struct json_object *runs,
 				   : -ENOMEM;
 			free(conf);
 			if (ret)
-				goto nomem;
+				return added(&w, -ENOMEM);
 		}
-		json_object_object_foreach(run, key, val)
-		{
-			char *ekey, what[512];
-
-			if (!is_hist_key(key, val))
-				continue;
-			if (s->nhists + ++nhists > IL_RES_MAX_RUN_HISTS) {
-				il_setf(err, errlen,
-					"%s: runs[%zu]: over the limit of %d "
-					"histograms a side "
-					"(IL_RES_MAX_RUN_HISTS)",
-					path, i, IL_RES_MAX_RUN_HISTS);
-				return -E2BIG;
-			}
-			ekey = il_res_escape(key, strlen(key));
-			if (!ekey)
-				goto nomem;
-			snprintf(what, sizeof(what), "%s: runs[%zu].%s", path,
-				 i, ekey);
-			ret = il_res_hist_from_json(val, h, what, err, errlen);
-			if (!ret && commit)
-				ret = __il_res_add_hist(s, g, ekey, h);
-			free(ekey);
-			if (ret == -E2BIG)
-				il_setf(err, errlen,
-					"%s: runs[%zu]: over the limit of %d "
-					"configurations x histograms a side "
-					"(IL_RES_MAX_MERGED)",
-					path, i, IL_RES_MAX_MERGED);
-			if (ret == -ENOMEM)
-				goto nomem;
-			if (ret)
-				return ret;
-		}
+		w.g = g;
+		w.run = i;
+		ret = walk_hists(&w, run, "", "");
+		if (!ret)
+			ret = walk_counts(&w, run, "", "");
+		if (!ret)
+			ret = walk_tasks(&w, run);
+		if (ret)
+			return ret;
 	}
 	return 0;
-nomem:
-	il_setf(err, errlen, "%s: out of memory", path);
-	return -ENOMEM;
 }
 
 static int read_scenario(struct il_res_file *f, struct json_object *sc)

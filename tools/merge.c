@@ -118,6 +118,7 @@ static struct il_res_metric *add_metric(struct il_res_set *s,
 		return NULL;
 	}
 	il_hist_init(m->merged);
+	m->keep_run_hists = s->keep_run_hists;
 	g->nmetrics++;
 	s->nmerged++;
 	return m;
@@ -134,6 +135,44 @@ int __il_res_add_hist(struct il_res_set *s, struct il_res_group *g,
 		return ret;
 	/* its statistics, its buckets (stats.c), and its bins merged */
 	if (il_res_metric_add_run(m, h))
+		return -ENOMEM;
+	s->nhists++;
+	return 0;
+}
+
+int __il_res_add_rate(struct il_res_set *s, struct il_res_group *g,
+		      const char *name, uint64_t events, uint64_t trials)
+{
+	struct il_res_metric *m;
+	struct il_hist *h;
+	int ret = 0;
+
+	m = add_metric(s, g, name, &ret);
+	if (!m)
+		return ret;
+	m->rate = true;
+	/*
+	 * One sample a trial, 1 for an event: the mean is the rate, and the
+	 * tests of a mean (two proportions for one run a side, Welch's t
+	 * over the per-run rates) apply as they are.  Buckets 0 and 1 are
+	 * exact, so no statistic is widened.
+	 */
+	h = malloc(sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	il_hist_init(h);
+	if (il_hist_add_bin(h, 0, trials - events) ||
+	    il_hist_add_bin(h, 1, events)) {
+		free(h);
+		return -EINVAL;
+	}
+	if (trials) {
+		h->min = events == trials ? 1 : 0;
+		h->max = events ? 1 : 0;
+	}
+	ret = il_res_metric_add_run(m, h);
+	free(h);
+	if (ret)
 		return -ENOMEM;
 	s->nhists++;
 	return 0;

@@ -24,6 +24,13 @@ int __il_res_add_judged(struct il_res_set *s, const char *scenario,
  */
 int __il_res_add_hist(struct il_res_set *s, struct il_res_group *g,
 		      const char *name, const struct il_hist *h);
+/*
+ * Add one run's count of events over trials (deadline misses of jobs)
+ * to g as the rate metric name (results.h): each trial a sample of 0
+ * or 1.  The same returns as __il_res_add_hist.
+ */
+int __il_res_add_rate(struct il_res_set *s, struct il_res_group *g,
+		      const char *name, uint64_t events, uint64_t trials);
 void __il_res_free_file(struct il_res_file *f);
 
 #endif

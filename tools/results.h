@@ -66,8 +66,19 @@ struct il_res_metric {
 	size_t cap;
 	/* per run: the display value of each statistic, NAN when n/a */
 	double (*run)[IL_RES_NSTATS];
-	/* per run: its buckets, for the hierarchical bootstrap (stats.h) */
+	/*
+	 * per run: its buckets, for the hierarchical bootstrap (stats.h);
+	 * NULL from IL_RES_HBOOT_NESTED_RUNS runs on, unless keep_run_hists
+	 */
 	struct il_res_run_hist *hists;
+	bool keep_run_hists;
+	/*
+	 * A count of events over trials (a task's deadline misses of its
+	 * jobs, "tauA/deadline_misses"), not a histogram of times: each
+	 * trial is a sample of 0 or 1, so the mean is the rate, and only
+	 * the mean means anything.
+	 */
+	bool rate;
 };
 
 struct il_res_group {
@@ -124,7 +135,13 @@ struct il_res_file {
 };
 
 struct il_res_set {
-	bool per_file;	    /* group runs per file rather than across files */
+	bool per_file; /* group runs per file rather than across files */
+	/*
+	 * keep every run's buckets, however many runs (a tool that rebuilds
+	 * the runs from them: bench/bench_stats.c); set after
+	 * il_res_set_init, before loading
+	 */
+	bool keep_run_hists;
 	uint64_t max_input; /* bytes per file (IL_RES_MAX_INPUT_DEFAULT) */
 	size_t nruns;	    /* every run of every file */
 	size_t nhists;	    /* histograms of those runs */

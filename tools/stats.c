@@ -534,24 +534,46 @@ static int run_hist_set(struct il_res_run_hist *r, const struct il_hist *h)
 	return 0;
 }
 
+/* free the buckets of every run of m (m->hists becomes NULL) */
+static void drop_run_hists(struct il_res_metric *m)
+{
+	for (size_t i = 0; m->hists && i < m->nruns; i++) {
+		free(m->hists[i].cum);
+		free(m->hists[i].val);
+	}
+	free(m->hists);
+	m->hists = NULL;
+}
+
 int il_res_metric_add_run(struct il_res_metric *m, const struct il_hist *h)
 {
+	/* many runs: their values are resampled, not their samples */
+	bool keep =
+		m->keep_run_hists || m->nruns + 1 < IL_RES_HBOOT_NESTED_RUNS;
+
 	if (m->nruns == m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 4;
 		double(*nr)[IL_RES_NSTATS] = realloc(m->run, cap * sizeof(*nr));
-		struct il_res_run_hist *nh;
 
 		if (!nr)
 			return -ENOMEM;
 		m->run = nr;
-		nh = realloc(m->hists, cap * sizeof(*nh));
-		if (!nh)
-			return -ENOMEM;
-		m->hists = nh;
+		if (keep) {
+			struct il_res_run_hist *nh =
+				realloc(m->hists, cap * sizeof(*nh));
+
+			if (!nh)
+				return -ENOMEM;
+			m->hists = nh;
+		}
 		m->cap = cap;
 	}
-	if (run_hist_set(&m->hists[m->nruns], h))
-		return -ENOMEM;
+	if (keep) {
+		if (run_hist_set(&m->hists[m->nruns], h))
+			return -ENOMEM;
+	} else if (m->hists) {
+		drop_run_hists(m);
+	}
 	for (unsigned i = 0; i < IL_RES_NSTATS; i++) {
 		double v;
 
@@ -567,13 +589,8 @@ int il_res_metric_add_run(struct il_res_metric *m, const struct il_hist *h)
 
 void il_res_metric_free_runs(struct il_res_metric *m)
 {
-	for (size_t i = 0; m->hists && i < m->nruns; i++) {
-		free(m->hists[i].cum);
-		free(m->hists[i].val);
-	}
-	free(m->hists);
+	drop_run_hists(m);
 	free(m->run);
-	m->hists = NULL;
 	m->run = NULL;
 	m->nruns = m->cap = 0;
 }
@@ -888,6 +905,45 @@ static double resample_side(struct rng *r, const struct il_res_metric *m,
 	return summarize_inplace(sum, buf, n);
 }
 
+/*
+ * A replicate of a side of many runs (no buckets kept): its summary over
+ * n per-run values drawn with replacement from v, sorted.  A median
+ * needs no draws of values at all: the k-th smallest of n draws from the
+ * n values is v[ceil(n U) - 1] for U the k-th smallest of n uniforms, a
+ * Beta(k, n - k + 1) variate (and the next one above it, for an even n,
+ * U + (1 - U) Beta(1, n - k)), the same law as drawing all n.  A mean
+ * draws its n values; each draw is an index.
+ */
+static double resample_values(struct rng *r, const double *v, size_t n,
+			      enum il_res_summary sum, double *buf)
+{
+	if (sum == IL_RES_SUM_MEDIAN && n > 1) {
+		size_t k = n % 2 ? (n + 1) / 2 : n / 2;
+		double u = rng_beta(r, (double)k, (double)(n - k + 1)), x;
+		size_t j =
+			(size_t)fmin((double)n, fmax(1, ceil(u * (double)n)));
+
+		x = v[j - 1];
+		if (n % 2)
+			return x;
+		u += (1 - u) * rng_beta(r, 1, (double)(n - k));
+		j = (size_t)fmin((double)n, fmax(1, ceil(u * (double)n)));
+		return (x + v[j - 1]) / 2;
+	}
+	for (size_t i = 0; i < n; i++)
+		buf[i] = v[n > 1 ? rng_below(r, n) : 0];
+	return summarize_inplace(sum, buf, n);
+}
+
+/* the values of st of the runs idx of m, sorted, for resample_values */
+static void sorted_values(const struct il_res_metric *m, const size_t *idx,
+			  size_t n, enum il_res_stat st, double *out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = m->run[idx[i]][st];
+	qsort(out, n, sizeof(*out), cmp_double);
+}
+
 int il_res_hboot(const struct il_res_metric *base,
 		 const struct il_res_metric *cand, enum il_res_stat st,
 		 enum il_res_summary sum, unsigned resamples, uint64_t seed,
@@ -895,7 +951,7 @@ int il_res_hboot(const struct il_res_metric *base,
 {
 	struct rng r = { .s = seed };
 	size_t nb, nc, *idx;
-	double *buf, *ratio, below = 0, above = 0;
+	double *buf, *ratio, *vals, below = 0, above = 0;
 	unsigned nr = 0;
 	int ret = 0;
 
@@ -904,7 +960,8 @@ int il_res_hboot(const struct il_res_metric *base,
 	idx = malloc((base->nruns + cand->nruns + 1) * sizeof(*idx));
 	buf = malloc((base->nruns + cand->nruns + 1) * sizeof(*buf));
 	ratio = malloc(resamples * sizeof(*ratio));
-	if (!idx || !buf || !ratio) {
+	vals = malloc((base->nruns + cand->nruns + 1) * sizeof(*vals));
+	if (!idx || !buf || !ratio || !vals) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -922,9 +979,20 @@ int il_res_hboot(const struct il_res_metric *base,
 	if ((double)resamples * (double)(nb + nc) > HBOOT_MAX_DRAWS)
 		resamples = (unsigned)fmax(HBOOT_MIN_REPS,
 					   HBOOT_MAX_DRAWS / (double)(nb + nc));
+	/* a side of many runs: its per-run values alone (stats.h) */
+	if (!base->hists)
+		sorted_values(base, idx, nb, st, vals);
+	if (!cand->hists)
+		sorted_values(cand, idx + nb, nc, st, vals + nb);
 	for (unsigned b = 0; b < resamples; b++) {
-		double vb = resample_side(&r, base, idx, nb, st, sum, buf);
-		double vc = resample_side(&r, cand, idx + nb, nc, st, sum, buf);
+		double vb =
+			base->hists
+				? resample_side(&r, base, idx, nb, st, sum, buf)
+				: resample_values(&r, vals, nb, sum, buf);
+		double vc = cand->hists ? resample_side(&r, cand, idx + nb, nc,
+							st, sum, buf)
+					: resample_values(&r, vals + nb, nc,
+							  sum, buf);
 		double x;
 
 		if (!(vb > 0) || isnan(vc))
@@ -951,6 +1019,7 @@ out:
 	free(idx);
 	free(buf);
 	free(ratio);
+	free(vals);
 	return ret;
 }
 

@@ -136,9 +136,25 @@ struct il_res_run_hist {
 };
 
 /*
+ * The runs a side from which the hierarchical bootstrap resamples the
+ * per-run values alone, no longer each run's samples as well.  A run's
+ * value already carries the noise of its samples, so resampling the
+ * values of many runs is the ordinary bootstrap of their summary, and
+ * gets its spread right; resampling the samples too adds that noise a
+ * second time (Davison and Hinkley, Bootstrap Methods, 1997, 3.8), which
+ * errs on the safe side and is kept for few runs, where it smooths the
+ * handful of values.  Past this many runs each draw is an index, not a
+ * beta variate, and the runs' buckets need not be kept: the cost of a
+ * row grows with its runs at a few ns a run, and memory stays flat.
+ */
+#define IL_RES_HBOOT_NESTED_RUNS 30
+
+/*
  * Add one run's histogram h to metric m: its statistics (m->run), its
- * buckets (m->hists) and its bins into m->merged.  0 or -ENOMEM (m is
- * then unchanged but for spare capacity).
+ * buckets (m->hists, while m has fewer than IL_RES_HBOOT_NESTED_RUNS
+ * runs or m->keep_run_hists; when the runs reach that number, those kept
+ * are freed and m->hists is NULL) and its bins into m->merged.  0 or
+ * -ENOMEM (m is then unchanged but for spare capacity).
  */
 struct il_res_metric;
 int il_res_metric_add_run(struct il_res_metric *m, const struct il_hist *h);
@@ -173,7 +189,9 @@ double il_res_summarize(enum il_res_summary s, const double *v, size_t n);
 /*
  * The hierarchical bootstrap of statistic st summarized by sum:
  * resamples replicates, each drawing every side's runs with replacement
- * and then, within each drawn run, its samples with replacement (the
+ * and then, for a side whose buckets are kept (m->hists: fewer than
+ * IL_RES_HBOOT_NESTED_RUNS runs), within each drawn run its samples with
+ * replacement (the
  * k-th smallest of n draws from a run's buckets is the bucket where a
  * Beta(k, n - k + 1) variate falls in its cumulative counts; a mean is
  * the run's mean plus a normal deviation of its standard error).  Seeded

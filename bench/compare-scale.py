@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+#
+# invlab-compare at the scale of a lab's results: N result files a side,
+# each of 5 runs (pi-classic -p inherit -r 5: five histograms a run, the
+# sample counts and spreads of bench/bench_stats.c's model), timed as
+#
+#   invlab-compare --quiet A/*.json -- B/*.json
+#
+# for each N, with its wall time, CPU time and maximum RSS.  The cost
+# should grow with the runs and no faster, and memory should stay flat.
+#
+#   bench/compare-scale.py build/tools/invlab-compare [-n 10,100,1000]
+#
+# Files are drawn from a pool of distinct ones (-p, 20 a side by default)
+# and repeated: what compare does with a file does not depend on whether
+# another file holds the same numbers, and writing 10,000 files of fresh
+# samples would take longer than the comparison measured.  A figure, not
+# a test: it never fails on a figure, only on a compare that does not
+# run (exit status other than 0 or 1).
+import argparse
+import json
+import math
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SUB = 128  # sub-buckets of a group (lib/util/hist.c)
+
+# name, samples a run, median ns, log spread within a run, between runs
+MODEL = [
+    ("blocked_ns", 219, 1536346, 0.0263, 0.0091),
+    ("wakeup_ns", 219, 34272, 0.3017, 0.1168),
+    ("release_to_lock_ns", 218, 1576138, 0.0247, 0.0104),
+    ("holder_cs_cpu_ns", 219, 2005563, 0.0040, 0.0016),
+    ("calibration_wakeup_ns", 1000, 27379, 0.3658, 0.2893),
+]
+
+
+def bucket_lo(v):
+    """The lower edge of the histogram bucket that holds v ns."""
+    if v < 2 * SUB:
+        return v
+    g = v.bit_length() - 7  # v in [2^(g+6), 2^(g+7))
+    s = (v >> (g - 1)) - SUB
+    return (SUB + s) << (g - 1)
+
+
+def hist(rng, n, median, sw):
+    vals = [max(1, int(round(median * math.exp(rng.gauss(0, sw)))))
+            for _ in range(n)]
+    bins = {}
+    for v in vals:
+        lo = bucket_lo(v)
+        bins[lo] = bins.get(lo, 0) + 1
+    return {
+        "count": n,
+        "min": min(vals),
+        "mean": sum(vals) / n,
+        "max": max(vals),
+        "overflow": 0,
+        "bins": [[lo, bins[lo]] for lo in sorted(bins)],
+    }
+
+
+def result(rng, runs):
+    kernel = {"release": "6.18.44", "version": "#1 SMP PREEMPT_DYNAMIC",
+              "cmdline": "quiet", "preempt_current": "full",
+              "config_proxy_exec": True, "proxy_exec_active": True,
+              "hz": 250, "rt_runtime_us": 950000, "cpus_online": 2,
+              "cpu_model": "AMD EPYC", "virt": "kvm", "hypervisor": "kvm",
+              "hostname": "bench"}
+    doc = {"schema_version": 1, "program": "pi-classic",
+           "version": "bench", "command_line": ["pi-classic", "-r", "5"],
+           "kernel": kernel, "scenario": {"cpu": 1, "cs_ns": 2000000},
+           "interrupted": False, "runs": [], "return_code": 0}
+    for r in range(runs):
+        run = {"configuration": "inherit", "repeat": r + 1,
+               "verdict": "PASS", "expected": "PASS"}
+        for name, n, med, sw, sb in MODEL:
+            run[name] = hist(rng, n, med * math.exp(rng.gauss(0, sb)), sw)
+        doc["runs"].append(run)
+    return json.dumps(doc)
+
+
+def make_side(d, n, pool):
+    os.makedirs(d)
+    for i in range(n):
+        with open(os.path.join(d, "r%05d.json" % i), "w") as f:
+            f.write(pool[i % len(pool)])
+    return sorted(os.path.join(d, x) for x in os.listdir(d))
+
+
+def timed(cmd):
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    rc = os.waitstatus_to_exitcode(status)
+    return rc, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, err
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("compare")
+    ap.add_argument("-n", default="10,100,1000",
+                    help="files a side, comma-separated")
+    ap.add_argument("-r", type=int, default=5, help="runs a file")
+    ap.add_argument("-p", type=int, default=20,
+                    help="distinct files a side to draw from")
+    ap.add_argument("-s", type=int, default=1, help="seed")
+    a = ap.parse_args()
+    rng = random.Random(a.s)
+    pools = [[result(rng, a.r) for _ in range(a.p)] for _ in range(2)]
+    tmp = tempfile.mkdtemp(prefix="invlab-bench-compare-")
+    print("files a side  runs a side  wall s  cpu s  max RSS MB  exit")
+    try:
+        for n in [int(x) for x in a.n.split(",")]:
+            base = make_side(os.path.join(tmp, "A%d" % n), n, pools[0])
+            cand = make_side(os.path.join(tmp, "B%d" % n), n, pools[1])
+            rc, wall, cpu, rss, err = timed(
+                [a.compare, "--quiet"] + base + ["--"] + cand)
+            print("%12d  %11d  %6.2f  %5.2f  %10.1f  %4d"
+                  % (n, n * a.r, wall, cpu, rss, rc), flush=True)
+            if rc not in (0, 1):
+                sys.stderr.write(err)
+                return 1
+            shutil.rmtree(os.path.join(tmp, "A%d" % n))
+            shutil.rmtree(os.path.join(tmp, "B%d" % n))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
