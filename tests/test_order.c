@@ -127,6 +127,25 @@ static void test_undecided(void)
 	t_check(strstr(c.evidence, "only 7 traced waits") != NULL);
 	in.min_samples = N - 1;
 	t_check_int(judge(&in, N - 1, &c), IL_PASS);
+	/* a tolerance that swamps the bound: clean waits prove nothing
+	 * (50 % of the bound is the most that still discriminates) ... */
+	clean();
+	in = input();
+	in.tolerance_ns = 1 * MS;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	in.tolerance_ns = 1 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(c.by_trace, 0);
+	t_check(strstr(c.evidence, "swamps the bound") != NULL);
+	/* ... but an inversion beyond it still FAILs */
+	w[6].lower_ns = 1 * MS + 2;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check_int(c.by_trace, 1);
+	/* no bound known: no PASS either */
+	clean();
+	in = input();
+	in.bound_ns = 0;
+	t_check_int(judge(&in, N, &c), IL_NONE);
 	/* bad arguments: no verdict */
 	t_check_int(il_check_order(NULL, w, N, &c), -EINVAL);
 	t_check_int(c.verdict, IL_NONE);

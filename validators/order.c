@@ -13,6 +13,7 @@
 
 #include <invlab/order.h>
 #include <invlab/time.h>
+#include <invlab/validate.h>
 
 #include "check-none.h"
 
@@ -86,6 +87,17 @@ static int check_order_(const struct il_order_input *in,
 			 "a holder waited, up to %s past steal (allowed %s): "
 			 "inversion; worst wait %s vs %s + %s noise",
 			 inverted, n, in->waiter, x, t, w, b, e);
+		return 0;
+	}
+	if (!in->bound_ns || il_noise_swamps(in->bound_ns, in->tolerance_ns)) {
+		/* clean only means something when an inversion of the
+		 * bound's size could not hide inside the tolerance */
+		out->by_trace = 0;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "the trace's tolerance %s (the calibration's slowest "
+			 "wakeup) swamps the bound %s: no inversion beyond it "
+			 "in %zu waits (worst %s), but one shorter could hide",
+			 t, b, n, x);
 		return 0;
 	}
 	out->verdict = IL_PASS;

@@ -14,9 +14,12 @@
  *              waiter, foreign tasks at or above it and idle ran there
  *              (within the tolerance)
  *   no verdict (IL_NONE) a wait the trace does not cover (it started or
- *              ended outside the trace, it timed out, events were lost)
- *              or fewer waits than min_samples: the caller then judges
- *              on durations (validate.h) and says so
+ *              ended outside the trace, it timed out, events were lost),
+ *              fewer waits than min_samples, or no FAIL with a tolerance
+ *              that swamps the bound (il_noise_swamps: an inversion the
+ *              size of the bound could hide in it, as under emulation):
+ *              the caller then judges on durations (validate.h) and says
+ *              so
  *
  * Durations stay the measure: the evidence gives the worst wait against
  * the bound, and the waits over it with the time the trace gave to
