@@ -27,8 +27,7 @@ int pthread_mutexattr_setprotocol(pthread_mutexattr_t *a, int protocol)
 	return 0;
 }
 
-int pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a,
-				  int *protocol)
+int pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a, int *protocol)
 {
 	*protocol = PTHREAD_PRIO_NONE;
 	for (int i = 0; i < SLOTS && who[i]; i++)

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for lib/sys/runstate.c and lib/sys/runlock.c, the parts that need no
- * root: the state-file parser and writer (round trip, every malformed
- * line refused with its number, records that would reach outside what a
- * run makes), /proc/PID/stat with a hostile comm, the names of leftovers,
- * whether an owner is alive (a reused PID is not), the removal of a
- * temporary tree that must not follow a symbolic link, the tracefs
- * instances of dead runs reaped (and only theirs), and the lock
- * file's holder line.
+ * Unit tests for lib/sys/runstate.c and lib/sys/runlock.c, the parts that need
+ * no root: the state-file parser and writer (round trip, every malformed line
+ * refused with its number, records that would reach outside what a run makes),
+ * /proc/PID/stat with a hostile comm, the names of leftovers, whether an owner
+ * is alive (a reused PID is not), the removal of a temporary tree that must not
+ * follow a symbolic link, the tracefs instances of dead runs reaped (and only
+ * theirs), and the lock file's holder line.
  *
  * Run: meson test -C build runstate   (or build/tests/test-runstate)
  */
