@@ -158,7 +158,14 @@ void km_json_head(struct drv *d, struct il_json *j)
 	il_json_uint(j, "fair_server_runtime_ns", su->fs.runtime_ns);
 	il_json_uint(j, "fair_server_period_ns", su->fs.period_ns);
 	il_json_str(j, "fair_server_source", su->fs.source);
-	il_json_bool(j, "donor_migration", cfg->donor_migration);
+	{
+		char why[80];
+		bool dm = il_km_donor_migration(&su->si, cfg->donor_migration,
+						why, sizeof(why));
+
+		il_json_bool(j, "donor_migration", dm);
+		il_json_str(j, "donor_migration_because", why);
+	}
 	il_json_end_object(j);
 }
 

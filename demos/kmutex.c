@@ -24,12 +24,12 @@
  *                    behind a SCHED_FIFO hog
  *
  * Each configuration is a job file (--print-job, kmutex-job.c); the demo
- * driver runs it and il_km_judge_run (validators/kmutex-judge.c, docs/kmutex.md)
- * judges it, from what the result file keeps too (invlab-judge).  Exit:
- * 0 every verdict as this kernel should give it, 1 otherwise, 2 bad
- * usage, 77 cannot run here, 99 broken setup, 128+N interrupted by
- * signal N.  The cgroups and temporary files a run makes are removed on
- * every exit, SIGINT and SIGTERM included.
+ * driver runs it and il_km_judge_run (validators/kmutex-judge.c,
+ * docs/kmutex.md) judges it, from what the result file keeps too
+ * (invlab-judge).  Exit: 0 every verdict as this kernel should give it, 1
+ * otherwise, 2 bad usage, 77 cannot run here, 99 broken setup, 128+N
+ * interrupted by signal N.  The cgroups and temporary files a run makes are
+ * removed on every exit, SIGINT and SIGTERM included.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -136,7 +136,7 @@ static int judge(struct drv *d, struct drv_run *r, char *why, size_t len)
 	km_cur.rec = (struct il_judge_kmutex){
 		.config = r->config,
 		.quantum_ns = km_su.quantum_ns,
-		.donor_migration = cfg->donor_migration != 0,
+		.donor_migration = cfg->donor_migration,
 		.si = &km_su.si,
 	};
 	r->kmutex = &km_cur.rec;

@@ -443,13 +443,21 @@ static int kmutex_of(struct json_object *ji, struct run *rn, char *err,
 	if (num(k, "config", &v, err, len))
 		return -EINVAL;
 	rn->km.config = (int)v;
-	if (unum(k, "quantum_ns", &rn->km.quantum_ns, err, len) ||
-	    num(k, "donor_migration", &v, err, len))
+	if (unum(k, "quantum_ns", &rn->km.quantum_ns, err, len))
 		return -EINVAL;
-	rn->km.donor_migration = v != 0;
+	/* null or absent: the fingerprint decides (IL_KM_DONOR_AUTO);
+	 * true and false as the tester said (IL_KM_DONOR_YES, _NO) */
+	rn->km.donor_migration = IL_KM_DONOR_AUTO;
+	if (!is_null(get(k, "donor_migration"))) {
+		if (num(k, "donor_migration", &v, err, len))
+			return -EINVAL;
+		rn->km.donor_migration = v ? IL_KM_DONOR_YES : IL_KM_DONOR_NO;
+	}
 	if (num(k, "proxy_exec_active", &v, err, len))
 		return -EINVAL;
 	rn->si.proxy_exec_active = (int)v;
+	/* not in the record: the release decides donor migration */
+	rn->si.config_proxy_exec = -1;
 	if (num(k, "fair_server_runtime_ns", &rn->si.fair_server_runtime_ns,
 		err, len) ||
 	    num(k, "fair_server_period_ns", &rn->si.fair_server_period_ns, err,

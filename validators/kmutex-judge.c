@@ -303,11 +303,48 @@ int il_km_check_share(const struct il_share_input *in, const struct il_hist *h,
 	return il_check_none(out, check_share_(in, h, out), "share check");
 }
 
+bool il_km_donor_migration(const struct il_sysinfo *si, int override, char *why,
+			   size_t len)
+{
+	int maj = 0, min = 0;
+
+	if (override == IL_KM_DONOR_YES || override == IL_KM_DONOR_NO) {
+		snprintf(why, len, "%s donor migration (--donor-migration)",
+			 override == IL_KM_DONOR_YES ? "with" : "without");
+		return override == IL_KM_DONOR_YES;
+	}
+	if (si->config_proxy_exec == 0) {
+		snprintf(why, len,
+			 "no donor migration: proxy execution not "
+			 "built");
+		return false;
+	}
+	if (il_km_kernel_version(si->release, &maj, &min)) {
+		snprintf(why, len,
+			 "without donor migration (release "
+			 "unknown)");
+		return false;
+	}
+	if (maj > IL_KM_DONOR_MIGRATION_MAJOR ||
+	    (maj == IL_KM_DONOR_MIGRATION_MAJOR &&
+	     min >= IL_KM_DONOR_MIGRATION_MINOR)) {
+		snprintf(why, len,
+			 "with donor migration (%d.%d, from %d.%d on)", maj,
+			 min, IL_KM_DONOR_MIGRATION_MAJOR,
+			 IL_KM_DONOR_MIGRATION_MINOR);
+		return true;
+	}
+	snprintf(why, len, "without donor migration (%d.%d, before %d.%d)", maj,
+		 min, IL_KM_DONOR_MIGRATION_MAJOR, IL_KM_DONOR_MIGRATION_MINOR);
+	return false;
+}
+
 enum il_verdict il_km_expect(enum il_km_expect_case c,
-			     const struct il_sysinfo *si, bool donor_migration,
+			     const struct il_sysinfo *si, int donor_migration,
 			     char *why, size_t len)
 {
 	struct il_fair_server fs;
+	char dm[80];
 	const char *pe = si->proxy_exec_active == 1   ? "proxy execution on"
 			 : si->proxy_exec_active == 0 ? "proxy execution off"
 						      : "proxy execution state "
@@ -321,15 +358,16 @@ enum il_verdict il_km_expect(enum il_km_expect_case c,
 		snprintf(why, len, "%s", pe);
 		return si->proxy_exec_active == 1 ? IL_PASS : IL_FAIL;
 	case IL_KM_CASE_CROSS_CPU:
-		if (si->proxy_exec_active == 1 && donor_migration) {
-			snprintf(why, len, "%s, with donor migration", pe);
+		if (si->proxy_exec_active != 1) {
+			snprintf(why, len, "%s", pe);
+			return IL_FAIL;
+		}
+		if (il_km_donor_migration(si, donor_migration, dm,
+					  sizeof(dm))) {
+			snprintf(why, len, "%s, %s", pe, dm);
 			return IL_PASS;
 		}
-		snprintf(why, len, "%s%s", pe,
-			 si->proxy_exec_active == 1
-				 ? ", without donor migration (owner on "
-				   "another CPU)"
-				 : "");
+		snprintf(why, len, "%s, %s: owner on another CPU", pe, dm);
 		return IL_FAIL;
 	case IL_KM_CASE_RT_WAITER:
 		il_km_fair_server_of(si, &fs);

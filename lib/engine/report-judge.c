@@ -165,7 +165,12 @@ static void kmutex_obj(struct il_json *j, const struct il_judge_kmutex *km,
 	il_json_begin_object(j, "kmutex");
 	il_json_int(j, "config", km->config);
 	il_json_uint(j, "quantum_ns", km->quantum_ns);
-	il_json_bool(j, "donor_migration", km->donor_migration);
+	/* the tester's override (enum il_km_donor): true yes, false no,
+	 * null the fingerprint decides */
+	if (km->donor_migration == 1 || km->donor_migration == 2)
+		il_json_bool(j, "donor_migration", km->donor_migration == 1);
+	else
+		il_json_null(j, "donor_migration");
 	il_json_str(j, "hung_why", er->hung ? er->hung_why : NULL);
 	il_json_str(j, "release", si ? si->release : NULL);
 	il_json_int(j, "proxy_exec_active", si ? si->proxy_exec_active : -1);
