@@ -185,6 +185,16 @@ void km_json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
 			il_json_str(j, "expected",
 				    il_verdict_name(km_cur.out.expected));
 		il_json_str(j, "expected_because", km_cur.out.expect_why);
+		/* from the trace; null without one */
+		if (km_cur.out.traced_waits) {
+			il_json_uint(j, "traced_waits",
+				     km_cur.out.traced_waits);
+			il_json_uint(j, "donor_migrated",
+				     km_cur.out.donor_migrated);
+		} else {
+			il_json_null(j, "traced_waits");
+			il_json_null(j, "donor_migrated");
+		}
 	} else {
 		il_json_null(j, "verdict");
 		il_json_null(j, "expected");

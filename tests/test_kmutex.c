@@ -1330,6 +1330,30 @@ static void test_km_traced_input(void)
 	t_check_contains(out.check.evidence,
 			 "judged on the trace: 1 of 100 calls over");
 	t_check_contains(out.check.evidence, "as measured, 0 with foreign");
+	/* rt-waiter's owner is on another CPU: the donor count is said,
+	 * and kept for the report */
+	t_check_contains(out.check.evidence,
+			 "fg (the donor) migrated to the owner's CPU and back "
+			 "in 0 of 100 waits");
+	t_check_int(out.traced_waits, 100);
+	t_check_int(out.donor_migrated, 0);
+	a.donor_migrated = 7;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_contains(out.check.evidence, "and back in 7 of 100 waits");
+	t_check_int(out.donor_migrated, 7);
+	/* throttled: one CPU, nowhere to migrate: not said unless seen */
+	in.config = IL_KM_CONFIG_THROTTLED;
+	a.donor_migrated = 0;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check(!strstr(out.check.evidence, "the donor"));
+	a.donor_migrated = 2;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_contains(out.check.evidence, "and back in 2 of 100 waits");
+	in.config = IL_KM_CONFIG_CROSS_CPU;
+	a.donor_migrated = 0;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_contains(out.check.evidence, "and back in 0 of 100 waits");
+	in.config = IL_KM_CONFIG_RT_WAITER;
 	/* without traced calls, with none, or with an account that
 	 * attributed nothing: the calls as measured */
 	in.traced = NULL;

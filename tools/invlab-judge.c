@@ -165,6 +165,7 @@ static int load_attr(struct json_object *lo, struct il_lock_result *lr,
 		s->waiter_ns = opt_u(a, "waiter_ns");
 		s->boosted = opt_u(a, "boosted");
 		s->boost_worst_ns = opt_u(a, "boost_worst_ns");
+		s->donor_migrated = opt_u(a, "donor_migrated");
 		s->boost_from =
 			(int16_t)json_object_get_int(get(a, "boost_from"));
 		s->boost_to = (int16_t)json_object_get_int(get(a, "boost_to"));

@@ -490,6 +490,15 @@ static void append_trace(const struct il_km_judge_input *in, struct il_check *c,
 	il_format_duration(o, sizeof(o), a->lower_ns + a->flow_ns);
 	il_format_duration(f, sizeof(f), a->fhigh_ns + a->fair_ns);
 	il_attr_foreign_text(a, "fg", in->waiter_kprio, names, sizeof(names));
+	/* where the owner runs elsewhere, say whether fg's context went
+	 * there: proxy execution's donor migration, seen */
+	if (a->donor_migrated || in->config == IL_KM_CONFIG_CROSS_CPU ||
+	    in->config == IL_KM_CONFIG_RT_WAITER)
+		il_appendf(names, sizeof(names),
+			   "; fg (the donor) migrated to the owner's CPU and "
+			   "back in %llu of %llu waits",
+			   (unsigned long long)a->donor_migrated,
+			   (unsigned long long)a->traced);
 	if (judged_on)
 		il_appendf(c->evidence, sizeof(c->evidence),
 			   "; judged on the trace: %llu of %zu calls over %s "
@@ -585,6 +594,10 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 		return 0;
 	}
 	out->judged = true;
+	if (in->attr && in->attr->traced) {
+		out->traced_waits = in->attr->traced;
+		out->donor_migrated = in->attr->donor_migrated;
+	}
 	out->expected = il_km_expect(ec, in->si, in->donor_migration,
 				     out->expect_why, sizeof(out->expect_why));
 	/*

@@ -75,6 +75,7 @@ static void attr_obj(struct il_json *j, const struct il_lock_result *lr)
 	il_json_uint(j, "waiter_ns", a->waiter_ns);
 	il_json_uint(j, "boosted", a->boosted);
 	il_json_uint(j, "boost_worst_ns", a->boost_worst_ns);
+	il_json_uint(j, "donor_migrated", a->donor_migrated);
 	il_json_int(j, "boost_from", a->boost_from);
 	il_json_int(j, "boost_to", a->boost_to);
 	il_json_str(j, "note", a->note);

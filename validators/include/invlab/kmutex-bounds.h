@@ -251,6 +251,12 @@ struct il_km_judged {
 	char expect_why[160];
 	struct il_check check;
 	struct il_share_stats share; /* throttled and cross-cpu */
+	/*
+	 * From the trace (0 without one): the waits it covered, and those
+	 * in which fg, the donor, was migrated to the owner's CPU and back
+	 * (il_attr_summary.donor_migrated)
+	 */
+	uint64_t traced_waits, donor_migrated;
 };
 
 /*
