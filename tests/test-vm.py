@@ -150,6 +150,39 @@ class TestInitramfs(Tmp):
         self.assertLess(init.index('mkdir ' + keep), init.index('sh /run.sh'))
         self.assertLess(init.index('sh /run.sh'), init.index('>/results/status'))
         self.assertTrue(init.rstrip().endswith('reboot -f'))
+        # the counters are not turned off for every run: the init says
+        # whether it runs under KVM, before the runs
+        self.assertNotIn('export INVLAB_COUNTERS=off', init)
+        self.assertIn("grep -q 'Hypervisor detected: KVM'", init)
+        self.assertLess(init.index('INVLAB_VM_KVM=1'), init.index('sh /run.sh'))
+
+    def test_counters_per_program(self):
+        self.assertIn('sched-messaging', vm.PROGRAMS)
+        script = vm.run_script([['/bin/kmutex', '-d', '1s'],
+                                ['/bin/sched-messaging', '-g', '10']])
+        lines = script.splitlines()
+        km = [l for l in lines if '/bin/kmutex' in l and l.startswith('(')]
+        sm = [l for l in lines if '/bin/sched-messaging' in l and
+              l.startswith('(')]
+        self.assertEqual(len(km), 1)
+        self.assertEqual(len(sm), 1)
+        # real-time threads under TCG: off; messaging: on everywhere
+        self.assertIn('[ "$INVLAB_VM_KVM" = 1 ] || { export '
+                      'INVLAB_COUNTERS=off;', km[0])
+        self.assertLess(km[0].index('INVLAB_COUNTERS=off'),
+                        km[0].index('/bin/kmutex'))
+        self.assertNotIn('INVLAB_COUNTERS', sm[0])
+
+    def test_counters_guard_runs(self):
+        # the guard as the guest's shell runs it: off without KVM, on
+        # (the variable unset) with it
+        guard = vm.counters_guard('/bin/pi-classic')
+        for kvm, want in (('0', 'off'), ('1', 'unset')):
+            r = subprocess.run(
+                ['sh', '-c', guard + 'echo "${INVLAB_COUNTERS:-unset}"'],
+                env={'INVLAB_VM_KVM': kvm, 'PATH': os.environ['PATH']},
+                stdout=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(r.stdout.splitlines()[-1], want)
 
     def test_job_and_kconfig(self):
         job = self.write('x.job', 'name = x\n')
