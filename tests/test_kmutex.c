@@ -1340,6 +1340,16 @@ static void test_km_traced_input(void)
 	a.donor_migrated = 7;
 	t_check_int(il_km_judge(&in, &out), 0);
 	t_check_contains(out.check.evidence, "and back in 7 of 100 waits");
+	/* said before the foreign tasks, which may fill the evidence */
+	a.nnamed = 1;
+	a.named[0] = (struct il_attr_named){
+		.pid = 9, .kprio = 120, .higher = 1, .ns = MS, .waits = 1
+	};
+	snprintf(a.named[0].comm, sizeof(a.named[0].comm), "fx");
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check(strstr(out.check.evidence, "and back in 7 of 100 waits") <
+		strstr(out.check.evidence, "delayed by fx"));
+	a.nnamed = 0;
 	t_check_int(out.donor_migrated, 7);
 	/* throttled: one CPU, nowhere to migrate: not said unless seen */
 	in.config = IL_KM_CONFIG_THROTTLED;

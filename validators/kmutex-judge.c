@@ -464,7 +464,7 @@ static void append_trace(const struct il_km_judge_input *in, struct il_check *c,
 			 uint64_t lim, bool judged_on)
 {
 	const struct il_attr_summary *a = in->attr;
-	char l[24], h[24], o[24], f[24], names[400];
+	char l[24], h[24], o[24], f[24], names[400], dm[96];
 	uint64_t raw = 0, net = 0;
 
 	if (!a)
@@ -491,27 +491,29 @@ static void append_trace(const struct il_km_judge_input *in, struct il_check *c,
 	il_format_duration(f, sizeof(f), a->fhigh_ns + a->fair_ns);
 	il_attr_foreign_text(a, "fg", in->waiter_kprio, names, sizeof(names));
 	/* where the owner runs elsewhere, say whether fg's context went
-	 * there: proxy execution's donor migration, seen */
+	 * there: proxy execution's donor migration, seen (before the
+	 * foreign tasks' names, which may fill the evidence) */
+	dm[0] = '\0';
 	if (a->donor_migrated || in->config == IL_KM_CONFIG_CROSS_CPU ||
 	    in->config == IL_KM_CONFIG_RT_WAITER)
-		il_appendf(names, sizeof(names),
-			   "; fg (the donor) migrated to the owner's CPU and "
-			   "back in %llu of %llu waits",
-			   (unsigned long long)a->donor_migrated,
-			   (unsigned long long)a->traced);
+		snprintf(dm, sizeof(dm),
+			 "; fg (the donor) migrated to the owner's CPU and "
+			 "back in %llu of %llu waits",
+			 (unsigned long long)a->donor_migrated,
+			 (unsigned long long)a->traced);
 	if (judged_on)
 		il_appendf(c->evidence, sizeof(c->evidence),
 			   "; judged on the trace: %llu of %zu calls over %s "
 			   "as measured, %llu with foreign time off (counted: "
 			   "owner %s, the scenario's others %s; not counted: "
-			   "foreign %s)%s",
+			   "foreign %s)%s%s",
 			   (unsigned long long)raw, in->ntraced, l,
-			   (unsigned long long)net, h, o, f, names);
+			   (unsigned long long)net, h, o, f, dm, names);
 	else
 		il_appendf(c->evidence, sizeof(c->evidence),
 			   "; trace: owner %s, the scenario's others %s, "
-			   "foreign %s (judged on the calls as measured)%s",
-			   h, o, f, names);
+			   "foreign %s (judged on the calls as measured)%s%s",
+			   h, o, f, dm, names);
 }
 
 int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
