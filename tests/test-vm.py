@@ -156,28 +156,24 @@ class TestInitramfs(Tmp):
         self.assertIn("grep -q 'Hypervisor detected: KVM'", init)
         self.assertLess(init.index('INVLAB_VM_KVM=1'), init.index('sh /run.sh'))
 
-    def test_counters_per_program(self):
+    def test_counters_per_run(self):
         self.assertIn('sched-messaging', vm.PROGRAMS)
         script = vm.run_script([['/bin/kmutex', '-d', '1s'],
                                 ['/bin/sched-messaging', '-g', '10']])
-        lines = script.splitlines()
-        km = [l for l in lines if '/bin/kmutex' in l and l.startswith('(')]
-        sm = [l for l in lines if '/bin/sched-messaging' in l and
-              l.startswith('(')]
-        self.assertEqual(len(km), 1)
-        self.assertEqual(len(sm), 1)
-        # real-time threads under TCG: off; messaging: on everywhere
-        self.assertIn('[ "$INVLAB_VM_KVM" = 1 ] || { export '
-                      'INVLAB_COUNTERS=off;', km[0])
-        self.assertLess(km[0].index('INVLAB_COUNTERS=off'),
-                        km[0].index('/bin/kmutex'))
-        self.assertNotIn('INVLAB_COUNTERS', sm[0])
+        runs = [l for l in script.splitlines() if l.startswith('( ')]
+        self.assertEqual(len(runs), 2)
+        # without KVM: /proc only, set before the program starts
+        for l in runs:
+            self.assertIn('[ "$INVLAB_VM_KVM" = 1 ] || { export '
+                          'INVLAB_COUNTERS=proc;', l)
+            self.assertLess(l.index('INVLAB_COUNTERS=proc'),
+                            l.index('/bin/'))
 
     def test_counters_guard_runs(self):
-        # the guard as the guest's shell runs it: off without KVM, on
-        # (the variable unset) with it
-        guard = vm.counters_guard('/bin/pi-classic')
-        for kvm, want in (('0', 'off'), ('1', 'unset')):
+        # the guard as the guest's shell runs it: /proc only without KVM,
+        # perf (the variable unset) with it
+        guard = vm.counters_guard('/bin/sched-messaging')
+        for kvm, want in (('0', 'proc'), ('1', 'unset'), ('', 'proc')):
             r = subprocess.run(
                 ['sh', '-c', guard + 'echo "${INVLAB_COUNTERS:-unset}"'],
                 env={'INVLAB_VM_KVM': kvm, 'PATH': os.environ['PATH']},
