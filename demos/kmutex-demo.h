@@ -42,7 +42,7 @@ struct km_cfg {
 	int64_t bg_weight, hog_weight;
 	int64_t cpu, other_cpu;
 	int64_t rt_prio, hog_prio;
-	int donor_migration;
+	int donor_migration; /* --donor-migration: enum il_km_donor */
 	int print_job;
 };
 

@@ -163,11 +163,16 @@ const struct il_opt km_opts[] = {
 	},
 	{
 		.name = "donor-migration",
-		.type = IL_OPT_FLAG,
+		.type = IL_OPT_CHOICE,
 		.offset = O(donor_migration),
-		.help = "the kernel's proxy execution migrates donors across "
-			"CPUs: expect cross-cpu to pass when proxy execution "
-			"is on",
+		.def = "auto",
+		.choices = "auto|yes|no",
+		.metavar = "WHEN",
+		.help = "whether the kernel's proxy execution migrates blocked "
+			"donors across CPUs (cross-cpu then expected to pass "
+			"with proxy execution on): auto decides from the "
+			"kernel's release (7.2 and later), yes or no overrides "
+			"it",
 	},
 	{
 		.name = "print-job",

@@ -158,7 +158,14 @@ void km_json_head(struct drv *d, struct il_json *j)
 	il_json_uint(j, "fair_server_runtime_ns", su->fs.runtime_ns);
 	il_json_uint(j, "fair_server_period_ns", su->fs.period_ns);
 	il_json_str(j, "fair_server_source", su->fs.source);
-	il_json_bool(j, "donor_migration", cfg->donor_migration);
+	{
+		char why[80];
+		bool dm = il_km_donor_migration(&su->si, cfg->donor_migration,
+						why, sizeof(why));
+
+		il_json_bool(j, "donor_migration", dm);
+		il_json_str(j, "donor_migration_because", why);
+	}
 	il_json_end_object(j);
 }
 
@@ -178,6 +185,16 @@ void km_json_run(struct drv *d, const struct drv_run *r, struct il_json *j)
 			il_json_str(j, "expected",
 				    il_verdict_name(km_cur.out.expected));
 		il_json_str(j, "expected_because", km_cur.out.expect_why);
+		/* from the trace; null without one */
+		if (km_cur.out.traced_waits) {
+			il_json_uint(j, "traced_waits",
+				     km_cur.out.traced_waits);
+			il_json_uint(j, "donor_migrated",
+				     km_cur.out.donor_migrated);
+		} else {
+			il_json_null(j, "traced_waits");
+			il_json_null(j, "donor_migrated");
+		}
 	} else {
 		il_json_null(j, "verdict");
 		il_json_null(j, "expected");

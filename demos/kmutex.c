@@ -136,7 +136,7 @@ static int judge(struct drv *d, struct drv_run *r, char *why, size_t len)
 	km_cur.rec = (struct il_judge_kmutex){
 		.config = r->config,
 		.quantum_ns = km_su.quantum_ns,
-		.donor_migration = cfg->donor_migration != 0,
+		.donor_migration = cfg->donor_migration,
 		.si = &km_su.si,
 	};
 	r->kmutex = &km_cur.rec;

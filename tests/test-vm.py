@@ -150,6 +150,35 @@ class TestInitramfs(Tmp):
         self.assertLess(init.index('mkdir ' + keep), init.index('sh /run.sh'))
         self.assertLess(init.index('sh /run.sh'), init.index('>/results/status'))
         self.assertTrue(init.rstrip().endswith('reboot -f'))
+        # the counters are not turned off for every run: the init says
+        # whether it runs under KVM, before the runs
+        self.assertNotIn('export INVLAB_COUNTERS=off', init)
+        self.assertIn("grep -q 'Hypervisor detected: KVM'", init)
+        self.assertLess(init.index('INVLAB_VM_KVM=1'), init.index('sh /run.sh'))
+
+    def test_counters_per_run(self):
+        self.assertIn('sched-messaging', vm.PROGRAMS)
+        script = vm.run_script([['/bin/kmutex', '-d', '1s'],
+                                ['/bin/sched-messaging', '-g', '10']])
+        runs = [l for l in script.splitlines() if l.startswith('( ')]
+        self.assertEqual(len(runs), 2)
+        # without KVM: /proc only, set before the program starts
+        for l in runs:
+            self.assertIn('[ "$INVLAB_VM_KVM" = 1 ] || { export '
+                          'INVLAB_COUNTERS=proc;', l)
+            self.assertLess(l.index('INVLAB_COUNTERS=proc'),
+                            l.index('/bin/'))
+
+    def test_counters_guard_runs(self):
+        # the guard as the guest's shell runs it: /proc only without KVM,
+        # perf (the variable unset) with it
+        guard = vm.counters_guard('/bin/sched-messaging')
+        for kvm, want in (('0', 'proc'), ('1', 'unset'), ('', 'proc')):
+            r = subprocess.run(
+                ['sh', '-c', guard + 'echo "${INVLAB_COUNTERS:-unset}"'],
+                env={'INVLAB_VM_KVM': kvm, 'PATH': os.environ['PATH']},
+                stdout=subprocess.PIPE, universal_newlines=True)
+            self.assertEqual(r.stdout.splitlines()[-1], want)
 
     def test_job_and_kconfig(self):
         job = self.write('x.job', 'name = x\n')

@@ -415,6 +415,89 @@ static void test_cross_cpu_request(void)
 	}
 }
 
+/* a migration of pid from orig to dest at ts */
+static void mig(uint64_t ts, int pid, int orig, int dest)
+{
+	struct il_trace_rec r = {
+		.ts = ts,
+		.kind = IL_TR_MIGRATE,
+		.cpu = (uint16_t)dest,
+		.prev_pid = pid,
+		.next_pid = orig,
+	};
+
+	t_check_int(il_trace_add(&tr, &r), 0);
+}
+
+/*
+ * Donor migration under proxy execution (kmutex cross-cpu): high, pinned
+ * to CPU 0, waits 5 ms for low on CPU 1.  In waits 0, 3, ... its way
+ * back from CPU 1 is inside the wait; in 1, 4, ... at its very end (when
+ * it is woken: counted) and a second one after it; in 2, 5, ... only a
+ * move out to CPU 1 (the way back never seen), a way back from CPU 2
+ * (no holder there) and low's own move: none of them counted.
+ */
+static void test_donor_migrated(void)
+{
+	static const struct il_attr_task xt[] = {
+		{ HIGH, IL_ROLE_WAITER, 0 },
+		{ LOW, IL_ROLE_HOLDER, 1 },
+	};
+	const struct il_attr_input xin = { .tasks = xt,
+					   .ntasks = 2,
+					   .waiter_rank = 0 };
+	struct il_attr_summary a;
+
+	il_trace_free(&tr);
+	tr.t0_ns = T0 - MS;
+	tr.t1_ns = T0 + N * 10 * MS;
+	for (int k = 0; k < N; k++) {
+		uint64_t b = T0 + (uint64_t)k * 10 * MS;
+
+		sw_on(0, b, 0, 120, HIGH, 120);
+		sw_on(0, b + 10 * US, HIGH, 120, 0, 120);
+		sw_on(1, b, 0, 120, LOW, 120);
+		sw_on(1, b + 5 * MS, LOW, 120, 0, 120);
+		sw_on(0, b + 5 * MS, 0, 120, HIGH, 120);
+		switch (k % 3) {
+		case 0:
+			mig(b + 4900 * US, HIGH, 1, 0);
+			break;
+		case 1:
+			mig(b + 5010 * US, HIGH, 1, 0);
+			mig(b + 5011 * US, HIGH, 1, 0);
+			break;
+		default:
+			mig(b + 20 * US, HIGH, 0, 1);
+			mig(b + 4 * MS, HIGH, 2, 0);
+			mig(b + 4 * MS, LOW, 1, 0);
+			break;
+		}
+		s[k] = (struct il_wait_sample){
+			.delay_ns = 5010 * US,
+			.t_ns = b,
+			.t_req_ns = b + 5 * US,
+		};
+	}
+	il_trace_sort(&tr);
+	t_check_int(il_attribute(&xin, &tr, s, N, out, &a), 0);
+	t_check_int(a.traced, N);
+	t_check_int(a.donor_migrated, 2 * N / 3);
+	/* without a holder on another CPU there is nowhere to go */
+	{
+		static const struct il_attr_task one[] = {
+			{ HIGH, IL_ROLE_WAITER, 0 },
+			{ LOW, IL_ROLE_HOLDER, 0 },
+		};
+		const struct il_attr_input oin = { .tasks = one,
+						   .ntasks = 2,
+						   .waiter_rank = 0 };
+
+		t_check_int(il_attribute(&oin, &tr, s, N, out, &a), 0);
+		t_check_int(a.donor_migrated, 0);
+	}
+}
+
 /*
  * Each job's foreign time on its task's CPU (il_attribute_run): a
  * deadline task d pinned to CPU 1, 10 jobs 10 ms apart of 2 ms; in job
@@ -553,6 +636,7 @@ int main(void)
 	test_calibration();
 	test_jobs_foreign();
 	test_cross_cpu_request();
+	test_donor_migrated();
 	test_interference();
 	test_foreign_inversion();
 	test_scenario_hog();

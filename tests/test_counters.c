@@ -261,6 +261,34 @@ static void test_sleeper(void)
 	printf("# sleeper: %s\n", il_counters_line(&c, (char[512]){ 0 }, 512));
 }
 
+/* INVLAB_COUNTERS=proc: no perf event, the switches from /proc */
+static void test_proc_only(void)
+{
+	struct worker w;
+	struct il_counts c;
+
+	t_check(!il_counters_proc_only());
+	setenv("INVLAB_COUNTERS", "procx", 1);
+	t_check(!il_counters_proc_only());
+	t_check(il_counters_wanted());
+	setenv("INVLAB_COUNTERS", "proc", 1);
+	t_check(il_counters_proc_only());
+	t_check(il_counters_wanted());
+	memset(&w, 0, sizeof(w));
+	t_check_int(count_thread(sleeper, &w, &c), 0);
+	unsetenv("INVLAB_COUNTERS");
+	/* the software event's stand-in, and /proc's own split */
+	t_check_int(c.c[IL_CTR_CS].state, IL_CTR_FALLBACK);
+	t_check(c.c[IL_CTR_CS].v >= SLEEPS);
+	t_check_int(c.c[IL_CTR_VOLUNTARY].state, IL_CTR_COUNTED);
+	/* a perf-only counter: not opened, so not available */
+	t_check_int(c.c[IL_CTR_SCHED_SWITCH].state, IL_CTR_NOT_AVAILABLE);
+	t_check_int(c.c[IL_CTR_SCHED_WAKEUP].state, IL_CTR_NOT_AVAILABLE);
+	t_check(c.c[IL_CTR_CYCLES].state == IL_CTR_NOT_AVAILABLE);
+	printf("# proc only: %s\n",
+	       il_counters_line(&c, (char[512]){ 0 }, 512));
+}
+
 static int test_mover(void)
 {
 	struct worker w;
@@ -297,6 +325,7 @@ int main(int argc, char **argv)
 	test_names();
 	test_add_json();
 	test_sleeper();
+	test_proc_only();
 	t_check_int(il_counters_open(NULL, 0, 0), -EINVAL);
 	return t_done("counters");
 }

@@ -501,6 +501,7 @@ static struct il_sysinfo sysinfo(const char *release, int proxy, long rt,
 	memset(&si, 0, sizeof(si));
 	snprintf(si.release, sizeof(si.release), "%s", release);
 	si.proxy_exec_active = proxy;
+	si.config_proxy_exec = proxy;
 	si.rt_runtime_us = rt;
 	si.rt_period_us = 1000000;
 	si.fair_server_runtime_ns = fs_runtime;
@@ -694,12 +695,53 @@ static void test_share(void)
 	t_check_int(il_km_check_share(&in, NULL, &c), -EINVAL);
 }
 
+/* each branch of the donor-migration rule, both sides of each comparison */
+static void test_donor_migration(void)
+{
+	static const struct {
+		const char *release;
+		int config;
+		int override;
+		bool want;
+		const char *why;
+	} cases[] = {
+		{ "7.2.13", 1, IL_KM_DONOR_AUTO, true, "(7.2, from 7.2 on)" },
+		{ "7.2.0", -1, IL_KM_DONOR_AUTO, true, "(7.2, from 7.2 on)" },
+		{ "7.1.9", 1, IL_KM_DONOR_AUTO, false, "(7.1, before 7.2)" },
+		{ "7.3.1", 1, IL_KM_DONOR_AUTO, true, "(7.3, from 7.2 on)" },
+		{ "7.10.0", 1, IL_KM_DONOR_AUTO, true, "(7.10, from 7.2 on)" },
+		{ "8.0.0", 1, IL_KM_DONOR_AUTO, true, "(8.0, from 7.2 on)" },
+		{ "6.99.0", 1, IL_KM_DONOR_AUTO, false, "(6.99, before 7.2)" },
+		{ "6.17.0", 1, IL_KM_DONOR_AUTO, false, "(6.17, before 7.2)" },
+		/* not built: nothing to migrate, whatever the release */
+		{ "7.2.13", 0, IL_KM_DONOR_AUTO, false, "not built" },
+		{ "", 1, IL_KM_DONOR_AUTO, false, "release unknown" },
+		{ "x.y", -1, IL_KM_DONOR_AUTO, false, "release unknown" },
+		/* the override wins both ways */
+		{ "6.17.0", 1, IL_KM_DONOR_YES, true, "(--donor-migration)" },
+		{ "7.2.13", 1, IL_KM_DONOR_NO, false, "(--donor-migration)" },
+		{ "7.2.13", 0, IL_KM_DONOR_YES, true, "(--donor-migration)" },
+	};
+	char why[80];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct il_sysinfo si = sysinfo(cases[i].release, 1, 950000, -1);
+
+		si.config_proxy_exec = cases[i].config;
+		t_check_int(il_km_donor_migration(&si, cases[i].override, why,
+						  sizeof(why)),
+			    cases[i].want);
+		t_check_contains(why, cases[i].why);
+	}
+}
+
 static void test_expect(void)
 {
 	struct il_sysinfo off = sysinfo("6.18.44", 0, 950000, -1);
 	struct il_sysinfo on = sysinfo("6.17.0", 1, 950000, -1);
 	struct il_sysinfo unknown = sysinfo("6.18.0", -1, 950000, -1);
 	struct il_sysinfo old = sysinfo("5.10.0", 0, -1, -1);
+	struct il_sysinfo on72 = sysinfo("7.2.13", 1, 950000, -1);
 	char why[160];
 
 	t_check_int(il_km_expect(IL_KM_CASE_THROTTLED, &off, false, why,
@@ -714,17 +756,37 @@ static void test_expect(void)
 		    IL_FAIL);
 	t_check_contains(why, "unknown, taken as off");
 
-	t_check_int(il_km_expect(IL_KM_CASE_CROSS_CPU, &off, true, why,
-				 sizeof(why)),
+	/* cross-cpu: proxy execution on, and donors migrated */
+	t_check_int(il_km_expect(IL_KM_CASE_CROSS_CPU, &off, IL_KM_DONOR_YES,
+				 why, sizeof(why)),
 		    IL_FAIL);
-	t_check_int(il_km_expect(IL_KM_CASE_CROSS_CPU, &on, false, why,
-				 sizeof(why)),
+	t_check_str(why, "proxy execution off");
+	t_check_int(il_km_expect(IL_KM_CASE_CROSS_CPU, &on, IL_KM_DONOR_AUTO,
+				 why, sizeof(why)),
 		    IL_FAIL);
-	t_check_contains(why, "without donor migration");
-	t_check_int(
-		il_km_expect(IL_KM_CASE_CROSS_CPU, &on, true, why, sizeof(why)),
-		IL_PASS);
-	t_check_contains(why, "with donor migration");
+	t_check_contains(why, "without donor migration (6.17, before 7.2)");
+	t_check_int(il_km_expect(IL_KM_CASE_CROSS_CPU, &on, IL_KM_DONOR_YES,
+				 why, sizeof(why)),
+		    IL_PASS);
+	t_check_contains(why, "with donor migration (--donor-migration)");
+	t_check_int(il_km_expect(IL_KM_CASE_CROSS_CPU, &on72, IL_KM_DONOR_AUTO,
+				 why, sizeof(why)),
+		    IL_PASS);
+	t_check_str(why, "proxy execution on, with donor migration (7.2, "
+			 "from 7.2 on)");
+	t_check_int(il_km_expect(IL_KM_CASE_CROSS_CPU, &on72, IL_KM_DONOR_NO,
+				 why, sizeof(why)),
+		    IL_FAIL);
+	t_check_contains(why, "without donor migration (--donor-migration)");
+	/* 7.2 booted with sched_proxy_exec=0 */
+	on72.proxy_exec_active = 0;
+	t_check_int(il_km_expect(IL_KM_CASE_CROSS_CPU, &on72, IL_KM_DONOR_AUTO,
+				 why, sizeof(why)),
+		    IL_FAIL);
+	t_check_str(why, "proxy execution off");
+	t_check_int(il_km_expect(IL_KM_CASE_THROTTLED, &on72, IL_KM_DONOR_AUTO,
+				 why, sizeof(why)),
+		    IL_FAIL);
 
 	t_check_int(il_km_expect(IL_KM_CASE_RT_WAITER, &off, false, why,
 				 sizeof(why)),
@@ -888,10 +950,17 @@ static void test_km_share(void)
 	in.config = IL_KM_CONFIG_CROSS_CPU;
 	t_check_int(il_km_judge(&in, &out), 0);
 	t_check_int(out.expected, IL_FAIL);
-	in.donor_migration = true;
+	in.donor_migration = IL_KM_DONOR_YES;
 	t_check_int(il_km_judge(&in, &out), 0);
 	t_check_int(out.expected, IL_PASS);
 	t_check_contains(out.expect_why, "with donor migration");
+	/* the fingerprint alone: a 7.2 kernel migrates donors */
+	in.donor_migration = IL_KM_DONOR_AUTO;
+	snprintf(km_si.release, sizeof(km_si.release), "7.2.13");
+	km_si.config_proxy_exec = 1;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.expected, IL_PASS);
+	t_check_contains(out.expect_why, "(7.2, from 7.2 on)");
 	/* other recipes, and io_uring: informational, nothing expected */
 	in = km_input(IL_KM_CONFIG_THROTTLED, 50);
 	in.recipe = IL_KM_FPOS;
@@ -1261,6 +1330,40 @@ static void test_km_traced_input(void)
 	t_check_contains(out.check.evidence,
 			 "judged on the trace: 1 of 100 calls over");
 	t_check_contains(out.check.evidence, "as measured, 0 with foreign");
+	/* rt-waiter's owner is on another CPU: the donor count is said,
+	 * and kept for the report */
+	t_check_contains(out.check.evidence,
+			 "fg (the donor) migrated to the owner's CPU and back "
+			 "in 0 of 100 waits");
+	t_check_int(out.traced_waits, 100);
+	t_check_int(out.donor_migrated, 0);
+	a.donor_migrated = 7;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_contains(out.check.evidence, "and back in 7 of 100 waits");
+	/* said before the foreign tasks, which may fill the evidence */
+	a.nnamed = 1;
+	a.named[0] = (struct il_attr_named){
+		.pid = 9, .kprio = 120, .higher = 1, .ns = MS, .waits = 1
+	};
+	snprintf(a.named[0].comm, sizeof(a.named[0].comm), "fx");
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check(strstr(out.check.evidence, "and back in 7 of 100 waits") <
+		strstr(out.check.evidence, "delayed by fx"));
+	a.nnamed = 0;
+	t_check_int(out.donor_migrated, 7);
+	/* throttled: one CPU, nowhere to migrate: not said unless seen */
+	in.config = IL_KM_CONFIG_THROTTLED;
+	a.donor_migrated = 0;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check(!strstr(out.check.evidence, "the donor"));
+	a.donor_migrated = 2;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_contains(out.check.evidence, "and back in 2 of 100 waits");
+	in.config = IL_KM_CONFIG_CROSS_CPU;
+	a.donor_migrated = 0;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_contains(out.check.evidence, "and back in 0 of 100 waits");
+	in.config = IL_KM_CONFIG_RT_WAITER;
 	/* without traced calls, with none, or with an account that
 	 * attributed nothing: the calls as measured */
 	in.traced = NULL;
@@ -1366,7 +1469,8 @@ static void test_km_model(void)
 	t_check_int(in.steal_ns, 7 * US);
 	t_check_int(in.noise_ns, 0); /* rt-waiter only */
 	t_check(in.fs == &fs && fs.bounded && fs.runtime_ns == 50 * MS);
-	t_check(in.si == &t_km_si && !in.donor_migration && !in.hung);
+	t_check(in.si == &t_km_si && in.donor_migration == IL_KM_DONOR_AUTO &&
+		!in.hung);
 	/* no weight in the job: a nice-0 task's */
 	t_sc.tasks[1].k.cpu_weight = 0;
 	t_check_int(il_km_model(&t_sc, &t_er, &t_env, &t_km, &fs, &in, why,
@@ -1594,6 +1698,7 @@ int main(void)
 	test_fair_server();
 	test_rt_waiter();
 	test_share();
+	test_donor_migration();
 	test_expect();
 	test_mut_kernel_version();
 	test_mut_fair_server();

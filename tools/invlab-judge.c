@@ -165,6 +165,7 @@ static int load_attr(struct json_object *lo, struct il_lock_result *lr,
 		s->waiter_ns = opt_u(a, "waiter_ns");
 		s->boosted = opt_u(a, "boosted");
 		s->boost_worst_ns = opt_u(a, "boost_worst_ns");
+		s->donor_migrated = opt_u(a, "donor_migrated");
 		s->boost_from =
 			(int16_t)json_object_get_int(get(a, "boost_from"));
 		s->boost_to = (int16_t)json_object_get_int(get(a, "boost_to"));
@@ -443,13 +444,21 @@ static int kmutex_of(struct json_object *ji, struct run *rn, char *err,
 	if (num(k, "config", &v, err, len))
 		return -EINVAL;
 	rn->km.config = (int)v;
-	if (unum(k, "quantum_ns", &rn->km.quantum_ns, err, len) ||
-	    num(k, "donor_migration", &v, err, len))
+	if (unum(k, "quantum_ns", &rn->km.quantum_ns, err, len))
 		return -EINVAL;
-	rn->km.donor_migration = v != 0;
+	/* null or absent: the fingerprint decides (IL_KM_DONOR_AUTO);
+	 * true and false as the tester said (IL_KM_DONOR_YES, _NO) */
+	rn->km.donor_migration = IL_KM_DONOR_AUTO;
+	if (!is_null(get(k, "donor_migration"))) {
+		if (num(k, "donor_migration", &v, err, len))
+			return -EINVAL;
+		rn->km.donor_migration = v ? IL_KM_DONOR_YES : IL_KM_DONOR_NO;
+	}
 	if (num(k, "proxy_exec_active", &v, err, len))
 		return -EINVAL;
 	rn->si.proxy_exec_active = (int)v;
+	/* not in the record: the release decides donor migration */
+	rn->si.config_proxy_exec = -1;
 	if (num(k, "fair_server_runtime_ns", &rn->si.fair_server_runtime_ns,
 		err, len) ||
 	    num(k, "fair_server_period_ns", &rn->si.fair_server_period_ns, err,

@@ -226,6 +226,29 @@ static bool sleeping_when_taken_off(const struct il_trace *t,
 	return false;
 }
 
+/*
+ * Was pid, pinned to wcpu, moved to one of the holders' CPUs hc[0..nh)
+ * and back within [x, y]?  The way back is a migration from a holder's
+ * CPU to wcpu; a task pinned to wcpu can only have been there as a
+ * proxy-execution donor.
+ */
+static bool donor_back_in(const struct il_trace *t, int pid, int wcpu,
+			  const int *hc, int nh, uint64_t x, uint64_t y)
+{
+	for (size_t k = rec_from(t, x, false); k < t->n && t->rec[k].ts <= y;
+	     k++) {
+		const struct il_trace_rec *r = &t->rec[k];
+
+		if (r->kind != IL_TR_MIGRATE || r->prev_pid != pid ||
+		    r->cpu != wcpu || r->next_pid == wcpu)
+			continue;
+		for (int c = 0; c < nh; c++)
+			if (r->next_pid == hc[c])
+				return true;
+	}
+	return false;
+}
+
 /* after switch r, pid (its prev) sleeps */
 static bool asleep_after(const struct il_trace *t, const struct il_trace_rec *r)
 {
@@ -471,7 +494,8 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 		 struct il_wait_sample *out, struct il_attr_summary *sum)
 {
 	struct work w = { .in = in, .t = t };
-	int cpus[IL_MAX_TASKS + 1], ncpu = 0, ret, wcpu = -1;
+	int cpus[IL_MAX_TASKS + 1], hcpus[IL_MAX_TASKS + 1], ncpu = 0, nh = 0;
+	int ret, wcpu = -1, wtid = -1;
 	bool have_waiter = false;
 
 	if (!in || !t || !sum || (n && (!s || !out)) ||
@@ -497,8 +521,10 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 		if (k->role != IL_ROLE_WAITER && k->role != IL_ROLE_HOLDER)
 			continue;
 		have_waiter |= k->role == IL_ROLE_WAITER;
-		if (k->role == IL_ROLE_WAITER)
+		if (k->role == IL_ROLE_WAITER) {
 			wcpu = k->cpu;
+			wtid = k->tid;
+		}
 		if (k->cpu < 0) {
 			snprintf(sum->note, sizeof(sum->note),
 				 "a %s is not pinned to one CPU",
@@ -515,6 +541,9 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 		snprintf(sum->note, sizeof(sum->note), "no waiter");
 		return -ENOTSUP;
 	}
+	for (int c = 0; c < ncpu; c++)
+		if (cpus[c] != wcpu)
+			hcpus[nh++] = cpus[c];
 	ret = build_index(&w);
 	if (ret) {
 		free_index(&w);
@@ -575,6 +604,8 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 		sum->fair_ns += sp.fair;
 		sum->idle_ns += sp.idle;
 		sum->waiter_ns += sp.waiter;
+		sum->donor_migrated +=
+			donor_back_in(t, wtid, wcpu, hcpus, nh, a, b);
 		bt = s[i].t_req_ns ? boost_after(&w, s[i].t_req_ns, b, sum)
 				   : UINT64_MAX;
 		if (bt != UINT64_MAX) {

@@ -303,11 +303,48 @@ int il_km_check_share(const struct il_share_input *in, const struct il_hist *h,
 	return il_check_none(out, check_share_(in, h, out), "share check");
 }
 
+bool il_km_donor_migration(const struct il_sysinfo *si, int override, char *why,
+			   size_t len)
+{
+	int maj = 0, min = 0;
+
+	if (override == IL_KM_DONOR_YES || override == IL_KM_DONOR_NO) {
+		snprintf(why, len, "%s donor migration (--donor-migration)",
+			 override == IL_KM_DONOR_YES ? "with" : "without");
+		return override == IL_KM_DONOR_YES;
+	}
+	if (si->config_proxy_exec == 0) {
+		snprintf(why, len,
+			 "no donor migration: proxy execution not "
+			 "built");
+		return false;
+	}
+	if (il_km_kernel_version(si->release, &maj, &min)) {
+		snprintf(why, len,
+			 "without donor migration (release "
+			 "unknown)");
+		return false;
+	}
+	if (maj > IL_KM_DONOR_MIGRATION_MAJOR ||
+	    (maj == IL_KM_DONOR_MIGRATION_MAJOR &&
+	     min >= IL_KM_DONOR_MIGRATION_MINOR)) {
+		snprintf(why, len,
+			 "with donor migration (%d.%d, from %d.%d on)", maj,
+			 min, IL_KM_DONOR_MIGRATION_MAJOR,
+			 IL_KM_DONOR_MIGRATION_MINOR);
+		return true;
+	}
+	snprintf(why, len, "without donor migration (%d.%d, before %d.%d)", maj,
+		 min, IL_KM_DONOR_MIGRATION_MAJOR, IL_KM_DONOR_MIGRATION_MINOR);
+	return false;
+}
+
 enum il_verdict il_km_expect(enum il_km_expect_case c,
-			     const struct il_sysinfo *si, bool donor_migration,
+			     const struct il_sysinfo *si, int donor_migration,
 			     char *why, size_t len)
 {
 	struct il_fair_server fs;
+	char dm[80];
 	const char *pe = si->proxy_exec_active == 1   ? "proxy execution on"
 			 : si->proxy_exec_active == 0 ? "proxy execution off"
 						      : "proxy execution state "
@@ -321,15 +358,16 @@ enum il_verdict il_km_expect(enum il_km_expect_case c,
 		snprintf(why, len, "%s", pe);
 		return si->proxy_exec_active == 1 ? IL_PASS : IL_FAIL;
 	case IL_KM_CASE_CROSS_CPU:
-		if (si->proxy_exec_active == 1 && donor_migration) {
-			snprintf(why, len, "%s, with donor migration", pe);
+		if (si->proxy_exec_active != 1) {
+			snprintf(why, len, "%s", pe);
+			return IL_FAIL;
+		}
+		if (il_km_donor_migration(si, donor_migration, dm,
+					  sizeof(dm))) {
+			snprintf(why, len, "%s, %s", pe, dm);
 			return IL_PASS;
 		}
-		snprintf(why, len, "%s%s", pe,
-			 si->proxy_exec_active == 1
-				 ? ", without donor migration (owner on "
-				   "another CPU)"
-				 : "");
+		snprintf(why, len, "%s, %s: owner on another CPU", pe, dm);
 		return IL_FAIL;
 	case IL_KM_CASE_RT_WAITER:
 		il_km_fair_server_of(si, &fs);
@@ -426,7 +464,7 @@ static void append_trace(const struct il_km_judge_input *in, struct il_check *c,
 			 uint64_t lim, bool judged_on)
 {
 	const struct il_attr_summary *a = in->attr;
-	char l[24], h[24], o[24], f[24], names[400];
+	char l[24], h[24], o[24], f[24], names[400], dm[96];
 	uint64_t raw = 0, net = 0;
 
 	if (!a)
@@ -452,19 +490,30 @@ static void append_trace(const struct il_km_judge_input *in, struct il_check *c,
 	il_format_duration(o, sizeof(o), a->lower_ns + a->flow_ns);
 	il_format_duration(f, sizeof(f), a->fhigh_ns + a->fair_ns);
 	il_attr_foreign_text(a, "fg", in->waiter_kprio, names, sizeof(names));
+	/* where the owner runs elsewhere, say whether fg's context went
+	 * there: proxy execution's donor migration, seen (before the
+	 * foreign tasks' names, which may fill the evidence) */
+	dm[0] = '\0';
+	if (a->donor_migrated || in->config == IL_KM_CONFIG_CROSS_CPU ||
+	    in->config == IL_KM_CONFIG_RT_WAITER)
+		snprintf(dm, sizeof(dm),
+			 "; fg (the donor) migrated to the owner's CPU and "
+			 "back in %llu of %llu waits",
+			 (unsigned long long)a->donor_migrated,
+			 (unsigned long long)a->traced);
 	if (judged_on)
 		il_appendf(c->evidence, sizeof(c->evidence),
 			   "; judged on the trace: %llu of %zu calls over %s "
 			   "as measured, %llu with foreign time off (counted: "
 			   "owner %s, the scenario's others %s; not counted: "
-			   "foreign %s)%s",
+			   "foreign %s)%s%s",
 			   (unsigned long long)raw, in->ntraced, l,
-			   (unsigned long long)net, h, o, f, names);
+			   (unsigned long long)net, h, o, f, dm, names);
 	else
 		il_appendf(c->evidence, sizeof(c->evidence),
 			   "; trace: owner %s, the scenario's others %s, "
-			   "foreign %s (judged on the calls as measured)%s",
-			   h, o, f, names);
+			   "foreign %s (judged on the calls as measured)%s%s",
+			   h, o, f, dm, names);
 }
 
 int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
@@ -547,6 +596,10 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 		return 0;
 	}
 	out->judged = true;
+	if (in->attr && in->attr->traced) {
+		out->traced_waits = in->attr->traced;
+		out->donor_migrated = in->attr->donor_migrated;
+	}
 	out->expected = il_km_expect(ec, in->si, in->donor_migration,
 				     out->expect_why, sizeof(out->expect_why));
 	/*

@@ -75,6 +75,7 @@ static void attr_obj(struct il_json *j, const struct il_lock_result *lr)
 	il_json_uint(j, "waiter_ns", a->waiter_ns);
 	il_json_uint(j, "boosted", a->boosted);
 	il_json_uint(j, "boost_worst_ns", a->boost_worst_ns);
+	il_json_uint(j, "donor_migrated", a->donor_migrated);
 	il_json_int(j, "boost_from", a->boost_from);
 	il_json_int(j, "boost_to", a->boost_to);
 	il_json_str(j, "note", a->note);
@@ -165,7 +166,12 @@ static void kmutex_obj(struct il_json *j, const struct il_judge_kmutex *km,
 	il_json_begin_object(j, "kmutex");
 	il_json_int(j, "config", km->config);
 	il_json_uint(j, "quantum_ns", km->quantum_ns);
-	il_json_bool(j, "donor_migration", km->donor_migration);
+	/* the tester's override (enum il_km_donor): true yes, false no,
+	 * null the fingerprint decides */
+	if (km->donor_migration == 1 || km->donor_migration == 2)
+		il_json_bool(j, "donor_migration", km->donor_migration == 1);
+	else
+		il_json_null(j, "donor_migration");
 	il_json_str(j, "hung_why", er->hung ? er->hung_why : NULL);
 	il_json_str(j, "release", si ? si->release : NULL);
 	il_json_int(j, "proxy_exec_active", si ? si->proxy_exec_active : -1);

@@ -425,6 +425,13 @@ bool il_counters_wanted(void)
 	return !v || strcmp(v, "off");
 }
 
+bool il_counters_proc_only(void)
+{
+	const char *v = getenv("INVLAB_COUNTERS");
+
+	return v && !strcmp(v, "proc");
+}
+
 int il_counters_open(struct il_counters *c, int tid, unsigned flags)
 {
 	uint64_t v[IL_CTR_N];
@@ -451,6 +458,12 @@ int il_counters_open(struct il_counters *c, int tid, unsigned flags)
 
 		if (!event_of((enum il_ctr)k, &type, &config))
 			continue;
+		/* no perf event: opening one patches kernel text (jump
+		 * labels), which an emulated CPU can execute half-done */
+		if (il_counters_proc_only()) {
+			c->fd[k] = -ENOSYS;
+			continue;
+		}
 		if (type == PERF_TYPE_TRACEPOINT) {
 			int id = il_counters_tracepoint_id("sched", tp_name[k]);
 

@@ -325,6 +325,7 @@ enum {
 	F_CPU,
 	F_OLDPRIO,
 	F_NEWPRIO,
+	F_ORIG_CPU,
 	F_NOTHER,
 };
 
@@ -401,6 +402,7 @@ static int on_event(struct tep_event *ev, struct tep_record *r, int cpu,
 		x.prev_pid = (int32_t)fnum(rd->mg[F_PID], r);
 		x.prev_prio = (int16_t)fnum(rd->mg[F_PRIO], r);
 		x.cpu = (uint16_t)fnum(rd->mg[F_CPU], r);
+		x.next_pid = (int32_t)fnum(rd->mg[F_ORIG_CPU], r);
 	} else {
 		return 0;
 	}
@@ -441,6 +443,7 @@ static const char *const mg_fields[F_NOTHER] = {
 	[F_PID] = "pid",
 	[F_PRIO] = "prio",
 	[F_CPU] = "dest_cpu",
+	[F_ORIG_CPU] = "orig_cpu",
 };
 
 /*

@@ -98,6 +98,16 @@ int il_counters_open(struct il_counters *c, int tid, unsigned flags);
  * docs/counters.md) and the results' counters are empty.
  */
 bool il_counters_wanted(void);
+/*
+ * true when the environment says INVLAB_COUNTERS=proc: no perf event is
+ * opened (every perf counter reads "not available"); context switches
+ * and migrations come from /proc and getrusage() as their fallbacks,
+ * with the voluntary, involuntary and run-delay figures.  Opening a
+ * perf event switches jump labels in the scheduler (kernel-text
+ * patching), which a guest under QEMU TCG has executed half-done
+ * (docs/kernels.md).
+ */
+bool il_counters_proc_only(void);
 /* Start and stop counting (IL_CTR_DISABLED); 0 or -errno */
 int il_counters_enable(struct il_counters *c);
 int il_counters_disable(struct il_counters *c);

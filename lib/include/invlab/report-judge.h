@@ -28,9 +28,11 @@
  * tick and the calibrations.  Written as the "kmutex" member.
  */
 struct il_judge_kmutex {
-	int config;	      /* enum il_km_config */
-	uint64_t quantum_ns;  /* the larger of the base slice and the tick */
-	bool donor_migration; /* the tester says the kernel migrates donors */
+	int config;	     /* enum il_km_config */
+	uint64_t quantum_ns; /* the larger of the base slice and the tick */
+	/* enum il_km_donor (kmutex-bounds.h): 0 the fingerprint decides,
+	 * 1 the tester says the kernel migrates donors, 2 it does not */
+	int donor_migration;
 	/* the fingerprint (release, proxy execution, fair server, RT
 	 * throttling): what the fair server and the expectation come from */
 	const struct il_sysinfo *si;

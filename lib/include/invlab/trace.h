@@ -41,7 +41,7 @@ enum il_trace_kind {
 	IL_TR_SWITCH = 1, /* prev -> next on cpu */
 	IL_TR_PI_SETPRIO, /* pid's priority oldprio -> newprio */
 	IL_TR_WAKEUP,	  /* pid woken (sched_wakeup) on cpu */
-	IL_TR_MIGRATE,	  /* pid moved to cpu */
+	IL_TR_MIGRATE,	  /* pid moved from next_pid (a CPU) to cpu */
 };
 
 /*
@@ -55,7 +55,11 @@ struct il_trace_rec {
 	uint8_t kind;
 	uint8_t prev_runnable; /* switch: prev was preempted, not blocked */
 	uint16_t cpu;
-	/* switch: prev and next; pi_setprio, wakeup, migrate: pid in prev */
+	/*
+	 * switch: prev and next; pi_setprio, wakeup, migrate: pid in prev;
+	 * migrate: the CPU it left (orig_cpu) in next_pid, the one it goes
+	 * to (dest_cpu) in cpu
+	 */
 	int32_t prev_pid, next_pid;
 	/* switch: their priorities; pi_setprio: old and new */
 	int16_t prev_prio, next_prio;
@@ -111,6 +115,14 @@ struct il_attr_summary {
 	uint64_t waiter_ns;	 /* the waiter itself */
 	uint64_t boosted;	 /* waits in which a holder was PI-boosted */
 	uint64_t boost_worst_ns; /* request -> boost, the slowest */
+	/*
+	 * Waits in which the waiter (a proxy-execution donor) was moved to
+	 * a holder's CPU and back: a migration of the waiter from that CPU
+	 * to its own inside the wait (the way back, at its wakeup; the move
+	 * there is not traced on 7.2, which sets the CPU without the event,
+	 * so it shows as where the way back starts).
+	 */
+	uint64_t donor_migrated;
 	int16_t boost_from, boost_to; /* the kernel priorities of a boost */
 	/* the foreign tasks with the most time, most first */
 	struct il_attr_named named[IL_ATTR_MAX_NAMED];
@@ -179,7 +191,8 @@ int il_trace_start(uint64_t duration_ns, struct il_tracer **out, char *why,
  * What a recorder records, to cut what it costs: only the CPUs given
  * (tracing_cpumask; every CPU when ncpus is 0), and the wakeups and
  * migrations of the threads given only (an event filter in the kernel;
- * every thread's when npids is 0; nothing judges on them today).  Every
+ * every thread's when npids is 0; the waiter's migrations show a
+ * proxy-execution donor moved to its owner's CPU: attrib.h).  Every
  * context switch of those CPUs and every priority change stays: who ran
  * and who was boosted is what the attribution needs.  switches_only
  * records nothing but the context switches (the calibration).  A scope

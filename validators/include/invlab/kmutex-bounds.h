@@ -128,16 +128,49 @@ enum il_km_expect_case {
 	IL_KM_CASE_RT_WAITER,  /* FIFO waiter, CFS owner, RT hog */
 };
 /*
+ * Proxy (donor) migration: a donor blocked on a mutex whose owner is
+ * queued on another CPU is moved to the owner's CPU, so that the owner
+ * runs on the donor's scheduling context there, and goes back when it
+ * wakes (proxy_migrate_task() and proxy_needs_return() in
+ * kernel/sched/core.c).  The single-runqueue proxy execution of 6.17
+ * does not do it: a donor whose owner is elsewhere is dequeued.
+ *
+ * The first release known here to have it: 7.2 (7.2.13's source has
+ * both).  The series ("Simple Donor Migration", v26) was queued for
+ * the merge window after 7.0, so 7.1 may have it too; no 7.1 tree was
+ * at hand to check, so a 7.1 kernel is taken as without it (say
+ * --donor-migration yes for one that has it).
+ */
+#define IL_KM_DONOR_MIGRATION_MAJOR 7
+#define IL_KM_DONOR_MIGRATION_MINOR 2
+/* --donor-migration, in its choices' order: the zero value decides */
+enum il_km_donor {
+	IL_KM_DONOR_AUTO = 0, /* from the fingerprint */
+	IL_KM_DONOR_YES,      /* the tester says it migrates donors */
+	IL_KM_DONOR_NO,	      /* the tester says it does not */
+};
+/*
+ * Does this kernel migrate blocked donors?  IL_KM_DONOR_YES or _NO (the
+ * tester said so) wins; IL_KM_DONOR_AUTO decides from the
+ * fingerprint: no when proxy execution is not built
+ * (config_proxy_exec 0) or the release cannot be read, yes from release
+ * IL_KM_DONOR_MIGRATION_MAJOR.MINOR on.  why says which, in a phrase.
+ */
+bool il_km_donor_migration(const struct il_sysinfo *si, int override, char *why,
+			   size_t len);
+
+/*
  * The verdict this kernel should give, and why in one phrase:
  *   throttled   FAIL without proxy execution, PASS with it;
  *   cross-cpu   PASS only with proxy execution that migrates donors
- *               (donor_migration: the tester says the kernel has it);
+ *               (il_km_donor_migration(si, donor_migration): the
+ *               fingerprint, or the tester's override);
  *   rt-waiter   PASS where a fair server or RT throttling bounds it;
  *   contention  PASS.
  * An unknown proxy-execution state is taken as off, and says so.
  */
 enum il_verdict il_km_expect(enum il_km_expect_case c,
-			     const struct il_sysinfo *si, bool donor_migration,
+			     const struct il_sysinfo *si, int donor_migration,
 			     char *why, size_t len);
 
 /* ------------------------------------------------------------------ */
@@ -188,8 +221,8 @@ struct il_km_judge_input {
 	uint64_t noise_ns; /* rt-waiter: the waiter's wakeup (p90) */
 	const struct il_fair_server *fs;
 	const struct il_sysinfo *si;
-	bool donor_migration; /* the tester says the kernel migrates donors */
-	bool hung;	      /* a call outlived the run's timeout */
+	int donor_migration; /* enum il_km_donor: the override, or auto */
+	bool hung;	     /* a call outlived the run's timeout */
 	const char *hung_why;
 	/*
 	 * The scheduler's trace (attrib.h), set by il_km_judge_run: attr
@@ -218,6 +251,12 @@ struct il_km_judged {
 	char expect_why[160];
 	struct il_check check;
 	struct il_share_stats share; /* throttled and cross-cpu */
+	/*
+	 * From the trace (0 without one): the waits it covered, and those
+	 * in which fg, the donor, was migrated to the owner's CPU and back
+	 * (il_attr_summary.donor_migrated)
+	 */
+	uint64_t traced_waits, donor_migrated;
 };
 
 /*
