@@ -131,7 +131,8 @@ static void test_game(void)
 	t_check_int(st.episodes, 60);
 	t_check_int(st.deprived_ns, 60 * 10 * US);
 	t_check_int(st.over, 0);
-	t_check_contains(c.evidence, "the top 2 always ran within 50.0us: 60 wakeups");
+	t_check_contains(c.evidence,
+			 "the top 2 always ran within 50.0us: 60 wakeups");
 
 	/* offense1 behind offense0 for 1 ms while defense1 runs; the
 	 * round's other wakeup is still served in 10 us */
@@ -210,8 +211,8 @@ static void test_steal(void)
 	t_check_int(st.worst.steal_ns, 0);
 	/* nor steal before it */
 	{
-		static const uint64_t at2[] = { T0 - 20 * MS, T0 - 10 * MS,
-						T0, T0 + 20 * MS };
+		static const uint64_t at2[] = { T0 - 20 * MS, T0 - 10 * MS, T0,
+						T0 + 20 * MS };
 		uint64_t v2[] = { 0, 100 * US, 100 * US, 100 * US };
 
 		in.steal_t = at2;

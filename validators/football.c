@@ -23,10 +23,10 @@ enum st { ST_UNSEEN = 0, ST_BLOCKED, ST_WAITING, ST_RUNNING };
 
 struct task_state {
 	enum st st;
-	int cpu;	   /* ST_RUNNING: where */
-	uint64_t since;	   /* deprived since (valid when deprived) */
+	int cpu;	/* ST_RUNNING: where */
+	uint64_t since; /* deprived since (valid when deprived) */
 	bool deprived;
-	int lower, lcpu;   /* at the start of the episode */
+	int lower, lcpu; /* at the start of the episode */
 };
 
 struct game {
@@ -249,9 +249,10 @@ static int replay(struct game *g)
 	}
 	for (size_t i = 0; i < g->in->ntasks; i++)
 		if (g->ts[i].deprived)
-			close_episode(g, i, t->t1_ns > g->ts[i].since ?
-						    t->t1_ns :
-						    g->ts[i].since);
+			close_episode(g, i,
+				      t->t1_ns > g->ts[i].since
+					      ? t->t1_ns
+					      : g->ts[i].since);
 	return 0;
 }
 
@@ -352,8 +353,7 @@ int il_football_check(const struct il_football_input *in,
 			char sum[24];
 
 			out->verdict = IL_PASS;
-			il_format_duration(sum, sizeof(sum),
-					   g.st.deprived_ns);
+			il_format_duration(sum, sizeof(sum), g.st.deprived_ns);
 			il_setf(out->evidence, sizeof(out->evidence),
 				"the top %d always ran within %s: %zu wakeups, "
 				"%zu waits of a top task while a lower one "

@@ -77,12 +77,12 @@ struct il_football_episode {
 };
 
 struct il_football_stats {
-	size_t wakeups;	 /* of the scenario's tasks */
-	size_t episodes; /* all of them, however short */
-	size_t over;	 /* longer than the tolerance */
-	size_t stolen;	 /* of over: covered by steal */
-	size_t repaired; /* switches that contradicted the state (a switch
-			    missing from the trace): state taken from them */
+	size_t wakeups;	      /* of the scenario's tasks */
+	size_t episodes;      /* all of them, however short */
+	size_t over;	      /* longer than the tolerance */
+	size_t stolen;	      /* of over: covered by steal */
+	size_t repaired;      /* switches that contradicted the state (a switch
+				 missing from the trace): state taken from them */
 	uint64_t deprived_ns; /* summed over the episodes */
 	struct il_football_episode worst; /* the longest beyond steal */
 };
