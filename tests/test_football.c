@@ -144,7 +144,7 @@ static void test_game(void)
 	t_check_int(st.worst.cpu, 1);
 	t_check_int(st.worst.start_ns, T0 + MS + 70 * MS + 10 * US);
 	t_check_int(st.worst.dur_ns, MS);
-	t_check_contains(c.evidence, "offense1 waited 1.00ms from 71010us into "
+	t_check_contains(c.evidence, "offense1 waited 1.00ms from 71.0ms into "
 				     "the trace");
 	t_check_contains(c.evidence, "while defense1 (lower) ran on CPU 1");
 	t_check_int(c.worst_ns, MS);
@@ -223,6 +223,36 @@ static void test_steal(void)
 		v2[3] = 200 * US;
 		t_check_int(judge(&in, &st, &c), IL_UNDECIDED);
 	}
+}
+
+/* a wait that steal covers, even more than whole, is not the worst of
+ * a FAIL: one that steal does not cover is */
+static void test_steal_worst(void)
+{
+	static const uint64_t at[] = { T0, T0 + 9 * MS, T0 + 10 * MS,
+				       T0 + 40 * MS };
+	static const uint64_t v[] = { 0, 10 * MS, 10 * MS, 10 * MS };
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	in.steal_t = at;
+	in.steal_v = v;
+	in.nsteal = 4;
+	reset();
+	sw(T0 + 10 * US, 0, 0, DEF0, 0);
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	sw(T0 + 5 * MS, 0, DEF0, OFF0, 1);
+	sw(T0 + 6 * MS, 0, OFF0, DEF0, 0);
+	wake(T0 + 20 * MS, 1, OFF1);
+	sw(T0 + 21 * MS, 1, DEF1, OFF1, 1);
+	tr.t1_ns = T0 + 50 * MS;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.over, 2);
+	t_check_int(st.stolen, 1);
+	t_check_int(st.worst.task, I_OFF1);
+	t_check_int(st.worst.steal_ns, 0);
 }
 
 /* the longest of two waits over the tolerance is the one named; of two
@@ -492,6 +522,7 @@ int main(void)
 	test_game();
 	test_tolerance();
 	test_steal();
+	test_steal_worst();
 	test_worst();
 	test_top_n();
 	test_ranks();

@@ -125,7 +125,7 @@ static void test_model(void)
 	t_check_int(t_judge(mask, ck, 4, &n, why, sizeof(why)), 0);
 	t_check_int(ck[0].c.verdict, IL_FAIL);
 	t_check_contains(ck[0].c.evidence,
-			 "offense1 waited 400us from 41ms into the trace");
+			 "offense1 waited 400us from 41.0ms into the trace");
 	t_check_contains(ck[0].c.evidence, "while defense0 (lower) ran on "
 					   "CPU 1");
 

@@ -154,6 +154,12 @@ static bool deprived(const struct game *g, size_t i, int *lower)
 	return *lower >= 0;
 }
 
+/* how long an episode lasted beyond the steal in it */
+static uint64_t beyond(const struct il_football_episode *e)
+{
+	return e->dur_ns > e->steal_ns ? e->dur_ns - e->steal_ns : 0;
+}
+
 static void close_episode(struct game *g, size_t i, uint64_t now)
 {
 	struct task_state *t = &g->ts[i];
@@ -176,7 +182,7 @@ static void close_episode(struct game *g, size_t i, uint64_t now)
 	if (e.dur_ns - g->in->tolerance_ns <= e.steal_ns)
 		g->st.stolen++;
 	/* the worst is the longest once steal is taken off */
-	if (!w->dur_ns || e.dur_ns - e.steal_ns > w->dur_ns - w->steal_ns)
+	if (!w->dur_ns || beyond(&e) > beyond(w))
 		g->st.worst = e;
 }
 
@@ -265,8 +271,8 @@ static void episode_text(const struct il_football_input *in,
 
 	il_format_duration(dur, sizeof(dur), e->dur_ns);
 	il_format_duration(st, sizeof(st), e->steal_ns);
-	il_format_duration_exact(at, sizeof(at),
-				 e->start_ns > t0 ? e->start_ns - t0 : 0);
+	il_format_duration(at, sizeof(at),
+			   e->start_ns > t0 ? e->start_ns - t0 : 0);
 	il_appendf(buf, len,
 		   "%s waited %s from %s into the trace (%" PRIu64
 		   " ns CLOCK_MONOTONIC) while %s (lower) ran on CPU %d",
