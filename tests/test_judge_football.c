@@ -172,6 +172,39 @@ static void test_inputs(void)
 	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 0, &n, why, sizeof(why)),
 		    -ENOSPC);
 
+	/* N is the CPUs the real-time tasks may use, at most those online */
+	reset();
+	game(-1, 0);
+	for (int i = 1; i < t_sc.ntasks; i++)
+		t_check_int(il_scenario_setf(&t_sc, why, sizeof(why),
+					     "%s.cpu=%s", t_sc.tasks[i].name,
+					     i == 1 ? "0" : "2-3"),
+			    0);
+	t_env.ncpus = 4;
+	n = 0;
+	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
+	t_check_str(ck[0].task, "top 3");
+	t_env.ncpus = 3;
+	n = 0;
+	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
+	t_check_str(ck[0].task, "top 3");
+	t_env.ncpus = 2;
+	n = 0;
+	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
+	t_check_str(ck[0].task, "top 2");
+	/* a fair task anywhere does not count; a real-time one does */
+	t_env.ncpus = 4;
+	t_check_int(il_scenario_setf(&t_sc, why, sizeof(why), "bg.cpu=any"), 0);
+	n = 0;
+	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
+	t_check_str(ck[0].task, "top 3");
+	t_check_int(
+		il_scenario_setf(&t_sc, why, sizeof(why), "fan0.cpu=node:0"),
+		0);
+	n = 0;
+	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
+	t_check_str(ck[0].task, "top 4");
+
 	/* no real-time task at all */
 	t_run_reset("[global]\nvalidate = football\n[task a]\nbody = run "
 		    "1ms\n");

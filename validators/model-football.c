@@ -3,9 +3,9 @@
  * The `football` model: the scenario's real-time tasks, ranked by
  * class, their threads in the trace, and the run's calibration turned
  * into the inputs of the top-N-run check (football.h).  N is the CPUs
- * online; the tolerance is one p999 of the top task's wakeup-to-run
- * latency, calibrated after the run (docs/theory.md "The top N run");
- * the shortest inversion the scenario shows is one job of its top task.
+ * the real-time tasks may use; the tolerance is one p999 of the top task's
+ * wakeup-to-run latency, calibrated after the run (docs/theory.md "The top N
+ * run"); the shortest inversion the scenario shows is one job of its top task.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,6 +43,32 @@ static uint64_t job_ns(const struct il_task *t)
 	return ns;
 }
 
+/*
+ * N: the CPUs the real-time tasks may use, the union of their CPU lists,
+ * or every CPU online when one of them may run anywhere (or on a node,
+ * or spread: wherever the engine puts it, among the CPUs online)
+ */
+static int cpus_used(const struct il_scenario *sc, int online)
+{
+	unsigned long all[IL_MAX_CPUS / (8 * sizeof(unsigned long))] = { 0 };
+	int n = 0;
+
+	for (int i = 0; i < sc->ntasks; i++) {
+		const struct il_task *t = &sc->tasks[i];
+		int r = il_model_rank(&t->sched);
+
+		if (r < 100 || r >= 200)
+			continue;
+		if (t->place != IL_PLACE_CPUS)
+			return online;
+		for (size_t w = 0; w < sizeof(all) / sizeof(all[0]); w++)
+			all[w] |= t->cpus[w];
+	}
+	for (size_t w = 0; w < sizeof(all) / sizeof(all[0]); w++)
+		n += __builtin_popcountl(all[w]);
+	return n < online ? n : online;
+}
+
 int il_model_football(const struct il_scenario *sc,
 		      const struct il_engine_result *er,
 		      const struct il_judge_env *env, struct il_judged *out,
@@ -77,7 +103,7 @@ int il_model_football(const struct il_scenario *sc,
 	in.tasks = tasks;
 	in.trace = er->trace;
 	in.no_trace = er->trace_note[0] ? er->trace_note : NULL;
-	in.ncpus = env->ncpus;
+	in.ncpus = cpus_used(sc, env->ncpus);
 	in.tolerance_ns = il_noise_outlier_ns(env->calib[top], UINT64_MAX);
 	in.detect_ns = job_ns(&sc->tasks[top]);
 	in.min_wakeups = IL_JUDGE_MIN_SAMPLES;
