@@ -131,8 +131,12 @@ static void test_game(void)
 	t_check_int(st.episodes, 60);
 	t_check_int(st.deprived_ns, 60 * 10 * US);
 	t_check_int(st.over, 0);
-	t_check_contains(c.evidence,
-			 "the top 2 always ran within 50.0us: 60 wakeups");
+	t_check_contains(c.evidence, "the top 2 always ran within 50.0us: 60 "
+				     "wakeups, 60 waits of a top task while a "
+				     "lower one ran, the longest 10.0us, 600us "
+				     "in all");
+	t_check_int(st.longest_ns, 10 * US);
+	t_check_int(c.worst_ns, 10 * US);
 
 	/* offense1 behind offense0 for 1 ms while defense1 runs; the
 	 * round's other wakeup is still served in 10 us */
@@ -176,6 +180,7 @@ static void test_tolerance(void)
 	one_wait(TOL);
 	t_check_int(judge(&in, &st, &c), IL_PASS);
 	t_check_int(st.episodes, 1);
+	t_check_int(st.longest_ns, TOL);
 	one_wait(TOL + 1);
 	t_check_int(judge(&in, &st, &c), IL_FAIL);
 	t_check_int(st.worst.task, I_OFF0);

@@ -175,6 +175,8 @@ static void close_episode(struct game *g, size_t i, uint64_t now)
 	t->deprived = false;
 	g->st.episodes++;
 	g->st.deprived_ns += e.dur_ns;
+	if (e.dur_ns > g->st.longest_ns)
+		g->st.longest_ns = e.dur_ns;
 	if (e.dur_ns <= g->in->tolerance_ns)
 		return;
 	g->st.over++;
@@ -356,15 +358,17 @@ int il_football_check(const struct il_football_input *in,
 				"trace, fewer than %zu: the game never formed",
 				g.st.wakeups, in->min_wakeups);
 		} else {
-			char sum[24];
+			char sum[24], lg[24];
 
 			out->verdict = IL_PASS;
+			out->worst_ns = g.st.longest_ns;
 			il_format_duration(sum, sizeof(sum), g.st.deprived_ns);
+			il_format_duration(lg, sizeof(lg), g.st.longest_ns);
 			il_setf(out->evidence, sizeof(out->evidence),
 				"the top %d always ran within %s: %zu wakeups, "
 				"%zu waits of a top task while a lower one "
-				"ran, %s in all",
-				in->ncpus, tol, g.st.wakeups, g.st.episodes,
+				"ran, the longest %s, %s in all",
+				in->ncpus, tol, g.st.wakeups, g.st.episodes, lg,
 				sum);
 		}
 		if (g.st.repaired)

@@ -84,6 +84,7 @@ struct il_football_stats {
 	size_t repaired;      /* switches that contradicted the state (a switch
 				 missing from the trace): state taken from them */
 	uint64_t deprived_ns; /* summed over the episodes */
+	uint64_t longest_ns;  /* the longest episode */
 	struct il_football_episode worst; /* the longest beyond steal */
 };
 
