@@ -9,8 +9,8 @@
  *   sudo rt-football pinned --json fb.json
  *
  * N is the CPUs online (at most 5: three tasks a CPU within the
- * scenario's 16).  N offense tasks (fifo:30) wake together every 20 ms
- * and run 4 ms; N defense tasks (fifo:20) spin 6 ms and sleep 4 ms;
+ * scenario's 16).  N offense tasks (fifo:30) wake together every 50 ms
+ * and run 10 ms; N defense tasks (fifo:20) spin 6 ms and sleep 4 ms;
  * N fans (fifo:10) wake every 2 ms and run 50 us; none is pinned.  The
  * job is demos/jobs/rt-football.job (N = 2), built in; past two CPUs a
  * player of each team is added per CPU, and on a machine of more than
@@ -180,8 +180,8 @@ static void header(struct drv *d, FILE *f)
 {
 	(void)d;
 	fprintf(f,
-		PROG ": N = %d CPUs%s%s: %d offense (fifo 30, 4ms every "
-		     "20ms), %d defense (fifo 20, spin 6ms, sleep 4ms), %d "
+		PROG ": N = %d CPUs%s%s: %d offense (fifo 30, 10ms every "
+		     "50ms), %d defense (fifo 20, spin 6ms, sleep 4ms), %d "
 		     "fans (fifo 10, 50us every 2ms)\n",
 		players, cpus[0] ? " " : "", cpus, players, players, players);
 }
