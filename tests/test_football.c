@@ -156,15 +156,24 @@ static void test_game(void)
 
 /* an episode of exactly d: offense0 woken at T0 + 1 ms, defense0 on
  * CPU 0 until then, offense1 on CPU 1, then 40 rounds of wakeups */
-static void one_wait(uint64_t d)
+static void one_wait(uint64_t d, int placed)
 {
 	uint64_t t = T0 + MS;
 
 	reset();
-	sw(T0 + 10 * US, 0, 0, DEF0, 0);
-	sw(T0 + 10 * US, 1, 0, OFF1, 0);
-	wake(t, 0, OFF0);
-	sw(t + d, 0, DEF0, OFF0, 1);
+	if (placed) {
+		/* queued behind offense1 while defense1 runs on CPU 1 */
+		sw(T0 + 10 * US, 0, 0, OFF1, 0);
+		sw(T0 + 10 * US, 1, 0, DEF1, 0);
+		wake(t, 0, OFF0);
+		sw(t + d, 0, OFF1, OFF0, 0);
+	} else {
+		/* queued where defense0 runs: CPU 0 switches late */
+		sw(T0 + 10 * US, 0, 0, DEF0, 0);
+		sw(T0 + 10 * US, 1, 0, OFF1, 0);
+		wake(t, 0, OFF0);
+		sw(t + d, 0, DEF0, OFF0, 1);
+	}
 	sw(t + d + MS, 0, OFF0, DEF0, 0);
 	for (int k = 0; k < 20; k++)
 		wake(t + 10 * MS + (uint64_t)k * MS, 1, FAN);
@@ -177,16 +186,152 @@ static void test_tolerance(void)
 	struct il_football_stats st;
 	struct il_check c;
 
-	one_wait(TOL);
+	one_wait(TOL, 1);
 	t_check_int(judge(&in, &st, &c), IL_PASS);
 	t_check_int(st.episodes, 1);
 	t_check_int(st.longest_ns, TOL);
-	one_wait(TOL + 1);
+	one_wait(TOL + 1, 1);
 	t_check_int(judge(&in, &st, &c), IL_FAIL);
 	t_check_int(st.worst.task, I_OFF0);
-	t_check_int(st.worst.lower, I_DEF0);
-	t_check_int(st.worst.cpu, 0);
+	t_check_int(st.worst.lower, I_DEF1);
+	t_check_int(st.worst.cpu, 1);
+	t_check_int(st.late, 0);
 	t_check_contains(c.evidence, "1 of 1 times a task of the top 2");
+}
+
+/*
+ * A late preemption: queued where only lower tasks run, the CPU slow to
+ * switch.  Set aside up to one in a thousand episodes, plus one, each
+ * within half of what an inversion lasts (detect_ns 1 ms).
+ */
+static void test_late(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	one_wait(TOL, 0);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 0);
+	t_check(!strstr(c.evidence, "late"));
+	one_wait(TOL + 1, 0);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
+	t_check_int(st.worst_late.lower, I_DEF0);
+	t_check_contains(
+		c.evidence,
+		"; 1 late preemption on the waiting task's own CPU set "
+		"aside as noise (at most one in a thousand, and one): "
+		"offense0 waited 50.0us");
+	one_wait(MS / 2, 0);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
+	one_wait(MS / 2 + 1, 0);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.late, 0);
+	t_check_contains(c.evidence, "1 of 1 times a task of the top 2");
+
+	/* queued behind a foreign task above it: placement, it counts */
+	reset();
+	sw(T0 + 10 * US, 0, 0, FOREIGN, 0);
+	tr.rec[0].next_prio = 0; /* FIFO 99 */
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	sw(T0 + MS + TOL + 1, 0, FOREIGN, OFF0, 1);
+	tr.rec[3].prev_prio = 0;
+	tr.t1_ns = T0 + 10 * MS;
+	in.min_wakeups = 0;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	/* a foreign fair task below it: its CPU's latency */
+	tr.rec[0].next_prio = tr.rec[3].prev_prio = 120;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
+	/* a foreign task at FIFO 30, as high as offense0: placement */
+	tr.rec[0].next_prio = 69;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	tr.rec[0].next_prio = 70; /* FIFO 29 */
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	/* a deadline task is above every real-time one */
+	tr.rec[0].next_prio = -1;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	/* an idle CPU is slow to wake: its latency */
+	tr.rec[0].next_pid = 0;
+	tr.rec[3].prev_pid = 0;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
+	/* a CPU nothing is known of: counted */
+	reset();
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	sw(T0 + MS + TOL + 1, 0, 0, OFF0, 0);
+	tr.t1_ns = T0 + 10 * MS;
+	/* CPU 0's first switch says what ran before it: idle */
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	tr.rec[2].cpu = 1;
+	tr.rec[2].prev_pid = DEF1;
+	tr.rec[2].prev_runnable = 1;
+	tr.rec[1].cpu = 0;
+	/* woken on CPU 0, which no switch describes, run on CPU 1 */
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+
+	/* migrated behind an equal task: placement from then on */
+	reset();
+	sw(T0 + 10 * US, 0, 0, DEF0, 0);
+	sw(T0 + 10 * US, 1, 0, OFF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	{
+		struct il_trace_rec r = { .ts = T0 + MS + 10 * US,
+					  .kind = IL_TR_MIGRATE,
+					  .cpu = 1,
+					  .prev_pid = OFF0 };
+
+		t_check_int(il_trace_add(&tr, &r), 0);
+	}
+	sw(T0 + MS + TOL + 1, 0, DEF0, OFF0, 1);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	/* a migration of a running task does not move its queue */
+	tr.rec[3].prev_pid = OFF1;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+}
+
+/*
+ * rounds of 10 ms as game(), the first `nlate` of them with offense0's
+ * CPU switching to it `late` after its wakeup: over 500 rounds (1,000
+ * episodes) two such are set aside, three are a pattern
+ */
+static void test_late_pattern(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	for (int rounds = 499; rounds <= 500; rounds++)
+		for (int nlate = 1; nlate <= 3; nlate++) {
+			game(rounds, -1, 0);
+			for (int k = 0; k < nlate; k++)
+				/* offense0's switch in of round k */
+				for (size_t x = 0; x < tr.n; x++)
+					if (tr.rec[x].kind == IL_TR_SWITCH &&
+					    tr.rec[x].next_pid == OFF0 &&
+					    tr.rec[x].ts ==
+						    T0 + MS +
+							    (uint64_t)k * 10 *
+								    MS +
+							    10 * US)
+						tr.rec[x].ts += 2 * TOL;
+			il_trace_sort(&tr);
+			t_check_int(judge(&in, &st, &c),
+				    nlate <= (rounds == 500 ? 2 : 1) ? IL_PASS
+								     : IL_FAIL);
+			t_check_int(st.late, nlate);
+			t_check_int(st.episodes, 2 * rounds);
+			if (c.verdict == IL_FAIL)
+				t_check_contains(c.evidence,
+						 "times a CPU switched to a "
+						 "task of the top 2 later than "
+						 "50.0us");
+		}
 }
 
 static void test_steal(void)
@@ -201,7 +346,7 @@ static void test_steal(void)
 	in.steal_t = at;
 	in.steal_v = v;
 	in.nsteal = 3;
-	one_wait(TOL + 100 * US);
+	one_wait(TOL + 100 * US, 1);
 	t_check_int(judge(&in, &st, &c), IL_UNDECIDED);
 	t_check_int(st.stolen, 1);
 	t_check_int(st.worst.steal_ns, 100 * US);
@@ -526,6 +671,8 @@ int main(void)
 {
 	test_game();
 	test_tolerance();
+	test_late();
+	test_late_pattern();
 	test_steal();
 	test_steal_worst();
 	test_worst();

@@ -63,8 +63,9 @@ static void rec(uint64_t ts, int kind, int cpu, int prev, int next, int run)
 }
 
 /* 30 rounds: offense0 and offense1 wake and preempt within 5 us; in
- * round bad offense1 waits `late` while defense0 keeps CPU 1, and bg
- * (fair, lower than all) runs on CPU 0 meanwhile (not counted) */
+ * round bad offense1, queued on CPU 0 behind offense0, waits `late`
+ * while defense0 keeps CPU 1; bg (fair, lower than all) runs on CPU 0
+ * after offense0 (not counted) */
 static void game(int bad, uint64_t late)
 {
 	il_trace_free(&tr);
@@ -75,7 +76,8 @@ static void game(int bad, uint64_t late)
 		uint64_t in1 = k == bad ? late : 5 * US;
 
 		rec(t, IL_TR_WAKEUP, 0, 12, 0, 0);
-		rec(t, IL_TR_WAKEUP, 1, 13, 0, 0);
+		/* in round bad offense1 is queued behind offense0 */
+		rec(t, IL_TR_WAKEUP, k == bad ? 0 : 1, 13, 0, 0);
 		rec(t + 5 * US, IL_TR_SWITCH, 0, 0, 12, 0);
 		rec(t + in1, IL_TR_SWITCH, 1, 14, 13, 1);
 		rec(t + in1 + 2 * MS, IL_TR_SWITCH, 1, 13, 14, 0);
