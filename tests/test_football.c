@@ -375,6 +375,24 @@ static void test_steal(void)
 	}
 }
 
+/* timeline points exactly at a wait's start and end bound its steal */
+static void test_steal_edges(void)
+{
+	uint64_t d = TOL + 130 * US;
+	const uint64_t at[] = { T0, T0 + MS, T0 + MS + d, T0 + 20 * MS };
+	static const uint64_t v[] = { 0, 60 * US, 160 * US, 300 * US };
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	in.steal_t = at;
+	in.steal_v = v;
+	in.nsteal = 4;
+	one_wait(d, 1);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.worst.steal_ns, 100 * US);
+}
+
 /* a wait that steal covers, even more than whole, is not the worst of
  * a FAIL: one that steal does not cover is */
 static void test_steal_worst(void)
@@ -674,6 +692,7 @@ int main(void)
 	test_late();
 	test_late_pattern();
 	test_steal();
+	test_steal_edges();
 	test_steal_worst();
 	test_worst();
 	test_top_n();

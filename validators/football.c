@@ -46,10 +46,9 @@ struct game {
 	struct il_football_stats st;
 };
 
+/* tids are > 0 (checked before the replay), so idle (0) is no task */
 static int task_of(const struct il_football_input *in, int32_t pid)
 {
-	if (pid <= 0)
-		return -1;
 	for (size_t i = 0; i < in->ntasks; i++)
 		if (in->tasks[i].tid == pid)
 			return (int)i;
@@ -82,11 +81,9 @@ static uint64_t steal_in(const struct il_football_input *in, uint64_t from,
 
 static void set_cpu(struct game *g, int cpu, int task)
 {
-	int was;
+	/* every CPU a record names is below maxcpu (replay) */
+	int was = g->on_cpu[cpu];
 
-	if (cpu < 0 || cpu >= g->maxcpu)
-		return;
-	was = g->on_cpu[cpu];
 	if (was >= 0 && was != task && g->ts[was].st == ST_RUNNING &&
 	    g->ts[was].cpu == cpu) {
 		/* its switch out is missing: where it went is unknown */
@@ -100,8 +97,7 @@ static void put_on(struct game *g, int task, int cpu)
 {
 	struct task_state *t = &g->ts[task];
 
-	if (t->st == ST_RUNNING && t->cpu != cpu && t->cpu < g->maxcpu &&
-	    g->on_cpu[t->cpu] == task) {
+	if (t->st == ST_RUNNING && t->cpu != cpu && g->on_cpu[t->cpu] == task) {
 		/* seen running elsewhere with no switch out there */
 		g->on_cpu[t->cpu] = -1;
 		g->st.repaired++;
@@ -131,7 +127,7 @@ static void apply(struct game *g, const struct il_trace_rec *r)
 			g->ts[p].qcpu = r->cpu;
 		return;
 	}
-	if (r->kind != IL_TR_SWITCH || r->cpu >= g->maxcpu)
+	if (r->kind != IL_TR_SWITCH)
 		return;
 	if (p >= 0) {
 		g->ts[p].st = r->prev_runnable ? ST_WAITING : ST_BLOCKED;
@@ -242,7 +238,7 @@ static void look(struct game *g, uint64_t now)
 		} else if (!d && t->deprived) {
 			close_episode(g, i, now);
 		}
-		if (d && (t->qcpu < 0 || t->qcpu >= g->maxcpu ||
+		if (d && (t->qcpu < 0 ||
 			  g->cur_rank[t->qcpu] >= g->in->tasks[i].rank))
 			t->behind = true;
 	}
@@ -263,8 +259,7 @@ static void first_runners(struct game *g)
 		const struct il_trace_rec *r = &t->rec[k];
 		int p;
 
-		if (r->kind != IL_TR_SWITCH || r->cpu >= g->maxcpu ||
-		    seen[r->cpu])
+		if (r->kind != IL_TR_SWITCH || seen[r->cpu])
 			continue;
 		seen[r->cpu] = true;
 		g->cur_rank[r->cpu] =
