@@ -140,6 +140,12 @@ dl-mbwi)
 	check "--overrun 0: the holder is declared well-behaved" output_has "misbehaves = no" steal-budget --overrun 0 --print-job
 	check "--list names the five scenarios" test "$(run --list | wc -l)" -eq 5
 	;;
+rt-football)
+	check "unknown configuration lists them" expect_error "unknown configuration 'pined' (football, pinned)" pined
+	check "--list names both configurations" test "$(run --list | wc -l)" -eq 2
+	check "--print-job pins the control's offense to one CPU" output_has "cpu = 0" pinned --print-job
+	check "the control expects FAIL" output_has "expect = FAIL" pinned --print-job
+	;;
 esac
 
 echo "1..$n"

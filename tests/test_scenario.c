@@ -890,6 +890,7 @@ static void test_round_trips(void)
 		"demos/jobs/kmutex-throttled.job",
 		"demos/jobs/kmutex-rt-waiter.job",
 		"demos/jobs/kmutex-seqfile-chain.job",
+		"demos/jobs/rt-football.job",
 	};
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {

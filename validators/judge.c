@@ -2,8 +2,8 @@
 /*
  * Judging a run (judge.h): which validators a job names, which
  * calibrations they need, and every check of the run with its expected
- * verdict.  The models themselves are in model-pi.c, model-chain.c and
- * model-mbwi.c, what they share in model.c.
+ * verdict.  The models themselves are in model-pi.c, model-chain.c,
+ * model-mbwi.c and model-football.c, what they share in model.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +32,7 @@ int il_judge_validators(const struct il_scenario *sc, unsigned *mask, char *err,
 		{ "pi", IL_JUDGE_PI },
 		{ "chain", IL_JUDGE_CHAIN },
 		{ "mbwi", IL_JUDGE_MBWI },
+		{ "football", IL_JUDGE_FOOTBALL },
 		{ "none", 0 },
 		{ "auto", 0 },
 	};
@@ -55,7 +56,7 @@ int il_judge_validators(const struct il_scenario *sc, unsigned *mask, char *err,
 		if (k == sizeof(names) / sizeof(names[0])) {
 			snprintf(err, len,
 				 "%s: validate: unknown validator '%.*s' (pi, "
-				 "chain, mbwi, none or auto)",
+				 "chain, mbwi, football, none or auto)",
 				 sc->file, (int)(n < 64 ? n : 64), p);
 			*mask = 0;
 			return -EINVAL;
@@ -82,6 +83,11 @@ void il_judge_calib_needed(const struct il_scenario *sc,
 		il_model_pi_needs(sc, er, need);
 	if (mask & IL_JUDGE_CHAIN) {
 		head = il_model_chain_head(sc);
+		if (head >= 0)
+			need[head] = true;
+	}
+	if (mask & IL_JUDGE_FOOTBALL) {
+		head = il_model_football_top(sc);
 		if (head >= 0)
 			need[head] = true;
 	}
@@ -142,6 +148,8 @@ int il_judge_run(const struct il_scenario *sc,
 		ret = il_model_chain(sc, er, env, out, max, n, why, len);
 	if (!ret && (mask & IL_JUDGE_MBWI))
 		ret = il_model_mbwi(sc, er, env, out, max, n, why, len);
+	if (!ret && (mask & IL_JUDGE_FOOTBALL))
+		ret = il_model_football(sc, er, env, out, max, n, why, len);
 	for (int i = first; i < *n; i++) {
 		/* a model that left a check without a verdict failed */
 		if (out[i].c.verdict == IL_NONE && !ret) {

@@ -84,4 +84,15 @@ int il_model_mbwi(const struct il_scenario *sc,
 		  const struct il_judge_env *env, struct il_judged *out,
 		  int max, int *n, char *why, size_t len);
 
+/*
+ * `football`: the top-N-run invariant of the scenario's real-time tasks
+ * on the trace; its calibration is the top task's (the highest-ranked
+ * real-time task, -1: none).
+ */
+int il_model_football_top(const struct il_scenario *sc);
+int il_model_football(const struct il_scenario *sc,
+		      const struct il_engine_result *er,
+		      const struct il_judge_env *env, struct il_judged *out,
+		      int max, int *n, char *why, size_t len);
+
 #endif

@@ -25,6 +25,7 @@ enum il_judge_validator {
 	IL_JUDGE_PI = 1u << 0,
 	IL_JUDGE_CHAIN = 1u << 1,
 	IL_JUDGE_MBWI = 1u << 2,
+	IL_JUDGE_FOOTBALL = 1u << 3, /* the top N run (football.h) */
 };
 
 /* one verdict of a run, with what it is expected to be */

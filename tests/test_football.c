@@ -1,0 +1,706 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The rt-football invariant (football.h) on synthetic traces of two
+ * CPUs: two offense tasks (rank 130), two defense tasks (120) and a fan
+ * (110).  A game of rounds in which both offense tasks wake, preempt the
+ * defense within 10 us and block again passes; the same game with one
+ * offense task kept off the CPUs for 1 ms while a defense task runs
+ * fails, naming the instant and both tasks.  Then every other outcome
+ * and each threshold at and just past its boundary.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <invlab/football.h>
+#include <invlab/time.h>
+
+#include "t_util.h"
+
+#define MS  IL_NSEC_PER_MSEC
+#define US  IL_NSEC_PER_USEC
+#define T0  (1000 * MS)
+#define TOL (50 * US)
+
+enum { OFF0 = 201, OFF1, DEF0, DEF1, FAN, FOREIGN = 900 };
+enum { I_OFF0, I_OFF1, I_DEF0, I_DEF1, I_FAN };
+
+static const struct il_football_task tasks[] = {
+	{ "offense0", OFF0, 130 }, { "offense1", OFF1, 130 },
+	{ "defense0", DEF0, 120 }, { "defense1", DEF1, 120 },
+	{ "fan0", FAN, 110 },
+};
+
+static struct il_trace tr;
+
+static void sw(uint64_t ts, int cpu, int prev, int next, int runnable)
+{
+	struct il_trace_rec r = {
+		.ts = ts,
+		.kind = IL_TR_SWITCH,
+		.prev_runnable = (uint8_t)runnable,
+		.cpu = (uint16_t)cpu,
+		.prev_pid = prev,
+		.next_pid = next,
+	};
+
+	t_check_int(il_trace_add(&tr, &r), 0);
+}
+
+static void wake(uint64_t ts, int cpu, int pid)
+{
+	struct il_trace_rec r = {
+		.ts = ts,
+		.kind = IL_TR_WAKEUP,
+		.cpu = (uint16_t)cpu,
+		.prev_pid = pid,
+	};
+
+	t_check_int(il_trace_add(&tr, &r), 0);
+}
+
+static void reset(void)
+{
+	il_trace_free(&tr);
+	tr.t0_ns = T0;
+}
+
+static struct il_football_input input(void)
+{
+	struct il_football_input in = {
+		.trace = &tr,
+		.tasks = tasks,
+		.ntasks = 5,
+		.ncpus = 2,
+		.tolerance_ns = TOL,
+		.detect_ns = MS,
+		.min_wakeups = 20,
+	};
+
+	return in;
+}
+
+/*
+ * rounds of 10 ms from T0 + 1 ms: both offense tasks wake on their
+ * CPUs, preempt the defense 10 us later, run 1 ms and block; in round
+ * bad (-1: none) offense1 is woken on CPU 0 behind offense0 and waits
+ * there for `late` while defense1 keeps CPU 1.
+ */
+static void game(int rounds, int bad, uint64_t late)
+{
+	reset();
+	sw(T0 + 10 * US, 0, 0, DEF0, 0);
+	sw(T0 + 20 * US, 1, 0, DEF1, 0);
+	for (int k = 0; k < rounds; k++) {
+		uint64_t t = T0 + MS + (uint64_t)k * 10 * MS;
+
+		wake(t, 0, OFF0);
+		if (k == bad) {
+			sw(t + 10 * US, 0, DEF0, OFF0, 1);
+			wake(t + 10 * US, 0, OFF1);
+			/* offense0 ends, offense1 takes CPU 0 late */
+			sw(t + 10 * US + late, 0, OFF0, OFF1, 0);
+			sw(t + 10 * US + late + MS, 0, OFF1, DEF0, 0);
+			continue;
+		}
+		wake(t, 1, OFF1);
+		sw(t + 10 * US, 0, DEF0, OFF0, 1);
+		sw(t + 10 * US, 1, DEF1, OFF1, 1);
+		sw(t + 10 * US + MS, 0, OFF0, DEF0, 0);
+		sw(t + 10 * US + MS, 1, OFF1, DEF1, 0);
+	}
+	tr.t1_ns = T0 + (uint64_t)(rounds + 1) * 10 * MS;
+}
+
+static enum il_verdict judge(const struct il_football_input *in,
+			     struct il_football_stats *st, struct il_check *c)
+{
+	t_check_int(il_football_check(in, st, c), 0);
+	return c->verdict;
+}
+
+static void test_game(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	game(30, -1, 0);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.wakeups, 60);
+	/* each offense task waits its 10 us behind a defense task */
+	t_check_int(st.episodes, 60);
+	t_check_int(st.deprived_ns, 60 * 10 * US);
+	t_check_int(st.over, 0);
+	t_check_contains(c.evidence, "the top 2 always ran within 50.0us: 60 "
+				     "wakeups, 60 waits of a top task while a "
+				     "lower one ran, the longest 10.0us, 600us "
+				     "in all");
+	t_check_int(st.longest_ns, 10 * US);
+	t_check_int(c.worst_ns, 10 * US);
+
+	/* offense1 behind offense0 for 1 ms while defense1 runs; the
+	 * round's other wakeup is still served in 10 us */
+	game(30, 7, MS);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.over, 1);
+	t_check_int(st.worst.task, I_OFF1);
+	t_check_int(st.worst.lower, I_DEF1);
+	t_check_int(st.worst.cpu, 1);
+	t_check_int(st.worst.start_ns, T0 + MS + 70 * MS + 10 * US);
+	t_check_int(st.worst.dur_ns, MS);
+	t_check_contains(c.evidence, "offense1 waited 1.00ms from 71.0ms into "
+				     "the trace");
+	t_check_contains(c.evidence, "while defense1 (lower) ran on CPU 1");
+	t_check_int(c.worst_ns, MS);
+}
+
+/* an episode of exactly d: offense0 woken at T0 + 1 ms, defense0 on
+ * CPU 0 until then, offense1 on CPU 1, then 40 rounds of wakeups */
+static void one_wait(uint64_t d, int placed)
+{
+	uint64_t t = T0 + MS;
+
+	reset();
+	if (placed) {
+		/* queued behind offense1 while defense1 runs on CPU 1 */
+		sw(T0 + 10 * US, 0, 0, OFF1, 0);
+		sw(T0 + 10 * US, 1, 0, DEF1, 0);
+		wake(t, 0, OFF0);
+		sw(t + d, 0, OFF1, OFF0, 0);
+	} else {
+		/* queued where defense0 runs: CPU 0 switches late */
+		sw(T0 + 10 * US, 0, 0, DEF0, 0);
+		sw(T0 + 10 * US, 1, 0, OFF1, 0);
+		wake(t, 0, OFF0);
+		sw(t + d, 0, DEF0, OFF0, 1);
+	}
+	sw(t + d + MS, 0, OFF0, DEF0, 0);
+	for (int k = 0; k < 20; k++)
+		wake(t + 10 * MS + (uint64_t)k * MS, 1, FAN);
+	tr.t1_ns = T0 + 100 * MS;
+}
+
+static void test_tolerance(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	one_wait(TOL, 1);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.episodes, 1);
+	t_check_int(st.longest_ns, TOL);
+	one_wait(TOL + 1, 1);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.worst.task, I_OFF0);
+	t_check_int(st.worst.lower, I_DEF1);
+	t_check_int(st.worst.cpu, 1);
+	t_check_int(st.late, 0);
+	t_check_contains(c.evidence, "1 of 1 times a task of the top 2");
+}
+
+/*
+ * A late preemption: queued where only lower tasks run, the CPU slow to
+ * switch.  Set aside up to one in a thousand episodes, plus one, each
+ * within half of what an inversion lasts (detect_ns 1 ms).
+ */
+static void test_late(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	one_wait(TOL, 0);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 0);
+	t_check(!strstr(c.evidence, "late"));
+	one_wait(TOL + 1, 0);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
+	t_check_int(st.worst_late.lower, I_DEF0);
+	t_check_contains(
+		c.evidence,
+		"; 1 late preemption on the waiting task's own CPU set "
+		"aside as noise (at most one in a thousand, and one): "
+		"offense0 waited 50.0us");
+	one_wait(MS / 2, 0);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
+	one_wait(MS / 2 + 1, 0);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.late, 0);
+	t_check_contains(c.evidence, "1 of 1 times a task of the top 2");
+
+	/* queued behind a foreign task above it: placement, it counts */
+	reset();
+	sw(T0 + 10 * US, 0, 0, FOREIGN, 0);
+	tr.rec[0].next_prio = 0; /* FIFO 99 */
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	sw(T0 + MS + TOL + 1, 0, FOREIGN, OFF0, 1);
+	tr.rec[3].prev_prio = 0;
+	tr.t1_ns = T0 + 10 * MS;
+	in.min_wakeups = 0;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	/* a foreign fair task below it: its CPU's latency */
+	tr.rec[0].next_prio = tr.rec[3].prev_prio = 120;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
+	/* a foreign task at FIFO 30, as high as offense0: placement */
+	tr.rec[0].next_prio = 69;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	tr.rec[0].next_prio = 70; /* FIFO 29 */
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	/* a deadline task is above every real-time one */
+	tr.rec[0].next_prio = -1;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	/* an idle CPU is slow to wake: its latency */
+	tr.rec[0].next_pid = 0;
+	tr.rec[3].prev_pid = 0;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
+	/* a CPU nothing is known of: counted */
+	reset();
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	sw(T0 + MS + TOL + 1, 0, 0, OFF0, 0);
+	tr.t1_ns = T0 + 10 * MS;
+	/* CPU 0's first switch says what ran before it: idle */
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	tr.rec[2].cpu = 1;
+	tr.rec[2].prev_pid = DEF1;
+	tr.rec[2].prev_runnable = 1;
+	tr.rec[1].cpu = 0;
+	/* woken on CPU 0, which no switch describes, run on CPU 1 */
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+
+	/* migrated behind an equal task: placement from then on */
+	reset();
+	sw(T0 + 10 * US, 0, 0, DEF0, 0);
+	sw(T0 + 10 * US, 1, 0, OFF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	{
+		struct il_trace_rec r = { .ts = T0 + MS + 10 * US,
+					  .kind = IL_TR_MIGRATE,
+					  .cpu = 1,
+					  .prev_pid = OFF0 };
+
+		t_check_int(il_trace_add(&tr, &r), 0);
+	}
+	sw(T0 + MS + TOL + 1, 0, DEF0, OFF0, 1);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	/* a migration of a running task does not move its queue */
+	tr.rec[3].prev_pid = OFF1;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+}
+
+/*
+ * rounds of 10 ms as game(), the first `nlate` of them with offense0's
+ * CPU switching to it `late` after its wakeup: over 500 rounds (1,000
+ * episodes) two such are set aside, three are a pattern
+ */
+static void test_late_pattern(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	for (int rounds = 499; rounds <= 500; rounds++)
+		for (int nlate = 1; nlate <= 3; nlate++) {
+			game(rounds, -1, 0);
+			for (int k = 0; k < nlate; k++)
+				/* offense0's switch in of round k */
+				for (size_t x = 0; x < tr.n; x++)
+					if (tr.rec[x].kind == IL_TR_SWITCH &&
+					    tr.rec[x].next_pid == OFF0 &&
+					    tr.rec[x].ts ==
+						    T0 + MS +
+							    (uint64_t)k * 10 *
+								    MS +
+							    10 * US)
+						tr.rec[x].ts += 2 * TOL;
+			il_trace_sort(&tr);
+			t_check_int(judge(&in, &st, &c),
+				    nlate <= (rounds == 500 ? 2 : 1) ? IL_PASS
+								     : IL_FAIL);
+			t_check_int(st.late, nlate);
+			t_check_int(st.episodes, 2 * rounds);
+			if (c.verdict == IL_FAIL)
+				t_check_contains(c.evidence,
+						 "times a CPU switched to a "
+						 "task of the top 2 later than "
+						 "50.0us");
+		}
+}
+
+static void test_steal(void)
+{
+	/* steal in 10 ms steps around the wait at T0 + 1 ms */
+	static const uint64_t at[] = { T0, T0 + 10 * MS, T0 + 20 * MS };
+	uint64_t v[] = { 0, 100 * US, 100 * US };
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	in.steal_t = at;
+	in.steal_v = v;
+	in.nsteal = 3;
+	one_wait(TOL + 100 * US, 1);
+	t_check_int(judge(&in, &st, &c), IL_UNDECIDED);
+	t_check_int(st.stolen, 1);
+	t_check_int(st.worst.steal_ns, 100 * US);
+	t_check_contains(c.evidence, "within the host's steal");
+	v[1] = v[2] = 100 * US - 1;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_contains(c.evidence, "(host steal 100us)");
+	/* steal after the wait is not counted */
+	v[1] = 0;
+	v[2] = 100 * US;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.worst.steal_ns, 0);
+	/* nor steal before it */
+	{
+		static const uint64_t at2[] = { T0 - 20 * MS, T0 - 10 * MS, T0,
+						T0 + 20 * MS };
+		uint64_t v2[] = { 0, 100 * US, 100 * US, 100 * US };
+
+		in.steal_t = at2;
+		in.steal_v = v2;
+		in.nsteal = 4;
+		t_check_int(judge(&in, &st, &c), IL_FAIL);
+		t_check_int(st.worst.steal_ns, 0);
+		v2[3] = 200 * US;
+		t_check_int(judge(&in, &st, &c), IL_UNDECIDED);
+	}
+}
+
+/* timeline points exactly at a wait's start and end bound its steal */
+static void test_steal_edges(void)
+{
+	uint64_t d = TOL + 130 * US;
+	const uint64_t at[] = { T0, T0 + MS, T0 + MS + d, T0 + 20 * MS };
+	static const uint64_t v[] = { 0, 60 * US, 160 * US, 300 * US };
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	in.steal_t = at;
+	in.steal_v = v;
+	in.nsteal = 4;
+	one_wait(d, 1);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.worst.steal_ns, 100 * US);
+}
+
+/* a wait that steal covers, even more than whole, is not the worst of
+ * a FAIL: one that steal does not cover is */
+static void test_steal_worst(void)
+{
+	static const uint64_t at[] = { T0, T0 + 9 * MS, T0 + 10 * MS,
+				       T0 + 40 * MS };
+	static const uint64_t v[] = { 0, 10 * MS, 10 * MS, 10 * MS };
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	in.steal_t = at;
+	in.steal_v = v;
+	in.nsteal = 4;
+	reset();
+	sw(T0 + 10 * US, 0, 0, DEF0, 0);
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	sw(T0 + 5 * MS, 0, DEF0, OFF0, 1);
+	sw(T0 + 6 * MS, 0, OFF0, DEF0, 0);
+	wake(T0 + 20 * MS, 1, OFF1);
+	sw(T0 + 21 * MS, 1, DEF1, OFF1, 1);
+	tr.t1_ns = T0 + 50 * MS;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.over, 2);
+	t_check_int(st.stolen, 1);
+	t_check_int(st.worst.task, I_OFF1);
+	t_check_int(st.worst.steal_ns, 0);
+}
+
+/* the longest of two waits over the tolerance is the one named; of two
+ * as long, the first */
+static void test_worst(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	for (int longer = 0; longer < 3; longer++) {
+		uint64_t d0 = MS, d1 = longer == 1 ? 2 * MS : MS;
+
+		if (longer == 2)
+			d0 = 2 * MS;
+		reset();
+		sw(T0 + 10 * US, 0, 0, DEF0, 0);
+		sw(T0 + 10 * US, 1, 0, DEF1, 0);
+		wake(T0 + MS, 0, OFF0);
+		sw(T0 + MS + d0, 0, DEF0, OFF0, 1);
+		sw(T0 + 2 * MS + d0, 0, OFF0, DEF0, 0);
+		wake(T0 + 10 * MS, 1, OFF1);
+		sw(T0 + 10 * MS + d1, 1, DEF1, OFF1, 1);
+		sw(T0 + 11 * MS + d1, 1, OFF1, DEF1, 0);
+		tr.t1_ns = T0 + 50 * MS;
+		t_check_int(judge(&in, &st, &c), IL_FAIL);
+		t_check_int(st.over, 2);
+		t_check_int(st.worst.task, longer == 1 ? I_OFF1 : I_OFF0);
+	}
+}
+
+/*
+ * offense0 runs on CPU 0, offense1 waits there too (pinned), defense0
+ * waits, fan0 runs on CPU 1: offense1 is deprived; defense0 is not one
+ * of the top 2 (two runnable tasks above it), but is one of the top 3.
+ */
+static void test_top_n(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	reset();
+	sw(T0 + 10 * US, 0, 0, OFF0, 0);
+	sw(T0 + 10 * US, 1, 0, FAN, 0);
+	wake(T0 + MS, 0, OFF1);
+	wake(T0 + MS, 0, DEF0);
+	sw(T0 + 3 * MS, 0, OFF0, OFF1, 0);
+	sw(T0 + 4 * MS, 0, OFF1, DEF0, 0);
+	tr.t1_ns = T0 + 10 * MS;
+	in.min_wakeups = 0;
+	/* offense1 from 1 ms to 3 ms; defense0 once offense0 leaves (3 ms)
+	 * until it runs (4 ms) */
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.episodes, 2);
+	t_check_int(st.worst.task, I_OFF1);
+	t_check_int(st.worst.lower, I_FAN);
+	t_check_int(st.worst.dur_ns, 2 * MS);
+	t_check_int(st.deprived_ns, 3 * MS);
+	/* one of the top 3 from 1 ms on */
+	in.ncpus = 3;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.episodes, 2);
+	t_check_int(st.deprived_ns, 2 * MS + 3 * MS);
+	t_check_int(st.worst.task, I_DEF0);
+}
+
+/* equal ranks are no inversion; of two lower tasks, the lowest is named */
+static void test_ranks(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	in.min_wakeups = 0;
+	reset();
+	sw(T0 + 10 * US, 0, 0, DEF1, 0);
+	wake(T0 + MS, 0, DEF0);
+	sw(T0 + 5 * MS, 0, DEF1, DEF0, 1);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.episodes, 0);
+
+	reset();
+	sw(T0 + 10 * US, 0, 0, FAN, 0);
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	sw(T0 + 5 * MS, 0, FAN, OFF0, 1);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.worst.lower, I_FAN);
+	t_check_int(st.worst.cpu, 0);
+	t_check_int(st.worst.dur_ns, 4 * MS);
+
+	/* a foreign task or idle on the other CPU is no lower task */
+	reset();
+	sw(T0 + 10 * US, 0, 0, FOREIGN, 0);
+	sw(T0 + 10 * US, 1, DEF1, 0, 0);
+	wake(T0 + MS, 0, OFF0);
+	sw(T0 + 5 * MS, 0, FOREIGN, OFF0, 1);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.episodes, 0);
+}
+
+/* the task a CPU's first switch takes off ran there from the start; a
+ * wait still open at the end lasts until the trace ends */
+static void test_edges(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	in.min_wakeups = 0;
+	reset();
+	sw(T0 + 10 * US, 0, 0, OFF0, 0);
+	wake(T0 + MS, 0, OFF1);
+	sw(T0 + 3 * MS, 1, DEF1, OFF1, 1);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.worst.task, I_OFF1);
+	t_check_int(st.worst.lower, I_DEF1);
+	t_check_int(st.worst.dur_ns, 2 * MS);
+
+	reset();
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.worst.dur_ns, 9 * MS);
+	tr.t1_ns = 0; /* an end before the start: the wait is empty */
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.episodes, 1);
+
+	/* a task blocked, not preempted, is not waiting */
+	reset();
+	sw(T0 + 10 * US, 0, 0, OFF0, 0);
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	sw(T0 + MS, 0, OFF0, 0, 0);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.episodes, 0);
+	/* preempted, it is */
+	tr.rec[2].prev_runnable = 1;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	/* woken while running, it stays running */
+	reset();
+	sw(T0 + 10 * US, 0, 0, OFF0, 0);
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.wakeups, 1);
+}
+
+/* a switch missing from the trace: the next switch's word is taken */
+static void test_repair(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	in.min_wakeups = 0;
+	/* defense1 switched off CPU 1 with no record, then seen on CPU 0 */
+	reset();
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	sw(T0 + 20 * US, 0, 0, DEF1, 0);
+	wake(T0 + MS, 1, OFF1);
+	sw(T0 + 5 * MS, 0, DEF1, OFF1, 1);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.repaired, 1);
+	t_check_int(st.worst.cpu, 0);
+	t_check_contains(c.evidence, "1 switches contradicted the state");
+	/* a CPU said to run defense0 switches from another task: defense0
+	 * left it unseen, its state is unknown and it is not counted */
+	reset();
+	sw(T0 + 10 * US, 1, 0, DEF0, 0);
+	sw(T0 + 20 * US, 1, FOREIGN, 0, 0);
+	wake(T0 + MS, 0, OFF0);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.repaired, 1);
+	t_check_int(st.episodes, 0);
+}
+
+static void test_undecided(void)
+{
+	struct il_football_input in = input();
+	struct il_football_task t2[5];
+	struct il_check c;
+
+	in.trace = NULL;
+	in.no_trace = "tracing needs root";
+	t_check_int(judge(&in, NULL, &c), IL_UNDECIDED);
+	t_check_str(c.evidence, "no trace: tracing needs root");
+	in.no_trace = NULL;
+	t_check_int(judge(&in, NULL, &c), IL_UNDECIDED);
+	t_check_str(c.evidence, "no trace: none recorded");
+
+	in = input();
+	game(30, -1, 0);
+	tr.lost = 3;
+	t_check_int(judge(&in, NULL, &c), IL_UNDECIDED);
+	t_check_contains(c.evidence, "lost 3 events");
+	tr.lost = 0;
+
+	memcpy(t2, tasks, sizeof(t2));
+	t2[4].tid = 0;
+	in.tasks = t2;
+	t_check_int(judge(&in, NULL, &c), IL_UNDECIDED);
+	t_check_str(c.evidence, "task fan0 never started");
+	t2[4].tid = -1;
+	t_check_int(judge(&in, NULL, &c), IL_UNDECIDED);
+	t2[4].tid = 1;
+	t_check_int(judge(&in, NULL, &c), IL_PASS);
+
+	/* the game never formed: 60 wakeups */
+	in = input();
+	in.min_wakeups = 60;
+	t_check_int(judge(&in, NULL, &c), IL_PASS);
+	in.min_wakeups = 61;
+	t_check_int(judge(&in, NULL, &c), IL_UNDECIDED);
+	t_check_contains(c.evidence, "60 wakeups");
+	t_check_contains(c.evidence, "the game never formed");
+
+	/* a tolerance over half of what an inversion lasts */
+	in = input();
+	in.tolerance_ns = 500 * US;
+	t_check_int(judge(&in, NULL, &c), IL_PASS);
+	in.tolerance_ns = 500 * US + 1;
+	t_check_int(judge(&in, NULL, &c), IL_UNDECIDED);
+	t_check_contains(c.evidence, "cannot tell one from noise");
+	/* a FAIL stands whatever the tolerance */
+	in.tolerance_ns = 900 * US;
+	game(30, 7, MS);
+	t_check_int(judge(&in, NULL, &c), IL_FAIL);
+}
+
+static void test_args(void)
+{
+	struct il_football_input in = input();
+	struct il_check c = { .verdict = IL_PASS };
+
+	t_check_int(il_football_check(NULL, NULL, &c), -EINVAL);
+	t_check_int(il_football_check(&in, NULL, NULL), -EINVAL);
+	in.ncpus = 0;
+	t_check_int(il_football_check(&in, NULL, &c), -EINVAL);
+	in = input();
+	in.tasks = NULL;
+	t_check_int(il_football_check(&in, NULL, &c), -EINVAL);
+	in = input();
+	in.nsteal = 1;
+	t_check_int(il_football_check(&in, NULL, &c), -EINVAL);
+	/* nothing judged: no verdict */
+	t_check_int(c.verdict, IL_NONE);
+	in = input();
+	in.ntasks = 0;
+	in.tasks = NULL;
+	in.min_wakeups = 0;
+	game(3, -1, 0);
+	t_check_int(judge(&in, NULL, &c), IL_PASS);
+}
+
+int main(void)
+{
+	test_game();
+	test_tolerance();
+	test_late();
+	test_late_pattern();
+	test_steal();
+	test_steal_edges();
+	test_steal_worst();
+	test_worst();
+	test_top_n();
+	test_ranks();
+	test_edges();
+	test_repair();
+	test_undecided();
+	test_args();
+	il_trace_free(&tr);
+	return t_done("football");
+}

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The rt-football invariant (football.h): the trace is replayed record
+ * by record, keeping each scenario task's state (running on a CPU,
+ * waiting, blocked, not seen yet), and after every instant each waiting
+ * task is asked whether it is deprived: one of the N highest runnable
+ * while a task ranked below it runs.  How long each task stays deprived
+ * is what is judged, against one wakeup-to-run latency.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <invlab/football.h>
+#include <invlab/strbuf.h>
+#include <invlab/time.h>
+#include <invlab/validate.h>
+
+enum st { ST_UNSEEN = 0, ST_BLOCKED, ST_WAITING, ST_RUNNING };
+
+/* the rank of what a CPU runs when nothing is known of it: above all,
+ * so a wait there is never taken for the CPU's own latency */
+#define RANK_UNKNOWN 1000
+#define RANK_IDLE    (-1)
+
+struct task_state {
+	enum st st;
+	int cpu;	/* ST_RUNNING: where */
+	int qcpu;	/* the CPU it is queued on (-1: unknown) */
+	uint64_t since; /* deprived since (valid when deprived) */
+	bool deprived;
+	/* in this episode its own CPU ran a task ranked at or above it */
+	bool behind;
+	int lower, lcpu; /* at the start of the episode */
+};
+
+struct game {
+	const struct il_football_input *in;
+	struct task_state *ts;
+	int *on_cpu;   /* the scenario task running on each CPU, or -1 */
+	int *cur_rank; /* the rank of what each CPU runs (any task) */
+	int maxcpu;
+	struct il_football_stats st;
+};
+
+/* tids are > 0 (checked before the replay), so idle (0) is no task */
+static int task_of(const struct il_football_input *in, int32_t pid)
+{
+	for (size_t i = 0; i < in->ntasks; i++)
+		if (in->tasks[i].tid == pid)
+			return (int)i;
+	return -1;
+}
+
+/* a kernel priority as a rank: deadline above real time above fair */
+static int kprio_rank(int kprio)
+{
+	if (kprio < 0)
+		return 200;
+	return kprio < 100 ? 100 + 99 - kprio : 0;
+}
+
+/* steal between from and to: the last point at or before from to the
+ * first at or after to (wider, never narrower) */
+static uint64_t steal_in(const struct il_football_input *in, uint64_t from,
+			 uint64_t to)
+{
+	size_t a = 0, b;
+
+	if (!in->nsteal)
+		return 0;
+	while (a + 1 < in->nsteal && in->steal_t[a + 1] <= from)
+		a++;
+	for (b = a; b + 1 < in->nsteal && in->steal_t[b] < to; b++)
+		;
+	return in->steal_v[b] - in->steal_v[a];
+}
+
+static void set_cpu(struct game *g, int cpu, int task)
+{
+	/* every CPU a record names is below maxcpu (replay) */
+	int was = g->on_cpu[cpu];
+
+	if (was >= 0 && was != task && g->ts[was].st == ST_RUNNING &&
+	    g->ts[was].cpu == cpu) {
+		/* its switch out is missing: where it went is unknown */
+		g->ts[was].st = ST_UNSEEN;
+		g->st.repaired++;
+	}
+	g->on_cpu[cpu] = task;
+}
+
+static void put_on(struct game *g, int task, int cpu)
+{
+	struct task_state *t = &g->ts[task];
+
+	if (t->st == ST_RUNNING && t->cpu != cpu && g->on_cpu[t->cpu] == task) {
+		/* seen running elsewhere with no switch out there */
+		g->on_cpu[t->cpu] = -1;
+		g->st.repaired++;
+	}
+	t->st = ST_RUNNING;
+	t->cpu = cpu;
+	t->qcpu = cpu;
+	set_cpu(g, cpu, task);
+}
+
+static void apply(struct game *g, const struct il_trace_rec *r)
+{
+	int p = task_of(g->in, r->prev_pid);
+
+	if (r->kind == IL_TR_WAKEUP) {
+		if (p >= 0) {
+			g->st.wakeups++;
+			if (g->ts[p].st != ST_RUNNING) {
+				g->ts[p].st = ST_WAITING;
+				g->ts[p].qcpu = r->cpu;
+			}
+		}
+		return;
+	}
+	if (r->kind == IL_TR_MIGRATE) {
+		if (p >= 0 && g->ts[p].st != ST_RUNNING)
+			g->ts[p].qcpu = r->cpu;
+		return;
+	}
+	if (r->kind != IL_TR_SWITCH)
+		return;
+	if (p >= 0) {
+		g->ts[p].st = r->prev_runnable ? ST_WAITING : ST_BLOCKED;
+		g->ts[p].qcpu = r->cpu;
+		if (g->on_cpu[r->cpu] == p)
+			g->on_cpu[r->cpu] = -1;
+	}
+	{
+		int n = task_of(g->in, r->next_pid);
+
+		g->cur_rank[r->cpu] = n >= 0 ? g->in->tasks[n].rank
+				      : r->next_pid <= 0
+					      ? RANK_IDLE
+					      : kprio_rank(r->next_prio);
+
+		if (n >= 0)
+			put_on(g, n, r->cpu);
+		else
+			set_cpu(g, r->cpu, -1);
+	}
+}
+
+/* the lowest-ranked running task below rank, or -1 */
+static int lowest_below(const struct game *g, int rank)
+{
+	int low = -1;
+
+	for (size_t j = 0; j < g->in->ntasks; j++) {
+		int rj = g->in->tasks[j].rank;
+
+		if (g->ts[j].st != ST_RUNNING || rj >= rank)
+			continue;
+		if (low < 0 || rj < g->in->tasks[low].rank)
+			low = (int)j;
+	}
+	return low;
+}
+
+static bool deprived(const struct game *g, size_t i, int *lower)
+{
+	int rank = g->in->tasks[i].rank, above = 0;
+
+	if (g->ts[i].st != ST_WAITING)
+		return false;
+	for (size_t j = 0; j < g->in->ntasks; j++)
+		if (g->ts[j].st >= ST_WAITING && g->in->tasks[j].rank > rank)
+			above++;
+	if (above >= g->in->ncpus)
+		return false; /* not one of the N highest */
+	*lower = lowest_below(g, rank);
+	return *lower >= 0;
+}
+
+/* how long an episode lasted beyond the steal in it */
+static uint64_t beyond(const struct il_football_episode *e)
+{
+	return e->dur_ns > e->steal_ns ? e->dur_ns - e->steal_ns : 0;
+}
+
+static void close_episode(struct game *g, size_t i, uint64_t now)
+{
+	struct task_state *t = &g->ts[i];
+	struct il_football_episode e = {
+		.start_ns = t->since,
+		.dur_ns = now - t->since,
+		.task = (int)i,
+		.lower = t->lower,
+		.cpu = t->lcpu,
+	};
+	const struct il_football_episode *w = &g->st.worst;
+
+	t->deprived = false;
+	g->st.episodes++;
+	g->st.deprived_ns += e.dur_ns;
+	if (e.dur_ns > g->st.longest_ns)
+		g->st.longest_ns = e.dur_ns;
+	if (e.dur_ns <= g->in->tolerance_ns)
+		return;
+	g->st.over++;
+	e.steal_ns = steal_in(g->in, e.start_ns, now);
+	if (e.dur_ns - g->in->tolerance_ns <= e.steal_ns) {
+		g->st.stolen++;
+	} else if (!t->behind && !il_noise_swamps(g->in->detect_ns, e.dur_ns)) {
+		/* its own CPU was slow to switch to it: a late preemption */
+		g->st.late++;
+		if (e.dur_ns > g->st.worst_late.dur_ns)
+			g->st.worst_late = e;
+		return;
+	}
+	/* the worst is the longest once steal is taken off */
+	if (!w->dur_ns || beyond(&e) > beyond(w))
+		g->st.worst = e;
+}
+
+static void look(struct game *g, uint64_t now)
+{
+	for (size_t i = 0; i < g->in->ntasks; i++) {
+		struct task_state *t = &g->ts[i];
+		int lower = -1;
+		bool d = deprived(g, i, &lower);
+
+		if (d && !t->deprived) {
+			t->deprived = true;
+			t->behind = false;
+			t->since = now;
+			t->lower = lower;
+			t->lcpu = g->ts[lower].cpu;
+		} else if (!d && t->deprived) {
+			close_episode(g, i, now);
+		}
+		if (d && (t->qcpu < 0 ||
+			  g->cur_rank[t->qcpu] >= g->in->tasks[i].rank))
+			t->behind = true;
+	}
+}
+
+/*
+ * Before the first switch of a CPU, the task that switch takes off it
+ * was running there (the trace's own "prev" rule, docs/tracing.md).
+ */
+static void first_runners(struct game *g)
+{
+	const struct il_trace *t = g->in->trace;
+	bool *seen = calloc((size_t)g->maxcpu, sizeof(*seen));
+
+	if (!seen)
+		return;
+	for (size_t k = 0; k < t->n; k++) {
+		const struct il_trace_rec *r = &t->rec[k];
+		int p;
+
+		if (r->kind != IL_TR_SWITCH || seen[r->cpu])
+			continue;
+		seen[r->cpu] = true;
+		g->cur_rank[r->cpu] =
+			r->prev_pid <= 0 ? RANK_IDLE : kprio_rank(r->prev_prio);
+		p = task_of(g->in, r->prev_pid);
+		if (p >= 0)
+			g->cur_rank[r->cpu] = g->in->tasks[p].rank;
+		if (p >= 0 && g->ts[p].st == ST_UNSEEN)
+			put_on(g, p, r->cpu);
+	}
+	free(seen);
+}
+
+static int replay(struct game *g)
+{
+	const struct il_trace *t = g->in->trace;
+
+	g->maxcpu = 1;
+	for (size_t k = 0; k < t->n; k++)
+		if (t->rec[k].cpu >= g->maxcpu)
+			g->maxcpu = t->rec[k].cpu + 1;
+	g->ts = calloc(g->in->ntasks, sizeof(*g->ts));
+	g->on_cpu = malloc((size_t)g->maxcpu * sizeof(*g->on_cpu));
+	g->cur_rank = malloc((size_t)g->maxcpu * sizeof(*g->cur_rank));
+	if (!g->ts || !g->on_cpu || !g->cur_rank)
+		return -ENOMEM;
+	for (int c = 0; c < g->maxcpu; c++) {
+		g->on_cpu[c] = -1;
+		g->cur_rank[c] = RANK_UNKNOWN;
+	}
+	for (size_t i = 0; i < g->in->ntasks; i++)
+		g->ts[i].qcpu = -1;
+	first_runners(g);
+	for (size_t k = 0; k < t->n;) {
+		uint64_t now = t->rec[k].ts;
+
+		/* every record of one instant first, then the state */
+		for (; k < t->n && t->rec[k].ts == now; k++)
+			apply(g, &t->rec[k]);
+		look(g, now);
+	}
+	for (size_t i = 0; i < g->in->ntasks; i++)
+		if (g->ts[i].deprived)
+			close_episode(g, i,
+				      t->t1_ns > g->ts[i].since
+					      ? t->t1_ns
+					      : g->ts[i].since);
+	return 0;
+}
+
+static void episode_text(const struct il_football_input *in,
+			 const struct il_football_episode *e, char *buf,
+			 size_t len)
+{
+	char dur[24], st[24], at[24];
+	uint64_t t0 = in->trace->t0_ns;
+
+	il_format_duration(dur, sizeof(dur), e->dur_ns);
+	il_format_duration(st, sizeof(st), e->steal_ns);
+	il_format_duration(at, sizeof(at),
+			   e->start_ns > t0 ? e->start_ns - t0 : 0);
+	il_appendf(buf, len,
+		   "%s waited %s from %s into the trace (%" PRIu64
+		   " ns CLOCK_MONOTONIC) while %s (lower) ran on CPU %d",
+		   in->tasks[e->task].name, dur, at, e->start_ns,
+		   in->tasks[e->lower].name, e->cpu);
+	if (e->steal_ns)
+		il_appendf(buf, len, " (host steal %s)", st);
+}
+
+int il_football_check(const struct il_football_input *in,
+		      struct il_football_stats *st, struct il_check *out)
+{
+	struct game g = { .in = in };
+	char tol[24], det[24];
+	int ret;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!in || !out || (in->ntasks && !in->tasks) || in->ncpus <= 0 ||
+	    (in->nsteal && (!in->steal_t || !in->steal_v)))
+		return -EINVAL;
+	if (st)
+		memset(st, 0, sizeof(*st));
+	out->bound_name = "the top N run (one wakeup-to-run latency)";
+	out->bound_ns = in->tolerance_ns;
+	out->noise_ns = in->tolerance_ns;
+	if (!in->trace) {
+		out->verdict = IL_UNDECIDED;
+		il_setf(out->evidence, sizeof(out->evidence), "no trace: %s",
+			in->no_trace ? in->no_trace : "none recorded");
+		return 0;
+	}
+	if (in->trace->lost) {
+		out->verdict = IL_UNDECIDED;
+		il_setf(out->evidence, sizeof(out->evidence),
+			"the trace lost %" PRIu64 " events: who ran is not "
+			"known",
+			in->trace->lost);
+		return 0;
+	}
+	for (size_t i = 0; i < in->ntasks; i++)
+		if (in->tasks[i].tid <= 0) {
+			out->verdict = IL_UNDECIDED;
+			il_setf(out->evidence, sizeof(out->evidence),
+				"task %s never started", in->tasks[i].name);
+			return 0;
+		}
+	ret = replay(&g);
+	if (!ret) {
+		il_format_duration(tol, sizeof(tol), in->tolerance_ns);
+		il_format_duration(det, sizeof(det), in->detect_ns);
+		out->worst_ns = g.st.worst.dur_ns;
+		if (g.st.over > g.st.stolen + g.st.late) {
+			out->verdict = IL_FAIL;
+			il_setf(out->evidence, sizeof(out->evidence),
+				"%zu of %zu times a task of the top %d waited "
+				"over %s; worst: ",
+				g.st.over - g.st.stolen - g.st.late,
+				g.st.episodes, in->ncpus, tol);
+			episode_text(in, &g.st.worst, out->evidence,
+				     sizeof(out->evidence));
+		} else if (g.st.late > g.st.episodes / 1000 + 1) {
+			out->verdict = IL_FAIL;
+			out->worst_ns = g.st.worst_late.dur_ns;
+			il_setf(out->evidence, sizeof(out->evidence),
+				"%zu of %zu times a CPU switched to a task of "
+				"the top %d later than %s, more than the "
+				"calibration's one in a thousand; worst: ",
+				g.st.late, g.st.episodes, in->ncpus, tol);
+			episode_text(in, &g.st.worst_late, out->evidence,
+				     sizeof(out->evidence));
+		} else if (g.st.stolen) {
+			out->verdict = IL_UNDECIDED;
+			il_setf(out->evidence, sizeof(out->evidence),
+				"%zu waits of a top task over %s, each within "
+				"the host's steal; worst: ",
+				g.st.stolen, tol);
+			episode_text(in, &g.st.worst, out->evidence,
+				     sizeof(out->evidence));
+		} else if (il_noise_swamps(in->detect_ns, in->tolerance_ns)) {
+			out->verdict = IL_UNDECIDED;
+			il_setf(out->evidence, sizeof(out->evidence),
+				"tolerance %s is over %u%% of the %s an "
+				"inversion would last: it cannot tell one from "
+				"noise",
+				tol, IL_NOISE_MAX_PERCENT, det);
+		} else if (g.st.wakeups < in->min_wakeups) {
+			out->verdict = IL_UNDECIDED;
+			il_setf(out->evidence, sizeof(out->evidence),
+				"%zu wakeups of the scenario's tasks in the "
+				"trace, fewer than %zu: the game never formed",
+				g.st.wakeups, in->min_wakeups);
+		} else {
+			char sum[24], lg[24];
+
+			out->verdict = IL_PASS;
+			out->worst_ns = g.st.longest_ns;
+			il_format_duration(sum, sizeof(sum), g.st.deprived_ns);
+			il_format_duration(lg, sizeof(lg), g.st.longest_ns);
+			il_setf(out->evidence, sizeof(out->evidence),
+				"the top %d always ran within %s: %zu wakeups, "
+				"%zu waits of a top task while a lower one "
+				"ran, the longest %s, %s in all",
+				in->ncpus, tol, g.st.wakeups, g.st.episodes, lg,
+				sum);
+		}
+		if (out->verdict != IL_FAIL && g.st.late) {
+			il_appendf(out->evidence, sizeof(out->evidence),
+				   "; %zu late preemption%s on the waiting "
+				   "task's own CPU set aside as noise (at most "
+				   "one in a thousand, and one): ",
+				   g.st.late, g.st.late == 1 ? "" : "s");
+			episode_text(in, &g.st.worst_late, out->evidence,
+				     sizeof(out->evidence));
+		}
+		if (g.st.repaired)
+			il_appendf(out->evidence, sizeof(out->evidence),
+				   "; %zu switches contradicted the state "
+				   "(a switch missing from the trace)",
+				   g.st.repaired);
+		if (st)
+			*st = g.st;
+	}
+	free(g.ts);
+	free(g.on_cpu);
+	free(g.cur_rank);
+	return ret;
+}
