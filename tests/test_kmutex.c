@@ -16,6 +16,7 @@
  * Run: meson test -C build kmutex   (or build/tests/test-kmutex)
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1236,8 +1237,12 @@ static void test_km_trace(void)
 	t_check_int(out.check.verdict, IL_PASS);
 	t_check_int(ck_km[0].c.verdict, IL_PASS);
 	t_check_int(out.check.worst_ns, 30 * MS);
+	t_check_int(out.check.by_trace, 1);
 	t_check_contains(out.check.evidence,
-			 "judged on the trace: 5 of 200 calls over");
+			 "decided on the trace: in each of 200 covered waits "
+			 "(0 of 33.4ms or longer)");
+	t_check_contains(out.check.evidence,
+			 "the trace's account: 5 of 200 calls over");
 	t_check_contains(out.check.evidence, "as measured, 0 with foreign "
 					     "time off");
 	t_check_contains(out.check.evidence,
@@ -1257,16 +1262,43 @@ static void test_km_trace(void)
 	free(t_er.tasks[0].locks[0]->traced);
 	free(t_er.tasks[1].locks[0]->traced);
 
-	/* the scenario's hog preempting the owner is counted: FAIL */
+	/* the scenario's hog preempting the owner is counted: 5 calls
+	 * over the duration threshold, but in each the owner got 30 ms of
+	 * 180 ms, 16.7 %: over its own share (1 %) and fg's (9 %), the
+	 * share proxy execution gives it.  The trace decides: PASS. */
 	km_traced(IL_KM_CONFIG_THROTTLED, HOG, 120, XNS);
 	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
 				    &out, why, sizeof(why)),
 		    0);
-	t_check_int(out.check.verdict, IL_FAIL);
-	t_check_contains(out.check.evidence, "5 of 200 calls over");
+	t_check_int(out.check.verdict, IL_PASS);
+	t_check_int(out.check.by_trace, 1);
+	t_check_int(out.trace_share.covered, KN);
+	t_check_int(out.trace_share.inverted, 0);
+	t_check_contains(out.check.evidence,
+			 "decided on the trace: in each of 200 covered waits "
+			 "(5 of 33.4ms or longer) the owner got at least "
+			 "3.0 % of the time it could run, over its own share "
+			 "1.0 % (fg's 9.0 %); durations: worst 180ms, 5 over "
+			 "101ms");
 	t_check_contains(out.check.evidence, "as measured, 5 with foreign "
 					     "time off");
 	t_check_contains(out.check.evidence, "; no foreign task ran");
+	/* the hog for 1.9 s of 1.93 s: the owner got 1.6 %, its own share,
+	 * not fg's: inversion, FAIL on the trace */
+	km_traced(IL_KM_CONFIG_THROTTLED, HOG, 120, 1900 * MS);
+	t_check_int(il_km_judge_run(&t_sc, &t_er, &t_env, &t_km, ck_km, &n,
+				    &out, why, sizeof(why)),
+		    0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_int(out.check.by_trace, 1);
+	t_check_int(out.trace_share.inverted, 5);
+	t_check_contains(out.check.evidence,
+			 "decided on the trace: in 5 of 5 covered waits of "
+			 "33.4ms or longer the owner got under 3.0 % of the "
+			 "time it could run (150ms of 9.65s; the scenario's "
+			 "others ran the rest), its own share 1.0 %, not fg's "
+			 "9.0 %: inversion; durations: worst 1.93s, 5 over "
+			 "101ms");
 
 	/* rt-waiter: fg FIFO 50; a foreign FIFO 20 starving the owner for
 	 * 1.2 s is an inversion from outside the scenario: counted, FAIL */
@@ -1299,6 +1331,145 @@ static void test_km_trace(void)
 			 "measured); 5 waits delayed by fx");
 	il_trace_free(&ktr);
 	il_scenario_free(&t_sc);
+}
+
+/*
+ * The share cases decided on the trace (trace_share): each outcome and
+ * each boundary: the window B_w, the cut sqrt(s_o * s_w), the count of
+ * inverted waits, the covered waits a PASS needs, an uncovered wait over
+ * the threshold, and a share ratio too small to decide on.
+ */
+static void test_km_trace_share(void)
+{
+	static struct il_wait_sample w[120];
+	struct il_attr_summary a = { .traced = 120 };
+	struct il_km_judge_input in = km_input(IL_KM_CONFIG_THROTTLED, 0);
+	struct il_km_judged out;
+	struct il_share_stats st;
+	struct il_share_input si = {
+		.w_waiter = il_km_weight_load(100),
+		.w_owner = il_km_weight_load(10),
+		.w_others = il_km_weight_load(1000),
+		.quantum_ns = in.quantum_ns,
+		.cs_ns = in.cost_ns,
+	};
+	uint64_t bw, win;
+	double cut;
+
+	il_km_share_stats(&si, NULL, &st);
+	bw = st.b_waiter_ns;
+	cut = sqrt(st.s_owner * st.s_waiter);
+	/* one wait of 2 B_w, the owner's part put on either side of the
+	 * cut: the first ns it holds at cut * win, not inverted */
+	win = 2 * bw;
+#define KW(k, own)                                                             \
+	(w[k] = (struct il_wait_sample){ .delay_ns = win + MS,                 \
+					 .foreign_ns = MS,                     \
+					 .lower_ns = win - (own),              \
+					 .traced = 1 })
+	for (int k = 0; k < 120; k++)
+		w[k] = (struct il_wait_sample){ .delay_ns = 50 * US,
+						.traced = 1 };
+	in.attr = &a;
+	in.traced = w;
+	in.ntraced = 120;
+	/* short waits only: PASS on the trace */
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_PASS);
+	t_check_int(out.check.by_trace, 1);
+	t_check_int(out.trace_share.covered, 120);
+	t_check_int(out.trace_share.long_waits, 0);
+	/* three long waits exactly at the cut (rounded up): PASS */
+	for (int k = 0; k < 3; k++)
+		KW(k, (uint64_t)ceil(cut * (double)win));
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_PASS);
+	t_check_int(out.trace_share.long_waits, 3);
+	t_check_int(out.trace_share.inverted, 0);
+	/* a ns under it: three inverted waits, FAIL, even though the
+	 * durations (worst 2 B_w, under the threshold B_w * 3) pass */
+	for (int k = 0; k < 3; k++)
+		KW(k, (uint64_t)(cut * (double)win) - 1);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_int(out.check.by_trace, 1);
+	t_check_int(out.trace_share.inverted, 3);
+	t_check_int(out.share.exceed, 0);
+	t_check_contains(out.check.evidence, ": inversion; durations:");
+	/* two: UNDECIDED, not PASS */
+	KW(2, win);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_UNDECIDED);
+	t_check_int(out.check.by_trace, 1);
+	t_check_contains(out.check.evidence, "too few to call an inversion");
+	/* a window a ns under B_w is no evidence either way: with the
+	 * owner at 0 it is not inverted; one inverted wait left is
+	 * UNDECIDED still, none PASS */
+	win = bw - 1;
+	KW(1, 0);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.trace_share.long_waits, 2);
+	t_check_int(out.trace_share.inverted, 1);
+	t_check_int(out.check.verdict, IL_UNDECIDED);
+	KW(0, 0);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.trace_share.long_waits, 1);
+	t_check_int(out.check.verdict, IL_PASS);
+	/* at B_w it counts: three inverted, FAIL */
+	win = bw;
+	KW(0, 0);
+	KW(1, 0);
+	KW(2, 0);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.trace_share.long_waits, 3);
+	t_check_int(out.check.verdict, IL_FAIL);
+	/* the PASS needs IL_KM_MIN_SAMPLES covered waits: 100 do, 99 leave
+	 * it to the durations (which pass: by_trace 0) */
+	for (int k = 0; k < 3; k++)
+		w[k] = (struct il_wait_sample){ .delay_ns = 50 * US,
+						.traced = 1 };
+	for (int k = 100; k < 120; k++)
+		w[k].traced = 0;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_PASS);
+	t_check_int(out.check.by_trace, 1);
+	t_check_int(out.trace_share.uncovered, 20);
+	w[99].traced = 0;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.by_trace, 0);
+	t_check_int(out.trace_share.covered, 99);
+	w[99].traced = 1;
+	/* a wait the trace did not cover over the threshold: the trace
+	 * does not vouch for it, the durations judge (UNDECIDED: one) */
+	w[110].delay_ns = st.threshold_ns + 1;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.by_trace, 0);
+	t_check_int(out.trace_share.uncovered_over, 1);
+	w[110].delay_ns = st.threshold_ns;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.by_trace, 1);
+	/* share ratio under 4 (2.3): the trace does not decide either */
+	w[110].delay_ns = 50 * US;
+	in.hog_weight = 20;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.by_trace, 0);
+	t_check_int(out.check.verdict, IL_UNDECIDED);
+	/* cross-cpu is decided the same way */
+	in = km_input(IL_KM_CONFIG_CROSS_CPU, 0);
+	in.attr = &a;
+	in.traced = w;
+	in.ntraced = 120;
+	win = 2 * bw;
+	for (int k = 0; k < 3; k++)
+		KW(k, 0);
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.verdict, IL_FAIL);
+	t_check_int(out.check.by_trace, 1);
+	/* without the trace: the durations, by_trace 0 */
+	in.traced = NULL;
+	t_check_int(il_km_judge(&in, &out), 0);
+	t_check_int(out.check.by_trace, 0);
+#undef KW
 }
 
 /* il_km_judge on a trace's account given directly: each condition of
@@ -1690,6 +1861,7 @@ int main(void)
 	test_km_bad_input();
 	test_km_trace();
 	test_km_traced_input();
+	test_km_trace_share();
 	test_mut_km_model();
 	test_params();
 	test_recipes();

@@ -503,10 +503,12 @@ static void append_trace(const struct il_km_judge_input *in, struct il_check *c,
 			 (unsigned long long)a->traced);
 	if (judged_on)
 		il_appendf(c->evidence, sizeof(c->evidence),
-			   "; judged on the trace: %llu of %zu calls over %s "
+			   "; %s: %llu of %zu calls over %s "
 			   "as measured, %llu with foreign time off (counted: "
 			   "owner %s, the scenario's others %s; not counted: "
 			   "foreign %s)%s%s",
+			   c->by_trace ? "the trace's account"
+				       : "judged on the trace",
 			   (unsigned long long)raw, in->ntraced, l,
 			   (unsigned long long)net, h, o, f, dm, names);
 	else
@@ -514,6 +516,107 @@ static void append_trace(const struct il_km_judge_input *in, struct il_check *c,
 			   "; trace: owner %s, the scenario's others %s, "
 			   "foreign %s (judged on the calls as measured)%s%s",
 			   h, o, f, dm, names);
+}
+
+/*
+ * The share cases on the trace's account (docs/theory.md 4.6): in each
+ * covered wait the owner could have run for W, the call less its foreign
+ * time; of W the scenario's others (the hogs) ran lower_ns and the rest
+ * went to the owner and to fg's own section.  Without proxy execution
+ * the owner runs at its own share s_o while fg waits; with it, at fg's
+ * s_w or more.  A wait long enough that fg's share would have given the
+ * owner its quantum (W >= B_w) in which the owner's side got less than
+ * sqrt(s_o * s_w) of W is inverted: the kernel ran the others in fg's
+ * place, whatever the host did to the run's durations.
+ *
+ * FAIL: at least min_exceed inverted waits.  UNDECIDED: fewer, but some.
+ * PASS: none, at least min_samples covered waits, and every wait the
+ * trace did not cover under the duration threshold.  IL_NONE otherwise:
+ * the trace cannot decide, and the durations do.
+ */
+static enum il_verdict trace_share(const struct il_km_judge_input *in,
+				   const struct il_share_stats *st,
+				   struct il_km_trace_share *ts)
+{
+	memset(ts, 0, sizeof(*ts));
+	if (!in->traced || !in->ntraced || !st->rho || st->rho < RHO_MIN)
+		return IL_NONE;
+	ts->cut = sqrt(st->s_owner * st->s_waiter);
+	ts->min_window_ns = st->b_waiter_ns;
+	for (size_t k = 0; k < in->ntraced; k++) {
+		const struct il_wait_sample *s = &in->traced[k];
+		uint64_t win = sub0(s->delay_ns, s->foreign_ns), own;
+
+		if (!s->traced) {
+			ts->uncovered++;
+			ts->uncovered_over += s->delay_ns > st->threshold_ns;
+			continue;
+		}
+		ts->covered++;
+		if (win < ts->min_window_ns)
+			continue;
+		ts->long_waits++;
+		own = sub0(win, s->lower_ns);
+		if ((double)own >= ts->cut * (double)win)
+			continue;
+		ts->inverted++;
+		ts->inv_window_ns += win;
+		ts->inv_own_ns += own;
+	}
+	if (ts->inverted >= IL_KM_MIN_EXCEED)
+		return IL_FAIL;
+	if (ts->inverted)
+		return IL_UNDECIDED;
+	if (ts->covered < IL_KM_MIN_SAMPLES || ts->uncovered_over)
+		return IL_NONE;
+	return IL_PASS;
+}
+
+/* the trace's verdict over the durations', which stay the measure */
+static void decide_share_on_trace(const struct il_km_judge_input *in,
+				  struct il_km_judged *out)
+{
+	struct il_km_trace_share *ts = &out->trace_share;
+	struct il_check *c = &out->check;
+	enum il_verdict v = trace_share(in, &out->share, ts);
+	char mw[24], iw[24], io[24], wst[24], thr[24], dur[96];
+
+	if (v == IL_NONE)
+		return;
+	il_format_duration(mw, sizeof(mw), ts->min_window_ns);
+	il_format_duration(iw, sizeof(iw), ts->inv_window_ns);
+	il_format_duration(io, sizeof(io), ts->inv_own_ns);
+	il_format_duration(wst, sizeof(wst), c->worst_ns);
+	il_format_duration(thr, sizeof(thr), out->share.threshold_ns);
+	snprintf(dur, sizeof(dur), "durations: worst %s, %llu over %s", wst,
+		 (unsigned long long)out->share.exceed, thr);
+	c->verdict = v;
+	c->by_trace = 1;
+	if (v == IL_PASS)
+		snprintf(
+			c->evidence, sizeof(c->evidence),
+			"decided on the trace: in each of %llu covered waits "
+			"(%llu of %s or longer) the owner got at least %.1f %% "
+			"of the time it could run, over its own share %.1f %% "
+			"(fg's %.1f %%); %s",
+			(unsigned long long)ts->covered,
+			(unsigned long long)ts->long_waits, mw, 100 * ts->cut,
+			100 * out->share.s_owner, 100 * out->share.s_waiter,
+			dur);
+	else
+		snprintf(c->evidence, sizeof(c->evidence),
+			 "decided on the trace: in %llu of %llu covered waits "
+			 "of %s or longer the owner got under %.1f %% of the "
+			 "time it could run (%s of %s; the scenario's others "
+			 "ran the rest), its own share %.1f %%, not fg's "
+			 "%.1f %%: %s; %s",
+			 (unsigned long long)ts->inverted,
+			 (unsigned long long)ts->long_waits, mw, 100 * ts->cut,
+			 io, iw, 100 * out->share.s_owner,
+			 100 * out->share.s_waiter,
+			 v == IL_FAIL ? "inversion"
+				      : "too few to call an inversion",
+			 dur);
 }
 
 int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
@@ -570,6 +673,8 @@ int il_km_judge(const struct il_km_judge_input *in, struct il_km_judged *out)
 				       "run");
 		il_km_share_stats(&si, h, &out->share);
 		lim = out->check.bound_ns;
+		if (on_trace)
+			decide_share_on_trace(in, out);
 		break;
 	}
 	case IL_KM_CONFIG_RT_WAITER: {

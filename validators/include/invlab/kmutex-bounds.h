@@ -239,6 +239,21 @@ struct il_km_judge_input {
 	int waiter_kprio; /* fg's kernel priority, for the evidence */
 };
 
+/*
+ * The share cases decided on the trace (il_km_judge): the covered waits,
+ * those at least min_window_ns long (the waiter-share bound B_w), and
+ * those in which the owner's side ran under cut (sqrt(s_o * s_w)) of the
+ * time it could run, with their time and the owner's part of it; the
+ * waits the trace did not cover, and of those the ones over the duration
+ * threshold.
+ */
+struct il_km_trace_share {
+	uint64_t covered, long_waits, inverted;
+	uint64_t uncovered, uncovered_over;
+	uint64_t min_window_ns, inv_window_ns, inv_own_ns;
+	double cut;
+};
+
 /* The verdict of one configuration. */
 struct il_km_judged {
 	bool judged; /* false: measured only (alone, load, ...) */
@@ -250,7 +265,8 @@ struct il_km_judged {
 	enum il_verdict expected;
 	char expect_why[160];
 	struct il_check check;
-	struct il_share_stats share; /* throttled and cross-cpu */
+	struct il_share_stats share;	      /* throttled and cross-cpu */
+	struct il_km_trace_share trace_share; /* and on the trace */
 	/*
 	 * From the trace (0 without one): the waits it covered, and those
 	 * in which fg, the donor, was migrated to the owner's CPU and back
