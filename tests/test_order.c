@@ -127,18 +127,31 @@ static void test_undecided(void)
 	t_check(strstr(c.evidence, "only 7 traced waits") != NULL);
 	in.min_samples = N - 1;
 	t_check_int(judge(&in, N - 1, &c), IL_PASS);
-	/* a tolerance that swamps the bound: clean waits prove nothing
-	 * (50 % of the bound is the most that still discriminates) ... */
+	/* a tolerance wider than the bound forgives, but what it
+	 * forgave must stay within half the bound (the most that still
+	 * discriminates): clean waits under a wide tolerance PASS ... */
 	clean();
 	in = input();
-	in.tolerance_ns = 1 * MS;
+	in.tolerance_ns = 10 * MS;
 	t_check_int(judge(&in, N, &c), IL_PASS);
-	in.tolerance_ns = 1 * MS + 1;
+	t_check_int(c.by_trace, 1);
+	w[3].lower_ns = 1 * MS;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	/* ... lower-ranked time forgiven past half the bound does not:
+	 * the durations judge */
+	w[3].lower_ns = 1 * MS + 1;
 	t_check_int(judge(&in, N, &c), IL_NONE);
 	t_check_int(c.by_trace, 0);
-	t_check(strstr(c.evidence, "swamps the bound") != NULL);
-	/* ... but an inversion beyond it still FAILs */
-	w[6].lower_ns = 1 * MS + 2;
+	t_check(strstr(c.evidence, "but more than half the bound 2.00ms") !=
+		NULL);
+	/* steal in that wait is taken off first */
+	steal[3] = 1;
+	in.steal_ns = steal;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	steal[3] = 0;
+	in.steal_ns = NULL;
+	/* ... and an inversion beyond the tolerance still FAILs */
+	w[6].lower_ns = 10 * MS + 1;
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	t_check_int(c.by_trace, 1);
 	/* no bound known: no PASS either */

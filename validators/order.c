@@ -89,15 +89,18 @@ static int check_order_(const struct il_order_input *in,
 			 inverted, n, in->waiter, x, t, w, b, e);
 		return 0;
 	}
-	if (!in->bound_ns || il_noise_swamps(in->bound_ns, in->tolerance_ns)) {
-		/* clean only means something when an inversion of the
-		 * bound's size could not hide inside the tolerance */
+	if (!in->bound_ns || il_noise_swamps(in->bound_ns, worst_inv)) {
+		/* what the tolerance forgave must be too small to be an
+		 * inversion of the bound's size: a wide tolerance (a slow
+		 * calibration) is no reason to doubt waits that used
+		 * little of it, only one that was used */
 		out->by_trace = 0;
 		snprintf(out->evidence, sizeof(out->evidence),
-			 "the trace's tolerance %s (the calibration's slowest "
-			 "wakeup) swamps the bound %s: no inversion beyond it "
-			 "in %zu waits (worst %s), but one shorter could hide",
-			 t, b, n, x);
+			 "in %zu waits a task below %s ran up to %s while a "
+			 "holder waited: within the trace's tolerance %s (the "
+			 "calibration's slowest wakeup), but more than half "
+			 "the bound %s, so an inversion could hide in it",
+			 n, in->waiter, x, t, b);
 		return 0;
 	}
 	out->verdict = IL_PASS;
