@@ -99,6 +99,8 @@ void dl_tasks_print(FILE *f, const struct il_scenario *sc,
 	il_table_col(&t, "budget/job p50", true);
 	il_table_col(&t, "max", true);
 	il_table_col(&t, "not told", true);
+	il_table_col(&t, "lent total", true);
+	il_table_col(&t, "max", true);
 	il_table_col(&t, "blocked total", true);
 	il_table_col(&t, "max", true);
 	for (int i = 0; i < er->ntasks; i++) {
@@ -119,6 +121,11 @@ void dl_tasks_print(FILE *f, const struct il_scenario *sc,
 			il_table_cell(&t, "%" PRIu64, r->budget_unknown);
 		else
 			il_table_cell(&t, "%s", "-");
+		/* the budget that paid for others (engine.h) */
+		il_format_duration(a, sizeof(a), r->budget_lent.sum);
+		il_format_stat(b, sizeof(b), &r->budget_lent, -1);
+		il_table_cell(&t, "%s", dl && r->budget_lent.count ? a : "-");
+		il_table_cell(&t, "%s", dl && r->budget_lent.count ? b : "-");
 		blocked_of(r, &total, &max);
 		if (!r->nlocks) {
 			il_table_cell(&t, "%s", "-");
@@ -160,6 +167,7 @@ void dl_tasks_json(struct il_json *j, const struct il_scenario *sc,
 		if (s->policy == IL_SCHED_DEADLINE) {
 			il_json_hist(j, "budget_ns", &r->budget);
 			il_json_uint(j, "budget_unknown", r->budget_unknown);
+			il_json_hist(j, "budget_lent_ns", &r->budget_lent);
 		}
 		il_json_uint(j, "blocked_total_ns", total);
 		il_json_uint(j, "blocked_max_ns", max);

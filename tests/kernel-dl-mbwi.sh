@@ -80,7 +80,7 @@ names = [t["name"] for t in run["tasks"]]
 assert names == ["tauA", "tauB", "tauC", "tauD"], names
 for t in run["tasks"]:
     for k in ("jobs", "deadline_misses", "wakeup_ns", "response_ns",
-              "job_cpu_ns", "budget_ns", "budget_unknown",
+              "job_cpu_ns", "budget_ns", "budget_unknown", "budget_lent_ns",
               "blocked_total_ns", "blocked_max_ns", "runtime_ns"):
         assert k in t, (t["name"], k)
     assert t["jobs"] > 50, (t["name"], t["jobs"])
@@ -92,6 +92,11 @@ for t in run["tasks"]:
     assert t["budget_ns"]["count"] > 0, t["name"]
     assert t["budget_ns"]["count"] + t["budget_unknown"] >= t["jobs"] - 1, \
         (t["name"], t["budget_ns"]["count"], t["budget_unknown"])
+    # what the budget paid beyond the job's own CPU time: one figure
+    # per job whose budget was read, never more than the budget itself
+    lent = t["budget_lent_ns"]
+    assert lent["count"] == t["budget_ns"]["count"], (t["name"], lent)
+    assert lent["max"] <= t["budget_ns"]["max"], (t["name"], lent)
     if t["name"] != "tauD":
         assert t["blocked_total_ns"] > 0, t["name"]
 assert {c["task"] for c in run["checks"]} >= {"isolation", "interference"}

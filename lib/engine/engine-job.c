@@ -528,7 +528,7 @@ out:
 		if (held & (1u << res))
 			pthread_mutex_unlock(e->mtx[res]);
 	{
-		uint64_t end = il_now_ns(), resp = sub0(end, rel);
+		uint64_t end = il_now_ns(), resp = sub0(end, rel), own_cpu = 0;
 		uint64_t dl = t->sched.policy == IL_SCHED_DEADLINE
 				      ? t->sched.deadline_ns
 			      : t->k.activation == IL_ACT_PERIODIC
@@ -540,6 +540,8 @@ out:
 		il_hist_record(&r->response, resp);
 		if (!me->lean) {
 			uint64_t used = sub0(il_thread_cpu_ns(), cpu0);
+
+			own_cpu = used;
 
 			il_hist_record(&r->job_cpu, used);
 			/* periodic jobs in order: one per period of a
@@ -571,9 +573,12 @@ out:
 			    il_dlstat_read_fd(me->dl_fd, &dl1) == 0 &&
 			    il_dl_budget_consumed(
 				    &dl0, &dl1, t->sched.runtime_ns,
-				    t->sched.period_ns, &used, NULL) == 0)
+				    t->sched.period_ns, &used, NULL) == 0) {
 				il_hist_record(&r->budget, used);
-			else
+				if (!me->lean)
+					il_hist_record(&r->budget_lent,
+						       sub0(used, own_cpu));
+			} else
 				__atomic_store_n(&r->budget_unknown,
 						 r->budget_unknown + 1,
 						 __ATOMIC_RELAXED);

@@ -139,6 +139,7 @@ __il_live_copy(struct engine *e, const struct il_engine_result *res)
 		d->njob_cpu = __atomic_load_n(&r->njob_cpu, __ATOMIC_ACQUIRE);
 		d->job_cpu_cap = r->job_cpu_cap;
 		copy_hist(&d->budget, &r->budget);
+		copy_hist(&d->budget_lent, &r->budget_lent);
 		d->budget_unknown = LOAD(&r->budget_unknown);
 		for (int k = 0; k < IL_MAX_RESOURCES; k++) {
 			if (r->hold[k])

@@ -351,6 +351,7 @@ int __il_alloc_results(struct engine *e, struct il_engine_result *res,
 		il_hist_init(&r->response);
 		il_hist_init(&r->job_cpu);
 		il_hist_init(&r->budget);
+		il_hist_init(&r->budget_lent);
 		il_hist_init(&r->boost);
 		if (t->k.activation == IL_ACT_PERIODIC && t->k.period_ns) {
 			r->job_cpu_cap =

@@ -98,6 +98,15 @@ struct il_task_result {
 	 */
 	struct il_hist budget;
 	uint64_t budget_unknown;
+	/*
+	 * And of each such job, the budget consumed beyond the job's own
+	 * CPU time (0 when less): time the reservation paid for another
+	 * task, as a proxy-execution donor pays for the lock owner it runs
+	 * in its place.  Without proxy execution it stays near 0 (the
+	 * reads' own cost, and an owner boosted by rt-mutex inheritance
+	 * runs on its own runtime).  Not kept in lean runs.
+	 */
+	struct il_hist budget_lent;
 	/* critical sections this task held, CPU time, per resource */
 	struct il_hist *hold[IL_MAX_RESOURCES];
 	uint64_t hold_max[IL_MAX_RESOURCES];
