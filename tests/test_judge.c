@@ -145,6 +145,15 @@ static void test_calibrations(void)
 	t_check_int(c.cpu, -1);
 	t_check_int(c.sched.policy, IL_SCHED_FIFO);
 	t_check_int(c.sched.prio, 98);
+	/* the first task is a task like any other, the last one too; one
+	 * past it is none */
+	t_er.tasks[0].cpu = 1;
+	il_judge_calib_of(&t_sc, &t_er, 0, &c);
+	t_check_int(c.cpu, 1);
+	t_check_int(c.sched.prio, t_sc.tasks[0].sched.prio);
+	il_judge_calib_of(&t_sc, &t_er, t_sc.ntasks, &c);
+	t_check_int(c.cpu, -1);
+	t_check_int(c.sched.prio, 98);
 }
 
 static void test_noise(void)
