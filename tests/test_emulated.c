@@ -305,9 +305,10 @@ static void test_by_trace(void)
 	t_check_int(il_emu_check(&in, &c), IL_EMU_KERNEL);
 	t_check_int(c.verdict, IL_FAIL);
 	t_check_int(strncmp(c.evidence,
-			    "the kernel's FAIL, also under emulation: decided "
-			    "on the order of events",
-			    60),
+			    "the kernel's FAIL, also under emulation: its "
+			    "trace decided it (who ran, which host preemption "
+			    "cannot change); ",
+			    105),
 		    0);
 	/* the same FAIL on durations: undecided */
 	c = fail();

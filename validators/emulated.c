@@ -36,8 +36,9 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 	if (c->by_trace) {
 		/* who the guest's scheduler ran is its own decision: host
 		 * preemption stops a whole vCPU, it never picks a task */
-		prepend(c, "the kernel's FAIL, also under emulation: decided "
-			   "on the order of events in its trace; ");
+		prepend(c, "the kernel's FAIL, also under emulation: its "
+			   "trace decided it (who ran, which host preemption "
+			   "cannot change); ");
 		return IL_EMU_KERNEL;
 	}
 	if (in->traced > 0 && in->explained > 0 && in->boosted == 0) {
