@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * invlab-import on fixtures made on a real machine (tests/data/import:
- * cyclictest 2.40, rt-app 1.0, a rename-test loop, perf bench 6.1), each
- * read back by the result tools' loader and compared with
- * invlab-compare; then malformed inputs, each refused with FILE:LINE,
- * exit 2 and no output.
+ * cyclictest 2.40, rt-app 1.0, a rename-test loop, perf bench 6.1) and on
+ * schbench output written by hand in its layouts, each read back by the
+ * result tools' loader and compared with invlab-compare; then malformed
+ * inputs, each refused with FILE:LINE, exit 2 and no output.
  *
  *   test-import build/tools/invlab-{import,compare,gate,plot} \
  *       tests/data/import docs/man/invlab-import.1
@@ -744,6 +744,516 @@ static char *with_line(const char *path, const char *name, int line)
 	return buf[i];
 }
 
+/* ---- schbench ---------------------------------------------------------- */
+
+/* out's run i as JSON (runs.I.KEY) */
+static struct json_object *sb_json(struct json_object *root, int i,
+				   const char *key)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "runs.%d.%s", i, key);
+	return get(root, path);
+}
+
+/* a one-sample figure of run i in ns (its exact max), or -1 when absent */
+static long long sb_fig(struct json_object *root, int i, const char *name)
+{
+	char key[96];
+	struct json_object *h;
+
+	snprintf(key, sizeof(key), "%s.count", name);
+	h = sb_json(root, i, key);
+	if (!h || json_object_get_int64(h) != 1)
+		return -1;
+	snprintf(key, sizeof(key), "%s.max", name);
+	return json_object_get_int64(sb_json(root, i, key));
+}
+
+static long long sb_int(struct json_object *root, int i, const char *key)
+{
+	struct json_object *o = sb_json(root, i, key);
+
+	return o && json_object_is_type(o, json_type_int)
+		       ? json_object_get_int64(o)
+		       : -1;
+}
+
+static const char *sb_str(struct json_object *root, int i, const char *key)
+{
+	struct json_object *o = sb_json(root, i, key);
+
+	return o && json_object_is_type(o, json_type_string)
+		       ? json_object_get_string(o)
+		       : "(none)";
+}
+
+/* in imported alone: the result as JSON, NULL (and a failed check) if not */
+static struct json_object *sb_import(const char *in)
+{
+	const char *o = t_tmp("sb.json");
+	char *err = NULL;
+	int rc;
+
+	unlink(o);
+	rc = run(tool, NULL, &err, "-f", "schbench", "-o", o, in, NULL);
+	t_check_int(rc, 0);
+	if (rc)
+		fprintf(stderr, "  schbench %s: %s", in, err ? err : "\n");
+	free(err);
+	return rc ? NULL : json_object_from_file(o);
+}
+
+/* text as a schbench file, imported */
+static struct json_object *sb_text(const char *name, const char *text)
+{
+	const char *p = t_tmp(name);
+
+	t_write_text(p, text);
+	return sb_import(p);
+}
+
+/* text as a schbench file: refused at line `line` saying `what` */
+static void sb_refused(const char *name, const char *text, int line,
+		       const char *what)
+{
+	const char *p = t_tmp(name);
+
+	t_write_text(p, text);
+	refused("schbench", p, with_line(p, p, line), what);
+}
+
+/* a set of the current layout: 4 lines a table */
+#define SB_W                                                                   \
+	"Wakeup Latencies percentiles (usec) runtime 1 (s) (100 total "        \
+	"samples)\n\t  50.0th: 8          (50 samples)\n\t* 99.0th: 20   "     \
+	"      (49 samples)\n\t  min=1, max=30\n"
+#define SB_R                                                                   \
+	"Request Latencies percentiles (usec) runtime 1 (s) (100 total "       \
+	"samples)\n\t  50.0th: 900        (50 samples)\n\t* 99.0th: 990  "     \
+	"      (49 samples)\n\t  min=800, max=1000\n"
+/* the rows count every sample, and min is max: both at their limit */
+#define SB_Q                                                                   \
+	"RPS percentiles (requests) runtime 1 (s) (1 total samples)\n\t  "     \
+	"20.0th: 100        (1 samples)\n\t* 50.0th: 100        (0 "           \
+	"samples)\n\t  min=100, max=100\n"
+#define SB_SET SB_W SB_R SB_Q
+
+/*
+ * The fixtures, made by hand in schbench's layouts (tests/data/import
+ * README): the figures expected are those of the set each should take,
+ * read off the fixture.
+ */
+static void test_schbench(void)
+{
+	const char *ab = t_tmp("sb-ab.json"), *a = t_tmp("sb-a.json");
+	const char *b = t_tmp("sb-b.json"), *cj = t_tmp("sb-cmp.json");
+	const struct il_res_metric *m;
+	struct json_object *root, *rows;
+	struct il_res_set s;
+	char *out = NULL;
+
+	/* --help and a wrong --from name it */
+	t_check_int(run(tool, &out, NULL, "--help", NULL), 0);
+	t_check_contains(out, "perf-messaging or schbench");
+	t_check_contains(out, "schbench's percentile tables, one run a file");
+	free(out);
+	out = NULL;
+	t_check_int(run(tool, NULL, &out, "-f", "schbenc", "x", NULL), 2);
+	t_check_contains(out, "perf-messaging, schbench)");
+	free(out);
+	out = NULL;
+
+	/* the final set (line 40), not the periodic ones before it */
+	root = sb_import(fixture("schbench-a.txt"));
+	t_check_str(json_object_get_string(get(root, "program")), "schbench");
+	t_check_str(json_object_get_string(get(root, "source.format")),
+		    "schbench");
+	t_check_str(sb_str(root, 0, "configuration"), "default");
+	t_check_str(sb_str(root, 0, "table_set"), "final");
+	t_check_int(sb_int(root, 0, "source_line"), 40);
+	t_check_int(sb_int(root, 0, "sets"), 3);
+	t_check_int(sb_int(root, 0, "runtime_s"), 3);
+	t_check_int(sb_fig(root, 0, "wakeup_p50_ns"), 8000);
+	t_check_int(sb_fig(root, 0, "wakeup_p90_ns"), 15000);
+	t_check_int(sb_fig(root, 0, "wakeup_p99_ns"), 45000); /* not 43, 47 */
+	t_check_int(sb_fig(root, 0, "wakeup_p999_ns"), 163000);
+	t_check_int(sb_fig(root, 0, "wakeup_min_ns"), 1000);
+	t_check_int(sb_fig(root, 0, "wakeup_max_ns"), 3391000);
+	t_check_int(sb_int(root, 0, "wakeup_samples"), 34690);
+	t_check_int(sb_fig(root, 0, "wakeup_p20_ns"), -1); /* not printed */
+	t_check_int(sb_fig(root, 0, "request_p50_ns"), 6952000);
+	t_check_int(sb_fig(root, 0, "request_p90_ns"), 7080000);
+	t_check_int(sb_fig(root, 0, "request_p99_ns"), 7368000);
+	t_check_int(sb_fig(root, 0, "request_p999_ns"), 9296000);
+	t_check_int(sb_fig(root, 0, "request_min_ns"), 5871000);
+	t_check_int(sb_fig(root, 0, "request_max_ns"), 15503000);
+	t_check_int(sb_int(root, 0, "request_samples"), 34712);
+	/* the RPS table counts requests: scalars */
+	t_check_int(sb_int(root, 0, "rps_p20"), 11504);
+	t_check_int(sb_int(root, 0, "rps_p50"), 11568);
+	t_check_int(sb_int(root, 0, "rps_p90"), 11600);
+	t_check_int(sb_int(root, 0, "rps_min"), 11497);
+	t_check_int(sb_int(root, 0, "rps_max"), 11584);
+	t_check_int(sb_int(root, 0, "rps_samples"), 3);
+	t_check(!sb_json(root, 0, "rps_p50_ns"));
+	t_check_str(sb_str(root, 0, "average_rps"), "11547.33");
+	/* 1e9 / 11547.33 = 86600.1 ns between two requests */
+	t_check_int(sb_fig(root, 0, "request_interval_ns"), 86600);
+	t_check(!sb_json(root, 0, "rps_goal"));
+	json_object_put(root);
+
+	/* before 2020: no runtime, no counts, and min (always 0) left out */
+	root = sb_import(fixture("schbench-2018.txt"));
+	t_check_str(sb_str(root, 0, "table_set"), "last");
+	t_check_int(sb_int(root, 0, "sets"), 1);
+	t_check_int(sb_int(root, 0, "source_line"), 1);
+	t_check_int(sb_fig(root, 0, "latency_p50_ns"), 38000);
+	t_check_int(sb_fig(root, 0, "latency_p75_ns"), 53000);
+	t_check_int(sb_fig(root, 0, "latency_p90_ns"), 66000);
+	t_check_int(sb_fig(root, 0, "latency_p95_ns"), 76000);
+	t_check_int(sb_fig(root, 0, "latency_p99_ns"), 102000);
+	t_check_int(sb_fig(root, 0, "latency_p995_ns"), 117000);
+	t_check_int(sb_fig(root, 0, "latency_p999_ns"), 2308000);
+	t_check_int(sb_fig(root, 0, "latency_max_ns"), 10471000);
+	t_check(!sb_json(root, 0, "latency_min_ns"));
+	t_check(!sb_json(root, 0, "latency_samples"));
+	t_check(!sb_json(root, 0, "runtime_s"));
+	t_check(!sb_json(root, 0, "wakeup_p99_ns"));
+	json_object_put(root);
+
+	/* 2021: three sets that look alike, "rps:" lines between them */
+	root = sb_import(fixture("schbench-2021.txt"));
+	t_check_str(sb_str(root, 0, "table_set"), "last");
+	t_check_int(sb_int(root, 0, "sets"), 3);
+	t_check_int(sb_int(root, 0, "source_line"), 21);
+	t_check_int(sb_int(root, 0, "runtime_s"), 4);
+	t_check_int(sb_int(root, 0, "latency_samples"), 11644);
+	t_check_int(sb_fig(root, 0, "latency_p99_ns"), 60000); /* not 61 */
+	t_check_int(sb_fig(root, 0, "latency_p999_ns"), 211000);
+	t_check_int(sb_fig(root, 0, "latency_min_ns"), 3000);
+	json_object_put(root);
+
+	/* stopped inside the third set: the second is the last complete */
+	root = sb_import(fixture("schbench-killed.txt"));
+	t_check_str(sb_str(root, 0, "table_set"), "last");
+	t_check_int(sb_int(root, 0, "sets"), 2);
+	t_check_int(sb_int(root, 0, "source_line"), 21);
+	t_check_int(sb_int(root, 0, "runtime_s"), 2);
+	t_check_int(sb_fig(root, 0, "wakeup_p99_ns"), 47000);
+	t_check_int(sb_fig(root, 0, "request_p99_ns"), 7400000);
+	t_check_int(sb_int(root, 0, "rps_p90"), 11568);
+	t_check(!sb_json(root, 0, "average_rps"));
+	t_check(!sb_json(root, 0, "request_interval_ns"));
+	json_object_put(root);
+
+	/* pipe mode: one table, with its 20th; p90 equals p50 */
+	root = sb_import(fixture("schbench-pipe.txt"));
+	t_check_str(sb_str(root, 0, "table_set"), "final");
+	t_check_int(sb_int(root, 0, "sets"), 1);
+	t_check_int(sb_fig(root, 0, "wakeup_p20_ns"), 6000);
+	t_check_int(sb_fig(root, 0, "wakeup_p50_ns"), 7000);
+	t_check_int(sb_fig(root, 0, "wakeup_p90_ns"), 7000);
+	t_check_int(sb_fig(root, 0, "wakeup_p999_ns"), 15000);
+	t_check_int(sb_fig(root, 0, "wakeup_max_ns"), 421000);
+	t_check(!sb_json(root, 0, "request_p50_ns"));
+	json_object_put(root);
+
+	/* several files are several runs, named by -c */
+	t_check_int(run(tool, NULL, NULL, "-f", "schbench", "-c", "m2t4", "-o",
+			ab, fixture("schbench-a.txt"),
+			fixture("schbench-b.txt"), NULL),
+		    0);
+	if (!load(ab, &s)) {
+		m = metric(&s, "schbench", "m2t4", "wakeup_p99_ns");
+		t_check(m && m->nruns == 2);
+		if (m && m->nruns == 2) {
+			t_check(m->run[0][IL_RES_MEAN] == 45000);
+			t_check(m->run[1][IL_RES_MEAN] == 61000);
+		}
+		m = metric(&s, "schbench", "m2t4", "request_interval_ns");
+		t_check(m && m->nruns == 2);
+		il_res_set_free(&s);
+	}
+
+	/*
+	 * b against a: wakeup p99 45 -> 61 us is worse, request p99 7368 ->
+	 * 7304 us better, and 11547.33 -> 11890.67 rps better: its interval
+	 * is lower, 86600 -> 84100 ns
+	 */
+	t_check_int(run(tool, NULL, NULL, "-f", "schbench", "-o", a,
+			fixture("schbench-a.txt"), NULL),
+		    0);
+	t_check_int(run(tool, NULL, NULL, "-f", "schbench", "-o", b,
+			fixture("schbench-b.txt"), NULL),
+		    0);
+	t_check_int(run(compare, &out, NULL, "-q", "-s", "mean", "--json", cj,
+			a, b, NULL),
+		    0);
+	t_check_contains(out, "schbench/default wakeup_p99_ns");
+	t_check_contains(out, "schbench/default request_interval_ns");
+	free(out);
+	root = json_object_from_file(cj);
+	rows = get(root, "comparisons");
+	t_check(rows != NULL);
+	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
+		struct json_object *r = json_object_array_get_idx(rows, i);
+		const char *name = json_object_get_string(get(r, "metric"));
+		double pct = json_object_get_double(get(r, "pct_improvement"));
+
+		t_check_str(json_object_get_string(get(r, "better")), "lower");
+		if (!strcmp(name, "wakeup_p99_ns"))
+			t_check(fabs(pct - (45.0 - 61) / 45 * 100) < 1e-9);
+		if (!strcmp(name, "request_p99_ns"))
+			t_check(fabs(pct - (7368.0 - 7304) / 7368 * 100) <
+				1e-9);
+		if (!strcmp(name, "request_interval_ns"))
+			t_check(fabs(pct - (86600.0 - 84100) / 86600 * 100) <
+				1e-9);
+	}
+	json_object_put(root);
+}
+
+/* Each layout and limit the parser accepts, at its edge. */
+static void test_schbench_layouts(void)
+{
+	struct json_object *root;
+
+	/* 2020, before the sample counts: the runtime, and min with it */
+	root = sb_text("sb-2020.txt",
+		       "Latency percentiles (usec) runtime 30 (s)\n"
+		       "\t50.0th: 7\n\t*99.0th: 27\n\tmin=1, max=99\n");
+	t_check_int(sb_int(root, 0, "runtime_s"), 30);
+	t_check_int(sb_fig(root, 0, "latency_min_ns"), 1000);
+	t_check_int(sb_fig(root, 0, "latency_p99_ns"), 27000);
+	t_check(!sb_json(root, 0, "latency_samples"));
+	json_object_put(root);
+	/* late 2020: the counts, the star still glued on */
+	root = sb_text("sb-2020b.txt",
+		       "Latency percentiles (usec) runtime 30 (s) (100 total "
+		       "samples)\n\t50.0th: 7 (50 samples)\n\t*99.0th: 27 "
+		       "(49 samples)\n\tmin=1, max=99\n");
+	t_check_int(sb_int(root, 0, "latency_samples"), 100);
+	t_check_int(sb_fig(root, 0, "latency_p50_ns"), 7000);
+	json_object_put(root);
+	/* the largest %u, and the 100th percentile */
+	root = sb_text("sb-big.txt", "Latency percentiles (usec)\n"
+				     "\t50.0th: 4294967295\n"
+				     "\t100.0th: 4294967295\n"
+				     "\tmin=0, max=4294967295\n");
+	t_check_int(sb_fig(root, 0, "latency_p50_ns"), 4294967295000ll);
+	t_check_int(sb_fig(root, 0, "latency_p100_ns"), 4294967295000ll);
+	json_object_put(root);
+	/* other lines before, between and after the tables are skipped */
+	root = sb_text("sb-noise.txt",
+		       "4 workers a message thread\n"
+		       "warmup depth: none\n" SB_W
+		       "Pinning to message thread index 0\n" SB_R SB_Q
+		       "current rps: 100.00\n");
+	t_check_int(sb_fig(root, 0, "wakeup_p99_ns"), 20000);
+	t_check_int(sb_fig(root, 0, "request_p99_ns"), 990000);
+	t_check_int(sb_int(root, 0, "rps_p20"), 100);
+	t_check_str(sb_str(root, 0, "table_set"), "last");
+	json_object_put(root);
+	/* a table without samples gives no figures, only its count */
+	root = sb_text("sb-empty.txt",
+		       SB_W "Request Latencies percentiles (usec) runtime 1 "
+			    "(s) (0 total samples)\n\t  50.0th: 0          (0 "
+			    "samples)\n\t* 99.0th: 0          (0 "
+			    "samples)\n\t  min=0, max=0\n" SB_Q);
+	t_check_int(sb_int(root, 0, "request_samples"), 0);
+	t_check(!sb_json(root, 0, "request_p50_ns"));
+	t_check(!sb_json(root, 0, "request_min_ns"));
+	t_check_int(sb_fig(root, 0, "wakeup_p50_ns"), 8000);
+	json_object_put(root);
+	/* no requests: the average is kept, it has no interval */
+	root = sb_text("sb-zero.txt", SB_SET "average rps: 0.00\n");
+	t_check_str(sb_str(root, 0, "average_rps"), "0.00");
+	t_check_str(sb_str(root, 0, "table_set"), "final");
+	t_check(!sb_json(root, 0, "request_interval_ns"));
+	json_object_put(root);
+	/* -A: the goal ends the run instead of an average */
+	root = sb_text("sb-goal.txt", SB_SET "final rps goal was 20000\n");
+	t_check_int(sb_int(root, 0, "rps_goal"), 20000);
+	t_check_str(sb_str(root, 0, "table_set"), "final");
+	t_check(!sb_json(root, 0, "average_rps"));
+	json_object_put(root);
+	/* a pipe transfer with no table before it is another line */
+	root = sb_text("sb-transfer.txt",
+		       "avg worker transfer: 1.00 ops/sec 1.00KB/s\n" SB_SET);
+	t_check_str(sb_str(root, 0, "table_set"), "last");
+	json_object_put(root);
+}
+
+/* Every way the parser refuses, with the line and what was expected. */
+static void test_schbench_refusals(void)
+{
+	static const char *const headers[] = {
+		"Latency percentiles (usec) soon\n",
+		"Latency percentiles (usec) time 1 (s)\n",
+		"Latency percentiles (usec) runtime x (s)\n",
+		"Latency percentiles (usec) runtime 1 (min)\n",
+		"Latency percentiles (usec) runtime 1 (s) (10 total)\n",
+		"Latency percentiles (usec) runtime 1 (s) [10 total samples)\n",
+		"Latency percentiles (usec) runtime 1 (s) (10 all samples)\n",
+		"Latency percentiles (usec) runtime 1 (s) (10 total sample)\n",
+	};
+	static const char *const rows[] = {
+		"",
+		"50.0th: 8 (3)",
+		"50.0th:x 8",
+		"50.0: 8",
+		"5x.0th: 8",
+		"50.0th: 8x",
+		"50.0th: 4294967296",
+		"50.0th: 8 [3 samples)",
+		"50.0th: 8 (3 sample)",
+		"*",
+		"min=1, max=2 extra",
+	};
+	static const char *const ends[] = {
+		"min=1 max=2",	"min=1,x max=2", "min=a, max=2",
+		"min=1, mix=2", "min=1, max=b",
+	};
+	char text[2048];
+	size_t n;
+
+	refused("schbench", fixture("schbench-bad.txt"),
+		with_line(NULL, fixture("schbench-bad.txt"), 5),
+		"not a row of the Wakeup Latencies table begun at line 2");
+
+	/* table names */
+	sb_refused("sb-label.txt",
+		   "Wakeup latency percentiles (usec) runtime 1 (s) (10 total "
+		   "samples)\n",
+		   1, "not a table schbench prints");
+	sb_refused("sb-unit.txt", "RPS percentiles (usec)\n", 1,
+		   "RPS percentiles in (usec), not (requests)");
+	sb_refused("sb-paren.txt", "Latency percentiles (usec\n", 1,
+		   "not (usec)");
+	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
+		sb_refused("sb-header.txt", headers[i], 1,
+			   "then at most 'runtime N (s) (M total samples)'");
+
+	/* rows, and the line that ends a table */
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "Latency percentiles (usec)\n\t%s\n\tmin=1, max=9\n",
+			 rows[i]);
+		sb_refused("sb-row.txt", text, 2,
+			   "not a row of the Latency table begun at line 1 "
+			   "(expected 'NN.Nth: VALUE (N samples)'");
+	}
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "Latency percentiles (usec)\n\t50.0th: 7\n\t%s\n",
+			 ends[i]);
+		sb_refused("sb-end.txt", text, 3, "expected 'min=N, max=N'");
+	}
+	sb_refused("sb-minmax.txt",
+		   "Latency percentiles (usec)\n\t50.0th: 7\n\tmin=6, max=5\n",
+		   3, "min 6 is above max 5");
+	sb_refused("sb-nopct.txt",
+		   "Latency percentiles (usec)\n\tmin=1, max=2\n", 2,
+		   "without percentiles");
+	sb_refused("sb-count.txt",
+		   "Latency percentiles (usec) runtime 1 (s) (10 total "
+		   "samples)\n\t50.0th: 7 (6 samples)\n\t99.0th: 9 (5 "
+		   "samples)\n\tmin=1, max=9\n",
+		   4, "the rows count 11 samples, the table 10 in all");
+	sb_refused("sb-ovf.txt",
+		   "Latency percentiles (usec)\n\t50.0th: 7 "
+		   "(18446744073709551615 samples)\n\t99.0th: 9 (1 samples)\n",
+		   3, "overflow");
+
+	/* the percentiles go up from above 0 to 100, the values never down */
+	sb_refused("sb-p0.txt", "Latency percentiles (usec)\n\t0.0th: 7\n", 2,
+		   "percentile 0: the percentiles go up");
+	sb_refused("sb-p100.txt", "Latency percentiles (usec)\n\t100.1th: 7\n",
+		   2, "percentile 1001: the percentiles go up");
+	sb_refused("sb-ptwice.txt",
+		   "Latency percentiles (usec)\n\t50.0th: 7\n\t50.0th: 8\n", 3,
+		   "percentile 50: the percentiles go up");
+	sb_refused("sb-pdown.txt",
+		   "Latency percentiles (usec)\n\t90.0th: 7\n\t50.0th: 8\n", 3,
+		   "percentile 50: the percentiles go up");
+	sb_refused("sb-vdown.txt",
+		   "Latency percentiles (usec)\n\t50.0th: 9\n\t90.0th: 8\n", 3,
+		   "p90 8 is below the row above's 9");
+	sb_refused("sb-name.txt",
+		   "Latency percentiles (usec)\n\t9.99th: 7\n\t99.9th: 8\n", 3,
+		   "two percentiles named p999");
+	sb_refused("sb-col1.txt",
+		   "Latency percentiles (usec)\n\t50.0th: 7 (5 samples)\n\t"
+		   "90.0th: 8\n",
+		   3, "'(N samples)' column on some");
+	sb_refused("sb-col2.txt",
+		   "Latency percentiles (usec)\n\t50.0th: 7\n\t90.0th: 8 (5 "
+		   "samples)\n",
+		   3, "'(N samples)' column on some");
+	n = (size_t)snprintf(text, sizeof(text),
+			     "Latency percentiles (usec)\n");
+	for (int i = 1; i <= 21; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "\t%d.0th: 7\n", i);
+	sb_refused("sb-21.txt", text, 22, "more than 20 percentiles");
+
+	/* the order of the tables in a set, and of the sets */
+	sb_refused("sb-req1.txt", SB_R, 1,
+		   "Request Latencies table where the Wakeup Latencies table "
+		   "was due");
+	sb_refused("sb-rps.txt", SB_W SB_Q, 5,
+		   "RPS table where the Request Latencies table was due");
+	sb_refused("sb-req2.txt", SB_SET SB_R, 13,
+		   "Request Latencies table where the Wakeup Latencies table "
+		   "was due");
+	sb_refused("sb-wake2.txt", SB_W SB_W, 5,
+		   "Wakeup Latencies table where the Request Latencies table "
+		   "of the set begun at line 1 was due");
+	sb_refused("sb-mix1.txt",
+		   "Latency percentiles (usec)\n\t50.0th: 7\n\tmin=0, "
+		   "max=9\n" SB_SET,
+		   4, "a Wakeup Latencies table after Latency tables");
+	sb_refused("sb-mix2.txt",
+		   SB_SET "Latency percentiles (usec)\n\t50.0th: 7\n\tmin=0, "
+			  "max=9\n",
+		   13, "a Latency table after Wakeup Latencies tables");
+	sb_refused("sb-after.txt", SB_SET "average rps: 10.00\n" SB_W, 14,
+		   "a table after the end of the run");
+
+	/* the end of the run comes after a complete set, once */
+	sb_refused("sb-avg0.txt", "average rps: 10.00\n" SB_SET, 1,
+		   "'average rps: 10.00' with no complete set");
+	sb_refused("sb-avg1.txt", SB_W "average rps: 10.00\n" SB_R SB_Q, 5,
+		   "with no complete set");
+	sb_refused("sb-avg2.txt",
+		   SB_SET "average rps: 10.00\nfinal rps goal was 10\n", 14,
+		   "'final rps goal was 10' with no complete set");
+	sb_refused("sb-avgx.txt", SB_SET "average rps: lots\n", 13,
+		   "'lots' is not an average of requests a second");
+	sb_refused("sb-goalx.txt", SB_SET "final rps goal was x\n", 13,
+		   "'x' is not a number of requests a second");
+
+	/* rows outside a table */
+	sb_refused("sb-out1.txt", "\t* 99.0th: 27\n" SB_SET, 1,
+		   "a table's row outside a table");
+	sb_refused("sb-out2.txt", SB_SET "\t  min=1, max=2\n", 13,
+		   "a table's row outside a table");
+
+	/* the end of the file before a set is complete */
+	sb_refused("sb-none.txt", "", 0, "no schbench percentile table");
+	sb_refused("sb-pipe0.txt", "avg worker transfer: 1.00 ops/sec\n", 1,
+		   "no schbench percentile table");
+	sb_refused("sb-eof1.txt",
+		   "Wakeup Latencies percentiles (usec) runtime 1 (s) (100 "
+		   "total samples)\n\t  50.0th: 8          (50 samples)\n",
+		   2,
+		   "end of file in the Wakeup Latencies table begun at line 1, "
+		   "and no complete set");
+	sb_refused("sb-eof2.txt", SB_W, 4,
+		   "end of file where the Request Latencies table was due");
+}
+
 static void test_refusals(void)
 {
 	const char *p;
@@ -929,6 +1439,9 @@ int main(int argc, char **argv)
 	test_big_input();
 	test_kernel_options();
 	test_refusals();
+	test_schbench();
+	test_schbench_layouts();
+	test_schbench_refusals();
 	t_check_man_page(tool, argv[6]);
 	t_tmp_cleanup();
 	return t_done("import");

@@ -14,6 +14,8 @@
  *                    in ns a line, one file per configuration
  *   perf-messaging   perf bench sched messaging's text, one run per
  *                    "Total time" (or -f simple's bare number)
+ *   schbench         schbench's percentile tables, the last complete set
+ *                    of a file: each figure a histogram of one sample
  *
  * cyclictest counts a latency at or above its histogram limit only as an
  * overflow, with no value.  Those samples are kept: they are in the
@@ -22,6 +24,7 @@
  * percentile that falls among them reads as not available rather than
  * as a value nobody measured (lib/util/hist.c).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -45,6 +48,7 @@ static const struct {
 	[IL_IMP_RENAME] = { "rename-test", "rename-test" },
 	[IL_IMP_PERF_MESSAGING] = { "perf-messaging",
 				    "perf-bench-sched-messaging" },
+	[IL_IMP_SCHBENCH] = { "schbench", "schbench" },
 };
 
 const char *il_imp_format_name(enum il_imp_format f)
@@ -1260,6 +1264,533 @@ undo:
 	return ret;
 }
 
+/* ---- schbench ---------------------------------------------------------- */
+
+/*
+ * schbench prints its percentile tables at the end of a run and, since
+ * 2020, every -i seconds during it, the same way: the last complete set
+ * of tables in a file is the run's.  Since 2023 a set is three tables,
+ * Wakeup Latencies, Request Latencies and RPS (in pipe mode, -p, the
+ * first alone, then "avg worker transfer"), and the end of the run
+ * follows the final set: "average rps: N", or with -A "final rps goal
+ * was N".  Before, a set was one "Latency percentiles" table: the
+ * workers' wakeup latency, or with -R the requests' latency, which the
+ * output does not tell apart.  The rows changed on the way:
+ *
+ *   Latency percentiles (usec)                       2016 (after May)
+ *           50.0000th: 7                             %2.1f from 2019
+ *           *99.0000th: 27
+ *           min=1, max=5432
+ *   Latency percentiles (usec) runtime 30 (s)        2020
+ *   ... (1234567 total samples), *99.0th: 27 (4567 samples)
+ *           * 99.0th: 27         (4567 samples)     2021
+ *             min=1, max=5432
+ *   Wakeup Latencies percentiles (usec) runtime ...  2023
+ *
+ * A value is the middle of one of schbench's histogram buckets, so a
+ * percentile may lie past max, but the values never go down; a row's
+ * "(N samples)" are those from the row above to it, so the column adds
+ * up to at most the total.  Every other line is schbench's other output
+ * (or the shell's) and is skipped; inside a table every line is a row.
+ */
+enum { SB_LATENCY, SB_WAKEUP, SB_REQUEST, SB_RPS, SB_NTABLES };
+
+static const struct {
+	const char *label, *unit, *prefix;
+} sb_tables[SB_NTABLES] = {
+	[SB_LATENCY] = { "Latency", "usec", "latency" },
+	[SB_WAKEUP] = { "Wakeup Latencies", "usec", "wakeup" },
+	[SB_REQUEST] = { "Request Latencies", "usec", "request" },
+	[SB_RPS] = { "RPS", "requests", "rps" },
+};
+
+/*
+ * The table due after each of a set's tables are read, before 2023
+ * (generation 0) and since: the set's, then the next set's first.
+ */
+static const int sb_order[2][4] = {
+	{ SB_LATENCY, SB_LATENCY },
+	{ SB_WAKEUP, SB_REQUEST, SB_RPS, SB_WAKEUP },
+};
+static const int sb_norder[2] = { 1, 3 };
+
+/* percentiles a table at most: schbench's PLAT_LIST_MAX */
+#define SB_MAX_PCT 20
+/* 100 %, in the fixed point of parse_seconds_ns (10^-9) */
+#define SB_PCT_100 100000000000ull
+
+/* a run's scalars: 7, the RPS table's rows, its min and max, the rps */
+_Static_assert(7 + SB_MAX_PCT + 2 + 1 <= IL_IMP_MAX_KV,
+	       "a schbench run's scalars fit");
+
+struct sb_table {
+	int kind;	    /* SB_WAKEUP, ... */
+	unsigned long line; /* of its name */
+	int npct;
+	bool counts; /* the rows have a "(N samples)" column */
+	char name[SB_MAX_PCT][24];
+	uint64_t value[SB_MAX_PCT];
+	uint64_t last_pct, last_value; /* the row above's */
+	uint64_t total;		       /* UINT64_MAX: not printed */
+	uint64_t counted;	       /* the "(N samples)" column's sum */
+	uint64_t runtime_s, min, max;
+	bool has_runtime;
+};
+
+struct sb_set {
+	unsigned long line; /* of its first table */
+	int next;   /* its tables read: the next one's index in sb_order */
+	bool pipe;  /* -p: the first table is all */
+	bool final; /* the end of the run followed it */
+	char avg_rps[48]; /* "average rps: N" as printed, or "" */
+	uint64_t avg_rps_e9;
+	bool has_goal;
+	uint64_t goal;
+	struct sb_table t[SB_NTABLES];
+};
+
+static bool sb_complete(const struct sb_set *s, int gen)
+{
+	return s->next == sb_norder[gen] || s->pipe;
+}
+
+/* a number schbench prints with %u */
+static int sb_u32(const char *s, uint64_t *v)
+{
+	return parse_u64(s, v) || *v > UINT32_MAX ? -EINVAL : 0;
+}
+
+/* "(1234": the number */
+static int sb_paren(const char *s, uint64_t *v)
+{
+	return s[0] == '(' ? parse_u64(s + 1, v) : -EINVAL;
+}
+
+/* a percentile's name: 99.9 is "p999", 50.0 "p50", as the tools name them */
+static void sb_pct_name(uint64_t pct, char *name, size_t len)
+{
+	unsigned long long ip = pct / 1000000000ull, frac = pct % 1000000000ull;
+	int digits = 9;
+
+	if (!frac) {
+		snprintf(name, len, "p%llu", ip);
+		return;
+	}
+	while (frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	snprintf(name, len, "p%llu%0*llu", ip, digits, frac);
+}
+
+/* whether s looks like a table's row: "[*]NN.Nth: ..." or "min=..." */
+static bool sb_row_like(const char *s)
+{
+	s += strspn(s, " \t*");
+	return (isdigit((unsigned char)*s) && strstr(s, "th:")) ||
+	       !strncmp(s, "min=", 4);
+}
+
+/*
+ * A table's name line, "LABEL percentiles (UNIT)[ runtime N (s)[ (M
+ * total samples)]]", p at its " percentiles (": the table, or -1 and a
+ * message.  buf is cut up.
+ */
+static int sb_header(char *buf, char *p, struct sb_table *t, char *msg,
+		     size_t len)
+{
+	char *unit = p + strlen(" percentiles ("), *end = strchr(unit, ')');
+	char *f[7] = { NULL };
+	int k, n;
+
+	*p = '\0';
+	for (k = 0; k < SB_NTABLES; k++)
+		if (!strcmp(buf, sb_tables[k].label))
+			break;
+	if (k == SB_NTABLES) {
+		il_setf(msg, len,
+			"'%.40s percentiles': not a table schbench prints "
+			"(Wakeup Latencies, Request Latencies, RPS; before "
+			"2023 Latency)",
+			buf);
+		return -1;
+	}
+	if (end)
+		*end = '\0';
+	if (!end || strcmp(unit, sb_tables[k].unit)) {
+		il_setf(msg, len, "%s percentiles in (%.20s), not (%s)",
+			sb_tables[k].label, unit, sb_tables[k].unit);
+		return -1;
+	}
+	memset(t, 0, sizeof(*t));
+	t->total = UINT64_MAX;
+	n = split(end + 1, f, 6);
+	if ((n != 0 && n != 3 && n != 6) ||
+	    (n >= 3 &&
+	     (strcmp(f[0], "runtime") || parse_u64(f[1], &t->runtime_s) ||
+	      strcmp(f[2], "(s)"))) ||
+	    (n == 6 && (sb_paren(f[3], &t->total) || strcmp(f[4], "total") ||
+			strcmp(f[5], "samples)")))) {
+		il_setf(msg, len,
+			"expected '%s percentiles (%s)', then at most "
+			"'runtime N (s) (M total samples)'",
+			sb_tables[k].label, sb_tables[k].unit);
+		return -1;
+	}
+	t->kind = k;
+	t->has_runtime = n != 0;
+	return k;
+}
+
+/* "min=N, max=N" in f[0], f[1]: the end of table t */
+static int sb_minmax(char **f, struct sb_table *t, char *msg, size_t len)
+{
+	char *comma = strchr(f[0], ',');
+
+	if (comma)
+		*comma = '\0';
+	if (!comma || comma[1] || sb_u32(f[0] + 4, &t->min) ||
+	    strncmp(f[1], "max=", 4) || sb_u32(f[1] + 4, &t->max)) {
+		il_setf(msg, len, "expected 'min=N, max=N'");
+		return -1;
+	}
+	if (t->min > t->max) {
+		il_setf(msg, len, "min %llu is above max %llu",
+			(unsigned long long)t->min, (unsigned long long)t->max);
+		return -1;
+	}
+	if (!t->npct) {
+		il_setf(msg, len, "the end of a table without percentiles");
+		return -1;
+	}
+	if (t->counted > t->total) {
+		il_setf(msg, len,
+			"the rows count %llu samples, the table %llu in all",
+			(unsigned long long)t->counted,
+			(unsigned long long)t->total);
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * A line of table t: a percentile row, "[*]P th: VALUE[ (N samples)]"
+ * (0), or the "min=N, max=N" that ends the table (1); -1 and a message.
+ */
+static int sb_row(char *buf, struct sb_table *t, char *msg, size_t len)
+{
+	char *f[7] = { NULL }, name[24], *th;
+	int n = split(buf, f, 6), i = 0;
+	uint64_t pct, v = 0, c = 0;
+
+	if (n == 2 && !strncmp(f[0], "min=", 4))
+		return sb_minmax(f, t, msg, len);
+	if (n && f[0][0] == '*') {
+		f[0]++; /* "*99.0th:" before 2021, "* 99.0th:" since */
+		if (!f[0][0])
+			i = 1;
+	}
+	th = n - i == 2 || n - i == 4 ? strstr(f[i], "th:") : NULL;
+	if (!th || th[3])
+		goto bad;
+	*th = '\0';
+	if (parse_seconds_ns(f[i], &pct) || sb_u32(f[i + 1], &v) ||
+	    (n - i == 4 &&
+	     (sb_paren(f[i + 2], &c) || strcmp(f[i + 3], "samples)"))))
+		goto bad;
+	sb_pct_name(pct, name, sizeof(name));
+	if (t->npct == SB_MAX_PCT) {
+		il_setf(msg, len, "more than %d percentiles in a table",
+			SB_MAX_PCT);
+		return -1;
+	}
+	if (pct <= t->last_pct || pct > SB_PCT_100) {
+		il_setf(msg, len,
+			"percentile %s: the percentiles go up from above 0 "
+			"to 100",
+			name + 1);
+		return -1;
+	}
+	if (v < t->last_value) {
+		il_setf(msg, len,
+			"%s %llu is below the row above's %llu: percentiles "
+			"never go down",
+			name, (unsigned long long)v,
+			(unsigned long long)t->last_value);
+		return -1;
+	}
+	if (t->npct && (n - i == 4) != t->counts) {
+		il_setf(msg, len,
+			"a '(N samples)' column on some of the table's rows "
+			"only");
+		return -1;
+	}
+	for (int j = 0; j < t->npct; j++)
+		if (!strcmp(t->name[j], name)) {
+			il_setf(msg, len, "two percentiles named %s", name);
+			return -1;
+		}
+	if (__builtin_add_overflow(t->counted, c, &t->counted)) {
+		il_setf(msg, len, "the sample counts overflow");
+		return -1;
+	}
+	t->counts = n - i == 4;
+	snprintf(t->name[t->npct], sizeof(t->name[0]), "%s", name);
+	t->value[t->npct++] = v;
+	t->last_pct = pct;
+	t->last_value = v;
+	return 0;
+bad:
+	il_setf(msg, len,
+		"not a row of the %s table begun at line %lu (expected "
+		"'NN.Nth: VALUE (N samples)' or 'min=N, max=N')",
+		sb_tables[t->kind].label, t->line);
+	return -1;
+}
+
+static int sb_hist(struct il_imp_run *run, const char *name, uint64_t v)
+{
+	struct il_hist *h = run_hist(run, name);
+
+	return h ? hist_add(h, v, 1) : -ENOMEM;
+}
+
+/*
+ * Set s as a run: each latency figure a histogram of one sample (in ns,
+ * from us), so that runs compare figure by figure as perf-messaging's
+ * do; the RPS table's rows, which count requests, as scalars; the
+ * average rps as its inverse, request_interval_ns, a time that is
+ * better lower as the latencies are (its AMean over runs is the HMean
+ * of the rps).
+ */
+static int sb_run(struct il_imp_result *res, const struct sb_set *s, int gen,
+		  unsigned long nsets, const char *path,
+		  const struct il_imp_opts *o, char *err, size_t errlen)
+{
+	struct il_imp_run *run =
+		new_run(res, o->configuration ? o->configuration : "default",
+			path, err, errlen);
+	const struct sb_table *first;
+	char key[48];
+
+	if (!run)
+		return -ENOMEM;
+	kv_add(run->kv, &run->nkv, "source_line", true, "%lu", s->line);
+	kv_add(run->kv, &run->nkv, "table_set", false, "%s",
+	       s->final ? "final" : "last");
+	kv_add(run->kv, &run->nkv, "sets", true, "%lu", nsets);
+	first = &s->t[sb_order[gen][0]];
+	if (first->has_runtime)
+		kv_add(run->kv, &run->nkv, "runtime_s", true, "%llu",
+		       (unsigned long long)first->runtime_s);
+	for (int i = 0; i < s->next; i++) {
+		const struct sb_table *t = &s->t[sb_order[gen][i]];
+		const char *pre = sb_tables[t->kind].prefix;
+
+		if (t->total != UINT64_MAX) {
+			snprintf(key, sizeof(key), "%s_samples", pre);
+			kv_add(run->kv, &run->nkv, key, true, "%llu",
+			       (unsigned long long)t->total);
+		}
+		/* no samples: schbench prints zeros, no figures */
+		if (!t->total)
+			continue;
+		if (t->kind == SB_RPS) {
+			for (int j = 0; j < t->npct; j++) {
+				snprintf(key, sizeof(key), "rps_%s",
+					 t->name[j]);
+				kv_add(run->kv, &run->nkv, key, true, "%llu",
+				       (unsigned long long)t->value[j]);
+			}
+			kv_add(run->kv, &run->nkv, "rps_min", true, "%llu",
+			       (unsigned long long)t->min);
+			kv_add(run->kv, &run->nkv, "rps_max", true, "%llu",
+			       (unsigned long long)t->max);
+			continue;
+		}
+		for (int j = 0; j < t->npct; j++) {
+			snprintf(key, sizeof(key), "%s_%s_ns", pre, t->name[j]);
+			if (sb_hist(run, key, t->value[j] * 1000))
+				goto nomem;
+		}
+		/* min stayed 0 until schbench printed the runtime (2020) */
+		snprintf(key, sizeof(key), "%s_min_ns", pre);
+		if (t->has_runtime && sb_hist(run, key, t->min * 1000))
+			goto nomem;
+		snprintf(key, sizeof(key), "%s_max_ns", pre);
+		if (sb_hist(run, key, t->max * 1000))
+			goto nomem;
+	}
+	if (s->avg_rps[0])
+		kv_add(run->kv, &run->nkv, "average_rps", false, "%s",
+		       s->avg_rps);
+	/* 10^18 / (rps x 10^9): the ns between two requests done */
+	if (s->avg_rps_e9 &&
+	    sb_hist(run, "request_interval_ns",
+		    (uint64_t)llround(1e18 / (double)s->avg_rps_e9)))
+		goto nomem;
+	if (s->has_goal)
+		kv_add(run->kv, &run->nkv, "rps_goal", true, "%llu",
+		       (unsigned long long)s->goal);
+	return 0;
+nomem:
+	drop_run(res);
+	il_setf(err, errlen, "%s: out of memory", path);
+	return -ENOMEM;
+}
+
+static int schbench(struct il_imp_result *res, struct il_imp_reader *r,
+		    const struct il_imp_opts *o, char *err, size_t errlen)
+{
+	struct sb_set sets[2], *cur = NULL, *done = NULL;
+	struct sb_table *open = NULL;
+	const char *path = r->path, *line;
+	char buf[IL_IMP_MAX_LINE + 1], msg[320];
+	unsigned long nsets = 0;
+	int gen = -1, ret; /* gen: 0 before 2023, 1 since */
+
+	while ((ret = il_imp_getline(r, &line, err, errlen)) > 0) {
+		struct sb_table t;
+		char *p;
+		int k;
+
+		snprintf(buf, sizeof(buf), "%s", line);
+		if (open) {
+			ret = sb_row(buf, open, msg, sizeof(msg));
+			if (ret < 0)
+				goto bad;
+			if (ret) {
+				open = NULL;
+				cur->next++;
+				nsets += sb_complete(cur, gen);
+			}
+			continue;
+		}
+		p = strstr(buf, " percentiles (");
+		if (p) {
+			k = sb_header(buf, p, &t, msg, sizeof(msg));
+			if (k < 0)
+				goto bad;
+			if (gen >= 0 && gen != (k != SB_LATENCY)) {
+				il_setf(msg, sizeof(msg),
+					"a %s table after %s tables: two "
+					"schbench versions' output (one run a "
+					"file)",
+					sb_tables[k].label,
+					sb_tables[sb_order[gen][0]].label);
+				goto bad;
+			}
+			gen = k != SB_LATENCY;
+			if (cur && cur->final) {
+				il_setf(msg, sizeof(msg),
+					"a table after the end of the run: "
+					"one schbench run a file");
+				goto bad;
+			}
+			if (k == sb_order[gen][0]) {
+				if (cur && !sb_complete(cur, gen)) {
+					il_setf(msg, sizeof(msg),
+						"%s table where the %s table "
+						"of the set begun at line %lu "
+						"was due",
+						sb_tables[k].label,
+						sb_tables[sb_order[gen]
+								  [cur->next]]
+							.label,
+						cur->line);
+					goto bad;
+				}
+				done = cur;
+				cur = done == &sets[0] ? &sets[1] : &sets[0];
+				memset(cur, 0, sizeof(*cur));
+				cur->line = r->line;
+			} else if (!cur || k != sb_order[gen][cur->next]) {
+				il_setf(msg, sizeof(msg),
+					"%s table where the %s table was due",
+					sb_tables[k].label,
+					sb_tables[sb_order[gen]
+							  [cur ? cur->next : 0]]
+						.label);
+				goto bad;
+			}
+			t.line = r->line;
+			cur->t[k] = t;
+			open = &cur->t[k];
+			continue;
+		}
+		if (!strncmp(buf, "average rps: ", 13) ||
+		    !strncmp(buf, "final rps goal was ", 19)) {
+			if (!cur || !sb_complete(cur, gen) || cur->final) {
+				il_setf(msg, sizeof(msg),
+					"'%.40s' with no complete set of "
+					"tables before it",
+					buf);
+				goto bad;
+			}
+			cur->final = true;
+			if (buf[0] == 'a') {
+				if (parse_seconds_ns(buf + 13,
+						     &cur->avg_rps_e9)) {
+					il_setf(msg, sizeof(msg),
+						"'%.40s' is not an average of "
+						"requests a second",
+						buf + 13);
+					goto bad;
+				}
+				/* 34 characters at most, once parsed */
+				snprintf(cur->avg_rps, sizeof(cur->avg_rps),
+					 "%.40s", buf + 13);
+			} else if (parse_u64(buf + 19, &cur->goal)) {
+				il_setf(msg, sizeof(msg),
+					"'%.40s' is not a number of requests "
+					"a second",
+					buf + 19);
+				goto bad;
+			} else {
+				cur->has_goal = true;
+			}
+			continue;
+		}
+		/* pipe mode's end: its one table is the set */
+		if (!strncmp(buf, "avg worker transfer:", 20) && cur &&
+		    cur->next == 1) {
+			nsets += !sb_complete(cur, gen);
+			cur->pipe = cur->final = true;
+			continue;
+		}
+		if (sb_row_like(buf)) {
+			il_setf(msg, sizeof(msg),
+				"a table's row outside a table (no 'NAME "
+				"percentiles (UNIT)' line above it)");
+			goto bad;
+		}
+	}
+	if (ret < 0)
+		return ret;
+	if (cur && sb_complete(cur, gen))
+		done = cur;
+	if (done)
+		return sb_run(res, done, gen, nsets, path, o, err, errlen);
+	if (open)
+		il_setf(msg, sizeof(msg),
+			"end of file in the %s table begun at line %lu, and no "
+			"complete set of tables before it",
+			sb_tables[open->kind].label, open->line);
+	else if (cur)
+		il_setf(msg, sizeof(msg),
+			"end of file where the %s table was due, and no "
+			"complete set of tables before it",
+			sb_tables[sb_order[gen][cur->next]].label);
+	else
+		il_setf(msg, sizeof(msg),
+			"no schbench percentile table (expected 'Wakeup "
+			"Latencies percentiles (usec) ...', before 2023 "
+			"'Latency percentiles (usec)')");
+bad:
+	il_setf(err, errlen, "%s:%lu: %s", path, r->line, msg);
+	return -EINVAL;
+}
+
 int il_imp_read(struct il_imp_result *res, const char *path,
 		const struct il_imp_opts *o, char *err, size_t errlen)
 {
@@ -1290,6 +1821,9 @@ int il_imp_read(struct il_imp_result *res, const char *path,
 		break;
 	case IL_IMP_PERF_MESSAGING:
 		ret = perf_messaging(res, r, o, err, errlen);
+		break;
+	case IL_IMP_SCHBENCH:
+		ret = schbench(res, r, o, err, errlen);
 		break;
 	default:
 		il_setf(err, errlen, "unknown format");

@@ -6,6 +6,7 @@
  *
  *   invlab-import -f cyclictest-json -o base.json ct-1.json ct-2.json
  *   invlab-import -f rename-test --kernel-release 6.6 -o a.json results-*.log
+ *   invlab-import -f schbench -c m2t4 -o sb.json schbench-run*.txt
  *
  * Each input becomes one run or more (import-formats.c says how), the
  * kernel fingerprint is what the source records plus what the options
@@ -62,7 +63,8 @@ static const struct il_opt opts[] = {
 	  .offset = O(from),
 	  .metavar = "FORMAT",
 	  .help = "the format of the inputs (required): cyclictest-json, "
-		  "cyclictest-hist, rt-app, rename-test or perf-messaging" },
+		  "cyclictest-hist, rt-app, rename-test, perf-messaging or "
+		  "schbench" },
 	{ .name = "output",
 	  .short_name = 'o',
 	  .type = IL_OPT_STRING,
@@ -399,7 +401,7 @@ static int check_options(const struct cfg *c, enum il_imp_format *f, char *err,
 		snprintf(err, errlen,
 			 "--from: unknown format '%s' (known: cyclictest-json, "
 			 "cyclictest-hist, rt-app, rename-test, "
-			 "perf-messaging)",
+			 "perf-messaging, schbench)",
 			 c->from);
 		return -EINVAL;
 	}
@@ -518,9 +520,11 @@ int main(int argc, char **argv)
 		"histogram (cyclictest-hist), rt-app's per-thread logs "
 		"(rt-app), priority-inversion-demo's rename-test latencies, "
 		"one file per configuration named "
-		"results-CONFIGURATION.log[.gz] (rename-test), and perf bench "
+		"results-CONFIGURATION.log[.gz] (rename-test), perf bench "
 		"sched messaging's output, one run per 'Total time' "
-		"(perf-messaging).  Kernel fields the input does not record "
+		"(perf-messaging), and schbench's percentile tables, one run "
+		"a file from its last complete set of tables (schbench).  "
+		"Kernel fields the input does not record "
 		"come from the options, never from this machine.  Exit "
 		"status: 0 written, 2 bad usage or bad input (FILE:LINE; "
 		"nothing is written), 99 the output could not be written.";

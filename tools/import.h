@@ -80,7 +80,7 @@ void __il_imp_gz_close(void *gz);
 
 #define IL_IMP_MAX_HISTS 1025 /* histograms a run: all threads + 1024 */
 #define IL_IMP_MAX_RUNS	 10000
-#define IL_IMP_MAX_KV	 16
+#define IL_IMP_MAX_KV	 32 /* scalars a run (or its scenario) at most */
 
 struct il_imp_kv {
 	char key[32];
@@ -113,6 +113,7 @@ enum il_imp_format {
 	IL_IMP_RTAPP,
 	IL_IMP_RENAME,
 	IL_IMP_PERF_MESSAGING,
+	IL_IMP_SCHBENCH,
 	IL_IMP_NFORMATS,
 };
 
