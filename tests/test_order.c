@@ -5,6 +5,7 @@
  * flipped one turns a case red.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,8 +166,72 @@ static void test_undecided(void)
 	t_check_int(il_check_order(&in, NULL, 1, &c), -EINVAL);
 }
 
+/* the binomial tail, on values worked out exactly beside it */
+static void test_binom(void)
+{
+	t_check(il_order_binom_tail(8, 0, 0.05) == 1);
+	t_check(il_order_binom_tail(8, 9, 0.05) == 0);
+	t_check(fabs(il_order_binom_tail(1, 1, 0.05) - 0.05) < 1e-12);
+	/* sum of C(8, j) .05^j .95^(8-j), j >= 5 and j >= 6 */
+	t_check(fabs(il_order_binom_tail(8, 5, 0.05) / 1.54048828125e-05 - 1) <
+		1e-9);
+	t_check(fabs(il_order_binom_tail(8, 6, 0.05) / 4.008203125e-07 - 1) <
+		1e-9);
+	/* a run's few hundred waits: 80 of 650 is far past 5 % */
+	t_check(il_order_binom_tail(650, 80, 0.05) < 1e-12);
+	t_check(il_order_binom_tail(650, 20, 0.05) > 0.99);
+}
+
+/*
+ * The rare window, repeated: the calibration's p99 exceeded in more
+ * waits than one in 20 makes likely is an inversion, whatever the
+ * tolerance.  Of 8 waits, 6 over it have a chance of 4.0e-7 (FAIL), 5
+ * of 1.5e-5 (not).
+ */
+static void test_rare(void)
+{
+	struct il_order_input in = input();
+	struct il_check c;
+
+	clean();
+	in.tolerance_ns = 30 * MS; /* an emulated CPU's calibration */
+	in.rare_ns = 5 * MS;
+	for (int i = 0; i < 6; i++)
+		w[i].lower_ns = 20 * MS;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check_int(c.by_trace, 1);
+	t_check(strstr(c.evidence,
+		       "in 6 of 8 waits a task below high ran more "
+		       "than 5.00ms (the calibration's p99)") != NULL);
+	t_check(strstr(c.evidence, "(chance under 1e-06): inversion") != NULL);
+	/* five: not enough for the rule; 20 ms is past half the bound, so
+	 * the durations judge */
+	w[5].lower_ns = 0;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	/* the window's edge: at rare_ns it is not one, a ns past it is */
+	w[5].lower_ns = 5 * MS;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	w[5].lower_ns = 5 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	/* steal in the wait taken off first */
+	steal[5] = 2;
+	in.steal_ns = steal;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	steal[5] = 0;
+	/* no rare window known (rare_ns 0): the rule does not apply */
+	in.rare_ns = 0;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	/* past the tolerance the first rule FAILs, as before */
+	in.rare_ns = 5 * MS;
+	w[0].lower_ns = 30 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check(strstr(c.evidence, "past steal (allowed 30.0ms)") != NULL);
+}
+
 int main(void)
 {
+	test_binom();
+	test_rare();
 	test_pass();
 	test_fail();
 	test_undecided();

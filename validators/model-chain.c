@@ -180,8 +180,9 @@ int il_model_chain(const struct il_scenario *sc,
 			ret = il_model_order(
 				er, sc->tasks[head].name, smp, lr->nsamples,
 				cb.name, cb.bound_ns, in.noise_ns,
-				(uint64_t)(hops + 1) * in.outlier_ns, &c->c,
-				why_not, sizeof(why_not));
+				(uint64_t)(hops + 1) * in.outlier_ns,
+				(uint64_t)(hops + 1) * il_noise_rare_ns(calib),
+				&c->c, why_not, sizeof(why_not));
 		if (!ret && c->c.verdict == IL_NONE) {
 			ret = il_check_chain(&in, smp, lr->nsamples, &c->c);
 			if (!ret)

@@ -149,8 +149,9 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 			ret = il_model_order(
 				er, t->name, smp, ns, in.bound_name,
 				in.bound_ns, in.noise_ns,
-				il_noise_outlier_ns(calib, UINT64_MAX), &c->c,
-				why_not, sizeof(why_not));
+				il_noise_outlier_ns(calib, UINT64_MAX),
+				il_noise_rare_ns(calib), &c->c, why_not,
+				sizeof(why_not));
 			if (!ret && c->c.verdict == IL_NONE) {
 				ret = il_check_blocking(&in, smp, ns, &c->c);
 				if (!ret)

@@ -70,8 +70,8 @@ int il_model_push(struct il_judged *out, int max, int *n, const char *val,
 int il_model_order(const struct il_engine_result *er, const char *waiter,
 		   const struct il_wait_sample *s, size_t n,
 		   const char *bound_name, uint64_t bound_ns, uint64_t noise_ns,
-		   uint64_t tolerance_ns, struct il_check *out, char *why_not,
-		   size_t len)
+		   uint64_t tolerance_ns, uint64_t rare_ns,
+		   struct il_check *out, char *why_not, size_t len)
 {
 	struct il_order_input in = {
 		.waiter = waiter,
@@ -79,6 +79,7 @@ int il_model_order(const struct il_engine_result *er, const char *waiter,
 		.bound_ns = bound_ns,
 		.noise_ns = noise_ns,
 		.tolerance_ns = tolerance_ns,
+		.rare_ns = rare_ns,
 		.min_samples = IL_JUDGE_MIN_TRACE_SAMPLES,
 	};
 	uint64_t *steal = n ? calloc(n, sizeof(*steal)) : NULL;

@@ -28,3 +28,14 @@ uint64_t il_noise_outlier_ns(const struct il_hist *calib, uint64_t bound_ns)
 		v = calib->max;
 	return v < bound_ns ? v : bound_ns;
 }
+
+uint64_t il_noise_rare_ns(const struct il_hist *calib)
+{
+	uint64_t v = 0;
+
+	if (!calib || !calib->count)
+		return 0;
+	if (il_hist_percentile_upper(calib, 0.99, &v))
+		v = calib->max;
+	return v;
+}

@@ -8,6 +8,7 @@
  * shows such a task running, however short the wait.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,12 +23,28 @@ static uint64_t sub0(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
+double il_order_binom_tail(size_t n, size_t k, double p)
+{
+	double sum = 0;
+
+	if (!k)
+		return 1;
+	if (k > n)
+		return 0;
+	/* term by term, in logs: n is a run's waits, a few thousand */
+	for (size_t j = k; j <= n; j++)
+		sum += exp(lgamma((double)n + 1) - lgamma((double)j + 1) -
+			   lgamma((double)(n - j) + 1) + (double)j * log(p) +
+			   (double)(n - j) * log1p(-p));
+	return sum < 1 ? sum : 1;
+}
+
 static int check_order_(const struct il_order_input *in,
 			const struct il_wait_sample *s, size_t n,
 			struct il_check *out)
 {
 	char b[24], e[24], t[24], x[24], w[24], o[24], h[24];
-	size_t inverted = 0, over = 0, untraced = 0;
+	size_t inverted = 0, over = 0, untraced = 0, rare = 0;
 	uint64_t worst_inv = 0, worst = 0, worst_over = 0, over_steal = 0;
 
 	if (!in || !out || (n && !s))
@@ -46,6 +63,8 @@ static int check_order_(const struct il_order_input *in,
 		inv = sub0(s[i].lower_ns, st);
 		if (inv > in->tolerance_ns)
 			inverted++;
+		if (in->rare_ns && inv > in->rare_ns)
+			rare++;
 		if (inv > worst_inv)
 			worst_inv = inv;
 		if (s[i].delay_ns > worst)
@@ -87,6 +106,23 @@ static int check_order_(const struct il_order_input *in,
 			 "a holder waited, up to %s past steal (allowed %s): "
 			 "inversion; worst wait %s vs %s + %s noise",
 			 inverted, n, in->waiter, x, t, w, b, e);
+		return 0;
+	}
+	if (in->rare_ns &&
+	    il_order_binom_tail(n, rare, IL_ORDER_RARE_P) < IL_ORDER_ALPHA) {
+		char r[24];
+
+		il_format_duration(r, sizeof(r), in->rare_ns);
+		out->verdict = IL_FAIL;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "trace: in %zu of %zu waits a task below %s ran more "
+			 "than %s (the calibration's p99) while a holder "
+			 "waited, up to %s past steal: a window the host makes "
+			 "in one wait of 20 at most cannot come %zu times "
+			 "(chance under %.0e): inversion; worst wait %s vs %s "
+			 "+ %s noise",
+			 rare, n, in->waiter, r, x, rare, IL_ORDER_ALPHA, w, b,
+			 e);
 		return 0;
 	}
 	if (!in->bound_ns || il_noise_swamps(in->bound_ns, worst_inv)) {

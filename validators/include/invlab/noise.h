@@ -15,5 +15,11 @@
  */
 uint64_t il_noise_ns(const struct il_hist *calib);
 uint64_t il_noise_outlier_ns(const struct il_hist *calib, uint64_t bound_ns);
+/*
+ * The calibration's p99 (its max with fewer than 100 samples, 0 when
+ * empty): a latency the host exceeds in about one wakeup of 100, the
+ * order rule's rare window (order.h rare_ns).
+ */
+uint64_t il_noise_rare_ns(const struct il_hist *calib);
 
 #endif

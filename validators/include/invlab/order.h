@@ -47,6 +47,14 @@ struct il_order_input {
 	 * on the CPU.
 	 */
 	uint64_t tolerance_ns;
+	/*
+	 * A window the host makes in at most IL_ORDER_RARE_P of the waits:
+	 * the calibration's p99, per CPU the request must reach (0: none).
+	 * Lower-ranked time beyond it in more waits than that rate allows
+	 * (binomial tail under IL_ORDER_ALPHA) is an inversion the
+	 * tolerance cannot hide, however wide the tolerance.
+	 */
+	uint64_t rare_ns;
 	/* per wait, the host's steal on the CPUs looked at while it lasted
 	 * (NULL: none measured); a stolen vCPU keeps its current task */
 	const uint64_t *steal_ns;
@@ -59,6 +67,18 @@ struct il_order_input {
  * trace cannot decide; -EINVAL on bad arguments (out then has no
  * verdict).
  */
+/* the rare window's rate under the null (5 x the calibration's 1 %) */
+#define IL_ORDER_RARE_P 0.05
+/* the chance of that many rare windows the rule accepts as the host's */
+#define IL_ORDER_ALPHA 1e-6
+
+/*
+ * P(X >= k) for X ~ Binomial(n, p), 0 < p < 1: the chance that k or more
+ * of n waits hold a window the host makes with probability p each.  1
+ * for k == 0.
+ */
+double il_order_binom_tail(size_t n, size_t k, double p);
+
 int il_check_order(const struct il_order_input *in,
 		   const struct il_wait_sample *s, size_t n,
 		   struct il_check *out) IL_MUST_CHECK;
