@@ -1261,6 +1261,17 @@ static void test_km_trace(void)
 	t_check_int(out.check.verdict, IL_PASS);
 	free(t_er.tasks[0].locks[0]->traced);
 	free(t_er.tasks[1].locks[0]->traced);
+	t_er.tasks[0].locks[0]->traced = t_er.tasks[1].locks[0]->traced = NULL;
+	/* a trace that covers none of the calls keeps no account of them
+	 * (and says why): the judge then reads the calls as measured */
+	km_traced(IL_KM_CONFIG_THROTTLED, FX, 49, XNS);
+	ktr.t0_ns = ktr.t1_ns - 1;
+	t_check_int(il_attribute_run(&t_sc, &t_er), 0);
+	t_check(t_er.tasks[0].locks[0]->traced == NULL);
+	t_check_int(t_er.tasks[0].locks[0]->attr.traced, 0);
+	free(t_er.tasks[0].locks[0]->traced);
+	free(t_er.tasks[1].locks[0]->traced);
+	t_er.tasks[0].locks[0]->traced = t_er.tasks[1].locks[0]->traced = NULL;
 
 	/* the scenario's hog preempting the owner is counted: 5 calls
 	 * over the duration threshold, but in each the owner got 30 ms of
