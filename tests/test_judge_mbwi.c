@@ -418,7 +418,7 @@ static void test_controls(void)
 	t_check_int(expected(n, "interference"), IL_PASS);
 
 	/* the control may be the first task: tauA, run without its
-	 * reservation, makes the interference check expected to FAIL */
+	 * reservation, makes the isolation check expected to FAIL */
 	t_run_reset(job);
 	set("tauA.class=other");
 	run();
@@ -426,7 +426,7 @@ static void test_controls(void)
 	t_env.declared[0] = &dl;
 	t_env.unreserved = 0;
 	t_check_int(judge(&n), 0);
-	t_check_int(expected(n, "interference"), IL_FAIL);
+	t_check_int(expected(n, "isolation"), IL_FAIL);
 	t_env.declared[0] = NULL;
 	t_env.unreserved = -1;
 
