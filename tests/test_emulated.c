@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <invlab/emulated.h>
+#include <invlab/kmutex-bounds.h>
 #include <invlab/time.h>
 
 #include "t_judge.h"
@@ -290,8 +291,47 @@ static void test_apply_kmutex(void)
 	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 0);
 	t_check_int(ck[0].c.verdict, IL_FAIL);
 	t_check_contains(ck[0].c.evidence, "the kernel's FAIL");
+	/* the same account against the fair server's window (rt-waiter):
+	 * the RT hog is meant to run but for the window, and the window is
+	 * spent on the guest's clock: UNDECIDED */
+	ck[0].c = fail();
+	ck[0].c.bound_ns = 100 * MS;
+	ck[0].c.bound_name = IL_KM_BOUND_FAIR_SERVER;
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 1);
+	t_check_int(ck[0].c.verdict, IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "the bound is the fair server's "
+					   "window");
+	/* ... unless the trace decided it */
+	ck[0].c = fail();
+	ck[0].c.bound_name = IL_KM_BOUND_FAIR_SERVER;
+	ck[0].c.by_trace = 1;
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 0);
+	t_check_int(ck[0].c.verdict, IL_FAIL);
+	/* another check's bound name is no window */
+	ck[0].c = fail();
+	ck[0].c.bound_ns = 100 * MS;
+	ck[0].c.bound_name = "waiter's share (proxy execution)";
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 0);
+	/* nor is the fair server's name on another validator's check */
+	ck[0].c = fail();
+	ck[0].c.bound_ns = 100 * MS;
+	ck[0].c.bound_name = IL_KM_BOUND_FAIR_SERVER;
+	ck[0].validator = "pi";
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 0);
 	lr->traced = NULL;
 	il_scenario_free(&t_sc);
+}
+
+/* a window bound in the input: the explained path is closed */
+static void test_window_bound(void)
+{
+	struct il_emu_input in = attested;
+	struct il_check c = fail();
+
+	in.window_bound = 1;
+	t_check_int(il_emu_check(&in, &c), IL_EMU_UNDECIDED);
+	t_check_int(c.verdict, IL_UNDECIDED);
+	t_check_contains(c.evidence, "(the bound is the fair server's window");
 }
 
 /* a FAIL the order of events decided stands under emulation, even with
@@ -333,5 +373,6 @@ int main(void)
 	test_explained();
 	test_apply();
 	test_apply_kmutex();
+	test_window_bound();
 	return t_done("emulated");
 }

@@ -9,6 +9,7 @@
 
 #include <invlab/attrib.h>
 #include <invlab/emulated.h>
+#include <invlab/kmutex-bounds.h>
 #include <invlab/time.h>
 
 /* the evidence as prefix + old, cut to the buffer */
@@ -41,7 +42,8 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 			   "cannot change); ");
 		return IL_EMU_KERNEL;
 	}
-	if (in->traced > 0 && in->explained > 0 && in->boosted == 0) {
+	if (in->traced > 0 && in->explained > 0 && in->boosted == 0 &&
+	    !in->window_bound) {
 		il_format_duration(d, sizeof(d), in->lower_ns);
 		snprintf(pre, sizeof(pre),
 			 "the kernel's FAIL, also under emulation: the trace "
@@ -59,6 +61,10 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 		 "the host preempting its virtual CPUs (no steal time), so a "
 		 "FAIL on timing alone is not the kernel's%s; was FAIL: ",
 		 !in->traced ? " (no trace of the order of events)"
+		 : in->window_bound
+			 ? " (the bound is the fair server's window, spent "
+			   "on the guest's clock, which runs on while the "
+			   "host holds a vCPU)"
 		 : in->boosted
 			 ? " (the trace shows the holder boosted)"
 			 : " (in the trace, lower-priority tasks account for "
@@ -108,6 +114,11 @@ int il_emu_apply(const struct il_scenario *sc,
 					!strcmp(ck[k].validator, "chain") ||
 					!strcmp(ck[k].validator, "kmutex"))) {
 			int i = il_scenario_task(sc, ck[k].task);
+
+			in.window_bound = !strcmp(ck[k].validator, "kmutex") &&
+					  ck[k].c.bound_name &&
+					  !strcmp(ck[k].c.bound_name,
+						  IL_KM_BOUND_FAIR_SERVER);
 			struct il_wait_sample *tmp = NULL;
 			struct il_attr_summary as;
 

@@ -129,7 +129,7 @@ static int check_rt_waiter_(const struct il_rt_waiter_input *in,
 	if (!in || !h || !out)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	out->bound_name = "fair server (RT waiter, CFS owner, RT hog)";
+	out->bound_name = IL_KM_BOUND_FAIR_SERVER;
 	out->bound_ns = in->bound_ns;
 	out->noise_ns = in->noise_ns;
 	out->worst_ns = h->count ? h->max : 0;

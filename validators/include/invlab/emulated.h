@@ -43,6 +43,14 @@ struct il_emu_input {
 			       tasks ran at least the excess (il_emu_explained)
 			     */
 	uint64_t lower_ns;  /* their lower-ranked time, in those waits */
+	/*
+	 * The bound is a budget window the lower-ranked time is meant to
+	 * fill (kmutex rt-waiter: the RT hog runs but for the fair server's
+	 * window): that time explains nothing, and the window itself is
+	 * spent on the guest's clock, which runs on while the host holds a
+	 * vCPU.  A FAIL on it is UNDECIDED unless decided on the trace.
+	 */
+	int window_bound;
 };
 
 enum il_emu_effect {

@@ -200,7 +200,9 @@ enum il_km_config {
 /* rt-waiter: a wait this long means the owner was starved */
 #define IL_KM_STARVED_NS (10ull * 1000 * 1000)
 /* fewer waits than this: UNDECIDED (share and rt-waiter) */
-#define IL_KM_MIN_SAMPLES 100
+/* the rt-waiter check's bound_name (emulated.c tells it by this) */
+#define IL_KM_BOUND_FAIR_SERVER "fair server (RT waiter, CFS owner, RT hog)"
+#define IL_KM_MIN_SAMPLES	100
 /* share: fewer waits above the threshold than this: UNDECIDED */
 #define IL_KM_MIN_EXCEED 3
 
