@@ -611,7 +611,10 @@ class TestResults(Tmp):
         a = vm.verdicts({'pi-classic': self.PI})
         b = vm.verdicts({'pi-classic': {'program': 'pi-classic', 'runs': [
             {'configuration': 'inherit', 'verdict': 'PASS',
-             'expected': 'PASS'}]}})
+             'expected': 'PASS'},
+            {'configuration': 'info', 'verdict': 'UNDECIDED',
+             'checks': [{'validator': 'pi', 'task': 'high',
+                         'verdict': 'UNDECIDED', 'expected': 'NONE'}]}]}})
         text = vm.matrix_table([('6.1.0-57-amd64', {'accel': 'tcg'}, a),
                                 ('6.1.0-57-rt-amd64', {'accel': 'kvm'}, b)])
         lines = text.splitlines()
@@ -621,8 +624,10 @@ class TestResults(Tmp):
                for l in lines if l.startswith('pi-classic')}
         self.assertEqual(row['pi-classic none'], ['FAIL', '-'])
         self.assertEqual(row['pi-classic inherit'], ['PASS', 'PASS'])
-        # not as expected is marked
+        # not as expected is marked; judged for information is not
         self.assertEqual(row['pi-classic protect'], ['FAIL!', '-'])
+        info = [l for l in lines if l.startswith('pi-classic info pi high')]
+        self.assertEqual(info[0].split()[-2:], ['-', 'UNDECIDED'])
         acc = [l for l in lines if l.startswith('accel')][0].split()
         self.assertEqual(acc, ['accel', 'tcg', 'kvm'])
 
