@@ -599,6 +599,15 @@ class TestResults(Tmp):
         self.assertIn(('dl-mbwi basic isolation tauD', 'NONE', 'PASS'), rows)
         # nothing expected and no verdict: a measurement, not judged
         self.assertIn(('dl-mbwi alone', '-', None), rows)
+        # a job judged by nothing (validate = none), its expect PASS
+        rows = vm.verdicts({'j': {'program': 'invlab-run', 'runs': [
+            {'configuration': 'chain', 'expected': 'PASS', 'checks': []}]}})
+        self.assertEqual(rows, [('invlab-run chain', '-', None)])
+        # a run without checks that had a verdict to give: NONE, never a
+        # pass, and not as expected
+        rows = vm.verdicts({'j': {'program': 'invlab-run', 'runs': [
+            {'configuration': 'chain', 'expected': 'PASS'}]}})
+        self.assertEqual(rows, [('invlab-run chain', 'NONE', 'PASS')])
 
     def test_no_status(self):
         os.makedirs(os.path.join(self.dir, 'out'))
