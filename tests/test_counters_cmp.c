@@ -102,6 +102,57 @@ static void test_build(char *base, char *cand)
 	il_ctr_cmp_free(&c);
 }
 
+/*
+ * Three sides: each compared with the first, a row a series and side,
+ * every row in the block's correction: base, cand, base again.
+ */
+static void test_sides(char *base, char *cand)
+{
+	char *paths[] = { base, cand, base };
+	const int nfiles[] = { 1, 1, 1 };
+	const char *const labels[] = { "tip", "v21", "full" };
+	struct il_res_cmp_opts o;
+	struct il_ctr_cmp c;
+	char err[256] = "";
+	size_t walls = 0;
+
+	opts(&o);
+	t_check_int(il_ctr_cmp_build_sides(paths, nfiles, 3, labels, 1 << 20,
+					   &o, &c, err, sizeof(err)),
+		    0);
+	/* three series, each for sides 1 and 2, in side order */
+	t_check_int(c.n, 6);
+	t_check_int(c.nsides, 3);
+	for (size_t i = 0; i < c.n; i++) {
+		t_check_int(c.rows[i].side, 1 + i % 2);
+		walls += c.rows[i].wall;
+	}
+	t_check_int(walls, 2);
+	if (c.n == 6) {
+		/* Holm over the six rows: the two smallest times 6 */
+		t_check_str(c.rows[0].metric, "wall_ns");
+		t_check(near(c.rows[0].c.p_adj, 6 * 2.0 / 924, 1e-12));
+		t_check_int(c.rows[0].c.change, IL_RES_WORSE);
+		t_check(near(c.rows[1].c.p, 1, 1e-12));
+		t_check_int(c.rows[1].c.change, IL_RES_SAME);
+		t_check(near(c.rows[3].delta_pct, 0, 1e-12));
+	}
+	/* only the second side is worse, and that is enough */
+	t_check_int(c.worse, 1);
+	il_ctr_cmp_free(&c);
+
+	/* the worse side last: worse all the same */
+	paths[1] = base;
+	paths[2] = cand;
+	t_check_int(il_ctr_cmp_build_sides(paths, nfiles, 3, labels, 1 << 20,
+					   &o, &c, err, sizeof(err)),
+		    0);
+	t_check_int(c.worse, 1);
+	t_check(c.n > 1 && c.rows[1].side == 2 &&
+		c.rows[1].c.change == IL_RES_WORSE);
+	il_ctr_cmp_free(&c);
+}
+
 static void test_tool(const char *tool, char *base, char *cand)
 {
 	char *out = NULL, *err = NULL;
@@ -145,6 +196,7 @@ int main(int argc, char **argv)
 	snprintf(base, sizeof(base), "%s/base.json", argv[2]);
 	snprintf(cand, sizeof(cand), "%s/cand.json", argv[2]);
 	test_build(base, cand);
+	test_sides(base, cand);
 	test_tool(argv[1], base, cand);
 	return t_done("counters-cmp");
 }
