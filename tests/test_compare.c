@@ -1095,6 +1095,406 @@ static const char *json_str_at(struct json_object *r, const char *key)
 	return json_object_get_string(v);
 }
 
+/* a file of write_const's shape from a kernel of release rel */
+static void write_const_rel(const char *name, const struct il_sysinfo *si,
+			    uint64_t v, const char *rel)
+{
+	struct il_sysinfo k = *si;
+
+	snprintf(k.release, sizeof(k.release), "%s", rel);
+	write_const(name, &k, v);
+}
+
+/* argv[at..at+n) = files, then "--"; returns the next free index */
+static int side_args(char **argv, int at, char **files, int n, bool dashes)
+{
+	for (int i = 0; i < n; i++)
+		argv[at++] = files[i];
+	if (dashes)
+		argv[at++] = "--";
+	return at;
+}
+
+/*
+ * Three sides and more: every side against the first, a column group a
+ * side, worked out from constant runs (1.00ms, 1.25ms, 0.80ms: the
+ * ratios and changes are exact), and the correction over every side's
+ * test of every row.
+ */
+static void test_nway(const struct il_sysinfo *si, char **base, char **same,
+		      char **shift)
+{
+	char *b[5], *c[5], *d[5], *r[3], *argv[40], *out = NULL, *err = NULL;
+	char name[32];
+	struct json_object *o, *x, *y;
+	int rc, n;
+
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "nb%d.json", i);
+		write_const(name, si, 1000 * US);
+		b[i] = strdup(t_tmp(name));
+		snprintf(name, sizeof(name), "nc%d.json", i);
+		write_const(name, si, 1250 * US);
+		c[i] = strdup(t_tmp(name));
+		snprintf(name, sizeof(name), "nd%d.json", i);
+		write_const(name, si, 800 * US);
+		d[i] = strdup(t_tmp(name));
+	}
+
+	/* the table, digit for digit */
+	n = 0;
+	argv[n++] = (char *)tool;
+	argv[n++] = "-q";
+	argv[n++] = "-s";
+	argv[n++] = "p50,mean";
+	argv[n++] = "-l";
+	argv[n++] = "tip";
+	argv[n++] = "--label=v21";
+	argv[n++] = "-l";
+	argv[n++] = "full";
+	n = side_args(argv, n, b, 5, true);
+	n = side_args(argv, n, c, 5, true);
+	n = side_args(argv, n, d, 5, false);
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(
+		out,
+		"pi-classic/inherit blocked_ns: Median of per-run p50; AMean "
+		"of per-run mean; lower is better\n"
+		"stat        tip (CV)   runs  v21[pct imp](CV)      CI95 pct "
+		"imp       p adj  change  full[pct imp](CV)     CI95 pct imp   "
+		"  "
+		"  p adj  change\n"
+		"----  --------------  -----  --------------------  "
+		"------------"
+		"----  ------  ------  --------------------  ----------------  "
+		"------  ------\n"
+		"p50   1.00ms ( 0.00)  5:5:5  1.25 [-25.00]( 0.00)  [-25.00, "
+		"-25.00]  <0.001  worse   0.80 [ 20.00]( 0.00)  [+20.00, "
+		"+20.00]"
+		"  <0.001  better\n"
+		"mean  1.00ms ( 0.00)  5:5:5  1.25 [-25.00]( 0.00)  [-25.00, "
+		"-25.00]  <0.001  worse   0.80 [ 20.00]( 0.00)  [+20.00, "
+		"+20.00]"
+		"  <0.001  better\n");
+	free(out), free(err);
+
+	/* the closing lines count every side's test of every row */
+	argv[1] = "-s";
+	argv[2] = "p50";
+	argv[3] = "-l";
+	argv[4] = "tip";
+	argv[5] = "-l";
+	argv[6] = "v21";
+	argv[7] = "-l";
+	argv[8] = "full";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "tip:  5 files: ");
+	t_check_contains(out, "full: 5 files: ");
+	t_check_contains(out, "\n1 worse, 1 better, 0 no change, 0 too few "
+			      "runs (Holm correction over 2 tests, every side "
+			      "against the baseline on every row");
+	t_check_contains(out, "kernel             tip                     "
+			      "            v21   ");
+	free(out), free(err);
+
+	/* Markdown: one table, a column group a side */
+	argv[1] = "--stat=p50";
+	argv[2] = "--format=markdown";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "| stat | tip (CV) | runs | v21[pct imp](CV) | "
+			      "CI95 pct imp | p adj | change | "
+			      "full[pct imp](CV) | CI95 pct imp | p adj | "
+			      "change |\n|---|---:|---:|---|---|---:|---|---|"
+			      "---|---:|---|\n");
+	t_check_contains(out, "| p50 | 1.00ms ( 0.00) | 5:5:5 | `1.25 "
+			      "[-25.00]( 0.00)` | [-25.00, -25.00] | <0.001 | "
+			      "**worse** | `0.80 [ 20.00]( 0.00)` | [+20.00, "
+			      "+20.00] | <0.001 | **better** |\n");
+	t_check_contains(out, "| kernel | tip | v21 | full | |\n");
+	free(out), free(err);
+
+	/* JSON: the baseline, then the candidates, each row with each */
+	argv[2] = "--format=json";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	o = json_tokener_parse(out);
+	t_check(o != NULL);
+	t_check_str(json_str_at(json_object_object_get(o, "baseline"), "label"),
+		    "tip");
+	x = json_object_object_get(o, "candidates");
+	t_check_int(json_object_array_length(x), 2);
+	t_check_str(json_str_at(json_object_array_get_idx(x, 1), "label"),
+		    "full");
+	t_check(!json_object_object_get_ex(o, "candidate", NULL));
+	x = json_row(o, "blocked_ns", "p50");
+	t_check(near(json_num_at(x, "baseline", "value_ns"), 1000 * US, 1));
+	y = json_object_object_get(x, "candidates");
+	t_check_int(json_object_array_length(y), 2);
+	t_check_str(json_str_at(json_object_array_get_idx(y, 0), "label"),
+		    "v21");
+	t_check(near(json_object_get_double(json_object_object_get(
+			     json_object_array_get_idx(y, 0), "ratio")),
+		     1.25, 1e-12));
+	t_check_str(json_str_at(json_object_array_get_idx(y, 0), "change"),
+		    "worse");
+	t_check(near(json_object_get_double(json_object_object_get(
+			     json_object_array_get_idx(y, 1), "value_ns")),
+		     800 * US, 1));
+	t_check_str(json_str_at(json_object_array_get_idx(y, 1), "change"),
+		    "better");
+	/* every side's test of every row */
+	t_check_int(
+		json_object_get_int(json_object_object_get(
+			json_object_object_get(o, "settings"), "tested_rows")),
+		2);
+	json_object_put(o);
+	free(out), free(err);
+
+	/*
+	 * The names: without --label, the kernel releases when they tell
+	 * the sides apart, else baseline, cand1, cand2 and a note.
+	 */
+	n = 0;
+	argv[n++] = (char *)tool;
+	argv[n++] = "-s";
+	argv[n++] = "p50";
+	n = side_args(argv, n, b, 2, true);
+	n = side_args(argv, n, c, 2, true);
+	n = side_args(argv, n, d, 2, false);
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "cand1[pct imp](CV)");
+	t_check_contains(out, "stat   baseline (CV)");
+	t_check_contains(out, "note: the sides are named baseline, cand1 and "
+			      "cand2 in the order given");
+	free(out), free(err);
+	write_const_rel("r0.json", si, 1000 * US, "6.18.0-tip");
+	write_const_rel("r1.json", si, 1250 * US, "6.18.0-v21");
+	write_const_rel("r2.json", si, 1250 * US, "6.18.0-tip");
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "r%d.json", i);
+		r[i] = strdup(t_tmp(name));
+	}
+	rc = run(&out, &err, "-s", "p50", r[0], "--", r[1], "--", b[0], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "6.18.0-v21[pct imp](CV)");
+	t_check_contains(out, "6.18.0-test[pct imp](CV)");
+	t_check_contains(out, "6.18.0-tip (CV)");
+	t_check(!strstr(out, "the sides are named"));
+	free(out), free(err);
+	/* two sides of one release: not a name */
+	rc = run(&out, &err, "-s", "p50", r[0], "--", r[1], "--", r[2], NULL);
+	t_check_contains(out, "cand2[pct imp](CV)");
+	t_check_contains(out, "the sides are named");
+	free(out), free(err);
+	/* a side of two releases: not a name either */
+	rc = run(&out, &err, "-s", "p50", r[0], "--", r[1], b[0], "--", b[1],
+		 NULL);
+	t_check_contains(out, "cand1[pct imp](CV)");
+	t_check_contains(out, "release differs between the files of cand1");
+	free(out), free(err);
+	/* unknown is no name: the counters fixtures know no release */
+	{
+		char cb[512], cc[512];
+
+		snprintf(cb, sizeof(cb), "%s/../counters/base.json", data);
+		snprintf(cc, sizeof(cc), "%s/../counters/cand.json", data);
+		rc = run(&out, &err, cb, "--", cc, "--", cb, NULL);
+		/* the wall time of the second side is worse */
+		t_check_int(rc, 1);
+		t_check_contains(out, "the sides are named baseline, cand1 "
+				      "and cand2");
+		t_check_contains(out, "Amean wall  6:6:6  0.1025 (  0.00%)  "
+				      "4.89  0.1325 *-29.27%*  3.78  0.013  "
+				      "worse   0.1025 (  0.00%)  4.89  1.000  "
+				      "no change\n");
+		free(out), free(err);
+		rc = run(&out, &err, cb, "--", cb, "--", cb, NULL);
+		t_check_int(rc, 0);
+		free(out), free(err);
+	}
+
+	/*
+	 * Holm over every side's test: two configurations, two sides 25 %
+	 * slower, the rank test's floor 2/252 on each of the four max rows.
+	 * Four tests make it 4 x 2/252 = 0.0317: no change at alpha 0.03,
+	 * worse at 0.035; two sides alone (two tests, 0.0159) are worse at
+	 * 0.03.
+	 */
+	n = 0;
+	argv[n++] = (char *)tool;
+	argv[n++] = "-s";
+	argv[n++] = "max";
+	argv[n++] = "-t";
+	argv[n++] = "rank";
+	argv[n++] = "--alpha";
+	argv[n++] = "0.03";
+	n = side_args(argv, n, base, 5, true);
+	n = side_args(argv, n, shift, 5, true);
+	n = side_args(argv, n, shift, 5, false);
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 0);
+	t_check_contains(out, "Holm correction over 4 tests");
+	t_check_contains(out, "0.032  no change");
+	t_check(!strstr(out, "  worse"));
+	free(out), free(err);
+	argv[6] = "0.035";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_int((int)t_count(out, "0.032  worse"), 4);
+	free(out), free(err);
+	argv[6] = "0.03";
+	argv[7 + 5 + 1 + 5] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "Holm correction over 2 tested rows");
+	free(out), free(err);
+
+	/* only the last side worse: worse all the same */
+	n = 1;
+	argv[n++] = "-s";
+	argv[n++] = "p50";
+	n = side_args(argv, n, base, 5, true);
+	n = side_args(argv, n, same, 5, true);
+	n = side_args(argv, n, shift, 5, false);
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "1.000  no change  1.25 [-25.");
+	t_check_int((int)t_count(out, "  worse\n"), 2);
+	free(out), free(err);
+	/* better is never a failure */
+	n = 3;
+	n = side_args(argv, n, shift, 5, true);
+	n = side_args(argv, n, shift, 5, true);
+	n = side_args(argv, n, base, 5, false);
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 0);
+	t_check_contains(out, "  better\n");
+	free(out), free(err);
+
+	/*
+	 * A side without a configuration: its cells n/a, the others
+	 * compared, the baseline's value still shown; a configuration no
+	 * baseline has is noted, not compared.
+	 */
+	n = 1;
+	argv[n++] = "-s";
+	argv[n++] = "p50";
+	n = side_args(argv, n, base, 5, true);
+	n = side_args(argv, n, c, 5, true);
+	n = side_args(argv, n, shift, 5, false);
+	argv[n++] = (char *)t_tmp("other.json");
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "note: pi-classic/none not in cand1\n");
+	t_check_contains(out, "note: pi-other/x only in cand2\n");
+	t_check_contains(out, "p50   20.0ms ( 1.18)  5:0:5   n/a [   n/a](  "
+			      "n/a)  -                 -  n/a     1.25 [-24.");
+	t_check_contains(out, "Holm correction over 3 tests");
+	free(out), free(err);
+	/* in JSON: the groups not on every side, and where they are */
+	argv[1] = "--format=json";
+	argv[2] = "--stat=p50";
+	rc = t_run_tool(argv, &out, &err);
+	o = json_tokener_parse(out);
+	x = json_object_object_get(o, "not_in_every_side");
+	t_check_int(json_object_array_length(x), 2);
+	y = json_object_array_get_idx(x, 0);
+	t_check_str(json_str_at(y, "configuration"), "pi-classic/none");
+	t_check_int(json_object_array_length(json_object_object_get(y, "in")),
+		    2);
+	t_check_str(json_object_get_string(json_object_array_get_idx(
+			    json_object_object_get(y, "in"), 1)),
+		    "cand2");
+	json_object_put(o);
+	free(out), free(err);
+
+	/* a side with nothing to compare: 77, as for two */
+	rc = run(&out, &err, "-s", "p50", t_tmp("other.json"), "--", b[0], "--",
+		 c[0], NULL);
+	t_check_int(rc, 77);
+	t_check_contains(err, "nothing to compare");
+	free(out), free(err);
+
+	for (int i = 0; i < 5; i++)
+		free(b[i]), free(c[i]), free(d[i]);
+	for (int i = 0; i < 3; i++)
+		free(r[i]);
+}
+
+/* how the sides are given: every way of getting it wrong is refused */
+static void test_nway_errors(char **base)
+{
+	char *out = NULL, *err = NULL;
+	int rc;
+
+	/* one side only */
+	rc = run(&out, &err, base[0], "--", NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "no candidate files");
+	free(out), free(err);
+	rc = run(&out, &err, "--", base[0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "no baseline files");
+	free(out), free(err);
+	/* an empty side, between two "--" or after the last */
+	rc = run(&out, &err, base[0], "--", "--", base[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "side 2 of 3 has no files");
+	free(out), free(err);
+	rc = run(&out, &err, base[0], "--", base[1], "--", NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "side 3 of 3 has no files");
+	free(out), free(err);
+	rc = run(&out, &err, base[0], "--", base[1], "--", base[2], "--", "--",
+		 NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "side 4 of 5 has no files");
+	free(out), free(err);
+	/* options go before the first "--", whatever follows */
+	rc = run(&out, &err, base[0], "--", base[1], "--", base[2], "-q", NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "options go before '--': '-q'");
+	free(out), free(err);
+	/* --label: one a side, named, no two alike */
+	rc = run(&out, &err, "-l", "a", "-l", "b", base[0], "--", base[1], "--",
+		 base[2], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--label: 3 sides and 2 labels: give one "
+			      "--label a side");
+	free(out), free(err);
+	rc = run(&out, &err, "-l", "a", "-l", "b", "-l", "c", base[0], "--",
+		 base[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "2 sides and 3 labels");
+	free(out), free(err);
+	rc = run(&out, &err, "-l", "a", "-l", "", base[0], base[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--label: side 2: an empty name");
+	free(out), free(err);
+	rc = run(&out, &err, "-l", "a", "-l", "b", "-l", "a", base[0], "--",
+		 base[1], "--", base[2], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--label: 'a' names sides 1 and 3");
+	free(out), free(err);
+	/* two sides named: the names in the headers and notes */
+	rc = run(&out, &err, "-l", "tip", "-l", "v21", "-s", "p50", base[0],
+		 base[1], NULL);
+	t_check_contains(out, "stat     tip     v21  tip[pct imp](CV)");
+	t_check_contains(out, "tip: 1 file: ");
+	t_check_contains(out, "the kernel fingerprints agree");
+	free(out), free(err);
+}
+
 /*
  * Two dl-mbwi results (tests/data/compare, trimmed from two runs of
  * `dl-mbwi basic -d 1s`): the deadline tasks' histograms, those of their
@@ -1223,6 +1623,8 @@ int main(int argc, char **argv)
 	test_escape();
 	test_untrusted(&si);
 	test_sides_once();
+	test_nway(&si, base, same, shift);
+	test_nway_errors(base);
 	test_limits();
 	t_check_man_page(tool, argv[2]);
 	test_mut_statistics();

@@ -183,6 +183,46 @@ static void test_tool(const char *tool, char *base, char *cand)
 	t_check_contains(out, "no change");
 	free(out);
 	free(err);
+
+	/* three sides: a column group a side, a counters row a side */
+	{
+		char *three[] = { (char *)tool, "-q", "-l",   "tip", "-l",
+				  "v21",	"-l", "full", base,  "--",
+				  cand,		"--", base,   NULL };
+		char *md[] = { (char *)tool, "-q", "-f", "markdown", base,
+			       "--",	     cand, "--", cand,	     NULL };
+
+		out = err = NULL;
+		rc = t_run_tool(three, &out, &err);
+		t_check_int(rc, 1);
+		t_check_contains(out, "             runs  tip                 "
+				      "CV  v21                 CV  p adj  "
+				      "change  full                CV  p adj  "
+				      "change\n");
+		t_check_contains(out, "Amean wall  6:6:6  0.1025 (  0.00%)  "
+				      "4.89  0.1325 *-29.27%*  3.78  0.013  "
+				      "worse   0.1025 (  0.00%)  4.89  1.000  "
+				      "no change\n");
+		t_check_contains(out, "Holm correction over the 6 rows of this "
+				      "block, every side against the baseline");
+		t_check_contains(out, "sched-messaging/process-socket  "
+				      "context_switches  full   1000   1000   "
+				      "+0.00%");
+		free(out);
+		free(err);
+		out = err = NULL;
+		rc = t_run_tool(md, &out, &err);
+		t_check_int(rc, 1);
+		t_check_contains(out, "| | runs | baseline | CV | cand1 | CV | "
+				      "p adj | change | cand2 | CV | p adj | "
+				      "change |\n|---|---:|---:|---:|---:|"
+				      "---:|---:|---|---:|---:|---:|---|\n| "
+				      "Amean wall | 6:6:6 |");
+		t_check_contains(out, "| configuration | metric | side | "
+				      "baseline | value |");
+		free(out);
+		free(err);
+	}
 }
 
 int main(int argc, char **argv)
