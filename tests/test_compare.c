@@ -1495,6 +1495,86 @@ static void test_nway_errors(char **base)
 	free(out), free(err);
 }
 
+/* what --by reads of a run: the run, its scenario, its job */
+static void test_run_key(void)
+{
+	static const char doc[] =
+		"{\"scenario\":{\"groups\":4,\"configuration\":\"no\","
+		"\"flag\":true,\"gone\":null},\"job\":{\"text\":\"[global]\\n"
+		"duration = 2s\\n[task high]\\nclass = fifo:30\\n[resource "
+		"M.1]\\nprotocol = none\\n\"},\"runs\":[{\"configuration\":"
+		"\"inherit\",\"reason\":null,\"judge_inputs\":{\"job_text\":"
+		"\"[global]\\nduration = 3s\\n\"}},{\"configuration\":\"x\"}]}";
+	struct json_object *root = json_tokener_parse(doc), *runs, *r0, *r1;
+	const char *v[6];
+	char *val = NULL;
+
+	t_check(root != NULL);
+	if (!root)
+		return;
+	runs = json_object_object_get(root, "runs");
+	r0 = json_object_array_get_idx(runs, 0);
+	r1 = json_object_array_get_idx(runs, 1);
+	/* the run's member first, then the scenario's */
+	t_check_int(il_res_run_key(root, r0, "configuration", &val), 0);
+	t_check_str(val, "inherit");
+	free(val);
+	t_check_int(il_res_run_key(root, r0, "groups", &val), 0);
+	t_check_str(val, "4");
+	free(val);
+	t_check_int(il_res_run_key(root, r0, "flag", &val), 0);
+	t_check_str(val, "true");
+	free(val);
+	/* null is no value */
+	t_check_int(il_res_run_key(root, r0, "reason", &val), -ENOENT);
+	t_check(val == NULL);
+	t_check_int(il_res_run_key(root, r0, "gone", &val), -ENOENT);
+	/* the job as the run ran it, else as the file has it */
+	t_check_int(il_res_run_key(root, r0, "duration", &val), 0);
+	t_check_str(val, "3s");
+	free(val);
+	t_check_int(il_res_run_key(root, r1, "duration", &val), 0);
+	t_check_str(val, "2s");
+	free(val);
+	t_check_int(il_res_run_key(root, r1, "global.duration", &val), 0);
+	t_check_str(val, "2s");
+	free(val);
+	/* SECTION.KEY as --set names it; a name may hold dots */
+	t_check_int(il_res_run_key(root, r1, "high.class", &val), 0);
+	t_check_str(val, "fifo:30");
+	free(val);
+	t_check_int(il_res_run_key(root, r1, "M.1.protocol", &val), 0);
+	t_check_str(val, "none");
+	free(val);
+	t_check_int(il_res_run_key(root, r0, "high.class", &val), -ENOENT);
+	t_check_int(il_res_run_key(root, r1, "low.class", &val), -ENOENT);
+	t_check_int(il_res_run_key(root, r1, "high.prio", &val), -ENOENT);
+	t_check_int(il_res_run_key(root, r1, "class", &val), -ENOENT);
+	json_object_put(root);
+
+	/* by number when every value is one, stable; else as given */
+	v[0] = "16", v[1] = "1", v[2] = "4", v[3] = "1.0", v[4] = "2e0";
+	t_check_int(il_res_by_sort(v, 5), 0);
+	t_check_str(v[0], "1");
+	t_check_str(v[1], "1.0");
+	t_check_str(v[2], "2e0");
+	t_check_str(v[3], "4");
+	t_check_str(v[4], "16");
+	v[0] = "16", v[1] = "2s", v[2] = "4";
+	t_check_int(il_res_by_sort(v, 3), 0);
+	t_check_str(v[0], "16");
+	t_check_str(v[1], "2s");
+	v[0] = "3", v[1] = "", v[2] = "1";
+	il_res_by_sort(v, 3);
+	t_check_str(v[0], "3");
+	v[0] = "3", v[1] = "inf", v[2] = "1";
+	il_res_by_sort(v, 3);
+	t_check_str(v[0], "3");
+	v[0] = "-1", v[1] = "-2";
+	il_res_by_sort(v, 2);
+	t_check_str(v[0], "-2");
+}
+
 /*
  * Two dl-mbwi results (tests/data/compare, trimmed from two runs of
  * `dl-mbwi basic -d 1s`): the deadline tasks' histograms, those of their
@@ -1625,6 +1705,7 @@ int main(int argc, char **argv)
 	test_sides_once();
 	test_nway(&si, base, same, shift);
 	test_nway_errors(base);
+	test_run_key();
 	test_limits();
 	t_check_man_page(tool, argv[2]);
 	test_mut_statistics();

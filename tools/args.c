@@ -82,7 +82,8 @@ int il_res_split_sides(char **ops, int nops, int after, int *counts,
 
 int il_res_load_status(int ret)
 {
-	return ret == -ENOENT || ret == -ENOTDIR ? 2 : 99;
+	/* a key to group by that a run lacks: the option does not fit */
+	return ret == -ENOENT || ret == -ENOTDIR || ret == -ENOKEY ? 2 : 99;
 }
 
 int il_res_load_sides(int argc, char **argv, int first, int nbase, int after,

@@ -78,8 +78,9 @@ int il_res_split_sides(char **ops, int nops, int after, int *counts,
 /*
  * The exit status for a result file il_res_set_load refused with ret: 2
  * when it does not exist (an input error, as a missing job file or
- * profile is in every program), 99 when it exists but cannot be read or
- * is not a valid result.
+ * profile is in every program) or lacks the key to group by (--by does
+ * not fit it), 99 when it exists but cannot be read or is not a valid
+ * result.
  */
 int il_res_load_status(int ret);
 /*
