@@ -1495,6 +1495,52 @@ static void test_nway_errors(char **base)
 	free(out), free(err);
 }
 
+/* write_const's file with a critical section of cs_ns */
+static void write_const_cs(const char *name, const struct il_sysinfo *si,
+			   uint64_t v, uint64_t cs_ns)
+{
+	static struct il_hist h;
+	struct t_run run = {
+		"inherit", NULL, NULL, 1, { { "blocked_ns", &h } }
+	};
+
+	il_hist_init(&h);
+	for (int i = 0; i < 200; i++)
+		il_hist_record(&h, v);
+	t_check_int(
+		t_write_result(t_tmp(name), "pi-classic", si, cs_ns, &run, 1),
+		0);
+}
+
+/* where needle first is in hay, or a number past any */
+static size_t at(const char *hay, const char *needle)
+{
+	const char *p = hay ? strstr(hay, needle) : NULL;
+
+	return p ? (size_t)(p - hay) : (size_t)-1;
+}
+
+/* a job run (invlab-run's shape) whose job sets M's protocol */
+static void write_job(const char *name, const char *protocol,
+		      const char *run_protocol)
+{
+	char text[2048], ji[512] = "";
+
+	if (run_protocol)
+		snprintf(ji, sizeof(ji),
+			 "\"judge_inputs\":{\"job_text\":\"[global]\\nduration "
+			 "= 1s\\n\\n[resource M]\\nprotocol = %s\\n\"},",
+			 run_protocol);
+	snprintf(text, sizeof(text),
+		 "{\"schema_version\":1,\"program\":\"invlab-run\",\"job\":{"
+		 "\"name\":\"pi\",\"text\":\"; a job\\n[global]\\nduration = "
+		 "2s\\n\\n[resource M]\\nprotocol = %s\\n\\n[task high]\\n"
+		 "class = fifo:30\\n\"},\"runs\":[{\"configuration\":\"pi\",%s"
+		 "\"blocked_ns\":{\"count\":1,\"bins\":[[100,1]]}}]}",
+		 protocol, ji);
+	t_check_int(t_write_text(t_tmp(name), text), 0);
+}
+
 /* what --by reads of a run: the run, its scenario, its job */
 static void test_run_key(void)
 {
@@ -1573,6 +1619,201 @@ static void test_run_key(void)
 	v[0] = "-1", v[1] = "-2";
 	il_res_by_sort(v, 2);
 	t_check_str(v[0], "-2");
+}
+
+/*
+ * --by: a sweep, one row a value.  sched-messaging over groups 1, 4 and
+ * 16 (tests/data/compare/sm-*.json, made so: v21 10 % slower at 16
+ * groups, full 10 % faster at 1, six runs each, fully apart), then
+ * pi-classic's cs_ns, then a job's key.
+ */
+static void test_by(const struct il_sysinfo *si, char **base, char **shift)
+{
+	char f[9][512], *argv[40], *out = NULL, *err = NULL;
+	static const char *const kern[] = { "tip", "v21", "full" };
+	static const int order[] = { 16, 1, 4 };
+	char *b[3], *c[3], *j[4];
+	char name[32];
+	struct json_object *o, *x;
+	int rc, n = 0;
+
+	for (int k = 0; k < 3; k++)
+		for (int g = 0; g < 3; g++)
+			snprintf(f[k * 3 + g], sizeof(f[0]),
+				 "%s/sm-%s-g%d.json", data, kern[k], order[g]);
+	argv[n++] = (char *)tool;
+	argv[n++] = "-q";
+	argv[n++] = "--by";
+	argv[n++] = "groups";
+	for (int k = 0; k < 3; k++) {
+		for (int g = 0; g < 3; g++)
+			argv[n++] = f[k * 3 + g];
+		if (k < 2)
+			argv[n++] = "--";
+	}
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	/* in the order of the numbers, not of the files or the strings */
+	t_check_contains(
+		out,
+		"sched-messaging/process-socket wall time (s, AMean over runs, "
+		"lower is better; rank test over runs)\n"
+		"            groups   runs  6.18.0-tip          CV  6.18.0-v21 "
+		"         CV  p adj  change     6.18.0-full         CV  p adj  "
+		"change\n"
+		"----------  ------  -----  ----------------  ----  -----------"
+		"-----  ----  -----  ---------  ----------------  ----  -----  "
+		"---------\n"
+		"Amean wall       1  6:6:6  0.0200 (  0.00%)  1.41  0.0200 (  "
+		"0.00%)  1.41  1.000  no change  0.0180 * 10.00%*  1.57  0.026 "
+		" "
+		"better\n"
+		"Amean wall       4  6:6:6  0.0500 (  0.00%)  0.68  0.0500 (  "
+		"0.00%)  0.68  1.000  no change  0.0500 (  0.00%)  0.68  1.000 "
+		" "
+		"no change\n"
+		"Amean wall      16  6:6:6  0.2000 (  0.00%)  0.71  0.2200 "
+		"*-10.00%*  0.64  0.026  worse      0.2000 (  0.00%)  0.71  "
+		"1.000  no change\n");
+	/* 3 values x 2 metrics x 2 sides; 12 x 2/924 = 0.026 */
+	t_check_contains(out, "Holm correction over the 12 rows of this block");
+	t_check_contains(out,
+			 "sched-messaging/process-socket      16  "
+			 "context_switches  6.18.0-full       16025  16025");
+	free(out), free(err);
+	/* without --by the sweep is one configuration of 18 runs a side */
+	argv[2] = "-s";
+	argv[3] = "p50";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_contains(out, "Amean wall  18:18:18");
+	t_check(!strstr(out, "groups"));
+	free(out), free(err);
+	/* JSON: the key in the settings, each row's value */
+	argv[2] = "--format=json";
+	argv[3] = "--by=groups";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	o = json_tokener_parse(out);
+	t_check_str(json_str_at(json_object_object_get(o, "settings"), "by"),
+		    "groups");
+	x = json_object_array_get_idx(json_object_object_get(o, "counters"), 4);
+	t_check_str(json_str_at(x, "by"), "16");
+	t_check_str(json_str_at(x, "side"), "6.18.0-v21");
+	t_check_str(json_str_at(x, "change"), "worse");
+	json_object_put(o);
+	free(out), free(err);
+	/* two sides: the wall-time table the same, a column of groups */
+	rc = run(&out, &err, "-q", "--by", "groups", f[0], f[1], f[2], "--",
+		 f[3], f[4], f[5], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "Amean wall      16   6:6  0.2000 (  0.00%)  "
+			      "0.71  0.2200 *-10.00%*  0.64  0.013  worse\n");
+	free(out), free(err);
+	/* a value on one side only is no row (and a note) */
+	rc = run(&out, &err, "--by", "groups", f[0], f[1], "--", f[3], f[5],
+		 NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "note: sched-messaging/process-socket groups=1 "
+			      "only in the baseline\n");
+	t_check_contains(out, "note: sched-messaging/process-socket groups=4 "
+			      "only in the candidate\n");
+	t_check(!strstr(out, "Amean wall       1 "));
+	free(out), free(err);
+
+	/*
+	 * Histograms: pi-classic at cs_ns 10ms, 500us and 2ms (in that
+	 * order), the candidate 25 % slower at 2ms only.
+	 */
+	for (int i = 0; i < 3; i++) {
+		static const uint64_t cs[] = { 10 * MS, 500 * US, 2 * MS };
+
+		snprintf(name, sizeof(name), "by-b%d.json", i);
+		write_const_cs(name, si, 1000 * US, cs[i]);
+		b[i] = strdup(t_tmp(name));
+		snprintf(name, sizeof(name), "by-c%d.json", i);
+		write_const_cs(name, si, i == 2 ? 1250 * US : 1000 * US, cs[i]);
+		c[i] = strdup(t_tmp(name));
+	}
+	rc = run(&out, &err, "-s", "p50", "--by", "cs_ns", b[0], b[1], b[2],
+		 "--", c[0], c[1], c[2], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "pi-classic/inherit blocked_ns: Median of "
+			      "per-run p50; lower is better\n"
+			      "stat     cs_ns  baseline  candidate  ");
+	t_check_contains(out, "p50    2000000    1.00ms     1.25ms  1.00 [  "
+			      "0.00](  n/a)  1.25 [-25.00](  n/a)");
+	t_check(at(out, "p50     500000") < at(out, "p50    2000000"));
+	t_check(at(out, "p50    2000000") < at(out, "p50   10000000"));
+	t_check_contains(out, "0 better, 2 no change, 0 too few runs (Holm "
+			      "correction over 3 tested rows");
+	free(out), free(err);
+	/* every statistic, then every value, in a block */
+	rc = run(&out, &err, "-q", "-s", "p50,max", "--by", "cs_ns", b[0], b[1],
+		 b[2], "--", c[0], c[1], c[2], NULL);
+	t_check_contains(out, "blocked_ns: Median of per-run p50, max; lower");
+	t_check(at(out, "p50   10000000") < at(out, "max     500000"));
+	t_check_int((int)t_count(out, "\np50 "), 3);
+	free(out), free(err);
+	rc = run(&out, &err, "--format=json", "-s", "p50", "--by", "cs_ns",
+		 b[0], b[1], b[2], "--", c[0], c[1], c[2], NULL);
+	o = json_tokener_parse(out);
+	x = json_object_array_get_idx(json_object_object_get(o, "comparisons"),
+				      1);
+	t_check_str(json_str_at(x, "by"), "2000000");
+	t_check_str(json_str_at(x, "change"), "worse");
+	json_object_put(o);
+	free(out), free(err);
+
+	/* the plan names the noisiest row's value */
+	rc = run(&out, &err, "--by", "cs_ns", base[0], base[1], base[2], "--",
+		 shift[0], shift[1], shift[2], NULL);
+	t_check_contains(out, "; the noisiest is pi-classic/");
+	t_check_contains(out, " at cs_ns=2000000\n");
+	free(out), free(err);
+
+	/* a job's key, as --set names it: not numbers, so as first seen */
+	write_job("job0.json", "none", NULL);
+	write_job("job1.json", "inherit", NULL);
+	/* the run's own job text wins over the file's */
+	write_job("job2.json", "inherit", "protect");
+	write_job("job3.json", "inherit", NULL);
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "job%d.json", i);
+		j[i] = strdup(t_tmp(name));
+	}
+	rc = run(&out, &err, "-q", "-s", "mean", "--by", "M.protocol", j[0],
+		 j[1], j[2], "--", j[0], j[1], j[2], "--", j[2], j[3], NULL);
+	t_check_int(rc, 0);
+	t_check(at(out, " none ") < at(out, " inherit "));
+	t_check(at(out, " inherit ") < at(out, " protect "));
+	t_check_contains(out, "stat  M.protocol  baseline (CV)");
+	free(out), free(err);
+	/* with the configuration as the key, a block of the scenario */
+	rc = run(&out, &err, "-q", "-s", "mean", "--by", "configuration", j[0],
+		 j[1], "--", j[0], j[1], NULL);
+	t_check_contains(out, "invlab-run blocked_ns: AMean of per-run mean; "
+			      "lower is better\nstat  configuration");
+	free(out), free(err);
+	/* a run without the key is an error, and names its file */
+	rc = run(&out, &err, "--by", "high.prio", j[0], j[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "job0.json: runs[0]: no 'high.prio' for --by");
+	free(out), free(err);
+	rc = run(&out, &err, "--by", "groups", f[0], "--", f[3], "--", j[0],
+		 NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "job0.json: runs[0]: no 'groups' for --by");
+	free(out), free(err);
+	rc = run(&out, &err, "--by", "", j[0], j[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--by: no key given");
+	free(out), free(err);
+
+	for (int i = 0; i < 3; i++)
+		free(b[i]), free(c[i]);
+	for (int i = 0; i < 4; i++)
+		free(j[i]);
 }
 
 /*
@@ -1706,6 +1947,7 @@ int main(int argc, char **argv)
 	test_nway(&si, base, same, shift);
 	test_nway_errors(base);
 	test_run_key();
+	test_by(&si, base, shift);
 	test_limits();
 	t_check_man_page(tool, argv[2]);
 	test_mut_statistics();

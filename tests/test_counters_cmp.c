@@ -117,8 +117,8 @@ static void test_sides(char *base, char *cand)
 	size_t walls = 0;
 
 	opts(&o);
-	t_check_int(il_ctr_cmp_build_sides(paths, nfiles, 3, labels, 1 << 20,
-					   &o, &c, err, sizeof(err)),
+	t_check_int(il_ctr_cmp_build_sides(paths, nfiles, 3, NULL, labels,
+					   1 << 20, &o, &c, err, sizeof(err)),
 		    0);
 	/* three series, each for sides 1 and 2, in side order */
 	t_check_int(c.n, 6);
@@ -144,8 +144,8 @@ static void test_sides(char *base, char *cand)
 	/* the worse side last: worse all the same */
 	paths[1] = base;
 	paths[2] = cand;
-	t_check_int(il_ctr_cmp_build_sides(paths, nfiles, 3, labels, 1 << 20,
-					   &o, &c, err, sizeof(err)),
+	t_check_int(il_ctr_cmp_build_sides(paths, nfiles, 3, NULL, labels,
+					   1 << 20, &o, &c, err, sizeof(err)),
 		    0);
 	t_check_int(c.worse, 1);
 	t_check(c.n > 1 && c.rows[1].side == 2 &&

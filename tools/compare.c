@@ -61,6 +61,7 @@ struct cfg {
 	int format;
 	const char *json;
 	struct il_strlist label;
+	const char *by;
 	const char *metric;
 	const char *stat;
 	int test;
@@ -108,6 +109,16 @@ static const struct il_opt opts[] = {
 		  "candidate; with three sides or more, each side's kernel "
 		  "release when the releases tell the sides apart, else "
 		  "baseline, cand1, cand2, ...)" },
+	{ .name = "by",
+	  .type = IL_OPT_STRING,
+	  .offset = O(by),
+	  .metavar = "KEY",
+	  .help = "rows of a sweep: group each side's runs also by their "
+		  "value of KEY, a member of the run (configuration), of the "
+		  "file's scenario (sched-messaging's groups) or a key of the "
+		  "job as --set names it (M.protocol); a row a value, in "
+		  "numeric order when every value is a number, else as first "
+		  "seen.  A run without KEY is an error naming its file" },
 	{ .name = "metric",
 	  .short_name = 'm',
 	  .type = IL_OPT_STRING,
@@ -204,6 +215,7 @@ static const struct il_opt *const tables[] = { opts, NULL };
 
 struct row {
 	const char *group; /* "pi-classic/inherit", owned by struct cmp */
+	const char *by;	   /* the value of --by, owned by its set; NULL */
 	const char *metric;
 	enum il_res_stat st;
 	/* [nsides - 1]: side k + 1 against the baseline (the first side) */
@@ -225,11 +237,14 @@ struct cmp {
 	size_t nsides;
 	char **files; /* every side's files in turn, nfiles[k] of side k */
 	int *nfiles;
-	char **labels; /* [nsides]: the sides' names */
-	bool labeled;  /* named by --label */
-	bool unnamed;  /* three sides or more, not told apart by release */
-	char **hnorm;  /* [nsides]: "NAME[pct imp](CV)" */
-	char *hbase;   /* "NAME (CV)": the baseline's column, more sides */
+	char **labels;	/* [nsides]: the sides' names */
+	bool labeled;	/* named by --label */
+	bool unnamed;	/* three sides or more, not told apart by release */
+	char **hnorm;	/* [nsides]: "NAME[pct imp](CV)" */
+	char *hbase;	/* "NAME (CV)": the baseline's column, more sides */
+	const char *by; /* --by KEY, NULL: none */
+	const char **values; /* --by: every side's values, in row order */
+	size_t nvalues;
 	enum il_res_stat stats[MAX_STATS];
 	int nstats;
 	char **metrics; /* NULL: all */
@@ -355,84 +370,80 @@ static enum il_res_summary summary_for(const struct cmp *c, const char *metric,
 	return by_metric != IL_RES_SUM_AUTO ? by_metric : all;
 }
 
-/*
- * Compare every statistic of every metric of one group that the baseline
- * and some other side have, in the baseline's order (g[k] is the group
- * of side k, NULL where a side lacks it); a metric on the baseline alone
- * has nothing to compare with, and rows where no side has a value are
- * left out too.
- */
-static int compare_group(struct cmp *c, const struct il_res_group *const *g,
-			 const char *label)
+/* --by is the configuration: a block is a scenario, a row each value */
+static bool by_configuration(const struct cmp *c)
 {
-	const struct il_res_group *gb = g[0];
-	size_t nc = ncand(c);
-	const struct il_res_metric **mc = calloc(nc, sizeof(*mc));
+	return c->by && !strcmp(c->by, "configuration");
+}
 
-	if (!mc)
-		return -ENOMEM;
-	for (size_t m = 0; m < gb->nmetrics; m++) {
-		const char *name = gb->metrics[m].name;
-		const struct il_res_metric *mb = &gb->metrics[m];
-		bool first = true, any = false, rate = mb->rate;
+/* groups a and b are rows of one block (with --by, of one sweep) */
+static bool same_block(const struct cmp *c, const struct il_res_group *a,
+		       const struct il_res_group *b)
+{
+	return !strcmp(a->scenario, b->scenario) &&
+	       (by_configuration(c) ||
+		!strcmp(a->configuration, b->configuration));
+}
 
-		for (size_t k = 0; k < nc; k++) {
-			mc[k] = il_res_group_metric(g[k + 1], name);
-			any = any || mc[k];
-			rate = rate || (mc[k] && mc[k]->rate);
-		}
-		if (!any || !metric_wanted(c, name))
-			continue;
-		for (int s = 0; s < c->nstats; s++) {
-			struct il_res_cmp_opts o = c->o;
-			struct il_res_cmp *r;
-			bool value = false;
+/* "pi-classic/inherit", "sched-messaging/process-socket groups=4" */
+static void group_label(const struct cmp *c, const struct il_res_group *g,
+			bool value, char *buf, size_t len)
+{
+	if (by_configuration(c))
+		snprintf(buf, len, "%s", g->scenario);
+	else
+		snprintf(buf, len, "%s/%s", g->scenario, g->configuration);
+	if (value && g->by) {
+		size_t n = strlen(buf);
 
-			/* of a count, only the mean (the rate) means anything
-			 */
-			if (rate && c->stats[s] != IL_RES_MEAN)
-				continue;
-			r = calloc(nc, sizeof(*r));
-			if (!r) {
-				free(mc);
-				return -ENOMEM;
-			}
-			o.summary = summary_for(c, name, c->stats[s]);
-			for (size_t k = 0; k < nc; k++) {
-				il_res_compare(mb, mc[k], c->stats[s], &o,
-					       &r[k]);
-				value = value || !isnan(r[k].base) ||
-					!isnan(r[k].cand);
-			}
-			if (!value) {
-				free(r);
-				continue;
-			}
-			if (add_row(c, label, name, c->stats[s], r)) {
-				free(r);
-				free(mc);
-				return -ENOMEM;
-			}
-			c->rows[c->nrows - 1].rate = rate;
-			c->rows[c->nrows - 1].first_of_metric = first;
-			first = false;
-		}
+		snprintf(buf + n, len - n, " %s=%s", c->by, g->by);
 	}
-	free(mc);
-	return 0;
+}
+
+/* where value v comes in the sweep's rows */
+static size_t value_rank(const struct cmp *c, const char *v)
+{
+	for (size_t i = 0; v && i < c->nvalues; i++)
+		if (!strcmp(c->values[i], v))
+			return i;
+	return c->nvalues;
+}
+
+/*
+ * The values of --by on every side, the baseline's first, in the order
+ * of the rows (il_res_by_sort).  0 or -ENOMEM.
+ */
+static int collect_values(struct cmp *c)
+{
+	size_t cap = 0;
+
+	for (size_t k = 0; k < c->nsides; k++)
+		cap += c->sides[k].ngroups;
+	c->values = calloc(cap + 1, sizeof(*c->values));
+	if (!c->values)
+		return -ENOMEM;
+	for (size_t k = 0; k < c->nsides; k++)
+		for (size_t i = 0; i < c->sides[k].ngroups; i++) {
+			const char *v = c->sides[k].groups[i].by;
+
+			if (v && value_rank(c, v) == c->nvalues)
+				c->values[c->nvalues++] = v;
+		}
+	return il_res_by_sort(c->values, c->nvalues);
 }
 
 /* a group that some side lacks, with where it is */
-static int add_missing(struct cmp *c, const char *label,
-		       const struct il_res_group *g)
+static int add_missing(struct cmp *c, const struct il_res_group *g)
 {
 	struct missing *nm = realloc(c->miss, (c->nmiss + 1) * sizeof(*nm));
 	struct missing *m;
+	char label[512];
 
 	if (!nm)
 		return -ENOMEM;
 	c->miss = nm;
 	m = &c->miss[c->nmiss];
+	group_label(c, g, true, label, sizeof(label));
 	m->group = strdup(label);
 	m->in = calloc(c->nsides, sizeof(*m->in));
 	if (!m->group || !m->in) {
@@ -441,41 +452,189 @@ static int add_missing(struct cmp *c, const char *label,
 		return -ENOMEM;
 	}
 	for (size_t k = 0; k < c->nsides; k++)
-		m->in[k] = il_res_set_find(&c->sides[k], g->scenario,
-					   g->configuration, 0) != NULL;
+		m->in[k] =
+			il_res_set_find_by(&c->sides[k], g->scenario,
+					   g->configuration, g->by, 0) != NULL;
 	c->nmiss++;
 	return 0;
 }
 
-static int build(struct cmp *c)
+/* the metrics of the groups gs[0..n) (NULL ones left out), in order */
+static const char **block_metrics(const struct il_res_group *const *gs,
+				  size_t n, size_t ns, size_t *count)
+{
+	const char **names;
+	size_t cap = 1;
+
+	*count = 0;
+	for (size_t j = 0; j < n; j++)
+		cap += gs[j * ns] ? gs[j * ns]->nmetrics : 0;
+	names = calloc(cap, sizeof(*names));
+	if (!names)
+		return NULL;
+	for (size_t j = 0; j < n; j++) {
+		const struct il_res_group *g = gs[j * ns];
+
+		for (size_t m = 0; g && m < g->nmetrics; m++) {
+			size_t i = 0;
+
+			while (i < *count &&
+			       strcmp(names[i], g->metrics[m].name))
+				i++;
+			if (i == *count)
+				names[(*count)++] = g->metrics[m].name;
+		}
+	}
+	return names;
+}
+
+/*
+ * The row of one statistic of one metric of one value's groups g (g[k]
+ * of side k, NULL where a side lacks it): every side compared with the
+ * baseline.  A metric on the baseline alone has nothing to compare with,
+ * and a row where no side has a value is left out too.  *first: the
+ * next row starts the block of its metric.
+ */
+static int compare_row(struct cmp *c, const struct il_res_group *const *g,
+		       const char *name, enum il_res_stat st, const char *label,
+		       bool *first)
+{
+	const struct il_res_metric *mb = il_res_group_metric(g[0], name);
+	size_t nc = ncand(c);
+	const struct il_res_metric **mc = calloc(nc, sizeof(*mc));
+	struct il_res_cmp_opts o = c->o;
+	struct il_res_cmp *r = NULL;
+	bool any = false, value = false, rate = mb && mb->rate;
+	int ret = 0;
+
+	if (!mc)
+		return -ENOMEM;
+	for (size_t k = 0; mb && k < nc; k++) {
+		mc[k] = il_res_group_metric(g[k + 1], name);
+		any = any || mc[k];
+		rate = rate || (mc[k] && mc[k]->rate);
+	}
+	/* of a count, only the mean (the rate) means anything */
+	if (!any || (rate && st != IL_RES_MEAN))
+		goto out;
+	r = calloc(nc, sizeof(*r));
+	if (!r) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	o.summary = summary_for(c, name, st);
+	for (size_t k = 0; k < nc; k++) {
+		il_res_compare(mb, mc[k], st, &o, &r[k]);
+		value = value || !isnan(r[k].base) || !isnan(r[k].cand);
+	}
+	if (!value)
+		goto out;
+	ret = add_row(c, label, name, st, r);
+	if (ret)
+		goto out;
+	c->rows[c->nrows - 1].by = g[0]->by;
+	c->rows[c->nrows - 1].rate = rate;
+	c->rows[c->nrows - 1].first_of_metric = *first;
+	*first = false;
+	r = NULL;
+out:
+	free(r);
+	free(mc);
+	return ret;
+}
+
+/*
+ * One block: the baseline's group g0 and, with --by, every group of its
+ * sweep, in the order of their values; the same groups of the other
+ * sides.  Rows by metric, then statistic, then value.
+ */
+static int build_block(struct cmp *c, const struct il_res_group *g0)
 {
 	const struct il_res_set *b = &c->sides[0];
-	const struct il_res_group **g = calloc(c->nsides, sizeof(*g));
+	size_t ns = c->nsides, n = 0, nm = 0, live = 0, before = c->nrows;
+	const struct il_res_group **g =
+		calloc(ns * (b->ngroups + 1), sizeof(*g));
+	const char **names = NULL;
 	char label[512];
 	int ret = 0;
 
 	if (!g)
 		return -ENOMEM;
-	for (size_t i = 0; i < b->ngroups && !ret; i++) {
-		size_t before = c->nrows, found = 0;
+	/* the block's baseline groups: g[j * ns] for value j */
+	for (size_t i = 0; i < b->ngroups; i++)
+		if (&b->groups[i] == g0 ||
+		    (c->by && same_block(c, &b->groups[i], g0)))
+			g[n++ * ns] = &b->groups[i];
+	for (size_t j = 1; j < n; j++)
+		for (size_t x = j;
+		     x > 0 && value_rank(c, g[x * ns]->by) <
+				      value_rank(c, g[(x - 1) * ns]->by);
+		     x--) {
+			const struct il_res_group *t = g[x * ns];
 
-		g[0] = &b->groups[i];
-		snprintf(label, sizeof(label), "%s/%s", g[0]->scenario,
-			 g[0]->configuration);
-		for (size_t k = 1; k < c->nsides; k++) {
-			g[k] = il_res_set_find(&c->sides[k], g[0]->scenario,
-					       g[0]->configuration, 0);
-			found += g[k] != NULL;
+			g[x * ns] = g[(x - 1) * ns];
+			g[(x - 1) * ns] = t;
 		}
-		if (found < ncand(c))
-			ret = add_missing(c, label, g[0]);
-		if (ret || !found)
+	/* each value's group on the other sides */
+	for (size_t j = 0; j < n && !ret; j++) {
+		const struct il_res_group *gb = g[j * ns];
+		size_t found = 0;
+
+		for (size_t k = 1; k < ns; k++) {
+			g[j * ns + k] = il_res_set_find_by(
+				&c->sides[k], gb->scenario, gb->configuration,
+				gb->by, 0);
+			found += g[j * ns + k] != NULL;
+		}
+		if (found < ns - 1)
+			ret = add_missing(c, gb);
+		/* on the baseline alone: nothing to compare it with */
+		if (!found)
+			g[j * ns] = NULL;
+		live += found > 0;
+	}
+	if (ret || !live)
+		goto out;
+	group_label(c, g0, false, label, sizeof(label));
+	ret = push_str(&c->names, &c->nnames, label);
+	names = ret ? NULL : block_metrics(g, n, ns, &nm);
+	if (!ret && !names)
+		ret = -ENOMEM;
+	for (size_t m = 0; m < nm && !ret; m++) {
+		bool first = true;
+
+		if (!metric_wanted(c, names[m]))
 			continue;
-		ret = push_str(&c->names, &c->nnames, label);
-		if (!ret)
-			ret = compare_group(c, g, c->names[c->nnames - 1]);
-		if (!ret && c->nrows > before)
-			c->rows[before].first_of_group = true;
+		for (int s = 0; s < c->nstats && !ret; s++)
+			for (size_t j = 0; j < n && !ret; j++)
+				if (g[j * ns])
+					ret = compare_row(
+						c, &g[j * ns], names[m],
+						c->stats[s],
+						c->names[c->nnames - 1],
+						&first);
+	}
+	if (!ret && c->nrows > before)
+		c->rows[before].first_of_group = true;
+out:
+	free(names);
+	free(g);
+	return ret;
+}
+
+static int build(struct cmp *c)
+{
+	const struct il_res_set *b = &c->sides[0];
+	int ret = c->by ? collect_values(c) : 0;
+
+	for (size_t i = 0; i < b->ngroups && !ret; i++) {
+		bool done = false;
+
+		/* a sweep is one block, made at its first group */
+		for (size_t j = 0; c->by && j < i && !done; j++)
+			done = same_block(c, &b->groups[j], &b->groups[i]);
+		if (!done)
+			ret = build_block(c, &b->groups[i]);
 	}
 	/* the groups of the other sides that the baseline lacks, each once */
 	for (size_t k = 1; k < c->nsides && !ret; k++) {
@@ -483,21 +642,16 @@ static int build(struct cmp *c)
 
 		for (size_t i = 0; i < s->ngroups && !ret; i++) {
 			const struct il_res_group *gk = &s->groups[i];
-			bool seen = il_res_set_find(b, gk->scenario,
-						    gk->configuration, 0);
+			bool seen = false;
 
-			for (size_t j = 1; j < k && !seen; j++)
-				seen = il_res_set_find(&c->sides[j],
-						       gk->scenario,
-						       gk->configuration, 0);
-			if (seen)
-				continue;
-			snprintf(label, sizeof(label), "%s/%s", gk->scenario,
-				 gk->configuration);
-			ret = add_missing(c, label, gk);
+			for (size_t j = 0; j < k && !seen; j++)
+				seen = il_res_set_find_by(
+					&c->sides[j], gk->scenario,
+					gk->configuration, gk->by, 0);
+			if (!seen)
+				ret = add_missing(c, gk);
 		}
 	}
-	free(g);
 	return ret;
 }
 
@@ -968,7 +1122,16 @@ static void block_header(const struct cmp *c, size_t i, size_t end, char *buf,
 		bool first = true;
 
 		for (size_t r = i; r < end && used < len; r++) {
+			bool again = false;
+
 			if (row_base(c, &c->rows[r])->summary != order[k])
+				continue;
+			/* a sweep has a row of each statistic a value */
+			for (size_t q = i; q < r && !again; q++)
+				again = c->rows[q].st == c->rows[r].st &&
+					row_base(c, &c->rows[q])->summary ==
+						order[k];
+			if (again)
 				continue;
 			used += (size_t)snprintf(
 				buf + used, len - used, "%s%s%s",
@@ -1062,11 +1225,13 @@ static void print_summary(FILE *f, const struct cmp *c, bool md)
 		fprintf(f,
 			"%splan: %zu runs a side would detect a %g%% change on "
 			"every row with runs (80%% power, %s over %zu %s); "
-			"the noisiest is %s %s %s%s%s\n",
+			"the noisiest is %s %s %s%s%s%s%s%s%s\n",
 			md ? "\n" : "", n, c->plan,
 			il_res_correction_name(c->o.correction), c->family,
 			nway(c) ? "tests" : "rows", c->rows[worst].group,
 			c->rows[worst].metric, row_stat(&c->rows[worst]),
+			c->by ? " at " : "", c->by ? c->by : "",
+			c->by ? "=" : "", c->by ? c->rows[worst].by : "",
 			nway(c) ? " against " : "",
 			nway(c) ? c->labels[side] : "");
 	else
@@ -1182,6 +1347,8 @@ static void print_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
 
 	il_table_init(&t);
 	il_table_col(&t, "stat", false);
+	if (c->by)
+		il_table_col(&t, c->by, true);
 	il_table_col(&t, c->labels[0], true);
 	il_table_col(&t, c->labels[1], true);
 	il_table_col(&t, c->labeled ? c->hnorm[0] : "base[pct imp](CV)", false);
@@ -1199,6 +1366,8 @@ static void print_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
 		base_norm(c, r, nb, sizeof(nb));
 		row_cells(c, r, 0, nc, p, pa, ci, mde, sizeof(nb));
 		il_table_cell(&t, "%s", row_stat(r));
+		if (c->by)
+			il_table_cell(&t, "%s", r->by);
 		il_table_cell(&t, "%s",
 			      fmt_value(vb, sizeof(vb), r, r->c[0].base));
 		il_table_cell(&t, "%s",
@@ -1218,7 +1387,7 @@ static void print_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
 }
 
 /* the columns of a block with more sides: fixed, then these a side */
-#define NWAY_FIXED_COLS 3 /* stat, the baseline (CV), runs */
+#define NWAY_FIXED_COLS 4 /* stat, --by's value, the baseline (CV), runs */
 #define NWAY_SIDE_COLS	4 /* [pct imp](CV), CI95, p adj, change */
 #define NWAY_SIDES	((IL_TABLE_MAX_COLS - NWAY_FIXED_COLS) / NWAY_SIDE_COLS)
 
@@ -1238,6 +1407,8 @@ static void print_block_nway(FILE *f, const struct cmp *c, size_t i0,
 
 		il_table_init(&t);
 		il_table_col(&t, "stat", false);
+		if (c->by)
+			il_table_col(&t, c->by, true);
 		il_table_col(&t, c->hbase, true);
 		il_table_col(&t, "runs", true);
 		for (size_t k = k0; k < k1; k++) {
@@ -1252,6 +1423,8 @@ static void print_block_nway(FILE *f, const struct cmp *c, size_t i0,
 			base_cell(c, r, b, sizeof(b));
 			runs_cell(c, r, k0, k1, runs, sizeof(runs));
 			il_table_cell(&t, "%s", row_stat(r));
+			if (c->by)
+				il_table_cell(&t, "%s", r->by);
 			il_table_cell(&t, "%s", b);
 			il_table_cell(&t, "%s", runs);
 			for (size_t k = k0; k < k1; k++) {
@@ -1367,13 +1540,17 @@ static void md_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
 	char nb[64], nc[64], vb[24], vc[24], p[64], pa[64], ci[64], mde[64];
 	char runs[32], chb[32];
 
-	if (c->labeled) {
+	if (c->labeled || c->by) {
 		fputc('|', f);
 		md_cell(f, "stat", false);
+		if (c->by)
+			md_cell(f, c->by, false);
 		md_cell(f, c->labels[0], false);
 		md_cell(f, c->labels[1], false);
-		md_cell(f, c->hnorm[0], false);
-		md_cell(f, c->hnorm[1], false);
+		md_cell(f, c->labeled ? c->hnorm[0] : "base [pct imp](CV)",
+			false);
+		md_cell(f, c->labeled ? c->hnorm[1] : "cand [pct imp](CV)",
+			false);
 		fprintf(f, " CI95 pct imp | runs | p | p adj | test | detects "
 			   "| change |\n");
 	} else {
@@ -1381,8 +1558,10 @@ static void md_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
 			   "| cand [pct imp](CV) | CI95 pct imp | runs | p | "
 			   "p adj | test | detects | change |\n");
 	}
-	fprintf(f, "|---|---:|---:|---|---|---|---:|---:|---:|---|---:|"
-		   "---|\n");
+	fprintf(f,
+		"|---|%s---:|---:|---|---|---|---:|---:|---:|---|---:|"
+		"---|\n",
+		c->by ? "---:|" : "");
 	for (; i < end; i++) {
 		const struct row *r = &c->rows[i];
 
@@ -1392,6 +1571,8 @@ static void md_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
 			 r->c[0].sc.n);
 		fputc('|', f);
 		md_cell(f, row_stat(r), false);
+		if (c->by)
+			md_cell(f, r->by, false);
 		md_cell(f, fmt_value(vb, sizeof(vb), r, r->c[0].base), false);
 		md_cell(f, fmt_value(vc, sizeof(vc), r, r->c[0].cand), false);
 		md_cell(f, nb, true);
@@ -1414,13 +1595,15 @@ static void md_block_nway(FILE *f, const struct cmp *c, size_t i, size_t end)
 
 	fputc('|', f);
 	md_cell(f, "stat", false);
+	if (c->by)
+		md_cell(f, c->by, false);
 	md_cell(f, c->hbase, false);
 	md_cell(f, "runs", false);
 	for (size_t k = 1; k < c->nsides; k++) {
 		md_cell(f, c->hnorm[k], false);
 		fputs(" CI95 pct imp | p adj | change |", f);
 	}
-	fputs("\n|---|---:|---:|", f);
+	fputs(c->by ? "\n|---|---:|---:|---:|" : "\n|---|---:|---:|", f);
 	for (size_t k = 1; k < c->nsides; k++)
 		fputs("---|---|---:|---|", f);
 	fputc('\n', f);
@@ -1431,6 +1614,8 @@ static void md_block_nway(FILE *f, const struct cmp *c, size_t i, size_t end)
 		runs_cell(c, r, 0, ncand(c), runs, sizeof(runs));
 		fputc('|', f);
 		md_cell(f, row_stat(r), false);
+		if (c->by)
+			md_cell(f, r->by, false);
 		md_cell(f, b, false);
 		md_cell(f, runs, false);
 		for (size_t k = 0; k < ncand(c); k++) {
@@ -1610,6 +1795,8 @@ static void json_rows(struct il_json *j, const struct cmp *c)
 		il_json_str(j, "configuration", r->group);
 		il_json_str(j, "metric", r->metric);
 		il_json_str(j, "stat", row_stat(r));
+		if (c->by)
+			il_json_str(j, "by", r->by);
 		il_json_begin_object(j, "baseline");
 		json_value(j, r, b->base, &b->sb);
 		il_json_end_object(j);
@@ -1694,6 +1881,8 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 	il_json_uint(&j, "resamples", c->o.resamples);
 	il_json_str(&j, "distributions", il_res_dist_backend());
 	il_json_str(&j, "better", "lower, higher for throughput");
+	if (c->by)
+		il_json_str(&j, "by", c->by);
 	il_json_end_object(&j);
 	json_side(&j, "baseline", &c->sides[0],
 		  c->labeled || nway(c) ? c->labels[0] : NULL);
@@ -1796,6 +1985,11 @@ static int parse_lists(struct cmp *c, char *err, size_t len)
 	c->plan = a;
 	if (cfg->summary && parse_summary(c, err, len))
 		return -EINVAL;
+	if (cfg->by && !cfg->by[0]) {
+		snprintf(err, len, "--by: no key given (e.g. groups)");
+		return -EINVAL;
+	}
+	c->by = cfg->by;
 
 	copy = strdup(cfg->stat);
 	if (!copy)
@@ -1988,6 +2182,7 @@ static void free_cmp(struct cmp *c)
 		free(c->hnorm[k]);
 	free(c->hnorm);
 	free(c->hbase);
+	free(c->values);
 	for (int i = 0; i < c->nmetrics; i++)
 		free(c->metrics[i]);
 	free(c->metrics);
@@ -2058,6 +2253,7 @@ static int load_sides(struct cmp *c, char *err, size_t len)
 	for (size_t k = 0; k < c->nsides; k++) {
 		il_res_set_init(&c->sides[k], false);
 		c->sides[k].max_input = c->cfg->max_input;
+		c->sides[k].by = c->by;
 	}
 	for (size_t k = 0; k < c->nsides; k++)
 		for (int i = 0; i < c->nfiles[k]; i++, p++) {
@@ -2179,14 +2375,14 @@ int main(int argc, char **argv)
 		return 99;
 	}
 	/* the counters and wall times of the same files (counters-cmp.h) */
-	if (il_ctr_cmp_build_sides(
-		    c.files, c.nfiles, (int)c.nsides,
-		    c.labeled || nway(&c) ? (const char *const *)c.labels
-					  : NULL,
-		    cfg.max_input, &c.o, &c.ctr, err, sizeof(err))) {
+	ret = il_ctr_cmp_build_sides(
+		c.files, c.nfiles, (int)c.nsides, c.by,
+		c.labeled || nway(&c) ? (const char *const *)c.labels : NULL,
+		cfg.max_input, &c.o, &c.ctr, err, sizeof(err));
+	if (ret) {
 		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);
-		return 99;
+		return ret == -ENOKEY ? 2 : 99;
 	}
 	for (size_t i = 0; i < c.nrows; i++)
 		for (size_t k = 0; k < ncand(&c); k++)

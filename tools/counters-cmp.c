@@ -23,6 +23,7 @@
 
 struct series {
 	char *group, *metric;
+	char *by; /* the runs' value of --by's KEY; NULL: none */
 	double *v;
 	size_t n, cap;
 };
@@ -32,14 +33,21 @@ struct side {
 	size_t n, cap, nvalues;
 };
 
+/* two values of a key, NULL for none */
+static bool same_value(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
 static struct series *series_get(struct side *sd, const char *group,
-				 const char *metric)
+				 const char *by, const char *metric)
 {
 	struct series *s;
 
 	for (size_t i = 0; i < sd->n; i++)
 		if (!strcmp(sd->s[i].group, group) &&
-		    !strcmp(sd->s[i].metric, metric))
+		    !strcmp(sd->s[i].metric, metric) &&
+		    same_value(sd->s[i].by, by))
 			return &sd->s[i];
 	if (sd->n == sd->cap) {
 		size_t cap = sd->cap ? 2 * sd->cap : 16;
@@ -54,23 +62,25 @@ static struct series *series_get(struct side *sd, const char *group,
 	memset(s, 0, sizeof(*s));
 	s->group = strdup(group);
 	s->metric = strdup(metric);
-	if (!s->group || !s->metric) {
+	s->by = by ? strdup(by) : NULL;
+	if (!s->group || !s->metric || (by && !s->by)) {
 		free(s->group);
 		free(s->metric);
+		free(s->by);
 		return NULL;
 	}
 	sd->n++;
 	return s;
 }
 
-static int add_value(struct side *sd, const char *group, const char *metric,
-		     double v)
+static int add_value(struct side *sd, const char *group, const char *by,
+		     const char *metric, double v)
 {
 	struct series *s;
 
 	if (sd->nvalues >= MAX_VALUES)
 		return -E2BIG;
-	s = series_get(sd, group, metric);
+	s = series_get(sd, group, by, metric);
 	if (!s)
 		return -ENOMEM;
 	if (s->n == s->cap) {
@@ -92,6 +102,7 @@ static void side_free(struct side *sd)
 	for (size_t i = 0; i < sd->n; i++) {
 		free(sd->s[i].group);
 		free(sd->s[i].metric);
+		free(sd->s[i].by);
 		free(sd->s[i].v);
 	}
 	free(sd->s);
@@ -111,12 +122,22 @@ static bool is_number(struct json_object *o)
 	       json_object_is_type(o, json_type_double);
 }
 
+/* What one file's runs are read with. */
+struct file {
+	struct json_object *root;
+	const char *path;
+	const char *scenario;
+	const char *by; /* --by's KEY, NULL: none */
+	char *err;
+	size_t len;
+};
+
 /* one run's values into the side */
-static int add_run(struct side *sd, const char *scenario,
+static int add_run(struct side *sd, const struct file *f, size_t i,
 		   struct json_object *run)
 {
 	struct json_object *c, *ctr, *o;
-	char *group = NULL, *conf, *key;
+	char *group = NULL, *conf, *key, *by = NULL;
 	int ret = 0;
 
 	if (!json_object_object_get_ex(run, "configuration", &c) ||
@@ -128,20 +149,39 @@ static int add_run(struct side *sd, const char *scenario,
 	    json_object_is_type(o, json_type_boolean) &&
 	    !json_object_get_boolean(o))
 		return 0;
+	if (f->by) {
+		ret = il_res_run_key(f->root, run, f->by, &by);
+		if (ret == -ENOENT) {
+			snprintf(f->err, f->len,
+				 "%s: runs[%zu]: no '%s' for --by", f->path, i,
+				 f->by);
+			return -ENOKEY;
+		}
+		if (ret)
+			return ret;
+	}
 	conf = esc(c);
-	if (!conf)
+	if (!conf) {
+		free(by);
 		return -ENOMEM;
-	if (asprintf(&group, "%s/%s", scenario, conf) < 0)
+	}
+	/* the configuration as the key: a row each, in one table */
+	if (f->by && !strcmp(f->by, "configuration"))
+		group = strdup(f->scenario);
+	else if (asprintf(&group, "%s/%s", f->scenario, conf) < 0)
 		group = NULL;
 	free(conf);
-	if (!group)
+	if (!group) {
+		free(by);
 		return -ENOMEM;
+	}
 	if (json_object_object_get_ex(run, "wall_ns", &o) && is_number(o))
-		ret = add_value(sd, group, "wall_ns",
+		ret = add_value(sd, group, by, "wall_ns",
 				json_object_get_double(o));
 	if (ret || !json_object_object_get_ex(run, "counters", &ctr) ||
 	    !json_object_is_type(ctr, json_type_object)) {
 		free(group);
+		free(by);
 		return ret;
 	}
 	json_object_object_foreach(ctr, k, val)
@@ -149,7 +189,7 @@ static int add_run(struct side *sd, const char *scenario,
 		if (!is_number(val))
 			continue; /* "not supported", the fallback lists */
 		key = il_res_escape(k, strlen(k));
-		ret = key ? add_value(sd, group, key,
+		ret = key ? add_value(sd, group, by, key,
 				      json_object_get_double(val))
 			  : -ENOMEM;
 		free(key);
@@ -157,11 +197,12 @@ static int add_run(struct side *sd, const char *scenario,
 			break;
 	}
 	free(group);
+	free(by);
 	return ret;
 }
 
-static int load_file(struct side *sd, const char *path, uint64_t max, char *err,
-		     size_t len)
+static int load_file(struct side *sd, const char *path, const char *by,
+		     uint64_t max, char *err, size_t len)
 {
 	struct json_object *root, *o, *sc, *runs;
 	char *program = NULL, *name = NULL, *scenario = NULL;
@@ -189,15 +230,23 @@ static int load_file(struct side *sd, const char *path, uint64_t max, char *err,
 		goto out;
 	}
 	if (json_object_object_get_ex(root, "runs", &runs) &&
-	    json_object_is_type(runs, json_type_array))
+	    json_object_is_type(runs, json_type_array)) {
+		struct file f = { .root = root,
+				  .path = path,
+				  .scenario = scenario,
+				  .by = by,
+				  .err = err,
+				  .len = len };
+
 		for (size_t i = 0; i < json_object_array_length(runs) && !ret;
 		     i++) {
 			struct json_object *run =
 				json_object_array_get_idx(runs, i);
 
 			if (json_object_is_type(run, json_type_object))
-				ret = add_run(sd, scenario, run);
+				ret = add_run(sd, &f, i, run);
 		}
+	}
 	if (ret == -E2BIG)
 		snprintf(err, len, "counters: more than %d values a side",
 			 MAX_VALUES);
@@ -249,7 +298,8 @@ static const struct series *series_find(const struct side *sd,
 {
 	for (size_t k = 0; k < sd->n; k++)
 		if (!strcmp(sd->s[k].group, like->group) &&
-		    !strcmp(sd->s[k].metric, like->metric))
+		    !strcmp(sd->s[k].metric, like->metric) &&
+		    same_value(sd->s[k].by, like->by))
 			return &sd->s[k];
 	return NULL;
 }
@@ -272,9 +322,11 @@ static int add_row(struct il_ctr_cmp *out, const struct series *b,
 	memset(r, 0, sizeof(*r));
 	r->group = strdup(b->group);
 	r->metric = strdup(b->metric);
-	if (!r->group || !r->metric) {
+	r->by = b->by ? strdup(b->by) : NULL;
+	if (!r->group || !r->metric || (b->by && !r->by)) {
 		free(r->group);
 		free(r->metric);
+		free(r->by);
 		return -ENOMEM;
 	}
 	r->side = side;
@@ -284,19 +336,100 @@ static int add_row(struct il_ctr_cmp *out, const struct series *b,
 	return 0;
 }
 
+/* a row and where it goes in a sweep: configuration, metric, value */
+struct row_order {
+	struct il_ctr_row r;
+	size_t group, metric, value, at;
+};
+
+static int order_cmp(const void *a, const void *b)
+{
+	const struct row_order *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->metric != y->metric)
+		return x->metric < y->metric ? -1 : 1;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/*
+ * With --by, the rows of a sweep together: by configuration and metric
+ * as the baseline has them first, then by value in the order of
+ * il_res_by_sort over every side's values.  0 or -ENOMEM.
+ */
+static int sort_sweep(struct il_ctr_cmp *out, const struct side *sd, int nsides)
+{
+	const char **vals;
+	struct row_order *o;
+	size_t cap = 1, nv = 0;
+
+	for (int k = 0; k < nsides; k++)
+		cap += sd[k].n;
+	vals = calloc(cap, sizeof(*vals));
+	o = calloc(out->n + 1, sizeof(*o));
+	if (!vals || !o) {
+		free(vals);
+		free(o);
+		return -ENOMEM;
+	}
+	for (int k = 0; k < nsides; k++)
+		for (size_t i = 0; i < sd[k].n; i++) {
+			size_t j = 0;
+
+			while (j < nv && !same_value(vals[j], sd[k].s[i].by))
+				j++;
+			if (j == nv && sd[k].s[i].by)
+				vals[nv++] = sd[k].s[i].by;
+		}
+	if (il_res_by_sort(vals, nv)) {
+		free(vals);
+		free(o);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < out->n; i++) {
+		const struct il_ctr_row *r = &out->rows[i];
+
+		o[i].r = *r;
+		o[i].at = i;
+		o[i].group = o[i].metric = i;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(out->rows[j].group, r->group)) {
+				o[i].group = o[j].group;
+				break;
+			}
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(out->rows[j].group, r->group) &&
+			    !strcmp(out->rows[j].metric, r->metric)) {
+				o[i].metric = o[j].metric;
+				break;
+			}
+		while (o[i].value < nv && !same_value(vals[o[i].value], r->by))
+			o[i].value++;
+	}
+	qsort(o, out->n, sizeof(*o), order_cmp);
+	for (size_t i = 0; i < out->n; i++)
+		out->rows[i] = o[i].r;
+	free(vals);
+	free(o);
+	return 0;
+}
+
 int il_ctr_cmp_build(char *const *paths, int nb, int nc, uint64_t max_input,
 		     const struct il_res_cmp_opts *o, struct il_ctr_cmp *out,
 		     char *err, size_t len)
 {
 	const int nfiles[2] = { nb, nc };
 
-	return il_ctr_cmp_build_sides(paths, nfiles, 2, NULL, max_input, o, out,
-				      err, len);
+	return il_ctr_cmp_build_sides(paths, nfiles, 2, NULL, NULL, max_input,
+				      o, out, err, len);
 }
 
 int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
-			   const char *const *labels, uint64_t max_input,
-			   const struct il_res_cmp_opts *o,
+			   const char *by, const char *const *labels,
+			   uint64_t max_input, const struct il_res_cmp_opts *o,
 			   struct il_ctr_cmp *out, char *err, size_t len)
 {
 	struct side *sd =
@@ -309,13 +442,15 @@ int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
 	out->correction = o->correction;
 	out->nsides = nsides > 0 ? (size_t)nsides : 0;
 	out->labels = labels;
+	out->by = by;
 	if (!sd) {
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
 	for (int k = 0, f = 0; k < nsides && !ret; k++)
 		for (int i = 0; i < nfiles[k] && !ret; i++, f++)
-			ret = load_file(&sd[k], paths[f], max_input, err, len);
+			ret = load_file(&sd[k], paths[f], by, max_input, err,
+					len);
 	/*
 	 * The baseline's order: wall time, then the counters as written;
 	 * each series once for every side that has it, in side order.
@@ -328,6 +463,8 @@ int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
 			if (m)
 				ret = add_row(out, &sd[0].s[i], m, (size_t)k);
 		}
+	if (!ret && by)
+		ret = sort_sweep(out, sd, nsides);
 	if (!ret && out->n) {
 		v = calloc(out->n, sizeof(*v));
 		if (!v)
@@ -354,6 +491,7 @@ void il_ctr_cmp_free(struct il_ctr_cmp *c)
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->rows[i].group);
 		free(c->rows[i].metric);
+		free(c->rows[i].by);
 	}
 	free(c->rows);
 	memset(c, 0, sizeof(*c));
@@ -431,7 +569,7 @@ static const char *label(const struct il_ctr_cmp *c, size_t k)
  */
 static bool by_sides(const struct il_ctr_cmp *c)
 {
-	return c->nsides > 2;
+	return c->nsides > 2 || c->by;
 }
 
 static void md_row(FILE *f, int n, const char *const *cells)
@@ -523,7 +661,19 @@ static size_t line_end(const struct il_ctr_cmp *c, size_t i)
 	while (j < c->n && c->rows[j].wall == c->rows[i].wall &&
 	       !strcmp(c->rows[j].group, c->rows[i].group) &&
 	       !strcmp(c->rows[j].metric, c->rows[i].metric) &&
+	       same_value(c->rows[j].by, c->rows[i].by) &&
 	       c->rows[j].side > c->rows[j - 1].side)
+		j++;
+	return j;
+}
+
+/* the end of the wall-time rows from i of one configuration: a table */
+static size_t wall_end(const struct il_ctr_cmp *c, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < c->n && c->rows[j].wall &&
+	       !strcmp(c->rows[j].group, c->rows[i].group))
 		j++;
 	return j;
 }
@@ -561,7 +711,7 @@ static void fmt_cv(char *buf, size_t len, double cv)
 }
 
 /* the side columns of a wall-time table: at most this many a table */
-#define WALL_FIXED_COLS 4 /* "", runs, the baseline, its CV */
+#define WALL_FIXED_COLS 5 /* "", --by's value, runs, the baseline, CV */
 #define WALL_SIDE_COLS	4 /* the side, its CV, p adj, change */
 #define WALL_SIDES	((IL_TABLE_MAX_COLS - WALL_FIXED_COLS) / WALL_SIDE_COLS)
 #define CELL		64 /* bytes of a cell */
@@ -579,6 +729,8 @@ static int wall_cells(const struct il_ctr_cmp *c, size_t i, size_t end,
 	int n = 0;
 
 	snprintf(cell[n++], CELL, "Amean wall");
+	if (c->by)
+		snprintf(cell[n++], CELL, "%s", r0->by);
 	fmt_runs(cell[n++], CELL, c, i, end, k0, k1);
 	fmt_val(v, sizeof(v), r0->c.base, true);
 	snprintf(cell[n++], CELL, "%s (  0.00%%)", v);
@@ -614,11 +766,11 @@ static void print_wall_sides(FILE *f, const struct il_ctr_cmp *c, bool md)
 	if (!cell)
 		return;
 	for (size_t i = 0; i < c->n;) {
-		size_t end = line_end(c, i),
+		size_t end = wall_end(c, i),
 		       chunk = md ? c->nsides : WALL_SIDES;
 
 		if (!c->rows[i].wall) {
-			i = end;
+			i++;
 			continue;
 		}
 		if (md) {
@@ -635,10 +787,12 @@ static void print_wall_sides(FILE *f, const struct il_ctr_cmp *c, bool md)
 		for (size_t k0 = 1; k0 < c->nsides; k0 += chunk) {
 			size_t k1 =
 				k0 + chunk < c->nsides ? k0 + chunk : c->nsides;
-			int n = wall_cells(c, i, end, k0, k1, cell);
+			struct il_table t;
 
 			if (md) {
-				fprintf(f, "| | runs | ");
+				fprintf(f, "| |%s%s%s runs | ",
+					c->by ? " " : "", c->by ? c->by : "",
+					c->by ? " |" : "");
 				md_name(f, label(c, 0));
 				fprintf(f, " | CV |");
 				for (size_t k = k0; k < k1; k++) {
@@ -646,21 +800,16 @@ static void print_wall_sides(FILE *f, const struct il_ctr_cmp *c, bool md)
 					md_name(f, label(c, k));
 					fprintf(f, " | CV | p adj | change |");
 				}
-				fprintf(f, "\n|---|---:|---:|---:|");
+				fprintf(f, "\n|---|%s---:|---:|---:|",
+					c->by ? "---:|" : "");
 				for (size_t k = k0; k < k1; k++)
 					fprintf(f, "---:|---:|---:|---|");
-				fputs("\n|", f);
-				for (int x = 0; x < n; x++) {
-					fputc(' ', f);
-					md_name(f, cell[x]);
-					fprintf(f, " |");
-				}
 				fputc('\n', f);
 			} else {
-				struct il_table t;
-
 				il_table_init(&t);
 				il_table_col(&t, "", false);
+				if (c->by)
+					il_table_col(&t, c->by, true);
 				il_table_col(&t, "runs", true);
 				il_table_col(&t, label(c, 0), false);
 				il_table_col(&t, "CV", true);
@@ -670,8 +819,29 @@ static void print_wall_sides(FILE *f, const struct il_ctr_cmp *c, bool md)
 					il_table_col(&t, "p adj", true);
 					il_table_col(&t, "change", false);
 				}
-				for (int x = 0; x < n; x++)
-					il_table_cell(&t, "%s", cell[x]);
+			}
+			/* a line for each value of --by (one without) */
+			for (size_t l = i, e; l < end; l = e) {
+				int n;
+
+				e = line_end(c, l);
+				n = wall_cells(c, l, e, k0, k1, cell);
+				if (md)
+					fputc('|', f);
+				for (int x = 0; x < n; x++) {
+					if (!md) {
+						il_table_cell(&t, "%s",
+							      cell[x]);
+						continue;
+					}
+					fputc(' ', f);
+					md_name(f, cell[x]);
+					fprintf(f, " |");
+				}
+				if (md)
+					fputc('\n', f);
+			}
+			if (!md) {
 				il_table_print(&t, f);
 				il_table_free(&t);
 			}
@@ -721,15 +891,20 @@ void il_ctr_cmp_print(FILE *f, const struct il_ctr_cmp *c, bool md)
 			"delta %",	 "runs",   "p",		"p adj",
 			"significance"
 		};
-		const char *hs[] = { "configuration", "metric", "side",
-				     label(c, 0),     "value",	"delta %",
-				     "runs",	      "p",	"p adj",
-				     "significance" };
+		const char *hs[] = { "configuration", c->by,	     "metric",
+				     "side",	      label(c, 0),   "value",
+				     "delta %",	      "runs",	     "p",
+				     "p adj",	      "significance" };
 
+		/* without --by, no column of its values */
+		if (sides && !c->by)
+			hs[1] = "configuration";
 		if (sides) {
-			md_row(f, 10, hs);
-			fprintf(f, "|---|---|---|---:|---:|---:|---:|---:|---:|"
-				   "---|\n");
+			md_row(f, c->by ? 11 : 10, hs + !c->by);
+			fprintf(f,
+				"|---|%s---|---|---:|---:|---:|---:|---:|---:|"
+				"---|\n",
+				c->by ? "---:|" : "");
 		} else {
 			md_row(f, 9, h);
 			fprintf(f, "|---|---|---:|---:|---:|---:|---:|---:|---|"
@@ -738,6 +913,8 @@ void il_ctr_cmp_print(FILE *f, const struct il_ctr_cmp *c, bool md)
 	} else {
 		il_table_init(&t);
 		il_table_col(&t, "configuration", false);
+		if (c->by)
+			il_table_col(&t, c->by, true);
 		il_table_col(&t, "metric", false);
 		if (sides) {
 			il_table_col(&t, "side", false);
@@ -756,7 +933,7 @@ void il_ctr_cmp_print(FILE *f, const struct il_ctr_cmp *c, bool md)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct il_ctr_row *r = &c->rows[i];
 		char vb[32], vc[32], d[32], runs[32], p[16], pa[16];
-		const char *cells[10];
+		const char *cells[11];
 		int n = 0;
 
 		if (r->wall)
@@ -768,6 +945,8 @@ void il_ctr_cmp_print(FILE *f, const struct il_ctr_cmp *c, bool md)
 		fmt_p(p, sizeof(p), r->c.p);
 		fmt_p(pa, sizeof(pa), r->c.p_adj);
 		cells[n++] = r->group;
+		if (c->by)
+			cells[n++] = r->by;
 		cells[n++] = r->metric;
 		if (sides)
 			cells[n++] = label(c, r->side);
@@ -808,8 +987,10 @@ void il_ctr_cmp_json(struct il_json *j, const struct il_ctr_cmp *c)
 		il_json_begin_object(j, NULL);
 		il_json_str(j, "configuration", r->group);
 		il_json_str(j, "metric", r->metric);
-		if (by_sides(c))
+		if (c->nsides > 2)
 			il_json_str(j, "side", label(c, r->side));
+		if (r->by)
+			il_json_str(j, "by", r->by);
 		il_json_str(j, "summary", "AMean");
 		jnum(j, "baseline", r->c.base);
 		jnum(j, "candidate", r->c.cand);

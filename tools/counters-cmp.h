@@ -19,7 +19,9 @@
  *
  * With more sides than two, each side is compared with the first (the
  * baseline): one row per series and side, all of them in the block's
- * correction.
+ * correction.  With --by KEY (results.h, il_res_run_key) the runs of a
+ * configuration are grouped by their value of KEY too: a series is one
+ * value's runs, a row of a sweep.
  *
  * Library code of the tools: nothing printed but on the FILE given.
  */
@@ -36,6 +38,7 @@
 struct il_ctr_row {
 	char *group;  /* "pi-classic/inherit" (escaped) */
 	char *metric; /* "context_switches", or "wall_ns" */
+	char *by;     /* the runs' value of --by's KEY (escaped); NULL: none */
 	size_t side;  /* the side compared with the baseline: 1, 2, ... */
 	bool wall;
 	double delta_pct; /* NAN when the baseline is 0 */
@@ -51,6 +54,7 @@ struct il_ctr_cmp {
 	size_t nsides; /* the baseline and the sides compared with it */
 	/* the sides' names, borrowed (NULL: "baseline" and "candidate") */
 	const char *const *labels;
+	const char *by; /* --by's KEY, borrowed; NULL: none */
 };
 
 /*
@@ -64,12 +68,13 @@ int il_ctr_cmp_build(char *const *paths, int nb, int nc, uint64_t max_input,
 /*
  * The same for nsides sides (at least two): paths holds the files of
  * each side in turn, nfiles[k] of side k; the first side is the
- * baseline.  labels (nsides names, or NULL) is kept by reference in
- * out.
+ * baseline.  by (--by's KEY, or NULL) and labels (nsides names, or
+ * NULL) are kept by reference in out.  A run without KEY is an error
+ * naming its file (-ENOKEY).
  */
 int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
-			   const char *const *labels, uint64_t max_input,
-			   const struct il_res_cmp_opts *o,
+			   const char *by, const char *const *labels,
+			   uint64_t max_input, const struct il_res_cmp_opts *o,
 			   struct il_ctr_cmp *out, char *err, size_t len);
 /*
  * The block as text (md: a Markdown table): the wall-time rows first,
