@@ -1105,6 +1105,23 @@ static void write_const_rel(const char *name, const struct il_sysinfo *si,
 	write_const(name, &k, v);
 }
 
+/* write_const's file with count samples */
+static void write_const_count(const char *name, const struct il_sysinfo *si,
+			      uint64_t v, int count)
+{
+	static struct il_hist h;
+	struct t_run run = {
+		"inherit", NULL, NULL, 1, { { "blocked_ns", &h } }
+	};
+
+	il_hist_init(&h);
+	for (int i = 0; i < count; i++)
+		il_hist_record(&h, v);
+	t_check_int(
+		t_write_result(t_tmp(name), "pi-classic", si, 2 * MS, &run, 1),
+		0);
+}
+
 /* argv[at..at+n) = files, then "--"; returns the next free index */
 static int side_args(char **argv, int at, char **files, int n, bool dashes)
 {
@@ -1272,6 +1289,23 @@ static void test_nway(const struct il_sysinfo *si, char **base, char **same,
 	t_check_contains(out, "stat   baseline (CV)");
 	t_check_contains(out, "note: the sides are named baseline, cand1 and "
 			      "cand2 in the order given");
+	t_check_contains(out, "\ncand1:    2 files: ");
+	t_check_contains(out, "\ncand2:    2 files: ");
+	/* what agrees on every side is no note */
+	t_check(!strstr(out, "scenario differs"));
+	t_check(!strstr(out, "DIFFERS"));
+	free(out), free(err);
+	/* the JSON names the sides, the baseline too */
+	argv[1] = "--format=json";
+	argv[2] = "--stat=p50";
+	rc = t_run_tool(argv, &out, &err);
+	o = json_tokener_parse(out);
+	t_check_str(json_str_at(json_object_object_get(o, "baseline"), "label"),
+		    "baseline");
+	t_check_int(json_object_array_length(
+			    json_object_object_get(o, "scenario_differences")),
+		    0);
+	json_object_put(o);
 	free(out), free(err);
 	write_const_rel("r0.json", si, 1000 * US, "6.18.0-tip");
 	write_const_rel("r1.json", si, 1250 * US, "6.18.0-v21");
@@ -1287,10 +1321,43 @@ static void test_nway(const struct il_sysinfo *si, char **base, char **same,
 	t_check_contains(out, "6.18.0-tip (CV)");
 	t_check(!strstr(out, "the sides are named"));
 	free(out), free(err);
-	/* two sides of one release: not a name */
+	rc = run(&out, &err, "-f", "json", "-s", "p50", r[0], "--", r[1], "--",
+		 b[0], NULL);
+	o = json_tokener_parse(out);
+	x = json_object_array_get_idx(
+		json_object_object_get(o, "kernel_differences"), 0);
+	t_check_str(json_str_at(x, "field"), "release");
+	t_check_str(json_str_at(x, "baseline"), "6.18.0-tip");
+	t_check_str(json_object_get_string(json_object_array_get_idx(
+			    json_object_object_get(x, "candidates"), 1)),
+		    "6.18.0-test");
+	json_object_put(o);
+	free(out), free(err);
+	/* two sides: the candidate's value, and no names unless given */
+	rc = run(&out, &err, "-f", "json", "-s", "p50", r[0], r[1], NULL);
+	o = json_tokener_parse(out);
+	x = json_object_array_get_idx(
+		json_object_object_get(o, "kernel_differences"), 0);
+	t_check_str(json_str_at(x, "candidate"), "6.18.0-v21");
+	t_check(!json_object_object_get_ex(
+		json_object_object_get(o, "baseline"), "label", NULL));
+	json_object_put(o);
+	free(out), free(err);
+	rc = run(&out, &err, "-f", "json", "-s", "p50", "-l", "tip", "-l",
+		 "v21", r[0], r[1], NULL);
+	o = json_tokener_parse(out);
+	t_check_str(
+		json_str_at(json_object_object_get(o, "candidate"), "label"),
+		"v21");
+	json_object_put(o);
+	free(out), free(err);
+	/* two sides of one release: not a name; the middle one differs */
 	rc = run(&out, &err, "-s", "p50", r[0], "--", r[1], "--", r[2], NULL);
 	t_check_contains(out, "cand2[pct imp](CV)");
 	t_check_contains(out, "the sides are named");
+	t_check_contains(out, "note: release differs: 6.18.0-tip (baseline) "
+			      "vs 6.18.0-v21 (cand1) vs 6.18.0-tip (cand2)\n");
+	t_check_contains(out, "6.18.0-tip                          DIFFERS\n");
 	free(out), free(err);
 	/* a side of two releases: not a name either */
 	rc = run(&out, &err, "-s", "p50", r[0], "--", r[1], b[0], "--", b[1],
@@ -1348,6 +1415,8 @@ static void test_nway(const struct il_sysinfo *si, char **base, char **same,
 	rc = t_run_tool(argv, &out, &err);
 	t_check_int(rc, 1);
 	t_check_int((int)t_count(out, "0.032  worse"), 4);
+	/* two sides alike: the noisiest is the first of them */
+	t_check_contains(out, "blocked_ns max against cand1\n");
 	free(out), free(err);
 	argv[6] = "0.03";
 	argv[7 + 5 + 1 + 5] = NULL;
@@ -1418,6 +1487,24 @@ static void test_nway(const struct il_sysinfo *si, char **base, char **same,
 	json_object_put(o);
 	free(out), free(err);
 
+	/*
+	 * A statistic one side lacks (a p999 of 200 samples): the row is
+	 * shown with what there is, and no test.
+	 */
+	write_const_count("n2000.json", si, 1000 * US, 2000);
+	rc = run(&out, &err, "-q", "-s", "p999", t_tmp("n2000.json"), b[0],
+		 NULL);
+	t_check_int(rc, 77);
+	t_check_contains(
+		out, "p999    1.00ms        n/a  1.00 [  0.00](  n/a)   n/a");
+	free(out), free(err);
+	rc = run(&out, &err, "-q", "-s", "p999", t_tmp("n2000.json"), "--",
+		 b[0], "--", c[0], NULL);
+	t_check_int(rc, 77);
+	t_check_contains(out, "p999  1.00ms (  n/a)  1:0:0   n/a [   n/a](  "
+			      "n/a)");
+	free(out), free(err);
+
 	/* a side with nothing to compare: 77, as for two */
 	rc = run(&out, &err, "-s", "p50", t_tmp("other.json"), "--", b[0], "--",
 		 c[0], NULL);
@@ -1485,6 +1572,18 @@ static void test_nway_errors(char **base)
 		 base[1], "--", base[2], NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "--label: 'a' names sides 1 and 3");
+	free(out), free(err);
+	/* two sides in Markdown: the files' lines as they were */
+	rc = run(&out, &err, "-f", "markdown", "-s", "p50", base[0], base[1],
+		 NULL);
+	t_check_contains(out, "\n**Baseline:** 1 file: `");
+	t_check_contains(out, "\n**Candidate:** 1 file: `");
+	free(out), free(err);
+	rc = run(&out, &err, "-f", "markdown", "-s", "p50", "-l", "tip", "-l",
+		 "v21", base[0], base[1], NULL);
+	t_check_contains(out, "\n**tip:** 1 file: `");
+	t_check_contains(out, "| stat | tip | v21 | tip[pct imp](CV) | "
+			      "v21[pct imp](CV) | CI95 pct imp |");
 	free(out), free(err);
 	/* two sides named: the names in the headers and notes */
 	rc = run(&out, &err, "-l", "tip", "-l", "v21", "-s", "p50", base[0],
@@ -1596,7 +1695,41 @@ static void test_run_key(void)
 	t_check_int(il_res_run_key(root, r1, "low.class", &val), -ENOENT);
 	t_check_int(il_res_run_key(root, r1, "high.prio", &val), -ENOENT);
 	t_check_int(il_res_run_key(root, r1, "class", &val), -ENOENT);
+	/* an object is no value, a member of the run or not */
+	t_check_int(il_res_run_key(root, r0, "judge_inputs", &val), -ENOENT);
+	t_check(val == NULL);
 	json_object_put(root);
+
+	/* the job's text as the INI reader reads it */
+	{
+		static const char jobs[] =
+			"{\"job\":{\"text\":\"[global\\nprotocol = g0\\n"
+			"[global]\\nprotocol = g1\\n[resource M]\\nprotocol\\n"
+			"protocol = none\\nprotocol = inherit\\n[M]\\nprotocol "
+			"= bare\\n\"},\"runs\":[{\"judge_inputs\":{\"job_text\""
+			":5}},{\"judge_inputs\":null},{\"judge_inputs\":\"x\"}]"
+			"}";
+
+		root = json_tokener_parse(jobs);
+		t_check(root != NULL);
+		runs = json_object_object_get(root, "runs");
+		for (int i = 0; root && i < 3; i++) {
+			r0 = json_object_array_get_idx(runs, (size_t)i);
+			/* a header without ']' opens no section */
+			t_check_int(il_res_run_key(root, r0, "protocol", &val),
+				    0);
+			t_check_str(val, "g1");
+			free(val);
+			/* the first of a key twice; [M] is neither a task
+			 * nor a resource; a line without '=' is no key */
+			t_check_int(
+				il_res_run_key(root, r0, "M.protocol", &val),
+				0);
+			t_check_str(val, "none");
+			free(val);
+		}
+		json_object_put(root);
+	}
 
 	/* by number when every value is one, stable; else as given */
 	v[0] = "16", v[1] = "1", v[2] = "4", v[3] = "1.0", v[4] = "2e0";
@@ -1770,6 +1903,27 @@ static void test_by(const struct il_sysinfo *si, char **base, char **shift)
 		 shift[0], shift[1], shift[2], NULL);
 	t_check_contains(out, "; the noisiest is pi-classic/");
 	t_check_contains(out, " at cs_ns=2000000\n");
+	/* a block a configuration, as without --by */
+	t_check_int((int)t_count(out, " blocked_ns: Median"), 2);
+	t_check_contains(out, "\npi-classic/none blocked_ns: ");
+	free(out), free(err);
+	/* Markdown: the key's column, in the table and in the counters */
+	rc = run(&out, &err, "-q", "-f", "markdown", "-s", "p50", "--by",
+		 "cs_ns", base[0], base[1], "--", shift[0], shift[1], NULL);
+	t_check_contains(out, "| stat | cs_ns | baseline | candidate | base "
+			      "[pct imp](CV) | cand [pct imp](CV) | CI95 pct "
+			      "imp | runs | p | p adj | test | detects | "
+			      "change |\n|---|---:|---:|---:|---|");
+	t_check_contains(out, "| p50 | 2000000 | ");
+	free(out), free(err);
+	rc = run(&out, &err, "-q", "-f", "markdown", "--by", "groups", f[0],
+		 f[1], "--", f[3], f[4], NULL);
+	t_check_contains(out, "| configuration | groups | metric | side | "
+			      "baseline | value |");
+	t_check_contains(out,
+			 "| | groups | runs | baseline | CV | candidate "
+			 "| CV | p adj | change |\n|---|---:|---:|---:|---:|"
+			 "---:|---:|---:|---|\n| Amean wall | 1 | 6:6 |");
 	free(out), free(err);
 
 	/* a job's key, as --set names it: not numbers, so as first seen */

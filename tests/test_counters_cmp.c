@@ -9,6 +9,7 @@
  *
  *   test-counters-cmp build/tools/invlab-compare tests/data/counters
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,88 @@ static void test_sides(char *base, char *cand)
 	il_ctr_cmp_free(&c);
 }
 
+/*
+ * The order of the rows, the two-side form kept, --by's key missing:
+ * small files written here.
+ */
+static void test_order_and_by(const char *tool, char *base, char *cand)
+{
+	static const char two[] =
+		"{\"schema_version\":1,\"program\":\"p\",\"runs\":["
+		"{\"configuration\":\"a\",\"counters\":{\"x\":1}},"
+		"{\"configuration\":\"b\",\"counters\":{\"x\":1}},"
+		"{\"configuration\":\"a\",\"counters\":{\"x\":2,\"y\":2}}]}";
+	char *paths[2], *out = NULL, *err = NULL;
+	const int nfiles[] = { 1, 1 };
+	struct il_res_cmp_opts o;
+	struct il_ctr_cmp c;
+	char errs[256] = "";
+	int rc;
+
+	opts(&o);
+	t_check_int(t_write_text(t_tmp("two.json"), two), 0);
+	paths[0] = paths[1] = (char *)t_tmp("two.json");
+	/* without --by, the baseline's order of first sight */
+	t_check_int(il_ctr_cmp_build(paths, 1, 1, 1 << 20, &o, &c, errs,
+				     sizeof(errs)),
+		    0);
+	t_check_int(c.n, 3);
+	if (c.n == 3) {
+		t_check_str(c.rows[0].group, "p/a");
+		t_check_str(c.rows[1].group, "p/b");
+		t_check_str(c.rows[2].metric, "y");
+		t_check(c.rows[0].by == NULL);
+	}
+	il_ctr_cmp_free(&c);
+	/* a run without the key: refused, the file named */
+	t_check_int(il_ctr_cmp_build_sides(paths, nfiles, 2, "groups", NULL,
+					   1 << 20, &o, &c, errs, sizeof(errs)),
+		    -ENOKEY);
+	t_check_contains(errs, "two.json: runs[0]: no 'groups' for --by");
+	il_ctr_cmp_free(&c);
+	/* a key every run has: its value on each row */
+	t_check_int(il_ctr_cmp_build_sides(paths, nfiles, 2, "configuration",
+					   NULL, 1 << 20, &o, &c, errs,
+					   sizeof(errs)),
+		    0);
+	t_check_int(c.n, 3);
+	if (c.n == 3) {
+		/* the configuration as the key: one table, a row each */
+		t_check_str(c.rows[0].group, "p");
+		t_check_str(c.rows[0].by, "a");
+		t_check_str(c.rows[1].by, "b");
+		t_check_str(c.rows[2].by, "a");
+		t_check_str(c.rows[2].metric, "y");
+	}
+	il_ctr_cmp_free(&c);
+
+	/* two sides print as they always did, text and JSON */
+	{
+		char *argv[] = { (char *)tool, "-q", base, cand, NULL };
+		char *json[] = { (char *)tool, "-q", "-f", "json",
+				 base,	       cand, NULL };
+		char *three[] = { (char *)tool, "-q", "-f", "json", base,
+				  "--",		cand, "--", base,   NULL };
+
+		rc = t_run_tool(argv, &out, &err);
+		t_check_int(rc, 1);
+		t_check_contains(out,
+				 "\nAmean wall       0.1025 (  0.00%)      "
+				 "0.1325 *-29.27%*   runs 6:6  p 0.002  p "
+				 "adj 0.006  worse\n");
+		free(out), free(err);
+		rc = t_run_tool(json, &out, &err);
+		t_check_int(rc, 1);
+		t_check(!strstr(out, "\"side\""));
+		t_check(!strstr(out, "\"by\""));
+		free(out), free(err);
+		rc = t_run_tool(three, &out, &err);
+		t_check_int(rc, 1);
+		t_check_int((int)t_count(out, "\"side\": \"cand2\""), 3);
+		free(out), free(err);
+	}
+}
+
 static void test_tool(const char *tool, char *base, char *cand)
 {
 	char *out = NULL, *err = NULL;
@@ -238,5 +321,6 @@ int main(int argc, char **argv)
 	test_build(base, cand);
 	test_sides(base, cand);
 	test_tool(argv[1], base, cand);
+	test_order_and_by(argv[1], base, cand);
 	return t_done("counters-cmp");
 }

@@ -426,7 +426,8 @@ static int collect_values(struct cmp *c)
 		for (size_t i = 0; i < c->sides[k].ngroups; i++) {
 			const char *v = c->sides[k].groups[i].by;
 
-			if (v && value_rank(c, v) == c->nvalues)
+			/* a set with a key has a value in every group */
+			if (value_rank(c, v) == c->nvalues)
 				c->values[c->nvalues++] = v;
 		}
 	return il_res_by_sort(c->values, c->nvalues);
@@ -504,6 +505,7 @@ static int compare_row(struct cmp *c, const struct il_res_group *const *g,
 	const struct il_res_metric **mc = calloc(nc, sizeof(*mc));
 	struct il_res_cmp_opts o = c->o;
 	struct il_res_cmp *r = NULL;
+	/* a count is one on every side: only a histogram's name ends in _ns */
 	bool any = false, value = false, rate = mb && mb->rate;
 	int ret = 0;
 
@@ -512,7 +514,6 @@ static int compare_row(struct cmp *c, const struct il_res_group *const *g,
 	for (size_t k = 0; mb && k < nc; k++) {
 		mc[k] = il_res_group_metric(g[k + 1], name);
 		any = any || mc[k];
-		rate = rate || (mc[k] && mc[k]->rate);
 	}
 	/* of a count, only the mean (the rate) means anything */
 	if (!any || (rate && st != IL_RES_MEAN))
@@ -551,7 +552,7 @@ out:
 static int build_block(struct cmp *c, const struct il_res_group *g0)
 {
 	const struct il_res_set *b = &c->sides[0];
-	size_t ns = c->nsides, n = 0, nm = 0, live = 0, before = c->nrows;
+	size_t ns = c->nsides, n = 0, nm = 0, before = c->nrows;
 	const struct il_res_group **g =
 		calloc(ns * (b->ngroups + 1), sizeof(*g));
 	const char **names = NULL;
@@ -560,10 +561,10 @@ static int build_block(struct cmp *c, const struct il_res_group *g0)
 
 	if (!g)
 		return -ENOMEM;
-	/* the block's baseline groups: g[j * ns] for value j */
+	/* the block's baseline groups: g[j * ns] for value j (without --by,
+	 * g0 alone: no other group has its scenario and configuration) */
 	for (size_t i = 0; i < b->ngroups; i++)
-		if (&b->groups[i] == g0 ||
-		    (c->by && same_block(c, &b->groups[i], g0)))
+		if (same_block(c, &b->groups[i], g0))
 			g[n++ * ns] = &b->groups[i];
 	for (size_t j = 1; j < n; j++)
 		for (size_t x = j;
@@ -591,9 +592,8 @@ static int build_block(struct cmp *c, const struct il_res_group *g0)
 		/* on the baseline alone: nothing to compare it with */
 		if (!found)
 			g[j * ns] = NULL;
-		live += found > 0;
 	}
-	if (ret || !live)
+	if (ret)
 		goto out;
 	group_label(c, g0, false, label, sizeof(label));
 	ret = push_str(&c->names, &c->nnames, label);
@@ -2153,8 +2153,9 @@ static int make_labels(struct cmp *c)
 			c->labels[k] = strdup("baseline");
 		else if (!nway(c))
 			c->labels[k] = strdup("candidate");
-		else if (snprintf(buf, sizeof(buf), "cand%zu", k) > 0)
-			c->labels[k] = strdup(buf);
+		else
+			c->labels[k] = strdup((
+				snprintf(buf, sizeof(buf), "cand%zu", k), buf));
 		if (!c->labels[k])
 			return -ENOMEM;
 	}
@@ -2291,7 +2292,9 @@ int main(int argc, char **argv)
 		"(kernels side by side): every side is compared with the "
 		"baseline, a column group each in one table per histogram, "
 		"and the correction counts every side's test of every row; "
-		"--label names the sides.  The kernel fingerprints of all "
+		"--label names the sides.  --by KEY makes each value of KEY "
+		"(a sweep: sched-messaging's groups, a job's --set key) a "
+		"row.  The kernel fingerprints of all "
 		"sides are shown and their differences pointed out.  A "
 		"counters block follows: each run's scheduler counters and "
 		"sched-messaging's wall time, AMean a side, delta %, the rank "
@@ -2382,7 +2385,8 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);
-		return ret == -ENOKEY ? 2 : 99;
+		/* not -ENOKEY: every run's key was found in load_sides */
+		return 99;
 	}
 	for (size_t i = 0; i < c.nrows; i++)
 		for (size_t k = 0; k < ncand(&c); k++)

@@ -379,9 +379,10 @@ static int sort_sweep(struct il_ctr_cmp *out, const struct side *sd, int nsides)
 		for (size_t i = 0; i < sd[k].n; i++) {
 			size_t j = 0;
 
+			/* with --by every series has a value */
 			while (j < nv && !same_value(vals[j], sd[k].s[i].by))
 				j++;
-			if (j == nv && sd[k].s[i].by)
+			if (j == nv)
 				vals[nv++] = sd[k].s[i].by;
 		}
 	if (il_res_by_sort(vals, nv)) {
@@ -432,15 +433,14 @@ int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
 			   uint64_t max_input, const struct il_res_cmp_opts *o,
 			   struct il_ctr_cmp *out, char *err, size_t len)
 {
-	struct side *sd =
-		calloc((size_t)(nsides > 0 ? nsides : 1), sizeof(*sd));
+	struct side *sd = calloc((size_t)nsides, sizeof(*sd));
 	struct il_res_cmp **v = NULL;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->alpha = o->alpha;
 	out->correction = o->correction;
-	out->nsides = nsides > 0 ? (size_t)nsides : 0;
+	out->nsides = (size_t)nsides;
 	out->labels = labels;
 	out->by = by;
 	if (!sd) {
@@ -661,8 +661,7 @@ static size_t line_end(const struct il_ctr_cmp *c, size_t i)
 	while (j < c->n && c->rows[j].wall == c->rows[i].wall &&
 	       !strcmp(c->rows[j].group, c->rows[i].group) &&
 	       !strcmp(c->rows[j].metric, c->rows[i].metric) &&
-	       same_value(c->rows[j].by, c->rows[i].by) &&
-	       c->rows[j].side > c->rows[j - 1].side)
+	       same_value(c->rows[j].by, c->rows[i].by))
 		j++;
 	return j;
 }
@@ -891,16 +890,16 @@ void il_ctr_cmp_print(FILE *f, const struct il_ctr_cmp *c, bool md)
 			"delta %",	 "runs",   "p",		"p adj",
 			"significance"
 		};
-		const char *hs[] = { "configuration", c->by,	     "metric",
-				     "side",	      label(c, 0),   "value",
-				     "delta %",	      "runs",	     "p",
-				     "p adj",	      "significance" };
+		const char *hs[] = { "configuration", "metric", "side",
+				     label(c, 0),     "value",	"delta %",
+				     "runs",	      "p",	"p adj",
+				     "significance" };
 
-		/* without --by, no column of its values */
-		if (sides && !c->by)
-			hs[1] = "configuration";
 		if (sides) {
-			md_row(f, c->by ? 11 : 10, hs + !c->by);
+			/* --by's values after the configuration */
+			fprintf(f, "| configuration%s%s ", c->by ? " | " : "",
+				c->by ? c->by : "");
+			md_row(f, 9, hs + 1);
 			fprintf(f,
 				"|---|%s---|---|---:|---:|---:|---:|---:|---:|"
 				"---|\n",

@@ -357,13 +357,16 @@ static struct json_object *parse(const char *file, const char *path,
 	return root;
 }
 
-/* a member that names a value: a string, number or boolean */
+/*
+ * A member that names a value: a string, number or boolean (a JSON null
+ * is NULL to json-c, whose type of NULL is json_type_null).
+ */
 static bool is_value(struct json_object *o)
 {
-	return o && (json_object_is_type(o, json_type_string) ||
-		     json_object_is_type(o, json_type_int) ||
-		     json_object_is_type(o, json_type_double) ||
-		     json_object_is_type(o, json_type_boolean));
+	return json_object_is_type(o, json_type_string) ||
+	       json_object_is_type(o, json_type_int) ||
+	       json_object_is_type(o, json_type_double) ||
+	       json_object_is_type(o, json_type_boolean);
 }
 
 /* One key of a job's text, looked for as the INI reader reads it. */
@@ -420,7 +423,7 @@ static int job_key(struct json_object *text, const char *key, char **value)
 	int ret;
 
 	*value = NULL;
-	if (!text || !json_object_is_type(text, json_type_string))
+	if (!text)
 		return 0;
 	k.section = dot ? strndup(key, (size_t)(dot - key)) : strdup("global");
 	if (!k.section)
@@ -442,28 +445,40 @@ static int job_key(struct json_object *text, const char *key, char **value)
 	return 0;
 }
 
+/*
+ * The job's text as this run ran it (judge_inputs.job_text), else as the
+ * file records it (invlab-run's job.text); NULL when neither is a
+ * string.  (json-c finds no member in what is not an object.)
+ */
+static struct json_object *job_text(struct json_object *root,
+				    struct json_object *run)
+{
+	struct json_object *o, *t;
+
+	if (json_object_object_get_ex(run, "judge_inputs", &o) &&
+	    json_object_object_get_ex(o, "job_text", &t) &&
+	    json_object_is_type(t, json_type_string))
+		return t;
+	if (json_object_object_get_ex(root, "job", &o) &&
+	    json_object_object_get_ex(o, "text", &t) &&
+	    json_object_is_type(t, json_type_string))
+		return t;
+	return NULL;
+}
+
 int il_res_run_key(struct json_object *root, struct json_object *run,
 		   const char *key, char **value)
 {
-	struct json_object *o, *sc, *text = NULL;
+	struct json_object *o, *sc;
 	int ret;
 
 	*value = NULL;
 	if (json_object_object_get_ex(run, key, &o) && is_value(o))
 		return (*value = scalar_text(o)) ? 0 : -ENOMEM;
 	if (json_object_object_get_ex(root, "scenario", &sc) &&
-	    json_object_is_type(sc, json_type_object) &&
 	    json_object_object_get_ex(sc, key, &o) && is_value(o))
 		return (*value = scalar_text(o)) ? 0 : -ENOMEM;
-	/* the job as this run ran it, else as the file records it */
-	if (json_object_object_get_ex(run, "judge_inputs", &o) &&
-	    json_object_is_type(o, json_type_object))
-		json_object_object_get_ex(o, "job_text", &text);
-	if ((!text || !json_object_is_type(text, json_type_string)) &&
-	    json_object_object_get_ex(root, "job", &o) &&
-	    json_object_is_type(o, json_type_object))
-		json_object_object_get_ex(o, "text", &text);
-	ret = job_key(text, key, value);
+	ret = job_key(job_text(root, run), key, value);
 	if (ret)
 		return ret;
 	return *value ? 0 : -ENOENT;
