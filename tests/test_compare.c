@@ -1095,6 +1095,881 @@ static const char *json_str_at(struct json_object *r, const char *key)
 	return json_object_get_string(v);
 }
 
+/* a file of write_const's shape from a kernel of release rel */
+static void write_const_rel(const char *name, const struct il_sysinfo *si,
+			    uint64_t v, const char *rel)
+{
+	struct il_sysinfo k = *si;
+
+	snprintf(k.release, sizeof(k.release), "%s", rel);
+	write_const(name, &k, v);
+}
+
+/* write_const's file with count samples */
+static void write_const_count(const char *name, const struct il_sysinfo *si,
+			      uint64_t v, int count)
+{
+	static struct il_hist h;
+	struct t_run run = {
+		"inherit", NULL, NULL, 1, { { "blocked_ns", &h } }
+	};
+
+	il_hist_init(&h);
+	for (int i = 0; i < count; i++)
+		il_hist_record(&h, v);
+	t_check_int(
+		t_write_result(t_tmp(name), "pi-classic", si, 2 * MS, &run, 1),
+		0);
+}
+
+/* argv[at..at+n) = files, then "--"; returns the next free index */
+static int side_args(char **argv, int at, char **files, int n, bool dashes)
+{
+	for (int i = 0; i < n; i++)
+		argv[at++] = files[i];
+	if (dashes)
+		argv[at++] = "--";
+	return at;
+}
+
+/*
+ * Three sides and more: every side against the first, a column group a
+ * side, worked out from constant runs (1.00ms, 1.25ms, 0.80ms: the
+ * ratios and changes are exact), and the correction over every side's
+ * test of every row.
+ */
+static void test_nway(const struct il_sysinfo *si, char **base, char **same,
+		      char **shift)
+{
+	char *b[5], *c[5], *d[5], *r[3], *argv[40], *out = NULL, *err = NULL;
+	char name[32];
+	struct json_object *o, *x, *y;
+	int rc, n;
+
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "nb%d.json", i);
+		write_const(name, si, 1000 * US);
+		b[i] = strdup(t_tmp(name));
+		snprintf(name, sizeof(name), "nc%d.json", i);
+		write_const(name, si, 1250 * US);
+		c[i] = strdup(t_tmp(name));
+		snprintf(name, sizeof(name), "nd%d.json", i);
+		write_const(name, si, 800 * US);
+		d[i] = strdup(t_tmp(name));
+	}
+
+	/* the table, digit for digit */
+	n = 0;
+	argv[n++] = (char *)tool;
+	argv[n++] = "-q";
+	argv[n++] = "-s";
+	argv[n++] = "p50,mean";
+	argv[n++] = "-l";
+	argv[n++] = "tip";
+	argv[n++] = "--label=v21";
+	argv[n++] = "-l";
+	argv[n++] = "full";
+	n = side_args(argv, n, b, 5, true);
+	n = side_args(argv, n, c, 5, true);
+	n = side_args(argv, n, d, 5, false);
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(
+		out,
+		"pi-classic/inherit blocked_ns: Median of per-run p50; AMean "
+		"of per-run mean; lower is better\n"
+		"stat        tip (CV)   runs  v21[pct imp](CV)      CI95 pct "
+		"imp       p adj  change  full[pct imp](CV)     CI95 pct imp   "
+		"  "
+		"  p adj  change\n"
+		"----  --------------  -----  --------------------  "
+		"------------"
+		"----  ------  ------  --------------------  ----------------  "
+		"------  ------\n"
+		"p50   1.00ms ( 0.00)  5:5:5  1.25 [-25.00]( 0.00)  [-25.00, "
+		"-25.00]  <0.001  worse   0.80 [ 20.00]( 0.00)  [+20.00, "
+		"+20.00]"
+		"  <0.001  better\n"
+		"mean  1.00ms ( 0.00)  5:5:5  1.25 [-25.00]( 0.00)  [-25.00, "
+		"-25.00]  <0.001  worse   0.80 [ 20.00]( 0.00)  [+20.00, "
+		"+20.00]"
+		"  <0.001  better\n");
+	free(out), free(err);
+
+	/* the closing lines count every side's test of every row */
+	argv[1] = "-s";
+	argv[2] = "p50";
+	argv[3] = "-l";
+	argv[4] = "tip";
+	argv[5] = "-l";
+	argv[6] = "v21";
+	argv[7] = "-l";
+	argv[8] = "full";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "tip:  5 files: ");
+	t_check_contains(out, "full: 5 files: ");
+	t_check_contains(out, "\n1 worse, 1 better, 0 no change, 0 too few "
+			      "runs (Holm correction over 2 tests, every side "
+			      "against the baseline on every row");
+	t_check_contains(out, "kernel             tip                     "
+			      "            v21   ");
+	free(out), free(err);
+
+	/* Markdown: one table, a column group a side */
+	argv[1] = "--stat=p50";
+	argv[2] = "--format=markdown";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "| stat | tip (CV) | runs | v21[pct imp](CV) | "
+			      "CI95 pct imp | p adj | change | "
+			      "full[pct imp](CV) | CI95 pct imp | p adj | "
+			      "change |\n|---|---:|---:|---|---|---:|---|---|"
+			      "---|---:|---|\n");
+	t_check_contains(out, "| p50 | 1.00ms ( 0.00) | 5:5:5 | `1.25 "
+			      "[-25.00]( 0.00)` | [-25.00, -25.00] | <0.001 | "
+			      "**worse** | `0.80 [ 20.00]( 0.00)` | [+20.00, "
+			      "+20.00] | <0.001 | **better** |\n");
+	t_check_contains(out, "| kernel | tip | v21 | full | |\n");
+	free(out), free(err);
+
+	/* JSON: the baseline, then the candidates, each row with each */
+	argv[2] = "--format=json";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	o = json_tokener_parse(out);
+	t_check(o != NULL);
+	t_check_str(json_str_at(json_object_object_get(o, "baseline"), "label"),
+		    "tip");
+	x = json_object_object_get(o, "candidates");
+	t_check_int(json_object_array_length(x), 2);
+	t_check_str(json_str_at(json_object_array_get_idx(x, 1), "label"),
+		    "full");
+	t_check(!json_object_object_get_ex(o, "candidate", NULL));
+	x = json_row(o, "blocked_ns", "p50");
+	t_check(near(json_num_at(x, "baseline", "value_ns"), 1000 * US, 1));
+	y = json_object_object_get(x, "candidates");
+	t_check_int(json_object_array_length(y), 2);
+	t_check_str(json_str_at(json_object_array_get_idx(y, 0), "label"),
+		    "v21");
+	t_check(near(json_object_get_double(json_object_object_get(
+			     json_object_array_get_idx(y, 0), "ratio")),
+		     1.25, 1e-12));
+	t_check_str(json_str_at(json_object_array_get_idx(y, 0), "change"),
+		    "worse");
+	t_check(near(json_object_get_double(json_object_object_get(
+			     json_object_array_get_idx(y, 1), "value_ns")),
+		     800 * US, 1));
+	t_check_str(json_str_at(json_object_array_get_idx(y, 1), "change"),
+		    "better");
+	/* every side's test of every row */
+	t_check_int(
+		json_object_get_int(json_object_object_get(
+			json_object_object_get(o, "settings"), "tested_rows")),
+		2);
+	json_object_put(o);
+	free(out), free(err);
+
+	/*
+	 * The names: without --label, the kernel releases when they tell
+	 * the sides apart, else baseline, cand1, cand2 and a note.
+	 */
+	n = 0;
+	argv[n++] = (char *)tool;
+	argv[n++] = "-s";
+	argv[n++] = "p50";
+	n = side_args(argv, n, b, 2, true);
+	n = side_args(argv, n, c, 2, true);
+	n = side_args(argv, n, d, 2, false);
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "cand1[pct imp](CV)");
+	t_check_contains(out, "stat   baseline (CV)");
+	t_check_contains(out, "note: the sides are named baseline, cand1 and "
+			      "cand2 in the order given");
+	t_check_contains(out, "\ncand1:    2 files: ");
+	t_check_contains(out, "\ncand2:    2 files: ");
+	/* what agrees on every side is no note */
+	t_check(!strstr(out, "scenario differs"));
+	t_check(!strstr(out, "DIFFERS"));
+	free(out), free(err);
+	/* the JSON names the sides, the baseline too */
+	argv[1] = "--format=json";
+	argv[2] = "--stat=p50";
+	rc = t_run_tool(argv, &out, &err);
+	o = json_tokener_parse(out);
+	t_check_str(json_str_at(json_object_object_get(o, "baseline"), "label"),
+		    "baseline");
+	t_check_int(json_object_array_length(
+			    json_object_object_get(o, "scenario_differences")),
+		    0);
+	json_object_put(o);
+	free(out), free(err);
+	write_const_rel("r0.json", si, 1000 * US, "6.18.0-tip");
+	write_const_rel("r1.json", si, 1250 * US, "6.18.0-v21");
+	write_const_rel("r2.json", si, 1250 * US, "6.18.0-tip");
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "r%d.json", i);
+		r[i] = strdup(t_tmp(name));
+	}
+	rc = run(&out, &err, "-s", "p50", r[0], "--", r[1], "--", b[0], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "6.18.0-v21[pct imp](CV)");
+	t_check_contains(out, "6.18.0-test[pct imp](CV)");
+	t_check_contains(out, "6.18.0-tip (CV)");
+	t_check(!strstr(out, "the sides are named"));
+	free(out), free(err);
+	rc = run(&out, &err, "-f", "json", "-s", "p50", r[0], "--", r[1], "--",
+		 b[0], NULL);
+	o = json_tokener_parse(out);
+	x = json_object_array_get_idx(
+		json_object_object_get(o, "kernel_differences"), 0);
+	t_check_str(json_str_at(x, "field"), "release");
+	t_check_str(json_str_at(x, "baseline"), "6.18.0-tip");
+	t_check_str(json_object_get_string(json_object_array_get_idx(
+			    json_object_object_get(x, "candidates"), 1)),
+		    "6.18.0-test");
+	json_object_put(o);
+	free(out), free(err);
+	/* two sides: the candidate's value, and no names unless given */
+	rc = run(&out, &err, "-f", "json", "-s", "p50", r[0], r[1], NULL);
+	o = json_tokener_parse(out);
+	x = json_object_array_get_idx(
+		json_object_object_get(o, "kernel_differences"), 0);
+	t_check_str(json_str_at(x, "candidate"), "6.18.0-v21");
+	t_check(!json_object_object_get_ex(
+		json_object_object_get(o, "baseline"), "label", NULL));
+	json_object_put(o);
+	free(out), free(err);
+	rc = run(&out, &err, "-f", "json", "-s", "p50", "-l", "tip", "-l",
+		 "v21", r[0], r[1], NULL);
+	o = json_tokener_parse(out);
+	t_check_str(
+		json_str_at(json_object_object_get(o, "candidate"), "label"),
+		"v21");
+	json_object_put(o);
+	free(out), free(err);
+	/* two sides of one release: not a name; the middle one differs */
+	rc = run(&out, &err, "-s", "p50", r[0], "--", r[1], "--", r[2], NULL);
+	t_check_contains(out, "cand2[pct imp](CV)");
+	t_check_contains(out, "the sides are named");
+	t_check_contains(out, "note: release differs: 6.18.0-tip (baseline) "
+			      "vs 6.18.0-v21 (cand1) vs 6.18.0-tip (cand2)\n");
+	t_check_contains(out, "6.18.0-tip                          DIFFERS\n");
+	free(out), free(err);
+	/* a side of two releases: not a name either */
+	rc = run(&out, &err, "-s", "p50", r[0], "--", r[1], b[0], "--", b[1],
+		 NULL);
+	t_check_contains(out, "cand1[pct imp](CV)");
+	t_check_contains(out, "release differs between the files of cand1");
+	free(out), free(err);
+	/* unknown is no name: the counters fixtures know no release */
+	{
+		char cb[512], cc[512];
+
+		snprintf(cb, sizeof(cb), "%s/../counters/base.json", data);
+		snprintf(cc, sizeof(cc), "%s/../counters/cand.json", data);
+		rc = run(&out, &err, cb, "--", cc, "--", cb, NULL);
+		/* the wall time of the second side is worse */
+		t_check_int(rc, 1);
+		t_check_contains(out, "the sides are named baseline, cand1 "
+				      "and cand2");
+		t_check_contains(out, "Amean wall  6:6:6  0.1025 (  0.00%)  "
+				      "4.89  0.1325 *-29.27%*  3.78  0.013  "
+				      "worse   0.1025 (  0.00%)  4.89  1.000  "
+				      "no change\n");
+		free(out), free(err);
+		rc = run(&out, &err, cb, "--", cb, "--", cb, NULL);
+		t_check_int(rc, 0);
+		free(out), free(err);
+	}
+
+	/*
+	 * Holm over every side's test: two configurations, two sides 25 %
+	 * slower, the rank test's floor 2/252 on each of the four max rows.
+	 * Four tests make it 4 x 2/252 = 0.0317: no change at alpha 0.03,
+	 * worse at 0.035; two sides alone (two tests, 0.0159) are worse at
+	 * 0.03.
+	 */
+	n = 0;
+	argv[n++] = (char *)tool;
+	argv[n++] = "-s";
+	argv[n++] = "max";
+	argv[n++] = "-t";
+	argv[n++] = "rank";
+	argv[n++] = "--alpha";
+	argv[n++] = "0.03";
+	n = side_args(argv, n, base, 5, true);
+	n = side_args(argv, n, shift, 5, true);
+	n = side_args(argv, n, shift, 5, false);
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 0);
+	t_check_contains(out, "Holm correction over 4 tests");
+	t_check_contains(out, "0.032  no change");
+	t_check(!strstr(out, "  worse"));
+	free(out), free(err);
+	argv[6] = "0.035";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_int((int)t_count(out, "0.032  worse"), 4);
+	/* two sides alike: the noisiest is the first of them */
+	t_check_contains(out, "blocked_ns max against cand1\n");
+	free(out), free(err);
+	argv[6] = "0.03";
+	argv[7 + 5 + 1 + 5] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "Holm correction over 2 tested rows");
+	free(out), free(err);
+
+	/* only the last side worse: worse all the same */
+	n = 1;
+	argv[n++] = "-s";
+	argv[n++] = "p50";
+	n = side_args(argv, n, base, 5, true);
+	n = side_args(argv, n, same, 5, true);
+	n = side_args(argv, n, shift, 5, false);
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "1.000  no change  1.25 [-25.");
+	t_check_int((int)t_count(out, "  worse\n"), 2);
+	free(out), free(err);
+	/* better is never a failure */
+	n = 3;
+	n = side_args(argv, n, shift, 5, true);
+	n = side_args(argv, n, shift, 5, true);
+	n = side_args(argv, n, base, 5, false);
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 0);
+	t_check_contains(out, "  better\n");
+	free(out), free(err);
+
+	/*
+	 * A side without a configuration: its cells n/a, the others
+	 * compared, the baseline's value still shown; a configuration no
+	 * baseline has is noted, not compared.
+	 */
+	n = 1;
+	argv[n++] = "-s";
+	argv[n++] = "p50";
+	n = side_args(argv, n, base, 5, true);
+	n = side_args(argv, n, c, 5, true);
+	n = side_args(argv, n, shift, 5, false);
+	argv[n++] = (char *)t_tmp("other.json");
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	t_check_contains(out, "note: pi-classic/none not in cand1\n");
+	t_check_contains(out, "note: pi-other/x only in cand2\n");
+	t_check_contains(out, "p50   20.0ms ( 1.18)  5:0:5   n/a [   n/a](  "
+			      "n/a)  -                 -  n/a     1.25 [-24.");
+	t_check_contains(out, "Holm correction over 3 tests");
+	free(out), free(err);
+	/* in JSON: the groups not on every side, and where they are */
+	argv[1] = "--format=json";
+	argv[2] = "--stat=p50";
+	rc = t_run_tool(argv, &out, &err);
+	o = json_tokener_parse(out);
+	x = json_object_object_get(o, "not_in_every_side");
+	t_check_int(json_object_array_length(x), 2);
+	y = json_object_array_get_idx(x, 0);
+	t_check_str(json_str_at(y, "configuration"), "pi-classic/none");
+	t_check_int(json_object_array_length(json_object_object_get(y, "in")),
+		    2);
+	t_check_str(json_object_get_string(json_object_array_get_idx(
+			    json_object_object_get(y, "in"), 1)),
+		    "cand2");
+	json_object_put(o);
+	free(out), free(err);
+
+	/*
+	 * A statistic one side lacks (a p999 of 200 samples): the row is
+	 * shown with what there is, and no test.
+	 */
+	write_const_count("n2000.json", si, 1000 * US, 2000);
+	rc = run(&out, &err, "-q", "-s", "p999", t_tmp("n2000.json"), b[0],
+		 NULL);
+	t_check_int(rc, 77);
+	t_check_contains(
+		out, "p999    1.00ms        n/a  1.00 [  0.00](  n/a)   n/a");
+	free(out), free(err);
+	rc = run(&out, &err, "-q", "-s", "p999", t_tmp("n2000.json"), "--",
+		 b[0], "--", c[0], NULL);
+	t_check_int(rc, 77);
+	t_check_contains(out, "p999  1.00ms (  n/a)  1:0:0   n/a [   n/a](  "
+			      "n/a)");
+	free(out), free(err);
+
+	/* a side with nothing to compare: 77, as for two */
+	rc = run(&out, &err, "-s", "p50", t_tmp("other.json"), "--", b[0], "--",
+		 c[0], NULL);
+	t_check_int(rc, 77);
+	t_check_contains(err, "nothing to compare");
+	free(out), free(err);
+
+	for (int i = 0; i < 5; i++)
+		free(b[i]), free(c[i]), free(d[i]);
+	for (int i = 0; i < 3; i++)
+		free(r[i]);
+}
+
+/* how the sides are given: every way of getting it wrong is refused */
+static void test_nway_errors(char **base)
+{
+	char *out = NULL, *err = NULL;
+	int rc;
+
+	/* one side only */
+	rc = run(&out, &err, base[0], "--", NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "no candidate files");
+	free(out), free(err);
+	rc = run(&out, &err, "--", base[0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "no baseline files");
+	free(out), free(err);
+	/* an empty side, between two "--" or after the last */
+	rc = run(&out, &err, base[0], "--", "--", base[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "side 2 of 3 has no files");
+	free(out), free(err);
+	rc = run(&out, &err, base[0], "--", base[1], "--", NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "side 3 of 3 has no files");
+	free(out), free(err);
+	rc = run(&out, &err, base[0], "--", base[1], "--", base[2], "--", "--",
+		 NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "side 4 of 5 has no files");
+	free(out), free(err);
+	/* options go before the first "--", whatever follows */
+	rc = run(&out, &err, base[0], "--", base[1], "--", base[2], "-q", NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "options go before '--': '-q'");
+	free(out), free(err);
+	/* --label: one a side, named, no two alike */
+	rc = run(&out, &err, "-l", "a", "-l", "b", base[0], "--", base[1], "--",
+		 base[2], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--label: 3 sides and 2 labels: give one "
+			      "--label a side");
+	free(out), free(err);
+	rc = run(&out, &err, "-l", "a", "-l", "b", "-l", "c", base[0], "--",
+		 base[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "2 sides and 3 labels");
+	free(out), free(err);
+	rc = run(&out, &err, "-l", "a", "-l", "", base[0], base[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--label: side 2: an empty name");
+	free(out), free(err);
+	rc = run(&out, &err, "-l", "a", "-l", "b", "-l", "a", base[0], "--",
+		 base[1], "--", base[2], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--label: 'a' names sides 1 and 3");
+	free(out), free(err);
+	/* two sides in Markdown: the files' lines as they were */
+	rc = run(&out, &err, "-f", "markdown", "-s", "p50", base[0], base[1],
+		 NULL);
+	t_check_contains(out, "\n**Baseline:** 1 file: `");
+	t_check_contains(out, "\n**Candidate:** 1 file: `");
+	free(out), free(err);
+	rc = run(&out, &err, "-f", "markdown", "-s", "p50", "-l", "tip", "-l",
+		 "v21", base[0], base[1], NULL);
+	t_check_contains(out, "\n**tip:** 1 file: `");
+	t_check_contains(out, "| stat | tip | v21 | tip[pct imp](CV) | "
+			      "v21[pct imp](CV) | CI95 pct imp |");
+	free(out), free(err);
+	/* two sides named: the names in the headers and notes */
+	rc = run(&out, &err, "-l", "tip", "-l", "v21", "-s", "p50", base[0],
+		 base[1], NULL);
+	t_check_contains(out, "stat     tip     v21  tip[pct imp](CV)");
+	t_check_contains(out, "tip: 1 file: ");
+	t_check_contains(out, "the kernel fingerprints agree");
+	free(out), free(err);
+}
+
+/* write_const's file with a critical section of cs_ns */
+static void write_const_cs(const char *name, const struct il_sysinfo *si,
+			   uint64_t v, uint64_t cs_ns)
+{
+	static struct il_hist h;
+	struct t_run run = {
+		"inherit", NULL, NULL, 1, { { "blocked_ns", &h } }
+	};
+
+	il_hist_init(&h);
+	for (int i = 0; i < 200; i++)
+		il_hist_record(&h, v);
+	t_check_int(
+		t_write_result(t_tmp(name), "pi-classic", si, cs_ns, &run, 1),
+		0);
+}
+
+/* where needle first is in hay, or a number past any */
+static size_t at(const char *hay, const char *needle)
+{
+	const char *p = hay ? strstr(hay, needle) : NULL;
+
+	return p ? (size_t)(p - hay) : (size_t)-1;
+}
+
+/* a job run (invlab-run's shape) whose job sets M's protocol */
+static void write_job(const char *name, const char *protocol,
+		      const char *run_protocol)
+{
+	char text[2048], ji[512] = "";
+
+	if (run_protocol)
+		snprintf(ji, sizeof(ji),
+			 "\"judge_inputs\":{\"job_text\":\"[global]\\nduration "
+			 "= 1s\\n\\n[resource M]\\nprotocol = %s\\n\"},",
+			 run_protocol);
+	snprintf(text, sizeof(text),
+		 "{\"schema_version\":1,\"program\":\"invlab-run\",\"job\":{"
+		 "\"name\":\"pi\",\"text\":\"; a job\\n[global]\\nduration = "
+		 "2s\\n\\n[resource M]\\nprotocol = %s\\n\\n[task high]\\n"
+		 "class = fifo:30\\n\"},\"runs\":[{\"configuration\":\"pi\",%s"
+		 "\"blocked_ns\":{\"count\":1,\"bins\":[[100,1]]}}]}",
+		 protocol, ji);
+	t_check_int(t_write_text(t_tmp(name), text), 0);
+}
+
+/* what --by reads of a run: the run, its scenario, its job */
+static void test_run_key(void)
+{
+	static const char doc[] =
+		"{\"scenario\":{\"groups\":4,\"configuration\":\"no\","
+		"\"flag\":true,\"gone\":null},\"job\":{\"text\":\"[global]\\n"
+		"duration = 2s\\n[task high]\\nclass = fifo:30\\n[resource "
+		"M.1]\\nprotocol = none\\n\"},\"runs\":[{\"configuration\":"
+		"\"inherit\",\"reason\":null,\"judge_inputs\":{\"job_text\":"
+		"\"[global]\\nduration = 3s\\n\"}},{\"configuration\":\"x\"}]}";
+	struct json_object *root = json_tokener_parse(doc), *runs, *r0, *r1;
+	const char *v[6];
+	char *val = NULL;
+
+	t_check(root != NULL);
+	if (!root)
+		return;
+	runs = json_object_object_get(root, "runs");
+	r0 = json_object_array_get_idx(runs, 0);
+	r1 = json_object_array_get_idx(runs, 1);
+	/* the run's member first, then the scenario's */
+	t_check_int(il_res_run_key(root, r0, "configuration", &val), 0);
+	t_check_str(val, "inherit");
+	free(val);
+	t_check_int(il_res_run_key(root, r0, "groups", &val), 0);
+	t_check_str(val, "4");
+	free(val);
+	t_check_int(il_res_run_key(root, r0, "flag", &val), 0);
+	t_check_str(val, "true");
+	free(val);
+	/* null is no value */
+	t_check_int(il_res_run_key(root, r0, "reason", &val), -ENOENT);
+	t_check(val == NULL);
+	t_check_int(il_res_run_key(root, r0, "gone", &val), -ENOENT);
+	/* the job as the run ran it, else as the file has it */
+	t_check_int(il_res_run_key(root, r0, "duration", &val), 0);
+	t_check_str(val, "3s");
+	free(val);
+	t_check_int(il_res_run_key(root, r1, "duration", &val), 0);
+	t_check_str(val, "2s");
+	free(val);
+	t_check_int(il_res_run_key(root, r1, "global.duration", &val), 0);
+	t_check_str(val, "2s");
+	free(val);
+	/* SECTION.KEY as --set names it; a name may hold dots */
+	t_check_int(il_res_run_key(root, r1, "high.class", &val), 0);
+	t_check_str(val, "fifo:30");
+	free(val);
+	t_check_int(il_res_run_key(root, r1, "M.1.protocol", &val), 0);
+	t_check_str(val, "none");
+	free(val);
+	t_check_int(il_res_run_key(root, r0, "high.class", &val), -ENOENT);
+	t_check_int(il_res_run_key(root, r1, "low.class", &val), -ENOENT);
+	t_check_int(il_res_run_key(root, r1, "high.prio", &val), -ENOENT);
+	t_check_int(il_res_run_key(root, r1, "class", &val), -ENOENT);
+	/* an object is no value, a member of the run or not */
+	t_check_int(il_res_run_key(root, r0, "judge_inputs", &val), -ENOENT);
+	t_check(val == NULL);
+	json_object_put(root);
+
+	/* the job's text as the INI reader reads it */
+	{
+		static const char jobs[] =
+			"{\"job\":{\"text\":\"[global\\nprotocol = g0\\n"
+			"[global]\\nprotocol = g1\\n[resource M]\\nprotocol\\n"
+			"protocol = none\\nprotocol = inherit\\n[M]\\nprotocol "
+			"= bare\\n\"},\"runs\":[{\"judge_inputs\":{\"job_text\""
+			":5}},{\"judge_inputs\":null},{\"judge_inputs\":\"x\"}]"
+			"}";
+
+		root = json_tokener_parse(jobs);
+		t_check(root != NULL);
+		runs = json_object_object_get(root, "runs");
+		for (int i = 0; root && i < 3; i++) {
+			r0 = json_object_array_get_idx(runs, (size_t)i);
+			/* a header without ']' opens no section */
+			t_check_int(il_res_run_key(root, r0, "protocol", &val),
+				    0);
+			t_check_str(val, "g1");
+			free(val);
+			/* the first of a key twice; [M] is neither a task
+			 * nor a resource; a line without '=' is no key */
+			t_check_int(
+				il_res_run_key(root, r0, "M.protocol", &val),
+				0);
+			t_check_str(val, "none");
+			free(val);
+		}
+		json_object_put(root);
+	}
+
+	/* by number when every value is one, stable; else as given */
+	v[0] = "16", v[1] = "1", v[2] = "4", v[3] = "1.0", v[4] = "2e0";
+	t_check_int(il_res_by_sort(v, 5), 0);
+	t_check_str(v[0], "1");
+	t_check_str(v[1], "1.0");
+	t_check_str(v[2], "2e0");
+	t_check_str(v[3], "4");
+	t_check_str(v[4], "16");
+	v[0] = "16", v[1] = "2s", v[2] = "4";
+	t_check_int(il_res_by_sort(v, 3), 0);
+	t_check_str(v[0], "16");
+	t_check_str(v[1], "2s");
+	v[0] = "3", v[1] = "", v[2] = "1";
+	il_res_by_sort(v, 3);
+	t_check_str(v[0], "3");
+	v[0] = "3", v[1] = "inf", v[2] = "1";
+	il_res_by_sort(v, 3);
+	t_check_str(v[0], "3");
+	v[0] = "-1", v[1] = "-2";
+	il_res_by_sort(v, 2);
+	t_check_str(v[0], "-2");
+}
+
+/*
+ * --by: a sweep, one row a value.  sched-messaging over groups 1, 4 and
+ * 16 (tests/data/compare/sm-*.json, made so: v21 10 % slower at 16
+ * groups, full 10 % faster at 1, six runs each, fully apart), then
+ * pi-classic's cs_ns, then a job's key.
+ */
+static void test_by(const struct il_sysinfo *si, char **base, char **shift)
+{
+	char f[9][512], *argv[40], *out = NULL, *err = NULL;
+	static const char *const kern[] = { "tip", "v21", "full" };
+	static const int order[] = { 16, 1, 4 };
+	char *b[3], *c[3], *j[4];
+	char name[32];
+	struct json_object *o, *x;
+	int rc, n = 0;
+
+	for (int k = 0; k < 3; k++)
+		for (int g = 0; g < 3; g++)
+			snprintf(f[k * 3 + g], sizeof(f[0]),
+				 "%s/sm-%s-g%d.json", data, kern[k], order[g]);
+	argv[n++] = (char *)tool;
+	argv[n++] = "-q";
+	argv[n++] = "--by";
+	argv[n++] = "groups";
+	for (int k = 0; k < 3; k++) {
+		for (int g = 0; g < 3; g++)
+			argv[n++] = f[k * 3 + g];
+		if (k < 2)
+			argv[n++] = "--";
+	}
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	/* in the order of the numbers, not of the files or the strings */
+	t_check_contains(
+		out,
+		"sched-messaging/process-socket wall time (s, AMean over runs, "
+		"lower is better; rank test over runs)\n"
+		"            groups   runs  6.18.0-tip          CV  6.18.0-v21 "
+		"         CV  p adj  change     6.18.0-full         CV  p adj  "
+		"change\n"
+		"----------  ------  -----  ----------------  ----  -----------"
+		"-----  ----  -----  ---------  ----------------  ----  -----  "
+		"---------\n"
+		"Amean wall       1  6:6:6  0.0200 (  0.00%)  1.41  0.0200 (  "
+		"0.00%)  1.41  1.000  no change  0.0180 * 10.00%*  1.57  0.026 "
+		" "
+		"better\n"
+		"Amean wall       4  6:6:6  0.0500 (  0.00%)  0.68  0.0500 (  "
+		"0.00%)  0.68  1.000  no change  0.0500 (  0.00%)  0.68  1.000 "
+		" "
+		"no change\n"
+		"Amean wall      16  6:6:6  0.2000 (  0.00%)  0.71  0.2200 "
+		"*-10.00%*  0.64  0.026  worse      0.2000 (  0.00%)  0.71  "
+		"1.000  no change\n");
+	/* 3 values x 2 metrics x 2 sides; 12 x 2/924 = 0.026 */
+	t_check_contains(out, "Holm correction over the 12 rows of this block");
+	t_check_contains(out,
+			 "sched-messaging/process-socket      16  "
+			 "context_switches  6.18.0-full       16025  16025");
+	free(out), free(err);
+	/* without --by the sweep is one configuration of 18 runs a side */
+	argv[2] = "-s";
+	argv[3] = "p50";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_contains(out, "Amean wall  18:18:18");
+	t_check(!strstr(out, "groups"));
+	free(out), free(err);
+	/* JSON: the key in the settings, each row's value */
+	argv[2] = "--format=json";
+	argv[3] = "--by=groups";
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 1);
+	o = json_tokener_parse(out);
+	t_check_str(json_str_at(json_object_object_get(o, "settings"), "by"),
+		    "groups");
+	x = json_object_array_get_idx(json_object_object_get(o, "counters"), 4);
+	t_check_str(json_str_at(x, "by"), "16");
+	t_check_str(json_str_at(x, "side"), "6.18.0-v21");
+	t_check_str(json_str_at(x, "change"), "worse");
+	json_object_put(o);
+	free(out), free(err);
+	/* two sides: the wall-time table the same, a column of groups */
+	rc = run(&out, &err, "-q", "--by", "groups", f[0], f[1], f[2], "--",
+		 f[3], f[4], f[5], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "Amean wall      16   6:6  0.2000 (  0.00%)  "
+			      "0.71  0.2200 *-10.00%*  0.64  0.013  worse\n");
+	free(out), free(err);
+	/* a value on one side only is no row (and a note) */
+	rc = run(&out, &err, "--by", "groups", f[0], f[1], "--", f[3], f[5],
+		 NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "note: sched-messaging/process-socket groups=1 "
+			      "only in the baseline\n");
+	t_check_contains(out, "note: sched-messaging/process-socket groups=4 "
+			      "only in the candidate\n");
+	t_check(!strstr(out, "Amean wall       1 "));
+	free(out), free(err);
+
+	/*
+	 * Histograms: pi-classic at cs_ns 10ms, 500us and 2ms (in that
+	 * order), the candidate 25 % slower at 2ms only.
+	 */
+	for (int i = 0; i < 3; i++) {
+		static const uint64_t cs[] = { 10 * MS, 500 * US, 2 * MS };
+
+		snprintf(name, sizeof(name), "by-b%d.json", i);
+		write_const_cs(name, si, 1000 * US, cs[i]);
+		b[i] = strdup(t_tmp(name));
+		snprintf(name, sizeof(name), "by-c%d.json", i);
+		write_const_cs(name, si, i == 2 ? 1250 * US : 1000 * US, cs[i]);
+		c[i] = strdup(t_tmp(name));
+	}
+	rc = run(&out, &err, "-s", "p50", "--by", "cs_ns", b[0], b[1], b[2],
+		 "--", c[0], c[1], c[2], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "pi-classic/inherit blocked_ns: Median of "
+			      "per-run p50; lower is better\n"
+			      "stat     cs_ns  baseline  candidate  ");
+	t_check_contains(out, "p50    2000000    1.00ms     1.25ms  1.00 [  "
+			      "0.00](  n/a)  1.25 [-25.00](  n/a)");
+	t_check(at(out, "p50     500000") < at(out, "p50    2000000"));
+	t_check(at(out, "p50    2000000") < at(out, "p50   10000000"));
+	t_check_contains(out, "0 better, 2 no change, 0 too few runs (Holm "
+			      "correction over 3 tested rows");
+	free(out), free(err);
+	/* every statistic, then every value, in a block */
+	rc = run(&out, &err, "-q", "-s", "p50,max", "--by", "cs_ns", b[0], b[1],
+		 b[2], "--", c[0], c[1], c[2], NULL);
+	t_check_contains(out, "blocked_ns: Median of per-run p50, max; lower");
+	t_check(at(out, "p50   10000000") < at(out, "max     500000"));
+	t_check_int((int)t_count(out, "\np50 "), 3);
+	free(out), free(err);
+	rc = run(&out, &err, "--format=json", "-s", "p50", "--by", "cs_ns",
+		 b[0], b[1], b[2], "--", c[0], c[1], c[2], NULL);
+	o = json_tokener_parse(out);
+	x = json_object_array_get_idx(json_object_object_get(o, "comparisons"),
+				      1);
+	t_check_str(json_str_at(x, "by"), "2000000");
+	t_check_str(json_str_at(x, "change"), "worse");
+	json_object_put(o);
+	free(out), free(err);
+
+	/* the plan names the noisiest row's value */
+	rc = run(&out, &err, "--by", "cs_ns", base[0], base[1], base[2], "--",
+		 shift[0], shift[1], shift[2], NULL);
+	t_check_contains(out, "; the noisiest is pi-classic/");
+	t_check_contains(out, " at cs_ns=2000000\n");
+	/* a block a configuration, as without --by */
+	t_check_int((int)t_count(out, " blocked_ns: Median"), 2);
+	t_check_contains(out, "\npi-classic/none blocked_ns: ");
+	free(out), free(err);
+	/* Markdown: the key's column, in the table and in the counters */
+	rc = run(&out, &err, "-q", "-f", "markdown", "-s", "p50", "--by",
+		 "cs_ns", base[0], base[1], "--", shift[0], shift[1], NULL);
+	t_check_contains(out, "| stat | cs_ns | baseline | candidate | base "
+			      "[pct imp](CV) | cand [pct imp](CV) | CI95 pct "
+			      "imp | runs | p | p adj | test | detects | "
+			      "change |\n|---|---:|---:|---:|---|");
+	t_check_contains(out, "| p50 | 2000000 | ");
+	free(out), free(err);
+	rc = run(&out, &err, "-q", "-f", "markdown", "--by", "groups", f[0],
+		 f[1], "--", f[3], f[4], NULL);
+	t_check_contains(out, "| configuration | groups | metric | side | "
+			      "baseline | value |");
+	t_check_contains(out,
+			 "| | groups | runs | baseline | CV | candidate "
+			 "| CV | p adj | change |\n|---|---:|---:|---:|---:|"
+			 "---:|---:|---:|---|\n| Amean wall | 1 | 6:6 |");
+	free(out), free(err);
+
+	/* a job's key, as --set names it: not numbers, so as first seen */
+	write_job("job0.json", "none", NULL);
+	write_job("job1.json", "inherit", NULL);
+	/* the run's own job text wins over the file's */
+	write_job("job2.json", "inherit", "protect");
+	write_job("job3.json", "inherit", NULL);
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "job%d.json", i);
+		j[i] = strdup(t_tmp(name));
+	}
+	rc = run(&out, &err, "-q", "-s", "mean", "--by", "M.protocol", j[0],
+		 j[1], j[2], "--", j[0], j[1], j[2], "--", j[2], j[3], NULL);
+	t_check_int(rc, 0);
+	t_check(at(out, " none ") < at(out, " inherit "));
+	t_check(at(out, " inherit ") < at(out, " protect "));
+	t_check_contains(out, "stat  M.protocol  baseline (CV)");
+	free(out), free(err);
+	/* with the configuration as the key, a block of the scenario */
+	rc = run(&out, &err, "-q", "-s", "mean", "--by", "configuration", j[0],
+		 j[1], "--", j[0], j[1], NULL);
+	t_check_contains(out, "invlab-run blocked_ns: AMean of per-run mean; "
+			      "lower is better\nstat  configuration");
+	free(out), free(err);
+	/* a run without the key is an error, and names its file */
+	rc = run(&out, &err, "--by", "high.prio", j[0], j[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "job0.json: runs[0]: no 'high.prio' for --by");
+	free(out), free(err);
+	rc = run(&out, &err, "--by", "groups", f[0], "--", f[3], "--", j[0],
+		 NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "job0.json: runs[0]: no 'groups' for --by");
+	free(out), free(err);
+	rc = run(&out, &err, "--by", "", j[0], j[1], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--by: no key given");
+	free(out), free(err);
+
+	for (int i = 0; i < 3; i++)
+		free(b[i]), free(c[i]);
+	for (int i = 0; i < 4; i++)
+		free(j[i]);
+}
+
 /*
  * Two dl-mbwi results (tests/data/compare, trimmed from two runs of
  * `dl-mbwi basic -d 1s`): the deadline tasks' histograms, those of their
@@ -1223,6 +2098,10 @@ int main(int argc, char **argv)
 	test_escape();
 	test_untrusted(&si);
 	test_sides_once();
+	test_nway(&si, base, same, shift);
+	test_nway_errors(base);
+	test_run_key();
+	test_by(&si, base, shift);
 	test_limits();
 	t_check_man_page(tool, argv[2]);
 	test_mut_statistics();

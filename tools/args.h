@@ -62,10 +62,25 @@ int il_res_parse_alpha(const char *s, double *alpha, char *err, size_t errlen);
  */
 int il_res_count_after_dashdash(int argc, char *const *argv);
 /*
+ * Any number of sides on one command line: "A... -- B... [-- C...]".
+ * il_opt_parse drops the first "--"; each later one is an operand that
+ * parts the sides after it.  ops[0..nops) are the operands after
+ * parsing, the last after of them (il_res_count_after_dashdash, >= 0)
+ * those that followed the first "--".  The files are moved together at
+ * the start of ops, in order and without the separators, and
+ * counts[k] (counts has room for nops + 2) is the number of files of
+ * side k, *nsides of them.  0, or -EINVAL with the message in err: an
+ * option after "--" (il_opt_parse would have taken it for a file), a
+ * side without files.
+ */
+int il_res_split_sides(char **ops, int nops, int after, int *counts,
+		       int *nsides, char *err, size_t errlen);
+/*
  * The exit status for a result file il_res_set_load refused with ret: 2
  * when it does not exist (an input error, as a missing job file or
- * profile is in every program), 99 when it exists but cannot be read or
- * is not a valid result.
+ * profile is in every program) or lacks the key to group by (--by does
+ * not fit it), 99 when it exists but cannot be read or is not a valid
+ * result.
  */
 int il_res_load_status(int ret);
 /*

@@ -5,6 +5,8 @@
  *
  *   invlab-compare base.json cand.json
  *   invlab-compare --format markdown base-*.json -- cand-*.json
+ *   invlab-compare -l tip -l v21 -l full tip-*.json -- v21-*.json --
+ * full-*.json
  *
  * Each side is one or more result files (repeated runs, several devices).
  * Runs are grouped by scenario and configuration and their histograms
@@ -22,6 +24,11 @@
  * Each row also shows the 95 % interval of its change and the smallest
  * change its runs could detect; the closing line how many runs a side
  * would detect a --plan change.
+ *
+ * With three sides or more (kernels side by side: tip, a patch set, the
+ * patch set with its option on), every side after the first is compared
+ * with the first, a column group each, and the correction counts every
+ * side's test of every row.  Two sides print as they always did.
  *
  * Exit: 0 compared and nothing worse, 1 something is worse (significant
  * after the correction and beyond the threshold), 2 bad usage, 77
@@ -53,6 +60,8 @@ struct cfg {
 	int quiet;
 	int format;
 	const char *json;
+	struct il_strlist label;
+	const char *by;
 	const char *metric;
 	const char *stat;
 	int test;
@@ -90,6 +99,26 @@ static const struct il_opt opts[] = {
 	  .metavar = "FILE",
 	  .help = "also write the comparison as JSON to FILE ('-' for stdout), "
 		  "complete or not at all" },
+	{ .name = "label",
+	  .short_name = 'l',
+	  .type = IL_OPT_LIST,
+	  .offset = O(label),
+	  .metavar = "NAME",
+	  .help = "the name of a side in the tables and notes, given once for "
+		  "every side, in side order (default: baseline and "
+		  "candidate; with three sides or more, each side's kernel "
+		  "release when the releases tell the sides apart, else "
+		  "baseline, cand1, cand2, ...)" },
+	{ .name = "by",
+	  .type = IL_OPT_STRING,
+	  .offset = O(by),
+	  .metavar = "KEY",
+	  .help = "rows of a sweep: group each side's runs also by their "
+		  "value of KEY, a member of the run (configuration), of the "
+		  "file's scenario (sched-messaging's groups) or a key of the "
+		  "job as --set names it (M.protocol); a row a value, in "
+		  "numeric order when every value is a number, else as first "
+		  "seen.  A run without KEY is an error naming its file" },
 	{ .name = "metric",
 	  .short_name = 'm',
 	  .type = IL_OPT_STRING,
@@ -127,7 +156,8 @@ static const struct il_opt opts[] = {
 	IL_RES_OPT_CORRECTION(
 		O(correction),
 		"correction for testing all rows of the comparison "
-		"together: holm bounds the chance of any false 'worse' or "
+		"together (with three sides or more, every side's test of "
+		"every row): holm bounds the chance of any false 'worse' or "
 		"'better' by --alpha (family-wise), bh (Benjamini-Hochberg) "
 		"the expected share of false ones among them; none tests "
 		"each row alone"),
@@ -185,17 +215,36 @@ static const struct il_opt *const tables[] = { opts, NULL };
 
 struct row {
 	const char *group; /* "pi-classic/inherit", owned by struct cmp */
+	const char *by;	   /* the value of --by, owned by its set; NULL */
 	const char *metric;
 	enum il_res_stat st;
-	struct il_res_cmp c;
+	/* [nsides - 1]: side k + 1 against the baseline (the first side) */
+	struct il_res_cmp *c;
 	bool rate; /* a count over trials: values are rates (results.h) */
 	bool first_of_group, first_of_metric;
+};
+
+/* a group some side lacks: where it is (in[k] for side k) */
+struct missing {
+	char *group; /* "pi-classic/protect" */
+	bool *in;    /* [nsides] */
 };
 
 struct cmp {
 	const struct cfg *cfg;
 	struct il_res_cmp_opts o;
-	struct il_res_set base, cand;
+	struct il_res_set *sides; /* [nsides]: the baseline first */
+	size_t nsides;
+	char **files; /* every side's files in turn, nfiles[k] of side k */
+	int *nfiles;
+	char **labels;	/* [nsides]: the sides' names */
+	bool labeled;	/* named by --label */
+	bool unnamed;	/* three sides or more, not told apart by release */
+	char **hnorm;	/* [nsides]: "NAME[pct imp](CV)" */
+	char *hbase;	/* "NAME (CV)": the baseline's column, more sides */
+	const char *by; /* --by KEY, NULL: none */
+	const char **values; /* --by: every side's values, in row order */
+	size_t nvalues;
 	enum il_res_stat stats[MAX_STATS];
 	int nstats;
 	char **metrics; /* NULL: all */
@@ -204,10 +253,10 @@ struct cmp {
 	size_t nrows, cap;
 	char **names; /* group labels */
 	size_t nnames;
-	char **only; /* groups found on one side only, "baseline: x" */
-	size_t nonly;
+	struct missing *miss; /* groups some side lacks, in order */
+	size_t nmiss;
 	size_t count[IL_RES_WORSE + 1];
-	size_t family; /* rows with a test: what the correction counts */
+	size_t family; /* tests that ran: what the correction counts */
 	double threshold, plan;
 	/* --summary: "metric", "metric.stat" or "" (every row) -> summary */
 	char **sum_key;
@@ -219,6 +268,30 @@ struct cmp {
 };
 
 /* ---- helpers --------------------------------------------------------- */
+
+/*
+ * Two sides are shown as they always were: both values, the p-value, the
+ * test and the detectable change beside the candidate's ratio.  With
+ * more, the table is a column group a side, without them.
+ */
+static bool nway(const struct cmp *c)
+{
+	return c->nsides > 2;
+}
+
+/* the sides compared with the baseline */
+static size_t ncand(const struct cmp *c)
+{
+	return c->nsides - 1;
+}
+
+/* side k in a sentence: "the baseline", "the candidate", or its name */
+static const char *side_ref(const struct cmp *c, size_t k)
+{
+	if (!c->labeled && c->nsides == 2)
+		return k ? "the candidate" : "the baseline";
+	return c->labels[k];
+}
 
 static int push_str(char ***v, size_t *n, const char *s)
 {
@@ -244,8 +317,9 @@ static bool metric_wanted(const struct cmp *c, const char *name)
 	return false;
 }
 
+/* a row whose comparisons cs (ncand of them) it takes over */
 static int add_row(struct cmp *c, const char *group, const char *metric,
-		   enum il_res_stat st, const struct il_res_cmp *r)
+		   enum il_res_stat st, struct il_res_cmp *cs)
 {
 	if (c->nrows == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 64;
@@ -257,10 +331,23 @@ static int add_row(struct cmp *c, const char *group, const char *metric,
 		c->cap = cap;
 	}
 	c->rows[c->nrows] = (struct row){
-		.group = group, .metric = metric, .st = st, .c = *r
+		.group = group, .metric = metric, .st = st, .c = cs
 	};
 	c->nrows++;
 	return 0;
+}
+
+/*
+ * The baseline's side of a row: every comparison of the row has the
+ * same, but one with a side that lacks the metric has none.
+ */
+static const struct il_res_cmp *row_base(const struct cmp *c,
+					 const struct row *r)
+{
+	for (size_t k = 0; k < ncand(c); k++)
+		if (!isnan(r->c[k].base))
+			return &r->c[k];
+	return &r->c[0];
 }
 
 /* the --summary for a row: metric.stat, then metric, then every row */
@@ -283,101 +370,311 @@ static enum il_res_summary summary_for(const struct cmp *c, const char *metric,
 	return by_metric != IL_RES_SUM_AUTO ? by_metric : all;
 }
 
-/*
- * Compare every statistic of every metric of one group that both sides
- * have, in the baseline's order; a metric on one side only has nothing to
- * compare with (rows where neither side has a value are left out too).
- */
-static int compare_group(struct cmp *c, const struct il_res_group *gb,
-			 const struct il_res_group *gc, const char *label)
+/* --by is the configuration: a block is a scenario, a row each value */
+static bool by_configuration(const struct cmp *c)
 {
-	for (size_t m = 0; m < gb->nmetrics; m++) {
-		const char *name = gb->metrics[m].name;
-		const struct il_res_metric *mb = &gb->metrics[m], *mc;
-		bool first = true;
+	return c->by && !strcmp(c->by, "configuration");
+}
 
-		mc = il_res_group_metric(gc, name);
-		if (!mc || !metric_wanted(c, name))
-			continue;
-		for (int s = 0; s < c->nstats; s++) {
-			struct il_res_cmp_opts o = c->o;
-			struct il_res_cmp r;
+/* groups a and b are rows of one block (with --by, of one sweep) */
+static bool same_block(const struct cmp *c, const struct il_res_group *a,
+		       const struct il_res_group *b)
+{
+	return !strcmp(a->scenario, b->scenario) &&
+	       (by_configuration(c) ||
+		!strcmp(a->configuration, b->configuration));
+}
 
-			/* of a count, only the mean (the rate) means anything
-			 */
-			if ((mb->rate || mc->rate) &&
-			    c->stats[s] != IL_RES_MEAN)
-				continue;
-			o.summary = summary_for(c, name, c->stats[s]);
-			il_res_compare(mb, mc, c->stats[s], &o, &r);
-			if (isnan(r.base) && isnan(r.cand))
-				continue;
-			if (add_row(c, label, name, c->stats[s], &r))
-				return -ENOMEM;
-			c->rows[c->nrows - 1].rate = mb->rate || mc->rate;
-			c->rows[c->nrows - 1].first_of_metric = first;
-			first = false;
+/* "pi-classic/inherit", "sched-messaging/process-socket groups=4" */
+static void group_label(const struct cmp *c, const struct il_res_group *g,
+			bool value, char *buf, size_t len)
+{
+	if (by_configuration(c))
+		snprintf(buf, len, "%s", g->scenario);
+	else
+		snprintf(buf, len, "%s/%s", g->scenario, g->configuration);
+	if (value && g->by) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, " %s=%s", c->by, g->by);
+	}
+}
+
+/* where value v comes in the sweep's rows */
+static size_t value_rank(const struct cmp *c, const char *v)
+{
+	for (size_t i = 0; v && i < c->nvalues; i++)
+		if (!strcmp(c->values[i], v))
+			return i;
+	return c->nvalues;
+}
+
+/*
+ * The values of --by on every side, the baseline's first, in the order
+ * of the rows (il_res_by_sort).  0 or -ENOMEM.
+ */
+static int collect_values(struct cmp *c)
+{
+	size_t cap = 0;
+
+	for (size_t k = 0; k < c->nsides; k++)
+		cap += c->sides[k].ngroups;
+	c->values = calloc(cap + 1, sizeof(*c->values));
+	if (!c->values)
+		return -ENOMEM;
+	for (size_t k = 0; k < c->nsides; k++)
+		for (size_t i = 0; i < c->sides[k].ngroups; i++) {
+			const char *v = c->sides[k].groups[i].by;
+
+			/* a set with a key has a value in every group */
+			if (value_rank(c, v) == c->nvalues)
+				c->values[c->nvalues++] = v;
+		}
+	return il_res_by_sort(c->values, c->nvalues);
+}
+
+/* a group that some side lacks, with where it is */
+static int add_missing(struct cmp *c, const struct il_res_group *g)
+{
+	struct missing *nm = realloc(c->miss, (c->nmiss + 1) * sizeof(*nm));
+	struct missing *m;
+	char label[512];
+
+	if (!nm)
+		return -ENOMEM;
+	c->miss = nm;
+	m = &c->miss[c->nmiss];
+	group_label(c, g, true, label, sizeof(label));
+	m->group = strdup(label);
+	m->in = calloc(c->nsides, sizeof(*m->in));
+	if (!m->group || !m->in) {
+		free(m->group);
+		free(m->in);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < c->nsides; k++)
+		m->in[k] =
+			il_res_set_find_by(&c->sides[k], g->scenario,
+					   g->configuration, g->by, 0) != NULL;
+	c->nmiss++;
+	return 0;
+}
+
+/* the metrics of the groups gs[0..n) (NULL ones left out), in order */
+static const char **block_metrics(const struct il_res_group *const *gs,
+				  size_t n, size_t ns, size_t *count)
+{
+	const char **names;
+	size_t cap = 1;
+
+	*count = 0;
+	for (size_t j = 0; j < n; j++)
+		cap += gs[j * ns] ? gs[j * ns]->nmetrics : 0;
+	names = calloc(cap, sizeof(*names));
+	if (!names)
+		return NULL;
+	for (size_t j = 0; j < n; j++) {
+		const struct il_res_group *g = gs[j * ns];
+
+		for (size_t m = 0; g && m < g->nmetrics; m++) {
+			size_t i = 0;
+
+			while (i < *count &&
+			       strcmp(names[i], g->metrics[m].name))
+				i++;
+			if (i == *count)
+				names[(*count)++] = g->metrics[m].name;
 		}
 	}
-	return 0;
+	return names;
+}
+
+/*
+ * The row of one statistic of one metric of one value's groups g (g[k]
+ * of side k, NULL where a side lacks it): every side compared with the
+ * baseline.  A metric on the baseline alone has nothing to compare with,
+ * and a row where no side has a value is left out too.  *first: the
+ * next row starts the block of its metric.
+ */
+static int compare_row(struct cmp *c, const struct il_res_group *const *g,
+		       const char *name, enum il_res_stat st, const char *label,
+		       bool *first)
+{
+	const struct il_res_metric *mb = il_res_group_metric(g[0], name);
+	size_t nc = ncand(c);
+	const struct il_res_metric **mc = calloc(nc, sizeof(*mc));
+	struct il_res_cmp_opts o = c->o;
+	struct il_res_cmp *r = NULL;
+	/* a count is one on every side: only a histogram's name ends in _ns */
+	bool any = false, value = false, rate = mb && mb->rate;
+	int ret = 0;
+
+	if (!mc)
+		return -ENOMEM;
+	for (size_t k = 0; mb && k < nc; k++) {
+		mc[k] = il_res_group_metric(g[k + 1], name);
+		any = any || mc[k];
+	}
+	/* of a count, only the mean (the rate) means anything */
+	if (!any || (rate && st != IL_RES_MEAN))
+		goto out;
+	r = calloc(nc, sizeof(*r));
+	if (!r) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	o.summary = summary_for(c, name, st);
+	for (size_t k = 0; k < nc; k++) {
+		il_res_compare(mb, mc[k], st, &o, &r[k]);
+		value = value || !isnan(r[k].base) || !isnan(r[k].cand);
+	}
+	if (!value)
+		goto out;
+	ret = add_row(c, label, name, st, r);
+	if (ret)
+		goto out;
+	c->rows[c->nrows - 1].by = g[0]->by;
+	c->rows[c->nrows - 1].rate = rate;
+	c->rows[c->nrows - 1].first_of_metric = *first;
+	*first = false;
+	r = NULL;
+out:
+	free(r);
+	free(mc);
+	return ret;
+}
+
+/*
+ * One block: the baseline's group g0 and, with --by, every group of its
+ * sweep, in the order of their values; the same groups of the other
+ * sides.  Rows by metric, then statistic, then value.
+ */
+static int build_block(struct cmp *c, const struct il_res_group *g0)
+{
+	const struct il_res_set *b = &c->sides[0];
+	size_t ns = c->nsides, n = 0, nm = 0, before = c->nrows;
+	const struct il_res_group **g =
+		calloc(ns * (b->ngroups + 1), sizeof(*g));
+	const char **names = NULL;
+	char label[512];
+	int ret = 0;
+
+	if (!g)
+		return -ENOMEM;
+	/* the block's baseline groups: g[j * ns] for value j (without --by,
+	 * g0 alone: no other group has its scenario and configuration) */
+	for (size_t i = 0; i < b->ngroups; i++)
+		if (same_block(c, &b->groups[i], g0))
+			g[n++ * ns] = &b->groups[i];
+	for (size_t j = 1; j < n; j++)
+		for (size_t x = j;
+		     x > 0 && value_rank(c, g[x * ns]->by) <
+				      value_rank(c, g[(x - 1) * ns]->by);
+		     x--) {
+			const struct il_res_group *t = g[x * ns];
+
+			g[x * ns] = g[(x - 1) * ns];
+			g[(x - 1) * ns] = t;
+		}
+	/* each value's group on the other sides */
+	for (size_t j = 0; j < n && !ret; j++) {
+		const struct il_res_group *gb = g[j * ns];
+		size_t found = 0;
+
+		for (size_t k = 1; k < ns; k++) {
+			g[j * ns + k] = il_res_set_find_by(
+				&c->sides[k], gb->scenario, gb->configuration,
+				gb->by, 0);
+			found += g[j * ns + k] != NULL;
+		}
+		if (found < ns - 1)
+			ret = add_missing(c, gb);
+		/* on the baseline alone: nothing to compare it with */
+		if (!found)
+			g[j * ns] = NULL;
+	}
+	if (ret)
+		goto out;
+	group_label(c, g0, false, label, sizeof(label));
+	ret = push_str(&c->names, &c->nnames, label);
+	names = ret ? NULL : block_metrics(g, n, ns, &nm);
+	if (!ret && !names)
+		ret = -ENOMEM;
+	for (size_t m = 0; m < nm && !ret; m++) {
+		bool first = true;
+
+		if (!metric_wanted(c, names[m]))
+			continue;
+		for (int s = 0; s < c->nstats && !ret; s++)
+			for (size_t j = 0; j < n && !ret; j++)
+				if (g[j * ns])
+					ret = compare_row(
+						c, &g[j * ns], names[m],
+						c->stats[s],
+						c->names[c->nnames - 1],
+						&first);
+	}
+	if (!ret && c->nrows > before)
+		c->rows[before].first_of_group = true;
+out:
+	free(names);
+	free(g);
+	return ret;
 }
 
 static int build(struct cmp *c)
 {
-	char label[512];
+	const struct il_res_set *b = &c->sides[0];
+	int ret = c->by ? collect_values(c) : 0;
 
-	for (size_t i = 0; i < c->base.ngroups; i++) {
-		const struct il_res_group *gb = &c->base.groups[i], *gc;
-		size_t before = c->nrows;
+	for (size_t i = 0; i < b->ngroups && !ret; i++) {
+		bool done = false;
 
-		snprintf(label, sizeof(label), "%s/%s", gb->scenario,
-			 gb->configuration);
-		gc = il_res_set_find(&c->cand, gb->scenario, gb->configuration,
-				     0);
-		if (!gc) {
-			if (push_str(&c->only, &c->nonly, "baseline") ||
-			    push_str(&c->only, &c->nonly, label))
-				return -ENOMEM;
-			continue;
+		/* a sweep is one block, made at its first group */
+		for (size_t j = 0; c->by && j < i && !done; j++)
+			done = same_block(c, &b->groups[j], &b->groups[i]);
+		if (!done)
+			ret = build_block(c, &b->groups[i]);
+	}
+	/* the groups of the other sides that the baseline lacks, each once */
+	for (size_t k = 1; k < c->nsides && !ret; k++) {
+		const struct il_res_set *s = &c->sides[k];
+
+		for (size_t i = 0; i < s->ngroups && !ret; i++) {
+			const struct il_res_group *gk = &s->groups[i];
+			bool seen = false;
+
+			for (size_t j = 0; j < k && !seen; j++)
+				seen = il_res_set_find_by(
+					&c->sides[j], gk->scenario,
+					gk->configuration, gk->by, 0);
+			if (!seen)
+				ret = add_missing(c, gk);
 		}
-		if (push_str(&c->names, &c->nnames, label) ||
-		    compare_group(c, gb, gc, c->names[c->nnames - 1]))
-			return -ENOMEM;
-		if (c->nrows > before)
-			c->rows[before].first_of_group = true;
 	}
-	for (size_t i = 0; i < c->cand.ngroups; i++) {
-		const struct il_res_group *g = &c->cand.groups[i];
-
-		if (il_res_set_find(&c->base, g->scenario, g->configuration, 0))
-			continue;
-		snprintf(label, sizeof(label), "%s/%s", g->scenario,
-			 g->configuration);
-		if (push_str(&c->only, &c->nonly, "candidate") ||
-		    push_str(&c->only, &c->nonly, label))
-			return -ENOMEM;
-	}
-	return 0;
+	return ret;
 }
 
 /* every row of the comparison corrected together, then decided */
 static int decide(struct cmp *c)
 {
-	struct il_res_cmp **v = calloc(c->nrows + 1, sizeof(*v));
+	size_t nc = ncand(c), n = c->nrows * nc;
+	struct il_res_cmp **v = calloc(n + 1, sizeof(*v));
 	int ret;
 
 	if (!v)
 		return -ENOMEM;
-	for (size_t i = 0; i < c->nrows; i++) {
-		v[i] = &c->rows[i].c;
-		c->family += c->rows[i].c.test != IL_RES_T_NONE;
-	}
-	ret = il_res_decide_family(v, c->nrows, &c->o);
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 0; k < nc; k++) {
+			v[i * nc + k] = &c->rows[i].c[k];
+			c->family += c->rows[i].c[k].test != IL_RES_T_NONE;
+		}
+	ret = il_res_decide_family(v, n, &c->o);
 	free(v);
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < c->nrows; i++)
-		c->count[c->rows[i].c.change]++;
+	for (size_t i = 0; i < n; i++)
+		c->count[c->rows[i / nc].c[i % nc].change]++;
 	return 0;
 }
 
@@ -475,11 +772,27 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* text outside a table: what Markdown would take as markup, escaped */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("`*_<>|", *s))
+			fputc('\\', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+}
+
 static void print_files(FILE *f, const char *what, const struct il_res_set *s,
 			bool md)
 {
-	fprintf(f, "%s%s%s %zu file%s:", md ? "**" : "", what, md ? "**" : "",
-		s->nfiles, s->nfiles == 1 ? "" : "s");
+	if (md) {
+		fputs("**", f);
+		md_text(f, what);
+		fputs("**", f);
+	} else {
+		fputs(what, f);
+	}
+	fprintf(f, " %zu file%s:", s->nfiles, s->nfiles == 1 ? "" : "s");
 	for (size_t i = 0; i < s->nfiles; i++) {
 		/* many files: the first and last name the set well enough */
 		if (s->nfiles > 4 && i == 2) {
@@ -492,6 +805,29 @@ static void print_files(FILE *f, const char *what, const struct il_res_set *s,
 			i + 1 < s->nfiles ? "," : "");
 	}
 	fprintf(f, "%s\n", md ? "  " : "");
+}
+
+/* every side's files, each line starting with the side's name */
+static void print_sides_files(FILE *f, const struct cmp *c, bool md)
+{
+	size_t w = 0;
+	char what[256];
+
+	if (!c->labeled && c->nsides == 2) {
+		print_files(f, md ? "Baseline:" : "baseline: ", &c->sides[0],
+			    md);
+		print_files(f, md ? "Candidate:" : "candidate:", &c->sides[1],
+			    md);
+		return;
+	}
+	for (size_t k = 0; k < c->nsides; k++)
+		if (strlen(c->labels[k]) > w)
+			w = strlen(c->labels[k]);
+	for (size_t k = 0; k < c->nsides; k++) {
+		snprintf(what, sizeof(what), "%s:%*s", c->labels[k],
+			 md ? 0 : (int)(w - strlen(c->labels[k])), "");
+		print_files(f, what, &c->sides[k], md);
+	}
 }
 
 /* A scenario value for people: "2.00ms" for an integer in a _ns key */
@@ -515,14 +851,15 @@ static const char *scalar(const char *key, const char *v, char *buf, size_t len)
 	return v;
 }
 
-/* Did an earlier file (baseline first) already have scenario key k? */
-static bool key_seen_before(const struct cmp *c, int side, size_t fi, size_t k)
+/* Did an earlier file (the baseline's first) already have scenario key k? */
+static bool key_seen_before(const struct cmp *c, size_t side, size_t fi,
+			    size_t k)
 {
-	const struct il_res_set *s = side ? &c->cand : &c->base;
+	const struct il_res_set *s = &c->sides[side];
 	const char *key = s->files[fi].scenario[k].key;
 
-	for (int ps = 0; ps <= side; ps++) {
-		const struct il_res_set *p = ps ? &c->cand : &c->base;
+	for (size_t ps = 0; ps <= side; ps++) {
+		const struct il_res_set *p = &c->sides[ps];
 		size_t nf = ps == side ? fi : p->nfiles;
 
 		for (size_t pf = 0; pf < nf; pf++)
@@ -533,30 +870,87 @@ static bool key_seen_before(const struct cmp *c, int side, size_t fi, size_t k)
 	return false;
 }
 
+/* fingerprint field i of every side: vals[k], and whether it differs */
+static bool fp_differs(const struct cmp *c, int i, const char **vals,
+		       int *nvals)
+{
+	bool differs = false;
+
+	for (size_t k = 0; k < c->nsides; k++) {
+		vals[k] = il_res_set_fp(&c->sides[k], i, &nvals[k]);
+		differs = differs || nvals[k] > 1 || strcmp(vals[k], vals[0]);
+	}
+	return differs;
+}
+
+/* scenario member key of every side (NULL: absent); whether they differ */
+static bool scenario_differs(const struct cmp *c, const char *key,
+			     const char **vals)
+{
+	bool differs = false;
+
+	for (size_t k = 0; k < c->nsides; k++) {
+		vals[k] = il_res_set_scenario(&c->sides[k], key, NULL);
+		differs = differs || strcmp(vals[k] ? vals[k] : "absent",
+					    vals[0] ? vals[0] : "absent");
+	}
+	return differs;
+}
+
+/* "tip, proxy and full" of the sides where pick[k]; "" when none */
+static void join_sides(const struct cmp *c, const bool *pick, const char *sep,
+		       const char *last, char *out, size_t len)
+{
+	size_t n = 0, total = 0, used = 0;
+
+	out[0] = '\0';
+	for (size_t k = 0; k < c->nsides; k++)
+		total += pick[k];
+	for (size_t k = 0; k < c->nsides && used < len; k++) {
+		if (!pick[k])
+			continue;
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+					 !n		 ? ""
+					 : n + 1 < total ? sep
+							 : last,
+					 side_ref(c, k));
+		n++;
+	}
+}
+
 /* Differences between the sides, as notes: kernel, then scenario. */
 static void print_notes(FILE *f, const struct cmp *c, bool md)
 {
 	const char *bullet = md ? "- " : "note: ";
-	char agreed[512] = "";
+	const char **vals = calloc(c->nsides, sizeof(*vals));
+	int *nvals = calloc(c->nsides, sizeof(*nvals));
+	bool *pick = calloc(c->nsides, sizeof(*pick));
+	char agreed[512] = "", list[1024];
 	int diffs = 0, known = 0, unknown = 0;
 
+	if (!vals || !nvals || !pick) {
+		free(vals);
+		free(nvals);
+		free(pick);
+		return;
+	}
 	for (int i = 0; i < IL_RES_FP_N; i++) {
-		int nb, nc;
-		const char *vb = il_res_set_fp(&c->base, i, &nb);
-		const char *vc = il_res_set_fp(&c->cand, i, &nc);
+		bool multi = false, differs = fp_differs(c, i, vals, nvals);
 
-		if (nb > 1 || nc > 1) {
-			fprintf(f, "%s%s differs between the files of the %s\n",
-				bullet, fp_label(i),
-				nb > 1 && nc > 1
-					? "baseline and of the candidate"
-				: nb > 1 ? "baseline"
-					 : "candidate");
+		for (size_t k = 0; k < c->nsides; k++) {
+			pick[k] = nvals[k] > 1;
+			multi = multi || pick[k];
+		}
+		if (multi) {
+			join_sides(c, pick, ", of ", " and of ", list,
+				   sizeof(list));
+			fprintf(f, "%s%s differs between the files of %s\n",
+				bullet, fp_label(i), list);
 			continue;
 		}
-		if (!strcmp(vb, vc)) {
+		if (!differs) {
 			/* two unknowns agree on nothing */
-			if (!strcmp(vb, "unknown")) {
+			if (!strcmp(vals[0], "unknown")) {
 				unknown++;
 			} else {
 				size_t u = strlen(agreed);
@@ -571,17 +965,24 @@ static void print_notes(FILE *f, const struct cmp *c, bool md)
 		if (i == IL_RES_FP_CMDLINE) {
 			char ob[1024], oc[1024];
 
-			cmdline_only(vb, vc, ob, sizeof(ob));
-			cmdline_only(vc, vb, oc, sizeof(oc));
-			fprintf(f,
-				"%skernel command line differs: baseline only "
-				"'%s', candidate only '%s'\n",
-				bullet, ob, oc);
+			/* each side against the baseline */
+			for (size_t k = 1; k < c->nsides; k++) {
+				if (!strcmp(vals[k], vals[0]))
+					continue;
+				cmdline_only(vals[0], vals[k], ob, sizeof(ob));
+				cmdline_only(vals[k], vals[0], oc, sizeof(oc));
+				fprintf(f,
+					"%skernel command line differs: %s "
+					"only '%s', %s only '%s'\n",
+					bullet, c->labels[0], ob, c->labels[k],
+					oc);
+			}
 		} else {
-			fprintf(f,
-				"%s%s differs: %s (baseline) vs %s "
-				"(candidate)\n",
-				bullet, fp_label(i), vb, vc);
+			fprintf(f, "%s%s differs: ", bullet, fp_label(i));
+			for (size_t k = 0; k < c->nsides; k++)
+				fprintf(f, "%s%s (%s)", k ? " vs " : "",
+					vals[k], c->labels[k]);
+			fputc('\n', f);
 		}
 	}
 	if (!diffs && !known)
@@ -591,40 +992,55 @@ static void print_notes(FILE *f, const struct cmp *c, bool md)
 	else if (!diffs)
 		fprintf(f,
 			"%sthe kernel fingerprints agree where known (%s); "
-			"%d field%s unknown on both sides\n",
-			bullet, agreed, unknown, unknown == 1 ? "" : "s");
+			"%d field%s unknown on %s\n",
+			bullet, agreed, unknown, unknown == 1 ? "" : "s",
+			nway(c) ? "every side" : "both sides");
 
-	/* scenario parameters, for every key either side has, once */
-	for (int side = 0; side < 2; side++) {
-		const struct il_res_set *s = side ? &c->cand : &c->base;
+	/* scenario parameters, for every key any side has, once */
+	for (size_t side = 0; side < c->nsides; side++) {
+		const struct il_res_set *s = &c->sides[side];
 
 		for (size_t fi = 0; fi < s->nfiles; fi++) {
 			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
 				const char *key = s->files[fi].scenario[k].key;
-				const char *vb, *vc;
-				char b1[64], b2[64];
+				char b1[64];
 
-				if (key_seen_before(c, side, fi, k))
+				if (key_seen_before(c, side, fi, k) ||
+				    !scenario_differs(c, key, vals))
 					continue;
-				vb = il_res_set_scenario(&c->base, key, NULL);
-				vc = il_res_set_scenario(&c->cand, key, NULL);
-				if (!strcmp(vb ? vb : "absent",
-					    vc ? vc : "absent"))
-					continue;
-				fprintf(f,
-					"%sscenario differs: %s %s (baseline) "
-					"vs %s (candidate)\n",
-					bullet, key,
-					scalar(key, vb, b1, sizeof(b1)),
-					scalar(key, vc, b2, sizeof(b2)));
+				fprintf(f, "%sscenario differs: %s ", bullet,
+					key);
+				for (size_t j = 0; j < c->nsides; j++)
+					fprintf(f, "%s%s (%s)", j ? " vs " : "",
+						scalar(key, vals[j], b1,
+						       sizeof(b1)),
+						c->labels[j]);
+				fputc('\n', f);
 			}
 		}
 	}
-	for (size_t i = 0; i + 1 < c->nonly; i += 2)
-		fprintf(f, "%s%s only in the %s\n", bullet, c->only[i + 1],
-			c->only[i]);
-	for (int side = 0; side < 2; side++) {
-		const struct il_res_set *s = side ? &c->cand : &c->base;
+	for (size_t i = 0; i < c->nmiss; i++) {
+		const struct missing *m = &c->miss[i];
+		size_t nin = 0;
+
+		for (size_t k = 0; k < c->nsides; k++)
+			nin += m->in[k];
+		if (nin == 1) {
+			for (size_t k = 0; k < c->nsides; k++)
+				if (m->in[k])
+					fprintf(f, "%s%s only in %s\n", bullet,
+						m->group, side_ref(c, k));
+			continue;
+		}
+		/* three sides or more: in some, not in others */
+		for (size_t k = 0; k < c->nsides; k++)
+			pick[k] = !m->in[k];
+		join_sides(c, pick, ", ", " and ", list, sizeof(list));
+		fprintf(f, "%s%s not in %s%s\n", bullet, m->group, list,
+			m->in[0] ? "" : ": nothing to compare it with");
+	}
+	for (size_t side = 0; side < c->nsides; side++) {
+		const struct il_res_set *s = &c->sides[side];
 
 		for (size_t i = 0; i < s->nfiles; i++)
 			if (s->files[i].interrupted)
@@ -633,6 +1049,19 @@ static void print_notes(FILE *f, const struct cmp *c, bool md)
 					"shorter\n",
 					bullet, s->files[i].path);
 	}
+	if (c->unnamed) {
+		for (size_t k = 0; k < c->nsides; k++)
+			pick[k] = true;
+		join_sides(c, pick, ", ", " and ", list, sizeof(list));
+		fprintf(f,
+			"%sthe sides are named %s in the order given: their "
+			"kernel releases do not tell them apart (--label "
+			"names them)\n",
+			bullet, list);
+	}
+	free(vals);
+	free(nvals);
+	free(pick);
 }
 
 /* the --test choices are the modes, in order */
@@ -693,7 +1122,16 @@ static void block_header(const struct cmp *c, size_t i, size_t end, char *buf,
 		bool first = true;
 
 		for (size_t r = i; r < end && used < len; r++) {
-			if (c->rows[r].c.summary != order[k])
+			bool again = false;
+
+			if (row_base(c, &c->rows[r])->summary != order[k])
+				continue;
+			/* a sweep has a row of each statistic a value */
+			for (size_t q = i; q < r && !again; q++)
+				again = c->rows[q].st == c->rows[r].st &&
+					row_base(c, &c->rows[q])->summary ==
+						order[k];
+			if (again)
 				continue;
 			used += (size_t)snprintf(
 				buf + used, len - used, "%s%s%s",
@@ -710,7 +1148,8 @@ static void block_header(const struct cmp *c, size_t i, size_t end, char *buf,
 	if (used < len)
 		snprintf(buf + used, len - used, "%s%s is better",
 			 used ? "; " : "",
-			 c->rows[i].c.higher_better ? "higher" : "lower");
+			 row_base(c, &c->rows[i])->higher_better ? "higher"
+								 : "lower");
 }
 
 /* the runs a side that would detect --plan on row r; 0: no spread seen */
@@ -727,47 +1166,74 @@ static size_t row_plan(const struct cmp *c, const struct il_res_cmp *r)
 	return il_res_plan_runs(cv, c->plan, &c->o, m);
 }
 
-/* the runs a side that would detect --plan on every row with runs */
-static size_t plan_runs(const struct cmp *c, size_t *worst)
+/*
+ * The runs a side that would detect --plan on every row with runs; the
+ * noisiest row in *worst (nrows when none), its side in *side.
+ */
+static size_t plan_runs(const struct cmp *c, size_t *worst, size_t *side)
 {
 	size_t most = 0;
 
 	*worst = c->nrows;
-	for (size_t i = 0; i < c->nrows; i++) {
-		size_t n = row_plan(c, &c->rows[i].c);
+	*side = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 0; k < ncand(c); k++) {
+			size_t n = row_plan(c, &c->rows[i].c[k]);
 
-		if (n > most) {
-			most = n;
-			*worst = i;
+			if (n > most) {
+				most = n;
+				*worst = i;
+				*side = k + 1;
+			}
 		}
-	}
 	return most;
 }
 
 static void print_summary(FILE *f, const struct cmp *c, bool md)
 {
-	size_t worst, n = plan_runs(c, &worst);
+	size_t worst, side, n = plan_runs(c, &worst, &side);
 
-	fprintf(f,
-		"%s%zu worse, %zu better, %zu no change, %zu too few runs "
-		"(%s correction over %zu tested rows, alpha %g, threshold "
-		"%g%%, test %s; lower is better but for throughput; ratio = "
-		"candidate / baseline, pct imp > 0 is better, CV over runs, "
-		"CI95 of pct imp from the hierarchical bootstrap, detects = "
-		"the smallest change these runs detect at 80%% power)\n",
-		md ? "\n" : "", c->count[IL_RES_WORSE], c->count[IL_RES_BETTER],
-		c->count[IL_RES_SAME], c->count[IL_RES_TOO_FEW],
-		il_res_correction_name(c->o.correction), c->family, c->o.alpha,
-		c->threshold, mode_name(c->o.mode));
+	if (nway(c))
+		fprintf(f,
+			"%s%zu worse, %zu better, %zu no change, %zu too few "
+			"runs (%s correction over %zu tests, every side "
+			"against the baseline on every row, alpha %g, "
+			"threshold %g%%, test %s; lower is better but for "
+			"throughput; ratio = side / baseline, pct imp > 0 is "
+			"better, CV over runs, CI95 of pct imp from the "
+			"hierarchical bootstrap)\n",
+			md ? "\n" : "", c->count[IL_RES_WORSE],
+			c->count[IL_RES_BETTER], c->count[IL_RES_SAME],
+			c->count[IL_RES_TOO_FEW],
+			il_res_correction_name(c->o.correction), c->family,
+			c->o.alpha, c->threshold, mode_name(c->o.mode));
+	else
+		fprintf(f,
+			"%s%zu worse, %zu better, %zu no change, %zu too few "
+			"runs (%s correction over %zu tested rows, alpha %g, "
+			"threshold %g%%, test %s; lower is better but for "
+			"throughput; ratio = candidate / baseline, pct imp > "
+			"0 is better, CV over runs, CI95 of pct imp from the "
+			"hierarchical bootstrap, detects = the smallest "
+			"change these runs detect at 80%% power)\n",
+			md ? "\n" : "", c->count[IL_RES_WORSE],
+			c->count[IL_RES_BETTER], c->count[IL_RES_SAME],
+			c->count[IL_RES_TOO_FEW],
+			il_res_correction_name(c->o.correction), c->family,
+			c->o.alpha, c->threshold, mode_name(c->o.mode));
 	if (n)
 		fprintf(f,
 			"%splan: %zu runs a side would detect a %g%% change on "
-			"every row with runs (80%% power, %s over %zu rows); "
-			"the noisiest is %s %s %s\n",
+			"every row with runs (80%% power, %s over %zu %s); "
+			"the noisiest is %s %s %s%s%s%s%s%s%s\n",
 			md ? "\n" : "", n, c->plan,
 			il_res_correction_name(c->o.correction), c->family,
-			c->rows[worst].group, c->rows[worst].metric,
-			row_stat(&c->rows[worst]));
+			nway(c) ? "tests" : "rows", c->rows[worst].group,
+			c->rows[worst].metric, row_stat(&c->rows[worst]),
+			c->by ? " at " : "", c->by ? c->by : "",
+			c->by ? "=" : "", c->by ? c->rows[worst].by : "",
+			nway(c) ? " against " : "",
+			nway(c) ? c->labels[side] : "");
 	else
 		fprintf(f,
 			"%splan: no row has two runs a side with a spread: "
@@ -777,51 +1243,212 @@ static void print_summary(FILE *f, const struct cmp *c, bool md)
 
 /* ---- text ------------------------------------------------------------ */
 
+/* the sides in a fingerprint table: the baseline and this many more */
+#define FP_SIDES (IL_TABLE_MAX_COLS - 3)
+
 static void print_fp_text(FILE *f, const struct cmp *c)
 {
+	const char **vals = calloc(c->nsides, sizeof(*vals));
+	int *nvals = calloc(c->nsides, sizeof(*nvals));
+
+	if (!vals || !nvals) {
+		free(vals);
+		free(nvals);
+		return;
+	}
+	/* many sides: several tables, the baseline in each */
+	for (size_t k0 = 1; k0 < c->nsides; k0 += FP_SIDES) {
+		size_t k1 =
+			k0 + FP_SIDES < c->nsides ? k0 + FP_SIDES : c->nsides;
+		struct il_table t;
+
+		il_table_init(&t);
+		il_table_col(&t, "kernel", false);
+		il_table_col(&t, c->labels[0], false);
+		for (size_t k = k0; k < k1; k++)
+			il_table_col(&t, c->labels[k], false);
+		il_table_col(&t, "", false);
+		for (int i = 0; i < IL_RES_FP_N; i++) {
+			bool differs = fp_differs(c, i, vals, nvals);
+
+			il_table_cell(&t, "%s", fp_label(i));
+			/* the command line is long: its difference is a
+			 * note */
+			il_table_cell(&t, "%.40s%s", vals[0],
+				      strlen(vals[0]) > 40 ? "..." : "");
+			for (size_t k = k0; k < k1; k++)
+				il_table_cell(&t, "%.40s%s", vals[k],
+					      strlen(vals[k]) > 40 ? "..."
+								   : "");
+			il_table_cell(&t, "%s", differs ? "DIFFERS" : "");
+		}
+		il_table_print(&t, f);
+		il_table_free(&t);
+	}
+	free(vals);
+	free(nvals);
+}
+
+static void row_cells(const struct cmp *c, const struct row *r, size_t k,
+		      char *nc, char *p, char *pa, char *ci, char *mde,
+		      size_t len)
+{
+	const struct il_res_cmp *x = &r->c[k];
+
+	(void)c;
+	fmt_norm(nc, len, x->ratio, x->pct_imp, x->sc.cv_pct);
+	fmt_p(p, len, x->p);
+	fmt_p(pa, len, x->p_adj);
+	fmt_ci(ci, len, x->ci_lo, x->ci_hi);
+	fmt_mde(mde, len, x->mde_pct);
+}
+
+/* the baseline's normalized cell: "1.00 [  0.00](CV)" */
+static void base_norm(const struct cmp *c, const struct row *r, char *nb,
+		      size_t len)
+{
+	const struct il_res_cmp *b = row_base(c, r);
+
+	fmt_norm(nb, len, isnan(b->base) ? NAN : 1.0,
+		 isnan(b->base) ? NAN : 0.0, b->sb.cv_pct);
+}
+
+/* the baseline's cell with more sides: "1.54ms ( 0.61)" */
+static void base_cell(const struct cmp *c, const struct row *r, char *buf,
+		      size_t len)
+{
+	const struct il_res_cmp *b = row_base(c, r);
+	char v[24];
+
+	if (isnan(b->sb.cv_pct))
+		snprintf(buf, len, "%s (  n/a)",
+			 fmt_value(v, sizeof(v), r, b->base));
+	else
+		snprintf(buf, len, "%s (%5.2f)",
+			 fmt_value(v, sizeof(v), r, b->base), b->sb.cv_pct);
+}
+
+/* "5:5:4": the runs of the baseline and of sides k0 + 1 .. k1 */
+static void runs_cell(const struct cmp *c, const struct row *r, size_t k0,
+		      size_t k1, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "%zu", row_base(c, r)->sb.n);
+
+	for (size_t k = k0; k < k1 && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, ":%zu",
+					 r->c[k].sc.n);
+}
+
+/* two sides: the columns of the baseline and the candidate */
+static void print_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
+{
+	char nb[64], nc[64], vb[24], vc[24], p[64], pa[64], ci[64], mde[64];
 	struct il_table t;
 
 	il_table_init(&t);
-	il_table_col(&t, "kernel", false);
-	il_table_col(&t, "baseline", false);
-	il_table_col(&t, "candidate", false);
-	il_table_col(&t, "", false);
-	for (int i = 0; i < IL_RES_FP_N; i++) {
-		int nb, nc;
-		const char *vb = il_res_set_fp(&c->base, i, &nb);
-		const char *vc = il_res_set_fp(&c->cand, i, &nc);
-		bool differs = nb > 1 || nc > 1 || strcmp(vb, vc);
+	il_table_col(&t, "stat", false);
+	if (c->by)
+		il_table_col(&t, c->by, true);
+	il_table_col(&t, c->labels[0], true);
+	il_table_col(&t, c->labels[1], true);
+	il_table_col(&t, c->labeled ? c->hnorm[0] : "base[pct imp](CV)", false);
+	il_table_col(&t, c->labeled ? c->hnorm[1] : "cand[pct imp](CV)", false);
+	il_table_col(&t, "CI95 pct imp", false);
+	il_table_col(&t, "runs", true);
+	il_table_col(&t, "p", true);
+	il_table_col(&t, "p adj", true);
+	il_table_col(&t, "test", false);
+	il_table_col(&t, "detects", true);
+	il_table_col(&t, "change", false);
+	for (; i < end; i++) {
+		const struct row *r = &c->rows[i];
 
-		il_table_cell(&t, "%s", fp_label(i));
-		/* the command line is long: its difference is a note */
-		il_table_cell(&t, "%.40s%s", vb, strlen(vb) > 40 ? "..." : "");
-		il_table_cell(&t, "%.40s%s", vc, strlen(vc) > 40 ? "..." : "");
-		il_table_cell(&t, "%s", differs ? "DIFFERS" : "");
+		base_norm(c, r, nb, sizeof(nb));
+		row_cells(c, r, 0, nc, p, pa, ci, mde, sizeof(nb));
+		il_table_cell(&t, "%s", row_stat(r));
+		if (c->by)
+			il_table_cell(&t, "%s", r->by);
+		il_table_cell(&t, "%s",
+			      fmt_value(vb, sizeof(vb), r, r->c[0].base));
+		il_table_cell(&t, "%s",
+			      fmt_value(vc, sizeof(vc), r, r->c[0].cand));
+		il_table_cell(&t, "%s", nb);
+		il_table_cell(&t, "%s", nc);
+		il_table_cell(&t, "%s", ci);
+		il_table_cell(&t, "%zu:%zu", r->c[0].sb.n, r->c[0].sc.n);
+		il_table_cell(&t, "%s", p);
+		il_table_cell(&t, "%s", pa);
+		il_table_cell(&t, "%s", il_res_test_name(r->c[0].test));
+		il_table_cell(&t, "%s", mde);
+		il_table_cell(&t, "%s", il_res_change_name(r->c[0].change));
 	}
 	il_table_print(&t, f);
 	il_table_free(&t);
 }
 
-static void row_cells(const struct row *r, char *nb, char *nc, char *p,
-		      char *pa, char *ci, char *mde, size_t len)
+/* the columns of a block with more sides: fixed, then these a side */
+#define NWAY_FIXED_COLS 4 /* stat, --by's value, the baseline (CV), runs */
+#define NWAY_SIDE_COLS	4 /* [pct imp](CV), CI95, p adj, change */
+#define NWAY_SIDES	((IL_TABLE_MAX_COLS - NWAY_FIXED_COLS) / NWAY_SIDE_COLS)
+
+/*
+ * Three sides or more: a column group a side, as many as a table holds
+ * (the baseline repeated in each table).
+ */
+static void print_block_nway(FILE *f, const struct cmp *c, size_t i0,
+			     size_t end)
 {
-	fmt_norm(nb, len, isnan(r->c.base) ? NAN : 1.0,
-		 isnan(r->c.base) ? NAN : 0.0, r->c.sb.cv_pct);
-	fmt_norm(nc, len, r->c.ratio, r->c.pct_imp, r->c.sc.cv_pct);
-	fmt_p(p, len, r->c.p);
-	fmt_p(pa, len, r->c.p_adj);
-	fmt_ci(ci, len, r->c.ci_lo, r->c.ci_hi);
-	fmt_mde(mde, len, r->c.mde_pct);
+	char nc[64], p[64], pa[64], ci[64], mde[64], b[64], runs[256];
+
+	for (size_t k0 = 0; k0 < ncand(c); k0 += NWAY_SIDES) {
+		size_t k1 =
+			k0 + NWAY_SIDES < ncand(c) ? k0 + NWAY_SIDES : ncand(c);
+		struct il_table t;
+
+		il_table_init(&t);
+		il_table_col(&t, "stat", false);
+		if (c->by)
+			il_table_col(&t, c->by, true);
+		il_table_col(&t, c->hbase, true);
+		il_table_col(&t, "runs", true);
+		for (size_t k = k0; k < k1; k++) {
+			il_table_col(&t, c->hnorm[k + 1], false);
+			il_table_col(&t, "CI95 pct imp", false);
+			il_table_col(&t, "p adj", true);
+			il_table_col(&t, "change", false);
+		}
+		for (size_t i = i0; i < end; i++) {
+			const struct row *r = &c->rows[i];
+
+			base_cell(c, r, b, sizeof(b));
+			runs_cell(c, r, k0, k1, runs, sizeof(runs));
+			il_table_cell(&t, "%s", row_stat(r));
+			if (c->by)
+				il_table_cell(&t, "%s", r->by);
+			il_table_cell(&t, "%s", b);
+			il_table_cell(&t, "%s", runs);
+			for (size_t k = k0; k < k1; k++) {
+				row_cells(c, r, k, nc, p, pa, ci, mde,
+					  sizeof(nc));
+				il_table_cell(&t, "%s", nc);
+				il_table_cell(&t, "%s", ci);
+				il_table_cell(&t, "%s", pa);
+				il_table_cell(
+					&t, "%s",
+					il_res_change_name(r->c[k].change));
+			}
+		}
+		il_table_print(&t, f);
+		il_table_free(&t);
+	}
 }
 
 static void print_text(FILE *f, const struct cmp *c)
 {
-	char nb[64], nc[64], vb[24], vc[24], p[64], pa[64], ci[64], mde[64];
 	char head[512];
 
 	if (!c->cfg->quiet) {
-		print_files(f, "baseline: ", &c->base, false);
-		print_files(f, "candidate:", &c->cand, false);
+		print_sides_files(f, c, false);
 		fputc('\n', f);
 		print_fp_text(f, c);
 		print_notes(f, c, false);
@@ -829,46 +1456,15 @@ static void print_text(FILE *f, const struct cmp *c)
 	}
 	for (size_t i = 0; i < c->nrows;) {
 		size_t end = block_end(c, i);
-		struct il_table t;
 
 		block_header(c, i, end, head, sizeof(head));
 		fprintf(f, "%s%s %s: %s\n", i ? "\n" : "", c->rows[i].group,
 			c->rows[i].metric, head);
-		il_table_init(&t);
-		il_table_col(&t, "stat", false);
-		il_table_col(&t, "baseline", true);
-		il_table_col(&t, "candidate", true);
-		il_table_col(&t, "base[pct imp](CV)", false);
-		il_table_col(&t, "cand[pct imp](CV)", false);
-		il_table_col(&t, "CI95 pct imp", false);
-		il_table_col(&t, "runs", true);
-		il_table_col(&t, "p", true);
-		il_table_col(&t, "p adj", true);
-		il_table_col(&t, "test", false);
-		il_table_col(&t, "detects", true);
-		il_table_col(&t, "change", false);
-		for (; i < end; i++) {
-			const struct row *r = &c->rows[i];
-
-			row_cells(r, nb, nc, p, pa, ci, mde, sizeof(nb));
-			il_table_cell(&t, "%s", row_stat(r));
-			il_table_cell(&t, "%s",
-				      fmt_value(vb, sizeof(vb), r, r->c.base));
-			il_table_cell(&t, "%s",
-				      fmt_value(vc, sizeof(vc), r, r->c.cand));
-			il_table_cell(&t, "%s", nb);
-			il_table_cell(&t, "%s", nc);
-			il_table_cell(&t, "%s", ci);
-			il_table_cell(&t, "%zu:%zu", r->c.sb.n, r->c.sc.n);
-			il_table_cell(&t, "%s", p);
-			il_table_cell(&t, "%s", pa);
-			il_table_cell(&t, "%s", il_res_test_name(r->c.test));
-			il_table_cell(&t, "%s", mde);
-			il_table_cell(&t, "%s",
-				      il_res_change_name(r->c.change));
-		}
-		il_table_print(&t, f);
-		il_table_free(&t);
+		if (nway(c))
+			print_block_nway(f, c, i, end);
+		else
+			print_block_pair(f, c, i, end);
+		i = end;
 	}
 	il_ctr_cmp_print(f, &c->ctr, false);
 	if (!c->cfg->quiet) {
@@ -896,43 +1492,152 @@ static void md_cell(FILE *f, const char *s, bool code)
 	fputs(code ? "` |" : " |", f);
 }
 
-/* text outside a table: what Markdown would take as markup, escaped */
-static void md_text(FILE *f, const char *s)
+/* "worse" and "better" stand out */
+static const char *md_change(const struct il_res_cmp *x, char *buf, size_t len)
 {
-	for (; *s; s++) {
-		if (strchr("`*_<>|", *s))
-			fputc('\\', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	const char *ch = il_res_change_name(x->change);
+
+	if (x->change != IL_RES_WORSE && x->change != IL_RES_BETTER)
+		return ch;
+	snprintf(buf, len, "**%s**", ch);
+	return buf;
+}
+
+static void md_fingerprints(FILE *f, const struct cmp *c)
+{
+	const char **vals = calloc(c->nsides, sizeof(*vals));
+	int *nvals = calloc(c->nsides, sizeof(*nvals));
+
+	if (!vals || !nvals) {
+		free(vals);
+		free(nvals);
+		return;
+	}
+	fputs("\n|", f);
+	md_cell(f, "kernel", false);
+	for (size_t k = 0; k < c->nsides; k++)
+		md_cell(f, c->labels[k], false);
+	fputs(" |\n|---|", f);
+	for (size_t k = 0; k <= c->nsides; k++)
+		fputs("---|", f);
+	fputc('\n', f);
+	for (int i = 0; i < IL_RES_FP_N; i++) {
+		bool differs = fp_differs(c, i, vals, nvals);
+
+		fputc('|', f);
+		md_cell(f, fp_label(i), false);
+		for (size_t k = 0; k < c->nsides; k++)
+			md_cell(f, vals[k], true);
+		md_cell(f, differs ? "**differs**" : "", false);
+		fputc('\n', f);
+	}
+	free(vals);
+	free(nvals);
+}
+
+static void md_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
+{
+	char nb[64], nc[64], vb[24], vc[24], p[64], pa[64], ci[64], mde[64];
+	char runs[32], chb[32];
+
+	if (c->labeled || c->by) {
+		fputc('|', f);
+		md_cell(f, "stat", false);
+		if (c->by)
+			md_cell(f, c->by, false);
+		md_cell(f, c->labels[0], false);
+		md_cell(f, c->labels[1], false);
+		md_cell(f, c->labeled ? c->hnorm[0] : "base [pct imp](CV)",
+			false);
+		md_cell(f, c->labeled ? c->hnorm[1] : "cand [pct imp](CV)",
+			false);
+		fprintf(f, " CI95 pct imp | runs | p | p adj | test | detects "
+			   "| change |\n");
+	} else {
+		fprintf(f, "| stat | baseline | candidate | base [pct imp](CV) "
+			   "| cand [pct imp](CV) | CI95 pct imp | runs | p | "
+			   "p adj | test | detects | change |\n");
+	}
+	fprintf(f,
+		"|---|%s---:|---:|---|---|---|---:|---:|---:|---|---:|"
+		"---|\n",
+		c->by ? "---:|" : "");
+	for (; i < end; i++) {
+		const struct row *r = &c->rows[i];
+
+		base_norm(c, r, nb, sizeof(nb));
+		row_cells(c, r, 0, nc, p, pa, ci, mde, sizeof(nb));
+		snprintf(runs, sizeof(runs), "%zu:%zu", r->c[0].sb.n,
+			 r->c[0].sc.n);
+		fputc('|', f);
+		md_cell(f, row_stat(r), false);
+		if (c->by)
+			md_cell(f, r->by, false);
+		md_cell(f, fmt_value(vb, sizeof(vb), r, r->c[0].base), false);
+		md_cell(f, fmt_value(vc, sizeof(vc), r, r->c[0].cand), false);
+		md_cell(f, nb, true);
+		md_cell(f, nc, true);
+		md_cell(f, ci, false);
+		md_cell(f, runs, false);
+		md_cell(f, p, false);
+		md_cell(f, pa, false);
+		md_cell(f, il_res_test_name(r->c[0].test), false);
+		md_cell(f, mde, false);
+		md_cell(f, md_change(&r->c[0], chb, sizeof(chb)), false);
+		fputc('\n', f);
+	}
+}
+
+/* three sides or more: one table, a column group a side */
+static void md_block_nway(FILE *f, const struct cmp *c, size_t i, size_t end)
+{
+	char nc[64], p[64], pa[64], ci[64], mde[64], b[64], runs[256], chb[32];
+
+	fputc('|', f);
+	md_cell(f, "stat", false);
+	if (c->by)
+		md_cell(f, c->by, false);
+	md_cell(f, c->hbase, false);
+	md_cell(f, "runs", false);
+	for (size_t k = 1; k < c->nsides; k++) {
+		md_cell(f, c->hnorm[k], false);
+		fputs(" CI95 pct imp | p adj | change |", f);
+	}
+	fputs(c->by ? "\n|---|---:|---:|---:|" : "\n|---|---:|---:|", f);
+	for (size_t k = 1; k < c->nsides; k++)
+		fputs("---|---|---:|---|", f);
+	fputc('\n', f);
+	for (; i < end; i++) {
+		const struct row *r = &c->rows[i];
+
+		base_cell(c, r, b, sizeof(b));
+		runs_cell(c, r, 0, ncand(c), runs, sizeof(runs));
+		fputc('|', f);
+		md_cell(f, row_stat(r), false);
+		if (c->by)
+			md_cell(f, r->by, false);
+		md_cell(f, b, false);
+		md_cell(f, runs, false);
+		for (size_t k = 0; k < ncand(c); k++) {
+			row_cells(c, r, k, nc, p, pa, ci, mde, sizeof(nc));
+			md_cell(f, nc, true);
+			md_cell(f, ci, false);
+			md_cell(f, pa, false);
+			md_cell(f, md_change(&r->c[k], chb, sizeof(chb)),
+				false);
+		}
+		fputc('\n', f);
 	}
 }
 
 static void print_markdown(FILE *f, const struct cmp *c)
 {
-	char nb[64], nc[64], vb[24], vc[24], p[64], pa[64], ci[64], mde[64];
-	char runs[32], head[512];
+	char head[512];
 
 	if (!c->cfg->quiet) {
 		fprintf(f, "### invlab-compare\n\n");
-		print_files(f, "Baseline:", &c->base, true);
-		print_files(f, "Candidate:", &c->cand, true);
-		fprintf(f, "\n| kernel | baseline | candidate | |\n"
-			   "|---|---|---|---|\n");
-		for (int i = 0; i < IL_RES_FP_N; i++) {
-			int n1, n2;
-			const char *v1 = il_res_set_fp(&c->base, i, &n1);
-			const char *v2 = il_res_set_fp(&c->cand, i, &n2);
-
-			fputc('|', f);
-			md_cell(f, fp_label(i), false);
-			md_cell(f, v1, true);
-			md_cell(f, v2, true);
-			md_cell(f,
-				n1 > 1 || n2 > 1 || strcmp(v1, v2)
-					? "**differs**"
-					: "",
-				false);
-			fputc('\n', f);
-		}
+		print_sides_files(f, c, true);
+		md_fingerprints(f, c);
 		fputc('\n', f);
 		print_notes(f, c, true);
 		fputc('\n', f);
@@ -948,41 +1653,11 @@ static void print_markdown(FILE *f, const struct cmp *c)
 		for (const char *m = c->rows[i].metric; *m; m++)
 			fputc(*m == '`' ? '\'' : *m == '\n' ? ' ' : *m, f);
 		fprintf(f, "`: %s\n\n", head);
-		fprintf(f, "| stat | baseline | candidate | base [pct imp](CV) "
-			   "| cand [pct imp](CV) | CI95 pct imp | runs | p | "
-			   "p adj | test | detects | change |\n"
-			   "|---|---:|---:|---|---|---|---:|---:|---:|---|---:|"
-			   "---|\n");
-		for (; i < end; i++) {
-			const struct row *r = &c->rows[i];
-			const char *ch = il_res_change_name(r->c.change);
-			char chb[32];
-
-			row_cells(r, nb, nc, p, pa, ci, mde, sizeof(nb));
-			snprintf(runs, sizeof(runs), "%zu:%zu", r->c.sb.n,
-				 r->c.sc.n);
-			if (r->c.change == IL_RES_WORSE ||
-			    r->c.change == IL_RES_BETTER) {
-				snprintf(chb, sizeof(chb), "**%s**", ch);
-				ch = chb;
-			}
-			fputc('|', f);
-			md_cell(f, row_stat(r), false);
-			md_cell(f, fmt_value(vb, sizeof(vb), r, r->c.base),
-				false);
-			md_cell(f, fmt_value(vc, sizeof(vc), r, r->c.cand),
-				false);
-			md_cell(f, nb, true);
-			md_cell(f, nc, true);
-			md_cell(f, ci, false);
-			md_cell(f, runs, false);
-			md_cell(f, p, false);
-			md_cell(f, pa, false);
-			md_cell(f, il_res_test_name(r->c.test), false);
-			md_cell(f, mde, false);
-			md_cell(f, ch, false);
-			fputc('\n', f);
-		}
+		if (nway(c))
+			md_block_nway(f, c, i, end);
+		else
+			md_block_pair(f, c, i, end);
+		i = end;
 	}
 	il_ctr_cmp_print(f, &c->ctr, true);
 	if (!c->cfg->quiet)
@@ -992,9 +1667,11 @@ static void print_markdown(FILE *f, const struct cmp *c)
 /* ---- JSON ------------------------------------------------------------ */
 
 static void json_side(struct il_json *j, const char *key,
-		      const struct il_res_set *s)
+		      const struct il_res_set *s, const char *label)
 {
 	il_json_begin_object(j, key);
+	if (label)
+		il_json_str(j, "label", label);
 	il_json_begin_array(j, "files");
 	for (size_t i = 0; i < s->nfiles; i++)
 		il_json_str(j, NULL, s->files[i].path);
@@ -1016,10 +1693,172 @@ static void json_num(struct il_json *j, const char *key, double v)
 	il_json_double(j, key, v);
 }
 
+/* one side's value of a row: {value_ns (rate), runs, cv_pct} */
+static void json_value(struct il_json *j, const struct row *r, double v,
+		       const struct il_res_spread *s)
+{
+	json_num(j, r->rate ? "rate" : "value_ns", v);
+	il_json_uint(j, "runs", s->n);
+	json_num(j, "cv_pct", s->cv_pct);
+}
+
+/* what a row says of one side against the baseline */
+static void json_verdict(struct il_json *j, const struct cmp *c,
+			 const struct il_res_cmp *x)
+{
+	json_num(j, "ratio", x->ratio);
+	json_num(j, "pct_improvement", x->pct_imp);
+	il_json_begin_array(j, "pct_improvement_ci95");
+	json_num(j, NULL, x->ci_lo);
+	json_num(j, NULL, x->ci_hi);
+	il_json_end_array(j);
+	if (x->test == IL_RES_T_NONE)
+		il_json_null(j, "test");
+	else
+		il_json_str(j, "test", il_res_test_name(x->test));
+	il_json_bool(j, "pooled_samples", x->pooled);
+	json_num(j, "p_value", x->p);
+	json_num(j, "p_adjusted", x->p_adj);
+	if (isinf(x->mde_pct))
+		il_json_str(j, "detectable_pct", "none");
+	else
+		json_num(j, "detectable_pct", x->mde_pct);
+	il_json_uint(j, "plan_runs_per_side", row_plan(c, x));
+	il_json_str(j, "change", il_res_change_name(x->change));
+}
+
+/* the differences between the sides: [{field or key, baseline, ...}] */
+static void json_differences(struct il_json *j, const struct cmp *c)
+{
+	const char **vals = calloc(c->nsides, sizeof(*vals));
+	int *nvals = calloc(c->nsides, sizeof(*nvals));
+
+	il_json_begin_array(j, "kernel_differences");
+	for (int i = 0; vals && nvals && i < IL_RES_FP_N; i++) {
+		if (!fp_differs(c, i, vals, nvals))
+			continue;
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "field", il_res_fp_key(i));
+		il_json_str(j, "baseline", nvals[0] > 1 ? NULL : vals[0]);
+		if (nway(c)) {
+			il_json_begin_array(j, "candidates");
+			for (size_t k = 1; k < c->nsides; k++)
+				il_json_str(j, NULL,
+					    nvals[k] > 1 ? NULL : vals[k]);
+			il_json_end_array(j);
+		} else {
+			il_json_str(j, "candidate",
+				    nvals[1] > 1 ? NULL : vals[1]);
+		}
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+	il_json_begin_array(j, "scenario_differences");
+	for (size_t side = 0; vals && side < c->nsides; side++) {
+		const struct il_res_set *s = &c->sides[side];
+
+		for (size_t fi = 0; fi < s->nfiles; fi++) {
+			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
+				const char *key = s->files[fi].scenario[k].key;
+
+				if (key_seen_before(c, side, fi, k) ||
+				    !scenario_differs(c, key, vals))
+					continue;
+				il_json_begin_object(j, NULL);
+				il_json_str(j, "key", key);
+				il_json_str(j, "baseline", vals[0]);
+				if (nway(c)) {
+					il_json_begin_array(j, "candidates");
+					for (size_t x = 1; x < c->nsides; x++)
+						il_json_str(j, NULL, vals[x]);
+					il_json_end_array(j);
+				} else {
+					il_json_str(j, "candidate", vals[1]);
+				}
+				il_json_end_object(j);
+			}
+		}
+	}
+	il_json_end_array(j);
+	free(vals);
+	free(nvals);
+}
+
+static void json_rows(struct il_json *j, const struct cmp *c)
+{
+	il_json_begin_array(j, "comparisons");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct row *r = &c->rows[i];
+		const struct il_res_cmp *b = row_base(c, r);
+
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "configuration", r->group);
+		il_json_str(j, "metric", r->metric);
+		il_json_str(j, "stat", row_stat(r));
+		if (c->by)
+			il_json_str(j, "by", r->by);
+		il_json_begin_object(j, "baseline");
+		json_value(j, r, b->base, &b->sb);
+		il_json_end_object(j);
+		if (!nway(c)) {
+			il_json_begin_object(j, "candidate");
+			json_value(j, r, r->c[0].cand, &r->c[0].sc);
+			il_json_end_object(j);
+		}
+		il_json_str(j, "summary", il_res_summary_name(b->summary));
+		il_json_str(j, "better", b->higher_better ? "higher" : "lower");
+		if (!nway(c)) {
+			json_verdict(j, c, &r->c[0]);
+			il_json_end_object(j);
+			continue;
+		}
+		il_json_begin_array(j, "candidates");
+		for (size_t k = 0; k < ncand(c); k++) {
+			il_json_begin_object(j, NULL);
+			il_json_str(j, "label", c->labels[k + 1]);
+			json_value(j, r, r->c[k].cand, &r->c[k].sc);
+			json_verdict(j, c, &r->c[k]);
+			il_json_end_object(j);
+		}
+		il_json_end_array(j);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+}
+
+static void json_missing(struct il_json *j, const struct cmp *c)
+{
+	if (!nway(c)) {
+		il_json_begin_array(j, "only_in_one_side");
+		for (size_t i = 0; i < c->nmiss; i++) {
+			il_json_begin_object(j, NULL);
+			il_json_str(j, "side",
+				    c->miss[i].in[0] ? "baseline"
+						     : "candidate");
+			il_json_str(j, "configuration", c->miss[i].group);
+			il_json_end_object(j);
+		}
+		il_json_end_array(j);
+		return;
+	}
+	il_json_begin_array(j, "not_in_every_side");
+	for (size_t i = 0; i < c->nmiss; i++) {
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "configuration", c->miss[i].group);
+		il_json_begin_array(j, "in");
+		for (size_t k = 0; k < c->nsides; k++)
+			if (c->miss[i].in[k])
+				il_json_str(j, NULL, c->labels[k]);
+		il_json_end_array(j);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+}
+
 static int write_json(FILE *f, const struct cmp *c, int rc)
 {
 	struct il_json j;
-	size_t worst;
+	size_t worst, side;
 
 	il_json_init(&j, f);
 	il_json_begin_object(&j, NULL);
@@ -1037,105 +1876,28 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 	il_json_uint(&j, "tested_rows", c->family);
 	il_json_double(&j, "threshold_pct", c->threshold);
 	il_json_double(&j, "plan_pct", c->plan);
-	il_json_uint(&j, "plan_runs_per_side", plan_runs(c, &worst));
+	il_json_uint(&j, "plan_runs_per_side", plan_runs(c, &worst, &side));
 	il_json_uint(&j, "seed", c->o.seed);
 	il_json_uint(&j, "resamples", c->o.resamples);
 	il_json_str(&j, "distributions", il_res_dist_backend());
 	il_json_str(&j, "better", "lower, higher for throughput");
+	if (c->by)
+		il_json_str(&j, "by", c->by);
 	il_json_end_object(&j);
-	json_side(&j, "baseline", &c->base);
-	json_side(&j, "candidate", &c->cand);
-	il_json_begin_array(&j, "kernel_differences");
-	for (int i = 0; i < IL_RES_FP_N; i++) {
-		int nb, nc;
-		const char *vb = il_res_set_fp(&c->base, i, &nb);
-		const char *vc = il_res_set_fp(&c->cand, i, &nc);
-
-		if (nb <= 1 && nc <= 1 && !strcmp(vb, vc))
-			continue;
-		il_json_begin_object(&j, NULL);
-		il_json_str(&j, "field", il_res_fp_key(i));
-		il_json_str(&j, "baseline", nb > 1 ? NULL : vb);
-		il_json_str(&j, "candidate", nc > 1 ? NULL : vc);
-		il_json_end_object(&j);
-	}
-	il_json_end_array(&j);
-	il_json_begin_array(&j, "scenario_differences");
-	for (int side = 0; side < 2; side++) {
-		const struct il_res_set *s = side ? &c->cand : &c->base;
-
-		for (size_t fi = 0; fi < s->nfiles; fi++) {
-			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
-				const char *key = s->files[fi].scenario[k].key;
-				const char *vb, *vc;
-
-				if (key_seen_before(c, side, fi, k))
-					continue;
-				vb = il_res_set_scenario(&c->base, key, NULL);
-				vc = il_res_set_scenario(&c->cand, key, NULL);
-				if (!strcmp(vb ? vb : "absent",
-					    vc ? vc : "absent"))
-					continue;
-				il_json_begin_object(&j, NULL);
-				il_json_str(&j, "key", key);
-				il_json_str(&j, "baseline", vb);
-				il_json_str(&j, "candidate", vc);
-				il_json_end_object(&j);
-			}
-		}
-	}
-	il_json_end_array(&j);
-	il_json_begin_array(&j, "comparisons");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct row *r = &c->rows[i];
-
-		il_json_begin_object(&j, NULL);
-		il_json_str(&j, "configuration", r->group);
-		il_json_str(&j, "metric", r->metric);
-		il_json_str(&j, "stat", row_stat(r));
-		il_json_begin_object(&j, "baseline");
-		json_num(&j, r->rate ? "rate" : "value_ns", r->c.base);
-		il_json_uint(&j, "runs", r->c.sb.n);
-		json_num(&j, "cv_pct", r->c.sb.cv_pct);
-		il_json_end_object(&j);
-		il_json_begin_object(&j, "candidate");
-		json_num(&j, r->rate ? "rate" : "value_ns", r->c.cand);
-		il_json_uint(&j, "runs", r->c.sc.n);
-		json_num(&j, "cv_pct", r->c.sc.cv_pct);
-		il_json_end_object(&j);
-		il_json_str(&j, "summary", il_res_summary_name(r->c.summary));
-		il_json_str(&j, "better",
-			    r->c.higher_better ? "higher" : "lower");
-		json_num(&j, "ratio", r->c.ratio);
-		json_num(&j, "pct_improvement", r->c.pct_imp);
-		il_json_begin_array(&j, "pct_improvement_ci95");
-		json_num(&j, NULL, r->c.ci_lo);
-		json_num(&j, NULL, r->c.ci_hi);
+	json_side(&j, "baseline", &c->sides[0],
+		  c->labeled || nway(c) ? c->labels[0] : NULL);
+	if (nway(c)) {
+		il_json_begin_array(&j, "candidates");
+		for (size_t k = 1; k < c->nsides; k++)
+			json_side(&j, NULL, &c->sides[k], c->labels[k]);
 		il_json_end_array(&j);
-		if (r->c.test == IL_RES_T_NONE)
-			il_json_null(&j, "test");
-		else
-			il_json_str(&j, "test", il_res_test_name(r->c.test));
-		il_json_bool(&j, "pooled_samples", r->c.pooled);
-		json_num(&j, "p_value", r->c.p);
-		json_num(&j, "p_adjusted", r->c.p_adj);
-		if (isinf(r->c.mde_pct))
-			il_json_str(&j, "detectable_pct", "none");
-		else
-			json_num(&j, "detectable_pct", r->c.mde_pct);
-		il_json_uint(&j, "plan_runs_per_side", row_plan(c, &r->c));
-		il_json_str(&j, "change", il_res_change_name(r->c.change));
-		il_json_end_object(&j);
+	} else {
+		json_side(&j, "candidate", &c->sides[1],
+			  c->labeled ? c->labels[1] : NULL);
 	}
-	il_json_end_array(&j);
-	il_json_begin_array(&j, "only_in_one_side");
-	for (size_t i = 0; i + 1 < c->nonly; i += 2) {
-		il_json_begin_object(&j, NULL);
-		il_json_str(&j, "side", c->only[i]);
-		il_json_str(&j, "configuration", c->only[i + 1]);
-		il_json_end_object(&j);
-	}
-	il_json_end_array(&j);
+	json_differences(&j, c);
+	json_rows(&j, c);
+	json_missing(&j, c);
 	il_ctr_cmp_json(&j, &c->ctr);
 	il_json_begin_object(&j, "summary");
 	il_json_uint(&j, "worse", c->count[IL_RES_WORSE]);
@@ -1223,6 +1985,11 @@ static int parse_lists(struct cmp *c, char *err, size_t len)
 	c->plan = a;
 	if (cfg->summary && parse_summary(c, err, len))
 		return -EINVAL;
+	if (cfg->by && !cfg->by[0]) {
+		snprintf(err, len, "--by: no key given (e.g. groups)");
+		return -EINVAL;
+	}
+	c->by = cfg->by;
 
 	copy = strdup(cfg->stat);
 	if (!copy)
@@ -1272,30 +2039,29 @@ static int parse_lists(struct cmp *c, char *err, size_t len)
 }
 
 /*
- * --metric names a histogram some run of either side has: one that none
+ * --metric names a histogram some run of some side has: one that none
  * has is a typo (blokced_ns), which would otherwise leave nothing to
  * compare (exit 77, a SKIP to a lab).  0, or -EINVAL with the closest
  * name in err; -ENOMEM.
  */
 static int metrics_fit(const struct cmp *c, char *err, size_t len)
 {
-	const struct il_res_set *sides[2] = { &c->base, &c->cand };
 	const char **names;
 	size_t cap = 1, n = 0;
 	int ret = 0;
 
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t k = 0; k < sides[sd]->ngroups; k++)
-			cap += sides[sd]->groups[k].nmetrics;
+	for (size_t sd = 0; sd < c->nsides; sd++)
+		for (size_t k = 0; k < c->sides[sd].ngroups; k++)
+			cap += c->sides[sd].groups[k].nmetrics;
 	names = calloc(cap, sizeof(*names));
 	if (!names)
 		return -ENOMEM;
-	for (int sd = 0; sd < 2; sd++)
-		for (size_t k = 0; k < sides[sd]->ngroups; k++)
-			for (size_t m = 0; m < sides[sd]->groups[k].nmetrics;
+	for (size_t sd = 0; sd < c->nsides; sd++)
+		for (size_t k = 0; k < c->sides[sd].ngroups; k++)
+			for (size_t m = 0; m < c->sides[sd].groups[k].nmetrics;
 			     m++)
 				names[n++] =
-					sides[sd]->groups[k].metrics[m].name;
+					c->sides[sd].groups[k].metrics[m].name;
 	for (int i = 0; i < c->nmetrics && !ret; i++) {
 		const char *sug;
 		bool found = false;
@@ -1315,33 +2081,197 @@ static int metrics_fit(const struct cmp *c, char *err, size_t len)
 	return ret;
 }
 
+/*
+ * --label: one a side, none empty, no two alike (a name must say which
+ * side a column is).  0, or -EINVAL with the message in err.
+ */
+static int labels_fit(const struct cfg *cfg, size_t nsides, char *err,
+		      size_t len)
+{
+	const struct il_strlist *l = &cfg->label;
+
+	if (!l->n)
+		return 0;
+	if ((size_t)l->n != nsides) {
+		snprintf(err, len,
+			 "--label: %zu sides and %d label%s: give one --label "
+			 "a side, in side order",
+			 nsides, l->n, l->n == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	for (int i = 0; i < l->n; i++) {
+		if (!l->v[i][0]) {
+			snprintf(err, len, "--label: side %d: an empty name",
+				 i + 1);
+			return -EINVAL;
+		}
+		for (int k = 0; k < i; k++)
+			if (!strcmp(l->v[i], l->v[k])) {
+				snprintf(err, len,
+					 "--label: '%s' names sides %d and %d",
+					 l->v[i], k + 1, i + 1);
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
+/*
+ * The sides' names: --label's, escaped (they reach a terminal too); for
+ * two sides baseline and candidate; for more, each side's kernel release
+ * when every side has one of its own, else baseline, cand1, cand2, ...
+ */
+static int make_labels(struct cmp *c)
+{
+	const struct il_strlist *l = &c->cfg->label;
+	bool releases = nway(c) && !l->n;
+	char buf[300];
+
+	c->labels = calloc(c->nsides, sizeof(*c->labels));
+	c->hnorm = calloc(c->nsides, sizeof(*c->hnorm));
+	if (!c->labels || !c->hnorm)
+		return -ENOMEM;
+	c->labeled = l->n > 0;
+	for (size_t k = 0; k < c->nsides && releases; k++) {
+		int n;
+		const char *v =
+			il_res_set_fp(&c->sides[k], IL_RES_FP_RELEASE, &n);
+
+		releases = n == 1 && strcmp(v, "unknown");
+		for (size_t j = 0; j < k && releases; j++)
+			releases = strcmp(v, c->labels[j]);
+		if (releases && !(c->labels[k] = strdup(v)))
+			return -ENOMEM;
+	}
+	for (size_t k = 0; k < c->nsides; k++) {
+		if (releases)
+			continue;
+		free(c->labels[k]);
+		if (l->n)
+			c->labels[k] = il_res_escape(l->v[k], strlen(l->v[k]));
+		else if (!k)
+			c->labels[k] = strdup("baseline");
+		else if (!nway(c))
+			c->labels[k] = strdup("candidate");
+		else
+			c->labels[k] = strdup((
+				snprintf(buf, sizeof(buf), "cand%zu", k), buf));
+		if (!c->labels[k])
+			return -ENOMEM;
+	}
+	c->unnamed = nway(c) && !l->n && !releases;
+	for (size_t k = 0; k < c->nsides; k++) {
+		snprintf(buf, sizeof(buf), "%s[pct imp](CV)", c->labels[k]);
+		if (!(c->hnorm[k] = strdup(buf)))
+			return -ENOMEM;
+	}
+	snprintf(buf, sizeof(buf), "%s (CV)", c->labels[0]);
+	c->hbase = strdup(buf);
+	return c->hbase ? 0 : -ENOMEM;
+}
+
 static void free_cmp(struct cmp *c)
 {
-	il_res_set_free(&c->base);
-	il_res_set_free(&c->cand);
+	for (size_t k = 0; c->sides && k < c->nsides; k++)
+		il_res_set_free(&c->sides[k]);
+	free(c->sides);
+	free(c->nfiles);
+	for (size_t k = 0; c->labels && k < c->nsides; k++)
+		free(c->labels[k]);
+	free(c->labels);
+	for (size_t k = 0; c->hnorm && k < c->nsides; k++)
+		free(c->hnorm[k]);
+	free(c->hnorm);
+	free(c->hbase);
+	free(c->values);
 	for (int i = 0; i < c->nmetrics; i++)
 		free(c->metrics[i]);
 	free(c->metrics);
 	for (size_t i = 0; i < c->nnames; i++)
 		free(c->names[i]);
 	free(c->names);
-	for (size_t i = 0; i < c->nonly; i++)
-		free(c->only[i]);
-	free(c->only);
+	for (size_t i = 0; i < c->nmiss; i++) {
+		free(c->miss[i].group);
+		free(c->miss[i].in);
+	}
+	free(c->miss);
 	for (size_t i = 0; i < c->nsum; i++)
 		free(c->sum_key[i]);
 	free(c->sum_key);
 	free(c->sum_val);
+	for (size_t i = 0; i < c->nrows; i++)
+		free(c->rows[i].c);
 	free(c->rows);
 	free(c->argv);
 	il_ctr_cmp_free(&c->ctr);
+}
+
+/*
+ * The sides from the operands: two files, or files parted by "--".
+ * 0, or the exit status with the message in err.
+ */
+static int split_sides(struct cmp *c, char **ops, int nops, int after,
+		       char *err, size_t len)
+{
+	int ns = 2;
+
+	c->nfiles = calloc((size_t)nops + 2, sizeof(*c->nfiles));
+	if (!c->nfiles) {
+		snprintf(err, len, "out of memory");
+		return 99;
+	}
+	c->files = ops;
+	if (after < 0) {
+		if (nops != 2) {
+			snprintf(err, len,
+				 "give BASE.json CAND.json, or BASE.json... -- "
+				 "CAND.json... [-- MORE.json...] (got %d "
+				 "file%s)",
+				 nops, nops == 1 ? "" : "s");
+			return 2;
+		}
+		c->nfiles[0] = c->nfiles[1] = 1;
+	} else if (il_res_split_sides(ops, nops, after, c->nfiles, &ns, err,
+				      len)) {
+		return 2;
+	}
+	c->nsides = (size_t)ns;
+	if (labels_fit(c->cfg, c->nsides, err, len))
+		return 2;
+	c->sides = calloc(c->nsides, sizeof(*c->sides));
+	if (!c->sides) {
+		snprintf(err, len, "out of memory");
+		return 99;
+	}
+	return 0;
+}
+
+/* every side's files read; 0, or the exit status with err */
+static int load_sides(struct cmp *c, char *err, size_t len)
+{
+	char **p = c->files;
+
+	for (size_t k = 0; k < c->nsides; k++) {
+		il_res_set_init(&c->sides[k], false);
+		c->sides[k].max_input = c->cfg->max_input;
+		c->sides[k].by = c->by;
+	}
+	for (size_t k = 0; k < c->nsides; k++)
+		for (int i = 0; i < c->nfiles[k]; i++, p++) {
+			int ret = il_res_set_load(&c->sides[k], *p, err, len);
+
+			if (ret)
+				return il_res_load_status(ret);
+		}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	static const char usage[] =
 		"[OPTIONS] BASE.json CAND.json\n"
-		"   or: invlab-compare [OPTIONS] BASE.json... -- CAND.json...";
+		"   or: invlab-compare [OPTIONS] BASE.json... -- CAND.json... "
+		"[-- MORE.json...]";
 	static const char summary[] =
 		"Compare invlab result files: for each configuration, "
 		"histogram and statistic, the candidate normalized to the "
@@ -1358,7 +2288,13 @@ int main(int argc, char **argv)
 		"side would detect a --plan change.  With two "
 		"files the first is the baseline; with more, the files before "
 		"'--' are the baseline and those after it the candidate "
-		"(options go before '--').  The kernel fingerprints of both "
+		"(options go before '--').  Another '--' starts another side "
+		"(kernels side by side): every side is compared with the "
+		"baseline, a column group each in one table per histogram, "
+		"and the correction counts every side's test of every row; "
+		"--label names the sides.  --by KEY makes each value of KEY "
+		"(a sweep: sched-messaging's groups, a job's --set key) a "
+		"row.  The kernel fingerprints of all "
 		"sides are shown and their differences pointed out.  A "
 		"counters block follows: each run's scheduler counters and "
 		"sched-messaging's wall time, AMean a side, delta %, the rank "
@@ -1370,7 +2306,7 @@ int main(int argc, char **argv)
 	struct cfg cfg;
 	struct cmp c;
 	char err[512];
-	int after, first, nops, nbase, rc = 0, ret;
+	int after, first, rc = 0, ret;
 	bool any = false;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -1420,33 +2356,11 @@ int main(int argc, char **argv)
 	c.o.seed = (uint64_t)cfg.seed;
 	c.o.resamples = (unsigned)cfg.resamples;
 	c.o.power = 0.8;
-	nops = argc - first;
-	if (after < 0) {
-		if (nops != 2) {
-			fprintf(stderr,
-				"invlab-compare: give BASE.json CAND.json, or "
-				"BASE.json... -- CAND.json... (got %d "
-				"file%s)\n",
-				nops, nops == 1 ? "" : "s");
-			free_cmp(&c);
-			return 2;
-		}
-		after = 1;
-	}
-	nbase = nops - after;
-	if (nbase < 1 || after < 1) {
-		fprintf(stderr,
-			"invlab-compare: no %s files: give at least "
-			"one on each side of '--'\n",
-			nbase < 1 ? "baseline" : "candidate");
-		free_cmp(&c);
-		return 2;
-	}
-	il_res_set_init(&c.base, false);
-	il_res_set_init(&c.cand, false);
-	c.base.max_input = c.cand.max_input = cfg.max_input;
-	if (il_res_load_sides(argc, argv, first, nbase, after, &c.base, &c.cand,
-			      &ret, err, sizeof(err))) {
+	ret = split_sides(&c, argv + first, argc - first, after, err,
+			  sizeof(err));
+	if (!ret)
+		ret = load_sides(&c, err, sizeof(err));
+	if (ret) {
 		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);
 		return ret;
@@ -1458,21 +2372,26 @@ int main(int argc, char **argv)
 		free_cmp(&c);
 		return ret == -ENOMEM ? 99 : 2;
 	}
-	if (build(&c) || decide(&c)) {
+	if (make_labels(&c) || build(&c) || decide(&c)) {
 		fprintf(stderr, "invlab-compare: out of memory\n");
 		free_cmp(&c);
 		return 99;
 	}
 	/* the counters and wall times of the same files (counters-cmp.h) */
-	if (il_ctr_cmp_build(argv + first, nbase, after, cfg.max_input, &c.o,
-			     &c.ctr, err, sizeof(err))) {
+	ret = il_ctr_cmp_build_sides(
+		c.files, c.nfiles, (int)c.nsides, c.by,
+		c.labeled || nway(&c) ? (const char *const *)c.labels : NULL,
+		cfg.max_input, &c.o, &c.ctr, err, sizeof(err));
+	if (ret) {
 		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);
+		/* not -ENOKEY: every run's key was found in load_sides */
 		return 99;
 	}
 	for (size_t i = 0; i < c.nrows; i++)
-		if (c.rows[i].c.change != IL_RES_NA)
-			any = true;
+		for (size_t k = 0; k < ncand(&c); k++)
+			if (c.rows[i].c[k].change != IL_RES_NA)
+				any = true;
 	any = any || c.ctr.n;
 	if (!any)
 		rc = 77;
@@ -1493,8 +2412,9 @@ int main(int argc, char **argv)
 	if (rc == 77)
 		fprintf(stderr,
 			"invlab-compare: nothing to compare: no "
-			"configuration and histogram with values on both "
-			"sides\n");
+			"configuration and histogram with values on %s\n",
+			nway(&c) ? "the baseline and another side"
+				 : "both sides");
 	if (cfg.json) {
 		struct il_afile af;
 

@@ -17,6 +17,12 @@
  * by itself.  A run that did not complete ("completed": false) gives
  * nothing.  Counters a side has as "not supported" have no row.
  *
+ * With more sides than two, each side is compared with the first (the
+ * baseline): one row per series and side, all of them in the block's
+ * correction.  With --by KEY (results.h, il_res_run_key) the runs of a
+ * configuration are grouped by their value of KEY too: a series is one
+ * value's runs, a row of a sweep.
+ *
  * Library code of the tools: nothing printed but on the FILE given.
  */
 #ifndef INVLAB_COUNTERS_CMP_H
@@ -32,6 +38,8 @@
 struct il_ctr_row {
 	char *group;  /* "pi-classic/inherit" (escaped) */
 	char *metric; /* "context_switches", or "wall_ns" */
+	char *by;     /* the runs' value of --by's KEY (escaped); NULL: none */
+	size_t side;  /* the side compared with the baseline: 1, 2, ... */
 	bool wall;
 	double delta_pct; /* NAN when the baseline is 0 */
 	struct il_res_cmp c;
@@ -43,6 +51,10 @@ struct il_ctr_cmp {
 	size_t worse; /* wall-time rows decided worse */
 	double alpha; /* the level "significant" is told at */
 	enum il_res_correction correction;
+	size_t nsides; /* the baseline and the sides compared with it */
+	/* the sides' names, borrowed (NULL: "baseline" and "candidate") */
+	const char *const *labels;
+	const char *by; /* --by's KEY, borrowed; NULL: none */
 };
 
 /*
@@ -53,6 +65,17 @@ struct il_ctr_cmp {
 int il_ctr_cmp_build(char *const *paths, int nb, int nc, uint64_t max_input,
 		     const struct il_res_cmp_opts *o, struct il_ctr_cmp *out,
 		     char *err, size_t len);
+/*
+ * The same for nsides sides (at least two): paths holds the files of
+ * each side in turn, nfiles[k] of side k; the first side is the
+ * baseline.  by (--by's KEY, or NULL) and labels (nsides names, or
+ * NULL) are kept by reference in out.  A run without KEY is an error
+ * naming its file (-ENOKEY).
+ */
+int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
+			   const char *by, const char *const *labels,
+			   uint64_t max_input, const struct il_res_cmp_opts *o,
+			   struct il_ctr_cmp *out, char *err, size_t len);
 /*
  * The block as text (md: a Markdown table): the wall-time rows first,
  * in the reviewers' form ("Amean wall 0.1510 (0.00%) 0.1600 (-5.96%)"),

@@ -23,6 +23,7 @@
 
 #include <json-c/json.h>
 
+#include <invlab/ini.h>
 #include <invlab/strbuf.h>
 
 #include "escape.h"
@@ -356,6 +357,133 @@ static struct json_object *parse(const char *file, const char *path,
 	return root;
 }
 
+/*
+ * A member that names a value: a string, number or boolean (a JSON null
+ * is NULL to json-c, whose type of NULL is json_type_null).
+ */
+static bool is_value(struct json_object *o)
+{
+	return json_object_is_type(o, json_type_string) ||
+	       json_object_is_type(o, json_type_int) ||
+	       json_object_is_type(o, json_type_double) ||
+	       json_object_is_type(o, json_type_boolean);
+}
+
+/* One key of a job's text, looked for as the INI reader reads it. */
+struct job_key {
+	char *section; /* "global", or a task's or a resource's name */
+	const char *key;
+	bool in; /* in that section now */
+	char *value;
+};
+
+static int job_section(void *ctx, const struct il_ini_at *at, char *name,
+		       char *after, char *msg, size_t len)
+{
+	struct job_key *k = ctx;
+	char *sp = name ? strpbrk(name, " \t") : NULL;
+
+	(void)at, (void)after, (void)msg, (void)len;
+	k->in = false;
+	if (name && !sp)
+		k->in = !strcmp(name, "global") && !strcmp(k->section, name);
+	/* "[task high]", "[resource M]" */
+	if (sp) {
+		*sp = '\0';
+		k->in = (!strcmp(name, "task") || !strcmp(name, "resource")) &&
+			!strcmp(il_ini_trim(sp + 1), k->section);
+	}
+	return 0;
+}
+
+static int job_line(void *ctx, const struct il_ini_at *at, char *key,
+		    char *value, char *msg, size_t len)
+{
+	struct job_key *k = ctx;
+
+	(void)at, (void)msg, (void)len;
+	if (!k->in || !value || k->value || strcmp(key, k->key))
+		return 0;
+	k->value = il_res_escape(value, strlen(value));
+	return k->value ? 0 : -ENOMEM;
+}
+
+/*
+ * SECTION.KEY of a job's text (the section is what comes before the last
+ * dot, as for --set; a bare KEY is in [global]): 0 with *value, 0 with
+ * NULL when the text has no such key (or cannot be read), -ENOMEM.
+ */
+static int job_key(struct json_object *text, const char *key, char **value)
+{
+	static const struct il_ini_ops ops = { .section = job_section,
+					       .key = job_line };
+	const char *dot = strrchr(key, '.');
+	struct job_key k = { .key = dot ? dot + 1 : key };
+	char err[128];
+	int ret;
+
+	*value = NULL;
+	if (!text)
+		return 0;
+	k.section = dot ? strndup(key, (size_t)(dot - key)) : strdup("global");
+	if (!k.section)
+		return -ENOMEM;
+	ret = il_ini_parse(json_object_get_string(text),
+			   (size_t)json_object_get_string_len(text), "job",
+			   &ops, &k, err, sizeof(err));
+	free(k.section);
+	if (ret == -ENOMEM) {
+		free(k.value);
+		return ret;
+	}
+	/* a text the reader refuses names no key */
+	if (ret) {
+		free(k.value);
+		k.value = NULL;
+	}
+	*value = k.value;
+	return 0;
+}
+
+/*
+ * The job's text as this run ran it (judge_inputs.job_text), else as the
+ * file records it (invlab-run's job.text); NULL when neither is a
+ * string.  (json-c finds no member in what is not an object.)
+ */
+static struct json_object *job_text(struct json_object *root,
+				    struct json_object *run)
+{
+	struct json_object *o, *t;
+
+	if (json_object_object_get_ex(run, "judge_inputs", &o) &&
+	    json_object_object_get_ex(o, "job_text", &t) &&
+	    json_object_is_type(t, json_type_string))
+		return t;
+	if (json_object_object_get_ex(root, "job", &o) &&
+	    json_object_object_get_ex(o, "text", &t) &&
+	    json_object_is_type(t, json_type_string))
+		return t;
+	return NULL;
+}
+
+int il_res_run_key(struct json_object *root, struct json_object *run,
+		   const char *key, char **value)
+{
+	struct json_object *o, *sc;
+	int ret;
+
+	*value = NULL;
+	if (json_object_object_get_ex(run, key, &o) && is_value(o))
+		return (*value = scalar_text(o)) ? 0 : -ENOMEM;
+	if (json_object_object_get_ex(root, "scenario", &sc) &&
+	    json_object_object_get_ex(sc, key, &o) && is_value(o))
+		return (*value = scalar_text(o)) ? 0 : -ENOMEM;
+	ret = job_key(job_text(root, run), key, value);
+	if (ret)
+		return ret;
+	return *value ? 0 : -ENOENT;
+}
+
 /* a verdict as written; IL_NONE when absent or not a verdict */
 static enum il_verdict verdict_of(struct json_object *run, const char *key)
 {
@@ -619,9 +747,10 @@ static int walk_tasks(struct walk *w, struct json_object *run)
  * Walk the runs of a file.  With commit false it only checks them (so a
  * bad file leaves the set untouched); with commit true it adds them.
  */
-static int walk_runs(struct il_res_set *s, struct json_object *runs,
-		     const char *path, const char *scenario, size_t file,
-		     bool commit, struct il_hist *h, char *err, size_t errlen)
+static int walk_runs(struct il_res_set *s, struct json_object *root,
+		     struct json_object *runs, const char *path,
+		     const char *scenario, size_t file, bool commit,
+		     struct il_hist *h, char *err, size_t errlen)
 {
 	size_t n = json_object_array_length(runs);
 	struct walk w = { .s = s,
@@ -642,7 +771,7 @@ static int walk_runs(struct il_res_set *s, struct json_object *runs,
 		struct json_object *run = json_object_array_get_idx(runs, i);
 		struct json_object *c;
 		struct il_res_group *g = NULL;
-		char *conf;
+		char *conf, *by = NULL;
 		int ret;
 
 		if (!json_object_is_type(run, json_type_object) ||
@@ -653,6 +782,19 @@ static int walk_runs(struct il_res_set *s, struct json_object *runs,
 				path, i);
 			return -EINVAL;
 		}
+		/* a sweep's row: a run that is in none is a mistake */
+		ret = s->by ? il_res_run_key(root, run, s->by, &by) : 0;
+		if (ret == -ENOENT) {
+			il_setf(err, errlen,
+				"%s: runs[%zu]: no '%s' for --by (not a member "
+				"of the run or of the file's scenario, nor a "
+				"key "
+				"of its job)",
+				path, i, s->by);
+			return -ENOKEY;
+		}
+		if (ret)
+			return added(&w, -ENOMEM);
 		if (commit) {
 			enum il_verdict got = verdict_of(run, "verdict");
 			enum il_outcome o =
@@ -661,13 +803,16 @@ static int walk_runs(struct il_res_set *s, struct json_object *runs,
 			if (!json_object_object_get_ex(run, "verdict", NULL))
 				judge_checks(run, &got, &o);
 			conf = esc_string(c);
-			ret = conf ? __il_res_add_judged(s, scenario, conf,
+			ret = conf ? __il_res_add_judged(s, scenario, conf, by,
 							 file, got, o, &g)
 				   : -ENOMEM;
 			free(conf);
-			if (ret)
+			if (ret) {
+				free(by);
 				return added(&w, -ENOMEM);
+			}
 		}
+		free(by);
 		w.g = g;
 		w.run = i;
 		ret = walk_hists(&w, run, "", "");
@@ -805,8 +950,8 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 	h = malloc(sizeof(*h));
 	if (!scenario || !h)
 		goto nomem;
-	ret = walk_runs(s, runs, epath, scenario, s->nfiles, false, h, err,
-			errlen);
+	ret = walk_runs(s, root, runs, epath, scenario, s->nfiles, false, h,
+			err, errlen);
 	if (ret)
 		goto out;
 
@@ -846,8 +991,8 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 		goto nomem;
 	}
 	s->nfiles++;
-	ret = walk_runs(s, runs, f->path, scenario, s->nfiles - 1, true, h, err,
-			errlen);
+	ret = walk_runs(s, root, runs, f->path, scenario, s->nfiles - 1, true,
+			h, err, errlen);
 	goto out;
 nomem:
 	il_setf(err, errlen, "%s: out of memory", epath ? epath : path);

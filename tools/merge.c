@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Runs merged into a result set: grouped by scenario and configuration
- * (and file, per file), each histogram added bin by bin into its group's
+ * (and file, per file; and value of the set's key, with one), each
+ * histogram added bin by bin into its group's
  * merged one, each run's own statistics kept for the spread and the rank
  * test; then the queries the tools make of a set.
  *
@@ -16,15 +17,21 @@
 
 #include "merge.h"
 
+/* two values of a key, NULL for none */
+static bool same_value(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
 static struct il_res_group *find_group(struct il_res_set *s,
 				       const char *scenario, const char *conf,
-				       size_t file)
+				       const char *by, size_t file)
 {
 	for (size_t i = 0; i < s->ngroups; i++) {
 		struct il_res_group *g = &s->groups[i];
 
 		if (!strcmp(g->scenario, scenario) &&
-		    !strcmp(g->configuration, conf) &&
+		    !strcmp(g->configuration, conf) && same_value(g->by, by) &&
 		    (!s->per_file || g->file == file))
 			return g;
 	}
@@ -33,9 +40,9 @@ static struct il_res_group *find_group(struct il_res_set *s,
 
 static struct il_res_group *add_group(struct il_res_set *s,
 				      const char *scenario, const char *conf,
-				      size_t file)
+				      const char *by, size_t file)
 {
-	struct il_res_group *g = find_group(s, scenario, conf, file);
+	struct il_res_group *g = find_group(s, scenario, conf, by, file);
 
 	if (g)
 		return g;
@@ -52,10 +59,12 @@ static struct il_res_group *add_group(struct il_res_set *s,
 	memset(g, 0, sizeof(*g));
 	g->scenario = strdup(scenario);
 	g->configuration = strdup(conf);
+	g->by = by ? strdup(by) : NULL;
 	g->file = s->per_file ? file : 0;
-	if (!g->scenario || !g->configuration) {
+	if (!g->scenario || !g->configuration || (by && !g->by)) {
 		free(g->scenario);
 		free(g->configuration);
+		free(g->by);
 		return NULL;
 	}
 	s->ngroups++;
@@ -63,10 +72,11 @@ static struct il_res_group *add_group(struct il_res_set *s,
 }
 
 int __il_res_add_judged(struct il_res_set *s, const char *scenario,
-			const char *conf, size_t file, enum il_verdict got,
-			enum il_outcome outcome, struct il_res_group **out)
+			const char *conf, const char *by, size_t file,
+			enum il_verdict got, enum il_outcome outcome,
+			struct il_res_group **out)
 {
-	struct il_res_group *g = add_group(s, scenario, conf, file);
+	struct il_res_group *g = add_group(s, scenario, conf, by, file);
 
 	if (!g)
 		return -ENOMEM;
@@ -87,7 +97,7 @@ int __il_res_add_run(struct il_res_set *s, const char *scenario,
 		     enum il_verdict expected, struct il_res_group **out)
 {
 	/* the one expectation rule: never a count of its own here */
-	return __il_res_add_judged(s, scenario, conf, file, got,
+	return __il_res_add_judged(s, scenario, conf, NULL, file, got,
 				   il_expect(got, expected), out);
 }
 
@@ -214,6 +224,7 @@ void il_res_set_free(struct il_res_set *s)
 		free(g->metrics);
 		free(g->scenario);
 		free(g->configuration);
+		free(g->by);
 	}
 	free(s->files);
 	free(s->groups);
@@ -225,8 +236,58 @@ const struct il_res_group *il_res_set_find(const struct il_res_set *s,
 					   const char *configuration,
 					   size_t file)
 {
-	return find_group((struct il_res_set *)s, scenario, configuration,
+	return find_group((struct il_res_set *)s, scenario, configuration, NULL,
 			  file);
+}
+
+const struct il_res_group *il_res_set_find_by(const struct il_res_set *s,
+					      const char *scenario,
+					      const char *configuration,
+					      const char *by, size_t file)
+{
+	return find_group((struct il_res_set *)s, scenario, configuration, by,
+			  file);
+}
+
+struct by_value {
+	const char *s;
+	double v;
+	size_t at; /* where it was: ties keep their order */
+};
+
+static int by_cmp(const void *a, const void *b)
+{
+	const struct by_value *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+int il_res_by_sort(const char **v, size_t n)
+{
+	struct by_value *b = calloc(n + 1, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		char *end;
+
+		b[i].s = v[i];
+		b[i].at = i;
+		errno = 0;
+		b[i].v = strtod(v[i], &end);
+		/* one that is not a number: the order as given */
+		if (!v[i][0] || *end || errno || !isfinite(b[i].v)) {
+			free(b);
+			return 0;
+		}
+	}
+	qsort(b, n, sizeof(*b), by_cmp);
+	for (size_t i = 0; i < n; i++)
+		v[i] = b[i].s;
+	free(b);
+	return 0;
 }
 
 const struct il_res_metric *il_res_group_metric(const struct il_res_group *g,

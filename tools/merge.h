@@ -12,11 +12,15 @@
 int __il_res_add_run(struct il_res_set *s, const char *scenario,
 		     const char *conf, size_t file, enum il_verdict got,
 		     enum il_verdict expected, struct il_res_group **g);
-/* The same with the run's outcome decided already (il_expect of a run
- * whose verdicts are per check: load.c). */
+/*
+ * The same with the run's outcome decided already (il_expect of a run
+ * whose verdicts are per check: load.c), and its value of s->by (NULL
+ * without).
+ */
 int __il_res_add_judged(struct il_res_set *s, const char *scenario,
-			const char *conf, size_t file, enum il_verdict got,
-			enum il_outcome outcome, struct il_res_group **g);
+			const char *conf, const char *by, size_t file,
+			enum il_verdict got, enum il_outcome outcome,
+			struct il_res_group **g);
 /*
  * Add one run's histogram name to g: merged bin by bin, its statistics
  * kept.  0, -ENOMEM, or -E2BIG when s already has IL_RES_MAX_MERGED

@@ -7,7 +7,8 @@
  *
  * A result set is every run of every file given for one side.  Runs are
  * grouped by scenario (the program, plus scenario.name when a program has
- * several) and configuration; within a group each histogram key ("_ns")
+ * several) and configuration, and with a key to group by (--by: a sweep)
+ * by their value of it too; within a group each histogram key ("_ns")
  * is merged bin by bin, so a merged percentile is exactly the one a
  * single run holding all the samples would have reported.  Each run's own
  * statistics are kept as well, one value per run, for the spread (CV) and
@@ -84,7 +85,8 @@ struct il_res_metric {
 struct il_res_group {
 	char *scenario;	     /* "pi-classic" */
 	char *configuration; /* "inherit" */
-	size_t file;	     /* per-file sets: index of the file, else 0 */
+	char *by;    /* the runs' value of the set's key; NULL: no key */
+	size_t file; /* per-file sets: index of the file, else 0 */
 	size_t nruns;
 	/* runs by verdict; IL_NONE: no verdict, or one not known */
 	size_t verdicts[IL_VERDICT_N];
@@ -142,6 +144,11 @@ struct il_res_set {
 	 * il_res_set_init, before loading
 	 */
 	bool keep_run_hists;
+	/*
+	 * group runs by their value of this key as well (il_res_run_key),
+	 * NULL: not; set after il_res_set_init, before loading
+	 */
+	const char *by;
 	uint64_t max_input; /* bytes per file (IL_RES_MAX_INPUT_DEFAULT) */
 	size_t nruns;	    /* every run of every file */
 	size_t nhists;	    /* histograms of those runs */
@@ -158,7 +165,8 @@ void il_res_set_init(struct il_res_set *s, bool per_file);
  * the other errnos of open/read) when the file cannot be read, -EINVAL
  * when it is not a regular file, not JSON or not an invlab result,
  * -EFBIG when it is larger than s->max_input, -E2BIG when it would take
- * s over one of the IL_RES_MAX_ limits, -ENOMEM.  Every string taken
+ * s over one of the IL_RES_MAX_ limits, -ENOKEY when s->by is set and a
+ * run has no value for it, -ENOMEM.  Every string taken
  * from the file is stored escaped (escape.h).  The whole file is checked
  * before anything is added, so after -EINVAL, -EFBIG or a read error s
  * is unchanged; after -ENOMEM or -E2BIG it may hold part of the file.
@@ -180,6 +188,35 @@ const struct il_res_group *il_res_set_find(const struct il_res_set *s,
 					   const char *scenario,
 					   const char *configuration,
 					   size_t file);
+/* the same for the runs whose value of s->by is by (NULL: no key) */
+const struct il_res_group *il_res_set_find_by(const struct il_res_set *s,
+					      const char *scenario,
+					      const char *configuration,
+					      const char *by, size_t file);
+/*
+ * The value of a key for one run of a result file, what --by groups
+ * runs by: root is the file's JSON, run one of its runs.  The first of
+ *
+ *   - the run's own member key (its "configuration", pi-classic's
+ *     "protocol"),
+ *   - the member key of the file's "scenario" (sched-messaging's
+ *     "groups", pi-classic's "cs_ns"),
+ *   - the key of the job the run ran, named as --set names it
+ *     (SECTION.KEY: "M.protocol", "high.class"; a bare KEY is in
+ *     [global]), in the job's text as the run recorded it
+ *     (judge_inputs.job_text, else the file's job.text),
+ *
+ * that is a string, number or boolean, as its JSON text, escaped, in
+ * *value (malloc'd).  0, -ENOENT when none has it, -ENOMEM.
+ */
+int il_res_run_key(struct json_object *root, struct json_object *run,
+		   const char *key, char **value);
+/*
+ * The distinct values of a key in the order of a sweep's rows: by
+ * number when every one is a number, else as given (the order they were
+ * first seen).  Stable.  0 or -ENOMEM (v is then as given).
+ */
+int il_res_by_sort(const char **v, size_t n);
 const struct il_res_metric *il_res_group_metric(const struct il_res_group *g,
 						const char *name);
 /*
