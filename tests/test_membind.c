@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -131,7 +132,9 @@ static void test_region(int node)
 	p[2 * page + 7] = 1;
 	t_check_int(node_of(p), node);
 	t_check_int(node_of(p + 2 * page), node);
-	t_check_int(node_of(p + page), -ENOENT);
+	/* never touched: -ENOENT, or -EFAULT from Debian's 6.1 (seen in a
+	 * NUMA guest) */
+	t_check(node_of(p + page) == -ENOENT || node_of(p + page) == -EFAULT);
 	t_check_int(il_membind_where(p, len, node, &present, &on), 0);
 	t_check_int(present, 2);
 	t_check_int(on, 2);
@@ -148,6 +151,34 @@ static void test_region(int node)
 				     &on),
 		    -EINVAL);
 	il_membind_free(p, len - 1);
+}
+
+/*
+ * The same under mlockall(MCL_FUTURE), as the programs run: every page
+ * is there at once, and on the node.  Binding after mmap() put them all
+ * on the caller's node there (every page filled before the policy), which
+ * only a machine of two nodes or more can show.
+ */
+static void test_region_locked(int node)
+{
+	size_t len = 4 * (size_t)page, present = 0, on = 0;
+	char *p;
+
+	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		printf("# mlockall: %s: not tested locked\n", strerror(errno));
+		return;
+	}
+	p = il_membind_alloc(len, node);
+	munlockall();
+	t_check(p != NULL);
+	if (!p)
+		return;
+	t_check_int(il_membind_where(p, len, node, &present, &on), 0);
+	t_check_int(present, 4);
+	t_check_int(on, 4);
+	for (int i = 0; i < 4; i++)
+		t_check_int(node_of(p + i * page), node);
+	il_membind_free(p, len);
 }
 
 static void test_engine(int node)
@@ -274,6 +305,7 @@ int main(void)
 			continue;
 		}
 		test_region(n);
+		test_region_locked(n);
 		test_engine(n);
 	}
 	test_refused(nodes);

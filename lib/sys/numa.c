@@ -37,6 +37,14 @@ int __il_numa_nodes(void)
 	return numa_num_configured_nodes();
 }
 
+static size_t page_round(size_t size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t pg = page > 0 ? (size_t)page : 4096;
+
+	return (size + pg - 1) / pg * pg;
+}
+
 /*
  * Few locks are ever placed, so remembering them in a small table is
  * simpler than a header in front of each allocation.
@@ -50,14 +58,16 @@ void *__il_numa_alloc(size_t size, int node)
 
 	if (numa_available() < 0 || node > numa_max_node())
 		return NULL;
-	p = numa_alloc_onnode(size, node);
+	/* not numa_alloc_onnode: it binds after mmap(), too late under
+	 * mlockall (see __il_numa_bind_alloc) */
+	p = __il_numa_bind_alloc(page_round(size), node);
 	if (!p)
 		return NULL;
 	for (int i = 0; i < MAX_PLACED; i++) {
 		if (__sync_bool_compare_and_swap(&placed[i], NULL, p))
 			return p;
 	}
-	numa_free(p, size);
+	__il_numa_bind_free(p, page_round(size));
 	return NULL;
 }
 
@@ -65,7 +75,7 @@ int __il_numa_owns(void *p, size_t size)
 {
 	for (int i = 0; i < MAX_PLACED; i++) {
 		if (p && __sync_bool_compare_and_swap(&placed[i], p, NULL)) {
-			numa_free(p, size);
+			__il_numa_bind_free(p, page_round(size));
 			return 1;
 		}
 	}
@@ -112,14 +122,21 @@ void *__il_numa_bind_alloc(size_t len, int node)
 		errno = EINVAL;
 		return NULL;
 	}
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
+	/*
+	 * Mapped inaccessible first: under mlockall(MCL_FUTURE), as the
+	 * programs run, a readable mapping is filled at mmap(), before any
+	 * policy, with pages of the node the caller runs on (seen in a
+	 * two-node guest: every page on the main thread's node).  An
+	 * inaccessible one is not filled; mprotect() then fills a locked one
+	 * under the policy, or leaves each page to its first write.
+	 */
+	p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
 	node_mask(mask, node);
-	/* before any page is touched, so every fault comes from node;
-	 * the kernel reads maxnode - 1 bits, libnuma passes one more too */
-	if (mbind(p, len, MPOL_BIND, mask, IL_NODE_BITS + 1, 0)) {
+	/* the kernel reads maxnode - 1 bits; libnuma passes one more too */
+	if (mbind(p, len, MPOL_BIND, mask, IL_NODE_BITS + 1, 0) ||
+	    mprotect(p, len, PROT_READ | PROT_WRITE)) {
 		e = errno;
 		munmap(p, len);
 		errno = e;
