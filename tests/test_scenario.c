@@ -415,6 +415,18 @@ static void test_demo_jobs(void)
 		check_phase(t, 0, IL_PH_SPIN, 20 * IL_NSEC_PER_MSEC, -1, got);
 		il_scenario_free(&sc);
 	}
+	if (!load("demos/jobs/membind.job", &sc)) {
+		static const int cpu_node[] = { 0, 1, 0 },
+				 mem_node[] = { 0, 1, 1 };
+
+		t_check_int(sc.ntasks, 3);
+		for (int i = 0; i < sc.ntasks && i < 3; i++) {
+			t_check_int(sc.tasks[i].place, IL_PLACE_NODE);
+			t_check_int(sc.tasks[i].place_node, cpu_node[i]);
+			t_check_int(sc.tasks[i].k.node, mem_node[i]);
+		}
+		il_scenario_free(&sc);
+	}
 	if (!load("demos/jobs/pi-chain-3.job", &sc)) {
 		t_check_int(sc.ntasks, 5);
 		t_check_int(sc.nres, 2);
@@ -891,6 +903,7 @@ static void test_round_trips(void)
 		"demos/jobs/kmutex-rt-waiter.job",
 		"demos/jobs/kmutex-seqfile-chain.job",
 		"demos/jobs/rt-football.job",
+		"demos/jobs/membind.job",
 	};
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
