@@ -172,7 +172,7 @@ struct il_engine_result {
 	char numa[64];		  /* "libnuma, 1 node", "sysfs, 2 nodes", ... */
 	char lock_placement[128]; /* locks with a `node`: where they went */
 	/* tasks with a `node`: where their memory was after the run,
-	 * "head: node 0 (37 of 37 pages)", for people */
+	 * "head: node 0 (497 of 497 pages)", for people */
 	char mem_placement[256];
 	/*
 	 * Kernel-mutex resources (kmutex.h): the uncontended cost of one
