@@ -92,7 +92,8 @@ int chain_write_job(const struct chain_cfg *g, char *err, size_t len)
 		nn = n > 0 ? chain_nodes(order, n, nodes, ncpus, one) : 0;
 		if (nn < 2) {
 			snprintf(err, len,
-				 "--place nodes: this machine has %d NUMA node%s "
+				 "--place nodes: this machine has %d NUMA "
+				 "node%s "
 				 "with CPUs; the chain needs 2 or more to span "
 				 "nodes (a guest of two: invlab-vm --numa 2)",
 				 nn, nn == 1 ? "" : "s");
@@ -190,8 +191,10 @@ int chain_write_job(const struct chain_cfg *g, char *err, size_t len)
 			hog_on[cpus[c]] = true;
 			if (++ntasks > IL_MAX_TASKS) {
 				snprintf(err, len,
-					 "--place nodes: %d members and a hog on "
-					 "every CPU of their nodes are more than "
+					 "--place nodes: %d members and a hog "
+					 "on "
+					 "every CPU of their nodes are more "
+					 "than "
 					 "%d tasks",
 					 chain_depth, IL_MAX_TASKS);
 				return -1;

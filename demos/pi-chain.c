@@ -107,7 +107,8 @@ static const struct il_opt chain_opts[] = {
 		.choices = "cpus|nodes",
 		.metavar = "HOW",
 		.help = "where the members go: cpus, one per CPU, across NUMA "
-			"nodes first; nodes, member k on NUMA node k mod N (cpu "
+			"nodes first; nodes, member k on NUMA node k mod N "
+			"(cpu "
 			"= node:N) with its memory and the lock it holds bound "
 			"there, and a hog on every CPU of each owner's node (2 "
 			"nodes or more)",
@@ -194,8 +195,7 @@ static void header(struct drv *d, FILE *f)
 		fprintf(f, "%s %s (%s %d, %s)", i ? " ->" : "", m->name,
 			chain_cls_names[m->cls], m->prio, cpu);
 	}
-	fprintf(f, "; hogs at fifo %d on the owners' %s\n",
-		chain_m[0].prio - 5,
+	fprintf(f, "; hogs at fifo %d on the owners' %s\n", chain_m[0].prio - 5,
 		chain_m[1].node >= 0 ? "nodes' CPUs" : "CPUs");
 }
 
