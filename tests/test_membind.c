@@ -181,6 +181,50 @@ static void test_region_locked(int node)
 	il_membind_free(p, len);
 }
 
+/* the calling thread's own policy, then back to the default */
+static void test_thread(int node)
+{
+	unsigned long mask[1024 / (8 * sizeof(unsigned long))];
+	int mode = -1;
+
+	t_check_int(il_membind_thread(node), 0);
+	memset(mask, 0, sizeof(mask));
+	t_check_int(get_mempolicy(&mode, mask, 1025, NULL, 0), 0);
+	t_check_int(mode, MPOL_BIND);
+	t_check_int((mask[node / (8 * sizeof(long))] >>
+		     (node % (8 * sizeof(long)))) &
+			    1,
+		    1);
+	t_check_int(set_mempolicy(MPOL_DEFAULT, NULL, 0), 0);
+}
+
+/* a lock's memory (the resource key `node`, cpu.h): on the node, or
+ * placed anywhere and said so when the node is not there */
+static void test_lock_memory(int node, int nodes)
+{
+	int placed = -1, only = 0;
+	char *p = il_alloc_on_node(64, node, &placed);
+
+	t_check(p != NULL);
+	t_check_int(placed, 1);
+	if (p) {
+		p[0] = 1;
+		t_check_int(node_of(p), node);
+		t_check_int(policy_of(p, node, &only), MPOL_BIND);
+		t_check(only);
+		il_free_on_node(p, 64);
+	}
+	p = il_alloc_on_node(64, nodes, &placed);
+	t_check(p != NULL);
+	t_check_int(placed, 0);
+	t_check_int((uintptr_t)p % 64, 0);
+	il_free_on_node(p, 64);
+	p = il_alloc_on_node(64, -1, &placed);
+	t_check(p != NULL);
+	t_check_int(placed, 0);
+	il_free_on_node(p, 64);
+}
+
 static void test_engine(int node)
 {
 	struct il_engine_result *res = il_engine_result_new();
@@ -259,8 +303,16 @@ static void test_refused(int nodes)
 
 	t_check_int(il_membind_check(nodes, why, sizeof(why)), -ENOENT);
 	t_check_contains(why, "no NUMA node");
+	/* the machine as it is: its one node by name, else the highest */
+	if (nodes == 1)
+		t_check_contains(why, "this machine has 1 NUMA node, node 0 (");
+	else
+		t_check_contains(why, "NUMA nodes, the highest ");
 	t_check_int(il_membind_check(-1, why, sizeof(why)), -ENOENT);
 	t_check(il_membind_alloc(page, -1) == NULL);
+	t_check(il_membind_alloc(page, 1024) == NULL);
+	t_check_int(il_membind_thread(-1), -EINVAL);
+	t_check_int(il_membind_thread(1024), -EINVAL);
 	t_check(il_membind_missing() == NULL);
 	if (!res || load(&sc, nodes)) {
 		free(res);
@@ -299,12 +351,20 @@ int main(void)
 	t_check(nodes >= 1);
 	for (int n = 0; n < nodes; n++) {
 		char why[256] = "";
+		int ret = il_membind_check(n, why, sizeof(why));
 
-		if (il_membind_check(n, why, sizeof(why))) {
+		/* a node with CPUs and no memory is refused with a reason;
+		 * any other is usable, and success says nothing */
+		t_check(ret == 0 || ret == -ENOMEM);
+		if (ret) {
+			t_check_contains(why, "has no memory");
 			printf("# node %d: %s\n", n, why);
 			continue;
 		}
+		t_check_str(why, "");
 		test_region(n);
+		test_thread(n);
+		test_lock_memory(n, nodes);
 		test_region_locked(n);
 		test_engine(n);
 	}
