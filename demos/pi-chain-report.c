@@ -46,6 +46,8 @@ void chain_run_note(struct drv *d, const struct drv_run *r, FILE *f,
 		il_table_cell(&t, "%s", chain_m[k].name);
 		if (chain_m[k].cpu >= 0)
 			il_table_cell(&t, "%d", chain_m[k].cpu);
+		else if (chain_m[k].node >= 0)
+			il_table_cell(&t, "node %d", chain_m[k].node);
 		else
 			il_table_cell(&t, "any");
 		for (int c = 0; c < 3; c++)
@@ -68,6 +70,8 @@ void chain_json_head(struct drv *d, struct il_json *j)
 	il_json_uint(j, "hog_ns", g->hog_ns);
 	il_json_int(j, "hog_prio", chain_m[0].prio - 5);
 	il_json_uint(j, "duration_ns", g->common.duration_ns);
+	il_json_str(j, "place",
+		    g->place == CHAIN_PLACE_NODES ? "nodes" : "cpus");
 	il_json_begin_array(j, "members");
 	for (int i = 0; i < chain_depth; i++) {
 		il_json_begin_object(j, NULL);
@@ -78,6 +82,10 @@ void chain_json_head(struct drv *d, struct il_json *j)
 			il_json_int(j, "cpu", chain_m[i].cpu);
 		else
 			il_json_null(j, "cpu");
+		if (chain_m[i].node >= 0)
+			il_json_int(j, "node", chain_m[i].node);
+		else
+			il_json_null(j, "node");
 		il_json_end_object(j);
 	}
 	il_json_end_array(j);

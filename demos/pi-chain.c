@@ -5,12 +5,16 @@
  *
  *   sudo pi-chain                          # depth 3, none then inherit
  *   sudo pi-chain --depth 2 -p inherit --json chain.json
+ *   sudo pi-chain --place nodes            # across NUMA nodes, memory too
  *
  * The head waits for R1, held by owner 1, who waits for R2, held by
  * owner 2, ... the tail holds the last lock for --cs of CPU time; a hog
  * per owner CPU, between every owner's priority and the head's, spins
  * once the head is released.  Members are spread one per CPU (across NUMA
- * nodes first).  With inheritance every owner runs at the head's
+ * nodes first), or with --place nodes one per node in turn, each pinned
+ * to its node's CPUs with its memory and the lock it holds bound there,
+ * and a hog on every CPU of each owner's node.  With inheritance every
+ * owner runs at the head's
  * priority and the hogs cannot delay the chain: the head waits at most
  * the sum of the owners' own work (transitive inheritance), or the
  * remote-blocking fixed point when a task above the head shares an
@@ -29,6 +33,8 @@
  */
 #include <stddef.h>
 
+#include <invlab/strbuf.h>
+#include <invlab/tap.h>
 #include <invlab/time.h>
 
 #include "pi-chain.h"
@@ -94,6 +100,20 @@ static const struct il_opt chain_opts[] = {
 			"its lock)",
 	},
 	{
+		.name = "place",
+		.type = IL_OPT_CHOICE,
+		.offset = O(place),
+		.def = "cpus",
+		.choices = "cpus|nodes",
+		.metavar = "HOW",
+		.help = "where the members go: cpus, one per CPU, across NUMA "
+			"nodes first; nodes, member k on NUMA node k mod N "
+			"(cpu "
+			"= node:N) with its memory and the lock it holds bound "
+			"there, and a hog on every CPU of each owner's node (2 "
+			"nodes or more)",
+	},
+	{
 		.name = "classes",
 		.type = IL_OPT_STRING,
 		.offset = O(classes),
@@ -121,7 +141,13 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 		fprintf(stderr, "pi-chain: %s\n", err);
 		return 2;
 	}
-	chain_write_job(g);
+	if (chain_write_job(g, err, sizeof(err))) {
+		/* the machine's, not the command line's: cannot run here */
+		if (d->c->tap)
+			il_tap_skip_all(stdout, err);
+		fprintf(stderr, "pi-chain: SKIP: %s\n", err);
+		return 77;
+	}
 	for (int c = 0; c < 2; c++) {
 		d->configs[c].text = chain_job;
 		d->configs[c].file = "pi-chain";
@@ -152,18 +178,25 @@ static int judge(struct drv *d, struct drv_run *r, char *why, size_t len)
 
 static void header(struct drv *d, FILE *f)
 {
-	char cpu[16];
+	char cpu[32];
 
 	fprintf(f, "pi-chain: depth %d:", chain_depth);
 	for (int i = 0; i < chain_depth; i++) {
-		snprintf(cpu, sizeof(cpu),
-			 chain_m[i].cpu >= 0 ? "cpu %d" : "any cpu",
-			 chain_m[i].cpu);
-		fprintf(f, "%s %s (%s %d, %s)", i ? " ->" : "", chain_m[i].name,
-			chain_cls_names[chain_m[i].cls], chain_m[i].prio, cpu);
+		const struct chain_member *m = &chain_m[i];
+
+		if (m->cpu >= 0)
+			snprintf(cpu, sizeof(cpu), "cpu %d", m->cpu);
+		else
+			snprintf(cpu, sizeof(cpu), "%s",
+				 m->node >= 0 ? "" : "any cpu");
+		if (m->node >= 0)
+			il_appendf(cpu, sizeof(cpu), "%snode %d",
+				   m->cpu >= 0 ? ", " : "", m->node);
+		fprintf(f, "%s %s (%s %d, %s)", i ? " ->" : "", m->name,
+			chain_cls_names[m->cls], m->prio, cpu);
 	}
-	fprintf(f, "; hogs at fifo %d on the owners' CPUs\n",
-		chain_m[0].prio - 5);
+	fprintf(f, "; hogs at fifo %d on the owners' %s\n", chain_m[0].prio - 5,
+		chain_m[1].node >= 0 ? "nodes' CPUs" : "CPUs");
 }
 
 static void run_text(struct drv *d, const struct drv_run *r, FILE *f,

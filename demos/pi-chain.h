@@ -18,7 +18,11 @@ struct chain_cfg {
 	int protocol;
 	uint64_t cs_ns, work_ns, hog_ns;
 	const char *classes;
+	int place; /* CHAIN_PLACE_CPUS or CHAIN_PLACE_NODES */
 };
+
+/* --place: a member per CPU (across nodes first), or per NUMA node */
+enum { CHAIN_PLACE_CPUS, CHAIN_PLACE_NODES };
 
 enum { C_FIFO, C_RR, C_DEADLINE, C_OTHER };
 extern const char *const chain_cls_names[4];
@@ -26,7 +30,9 @@ extern const char *const chain_cls_names[4];
 /* the members, head first, as the job places them */
 struct chain_member {
 	char name[IL_NAME_MAX];
-	int cls, prio, cpu; /* cpu -1: not pinned (deadline) */
+	/* cpu -1: not pinned (deadline), or pinned to a node of several
+	 * CPUs; node -1: not placed by node (--place cpus) */
+	int cls, prio, cpu, node;
 };
 extern struct chain_member chain_m[CHAIN_MAX_DEPTH];
 /* members, and locks handed to another CPU along the chain */
@@ -37,9 +43,11 @@ extern char chain_job[8192];
 int chain_parse_classes(const char *list, char *err, size_t len);
 /*
  * Priorities rise from the tail by 10; the head 10 more, the hogs 5
- * below it; one member per CPU in spread order.  Then chain_job.
+ * below it; one member per CPU in spread order, or with --place nodes
+ * one per NUMA node in turn.  Then chain_job.  -1 with err when the
+ * machine cannot place it so (--place nodes on a single node).
  */
-void chain_write_job(const struct chain_cfg *g);
+int chain_write_job(const struct chain_cfg *g, char *err, size_t len);
 
 void chain_run_note(struct drv *d, const struct drv_run *r, FILE *f,
 		    const char *pfx);

@@ -107,13 +107,14 @@ int demo_skip(const struct il_common_cfg *c, const char *prog, const char *why)
 
 void demo_kernel_line(FILE *f, const struct il_sysinfo *si)
 {
-	char p[40], h[48];
+	char p[40], h[48], n[24];
 
 	fprintf(f,
-		"kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %d CPUs, %s, "
+		"kernel %s, preempt=%s, HZ=%d, proxy-exec=%s, %d CPUs, %s, %s, "
 		"%s\n",
 		si->release, il_sysinfo_preempt_str(si, p, sizeof(p)), si->hz,
 		il_sysinfo_proxy_exec_str(si), si->cpus_online,
+		il_sysinfo_numa_str(si, n, sizeof(n)),
 		il_sysinfo_hypervisor_str(si, h, sizeof(h)), il_features());
 }
 

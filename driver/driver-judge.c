@@ -6,7 +6,8 @@
  * expectation rule into the exit status; a run that measured only is a
  * TAP line of its own.  What cannot run is told here too: what the
  * kernel refuses (77, or a skipped configuration), a protocol this
- * build lacks (that configuration is a SKIP, the others run).  The
+ * build lacks or a task's memory node without libnuma (that
+ * configuration is a SKIP, the others run).  The
  * lowest of driver*.c: it calls none of the others.
  */
 #include <errno.h>
@@ -15,6 +16,7 @@
 
 #include <invlab/emulated.h>
 #include <invlab/expect.h>
+#include <invlab/membind.h>
 
 #include "driver-private.h"
 #include "judge-env.h"
@@ -41,6 +43,15 @@ const char *(*drv_protocol_missing)(enum il_protocol p) = protocol_missing;
 const char *__drv_unsupported(const struct il_scenario *sc, char *why,
 			      size_t len)
 {
+	/* a task's memory on a node: only with libnuma (membind.h) */
+	for (int i = 0; i < sc->ntasks; i++)
+		if (sc->tasks[i].k.node >= 0 && il_membind_missing()) {
+			snprintf(why, len, "task '%s': node = %lld: %s",
+				 sc->tasks[i].name,
+				 (long long)sc->tasks[i].k.node,
+				 il_membind_missing());
+			return why;
+		}
 	for (int i = 0; i < sc->nres; i++) {
 		const char *m;
 

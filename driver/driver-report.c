@@ -266,6 +266,32 @@ void __drv_print_rows(struct drv *d, FILE *f, const char *pfx)
 	il_table_free(&t);
 }
 
+/*
+ * Tasks with a `node`: where their memory was after the run (the pages
+ * touched and those on the node asked for), measured, not judged.
+ */
+static void json_memory(struct il_json *j, const struct drv_run *r)
+{
+	const struct il_engine_result *er = r->er;
+
+	il_json_str(j, "memory_placement",
+		    er->mem_placement[0] ? er->mem_placement : NULL);
+	il_json_begin_array(j, "memory");
+	for (int i = 0; i < er->ntasks && i < r->sc->ntasks; i++) {
+		const struct il_task_result *t = &er->tasks[i];
+
+		if (r->sc->tasks[i].k.node < 0)
+			continue;
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "task", t->name);
+		il_json_int(j, "node", r->sc->tasks[i].k.node);
+		il_json_uint(j, "pages", t->mem_pages);
+		il_json_uint(j, "pages_on_node", t->mem_on_node);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+}
+
 /* the run's scheduler and CPU counters, and each task's (counters.h) */
 static void json_counters(struct il_json *j, const struct drv_run *r)
 {
@@ -315,6 +341,8 @@ void __drv_report_run(struct session *s, struct drv_run *r)
 		}
 		drv_print_tasks(s->out, r->sc, r->er, pfx);
 	}
+	if (detail && !d->c->tap && r->er->mem_placement[0])
+		fprintf(s->out, "memory: %s\n", r->er->mem_placement);
 	drv_print_checks(d, r, s->out);
 	if (r->er->probe && r->er->probe->status != IL_PROBE_RAN &&
 	    !d->probe_said) {
@@ -345,6 +373,7 @@ void __drv_report_run(struct session *s, struct drv_run *r)
 	else
 		drv_json_run(d, r, &s->j);
 	json_counters(&s->j, r);
+	json_memory(&s->j, r);
 	il_probe_json(&s->j, r->er->probe);
 	json_checks(&s->j, r);
 	if (s->have_tl)

@@ -889,6 +889,86 @@ class TestQemu(unittest.TestCase):
         self.assertEqual(kvm[kvm.index('-accel') + 1], 'kvm')
         self.assertEqual(cmd[cmd.index('-M') + 1], 'pc')
 
+    def numa(self, cmd):
+        """[(backend, node)] option pairs of cmd, in order."""
+        out = []
+        for i, a in enumerate(cmd):
+            if a == '-object':
+                self.assertEqual(cmd[i + 2], '-numa')
+                out.append((cmd[i + 1], cmd[i + 3]))
+        self.assertEqual(cmd.count('-numa'), len(out))
+        return out
+
+    def test_numa(self):
+        # one node: QEMU's default, no NUMA option at all
+        cmd = vm.qemu_command('q', 'tcg', '/k', '/i', '/s', '/c', 2, 1024,
+                              '')
+        self.assertNotIn('-numa', cmd)
+        self.assertNotIn('-object', cmd)
+        self.assertEqual(vm.qemu_command('q', 'tcg', '/k', '/i', '/s', '/c',
+                                         2, 1024, '', numa=1), cmd)
+        # two nodes of one CPU: a CPU alone is written without a range
+        cmd = vm.qemu_command('q', 'tcg', '/k', '/i', '/s', '/c', 2, 1024,
+                              '', numa=2)
+        self.assertEqual(self.numa(cmd), [
+            ('memory-backend-ram,id=m0,size=512M',
+             'node,nodeid=0,cpus=0,memdev=m0'),
+            ('memory-backend-ram,id=m1,size=512M',
+             'node,nodeid=1,cpus=1,memdev=m1')])
+        self.assertEqual(cmd[cmd.index('-smp') + 1], '2')
+        self.assertEqual(cmd[cmd.index('-m') + 1], '1024M')
+        # the NUMA options come after -m, before the devices
+        self.assertLess(cmd.index('-m'), cmd.index('-object'))
+        self.assertLess(cmd.index('-numa'), cmd.index('-kernel'))
+        # four nodes of two CPUs, 3G: CPUs and memory in order
+        cmd = vm.qemu_command('q', 'tcg', '/k', '/i', '/s', '/c', 8, 3072,
+                              '', numa=4)
+        self.assertEqual(self.numa(cmd), [
+            ('memory-backend-ram,id=m%d,size=768M' % n,
+             'node,nodeid=%d,cpus=%d-%d,memdev=m%d' % (n, 2 * n, 2 * n + 1,
+                                                       n))
+            for n in range(4)])
+        self.assertEqual(vm.numa_options(4, 8, 3072),
+                         cmd[cmd.index('-object'):cmd.index('-display')])
+        # QEMU refuses nodes whose sizes do not add up to -m
+        self.assertEqual(sum(int(b.split('size=')[1][:-1]) for b, _ in
+                             self.numa(cmd)), 3072)
+
+    def test_numa_args(self):
+        base = ['--kernel', 'A', '--suite']
+        a = vm.parse_args(base)
+        self.assertEqual(a.numa, vm.DEFAULT_NUMA)
+        self.assertEqual(vm.DEFAULT_NUMA, 1)
+        a = vm.parse_args(base + ['--numa', '2'])
+        self.assertEqual((a.numa, a.cpus, a.memory), (2, 2, 1024))
+        self.assertEqual(vm.parse_args(base + ['--numa', '8', '--cpus', '8']
+                                       ).numa, 8)
+        self.assertEqual(vm.parse_args(base + ['--numa', '1', '--cpus', '3',
+                                               '--memory', '1025']).numa, 1)
+        for bad in (['--numa', '0'], ['--numa', '9'], ['--numa', 'two'],
+                    ['--numa', '2', '--cpus', '3'],
+                    ['--numa', '4', '--cpus', '2'],
+                    ['--numa', '2', '--memory', '1025']):
+            with self.assertRaises(vm.UsageError, msg=bad):
+                vm.parse_args(base + bad)
+        self.assertIsNone(vm.check_numa(2, 4, 1024))
+        self.assertIsNone(vm.check_numa(3, 3, 129))
+        self.assertIn('--cpus 3 is not a multiple of 2',
+                      vm.check_numa(2, 3, 1024))
+        self.assertIn('--memory 1025M', vm.check_numa(2, 2, 1025))
+        self.assertIn('e.g. --memory 1024M', vm.check_numa(2, 2, 1025))
+        err = io.StringIO()
+        with redirect_stderr(err):
+            self.assertEqual(vm.main(['--kernel', 'A', '--numa', '2',
+                                      '--cpus', '3', '--suite']),
+                             vm.EXIT_USAGE)
+        self.assertIn('not a multiple of 2', err.getvalue())
+        err = io.StringIO()
+        with redirect_stderr(err):
+            self.assertEqual(vm.main(['--kernel', 'A', '--numa', '9',
+                                      '--suite']), vm.EXIT_USAGE)
+        self.assertIn('1..8', err.getvalue())
+
     def test_arm64(self):
         cmd = vm.qemu_command('q', 'tcg', '/k', '/i', '/s', '/c', 2, 1024,
                               'x=1', 'arm64')

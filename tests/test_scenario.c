@@ -415,6 +415,18 @@ static void test_demo_jobs(void)
 		check_phase(t, 0, IL_PH_SPIN, 20 * IL_NSEC_PER_MSEC, -1, got);
 		il_scenario_free(&sc);
 	}
+	if (!load("demos/jobs/membind.job", &sc)) {
+		static const int cpu_node[] = { 0, 1, 0 },
+				 mem_node[] = { 0, 1, 1 };
+
+		t_check_int(sc.ntasks, 3);
+		for (int i = 0; i < sc.ntasks && i < 3; i++) {
+			t_check_int(sc.tasks[i].place, IL_PLACE_NODE);
+			t_check_int(sc.tasks[i].place_node, cpu_node[i]);
+			t_check_int(sc.tasks[i].k.node, mem_node[i]);
+		}
+		il_scenario_free(&sc);
+	}
 	if (!load("demos/jobs/pi-chain-3.job", &sc)) {
 		t_check_int(sc.ntasks, 5);
 		t_check_int(sc.nres, 2);
@@ -891,6 +903,7 @@ static void test_round_trips(void)
 		"demos/jobs/kmutex-rt-waiter.job",
 		"demos/jobs/kmutex-seqfile-chain.job",
 		"demos/jobs/rt-football.job",
+		"demos/jobs/membind.job",
 	};
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -1171,6 +1184,46 @@ static void test_kmutex(void)
 	/* an empty name is a mistake, not "no group" */
 	expect_error("[task a]\nbody = run 1ms\ncgroup =\n", 3,
 		     "task 'a': cgroup: a cgroup name cannot be empty");
+	/* node: -1..1023 like a resource's, read the same on every machine
+	 * (whether the node exists is the run's to say), written back only
+	 * when set */
+	expect_error("[task a]\nbody = run 1ms\nnode = 1024\n", 3,
+		     "node: 1024 is out of range; allowed -1..1023");
+	expect_error("[task a]\nbody = run 1ms\nnode = -2\n", 3,
+		     "node: -2 is out of range; allowed -1..1023");
+	expect_error("[task a]\nbody = run 1ms\nnode = one\n", 3,
+		     "node: 'one'");
+	expect_ok("[task a]\nbody = run 1ms\nnode = 1023\n[task b]\n"
+		  "body = run 1ms\n[task c]\nbody = run 1ms\nnode = 0\n",
+		  &sc);
+	t_check_int((int)sc.tasks[0].k.node, 1023);
+	t_check_int((int)sc.tasks[1].k.node, -1);
+	t_check_int((int)sc.tasks[2].k.node, 0);
+	t_check_int(round_trip(&sc, "task node"), 0);
+	{
+		char *w = write_text(&sc), err[ERR_LEN];
+
+		t_check(w != NULL);
+		if (w) {
+			const char *b = strstr(w, "[task b]"),
+				   *c = strstr(w, "[task c]");
+
+			t_check_contains(w, "\nnode = 1023\n");
+			t_check_contains(w, "\nnode = 0\n");
+			/* the default is noise: not written for b */
+			t_check(b && c &&
+				!memmem(b, (size_t)(c - b), "node", 4));
+		}
+		free(w);
+		t_check_int(il_scenario_set(&sc, "b.node=3", err, sizeof(err)),
+			    0);
+		t_check_int((int)sc.tasks[1].k.node, 3);
+		t_check_int(
+			il_scenario_set(&sc, "b.node=1024", err, sizeof(err)),
+			-EINVAL);
+		t_check_int((int)sc.tasks[1].k.node, 3);
+	}
+	il_scenario_free(&sc);
 }
 
 /* ---- robustness --------------------------------------------------------- */
@@ -1348,20 +1401,35 @@ static void test_docs(void)
 		"`sleep TIME`", "`signal EVENT`",
 		"`wait EVENT`", "`call RES [OP]`",
 	};
+	/* each table in its own section: a task's `node` is not a
+	 * resource's */
+	static const char *const sections[] = { "\n### `[global]`",
+						"\n### `[resource NAME]`",
+						"\n### `[task NAME]`" };
 	char *doc = read_all("docs/job-files.md");
 
 	t_check(doc != NULL);
 	if (!doc)
 		return;
 	for (size_t i = 0; i < 3; i++) {
+		char *sec = strstr(doc, sections[i]), *end, keep = '\0';
+
+		t_check_contains(doc, sections[i]);
+		if (!sec)
+			continue;
+		end = strstr(sec + 1, "\n#");
+		if (end) {
+			keep = *end;
+			*end = '\0';
+		}
 		for (const struct il_opt *o = tables[i]; o->name; o++) {
 			char row[64], def[64];
 			const char *line;
 			size_t n;
 
 			snprintf(row, sizeof(row), "\n| `%s` |", o->name);
-			line = strstr(doc, row);
-			t_check_contains(doc, row);
+			line = strstr(sec, row);
+			t_check_contains(sec, row);
 			if (!line || !o->def)
 				continue;
 			n = strcspn(line + 1, "\n");
@@ -1375,6 +1443,8 @@ static void test_docs(void)
 				t_check_contains(copy, def);
 			}
 		}
+		if (end)
+			*end = keep;
 	}
 	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++)
 		t_check_contains(doc, phases[i]);

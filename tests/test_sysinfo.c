@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <invlab/cpu.h>
 #include <invlab/sysinfo.h>
 
 #include "../lib/sys/sysinfo-parse.h"
@@ -868,6 +869,40 @@ static void test_derive(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* NUMA nodes: /sys/devices/system/node/online and the kernel line      */
+
+static void test_numa(void)
+{
+	struct il_sysinfo si;
+	char b[24];
+
+	/* one node, two (a --numa 2 guest), a hole, the newline sysfs ends
+	 * with */
+	t_check_int(__il_numa_online_count("0\n"), 1);
+	t_check_int(__il_numa_online_count("0-1\n"), 2);
+	t_check_int(__il_numa_online_count("0,2-3"), 3);
+	t_check_int(__il_numa_online_count("0-7\n"), 8);
+	t_check_int(__il_numa_online_count("0-1023"), 1024);
+	t_check_int(__il_numa_online_count(""), -EINVAL);
+	t_check_int(__il_numa_online_count("\n"), -EINVAL);
+	t_check_int(__il_numa_online_count("node0"), -EINVAL);
+	t_check_int(__il_numa_online_count("0-1024"), -EINVAL);
+	t_check_int(__il_numa_online_count("1-0"), -EINVAL);
+
+	il_sysinfo_unknown(&si);
+	t_check_int(si.numa_nodes, -1);
+	t_check_str(il_sysinfo_numa_str(&si, b, sizeof(b)), "? NUMA nodes");
+	si.numa_nodes = 0;
+	t_check_str(il_sysinfo_numa_str(&si, b, sizeof(b)), "? NUMA nodes");
+	si.numa_nodes = 1;
+	t_check_str(il_sysinfo_numa_str(&si, b, sizeof(b)), "1 NUMA node");
+	si.numa_nodes = 2;
+	t_check_str(il_sysinfo_numa_str(&si, b, sizeof(b)), "2 NUMA nodes");
+	t_check_str(il_sysinfo_numa_str(NULL, b, sizeof(b)), "? NUMA nodes");
+	t_check_str(il_sysinfo_numa_str(&si, NULL, 0), "? NUMA nodes");
+}
+
+/* ------------------------------------------------------------------ */
 /* gzipped configs: /proc/config.gz and --kconfig                       */
 
 static char *read_file(const char *path, size_t *len)
@@ -1064,6 +1099,9 @@ static void test_live(void)
 	t_check_str(si.machine, u.machine);
 	t_check(si.cpus_online >= 1);
 	t_check(si.numa_nodes >= 1);
+	/* the same count the engine places tasks by */
+	if (!access("/sys/devices/system/node/online", R_OK))
+		t_check_int(si.numa_nodes, il_numa_nodes());
 	t_check(si.cgroup_version >= 0 && si.cgroup_version <= 3);
 	t_check((si.cgroup_version >= 2) == (si.cgroup_v2_mount[0] != '\0'));
 	t_check(si.config_proxy_exec >= -1 && si.config_proxy_exec <= 1);
@@ -1110,6 +1148,7 @@ int main(int argc, char **argv)
 	test_release();
 	test_hz_clock();
 	test_hypervisor();
+	test_numa();
 	test_derive();
 	test_kconfig_file(data);
 	test_robust();

@@ -22,6 +22,7 @@
 #include <invlab/dlstat.h>
 #include <invlab/engine.h>
 #include <invlab/kmutex.h>
+#include <invlab/membind.h>
 #include <invlab/release.h>
 #include <invlab/sched.h>
 #include <invlab/sync.h>
@@ -659,9 +660,16 @@ static void *task_thread(void *arg)
 	pthread_getcpuclockid(pthread_self(), &me->clk);
 	me->schedstat_fd =
 		open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	/* a partition first: a deadline task's affinity must already be
-	 * its root domain's when it becomes one */
-	if (me->pcg >= 0) {
+	/* its own policy before anything it allocates: the C library's
+	 * arena, a recipe's buffers (its region is bound already) */
+	if (t->k.node >= 0 && (ret = il_membind_thread((int)t->k.node))) {
+		snprintf(me->setup_why, sizeof(me->setup_why),
+			 "task '%s': node = %lld: cannot bind its memory "
+			 "(set_mempolicy): %s",
+			 t->name, (long long)t->k.node, strerror(-ret));
+	} else if (me->pcg >= 0) {
+		/* a partition first: a deadline task's affinity must
+		 * already be its root domain's when it becomes one */
 		char m[160];
 
 		ret = il_cgroup_attach(&e->pcg[me->pcg], il_gettid(), m,
@@ -799,8 +807,16 @@ int __il_start_thread(struct trt *tr)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pthread_attr_init(&a);
-	pthread_attr_setstacksize(&a, 256 * 1024);
-	ret = pthread_create(&tr->th, &a, task_thread, tr);
+	/* a task with a node runs on the stack of its region, bound to that
+	 * node, above its guard page (engine-setup.c) */
+	if (tr->r->mem)
+		ret = pthread_attr_setstack(
+			&a, (char *)tr->r->mem + il_membind_round(1),
+			TASK_STACK);
+	else
+		ret = pthread_attr_setstacksize(&a, TASK_STACK);
+	if (!ret)
+		ret = pthread_create(&tr->th, &a, task_thread, tr);
 	pthread_attr_destroy(&a);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	tr->started = ret == 0;

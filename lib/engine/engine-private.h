@@ -27,6 +27,9 @@
 #define KMUTEX_PACE_NS	   (500 * IL_NSEC_PER_USEC)
 /* how often a run without rounds notes the steal time */
 #define STEAL_SLICE_NS (10 * IL_NSEC_PER_MSEC)
+/* a task thread's stack; with `node`, carved from the task's region
+ * (il_task_result.mem) above a guard page */
+#define TASK_STACK (256 * 1024)
 
 struct engine;
 
@@ -161,6 +164,8 @@ int __il_make_cgroups(struct engine *e, struct il_engine_result *res, char *why,
 int __il_make_partitions(struct engine *e, struct il_engine_result *res,
 			 char *why, size_t len);
 void __il_prepare_tasks(struct engine *e);
+/* after the run: where each `node` task's memory is (mem_placement) */
+void __il_memory_where(struct engine *e, struct il_engine_result *res);
 int __il_calibrate_kmutex(struct engine *e, struct il_engine_result *res, int r,
 			  char *m, size_t len);
 uint64_t __il_steal_now(struct engine *e);

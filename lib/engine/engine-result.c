@@ -2,13 +2,16 @@
 /*
  * An engine result's memory (engine.h): allocated empty, and freed with
  * everything it owns (the probe's and the trace's results, the steal
- * timeline, per-task and per-lock arrays).  Apart from engine.c so that
+ * timeline, per-task and per-lock arrays, the region of a task with a
+ * NUMA node).  Apart from engine.c so that
  * both the run and the live view's copy (engine-live.c) call down into
  * it, not into each other.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include <invlab/engine.h>
+#include <invlab/membind.h>
 #include <invlab/probe.h>
 #include <invlab/trace.h>
 
@@ -32,32 +35,45 @@ void il_engine_result_free(struct il_engine_result *res)
 	/* only what is set is written: see zero_result */
 	for (int i = 0; i < IL_MAX_TASKS; i++) {
 		struct il_task_result *r = &res->tasks[i];
+		/* a task with a node: what the engine made for it is part
+		 * of its region (engine-setup.c), freed with it below */
+		bool own = !r->mem;
 
 		if (r->job_cpu_seq || r->job_start_seq || r->job_end_seq ||
 		    r->job_rel_seq || r->njob_cpu || r->job_cpu_cap) {
-			free(r->job_cpu_seq);
-			free(r->job_start_seq);
-			free(r->job_end_seq);
-			free(r->job_rel_seq);
+			if (own) {
+				free(r->job_cpu_seq);
+				free(r->job_start_seq);
+				free(r->job_end_seq);
+				free(r->job_rel_seq);
+			}
 			free(r->job_foreign_seq);
 			r->job_cpu_seq = r->job_start_seq = r->job_end_seq =
 				NULL;
-			r->job_rel_seq = NULL;
+			r->job_rel_seq = r->job_foreign_seq = NULL;
 			r->njob_cpu = r->job_cpu_cap = 0;
 		}
 		for (int l = 0; l < r->nlocks; l++) {
 			free(r->locks[l]->traced);
-			free(r->locks[l]->samples);
-			free(r->locks[l]);
+			if (own) {
+				free(r->locks[l]->samples);
+				free(r->locks[l]);
+			}
 			r->locks[l] = NULL;
 		}
 		if (r->nlocks)
 			r->nlocks = 0;
 		for (int k = 0; k < IL_MAX_RESOURCES; k++)
 			if (r->hold[k]) {
-				free(r->hold[k]);
+				if (own)
+					free(r->hold[k]);
 				r->hold[k] = NULL;
 			}
+		if (r->mem) {
+			il_membind_free(r->mem, r->mem_len);
+			r->mem = NULL;
+			r->mem_len = 0;
+		}
 	}
 }
 

@@ -11,12 +11,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <invlab/cgroup.h>
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
 #include <invlab/kmutex.h>
+#include <invlab/membind.h>
 #include <invlab/sched.h>
+#include <invlab/strbuf.h>
 #include <invlab/sysinfo.h>
 #include <invlab/time.h>
 
@@ -146,15 +149,91 @@ static int partition_cpus(struct engine *e, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * Tasks with `node = N`: refused before anything is set up when memory
+ * cannot be bound (no libnuma, a kernel without NUMA: -EPERM, this
+ * machine cannot) or node N is not there or has no memory (-EINVAL, as
+ * a CPU that is not online).
+ */
+static int check_memory_nodes(struct engine *e, char *why, size_t len)
+{
+	for (int i = 0; i < e->n; i++) {
+		const struct il_task *t = e->t[i].t;
+		const char *missing = il_membind_missing();
+		char m[200];
+		int ret;
+
+		if (t->k.node < 0)
+			continue;
+		if (missing) {
+			snprintf(why, len, "task '%s': node = %lld: %s",
+				 t->name, (long long)t->k.node, missing);
+			return -EPERM;
+		}
+		ret = il_membind_check((int)t->k.node, m, sizeof(m));
+		if (ret) {
+			snprintf(why, len, "task '%s': node = %lld: %s",
+				 t->name, (long long)t->k.node, m);
+			return ret == -EOPNOTSUPP ? -EPERM : -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* the NUMA nodes of the CPUs of m, as a list ("1", "0-1") */
+static void mask_nodes(const unsigned long *m, char *buf, size_t len)
+{
+	unsigned long nodes[MASK_LONGS];
+
+	memset(nodes, 0, sizeof(nodes));
+	for (int c = 0; c < IL_MAX_CPUS; c++) {
+		int n = mask_test(m, c) ? il_cpu_node(c) : -1;
+
+		if (n >= 0 && n < IL_MAX_CPUS)
+			mask_set(nodes, n);
+	}
+	mask_describe(nodes, buf, len);
+}
+
+/*
+ * A pinned task's placement for people: "cpu 1", "cpus 0-3", "cpu 2
+ * (spread)", "node 1 (cpus 2-3)" for node:N; on a machine of several
+ * nodes (nodes: the mask's nodes, else NULL) every placement names them,
+ * "cpu 1 (node 1)", "cpu 2 (spread, node 1)", "cpus 0-3 (nodes 0-1)".
+ */
+static void describe(char *buf, size_t len, const struct il_task *t, bool one,
+		     const char *cpus, const char *nodes)
+{
+	const char *kind = one ? "cpu" : "cpus";
+	const char *nk = nodes && (strchr(nodes, ',') || strchr(nodes, '-'))
+				 ? "nodes"
+				 : "node";
+
+	if (t->place == IL_PLACE_NODE) {
+		snprintf(buf, len, "node %d (%s %s)", t->place_node, kind,
+			 cpus);
+		return;
+	}
+	snprintf(buf, len, "%s %s", kind, cpus);
+	if (t->place == IL_PLACE_SPREAD && nodes)
+		il_appendf(buf, len, " (spread, %s %s)", nk, nodes);
+	else if (t->place == IL_PLACE_SPREAD)
+		il_appendf(buf, len, " (spread)");
+	else if (nodes)
+		il_appendf(buf, len, " (%s %s)", nk, nodes);
+}
+
 int __il_place(struct engine *e, struct il_engine_result *res, char *why,
 	       size_t len)
 {
 	int order[IL_MAX_CPUS],
 		norder = il_cpu_spread_order(order, IL_MAX_CPUS);
-	int nspread = 0, only = -1, ret;
-	char desc[48];
+	int nspread = 0, only = -1, ret, nodes = il_numa_nodes();
+	char desc[48], nd[48];
 	size_t off = 0;
 
+	if ((ret = check_memory_nodes(e, why, len)))
+		return ret;
 	if (e->partition && (ret = partition_cpus(e, why, len)))
 		return ret;
 	for (int i = 0; i < e->n; i++) {
@@ -240,15 +319,18 @@ int __il_place(struct engine *e, struct il_engine_result *res, char *why,
 			if (mask_count(tr->mask, &only) == 1)
 				tr->cpu = only;
 			mask_describe(tr->mask, desc, sizeof(desc));
-			snprintf(tr->r->placement, sizeof(tr->r->placement),
-				 "%s %s%s", tr->cpu >= 0 ? "cpu" : "cpus", desc,
-				 t->place == IL_PLACE_SPREAD ? " (spread)"
-							     : "");
+			mask_nodes(tr->mask, nd, sizeof(nd));
+			describe(tr->r->placement, sizeof(tr->r->placement), t,
+				 tr->cpu >= 0, desc, nodes > 1 ? nd : NULL);
 			for (int c = 0; c < IL_MAX_CPUS; c++)
 				if (mask_test(tr->mask, c))
 					mask_set(e->cpus_used, c);
 		}
 	described:
+		if (t->k.node >= 0)
+			il_appendf(tr->r->placement, sizeof(tr->r->placement),
+				   " with memory on node %lld",
+				   (long long)t->k.node);
 		tr->r->cpu = tr->cpu;
 		off += (size_t)snprintf(res->placement + off,
 					sizeof(res->placement) - off,
@@ -334,6 +416,58 @@ void __il_prepare_tasks(struct engine *e)
 				e->t[i].rank < e->t[e->boost_from].rank;
 }
 
+/*
+ * The buffers of a task with `node = N` come from its region (r->mem),
+ * zero as fresh pages are, one after the other at cache-line boundaries;
+ * the others from calloc.
+ */
+struct carve {
+	char *base;
+	size_t off, len;
+};
+
+#define CARVE_ALIGN 64
+
+static size_t carve_size(size_t n)
+{
+	return (n + CARVE_ALIGN - 1) / CARVE_ALIGN * CARVE_ALIGN;
+}
+
+static void *take(struct carve *c, size_t n)
+{
+	void *p;
+
+	if (!c->base)
+		return calloc(1, n);
+	if (c->len - c->off < carve_size(n))
+		return NULL; /* sized below; cannot happen */
+	p = c->base + c->off;
+	c->off += carve_size(n);
+	return p;
+}
+
+/* what a task's region holds: a guard page, its stack, its buffers */
+static size_t region_size(const struct il_task *t, size_t cap, size_t seq_cap)
+{
+	size_t n = il_membind_round(1) + TASK_STACK;
+	uint32_t held = 0;
+
+	if (seq_cap)
+		n += 4 * carve_size(seq_cap * sizeof(uint64_t));
+	for (int p = 0; p < t->nphases; p++) {
+		const struct il_phase *ph = &t->phases[p];
+
+		if (ph->kind != IL_PH_LOCK && ph->kind != IL_PH_CALL)
+			continue;
+		if (!(held & (1u << ph->res)))
+			n += carve_size(sizeof(struct il_hist));
+		held |= 1u << ph->res;
+		n += carve_size(sizeof(struct il_lock_result)) +
+		     carve_size(cap * sizeof(struct il_wait_sample));
+	}
+	return n;
+}
+
 int __il_alloc_results(struct engine *e, struct il_engine_result *res,
 		       uint64_t duration)
 {
@@ -345,6 +479,11 @@ int __il_alloc_results(struct engine *e, struct il_engine_result *res,
 		struct il_task_result *r = &res->tasks[i];
 		/* generous: a job every 100 us */
 		size_t cap = (size_t)(duration / (100 * IL_NSEC_PER_USEC)) + 64;
+		size_t seq_cap =
+			t->k.activation == IL_ACT_PERIODIC && t->k.period_ns
+				? (size_t)(duration / t->k.period_ns) + 16
+				: 0;
+		struct carve c = { 0 };
 
 		snprintf(r->name, sizeof(r->name), "%s", t->name);
 		il_hist_init(&r->wakeup);
@@ -353,17 +492,30 @@ int __il_alloc_results(struct engine *e, struct il_engine_result *res,
 		il_hist_init(&r->budget);
 		il_hist_init(&r->budget_lent);
 		il_hist_init(&r->boost);
-		if (t->k.activation == IL_ACT_PERIODIC && t->k.period_ns) {
-			r->job_cpu_cap =
-				(size_t)(duration / t->k.period_ns) + 16;
+		if (t->k.node >= 0) {
+			/* bound before any page is touched: each page comes
+			 * from the node as it is first written, whoever
+			 * writes it (docs/job-files.md, "Memory on a node") */
+			c.len = region_size(t, cap, seq_cap);
+			r->mem = il_membind_alloc(c.len, (int)t->k.node);
+			if (!r->mem)
+				return -errno;
+			r->mem_len = c.len;
+			/* the stack above a guard page, the buffers above */
+			(void)mprotect(r->mem, il_membind_round(1), PROT_NONE);
+			c.base = r->mem;
+			c.off = il_membind_round(1) + TASK_STACK;
+		}
+		if (seq_cap) {
+			r->job_cpu_cap = seq_cap;
 			r->job_cpu_seq =
-				calloc(r->job_cpu_cap, sizeof(*r->job_cpu_seq));
-			r->job_start_seq = calloc(r->job_cpu_cap,
-						  sizeof(*r->job_start_seq));
+				take(&c, seq_cap * sizeof(*r->job_cpu_seq));
+			r->job_start_seq =
+				take(&c, seq_cap * sizeof(*r->job_start_seq));
 			r->job_rel_seq =
-				calloc(r->job_cpu_cap, sizeof(*r->job_rel_seq));
+				take(&c, seq_cap * sizeof(*r->job_rel_seq));
 			r->job_end_seq =
-				calloc(r->job_cpu_cap, sizeof(*r->job_end_seq));
+				take(&c, seq_cap * sizeof(*r->job_end_seq));
 			if (!r->job_cpu_seq || !r->job_start_seq ||
 			    !r->job_end_seq || !r->job_rel_seq)
 				return -ENOMEM;
@@ -376,12 +528,12 @@ int __il_alloc_results(struct engine *e, struct il_engine_result *res,
 				continue;
 			if (!r->hold[ph->res]) {
 				r->hold[ph->res] =
-					malloc(sizeof(struct il_hist));
+					take(&c, sizeof(struct il_hist));
 				if (!r->hold[ph->res])
 					return -ENOMEM;
 				il_hist_init(r->hold[ph->res]);
 			}
-			lr = calloc(1, sizeof(*lr));
+			lr = take(&c, sizeof(*lr));
 			if (!lr)
 				return -ENOMEM;
 			r->locks[r->nlocks++] = lr;
@@ -389,7 +541,7 @@ int __il_alloc_results(struct engine *e, struct il_engine_result *res,
 			il_hist_init(&lr->blocked);
 			il_hist_init(&lr->delay);
 			lr->cap = cap;
-			lr->samples = calloc(cap, sizeof(*lr->samples));
+			lr->samples = take(&c, cap * sizeof(*lr->samples));
 			if (!lr->samples)
 				return -ENOMEM;
 			/* touch it now, not on the measured path */
@@ -397,6 +549,39 @@ int __il_alloc_results(struct engine *e, struct il_engine_result *res,
 		}
 	}
 	return 0;
+}
+
+void __il_memory_where(struct engine *e, struct il_engine_result *res)
+{
+	size_t off = 0, guard = il_membind_round(1);
+
+	res->mem_placement[0] = '\0';
+	for (int i = 0; i < e->n; i++) {
+		struct il_task_result *r = &res->tasks[i];
+		int node = (int)e->t[i].t->k.node;
+		int ret;
+
+		if (!r->mem)
+			continue;
+		ret = il_membind_where((char *)r->mem + guard,
+				       r->mem_len - guard, node, &r->mem_pages,
+				       &r->mem_on_node);
+		if (ret)
+			off += (size_t)snprintf(
+				res->mem_placement + off,
+				sizeof(res->mem_placement) - off,
+				"%s%s: node %d (pages not known: %s)",
+				off ? ", " : "", r->name, node, strerror(-ret));
+		else
+			off += (size_t)snprintf(
+				res->mem_placement + off,
+				sizeof(res->mem_placement) - off,
+				"%s%s: node %d (%zu of %zu pages)",
+				off ? ", " : "", r->name, node, r->mem_on_node,
+				r->mem_pages);
+		if (off >= sizeof(res->mem_placement))
+			off = sizeof(res->mem_placement) - 1;
+	}
 }
 
 /*

@@ -397,6 +397,8 @@ stop:
 	for (int i = 0; i < e->n; i++)
 		if (e->t[i].started)
 			pthread_join(e->t[i].th, NULL);
+	/* the threads are gone: their memory is as they left it */
+	__il_memory_where(e, res);
 	il_probe_stop(probe, res->probe);
 	if (e->notes) /* the noted round may never have come */
 		__atomic_store_n(&e->notes->over, 2, __ATOMIC_RELEASE);

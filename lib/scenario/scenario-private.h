@@ -71,6 +71,7 @@ enum {
 	TK_CPU_WEIGHT,
 	TK_MISBEHAVES,
 	TK_PARTITION,
+	TK_NODE,
 	TK_N
 };
 

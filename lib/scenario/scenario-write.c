@@ -148,12 +148,14 @@ void il_scenario_write(const struct il_scenario *sc, FILE *f)
 		write_keys(f, il_resource_keys, &sc->res[i].k, skip);
 	}
 	for (int i = 0; i < sc->ntasks; i++) {
-		/* "cpu_weight = 0" without a group and "partition = -1"
-		 * are only noise */
+		/* "cpu_weight = 0" without a group, "partition = -1" and
+		 * "node = -1" are only noise */
 		uint32_t skip = sc->tasks[i].k.cgroup ? 0 : 1u << TK_CPU_WEIGHT;
 
 		if (sc->tasks[i].k.partition < 0)
 			skip |= 1u << TK_PARTITION;
+		if (sc->tasks[i].k.node < 0)
+			skip |= 1u << TK_NODE;
 
 		fprintf(f, "\n[task %s]\n", sc->tasks[i].name);
 		write_keys(f, il_task_keys, &sc->tasks[i].k, skip);

@@ -288,6 +288,18 @@ const struct il_opt il_task_keys[] = {
 			"runs in; -1: the runner picks one (densest task first, "
 			"on the least loaded CPU); ignored under global EDF",
 	},
+	[TK_NODE] = {
+		.name = "node",
+		.type = IL_OPT_INT,
+		.offset = T(node),
+		.def = "-1",
+		.min = -1,
+		.max = 1023,
+		.metavar = "NODE",
+		.help = "NUMA node the task's memory is bound to (its stack, "
+			"the buffers the engine allocates for it, and what its "
+			"thread allocates; libnuma); -1: no binding",
+	},
 	[TK_N] = { .name = NULL },
 };
 

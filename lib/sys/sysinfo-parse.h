@@ -93,6 +93,12 @@ void __il_cpuinfo_parse(const char *text, char *model, size_t size,
 			bool *hypervisor);
 
 /*
+ * How many nodes /sys/devices/system/node/online lists ("0", "0-1",
+ * "0,2-3", a trailing newline allowed); -EINVAL when text is no such list.
+ */
+int __il_numa_online_count(const char *text);
+
+/*
  * Virtualization names follow systemd-detect-virt (kvm, qemu, xen,
  * microsoft, vmware, oracle, amazon, google, ...), so a result can be
  * checked against that tool.  NULL when the input says nothing.

@@ -44,6 +44,7 @@
 #include <zlib.h>
 #endif
 
+#include <invlab/cpu.h>
 #include <invlab/sysinfo.h>
 
 #include "sysinfo-parse.h"
@@ -641,6 +642,23 @@ static bool has_word(const char *s, const char *e, const char *word)
 			return true;
 	}
 	return false;
+}
+
+int __il_numa_online_count(const char *text)
+{
+	unsigned long mask[IL_MAX_CPUS / (8 * sizeof(unsigned long))];
+	char list[512], err[128];
+	size_t n = strlen(text);
+
+	/* the kernel ends the list with a newline; a bitmap list of nodes
+	 * reads like one of CPUs, and nodes are below 1024 as CPUs are */
+	while (n && isspace((unsigned char)text[n - 1]))
+		n--;
+	if (!n || n >= sizeof(list))
+		return -EINVAL;
+	memcpy(list, text, n);
+	list[n] = '\0';
+	return il_cpulist_parse(list, mask, err, sizeof(err));
 }
 
 void __il_cpuinfo_parse(const char *text, char *model, size_t size,
@@ -1538,14 +1556,26 @@ static void read_debugfs(struct dbg *d)
 /* ------------------------------------------------------------------ */
 /* il_sysinfo_read                                                      */
 
+/*
+ * The NUMA nodes online (those with CPUs or memory): the kernel's list in
+ * /sys/devices/system/node/online, else its node directories.  A kernel
+ * built without CONFIG_NUMA has no node directory at all: one node.
+ * Without sysfs there is no telling (-1).
+ */
 static int count_numa_nodes(void)
 {
-	DIR *d = opendir("/sys/devices/system/node");
+	char buf[512];
+	DIR *d;
 	struct dirent *de;
 	int n = 0;
 
+	if (!read_line("/sys/devices/system/node/online", buf, sizeof(buf)) &&
+	    (n = __il_numa_online_count(buf)) > 0)
+		return n;
+	n = 0;
+	d = opendir("/sys/devices/system/node");
 	if (!d)
-		return 1;
+		return access("/sys/devices/system/cpu", F_OK) ? -1 : 1;
 	while ((de = readdir(d))) {
 		const char *s = de->d_name;
 
@@ -1794,5 +1824,18 @@ const char *il_sysinfo_hypervisor_str(const struct il_sysinfo *si, char *buf,
 	else
 		snprintf(buf, size, "vm=%s%s", si->hypervisor,
 			 si->emulated == 1 ? " (emulated)" : "");
+	return buf;
+}
+
+const char *il_sysinfo_numa_str(const struct il_sysinfo *si, char *buf,
+				size_t size)
+{
+	if (!buf || !size)
+		return "? NUMA nodes";
+	if (!si || si->numa_nodes < 1)
+		copy_cstr(buf, size, "? NUMA nodes");
+	else
+		snprintf(buf, size, "%d NUMA node%s", si->numa_nodes,
+			 si->numa_nodes == 1 ? "" : "s");
 	return buf;
 }

@@ -63,12 +63,16 @@ struct il_lock_result {
 
 struct il_task_result {
 	char name[IL_NAME_MAX];
-	int tid;	    /* its thread's id (0: never started) */
-	char placement[96]; /* "cpu 1", "cpus 0-1", "node 0 (cpus 0-3)", "any",
-			       "cpu 1 (partition)" */
-	int cpu;	    /* the single CPU it was pinned to (or whose
-			       partition it ran in), or -1 */
-	int partitioned;    /* ran in a cpuset partition (opts.partition) */
+	int tid; /* its thread's id (0: never started) */
+	/*
+	 * "cpu 1", "cpus 0-1", "node 0 (cpus 0-3)", "any", "cpu 1
+	 * (partition)"; on a machine of several nodes "cpu 1 (node 1)"; and
+	 * " with memory on node 1" for a task with a node
+	 */
+	char placement[128];
+	int cpu;	 /* the single CPU it was pinned to (or whose
+			    partition it ran in), or -1 */
+	int partitioned; /* ran in a cpuset partition (opts.partition) */
 	uint64_t jobs, misses;
 	struct il_hist wakeup, response, job_cpu;
 	/* periodic tasks: each job's CPU time, in release order (the
@@ -122,6 +126,17 @@ struct il_task_result {
 	/* scheduler and CPU event counts of its thread over the measured
 	 * part (counters.h), opened before it and read after */
 	struct il_counts counters;
+	/*
+	 * A task with `node = N` (docs/job-files.md): its memory, one region
+	 * bound to node N (membind.h) holding its thread's stack and the
+	 * buffers above (job sequences, lock results and their samples, hold
+	 * histograms), which are carved from it and freed with it, not with
+	 * free().  NULL: none, those come from malloc.  After the run,
+	 * mem_pages of it were present and mem_on_node of those on node N.
+	 */
+	void *mem;
+	size_t mem_len;
+	size_t mem_pages, mem_on_node;
 };
 
 struct il_engine_result {
@@ -153,9 +168,12 @@ struct il_engine_result {
 	int hung;		  /* a wait exceeded the timeout: run stopped */
 	char hung_why[160];	  /* which wait, for people */
 	int stopped;		  /* *stop was set before the end */
-	char placement[256];	  /* how tasks were placed, for people */
+	char placement[512];	  /* how tasks were placed, for people */
 	char numa[64];		  /* "libnuma, 1 node", "sysfs, 2 nodes", ... */
 	char lock_placement[128]; /* locks with a `node`: where they went */
+	/* tasks with a `node`: where their memory was after the run,
+	 * "head: node 0 (497 of 497 pages)", for people */
+	char mem_placement[256];
 	/*
 	 * Kernel-mutex resources (kmutex.h): the uncontended cost of one
 	 * call: the median, 90th percentile and mean of 200 calls 500 us

@@ -12,7 +12,7 @@
  *   [resource NAME]      type, protocol, ceiling, node, size, via, dir,
  *                        source
  *   [task NAME]          class, cpu, activation, period, offset, on, body,
- *                        cgroup, cpu_weight, misbehaves, partition
+ *                        cgroup, cpu_weight, misbehaves, partition, node
  *
  * Every key of every section is a row of one of the option tables below
  * (il_global_keys, il_resource_keys, il_task_keys), so ranges, units,
@@ -145,6 +145,7 @@ struct il_task_keys {
 	int64_t cpu_weight; /* of that group, 1..10000; 0: default (100) */
 	int misbehaves;	    /* overruns on purpose (M-BWI negative control) */
 	int64_t partition;  /* deadline tasks under --partition: its CPU; -1 */
+	int64_t node;	    /* NUMA node its memory is bound to; -1 none */
 };
 
 struct il_global_keys {

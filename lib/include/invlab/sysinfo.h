@@ -71,6 +71,8 @@ struct il_sysinfo {
 
 	char cpu_model[128];
 	int cpus_online;
+	/* NUMA nodes online (/sys/devices/system/node/online); 1 for a
+	 * kernel without NUMA, -1 unknown (no sysfs) */
 	int numa_nodes;
 	int cgroup_version;	   /* 1, 2, or 3 for a v1/v2 hybrid; 0 none */
 	char cgroup_v2_mount[128]; /* "/sys/fs/cgroup" or
@@ -120,6 +122,9 @@ const char *il_sysinfo_proxy_exec_str(const struct il_sysinfo *si);
 /* "vm=tcg (emulated)", "vm=kvm", "bare metal", "vm=?" (unknown) */
 const char *il_sysinfo_hypervisor_str(const struct il_sysinfo *si, char *buf,
 				      size_t size);
+/* "1 NUMA node", "2 NUMA nodes", "? NUMA nodes" (unknown) */
+const char *il_sysinfo_numa_str(const struct il_sysinfo *si, char *buf,
+				size_t size);
 /*
  * Steal time of one CPU (cpu >= 0) or of all (cpu < 0) since boot, from
  * /proc/stat, in ns.  Returns 0 or a negative errno.
