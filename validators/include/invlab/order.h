@@ -69,6 +69,9 @@ struct il_order_input {
  */
 /* the rare window's rate under the null (5 x the calibration's 1 %) */
 #define IL_ORDER_RARE_P 0.05
+/* a window past the tolerance (the calibration's p999) under the
+ * null: 5 x its 0.1 % */
+#define IL_ORDER_OUTLIER_P 0.005
 /* the chance of that many rare windows the rule accepts as the host's */
 #define IL_ORDER_ALPHA 1e-6
 
