@@ -20,6 +20,8 @@ Conditions:
   fhog15   the same hog at FIFO 15 (below high, above low)
   nopi     pi-classic -p inherit with the C library that has no priority
            inheritance (tests/invlab-nopi.so preloaded)
+  football rt-football: the game (expected PASS) and its negative control
+           `pinned` (expected FAIL), always judged on the trace
 
 Load beside it (a kernel build, say) is the caller's: this script adds
 none.  Exit status 0, 77 when not root, 2 bad usage.
@@ -40,8 +42,11 @@ def verdicts(path):
     out = []
     for r in d.get('runs', []):
         ev = '; '.join(c.get('evidence', '') for c in r.get('checks', []))
-        how = 'trace' if ev.startswith('trace:') else 'durations'
-        out.append((r['configuration'], r['verdict'], how))
+        how = ('trace' if ev.startswith('trace:') or
+               d.get('program') == 'rt-football' else 'durations')
+        v = r.get('verdict') or ','.join(c.get('verdict', '?')
+                                         for c in r.get('checks', []))
+        out.append((r['configuration'], v, how))
     return out
 
 
@@ -62,7 +67,8 @@ def main():
     ap.add_argument('-n', type=int, default=20, help='runs per condition')
     ap.add_argument('-d', default='2s', help='each run\'s duration')
     ap.add_argument('conditions', nargs='*', default=['quiet'],
-                    choices=['quiet', 'fhog50', 'fhog15', 'nopi'])
+                    choices=['quiet', 'fhog50', 'fhog15', 'nopi',
+                             'football'])
     a = ap.parse_args()
     if os.geteuid() != 0:
         print('SKIP: needs root (SCHED_FIFO, tracefs)')
@@ -72,6 +78,7 @@ def main():
     chain = os.path.join(b, 'demos', 'pi-chain')
     fhog = os.path.join(b, 'tests', 'fhog')
     shim = os.path.join(b, 'tests', 'invlab-nopi.so')
+    football = os.path.join(b, 'demos', 'rt-football')
     cpu = str(os.cpu_count() - 1)
     tmp = tempfile.mkdtemp(prefix='invlab-bench.')
     with open('/proc/loadavg') as f:
@@ -95,6 +102,8 @@ def main():
         elif cond == 'nopi':
             env['LD_PRELOAD'] = shim
             cmds = [[pic, '-p', 'inherit', '-d', a.d]]
+        elif cond == 'football':
+            cmds = [[football, '-d', a.d, '--trace=on']]
         count = collections.Counter()
         t0 = time.time()
         try:
