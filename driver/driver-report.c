@@ -19,6 +19,7 @@
 #include <invlab/expect.h>
 #include <invlab/hist.h>
 #include <invlab/noise.h>
+#include <invlab/strbuf.h>
 #include <invlab/time.h>
 #include <invlab/trace-export.h>
 
@@ -292,6 +293,54 @@ static void json_memory(struct il_json *j, const struct drv_run *r)
 	il_json_end_array(j);
 }
 
+/*
+ * The tasks' cgroups by the scheduler's own accounts (cgacct.h): what
+ * each group was charged and what its tasks ran, and the difference,
+ * which proxy execution moves from an owner's group to its donor's
+ */
+static void accounts_text(const struct il_engine_result *er, char *buf,
+			  size_t len)
+{
+	buf[0] = '\0';
+	if (!er->ncg_acct) {
+		if (er->cg_acct_note[0])
+			il_appendf(buf, len, "not read: %s", er->cg_acct_note);
+		return;
+	}
+	for (int g = 0; g < er->ncg_acct; g++) {
+		uint64_t c = er->cg_charged_ns[g], o = er->cg_own_ns[g];
+		char a[24], b[24], dd[24];
+
+		il_format_duration(a, sizeof(a), c);
+		il_format_duration(b, sizeof(b), o);
+		il_format_duration(dd, sizeof(dd), c > o ? c - o : o - c);
+		il_appendf(buf, len, "%s%s charged %s, its tasks ran %s (%s%s)",
+			   g ? "; " : "", er->cg_acct_name[g], a, b,
+			   c >= o ? "+" : "-", dd);
+	}
+}
+
+static void json_accounts(struct il_json *j, const struct drv_run *r)
+{
+	const struct il_engine_result *er = r->er;
+
+	if (!er->ncg_acct) {
+		il_json_null(j, "cgroup_accounts");
+		il_json_str(j, "cgroup_accounts_note",
+			    er->cg_acct_note[0] ? er->cg_acct_note : NULL);
+		return;
+	}
+	il_json_begin_array(j, "cgroup_accounts");
+	for (int g = 0; g < er->ncg_acct; g++) {
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "group", er->cg_acct_name[g]);
+		il_json_uint(j, "charged_ns", er->cg_charged_ns[g]);
+		il_json_uint(j, "own_ns", er->cg_own_ns[g]);
+		il_json_end_object(j);
+	}
+	il_json_end_array(j);
+}
+
 /* the run's scheduler and CPU counters, and each task's (counters.h) */
 static void json_counters(struct il_json *j, const struct drv_run *r)
 {
@@ -343,6 +392,13 @@ void __drv_report_run(struct session *s, struct drv_run *r)
 	}
 	if (detail && !d->c->tap && r->er->mem_placement[0])
 		fprintf(s->out, "memory: %s\n", r->er->mem_placement);
+	if (detail && !d->c->tap &&
+	    (r->er->ncg_acct || r->er->cg_acct_note[0])) {
+		char acc[640];
+
+		accounts_text(r->er, acc, sizeof(acc));
+		fprintf(s->out, "accounts: %s\n", acc);
+	}
 	drv_print_checks(d, r, s->out);
 	if (r->er->probe && r->er->probe->status != IL_PROBE_RAN &&
 	    !d->probe_said) {
@@ -374,6 +430,7 @@ void __drv_report_run(struct session *s, struct drv_run *r)
 		drv_json_run(d, r, &s->j);
 	json_counters(&s->j, r);
 	json_memory(&s->j, r);
+	json_accounts(&s->j, r);
 	il_probe_json(&s->j, r->er->probe);
 	json_checks(&s->j, r);
 	if (s->have_tl)

@@ -61,6 +61,22 @@ static uint64_t run_delay(const struct trt *t)
 	return delay;
 }
 
+/* a task's CPU time so far by schedstat's first field; 0 unreadable */
+static uint64_t own_run(const struct trt *t)
+{
+	char buf[128];
+	ssize_t n;
+	unsigned long long exec;
+
+	if (t->schedstat_fd < 0)
+		return 0;
+	n = pread(t->schedstat_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return sscanf(buf, "%llu", &exec) == 1 ? exec : 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* watching releases                                                    */
 
@@ -794,6 +810,7 @@ static void *task_thread(void *arg)
 		close(me->stat_fd);
 	if (me->dl_fd >= 0)
 		close(me->dl_fd);
+	__atomic_store_n(&me->run_end_ns, own_run(me), __ATOMIC_RELEASE);
 	return NULL;
 }
 

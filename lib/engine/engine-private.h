@@ -76,6 +76,9 @@ struct trt {
 	uint32_t blockers[IL_MAX_PHASES];
 	/* this task's /proc/.../schedstat, for its run-queue delay */
 	int schedstat_fd;
+	/* its run time (schedstat) as its thread ended, 0 before: the
+	 * groups' accounts (cgacct.h) need it once /proc has no thread */
+	uint64_t run_end_ns;
 	uint64_t pending_from[IL_MAX_PHASES]; /* first sample of the round */
 
 	/* inherited-priority watch (boost_from) */

@@ -28,12 +28,14 @@
  * measured.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <invlab/cgacct.h>
 #include <invlab/cgroup.h>
 #include <invlab/counters.h>
 #include <invlab/engine.h>
@@ -188,6 +190,72 @@ static void note_round(struct il_engine_result *res, uint64_t r0, uint64_t end)
 	res->round_end_t[res->nround_t++] = end;
 }
 
+/* a task's run time so far, ns (schedstat's first field); 0 unread */
+static uint64_t task_run_ns(pid_t tid)
+{
+	char path[64], buf[128];
+	uint64_t run, wait, slices;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return il_counters_parse_schedstat(buf, &run, &wait, &slices) ? 0 : run;
+}
+
+/*
+ * The groups' accounts and their tasks' run time, now (cgacct.h): into
+ * charged[] and own[] per group; false, with the reason in res, when the
+ * scheduler's file cannot be read or names none of the groups
+ */
+static bool read_accounts(const struct engine *e, struct il_engine_result *res,
+			  uint64_t *charged, uint64_t *own)
+{
+	const char *dirs[IL_MAX_TASKS];
+	unsigned char found[IL_MAX_TASKS];
+	int ret;
+
+	for (int g = 0; g < e->ncg; g++)
+		dirs[g] = e->cg[g].path;
+	ret = il_cgacct_read(dirs, e->ncg, charged, found);
+	if (ret < 0) {
+		snprintf(res->cg_acct_note, sizeof(res->cg_acct_note), "%s: %s",
+			 IL_CGACCT_FILE,
+			 ret == -ENOENT ? "not there (debugfs not mounted?)"
+					: strerror(-ret));
+		return false;
+	}
+	for (int g = 0; g < e->ncg; g++) {
+		if (!found[g]) {
+			snprintf(res->cg_acct_note, sizeof(res->cg_acct_note),
+				 "%s does not name group %s", IL_CGACCT_FILE,
+				 e->cg[g].name);
+			return false;
+		}
+		own[g] = 0;
+	}
+	for (int i = 0; i < e->n; i++) {
+		uint64_t run;
+
+		if (e->t[i].cg < 0 || e->t[i].cg >= e->ncg)
+			continue;
+		/* a thread that has ended said it as it went */
+		run = task_run_ns(res->tasks[i].tid);
+		if (!run)
+			run = __atomic_load_n(&e->t[i].run_end_ns,
+					      __ATOMIC_ACQUIRE);
+		own[e->t[i].cg] += run;
+	}
+	return true;
+}
+
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		  struct il_engine_result *res, char *why, size_t len)
 {
@@ -198,6 +266,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	struct il_counters ctr[IL_MAX_TASKS];
 	bool counting = false;
 	struct il_probe *probe = NULL;
+	uint64_t charged0[IL_MAX_TASKS], own0[IL_MAX_TASKS];
+	bool accounts = false;
 	struct engine *e;
 	int ret = 0;
 
@@ -285,6 +355,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	ret = start_trace(res, duration, &tr, why, len);
 	if (ret)
 		goto stop;
+	/* the groups' accounts, from the start of the measured part */
+	accounts = e->ncg && read_accounts(e, res, charged0, own0);
 	steal0 = __il_steal_now(e);
 	t0 = il_now_ns();
 	e->t_start = t0 + IL_NSEC_PER_MSEC;
@@ -387,6 +459,21 @@ stop:
 			il_counters_add(&res->counters,
 					&res->tasks[i].counters);
 		il_counters_close(&ctr[i]);
+	}
+	if (accounts) {
+		uint64_t charged1[IL_MAX_TASKS], own1[IL_MAX_TASKS];
+
+		if (read_accounts(e, res, charged1, own1)) {
+			for (int g = 0; g < e->ncg; g++) {
+				snprintf(res->cg_acct_name[g],
+					 sizeof(res->cg_acct_name[g]), "%s",
+					 e->cg[g].name);
+				res->cg_charged_ns[g] =
+					sub0(charged1[g], charged0[g]);
+				res->cg_own_ns[g] = sub0(own1[g], own0[g]);
+			}
+			res->ncg_acct = e->ncg;
+		}
 	}
 	res->stopped =
 		e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED);

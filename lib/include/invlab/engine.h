@@ -188,6 +188,19 @@ struct il_engine_result {
 	/* the tasks' cgroups: "bg: /sys/fs/cgroup/cpu/invlab-1/bg (v1,
 	 * weight 10)"; removed again by the end of the run */
 	char cgroups[256];
+	/*
+	 * Those groups by the scheduler's own accounts (cgacct.h), over the
+	 * measured part: cg_charged_ns[g], what the kernel charged group
+	 * cg_acct_name[g] (its entity's sum_exec_runtime on every CPU), and
+	 * cg_own_ns[g], what its own tasks ran (their schedstat).  With
+	 * proxy execution a blocked donor's group pays for the owner run in
+	 * its place: charged over own there, under it in the owner's group.
+	 * ncg_acct is 0 when not read, and cg_acct_note says why.
+	 */
+	int ncg_acct;
+	char cg_acct_name[IL_MAX_TASKS][64];
+	uint64_t cg_charged_ns[IL_MAX_TASKS], cg_own_ns[IL_MAX_TASKS];
+	char cg_acct_note[96];
 	/* opts.partition: "cpu0 /sys/fs/cgroup/cpuset/invlab-1/cpu0 (v1)" */
 	char partitions[256];
 	/*
