@@ -46,6 +46,7 @@ static int check_order_(const struct il_order_input *in,
 	char b[24], e[24], t[24], x[24], w[24], o[24], h[24];
 	size_t inverted = 0, over = 0, untraced = 0, rare = 0;
 	uint64_t worst_inv = 0, worst = 0, worst_over = 0, over_steal = 0;
+	double chance;
 
 	if (!in || !out || (n && !s))
 		return -EINVAL;
@@ -99,8 +100,9 @@ static int check_order_(const struct il_order_input *in,
 		return 0;
 	}
 	out->by_trace = 1;
-	if (inverted && il_order_binom_tail(n, inverted, IL_ORDER_OUTLIER_P) <
-				IL_ORDER_ALPHA) {
+	/* the chance of that many windows past the tolerance by the host */
+	chance = il_order_binom_tail(n, inverted, IL_ORDER_OUTLIER_P);
+	if (chance < IL_ORDER_ALPHA) { /* 1 for none */
 		out->verdict = IL_FAIL;
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "trace: in %zu of %zu waits a task below %s ran while "
@@ -136,8 +138,7 @@ static int check_order_(const struct il_order_input *in,
 			 "more often than the host stretches a wakeup past the "
 			 "calibration's p999 (chance %.1e), too few to call an "
 			 "inversion",
-			 inverted, n, in->waiter, x, t,
-			 il_order_binom_tail(n, inverted, IL_ORDER_OUTLIER_P));
+			 inverted, n, in->waiter, x, t, chance);
 		return 0;
 	}
 	if (!in->bound_ns || il_noise_swamps(in->bound_ns, worst_inv)) {
