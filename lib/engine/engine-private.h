@@ -120,6 +120,7 @@ struct engine {
 	unsigned long cpus_used[MASK_LONGS];
 	bool all_cpus;
 	int boost_from;
+	int samples_task; /* opts.samples_task's index, or -1 */
 	uint64_t next_progress;
 	uint64_t boost_req;
 	uint32_t boost_seq;
