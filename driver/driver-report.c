@@ -410,13 +410,6 @@ void __drv_report_run(struct session *s, struct drv_run *r)
 	if (detail && !d->c->tap && r->er->mem_placement[0])
 		fprintf(s->out, "memory: %s\n", r->er->mem_placement);
 	drv_print_checks(d, r, s->out);
-	/* a run with a sample target says what ended it (engine.h) */
-	if (detail && r->er->samples_target) {
-		char ended[200];
-
-		il_engine_ended(r->er, ended, sizeof(ended));
-		fprintf(s->out, "%s%s%s: %s\n", pfx, r->name, r->tag, ended);
-	}
 	if (r->er->probe && r->er->probe->status != IL_PROBE_RAN &&
 	    !d->probe_said) {
 		fprintf(stderr, "%s: probe cyclictest %s: %s\n", f->prog,
@@ -429,6 +422,13 @@ void __drv_report_run(struct session *s, struct drv_run *r)
 		keep_row(d, r);
 	if (f->run_note && !d->c->quiet)
 		f->run_note(d, r, s->out, pfx);
+	/* a run with a sample target says what ended it (engine.h) */
+	if (detail && r->er->samples_target) {
+		char ended[200];
+
+		il_engine_ended(r->er, ended, sizeof(ended));
+		fprintf(s->out, "%s%s%s: %s\n", pfx, r->name, r->tag, ended);
+	}
 	/* the probe beside the run (probe.h): figures, or why not */
 	if (detail)
 		il_probe_report(s->out, pfx, r->er->probe);
