@@ -110,6 +110,8 @@ struct engine {
 
 	uint32_t ready;
 	uint32_t go;
+	/* t_end is moved to the present when the sample target is met
+	 * (engine.c): the tasks read it with end_of() */
 	uint64_t t_start, t_end;
 	int stop; /* internal: end, hung, or external stop */
 	int hung;
@@ -132,6 +134,11 @@ static inline bool stopping(struct engine *e)
 {
 	return __atomic_load_n(&e->stop, __ATOMIC_RELAXED) ||
 	       (e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED));
+}
+
+static inline uint64_t end_of(const struct engine *e)
+{
+	return __atomic_load_n(&e->t_end, __ATOMIC_RELAXED);
 }
 
 static inline uint64_t sub0(uint64_t a, uint64_t b)

@@ -409,6 +409,10 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 			break;
 		next = il_round_next(e->r0, il_now_ns());
 	}
+	/* a target met ends the run as its end of time would: no task
+	 * starts another job, those under way finish */
+	if (got)
+		__atomic_store_n(&e->t_end, il_now_ns(), __ATOMIC_RELAXED);
 	res->steal_ns = sub0(__il_steal_now(e), steal0);
 	if (!e->per_round)
 		__il_steal_sample(res, il_now_ns(), steal0 + res->steal_ns);
