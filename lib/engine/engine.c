@@ -207,9 +207,21 @@ static void note_end(const struct engine *e, struct il_engine_result *res,
 
 	res->samples =
 		il_engine_samples(sc, res, e->samples_task, &who, &waits);
-	if (who >= 0)
+	if (who >= 0) {
+		const struct il_task *t = &sc->tasks[who];
+		const char *what = waits ? "waits" : "jobs";
+
+		/* a kernel-mutex call is the wait a recipe measures */
+		for (int p = 0; waits && p < t->nphases; p++)
+			if (t->phases[p].kind == IL_PH_LOCK ||
+			    t->phases[p].kind == IL_PH_CALL) {
+				if (t->phases[p].kind == IL_PH_CALL)
+					what = "calls";
+				break;
+			}
 		snprintf(res->samples_of, sizeof(res->samples_of), "%.31s's %s",
-			 sc->tasks[who].name, waits ? "waits" : "jobs");
+			 t->name, what);
+	}
 	res->ended = res->hung	    ? IL_END_HUNG
 		     : res->stopped ? IL_END_STOPPED
 		     : got	    ? IL_END_SAMPLES
