@@ -167,7 +167,8 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (cfg.common.live || cfg.common.trace == IL_TRACE_ON ||
-	    cfg.common.probe || cfg.common.trace_export || cfg.common.stage) {
+	    cfg.common.probe || cfg.common.trace_export || cfg.common.stage ||
+	    il_opt_samples(&cfg.common)) {
 		fprintf(stderr,
 			PROG ": %s is not for this program (it has "
 			     "no scenario tasks)\nTry '" PROG " --help'.\n",
@@ -175,7 +176,9 @@ int main(int argc, char **argv)
 			: cfg.common.trace == IL_TRACE_ON ? "--trace=on"
 			: cfg.common.probe		  ? "--probe"
 			: cfg.common.stage		  ? "--stage"
-							  : "--trace-export");
+			: cfg.common.trace_export	  ? "--trace-export"
+			: cfg.common.samples		  ? "--samples"
+							  : "--percentile");
 		return 2;
 	}
 	bound = il_opt_was_set(&cfg, "duration") ? cfg.common.duration_ns

@@ -102,6 +102,9 @@ int drv_build(struct drv *d, int c, struct il_scenario *sc, char *err,
 	/* --duration, unless the job's own counts (then adjust decides) */
 	if (!ret && !d->fam->job_duration)
 		sc->g.duration_ns = d->c->duration_ns;
+	/* --samples, --percentile: over the job's `samples` */
+	if (!ret && il_opt_samples(d->c))
+		sc->g.samples = (int64_t)il_opt_samples(d->c);
 	if (!ret && d->fam->adjust)
 		ret = d->fam->adjust(d, c, sc, err, len);
 	if (!ret)

@@ -30,8 +30,12 @@
 struct drv_show;
 
 /* one line of the subject table */
+#define DRV_ROW_CELLS 11
 struct drv_row {
-	char cell[10][48];
+	char cell[DRV_ROW_CELLS][48];
+	/* the subject's judged waits and the run's time: the pace at
+	 * which a percentile's samples come (the table's footnote) */
+	uint64_t waits, elapsed_ns;
 };
 
 /* the state of one drv_main */

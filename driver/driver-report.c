@@ -208,29 +208,40 @@ void drv_json_subject(struct drv *d, const struct drv_run *r, struct il_json *j)
 	il_json_hist(j, "calibration_wakeup_ns", cal ? cal : &none);
 }
 
+/* the subject table's columns: p9999 only when --percentile asks */
+static bool with_p9999(const struct drv *d)
+{
+	return il_opt_percentile(d->c) > 0.999;
+}
+
 static void keep_row(struct drv *d, const struct drv_run *r)
 {
 	const struct il_task_result *t = drv_subject(d, r);
 	const struct il_lock_result *lr = t ? t->locks[0] : NULL;
-	static const double pct[] = { 0.5, 0.99, 0.999, -1 };
+	const double pct[] = { 0.5, 0.99, 0.999, with_p9999(d) ? 0.9999 : -1,
+			       -1 };
 	struct drv_row *w;
 	bool und = false;
+	int c = 2;
 
 	if (!lr || d->nrows >= d->nconfigs * d->c->repeat)
 		return;
 	w = &d->rows[d->nrows++];
+	w->waits = lr->nsamples;
+	w->elapsed_ns = r->er->elapsed_ns;
 	snprintf(w->cell[0], 48, "%s%s", r->name, r->tag);
 	snprintf(w->cell[1], 48, "%zu", lr->nsamples);
-	for (int k = 0; k < 4; k++)
-		il_format_stat(w->cell[2 + k], 48, &lr->blocked, pct[k]);
-	il_format_stat(w->cell[6], 48, &t->wakeup, 0.99);
-	il_format_stat(w->cell[7], 48, &t->wakeup, 0.999);
-	il_format_duration(w->cell[8], 48, r->nck ? r->ck[0].c.bound_ns : 0);
+	for (int k = 0; k < 5; k++)
+		if (k < 4 || pct[3] > 0)
+			il_format_stat(w->cell[c++], 48, &lr->blocked, pct[k]);
+	il_format_stat(w->cell[c++], 48, &t->wakeup, 0.99);
+	il_format_stat(w->cell[c++], 48, &t->wakeup, 0.999);
+	il_format_duration(w->cell[c++], 48, r->nck ? r->ck[0].c.bound_ns : 0);
 	if (!r->nck) {
-		snprintf(w->cell[9], 48, "-");
+		snprintf(w->cell[c], 48, "-");
 		return;
 	}
-	snprintf(w->cell[9], 48, "%s%s", il_verdict_name(r->ck[0].c.verdict),
+	snprintf(w->cell[c], 48, "%s%s", il_verdict_name(r->ck[0].c.verdict),
 		 r->ck[0].c.verdict == r->ck[0].expected ? ""
 		 : demo_as_expected(r->ck[0].c.verdict, r->ck[0].expected,
 				    &und) &&
@@ -239,32 +250,73 @@ static void keep_row(struct drv *d, const struct drv_run *r)
 			 : " (unexpected)");
 }
 
+/*
+ * Under the table, when a row has too few waits for its highest
+ * percentile: what "n/a (<1000)" means, and what the samples would
+ * cost at the pace each such run had (its time over its waits).
+ */
+static void print_cost(struct drv *d, FILE *f, const char *pfx)
+{
+	double p = with_p9999(d) ? 0.9999 : 0.999;
+	uint64_t need = il_hist_samples_for(p);
+	char list[512] = "";
+	int n = 0;
+
+	for (int i = 0; i < d->nrows; i++) {
+		const struct drv_row *w = &d->rows[i];
+		char t[24];
+
+		if (w->waits >= need)
+			continue;
+		if (!w->waits) {
+			il_appendf(list, sizeof(list), "%s%s had none",
+				   n++ ? ", " : "", w->cell[0]);
+			continue;
+		}
+		il_format_duration(t, sizeof(t),
+				   (uint64_t)((double)w->elapsed_ns *
+					      (double)need / (double)w->waits));
+		il_appendf(list, sizeof(list), "%s%s %s", n++ ? ", " : "",
+			   w->cell[0], t);
+	}
+	if (!n)
+		return;
+	fprintf(f,
+		"%sn/a (<N): fewer waits than the percentile needs (p99 100, "
+		"p999 1000%s); at this run's pace %llu waits would take "
+		"about: %s; --percentile %s runs each until it has them "
+		"(bound: -d, else %llus)\n",
+		pfx, with_p9999(d) ? ", p9999 10000" : "",
+		(unsigned long long)need, list,
+		with_p9999(d) ? "p9999" : "p999",
+		(unsigned long long)(IL_SAMPLES_BOUND_NS / IL_NSEC_PER_SEC));
+}
+
 void __drv_print_rows(struct drv *d, FILE *f, const char *pfx)
 {
-	const char *col[] = {
-		d->fam->config_label,
-		"rounds",
-		"blocked p50",
-		"p99",
-		"p999",
-		"max",
-		"wakeup p99",
-		"p999",
-		"bound",
-		"verdict",
+	const char *col[DRV_ROW_CELLS] = {
+		d->fam->config_label, "rounds", "blocked p50", "p99", "p999",
 	};
+	const char *rest[] = { "max",	"wakeup p99", "p999",
+			       "bound", "verdict",    NULL };
 	struct il_table t;
+	int ncol = 5;
 
 	if (d->c->quiet || !d->nrows)
 		return;
+	if (with_p9999(d))
+		col[ncol++] = "p9999";
+	for (int k = 0; rest[k]; k++)
+		col[ncol++] = rest[k];
 	il_table_init(&t);
-	for (int k = 0; k < 10; k++)
-		il_table_col(&t, col[k], k && k < 9);
+	for (int k = 0; k < ncol; k++)
+		il_table_col(&t, col[k], k && k < ncol - 1);
 	for (int i = 0; i < d->nrows; i++)
-		for (int k = 0; k < 10; k++)
+		for (int k = 0; k < ncol; k++)
 			il_table_cell(&t, "%s", d->rows[i].cell[k]);
 	il_table_print_prefixed(&t, f, pfx);
 	il_table_free(&t);
+	print_cost(d, f, pfx);
 }
 
 /*
@@ -356,6 +408,19 @@ static void json_counters(struct il_json *j, const struct drv_run *r)
 	il_json_end_array(j);
 }
 
+/* what ended the run, its bound and its sample target (engine.h) */
+static void json_ended(struct il_json *j, const struct il_engine_result *er)
+{
+	il_json_str(j, "ended_by", il_engine_end_name(er->ended));
+	il_json_uint(j, "duration_bound_ns", er->duration_ns);
+	if (er->samples_target)
+		il_json_uint(j, "samples_target", er->samples_target);
+	else
+		il_json_null(j, "samples_target");
+	il_json_uint(j, "samples", er->samples);
+	il_json_str(j, "samples_of", er->samples_of[0] ? er->samples_of : NULL);
+}
+
 static void json_checks(struct il_json *j, const struct drv_run *r)
 {
 	il_json_begin_array(j, "checks");
@@ -412,6 +477,13 @@ void __drv_report_run(struct session *s, struct drv_run *r)
 		keep_row(d, r);
 	if (f->run_note && !d->c->quiet)
 		f->run_note(d, r, s->out, pfx);
+	/* a run with a sample target says what ended it (engine.h) */
+	if (detail && r->er->samples_target) {
+		char ended[200];
+
+		il_engine_ended(r->er, ended, sizeof(ended));
+		fprintf(s->out, "%s%s%s: %s\n", pfx, r->name, r->tag, ended);
+	}
 	/* the probe beside the run (probe.h): figures, or why not */
 	if (detail)
 		il_probe_report(s->out, pfx, r->er->probe);
@@ -428,6 +500,7 @@ void __drv_report_run(struct session *s, struct drv_run *r)
 		f->json_run(d, r, &s->j);
 	else
 		drv_json_run(d, r, &s->j);
+	json_ended(&s->j, r->er);
 	json_counters(&s->j, r);
 	json_memory(&s->j, r);
 	json_accounts(&s->j, r);

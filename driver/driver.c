@@ -36,6 +36,7 @@ static void run_one(struct session *s, int c, int repeat)
 	struct il_engine_opts eo = { .stop = &demo_stop,
 				     .partition = d->partition,
 				     .boost_from = f->boost_from,
+				     .samples_task = f->subject,
 				     .probe = &d->probe };
 	struct drv_run *r = calloc(1, sizeof(*r));
 	struct il_scenario sc;
@@ -229,6 +230,10 @@ int drv_main(const struct drv_family *f, int argc, char **argv)
 		       f->summary, f->max_pos, &pos);
 	if (rc >= 0)
 		goto out;
+	/* a sample target without --duration: each run is bounded by the
+	 * target's bound instead (opt.h); a job's own duration stands */
+	if (il_opt_samples(d->c) && !il_opt_was_set(d->c, "duration"))
+		d->c->duration_ns = IL_SAMPLES_BOUND_NS;
 	if (d->c->probe &&
 	    (il_probe_parse(d->c->probe, &d->probe, err, sizeof(err)) ||
 	     il_probe_check_cpus(&d->probe, err, sizeof(err)))) {

@@ -240,6 +240,53 @@ int main(void)
 	unlink(path);
 	unlink(file);
 
+	/*
+	 * A sample target: each run ends at 3 judged waits (a job every
+	 * 10 ms, long before the 100 ms), then one too far for the
+	 * duration; the result file says which ended it.
+	 */
+	got[0] = got[1] = want[0] = want[1] = IL_PASS;
+	t_check_int(run("--samples=3", "--json", path), 0);
+	t_check_int(judged, 2);
+	text = slurp(path);
+	t_check(text != NULL);
+	if (text) {
+		t_check_contains(text, "\"ended_by\": \"samples\"");
+		t_check_contains(text, "\"samples_target\": 3,");
+		t_check_contains(text, "\"samples_of\": \"a's waits\"");
+		t_check_contains(text, "\"duration_bound_ns\": 100000000,");
+		t_check(!strstr(text, "\"ended_by\": \"duration\""));
+	}
+	free(text);
+	t_check_int(run("--samples=1000", "--json", path), 0);
+	text = slurp(path);
+	t_check(text != NULL);
+	if (text) {
+		t_check_contains(text, "\"ended_by\": \"duration\"");
+		t_check_contains(text, "\"samples_target\": 1000,");
+		t_check(!strstr(text, "\"ended_by\": \"samples\""));
+	}
+	free(text);
+	/* no target: the duration ended it, and there is no target */
+	t_check_int(run("--json", path, NULL), 0);
+	text = slurp(path);
+	t_check(text != NULL);
+	if (text) {
+		t_check_contains(text, "\"ended_by\": \"duration\"");
+		t_check_contains(text, "\"samples_target\": null");
+	}
+	free(text);
+	unlink(path);
+	/* a target without --duration: the target's bound, not 3s */
+	{
+		char *argv[] = { (char *)"test-driver", (char *)"-q",
+				 (char *)"--samples", (char *)"2", NULL };
+
+		seen_duration[0] = 0;
+		t_check_int(drv_main(&fam, 4, argv), 0);
+		t_check_int(seen_duration[0], IL_SAMPLES_BOUND_NS);
+	}
+
 	/* no judge: measured only, as expected when every task ran */
 	fam.judge = NULL;
 	t_check_int(run(NULL, NULL, NULL), 0);

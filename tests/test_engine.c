@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <invlab/engine.h>
 #include <invlab/release.h>
@@ -253,8 +254,118 @@ out:
 	free(e);
 }
 
+/* a scenario of the given activations, tasks t0, t1, ... */
+static void shape(struct il_scenario *sc, const enum il_activation *a, int n)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->ntasks = n;
+	for (int i = 0; i < n; i++) {
+		snprintf(sc->tasks[i].name, IL_NAME_MAX, "t%d", i);
+		sc->tasks[i].k.activation = a[i];
+	}
+}
+
+/*
+ * What a sample target counts: the least over the tasks released again
+ * and again, each its judged waits when it locks, else its jobs; hogs
+ * and oneshots never hold a run up; a named task counts alone.
+ */
+static void test_samples(void)
+{
+	static const enum il_activation act[] = { IL_ACT_ROUND, IL_ACT_ROUND,
+						  IL_ACT_EVENT, IL_ACT_HOG,
+						  IL_ACT_ONESHOT };
+	struct il_engine_result *r = il_engine_result_new();
+	struct il_lock_result lr[2];
+	struct il_scenario *sc = malloc(sizeof(*sc));
+	int who = -2, waits = -1;
+
+	if (!r || !sc)
+		return;
+	shape(sc, act, 5);
+	r->ntasks = 5;
+	memset(lr, 0, sizeof(lr));
+	/* t0 locks (holder, 700 judged), t1 locks (waiter, 650: late holders
+	 * not judged), t2 no lock (690 jobs), the hog and the oneshot few */
+	lr[0].nsamples = 700;
+	lr[1].nsamples = 650;
+	r->tasks[0].locks[0] = &lr[0];
+	r->tasks[0].nlocks = 1;
+	r->tasks[0].jobs = 700;
+	r->tasks[1].locks[0] = &lr[1];
+	r->tasks[1].nlocks = 1;
+	r->tasks[1].jobs = 700;
+	r->tasks[2].jobs = 690;
+	r->tasks[3].jobs = 3;
+	r->tasks[4].jobs = 1;
+	t_check_int(il_engine_samples(sc, r, -1, &who, &waits), 650);
+	t_check_int(who, 1);
+	t_check_int(waits, 1);
+	lr[1].nsamples = 800;
+	t_check_int(il_engine_samples(sc, r, -1, &who, &waits), 690);
+	t_check_int(who, 2);
+	t_check_int(waits, 0);
+	/* the task the verdict is about, alone */
+	t_check_int(il_engine_samples(sc, r, 1, &who, &waits), 800);
+	t_check_int(who, 1);
+	t_check_int(il_engine_samples(sc, r, 3, &who, &waits), 3);
+	t_check_int(waits, 0);
+	/* nothing released again and again: no count, never a target met */
+	shape(sc, act + 3, 2);
+	r->ntasks = 2;
+	t_check_int(il_engine_samples(sc, r, -1, &who, NULL), 0);
+	t_check_int(who, -1);
+	free(sc);
+	memset(r->tasks, 0, sizeof(r->tasks[0]) * 5);
+	il_engine_result_delete(r);
+}
+
+/* the sentence and the name of each way a run ends */
+static void test_ended(void)
+{
+	struct il_engine_result *r = il_engine_result_new();
+	char buf[200];
+
+	if (!r)
+		return;
+	t_check_str(il_engine_end_name(IL_END_NONE), "");
+	t_check_str(il_engine_end_name(IL_END_DURATION), "duration");
+	t_check_str(il_engine_end_name(IL_END_SAMPLES), "samples");
+	t_check_str(il_engine_end_name(IL_END_STOPPED), "stopped");
+	t_check_str(il_engine_end_name(IL_END_HUNG), "hung");
+	il_engine_ended(r, buf, sizeof(buf));
+	t_check_str(buf, "ended: not run");
+	r->duration_ns = 10 * IL_NSEC_PER_SEC;
+	r->elapsed_ns = 4520 * MS;
+	r->ended = IL_END_DURATION;
+	il_engine_ended(r, buf, sizeof(buf));
+	t_check_str(buf, "ended: duration 10s");
+	r->samples_target = 1000;
+	r->samples = 412;
+	snprintf(r->samples_of, sizeof(r->samples_of), "high's waits");
+	il_engine_ended(r, buf, sizeof(buf));
+	t_check_str(buf, "ended: duration 10s, 412 of 1000 samples (high's "
+			 "waits)");
+	r->ended = IL_END_SAMPLES;
+	r->samples = 1000;
+	il_engine_ended(r, buf, sizeof(buf));
+	t_check_str(buf, "ended: 1000 samples (high's waits) in 4.52s");
+	r->ended = IL_END_STOPPED;
+	r->samples = 412;
+	il_engine_ended(r, buf, sizeof(buf));
+	t_check_str(buf, "ended: stopped after 4.52s, 412 of 1000 samples "
+			 "(high's waits)");
+	r->ended = IL_END_HUNG;
+	r->samples_target = 0;
+	il_engine_ended(r, buf, sizeof(buf));
+	t_check_str(buf, "ended: hung after 4.52s");
+	il_engine_result_delete(r);
+}
+
 int main(void)
 {
+	test_samples();
+	test_ended();
 	test_round_release();
 	test_round_next();
 	test_round_simulation();

@@ -761,8 +761,36 @@ static void test_add_bin(void)
 	free(h);
 }
 
+/* the samples a percentile needs: one beyond it, as has_percentile */
+static void test_samples_for(void)
+{
+	static const struct {
+		double p;
+		uint64_t n;
+	} want[] = {
+		{ 0.5, 2 },	 { 0.9, 10 },	    { 0.99, 100 },
+		{ 0.999, 1000 }, { 0.9999, 10000 }, { 0.95, 20 },
+	};
+	struct il_hist h;
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		t_check_int(il_hist_samples_for(want[i].p), want[i].n);
+		/* and it is the count has_percentile starts at */
+		il_hist_init(&h);
+		for (uint64_t k = 0; k + 1 < want[i].n; k++)
+			il_hist_record(&h, 1000 + k);
+		t_check(!il_hist_has_percentile(&h, want[i].p));
+		il_hist_record(&h, 5000);
+		t_check(il_hist_has_percentile(&h, want[i].p));
+	}
+	t_check_int(il_hist_samples_for(0), 0);
+	t_check_int(il_hist_samples_for(1), 0);
+	t_check_int(il_hist_samples_for(-0.5), 0);
+}
+
 int main(void)
 {
+	test_samples_for();
 	test_buckets();
 	test_ranks();
 	test_rank_sweep();

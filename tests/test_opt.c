@@ -778,8 +778,54 @@ static void test_help_man(void)
 	free(h);
 }
 
+/*
+ * --samples and --percentile: the target they ask for, the rule that
+ * sizes it for a percentile (one sample beyond it), the larger of the two
+ * when both are given, and what is refused.
+ */
+static void test_samples(void)
+{
+	struct tcfg cfg;
+
+	t_check_int(parse(&cfg, NULL), 1);
+	t_check_int(cfg.c.samples, 0);
+	t_check_int(cfg.c.percentile, 0);
+	t_check_int(il_opt_samples(&cfg.c), 0);
+	t_check(il_opt_percentile(&cfg.c) == 0);
+	t_check_int(parse(&cfg, "--samples", "250"), 3);
+	t_check_int(il_opt_samples(&cfg.c), 250);
+	t_check_int(parse(&cfg, "--percentile=p99"), 2);
+	t_check_int(il_opt_samples(&cfg.c), 100);
+	t_check(il_opt_percentile(&cfg.c) == 0.99);
+	t_check_int(parse(&cfg, "--percentile", "p999"), 3);
+	t_check_int(il_opt_samples(&cfg.c), 1000);
+	t_check(il_opt_percentile(&cfg.c) == 0.999);
+	t_check_int(parse(&cfg, "--percentile", "p9999"), 3);
+	t_check_int(il_opt_samples(&cfg.c), 10000);
+	/* both: the larger, whichever it is */
+	t_check_int(parse(&cfg, "--samples", "50", "--percentile", "p999"), 5);
+	t_check_int(il_opt_samples(&cfg.c), 1000);
+	t_check_int(parse(&cfg, "--samples", "5000", "--percentile", "p999"),
+		    5);
+	t_check_int(il_opt_samples(&cfg.c), 5000);
+	t_check_int(parse(&cfg, "--samples=1000", "--percentile=p999"), 3);
+	t_check_int(il_opt_samples(&cfg.c), 1000);
+	t_check_int(parse(&cfg, "--samples", "1000000"), 3);
+	t_check_int(il_opt_samples(&cfg.c), IL_MAX_SAMPLES_TARGET);
+	/* refused, with the range or the choices */
+	t_check_int(parse(&cfg, "--samples", "-1"), -EINVAL);
+	t_check_str(err, "--samples: -1 is out of range; allowed 0..1000000");
+	t_check_int(parse(&cfg, "--samples", "1000001"), -EINVAL);
+	t_check_int(parse(&cfg, "--samples", "1k"), -EINVAL);
+	t_check_int(parse(&cfg, "--percentile", "p95"), -EINVAL);
+	t_check_contains(err, "is not one of off|p99|p999|p9999");
+	t_check(il_opt_samples(NULL) == 0);
+	t_check(il_opt_percentile(NULL) == 0);
+}
+
 int main(void)
 {
+	test_samples();
 	test_defaults();
 	test_forms();
 	test_operands();

@@ -783,7 +783,7 @@ static void *task_thread(void *arg)
 		uint64_t rel = il_periodic_release(e->t_start, t->k.offset_ns,
 						   t->k.period_ns, k);
 
-		while (!stopping(e) && rel < e->t_end) {
+		while (!stopping(e) && rel < end_of(e)) {
 			__il_publish_release(me, rel);
 			il_sleep_until(rel, &e->stop);
 			if (stopping(e))
@@ -801,7 +801,7 @@ static void *task_thread(void *arg)
 
 		__il_publish_release(me, e->t_start);
 		il_sleep_until(e->t_start + t->k.offset_ns, &e->stop);
-		while (!stopping(e) && il_now_ns() < e->t_end)
+		while (!stopping(e) && il_now_ns() < end_of(e))
 			run_job(me, il_now_ns(), ++k);
 		break;
 	}

@@ -113,6 +113,8 @@ struct engine {
 
 	uint32_t ready;
 	uint32_t go;
+	/* t_end is moved to the present when the sample target is met
+	 * (engine.c): the tasks read it with end_of() */
 	uint64_t t_start, t_end;
 	int stop; /* internal: end, hung, or external stop */
 	int hung;
@@ -123,6 +125,7 @@ struct engine {
 	unsigned long cpus_used[MASK_LONGS];
 	bool all_cpus;
 	int boost_from;
+	int samples_task; /* opts.samples_task's index, or -1 */
 	uint64_t next_progress;
 	uint64_t boost_req;
 	uint32_t boost_seq;
@@ -134,6 +137,11 @@ static inline bool stopping(struct engine *e)
 {
 	return __atomic_load_n(&e->stop, __ATOMIC_RELAXED) ||
 	       (e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED));
+}
+
+static inline uint64_t end_of(const struct engine *e)
+{
+	return __atomic_load_n(&e->t_end, __ATOMIC_RELAXED);
 }
 
 static inline uint64_t sub0(uint64_t a, uint64_t b)

@@ -256,6 +256,46 @@ static bool read_accounts(const struct engine *e, struct il_engine_result *res,
 	return true;
 }
 
+/* the sample target reached (il_engine_samples)?  The caller's thread
+ * asks between rounds, or every slice of a run without rounds */
+static bool have_samples(const struct engine *e,
+			 const struct il_engine_result *res)
+{
+	return res->samples_target &&
+	       il_engine_samples(e->sc, res, e->samples_task, NULL, NULL) >=
+		       res->samples_target;
+}
+
+/* after the run, the threads gone: what ended it, and the count */
+static void note_end(const struct engine *e, struct il_engine_result *res,
+		     bool got)
+{
+	const struct il_scenario *sc = e->sc;
+	int who = -1, waits = 0;
+
+	res->samples =
+		il_engine_samples(sc, res, e->samples_task, &who, &waits);
+	if (who >= 0) {
+		const struct il_task *t = &sc->tasks[who];
+		const char *what = waits ? "waits" : "jobs";
+
+		/* a kernel-mutex call is the wait a recipe measures */
+		for (int p = 0; waits && p < t->nphases; p++)
+			if (t->phases[p].kind == IL_PH_LOCK ||
+			    t->phases[p].kind == IL_PH_CALL) {
+				if (t->phases[p].kind == IL_PH_CALL)
+					what = "calls";
+				break;
+			}
+		snprintf(res->samples_of, sizeof(res->samples_of), "%.31s's %s",
+			 t->name, what);
+	}
+	res->ended = res->hung	    ? IL_END_HUNG
+		     : res->stopped ? IL_END_STOPPED
+		     : got	    ? IL_END_SAMPLES
+				    : IL_END_DURATION;
+}
+
 int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		  struct il_engine_result *res, char *why, size_t len)
 {
@@ -269,10 +309,13 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	uint64_t charged0[IL_MAX_TASKS], own0[IL_MAX_TASKS];
 	bool accounts = false;
 	struct engine *e;
+	bool got = false; /* ended by the sample target */
 	int ret = 0;
 
 	zero_result(res);
 	why[0] = '\0';
+	res->duration_ns = duration;
+	res->samples_target = sc->g.samples > 0 ? (uint64_t)sc->g.samples : 0;
 	/* undo what killed runs left, one run per CPU (runlock.h) */
 	if ((ret = il_run_begin(sc, o ? o->stop : NULL, why, len)))
 		return ret;
@@ -286,6 +329,9 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	e->partition = o && o->partition;
 	e->boost_from =
 		o && o->boost_from ? il_scenario_task(sc, o->boost_from) : -1;
+	e->samples_task = o && o->samples_task
+				  ? il_scenario_task(sc, o->samples_task)
+				  : -1;
 	for (int i = 0; i < e->n; i++) {
 		e->t[i].e = e;
 		e->t[i].idx = i;
@@ -378,7 +424,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 			res->steal_cap = 0;
 		}
 		__il_steal_sample(res, t0, steal0);
-		while (!stopping(e) && il_now_ns() < e->t_end) {
+		while (!stopping(e) && il_now_ns() < e->t_end &&
+		       !(got = have_samples(e, res))) {
 			il_sleep_until(il_now_ns() + STEAL_SLICE_NS < e->t_end
 					       ? il_now_ns() + STEAL_SLICE_NS
 					       : e->t_end,
@@ -442,8 +489,14 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 			__atomic_store_n(&e->notes->over, 1, __ATOMIC_RELEASE);
 		__il_settle_foreign(e, res, sub0(__il_steal_now(e), s0));
 		progress(e, o, res);
+		if ((got = have_samples(e, res)))
+			break;
 		next = il_round_next(e->r0, il_now_ns());
 	}
+	/* a target met ends the run as its end of time would: no task
+	 * starts another job, those under way finish */
+	if (got)
+		__atomic_store_n(&e->t_end, il_now_ns(), __ATOMIC_RELAXED);
 	res->steal_ns = sub0(__il_steal_now(e), steal0);
 	if (!e->per_round)
 		__il_steal_sample(res, il_now_ns(), steal0 + res->steal_ns);
@@ -486,6 +539,8 @@ stop:
 			pthread_join(e->t[i].th, NULL);
 	/* the threads are gone: their memory is as they left it */
 	__il_memory_where(e, res);
+	if (!ret)
+		note_end(e, res, got);
 	il_probe_stop(probe, res->probe);
 	if (e->notes) /* the noted round may never have come */
 		__atomic_store_n(&e->notes->over, 2, __ATOMIC_RELEASE);

@@ -56,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "invlab/hist.h"
 #include "invlab/opt.h"
 #include "invlab/strbuf.h"
 #include "invlab/time.h"
@@ -117,6 +118,34 @@ const struct il_opt il_common_opts[] = {
 		.max = 3600 * (int64_t)IL_NSEC_PER_SEC,
 		.metavar = "TIME",
 		.help = "measurement time per configuration",
+	},
+	{
+		.name = "samples",
+		.type = IL_OPT_INT,
+		.offset = COMMON(samples),
+		.def = "0",
+		.min = 0,
+		.max = IL_MAX_SAMPLES_TARGET,
+		.metavar = "N",
+		.help = "end each run once it has N judged samples (the "
+			"waits of the task the verdict is about, or every "
+			"measured task's waits, or its jobs when it takes no "
+			"lock) or at --duration, whichever comes first, 60s "
+			"when --duration is not given (a job file's own "
+			"duration stands); the report and the result file say "
+			"which ended it; 0: at the duration",
+	},
+	{
+		.name = "percentile",
+		.type = IL_OPT_CHOICE,
+		.offset = COMMON(percentile),
+		.def = "off",
+		.choices = "off|p99|p999|p9999",
+		.metavar = "PCT",
+		.help = "size each run for this percentile: a sample target "
+			"of the fewest samples that leave one beyond it (p99 "
+			"100, p999 1000, p9999 10000), or --samples when that "
+			"is larger; the table then shows its column",
 	},
 	{
 		.name = "repeat",
@@ -239,6 +268,23 @@ const struct il_opt il_common_opts[] = {
 	},
 	{ .name = NULL },
 };
+
+double il_opt_percentile(const struct il_common_cfg *c)
+{
+	static const double p[] = { 0, 0.99, 0.999, 0.9999 };
+
+	if (!c || c->percentile < 0 || c->percentile > 3)
+		return 0;
+	return p[c->percentile];
+}
+
+uint64_t il_opt_samples(const struct il_common_cfg *c)
+{
+	uint64_t n = c && c->samples > 0 ? (uint64_t)c->samples : 0;
+	uint64_t need = il_hist_samples_for(il_opt_percentile(c));
+
+	return need > n ? need : n;
+}
 
 static const struct il_opt *find_n(const struct il_opt *const *tables,
 				   const char *name, size_t len)

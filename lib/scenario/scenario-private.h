@@ -46,6 +46,7 @@ enum {
 	GK_VALIDATE,
 	GK_TIMEOUT,
 	GK_EXPECT,
+	GK_SAMPLES,
 	GK_N
 };
 enum {

@@ -92,6 +92,18 @@ const struct il_opt il_global_keys[] = {
 		.help = "the verdict every check should reach; a job that "
 			"shows an inversion on purpose expects FAIL",
 	},
+	[GK_SAMPLES] = {
+		.name = "samples",
+		.type = IL_OPT_INT,
+		.offset = G(samples),
+		.min = 0,
+		.max = IL_MAX_SAMPLES_TARGET,
+		.metavar = "N",
+		.help = "end the run once it has N judged samples (each "
+			"measured task's waits, or its jobs when it takes no "
+			"lock) or at its duration, whichever comes first; 0: "
+			"at its duration",
+	},
 	[GK_N] = { .name = NULL },
 };
 

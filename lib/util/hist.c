@@ -100,11 +100,23 @@ static uint64_t p_to_ppb(double p)
  * requested rank falls on the largest sample (or beyond), and calling the
  * maximum of 500 samples a "p999" is exactly the mistake we refuse to make.
  */
-static int enough_samples(uint64_t count, uint64_t ppb)
+static uint64_t needed(uint64_t ppb)
 {
 	uint64_t rest = P_SCALE - ppb;
 
-	return count >= (P_SCALE + rest - 1) / rest;
+	return (P_SCALE + rest - 1) / rest;
+}
+
+static int enough_samples(uint64_t count, uint64_t ppb)
+{
+	return count >= needed(ppb);
+}
+
+uint64_t il_hist_samples_for(double p)
+{
+	uint64_t ppb = p_to_ppb(p);
+
+	return ppb ? needed(ppb) : 0;
 }
 
 int il_hist_has_percentile(const struct il_hist *h, double p)

@@ -207,6 +207,9 @@ void il_format_stat(char *buf, size_t len, const struct il_hist *h, double p)
 		snprintf(buf, len, "-");
 	else if (p < 0)
 		il_format_duration(buf, len, h->max);
+	else if (!il_hist_has_percentile(h, p))
+		snprintf(buf, len, "n/a (<%llu)",
+			 (unsigned long long)il_hist_samples_for(p));
 	else if (il_hist_percentile(h, p, &v))
 		snprintf(buf, len, "n/a");
 	else

@@ -139,6 +139,15 @@ struct il_task_result {
 	size_t mem_pages, mem_on_node;
 };
 
+/* what ended a run (il_engine_ended) */
+enum il_run_end {
+	IL_END_NONE,	 /* not run */
+	IL_END_DURATION, /* its duration passed */
+	IL_END_SAMPLES,	 /* it had its sample target */
+	IL_END_STOPPED,	 /* il_engine_opts.stop was set */
+	IL_END_HUNG,	 /* a wait exceeded the timeout */
+};
+
 struct il_engine_result {
 	int ntasks;
 	struct il_task_result tasks[IL_MAX_TASKS];
@@ -165,6 +174,16 @@ struct il_engine_result {
 	uint64_t *steal_t, *steal_v;
 	size_t nsteal, steal_cap;
 	uint64_t elapsed_ns;
+	/*
+	 * What ended the run, its bound (the duration) and its sample
+	 * target (the scenario's `samples`; 0: none); samples is the count
+	 * il_engine_samples() gave when it ended, of the task samples_of
+	 * names ("high's waits").  The caller's thread checks the target
+	 * between rounds, and every 10 ms in a run without rounds.
+	 */
+	enum il_run_end ended;
+	uint64_t duration_ns, samples_target, samples;
+	char samples_of[64];
 	int hung;		  /* a wait exceeded the timeout: run stopped */
 	char hung_why[160];	  /* which wait, for people */
 	int stopped;		  /* *stop was set before the end */
@@ -249,6 +268,12 @@ struct il_engine_opts {
 	 * phase, for a narration (notes.h); NULL: nothing is noted.
 	 */
 	struct il_stage_notes *notes;
+	/*
+	 * The task whose samples a sample target counts (the one a
+	 * family's verdict is about: "high"); NULL or not in the scenario:
+	 * the least of every task's (il_engine_samples).
+	 */
+	const char *samples_task;
 };
 
 /*
@@ -285,6 +310,31 @@ const char *il_engine_protect_missing(void);
 struct il_engine_result *il_engine_result_new(void);
 void il_engine_result_free(struct il_engine_result *res);
 void il_engine_result_delete(struct il_engine_result *res);
+
+/*
+ * The judged samples a run has so far, as its sample target counts them:
+ * each task released again and again (round, event or periodic; not a
+ * hog or a oneshot) has its judged waits (the samples of its first lock
+ * phase: rounds whose holder came late are not judged) or, when it takes
+ * no lock, its jobs; the run has the least of those, or task's own when
+ * task >= 0 (il_engine_opts.samples_task).  The task that has
+ * it goes to *who (-1: no such task, and 0 is returned) and *waits says
+ * which of the two it counts.  Reads the counts atomically: the caller's
+ * thread calls it while the tasks record.
+ */
+uint64_t il_engine_samples(const struct il_scenario *sc,
+			   const struct il_engine_result *res, int task,
+			   int *who, int *waits);
+/* "duration", "samples", "stopped", "hung"; "" for IL_END_NONE */
+const char *il_engine_end_name(enum il_run_end e);
+/*
+ * What ended the run, for people, into buf: "ended: 1000 samples (high's
+ * waits) in 4.52s", "ended: duration 3s, 412 of 1000 samples (high's
+ * waits)", "ended: duration 3s", "ended: stopped after 1.20s, 412 of
+ * 1000 samples (high's waits)", "ended: hung after 2.00s".  Returns the
+ * length snprintf gives.
+ */
+int il_engine_ended(const struct il_engine_result *res, char *buf, size_t len);
 
 /*
  * Steal time on the scenario's CPUs between from and to, from the run's

@@ -87,6 +87,13 @@ double il_hist_mean(const struct il_hist *h);
  */
 int il_hist_has_percentile(const struct il_hist *h, double p);
 /*
+ * The rule above as a number: the fewest samples that give percentile p,
+ * ceil(1/(1-p)), so that at least one sample lies beyond it (100 for p99,
+ * 1000 for p999, 10000 for p9999); 0 when p is not inside (0, 1).  A run
+ * that is to report p is sized with it (--percentile, opt.h).
+ */
+uint64_t il_hist_samples_for(double p);
+/*
  * Percentile p: the bucket holding the ceil(p*count)-th smallest sample.
  * il_hist_percentile gives the value to display (bucket midpoint, clamped
  * to [min, max]); il_hist_percentile_upper the value to gate on (the

@@ -77,6 +77,15 @@ struct il_opt {
 				    option is refused with this reason */
 };
 
+/*
+ * A sample target (--samples, --percentile, the job key `samples`): the
+ * largest one taken, and the bound of each run that has one when
+ * --duration is not given (a demo's configuration; a job file's own
+ * duration stands).
+ */
+#define IL_MAX_SAMPLES_TARGET 1000000
+#define IL_SAMPLES_BOUND_NS   (60ull * 1000000000ull)
+
 /* Rows a command line can be checked against (all tables together). */
 #define IL_OPT_MAX_ROWS 128
 
@@ -88,6 +97,8 @@ struct il_common_cfg {
 	int tap;
 	const char *json;
 	uint64_t duration_ns;
+	int64_t samples; /* --samples N; 0: none (il_opt_samples) */
+	int percentile;	 /* --percentile: 0 off, 1 p99, 2 p999, 3 p9999 */
 	int64_t repeat;
 	int live;
 	int stage;		 /* --stage (stage.h) */
@@ -144,6 +155,15 @@ int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
  * recorded (a zeroed cfg).
  */
 bool il_opt_was_set(const void *cfg, const char *name);
+/*
+ * --percentile as a fraction (0.99, 0.999, 0.9999), 0 when off; and the
+ * sample target the command line asks for: --samples N, or the fewest
+ * samples that give --percentile (il_hist_samples_for: 1000 for p999),
+ * the larger of the two; 0 when neither is given.  c as parsed with
+ * il_common_opts among the tables.
+ */
+double il_opt_percentile(const struct il_common_cfg *c);
+uint64_t il_opt_samples(const struct il_common_cfg *c);
 /* Apply one option by name, e.g. from a job file or --set key=value. */
 int il_opt_set(const struct il_opt *const *tables, void *cfg, const char *name,
 	       const char *value, char *err, size_t errlen);

@@ -155,6 +155,9 @@ struct il_global_keys {
 	const char *validate; /* comma-separated validator names, or "auto" */
 	uint64_t timeout_ns;  /* a wait longer than this ends the run */
 	int expect;	      /* expected verdict: enum il_verdict order */
+	/* end the run at this many judged samples (engine.h), or at
+	 * duration_ns, whichever first; 0: at duration_ns */
+	int64_t samples;
 };
 
 /* where a task may run, parsed from k.cpu */

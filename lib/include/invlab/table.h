@@ -37,8 +37,9 @@ void il_table_print_prefixed(const struct il_table *t, FILE *f,
 			     const char *prefix);
 /*
  * One statistic of a histogram for a table cell: percentile p (0 < p < 1,
- * the displayed value), or the maximum when p < 0; "-" when empty and
- * "n/a" when there are too few samples for p.
+ * the displayed value), or the maximum when p < 0; "-" when empty,
+ * "n/a (<1000)" when there are fewer samples than p needs (the number is
+ * il_hist_samples_for(p)), and "n/a" when p falls among the overflow.
  */
 void il_format_stat(char *buf, size_t len, const struct il_hist *h, double p);
 void il_table_free(struct il_table *t);
