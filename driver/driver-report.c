@@ -366,9 +366,14 @@ static void accounts_text(const struct il_engine_result *er, char *buf,
 		il_format_duration(a, sizeof(a), c);
 		il_format_duration(b, sizeof(b), o);
 		il_format_duration(dd, sizeof(dd), c > o ? c - o : o - c);
-		il_appendf(buf, len, "%s%s charged %s, its tasks ran %s (%s%s)",
+		/* the accounts are read while none of the group runs, and a
+		 * thread's last moments after its own reading only add to
+		 * the charge: less than it ran, another group paid */
+		il_appendf(buf, len,
+			   "%s%s charged %s, its tasks ran %s (%s%s%s)",
 			   g ? "; " : "", er->cg_acct_name[g], a, b,
-			   c >= o ? "+" : "-", dd);
+			   c >= o ? "+" : "-", dd,
+			   c < o ? ": run on another group's account" : "");
 	}
 }
 

@@ -61,8 +61,7 @@ static uint64_t run_delay(const struct trt *t)
 	return delay;
 }
 
-/* a task's CPU time so far by schedstat's first field; 0 unreadable */
-static uint64_t own_run(const struct trt *t)
+uint64_t __il_task_run_ns(const struct trt *t)
 {
 	char buf[128];
 	ssize_t n;
@@ -810,7 +809,8 @@ static void *task_thread(void *arg)
 		close(me->stat_fd);
 	if (me->dl_fd >= 0)
 		close(me->dl_fd);
-	__atomic_store_n(&me->run_end_ns, own_run(me), __ATOMIC_RELEASE);
+	__atomic_store_n(&me->run_end_ns, __il_task_run_ns(me),
+			 __ATOMIC_RELEASE);
 	return NULL;
 }
 

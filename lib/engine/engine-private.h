@@ -163,6 +163,9 @@ static inline bool mask_test(const unsigned long *m, int cpu)
 void __il_mark_hung(struct engine *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void __il_publish_release(struct trt *me, uint64_t rel);
+/* a task's CPU time so far, ns: its schedstat file's first field (0
+ * when unreadable), which the kernel brings up to date when read */
+uint64_t __il_task_run_ns(const struct trt *t);
 int __il_start_thread(struct trt *tr);
 int __il_place(struct engine *e, struct il_engine_result *res, char *why,
 	       size_t len);

@@ -190,33 +190,18 @@ static void note_round(struct il_engine_result *res, uint64_t r0, uint64_t end)
 	res->round_end_t[res->nround_t++] = end;
 }
 
-/* a task's run time so far, ns (schedstat's first field); 0 unread */
-static uint64_t task_run_ns(pid_t tid)
-{
-	char path[64], buf[128];
-	uint64_t run, wait, slices;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	return il_counters_parse_schedstat(buf, &run, &wait, &slices) ? 0 : run;
-}
-
 /*
- * The groups' accounts and their tasks' run time, now (cgacct.h): into
- * charged[] and own[] per group; false, with the reason in res, when the
- * scheduler's file cannot be read or names none of the groups
+ * The groups' accounts and their tasks' run time (cgacct.h), read while
+ * no task of them runs, so that no account lags behind the entity that
+ * ran (the kernel brings a group's up to date when its task stops): at
+ * the start, every thread waiting to go, each one's run time from its
+ * schedstat file; at the end, every thread gone, the run time it noted
+ * as it ended.  Into charged[] and own[] per group; false, with the
+ * reason in res, when the scheduler's file cannot be read or does not
+ * name a group.
  */
 static bool read_accounts(const struct engine *e, struct il_engine_result *res,
-			  uint64_t *charged, uint64_t *own)
+			  bool ended, uint64_t *charged, uint64_t *own)
 {
 	const char *dirs[IL_MAX_TASKS];
 	unsigned char found[IL_MAX_TASKS];
@@ -246,11 +231,9 @@ static bool read_accounts(const struct engine *e, struct il_engine_result *res,
 
 		if (e->t[i].cg < 0 || e->t[i].cg >= e->ncg)
 			continue;
-		/* a thread that has ended said it as it went */
-		run = task_run_ns(res->tasks[i].tid);
-		if (!run)
-			run = __atomic_load_n(&e->t[i].run_end_ns,
-					      __ATOMIC_ACQUIRE);
+		run = ended ? __atomic_load_n(&e->t[i].run_end_ns,
+					      __ATOMIC_ACQUIRE)
+			    : __il_task_run_ns(&e->t[i]);
 		own[e->t[i].cg] += run;
 	}
 	return true;
@@ -402,7 +385,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	if (ret)
 		goto stop;
 	/* the groups' accounts, from the start of the measured part */
-	accounts = e->ncg && read_accounts(e, res, charged0, own0);
+	accounts = e->ncg && read_accounts(e, res, false, charged0, own0);
 	steal0 = __il_steal_now(e);
 	t0 = il_now_ns();
 	e->t_start = t0 + IL_NSEC_PER_MSEC;
@@ -513,10 +496,19 @@ stop:
 					&res->tasks[i].counters);
 		il_counters_close(&ctr[i]);
 	}
+	res->stopped =
+		e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED);
+	res->hung = e->hung;
+	snprintf(res->hung_why, sizeof(res->hung_why), "%s", e->hung_why);
+	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
+	il_futex_post(&e->go, 1);
+	for (int i = 0; i < e->n; i++)
+		if (e->t[i].started)
+			pthread_join(e->t[i].th, NULL);
 	if (accounts) {
 		uint64_t charged1[IL_MAX_TASKS], own1[IL_MAX_TASKS];
 
-		if (read_accounts(e, res, charged1, own1)) {
+		if (read_accounts(e, res, true, charged1, own1)) {
 			for (int g = 0; g < e->ncg; g++) {
 				snprintf(res->cg_acct_name[g],
 					 sizeof(res->cg_acct_name[g]), "%s",
@@ -528,15 +520,6 @@ stop:
 			res->ncg_acct = e->ncg;
 		}
 	}
-	res->stopped =
-		e->ext_stop && __atomic_load_n(e->ext_stop, __ATOMIC_RELAXED);
-	res->hung = e->hung;
-	snprintf(res->hung_why, sizeof(res->hung_why), "%s", e->hung_why);
-	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
-	il_futex_post(&e->go, 1);
-	for (int i = 0; i < e->n; i++)
-		if (e->t[i].started)
-			pthread_join(e->t[i].th, NULL);
 	/* the threads are gone: their memory is as they left it */
 	__il_memory_where(e, res);
 	if (!ret)

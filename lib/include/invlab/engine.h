@@ -208,12 +208,13 @@ struct il_engine_result {
 	 * weight 10)"; removed again by the end of the run */
 	char cgroups[256];
 	/*
-	 * Those groups by the scheduler's own accounts (cgacct.h), over the
-	 * measured part: cg_charged_ns[g], what the kernel charged group
-	 * cg_acct_name[g] (its entity's sum_exec_runtime on every CPU), and
-	 * cg_own_ns[g], what its own tasks ran (their schedstat).  With
-	 * proxy execution a blocked donor's group pays for the owner run in
-	 * its place: charged over own there, under it in the owner's group.
+	 * Those groups by the scheduler's own accounts (cgacct.h), from
+	 * just before the measured part to its threads' end (read while none
+	 * of them runs, so no account lags): cg_charged_ns[g], what the kernel
+	 * charged group cg_acct_name[g] (its entity's sum_exec_runtime on every
+	 * CPU), and cg_own_ns[g], what its own tasks ran (their schedstat).
+	 * With proxy execution a blocked donor's group pays for the owner run
+	 * in its place: charged over own there, under it in the owner's group.
 	 * ncg_acct is 0 when not read, and cg_acct_note says why.
 	 */
 	int ncg_acct;
