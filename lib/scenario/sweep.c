@@ -46,8 +46,8 @@ int il_sweep_parse(const char *arg, int max, struct il_sweep *s, char *err,
 	eq = strchr(s->text, '=');
 	if (!eq) {
 		il_setf(err, errlen,
-			"--sweep %s: expected NAME=VALUE,VALUE,... (e.g. "
-			"groups=1,2,4,8,16)",
+			"--sweep %s: expected NAME=VALUE,VALUE,... (a name, "
+			"then its values separated by commas)",
 			arg);
 		return -EINVAL;
 	}
