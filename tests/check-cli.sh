@@ -131,6 +131,16 @@ invlab-run)
 	check "--set with a misspelt key gets a suggestion" expect_error "did you mean 'class'" "$data/../../../demos/jobs/pi-classic.job" --set high.clas=fifo:40
 	check "--set out of range shows the range" expect_error "allowed" "$data/../../../demos/jobs/pi-classic.job" --set global.duration=90m
 	check "unknown validator refused" expect_error "unknown validator 'pii'" "$data/../../../demos/jobs/pi-classic.job" --set validate=pii
+	check "--sweep value checked as --set checks it" expect_error "M.protocol=foo: protocol: 'foo' is not one of none|inherit|protect" "$data/../../../demos/jobs/pi-classic.job" --sweep M.protocol=none,foo
+	check "--sweep with a misspelt key gets a suggestion" expect_error "did you mean 'protocol'" "$data/../../../demos/jobs/pi-classic.job" --sweep M.protcol=none,inherit
+	check "--sweep value given twice refused" expect_error "'none' is given twice" "$data/../../../demos/jobs/pi-classic.job" --sweep M.protocol=none,inherit,none
+	check "--print-job writes each swept configuration" output_has "protocol = protect" "$data/../../../demos/jobs/pi-classic.job" --sweep M.protocol=none,protect --print-job
+	;;
+sched-messaging)
+	check "--sweep out of range shows the range" expect_error "--groups: 1001 is out of range; allowed 1..1000" --sweep groups=1,1001
+	check "--sweep of a misspelt option gets a suggestion" expect_error "did you mean 'groups'" --sweep grups=1,2
+	check "--sweep of an option that cannot be swept names those that can" expect_error "these can: groups, fds, loops, size" --sweep pipe=0,1
+	check "--sweep value given twice refused" expect_error "'4' is given twice" --sweep groups=4,2,4
 	;;
 dl-mbwi)
 	check "unknown scenario lists them" expect_error "unknown scenario 'basics' (basic, chain, cross-cpu, steal-budget, kmutex)" basics

@@ -1731,6 +1731,74 @@ static void test_run_key(void)
 		json_object_put(root);
 	}
 
+	/* a run's sweep of the key: its value first, its configuration
+	 * folded; "global.K" is "K"; a sweep of another key changes nothing */
+	{
+		static const char sw[] =
+			"{\"scenario\":{\"groups\":10},\"runs\":[{"
+			"\"configuration\":\"process-socket groups=4\","
+			"\"groups\":7,\"sweep\":{\"key\":\"groups\","
+			"\"value\":4,\"configuration\":\"process-socket\"}},"
+			"{\"configuration\":\"j duration=2s\",\"sweep\":{"
+			"\"key\":\"duration\",\"value\":\"2s\","
+			"\"configuration\":\"j\"}},{\"configuration\":\"c\","
+			"\"sweep\":{\"key\":5,\"value\":1,"
+			"\"configuration\":\"x\"}},{\"sweep\":{\"key\":"
+			"\"groups\",\"value\":1}}]}";
+		struct json_object *rs, *s0, *s1, *s2, *s3;
+
+		root = json_tokener_parse(sw);
+		t_check(root != NULL);
+		rs = json_object_object_get(root, "runs");
+		s0 = json_object_array_get_idx(rs, 0);
+		s1 = json_object_array_get_idx(rs, 1);
+		s2 = json_object_array_get_idx(rs, 2);
+		s3 = json_object_array_get_idx(rs, 3);
+		t_check_int(il_res_run_key(root, s0, "groups", &val), 0);
+		t_check_str(val, "4");
+		free(val);
+		t_check_int(il_res_run_configuration(s0, "groups", &val), 0);
+		t_check_str(val, "process-socket");
+		free(val);
+		/* without --by, or by another key: the run's own name */
+		t_check_int(il_res_run_configuration(s0, NULL, &val), 0);
+		t_check_str(val, "process-socket groups=4");
+		free(val);
+		t_check_int(il_res_run_configuration(s0, "loops", &val), 0);
+		t_check_str(val, "process-socket groups=4");
+		free(val);
+		t_check_int(il_res_run_configuration(s0, "configuration", &val),
+			    0);
+		t_check_str(val, "process-socket groups=4");
+		free(val);
+		t_check_int(il_res_run_key(root, s0, "configuration", &val), 0);
+		t_check_str(val, "process-socket groups=4");
+		free(val);
+		t_check_int(il_res_run_key(root, s1, "global.duration", &val),
+			    0);
+		t_check_str(val, "2s");
+		free(val);
+		t_check_int(
+			il_res_run_configuration(s1, "global.duration", &val),
+			0);
+		t_check_str(val, "j");
+		free(val);
+		t_check_int(il_res_run_configuration(s1, "duration", &val), 0);
+		t_check_str(val, "j");
+		free(val);
+		/* a key that is no string sweeps nothing */
+		t_check_int(il_res_run_configuration(s2, "5", &val), 0);
+		t_check_str(val, "c");
+		free(val);
+		t_check_int(il_res_run_key(root, s2, "5", &val), -ENOENT);
+		/* nor does a sweep without its configuration make one */
+		t_check_int(il_res_run_configuration(s3, "groups", &val),
+			    -ENOENT);
+		t_check(val == NULL);
+		t_check_int(il_res_run_configuration(s3, NULL, &val), -ENOENT);
+		json_object_put(root);
+	}
+
 	/* by number when every value is one, stable; else as given */
 	v[0] = "16", v[1] = "1", v[2] = "4", v[3] = "1.0", v[4] = "2e0";
 	t_check_int(il_res_by_sort(v, 5), 0);

@@ -114,9 +114,10 @@ static const struct il_opt opts[] = {
 	  .offset = O(by),
 	  .metavar = "KEY",
 	  .help = "rows of a sweep: group each side's runs also by their "
-		  "value of KEY, a member of the run (configuration), of the "
-		  "file's scenario (sched-messaging's groups) or a key of the "
-		  "job as --set names it (M.protocol); a row a value, in "
+		  "value of KEY, the value of a --sweep of KEY (its values "
+		  "then one block), a member of the run (configuration), of "
+		  "the file's scenario (sched-messaging's groups) or a key of "
+		  "the job as --set names it (M.protocol); a row a value, in "
 		  "numeric order when every value is a number, else as first "
 		  "seen.  A run without KEY is an error naming its file" },
 	{ .name = "metric",

@@ -160,8 +160,7 @@ static int add_run(struct side *sd, const struct file *f, size_t i,
 		if (ret)
 			return ret;
 	}
-	conf = esc(c);
-	if (!conf) {
+	if (il_res_run_configuration(run, f->by, &conf)) {
 		free(by);
 		return -ENOMEM;
 	}

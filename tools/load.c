@@ -466,13 +466,53 @@ static struct json_object *job_text(struct json_object *root,
 	return NULL;
 }
 
+/* "global.duration" is "duration", as --set has it */
+static const char *bare_key(const char *key)
+{
+	return strncmp(key, "global.", 7) ? key : key + 7;
+}
+
+/*
+ * The run's "sweep" member when it sweeps key: {key, value,
+ * configuration}; else NULL.
+ */
+static struct json_object *sweep_of(struct json_object *run, const char *key)
+{
+	struct json_object *sw, *k;
+
+	if (!key || !json_object_object_get_ex(run, "sweep", &sw) ||
+	    !json_object_object_get_ex(sw, "key", &k) ||
+	    !json_object_is_type(k, json_type_string) ||
+	    strcmp(bare_key(json_object_get_string(k)), bare_key(key)))
+		return NULL;
+	return sw;
+}
+
+int il_res_run_configuration(struct json_object *run, const char *by,
+			     char **conf)
+{
+	struct json_object *sw = sweep_of(run, by), *c;
+
+	*conf = NULL;
+	/* a sweep's value, folded into one block with --by its key */
+	if (sw && json_object_object_get_ex(sw, "configuration", &c) &&
+	    json_object_is_type(c, json_type_string))
+		return (*conf = esc_string(c)) ? 0 : -ENOMEM;
+	if (!json_object_object_get_ex(run, "configuration", &c) ||
+	    !json_object_is_type(c, json_type_string))
+		return -ENOENT;
+	return (*conf = esc_string(c)) ? 0 : -ENOMEM;
+}
+
 int il_res_run_key(struct json_object *root, struct json_object *run,
 		   const char *key, char **value)
 {
-	struct json_object *o, *sc;
+	struct json_object *o, *sc, *sw = sweep_of(run, key);
 	int ret;
 
 	*value = NULL;
+	if (sw && json_object_object_get_ex(sw, "value", &o) && is_value(o))
+		return (*value = scalar_text(o)) ? 0 : -ENOMEM;
 	if (json_object_object_get_ex(run, key, &o) && is_value(o))
 		return (*value = scalar_text(o)) ? 0 : -ENOMEM;
 	if (json_object_object_get_ex(root, "scenario", &sc) &&
@@ -802,10 +842,10 @@ static int walk_runs(struct il_res_set *s, struct json_object *root,
 
 			if (!json_object_object_get_ex(run, "verdict", NULL))
 				judge_checks(run, &got, &o);
-			conf = esc_string(c);
-			ret = conf ? __il_res_add_judged(s, scenario, conf, by,
-							 file, got, o, &g)
-				   : -ENOMEM;
+			ret = il_res_run_configuration(run, s->by, &conf);
+			ret = ret ? -ENOMEM
+				  : __il_res_add_judged(s, scenario, conf, by,
+							file, got, o, &g);
 			free(conf);
 			if (ret) {
 				free(by);

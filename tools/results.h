@@ -197,6 +197,8 @@ const struct il_res_group *il_res_set_find_by(const struct il_res_set *s,
  * The value of a key for one run of a result file, what --by groups
  * runs by: root is the file's JSON, run one of its runs.  The first of
  *
+ *   - the value of the run's "sweep" when it sweeps key (--sweep:
+ *     {key, value, configuration}; "global.K" and "K" are one key),
  *   - the run's own member key (its "configuration", pi-classic's
  *     "protocol"),
  *   - the member key of the file's "scenario" (sched-messaging's
@@ -211,6 +213,16 @@ const struct il_res_group *il_res_set_find_by(const struct il_res_set *s,
  */
 int il_res_run_key(struct json_object *root, struct json_object *run,
 		   const char *key, char **value);
+/*
+ * The configuration a run is grouped under, escaped, in *conf
+ * (malloc'd): its "configuration", or, when its "sweep" sweeps by (the
+ * --by key, NULL: none), the sweep's, so that the values of one sweep
+ * are the rows of one block ("process-socket groups=4" is
+ * "process-socket" with --by groups).  0, -ENOENT without a
+ * configuration string, -ENOMEM.
+ */
+int il_res_run_configuration(struct json_object *run, const char *by,
+			     char **conf);
 /*
  * The distinct values of a key in the order of a sweep's rows: by
  * number when every one is a number, else as given (the order they were
