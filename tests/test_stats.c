@@ -470,9 +470,9 @@ static void test_summary_ci(void)
 
 		for (int i = 0; i < 20; i++)
 			w[i] = 20 - i;
-		t_check_int(il_res_summary_ci(IL_RES_SUM_MEDIAN, w, 20, &lo,
-					      &hi),
-			    0);
+		t_check_int(
+			il_res_summary_ci(IL_RES_SUM_MEDIAN, w, 20, &lo, &hi),
+			0);
 		t_check(lo == 6 && hi == 15);
 	}
 	/* HMean: the reciprocals' interval turned back, around the HMean */
