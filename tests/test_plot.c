@@ -973,6 +973,11 @@ static void test_sweep(void)
 	t_check_int(rc, 2);
 	t_check_contains(err, "2 sides and 1 label");
 	free(out), free(err);
+	rc = run(&out, &err, "-o", t_tmp("x.svg"), "-l", "a", "-l", "b",
+		 f[0][0], "--", f[1][0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--label names the sides of the chart of");
+	free(out), free(err);
 	rc = run(&out, &err, "-o", t_tmp("x.svg"), "-s", "p42", f[0][0], NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "--stat: 'p42'");

@@ -149,11 +149,15 @@ static bool block_has(const struct sweep *w, const char *block,
 				return true;
 		}
 	if (!strcmp(name, WALL) && w->have_ctr)
-		for (size_t i = 0; i < w->ctr.n; i++)
-			if (w->ctr.rows[i].wall &&
-			    !strncmp(w->ctr.rows[i].group, block,
-				     strlen(block)))
+		for (size_t i = 0; i < w->ctr.n; i++) {
+			const char *gr = w->ctr.rows[i].group;
+			size_t n = strlen(block);
+
+			/* the block's group, or one of the scenario's */
+			if (w->ctr.rows[i].wall && !strncmp(gr, block, n) &&
+			    (!gr[n] || gr[n] == '/'))
 				return true;
+		}
 	return false;
 }
 

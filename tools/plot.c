@@ -114,7 +114,8 @@ static const struct il_opt opts[] = {
 	  .type = IL_OPT_LIST,
 	  .offset = O(label),
 	  .metavar = "NAME",
-	  .help = "the name of a side in the chart of estimates, given once "
+	  .help = "the name of a side in the chart of estimates (only "
+		  "there), given once "
 		  "for every side, in side order (default as invlab-compare: "
 		  "baseline and candidate; with three sides or more each "
 		  "side's kernel release when the releases tell them apart, "
@@ -208,6 +209,14 @@ int main(int argc, char **argv)
 	nops = argc - first;
 	if (plot_sweep_wanted(&cfg, argv + first, nops, after))
 		return plot_sweep_main(&cfg, argv + first, nops, after, fmt);
+	if (cfg.label.n) {
+		/* the histograms say baseline and candidate: not silently */
+		fprintf(stderr,
+			"invlab-plot: --label names the sides of the chart of "
+			"estimates (--by, --stat or three sides or more)\n"
+			"Try 'invlab-plot --help'.\n");
+		return 2;
+	}
 	if (after < 0)
 		after = 0;
 	nbase = nops - after;
