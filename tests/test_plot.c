@@ -869,7 +869,7 @@ static void test_sweep(void)
 	t_check_int(count_in(svg, NULL, "class=\"band\""), 3);
 	t_check_contains(svg, "data-x-scale=\"log2\"");
 	t_check_contains(svg, "cs_ns (log2 scale)");
-	t_check_contains(svg, "p50 (us, log scale)");
+	t_check_contains(svg, "blocked_ns p50 (us, log scale)");
 	for (int k = 0; k < 3; k++) {
 		static const char *const lab[] = { "tip", "v21", "full" };
 		char id[64], want[96], xs[8][48], es[8][48], lo[8][48],
@@ -951,7 +951,7 @@ static void test_sweep(void)
 	svg = t_read_file(t_tmp("few.svg"));
 	check_svg(svg, "few.svg");
 	if (svg) {
-		t_check_contains(svg, "no CI: &lt; 6 runs");
+		t_check_contains(svg, "no CI: &lt; 6 runs with a p50");
 		t_check_contains(svg, "data-ci95-lo=\"nan\"");
 		t_check_int(count_in(svg, NULL, "class=\"point\""), 4);
 	}

@@ -270,12 +270,18 @@ static void estimate(const struct sweep *w, const struct panel *p, size_t k,
 	for (size_t r = 0; r < m->nruns; r++)
 		v[r] = m->run[r][p->st];
 	pt->v = il_res_summarize(p->sum, v, m->nruns);
-	pt->have = !isnan(pt->v);
 	for (size_t r = 0; r < m->nruns; r++)
 		pt->runs += !isnan(v[r]);
-	pt->ci = pt->have &&
+	pt->ci = !isnan(pt->v) &&
 		 !il_res_summary_ci(p->sum, v, m->nruns, &pt->lo, &pt->hi);
 	free(v);
+	/*
+	 * No run has st (too few samples each): the merged runs' value, as
+	 * compare shows it, without an interval
+	 */
+	if (isnan(pt->v) && il_res_stat_value(m->merged, p->st, false, &pt->v))
+		pt->v = NAN;
+	pt->have = !isnan(pt->v);
 }
 
 static size_t x_index(const struct panel *p, const char *x)
@@ -790,9 +796,9 @@ static void draw_panel(struct pl_scene *sc, const struct sweep *w, size_t pi,
 {
 	const struct panel *p = &w->pn[pi];
 	bool sweep = w->cfg->by != NULL, no_ci = false;
-	const char *note = p->sum == IL_RES_SUM_MEDIAN ? "no CI: < 6 runs"
-						       : "no CI: < 2 runs";
 	struct pl_font fn = font(FS, 0x666666, PL_START, false);
+	bool any = false;
+	char note[64];
 	double lw;
 	double x0 = ox + PAD_L, x1, y0 = oy + PAD_T, y1 = oy + PANEL_H - PAD_B;
 	struct xaxis xa;
@@ -806,9 +812,17 @@ static void draw_panel(struct pl_scene *sc, const struct sweep *w, size_t pi,
 	char id[160], t[512], stat[16];
 
 	for (size_t k = 0; k < w->nsides; k++)
-		for (size_t i = 0; i < p->nx; i++)
+		for (size_t i = 0; i < p->nx; i++) {
 			no_ci = no_ci || (p->pt[k * p->nx + i].have &&
 					  !p->pt[k * p->nx + i].ci);
+			any = any || p->pt[k * p->nx + i].have;
+		}
+	snprintf(stat, sizeof(stat), "%s",
+		 !strcmp(p->metric, WALL) || p->rate
+			 ? (p->rate ? "rate" : "mean")
+			 : il_res_stat_name(p->st));
+	snprintf(note, sizeof(note), "no CI: < %d runs with a %s",
+		 p->sum == IL_RES_SUM_MEDIAN ? 6 : 2, stat);
 	lw = legend_width(w);
 	if (no_ci)
 		lw = fmax(lw, pl_text_width(&fn, note) + 20);
@@ -820,10 +834,6 @@ static void draw_panel(struct pl_scene *sc, const struct sweep *w, size_t pi,
 	y_axis(w, p, &ya);
 	ya.p0 = y1;
 	ya.p1 = y0;
-	snprintf(stat, sizeof(stat), "%s",
-		 !strcmp(p->metric, WALL) || p->rate
-			 ? (p->rate ? "rate" : "mean")
-			 : il_res_stat_name(p->st));
 	snprintf(id, sizeof(id), "estimates-%zu", pi);
 	pl_group(sc, "panel estimates", id,
 		 (const char *[]){ "data-block", p->block, "data-metric",
@@ -861,6 +871,12 @@ static void draw_panel(struct pl_scene *sc, const struct sweep *w, size_t pi,
 			     : ((double)k - (double)(w->nsides - 1) / 2) * step,
 		       sid);
 	}
+	if (!any) {
+		struct pl_font f = font(FS, 0x777777, PL_MIDDLE, false);
+
+		snprintf(t, sizeof(t), "no %s: too few samples", stat);
+		text_fit(sc, (x0 + x1) / 2, (y0 + y1) / 2, &f, x1 - x0, t);
+	}
 	pl_rect(sc, x0, y0, x1 - x0, y1 - y0, &frame);
 	/* axis titles, with the unit */
 	if (sweep)
@@ -871,11 +887,11 @@ static void draw_panel(struct pl_scene *sc, const struct sweep *w, size_t pi,
 	else
 		snprintf(t, sizeof(t), "configuration");
 	text_fit(sc, (x0 + x1) / 2, y1 + 52, &fl, x1 - x0, t);
-	snprintf(t, sizeof(t), "%s (%s%s)",
-		 !strcmp(p->metric, WALL) ? "wall time"
-		 : p->rate		  ? p->metric
-					  : stat,
-		 ya.u.name, ya.log ? ", log scale" : "");
+	snprintf(t, sizeof(t), "%s%s%s (%s%s)",
+		 !strcmp(p->metric, WALL) ? "wall time" : p->metric,
+		 strcmp(p->metric, WALL) ? " " : "",
+		 strcmp(p->metric, WALL) ? stat : "", ya.u.name,
+		 ya.log ? ", log scale" : "");
 	fl.vertical = true;
 	text_fit(sc, x0 - 80, (y0 + y1) / 2, &fl, y1 - y0, t);
 	fl.vertical = false;
