@@ -957,6 +957,48 @@ static void test_sweep(void)
 	}
 	free(svg);
 
+	{
+		/*
+		 * Runs of 60 samples have no p99 each, 180 merged have one:
+		 * the point is the merged value, as compare shows it
+		 */
+		static struct il_hist h[3];
+		struct t_run r[3];
+		uint64_t seed = 11;
+
+		for (int i = 0; i < 3; i++) {
+			t_fill_hist(&h[i], &seed, 60, 50.0 * US, 0.1);
+			r[i] = (struct t_run){
+				.configuration = "inherit",
+				.nhists = 1,
+				.hists = { { "blocked_ns", &h[i] } },
+			};
+		}
+		t_check_int(t_write_result(t_tmp("short.json"), "pi-classic",
+					   &si, 2 * MS, r, 3),
+			    0);
+		rc = run(&out, &err, "-o", t_tmp("short.svg"), "-s", "p99",
+			 t_tmp("short.json"), NULL);
+		t_check_int(rc, 0);
+		free(out), free(err);
+		svg = t_read_file(t_tmp("short.svg"));
+		if (svg) {
+			t_check_int(count_in(svg, NULL, "class=\"point\""), 1);
+			t_check_contains(svg, "data-ci95-lo=\"nan\"");
+			t_check_contains(svg, "data-runs=\"0\"");
+			t_check(!strstr(svg, "too few samples"));
+		}
+		free(svg);
+		rc = run(&out, &err, "-o", t_tmp("short.svg"), "-s", "p9999",
+			 t_tmp("short.json"), NULL);
+		t_check_int(rc, 0);
+		free(out), free(err);
+		svg = t_read_file(t_tmp("short.svg"));
+		if (svg)
+			t_check_contains(svg, "no p9999: too few samples");
+		free(svg);
+	}
+
 	if (have_cairo) {
 		rc = run(&out, &err, "-o", t_tmp("sweep.png"), "--by", "cs_ns",
 			 f[0][0], f[0][1], "--", f[1][0], f[1][1], "--",
