@@ -1020,6 +1020,24 @@ static void test_sweep(void)
 	t_check_int(rc, 2);
 	t_check_contains(err, "--label names the sides of the chart of");
 	free(out), free(err);
+	/* a panel a statistic; a wall time's mean only once */
+	rc = run(&out, &err, "-o", t_tmp("stats.svg"), "-s", "p50,max", f[0][0],
+		 "--", f[1][0], NULL);
+	t_check_int(rc, 0);
+	free(out), free(err);
+	svg = t_read_file(t_tmp("stats.svg"));
+	if (svg) {
+		t_check_int(count_in(svg, NULL, "class=\"panel estimates\""),
+			    2);
+		t_check_contains(svg, "data-stat=\"p50\"");
+		t_check_contains(svg, "data-stat=\"max\"");
+	}
+	free(svg);
+	rc = run(&out, &err, "-o", t_tmp("x.svg"), "-s", "p50,p50", f[0][0],
+		 NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--stat: 'p50' twice");
+	free(out), free(err);
 	rc = run(&out, &err, "-o", t_tmp("x.svg"), "-s", "p42", f[0][0], NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "--stat: 'p42'");

@@ -86,6 +86,8 @@ struct panel {
 
 struct sweep {
 	const struct plot_cfg *cfg;
+	enum il_res_stat stats[IL_RES_NSTATS]; /* --stat's, in order */
+	size_t nstats;
 	struct il_res_set *sides;
 	size_t nsides;
 	char **labels;
@@ -161,25 +163,37 @@ static bool block_has(const struct sweep *w, const char *block,
 	return false;
 }
 
+/* a panel of metric in block for each statistic of --stat */
 static int add_panel(struct sweep *w, const char *block, const char *metric)
 {
-	struct panel *p;
+	for (size_t i = 0; i < w->nstats; i++) {
+		struct panel *p;
 
-	if (w->npanels == MAX_PANELS) {
-		w->truncated = true;
-		return 0;
+		if (w->npanels == MAX_PANELS) {
+			w->truncated = true;
+			return 0;
+		}
+		p = &w->pn[w->npanels];
+		memset(p, 0, sizeof(*p));
+		p->block = strdup(block);
+		p->metric = strdup(metric);
+		p->st = w->stats[i];
+		if (!p->block || !p->metric) {
+			free(p->block);
+			free(p->metric);
+			return -ENOMEM;
+		}
+		w->npanels++;
 	}
-	p = &w->pn[w->npanels];
-	memset(p, 0, sizeof(*p));
-	p->block = strdup(block);
-	p->metric = strdup(metric);
-	if (!p->block || !p->metric) {
-		free(p->block);
-		free(p->metric);
-		return -ENOMEM;
-	}
-	w->npanels++;
 	return 0;
+}
+
+static void panel_free(struct panel *p)
+{
+	free(p->block);
+	free(p->metric);
+	free(p->x);
+	free(p->pt);
 }
 
 /* the metrics of one block: --metric's, else as plot_pick_metrics does */
@@ -293,7 +307,7 @@ static size_t x_index(const struct panel *p, const char *x)
 }
 
 /* the x values of panel p, then every side's point at each */
-static int fill_panel(struct sweep *w, struct panel *p, enum il_res_stat want)
+static int fill_panel(struct sweep *w, struct panel *p)
 {
 	size_t cap = 1;
 	char b[512];
@@ -320,7 +334,6 @@ static int fill_panel(struct sweep *w, struct panel *p, enum il_res_stat want)
 	/* a sweep in compare's order; configurations as first seen */
 	if (w->cfg->by && il_res_by_sort(p->x, p->nx))
 		return -ENOMEM;
-	p->st = want;
 	for (size_t k = 0; k < w->nsides; k++)
 		for (size_t i = 0; i < w->sides[k].ngroups; i++) {
 			const struct il_res_group *g = &w->sides[k].groups[i];
@@ -352,7 +365,7 @@ static int fill_panel(struct sweep *w, struct panel *p, enum il_res_stat want)
 	return 0;
 }
 
-static int collect(struct sweep *w, enum il_res_stat st)
+static int collect(struct sweep *w)
 {
 	char **seen = NULL;
 	size_t nseen = 0;
@@ -385,7 +398,22 @@ static int collect(struct sweep *w, enum il_res_stat st)
 		free(seen[i]);
 	free(seen);
 	for (size_t i = 0; i < w->npanels && !ret; i++)
-		ret = fill_panel(w, &w->pn[i], st);
+		ret = fill_panel(w, &w->pn[i]);
+	/* a count or a wall time is its mean whatever --stat says: once */
+	for (size_t i = 0, j; i < w->npanels && !ret; i++) {
+		for (j = 0; j < i; j++)
+			if (!strcmp(w->pn[j].block, w->pn[i].block) &&
+			    !strcmp(w->pn[j].metric, w->pn[i].metric) &&
+			    w->pn[j].st == w->pn[i].st)
+				break;
+		if (j == i)
+			continue;
+		panel_free(&w->pn[i]);
+		memmove(&w->pn[i], &w->pn[i + 1],
+			(w->npanels - i - 1) * sizeof(w->pn[0]));
+		w->npanels--;
+		i--;
+	}
 	return ret;
 }
 
@@ -979,14 +1007,45 @@ static void sweep_free(struct sweep *w)
 	for (size_t k = 0; w->labels && k < w->nsides; k++)
 		free(w->labels[k]);
 	free(w->labels);
-	for (size_t i = 0; i < w->npanels; i++) {
-		free(w->pn[i].block);
-		free(w->pn[i].metric);
-		free(w->pn[i].x);
-		free(w->pn[i].pt);
-	}
+	for (size_t i = 0; i < w->npanels; i++)
+		panel_free(&w->pn[i]);
 	if (w->have_ctr)
 		il_ctr_cmp_free(&w->ctr);
+}
+
+/* --stat: names separated by commas, each once; p99 without it */
+static int parse_stats(struct sweep *w, char *err, size_t len)
+{
+	const char *s = w->cfg->stat ? w->cfg->stat : "p99";
+	char name[32];
+
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		enum il_res_stat st;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(n < 31 ? n : 31), s);
+		if (n > 31 || il_res_stat_parse(name, &st)) {
+			snprintf(err, len, "--stat: '%.*s' is not one of %s",
+				 (int)(n < 64 ? n : 64), s, il_res_stat_list());
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < w->nstats; i++)
+			if (w->stats[i] == st) {
+				snprintf(err, len, "--stat: '%s' twice", name);
+				return -EINVAL;
+			}
+		if (w->nstats == IL_RES_NSTATS)
+			return -EINVAL; /* not reached: each once */
+		w->stats[w->nstats++] = st;
+		s += n;
+		if (*s == ',')
+			s++;
+	}
+	if (!w->nstats) {
+		snprintf(err, len, "--stat: no statistic named");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 bool plot_sweep_wanted(const struct plot_cfg *cfg, char *const *ops, int nops,
@@ -1006,7 +1065,6 @@ int plot_sweep_main(const struct plot_cfg *cfg, char **ops, int nops, int after,
 	struct il_res_cmp_opts o = { .alpha = 0.05,
 				     .resamples = 100,
 				     .seed = 1 };
-	enum il_res_stat st = IL_RES_P99;
 	int *nfiles = calloc((size_t)nops + 2, sizeof(*nfiles)), ns = 1;
 	char err[512], **p;
 	struct pl_scene *sc;
@@ -1017,11 +1075,9 @@ int plot_sweep_main(const struct plot_cfg *cfg, char **ops, int nops, int after,
 		fprintf(stderr, "invlab-plot: out of memory\n");
 		return 99;
 	}
-	if (cfg->stat && (il_res_stat_parse(cfg->stat, &st))) {
-		fprintf(stderr,
-			"invlab-plot: --stat: '%s' is not one of %s\n"
-			"Try 'invlab-plot --help'.\n",
-			cfg->stat, il_res_stat_list());
+	if (parse_stats(&w, err, sizeof(err))) {
+		fprintf(stderr, "invlab-plot: %s\nTry 'invlab-plot --help'.\n",
+			err);
 		goto out;
 	}
 	if (after < 0)
@@ -1093,7 +1149,7 @@ int plot_sweep_main(const struct plot_cfg *cfg, char **ops, int nops, int after,
 			goto oom;
 		w.have_ctr = !r;
 	}
-	if (collect(&w, st))
+	if (collect(&w))
 		goto oom;
 	if (!w.npanels || !w.sides[0].ngroups) {
 		fprintf(stderr, "invlab-plot: no %s%s in the results\n",

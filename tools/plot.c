@@ -104,11 +104,12 @@ static const struct il_opt opts[] = {
 	  .short_name = 's',
 	  .type = IL_OPT_STRING,
 	  .offset = O(stat),
-	  .metavar = "STAT",
-	  .help = "the statistic of each histogram the chart of estimates "
-		  "draws, one of min, mean, p50, p90, p99, p999, p9999, max "
-		  "(default p99; a count's rate and a wall time are their "
-		  "mean); given alone, a dot a side with its CI95" },
+	  .metavar = "LIST",
+	  .help = "the statistics of each histogram the chart of estimates "
+		  "draws, a panel each, comma-separated, from min, mean, p50, "
+		  "p90, p99, p999, p9999, max (default p99; a count's rate "
+		  "and a wall time are their mean); without --by, a dot a "
+		  "side with its CI95" },
 	{ .name = "label",
 	  .short_name = 'l',
 	  .type = IL_OPT_LIST,
@@ -144,7 +145,7 @@ int main(int argc, char **argv)
 {
 	static const char usage[] =
 		"[OPTIONS] RESULTS.json... [-- CAND.json...]\n"
-		"   or: invlab-plot [OPTIONS] --by KEY|--stat STAT "
+		"   or: invlab-plot [OPTIONS] --by KEY|--stat LIST "
 		"A.json... [-- B.json... [-- C.json...]]";
 	static const char summary[] =
 		"Draw invlab results as a chart (SVG; PNG and PDF with "
