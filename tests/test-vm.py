@@ -755,9 +755,9 @@ class TestCompare(Tmp):
         return d
 
     def fake(self, rc):
-        # an invlab-compare stand-in: says what it compared, exits rc
-        return self.write('bin/fake-compare', '#!/bin/sh\necho "compared $1 '
-                          'with $2"\nexit %d\n' % rc, 0o755)
+        # an invlab-compare stand-in: says what it was given, exits rc
+        return self.write('bin/fake-compare', '#!/bin/sh\necho "compared $*"'
+                          '\nexit %d\n' % rc, 0o755)
 
     def test_plan(self):
         a = self.results('A', ['pi-classic.json', 'kmutex.json', 'vm.json',
@@ -765,14 +765,35 @@ class TestCompare(Tmp):
         b = self.results('B', ['kmutex.json', 'vm.json'])
         c = self.results('C', ['pi-classic.json', 'kmutex.json'])
         plan = vm.compare_plan([('A', a), ('B', b), ('X', None), ('C', c)])
-        self.assertEqual([(p[0], p[1], p[2]) for p in plan], [
-            ('A', 'B', 'kmutex.json'),
-            ('A', 'C', 'kmutex.json'), ('A', 'C', 'pi-classic.json')])
-        self.assertEqual(plan[0][3], os.path.join(a, 'kmutex.json'))
-        self.assertEqual(plan[0][4], os.path.join(b, 'kmutex.json'))
+        # one compare a result file, every column that has it a side, the
+        # baseline first and the others in column order
+        self.assertEqual([(n, [lab for lab, _ in sides])
+                          for n, sides in plan], [
+            ('kmutex.json', ['A', 'B', 'C']),
+            ('pi-classic.json', ['A', 'C'])])
+        self.assertEqual(plan[0][1][0], ('A', os.path.join(a, 'kmutex.json')))
+        self.assertEqual(plan[0][1][1], ('B', os.path.join(b, 'kmutex.json')))
+        self.assertEqual(plan[0][1][2], ('C', os.path.join(c, 'kmutex.json')))
+        # a file only the baseline has is not compared
+        self.assertEqual(vm.compare_plan([('A', a), ('B', b)]),
+                         [('kmutex.json', [
+                             ('A', os.path.join(a, 'kmutex.json')),
+                             ('B', os.path.join(b, 'kmutex.json'))])])
         # no baseline result: nothing to compare against
         self.assertEqual(vm.compare_plan([('A', None), ('B', b)]), [])
         self.assertEqual(vm.compare_plan([]), [])
+
+    def test_argv(self):
+        # a --label a column as the matrix names it, options before the
+        # files, the sides parted by '--'
+        self.assertEqual(
+            vm.compare_argv('ic', [('A', 'a.json'), ('B+pe=1', 'b.json'),
+                                   ('C', 'c.json')]),
+            ['ic', '--label', 'A', '--label', 'B+pe=1', '--label', 'C',
+             'a.json', '--', 'b.json', '--', 'c.json'])
+        self.assertEqual(vm.compare_argv('ic', [('A', 'a'), ('B', 'b')]),
+                         ['ic', '--label', 'A', '--label', 'B', 'a', '--',
+                          'b'])
 
     def test_status(self):
         # without --fail-on-worse the compares never change the status
@@ -798,21 +819,25 @@ class TestCompare(Tmp):
     def test_section(self):
         a = self.results('A', ['kmutex.json'])
         b = self.results('B+pe=1', ['kmutex.json'])
-        plan = vm.compare_plan([('A', a), ('B+pe=1', b)])
+        c = self.results('C', ['kmutex.json'])
+        plan = vm.compare_plan([('A', a), ('B+pe=1', b), ('C', c)])
         out = io.StringIO()
         top = os.path.join(self.dir, 'out')
         rcs = vm.compare_section(plan, self.fake(1), top, out)
+        # one compare of the three columns, not one a column
         self.assertEqual(rcs, [1])
         text = out.getvalue()
         self.assertIn('== compare: every column against A (invlab-compare)',
                       text)
-        self.assertIn('-- kmutex.json: B+pe=1 against A', text)
-        self.assertIn('compared %s with %s' % (os.path.join(a, 'kmutex.json'),
-                                               os.path.join(b, 'kmutex.json')),
+        self.assertIn('-- kmutex.json: B+pe=1, C against A', text)
+        self.assertIn('compared --label A --label B+pe=1 --label C %s -- %s '
+                      '-- %s' % (os.path.join(a, 'kmutex.json'),
+                                 os.path.join(b, 'kmutex.json'),
+                                 os.path.join(c, 'kmutex.json')), text)
+        self.assertEqual(text.count('compared --label'), 1)
+        self.assertIn('compare kmutex.json: B+pe=1, C vs A: something worse',
                       text)
-        self.assertIn('compare kmutex.json: B+pe=1 vs A: something worse',
-                      text)
-        with open(os.path.join(top, 'compare', 'B+pe=1.kmutex.txt')) as f:
+        with open(os.path.join(top, 'compare', 'kmutex.txt')) as f:
             self.assertIn('compared', f.read())
         out = io.StringIO()
         self.assertEqual(vm.compare_section(plan, self.fake(0), top, out),
@@ -828,7 +853,8 @@ class TestCompare(Tmp):
 
     def test_real_compare(self):
         # the built invlab-compare, beside the configured script in a
-        # build directory: a candidate 5x slower is worse, the same is not
+        # build directory: one compare of three columns, a candidate 5x
+        # slower worse, the same not, in one table named by the columns
         tool = os.path.join(os.path.dirname(os.path.realpath(SCRIPT)),
                             'invlab-compare')
         if not os.access(tool, os.X_OK):
@@ -847,12 +873,15 @@ class TestCompare(Tmp):
         plan = vm.compare_plan([(n, os.path.join(top, n)) for n in 'ABC'])
         out = io.StringIO()
         rcs = vm.compare_section(plan, tool, top, out)
-        self.assertEqual(rcs, [1, 0])
+        self.assertEqual(rcs, [1])
         text = out.getvalue()
-        self.assertIn('baseline:', text)
         self.assertIn('pi-classic/inherit blocked_ns', text)
-        self.assertIn('compare pi-classic.json: B vs A: something worse', text)
-        self.assertIn('compare pi-classic.json: C vs A: nothing worse', text)
+        # the three-side table: a column group a column, by its label
+        self.assertRegex(text, r'stat +A \(CV\) +runs +B\[pct imp\]\(CV\)')
+        self.assertIn('C[pct imp](CV)', text)
+        self.assertIn('every side against the baseline', text)
+        self.assertIn('compare pi-classic.json: B, C vs A: something worse',
+                      text)
         self.assertEqual(vm.compare_status(rcs, True), 1)
         self.assertEqual(vm.compare_status(rcs, False), 0)
 

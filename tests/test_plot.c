@@ -761,6 +761,294 @@ static void test_untrusted(void)
 	free(out), free(err);
 }
 
+/* ---- the chart of estimates (plot-sweep.c) ---------------------------- */
+
+/*
+ * Three sides over a sweep of cs_ns, its files written in the order
+ * 16, 2, 8, 4 us (so that the text order is not the numeric one): six
+ * runs a value of inherit, blocked around cs x scale of the side.
+ */
+static const uint64_t sweep_cs[] = { 16 * US, 2 * US, 8 * US, 4 * US };
+static const double sweep_scale[] = { 1.0, 1.5, 0.8 };
+
+static void write_sweep(void)
+{
+	static struct il_hist h[6];
+	uint64_t seed = 7;
+
+	for (int k = 0; k < 3; k++)
+		for (int v = 0; v < 4; v++) {
+			struct t_run r[6];
+			char name[64];
+
+			for (int i = 0; i < 6; i++) {
+				/* runs 1 % apart: a spread for the CI */
+				t_fill_hist(&h[i], &seed, 400,
+					    (double)sweep_cs[v] *
+						    sweep_scale[k] *
+						    (1 + 0.01 * (i - 2.5)),
+					    0.05);
+				r[i] = (struct t_run){
+					.configuration = "inherit",
+					.nhists = 1,
+					.hists = { { "blocked_ns", &h[i] } },
+				};
+			}
+			snprintf(name, sizeof(name), "sw%d-%d.json", k, v);
+			t_check_int(t_write_result(t_tmp(name), "pi-classic",
+						   &si, sweep_cs[v], r, 6),
+				    0);
+		}
+}
+
+/* the values of attribute name of every element of class cls in p..end */
+static size_t attrs_of(const char *p, const char *end, const char *cls,
+		       const char *name, char v[][48], size_t max)
+{
+	char want[64];
+	size_t n = 0;
+
+	snprintf(want, sizeof(want), "class=\"%s\"", cls);
+	for (const char *c = strstr(p, want); c && c < end && n < max;
+	     c = strstr(c + 1, want)) {
+		const char *g = c;
+
+		while (g > p && *g != '<')
+			g--;
+		if (!t_svg_attr(g, name, v[n], sizeof(v[n])))
+			n++;
+	}
+	return n;
+}
+
+static void test_sweep(void)
+{
+	char *out = NULL, *err = NULL, *svg;
+	char f[3][4][64];
+	char *argv[40];
+	int n = 0, rc;
+
+	write_sweep();
+	argv[n++] = (char *)tool;
+	argv[n++] = "-o";
+	argv[n++] = (char *)t_tmp("sweep.svg");
+	argv[n++] = "--by";
+	argv[n++] = "cs_ns";
+	argv[n++] = "-m";
+	argv[n++] = "blocked_ns";
+	argv[n++] = "-s";
+	argv[n++] = "p50";
+	for (int k = 0; k < 3; k++) {
+		argv[n++] = "-l";
+		argv[n++] = (char *[]){ "tip", "v21", "full" }[k];
+	}
+	for (int k = 0; k < 3; k++) {
+		if (k)
+			argv[n++] = "--";
+		for (int v = 0; v < 4; v++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "sw%d-%d.json", k, v);
+			snprintf(f[k][v], sizeof(f[k][v]), "%s", t_tmp(name));
+			argv[n++] = f[k][v];
+		}
+	}
+	argv[n] = NULL;
+	rc = t_run_tool(argv, &out, &err);
+	t_check_int(rc, 0);
+	if (rc)
+		printf("# %s", err ? err : "");
+	free(out), free(err);
+	svg = t_read_file(t_tmp("sweep.svg"));
+	check_svg(svg, "sweep.svg");
+	if (!svg)
+		return;
+	/* one panel, a line and a band a side, the sweep on log2 x */
+	t_check_int(count_in(svg, NULL, "class=\"panel estimates\""), 1);
+	t_check_int(count_in(svg, NULL, "class=\"series\""), 3);
+	t_check_int(count_in(svg, NULL, "class=\"band\""), 3);
+	t_check_contains(svg, "data-x-scale=\"log2\"");
+	t_check_contains(svg, "cs_ns (log2 scale)");
+	t_check_contains(svg, "blocked_ns p50 (us, log scale)");
+	for (int k = 0; k < 3; k++) {
+		static const char *const lab[] = { "tip", "v21", "full" };
+		char id[64], want[96], xs[8][48], es[8][48], lo[8][48],
+			hi[8][48];
+		const char *ser, *end, *band;
+		size_t np;
+
+		snprintf(id, sizeof(id), "estimates-0-side%zu", (size_t)k);
+		ser = find_id(svg, id);
+		snprintf(want, sizeof(want), "band-%s", id);
+		band = find_id(svg, want);
+		t_check(ser != NULL && band != NULL);
+		if (!ser || !band)
+			continue;
+		/* the band is shaded: a closed polygon, filled, no stroke */
+		t_check(strstr(band, "<path") < strstr(band, "</g>"));
+		t_check(strstr(band, "Z\"") < strstr(band, "</g>"));
+		/* the series: its line first, then its points */
+		end = strstr(ser, "class=\"series\"");
+		end = end ? end : svg + strlen(svg);
+		t_check(strstr(ser, "<path") < strstr(ser, "class=\"point\""));
+		np = attrs_of(ser, end, "point", "data-x", xs, 8);
+		t_check_int((int)np, 4);
+		/* in the sweep's numeric order, not the files' nor text's */
+		if (np == 4) {
+			t_check_str(xs[0], "2000");
+			t_check_str(xs[1], "4000");
+			t_check_str(xs[2], "8000");
+			t_check_str(xs[3], "16000");
+		}
+		attrs_of(ser, end, "point", "data-estimate", es, 8);
+		attrs_of(ser, end, "point", "data-ci95-lo", lo, 8);
+		attrs_of(ser, end, "point", "data-ci95-hi", hi, 8);
+		for (size_t i = 0; i < np; i++) {
+			double e = strtod(es[i], NULL),
+			       want_e = (double)(2000 << i) * sweep_scale[k];
+
+			/* the Median of the runs' p50, within the CI95 */
+			t_check(e > want_e * 0.95 && e < want_e * 1.05);
+			t_check(strtod(lo[i], NULL) <= e &&
+				e <= strtod(hi[i], NULL));
+			t_check(strtod(lo[i], NULL) < strtod(hi[i], NULL));
+		}
+		snprintf(want, sizeof(want), "data-side=\"%s\"", lab[k]);
+		t_check(strstr(ser, want) && strstr(ser, want) < ser + 200);
+		snprintf(want, sizeof(want), ">%s</text>", lab[k]);
+		t_check_contains(svg, want);
+	}
+	free(svg);
+
+	/* no --by: a dot a side, each with its bar, no line, no band */
+	rc = run(&out, &err, "-o", t_tmp("dots.svg"), "-s", "p50", "-m",
+		 "blocked_ns", f[0][1], "--", f[1][1], NULL);
+	t_check_int(rc, 0);
+	free(out), free(err);
+	svg = t_read_file(t_tmp("dots.svg"));
+	check_svg(svg, "dots.svg");
+	if (svg) {
+		t_check_int(count_in(svg, NULL, "class=\"series\""), 2);
+		t_check_int(count_in(svg, NULL, "class=\"band\""), 0);
+		t_check_int(count_in(svg, NULL, "class=\"point\""), 2);
+		t_check_contains(svg, "data-x-scale=\"categories\"");
+		t_check_contains(svg, ">baseline</text>");
+		t_check_contains(svg, ">candidate</text>");
+		/*
+		 * A bar, its two caps and the mark of the estimate a side,
+		 * and its legend's line, in the side's colour
+		 */
+		t_check_int(count_in(svg, NULL, "stroke=\"#1f77b4\""), 5);
+		t_check_int(count_in(svg, NULL, "stroke=\"#d62728\""), 5);
+	}
+	free(svg);
+
+	/* fewer than 6 runs: no Median interval, and the chart says so */
+	rc = run(&out, &err, "-o", t_tmp("few.svg"), "-s", "p50", "-m",
+		 "blocked_ns", t_tmp("a0.json"), NULL);
+	t_check_int(rc, 0);
+	free(out), free(err);
+	svg = t_read_file(t_tmp("few.svg"));
+	check_svg(svg, "few.svg");
+	if (svg) {
+		t_check_contains(svg, "no CI: &lt; 6 runs with a p50");
+		t_check_contains(svg, "data-ci95-lo=\"nan\"");
+		t_check_int(count_in(svg, NULL, "class=\"point\""), 4);
+	}
+	free(svg);
+
+	{
+		/*
+		 * Runs of 60 samples have no p99 each, 180 merged have one:
+		 * the point is the merged value, as compare shows it
+		 */
+		static struct il_hist h[3];
+		struct t_run r[3];
+		uint64_t seed = 11;
+
+		for (int i = 0; i < 3; i++) {
+			t_fill_hist(&h[i], &seed, 60, 50.0 * US, 0.1);
+			r[i] = (struct t_run){
+				.configuration = "inherit",
+				.nhists = 1,
+				.hists = { { "blocked_ns", &h[i] } },
+			};
+		}
+		t_check_int(t_write_result(t_tmp("short.json"), "pi-classic",
+					   &si, 2 * MS, r, 3),
+			    0);
+		rc = run(&out, &err, "-o", t_tmp("short.svg"), "-s", "p99",
+			 t_tmp("short.json"), NULL);
+		t_check_int(rc, 0);
+		free(out), free(err);
+		svg = t_read_file(t_tmp("short.svg"));
+		if (svg) {
+			t_check_int(count_in(svg, NULL, "class=\"point\""), 1);
+			t_check_contains(svg, "data-ci95-lo=\"nan\"");
+			t_check_contains(svg, "data-runs=\"0\"");
+			t_check(!strstr(svg, "too few samples"));
+		}
+		free(svg);
+		rc = run(&out, &err, "-o", t_tmp("short.svg"), "-s", "p9999",
+			 t_tmp("short.json"), NULL);
+		t_check_int(rc, 0);
+		free(out), free(err);
+		svg = t_read_file(t_tmp("short.svg"));
+		if (svg)
+			t_check_contains(svg, "no p9999: too few samples");
+		free(svg);
+	}
+
+	if (have_cairo) {
+		rc = run(&out, &err, "-o", t_tmp("sweep.png"), "--by", "cs_ns",
+			 f[0][0], f[0][1], "--", f[1][0], f[1][1], "--",
+			 f[2][0], NULL);
+		t_check_int(rc, 0);
+		free(out), free(err);
+		/* the title, one panel for blocked_ns, the margin */
+		check_png(t_tmp("sweep.png"), 1280, 84 + 460 + 24);
+	}
+
+	/* the refusals: a label a side, a statistic by name */
+	rc = run(&out, &err, "-o", t_tmp("x.svg"), "-l", "a", "--by", "cs_ns",
+		 f[0][0], "--", f[1][0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "2 sides and 1 label");
+	free(out), free(err);
+	rc = run(&out, &err, "-o", t_tmp("x.svg"), "-l", "a", "-l", "b",
+		 f[0][0], "--", f[1][0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--label names the sides of the chart of");
+	free(out), free(err);
+	/* a panel a statistic; a wall time's mean only once */
+	rc = run(&out, &err, "-o", t_tmp("stats.svg"), "-s", "p50,max", f[0][0],
+		 "--", f[1][0], NULL);
+	t_check_int(rc, 0);
+	free(out), free(err);
+	svg = t_read_file(t_tmp("stats.svg"));
+	if (svg) {
+		t_check_int(count_in(svg, NULL, "class=\"panel estimates\""),
+			    2);
+		t_check_contains(svg, "data-stat=\"p50\"");
+		t_check_contains(svg, "data-stat=\"max\"");
+	}
+	free(svg);
+	rc = run(&out, &err, "-o", t_tmp("x.svg"), "-s", "p50,p50", f[0][0],
+		 NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--stat: 'p50' twice");
+	free(out), free(err);
+	rc = run(&out, &err, "-o", t_tmp("x.svg"), "-s", "p42", f[0][0], NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "--stat: 'p42'");
+	free(out), free(err);
+	rc = run(&out, &err, "-o", t_tmp("x.svg"), "--by", "nokey", f[0][0],
+		 NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "no 'nokey' for --by");
+	free(out), free(err);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
@@ -789,6 +1077,7 @@ int main(int argc, char **argv)
 	test_formats();
 	test_errors();
 	test_untrusted();
+	test_sweep();
 	t_check_man_page(tool, argv[2]);
 
 	t_tmp_cleanup();

@@ -441,6 +441,52 @@ static void test_summaries(void)
 	t_check_int(il_res_summary_parse("gmean", &s), -EINVAL);
 }
 
+/* a side's own interval, each summary, at the edges of its runs */
+static void test_summary_ci(void)
+{
+	const double v[] = { 5, 1, 4, 2, 3, 6, NAN };
+	const double one[] = { 2, 2 };
+	double lo = 0, hi = 0, t = il_res_t_quantile(0.975, 5);
+
+	/* AMean: 3.5 -/+ t(5) sd / sqrt(6), sd of 1..6 is sqrt(3.5) */
+	t_check_int(il_res_summary_ci(IL_RES_SUM_AMEAN, v, 7, &lo, &hi), 0);
+	t_check(near(lo, 3.5 - t * sqrt(3.5 / 6), 1e-12));
+	t_check(near(hi, 3.5 + t * sqrt(3.5 / 6), 1e-12));
+	t_check(lo < 3.5 && 3.5 < hi);
+	t_check_int(il_res_mean_ci(1, 3, 1, &lo, &hi), -ENODATA);
+	t_check_int(il_res_summary_ci(IL_RES_SUM_AMEAN, v, 1, &lo, &hi),
+		    -ENODATA);
+	/* no spread: the interval is the value */
+	t_check_int(il_res_summary_ci(IL_RES_SUM_AMEAN, one, 2, &lo, &hi), 0);
+	t_check(lo == 2 && hi == 2);
+	/* Median: [min, max] of 6 covers 1 - 2/64; of 5, 93.75 %: none */
+	t_check_int(il_res_summary_ci(IL_RES_SUM_MEDIAN, v, 7, &lo, &hi), 0);
+	t_check(lo == 1 && hi == 6);
+	t_check_int(il_res_summary_ci(IL_RES_SUM_MEDIAN, v, 5, &lo, &hi),
+		    -ENODATA);
+	{
+		/* 1..20: P(Bin(20, 1/2) <= 5) = 0.0207, <= 6 is 0.0577 */
+		double w[20];
+
+		for (int i = 0; i < 20; i++)
+			w[i] = 20 - i;
+		t_check_int(
+			il_res_summary_ci(IL_RES_SUM_MEDIAN, w, 20, &lo, &hi),
+			0);
+		t_check(lo == 6 && hi == 15);
+	}
+	/* HMean: the reciprocals' interval turned back, around the HMean */
+	t_check_int(il_res_summary_ci(IL_RES_SUM_HMEAN, v, 7, &lo, &hi), 0);
+	t_check(lo < il_res_summarize(IL_RES_SUM_HMEAN, v, 7) &&
+		il_res_summarize(IL_RES_SUM_HMEAN, v, 7) < hi);
+	{
+		const double z[] = { 1, 0, 2 };
+
+		t_check_int(il_res_summary_ci(IL_RES_SUM_HMEAN, z, 3, &lo, &hi),
+			    -ENODATA);
+	}
+}
+
 /* ---- decisions, each on both sides -------------------------------------- */
 
 static struct il_res_cmp row(double base, double cand, double p_adj)
@@ -585,6 +631,7 @@ int main(void)
 	test_hboot();
 	test_hboot_many_runs();
 	test_summaries();
+	test_summary_ci();
 	test_decisions();
 	return t_done("stats");
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* The command-line helpers the result tools share (args.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <invlab/strbuf.h>
 
 #include "args.h"
+#include "escape.h"
 
 int il_res_count_after_dashdash(int argc, char *const *argv)
 {
@@ -110,6 +112,72 @@ int il_res_load_sides(int argc, char **argv, int first, int nbase, int after,
 			*status = il_res_load_status(ret);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+int il_res_labels_check(const struct il_strlist *l, size_t nsides, char *err,
+			size_t errlen)
+{
+	if (!l->n)
+		return 0;
+	if ((size_t)l->n != nsides) {
+		snprintf(err, errlen,
+			 "--label: %zu sides and %d label%s: give one --label "
+			 "a side, in side order",
+			 nsides, l->n, l->n == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	for (int i = 0; i < l->n; i++) {
+		if (!l->v[i][0]) {
+			snprintf(err, errlen, "--label: side %d: an empty name",
+				 i + 1);
+			return -EINVAL;
+		}
+		for (int k = 0; k < i; k++)
+			if (!strcmp(l->v[i], l->v[k])) {
+				snprintf(err, errlen,
+					 "--label: '%s' names sides %d and %d",
+					 l->v[i], k + 1, i + 1);
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
+int il_res_side_labels(const struct il_res_set *sides, size_t nsides,
+		       const struct il_strlist *l, char **labels,
+		       bool *by_release)
+{
+	bool releases = nsides > 2 && !l->n;
+	char buf[32];
+
+	for (size_t k = 0; k < nsides && releases; k++) {
+		int n;
+		const char *v = il_res_set_fp(&sides[k], IL_RES_FP_RELEASE, &n);
+
+		releases = n == 1 && strcmp(v, "unknown");
+		for (size_t j = 0; j < k && releases; j++)
+			releases = strcmp(v, labels[j]);
+		if (releases && !(labels[k] = strdup(v)))
+			return -ENOMEM;
+	}
+	*by_release = releases;
+	for (size_t k = 0; k < nsides; k++) {
+		if (releases)
+			continue;
+		free(labels[k]);
+		if (l->n)
+			labels[k] = il_res_escape(l->v[k], strlen(l->v[k]));
+		else if (!k)
+			labels[k] = strdup("baseline");
+		else if (nsides == 2)
+			labels[k] = strdup("candidate");
+		else
+			labels[k] = strdup((
+				snprintf(buf, sizeof(buf), "cand%zu", k), buf));
+		if (!labels[k])
+			return -ENOMEM;
 	}
 	return 0;
 }

@@ -90,6 +90,22 @@ int il_res_load_status(int ret);
  * with the message in err (2 for usage or a missing file, 99 for an
  * unreadable one, in *status).
  */
+/*
+ * --label's names for nsides sides: none, or one a side, non-empty and
+ * distinct.  0, or -EINVAL with the message in err.
+ */
+int il_res_labels_check(const struct il_strlist *l, size_t nsides, char *err,
+			size_t errlen);
+/*
+ * The sides' names, malloc'd into labels[0..nsides): --label's, escaped
+ * (they reach a terminal too); for two sides baseline and candidate; for
+ * more, each side's kernel release when every side has one of its own
+ * (*by_release is then true), else baseline, cand1, cand2, ...  0 or
+ * -ENOMEM (what was made is in labels, to be freed).
+ */
+int il_res_side_labels(const struct il_res_set *sides, size_t nsides,
+		       const struct il_strlist *l, char **labels,
+		       bool *by_release);
 int il_res_load_sides(int argc, char **argv, int first, int nbase, int after,
 		      struct il_res_set *base, struct il_res_set *cand,
 		      int *status, char *err, size_t errlen);

@@ -2082,50 +2082,11 @@ static int metrics_fit(const struct cmp *c, char *err, size_t len)
 	return ret;
 }
 
-/*
- * --label: one a side, none empty, no two alike (a name must say which
- * side a column is).  0, or -EINVAL with the message in err.
- */
-static int labels_fit(const struct cfg *cfg, size_t nsides, char *err,
-		      size_t len)
-{
-	const struct il_strlist *l = &cfg->label;
-
-	if (!l->n)
-		return 0;
-	if ((size_t)l->n != nsides) {
-		snprintf(err, len,
-			 "--label: %zu sides and %d label%s: give one --label "
-			 "a side, in side order",
-			 nsides, l->n, l->n == 1 ? "" : "s");
-		return -EINVAL;
-	}
-	for (int i = 0; i < l->n; i++) {
-		if (!l->v[i][0]) {
-			snprintf(err, len, "--label: side %d: an empty name",
-				 i + 1);
-			return -EINVAL;
-		}
-		for (int k = 0; k < i; k++)
-			if (!strcmp(l->v[i], l->v[k])) {
-				snprintf(err, len,
-					 "--label: '%s' names sides %d and %d",
-					 l->v[i], k + 1, i + 1);
-				return -EINVAL;
-			}
-	}
-	return 0;
-}
-
-/*
- * The sides' names: --label's, escaped (they reach a terminal too); for
- * two sides baseline and candidate; for more, each side's kernel release
- * when every side has one of its own, else baseline, cand1, cand2, ...
- */
+/* the sides' names (il_res_side_labels) and the headers made of them */
 static int make_labels(struct cmp *c)
 {
 	const struct il_strlist *l = &c->cfg->label;
-	bool releases = nway(c) && !l->n;
+	bool releases;
 	char buf[300];
 
 	c->labels = calloc(c->nsides, sizeof(*c->labels));
@@ -2133,33 +2094,8 @@ static int make_labels(struct cmp *c)
 	if (!c->labels || !c->hnorm)
 		return -ENOMEM;
 	c->labeled = l->n > 0;
-	for (size_t k = 0; k < c->nsides && releases; k++) {
-		int n;
-		const char *v =
-			il_res_set_fp(&c->sides[k], IL_RES_FP_RELEASE, &n);
-
-		releases = n == 1 && strcmp(v, "unknown");
-		for (size_t j = 0; j < k && releases; j++)
-			releases = strcmp(v, c->labels[j]);
-		if (releases && !(c->labels[k] = strdup(v)))
-			return -ENOMEM;
-	}
-	for (size_t k = 0; k < c->nsides; k++) {
-		if (releases)
-			continue;
-		free(c->labels[k]);
-		if (l->n)
-			c->labels[k] = il_res_escape(l->v[k], strlen(l->v[k]));
-		else if (!k)
-			c->labels[k] = strdup("baseline");
-		else if (!nway(c))
-			c->labels[k] = strdup("candidate");
-		else
-			c->labels[k] = strdup((
-				snprintf(buf, sizeof(buf), "cand%zu", k), buf));
-		if (!c->labels[k])
-			return -ENOMEM;
-	}
+	if (il_res_side_labels(c->sides, c->nsides, l, c->labels, &releases))
+		return -ENOMEM;
 	c->unnamed = nway(c) && !l->n && !releases;
 	for (size_t k = 0; k < c->nsides; k++) {
 		snprintf(buf, sizeof(buf), "%s[pct imp](CV)", c->labels[k]);
@@ -2237,7 +2173,7 @@ static int split_sides(struct cmp *c, char **ops, int nops, int after,
 		return 2;
 	}
 	c->nsides = (size_t)ns;
-	if (labels_fit(c->cfg, c->nsides, err, len))
+	if (il_res_labels_check(&c->cfg->label, c->nsides, err, len))
 		return 2;
 	c->sides = calloc(c->nsides, sizeof(*c->sides));
 	if (!c->sides) {

@@ -5,11 +5,15 @@
  *   invlab-plot results.json -o chart.svg
  *   invlab-plot results.json -o chart.png          (needs cairo)
  *   invlab-plot -m wakeup_ns base-*.json -- cand-*.json -o compare.pdf
+ *   invlab-plot --by groups -l tip -l v21 -l full \
+ *       tip-*.json -- v21-*.json -- full-*.json -o sweep.svg
  *
  * The charts are laid out in plot-charts.c (what is drawn: see there),
  * into a scene (plot-scene.h) that plot-scene.c writes as SVG and
  * plot-cairo.c as PNG or PDF; the series and their bounds come from
- * plot-data.c.  This file is the command line.
+ * plot-data.c.  With --by, --stat or three sides or more, the chart is
+ * instead the estimates of every side (plot-sweep.c), the picture of an
+ * N-way invlab-compare.  This file is the command line.
  *
  * The format is the output's extension (.svg, .png, .pdf) or --format;
  * a name with another extension and no --format, or a format this build
@@ -87,6 +91,36 @@ static const struct il_opt opts[] = {
 	  .metavar = "N",
 	  .help = "histogram bars per factor of ten of latency (the data's own "
 		  "buckets are 1/128 of a factor of two, too fine to read)" },
+	{ .name = "by",
+	  .type = IL_OPT_STRING,
+	  .offset = O(by),
+	  .metavar = "KEY",
+	  .help = "draw the estimates over a sweep: each side's runs grouped "
+		  "also by their value of KEY, as invlab-compare --by groups "
+		  "them (a member of the run, of the file's scenario, or a "
+		  "job key as --set names it), a line a side over the "
+		  "values with its CI95 shaded" },
+	{ .name = "stat",
+	  .short_name = 's',
+	  .type = IL_OPT_STRING,
+	  .offset = O(stat),
+	  .metavar = "LIST",
+	  .help = "the statistics of each histogram the chart of estimates "
+		  "draws, a panel each, comma-separated, from min, mean, p50, "
+		  "p90, p99, p999, p9999, max (default p99; a count's rate "
+		  "and a wall time are their mean); without --by, a dot a "
+		  "side with its CI95" },
+	{ .name = "label",
+	  .short_name = 'l',
+	  .type = IL_OPT_LIST,
+	  .offset = O(label),
+	  .metavar = "NAME",
+	  .help = "the name of a side in the chart of estimates (only "
+		  "there), given once "
+		  "for every side, in side order (default as invlab-compare: "
+		  "baseline and candidate; with three sides or more each "
+		  "side's kernel release when the releases tell them apart, "
+		  "else baseline, cand1, cand2, ...)" },
 	IL_RES_OPT_MAX_INPUT(O(max_input)),
 	{ .name = "timeline",
 	  .type = IL_OPT_FLAG,
@@ -110,7 +144,9 @@ static const struct il_opt *const tables[] = { opts, NULL };
 int main(int argc, char **argv)
 {
 	static const char usage[] =
-		"[OPTIONS] RESULTS.json... [-- CAND.json...]";
+		"[OPTIONS] RESULTS.json... [-- CAND.json...]\n"
+		"   or: invlab-plot [OPTIONS] --by KEY|--stat LIST "
+		"A.json... [-- B.json... [-- C.json...]]";
 	static const char summary[] =
 		"Draw invlab results as a chart (SVG; PNG and PDF with "
 		"cairo): for each histogram, blocked_ns and wakeup_ns by "
@@ -121,7 +157,15 @@ int main(int argc, char **argv)
 		"by bin.  With files after '--' (options go before it), those "
 		"are a candidate drawn over the baseline, with a panel of "
 		"candidate / baseline at each percentile.  The title names the "
-		"kernel release.  Exit status: 0 written, 2 bad usage or a "
+		"kernel release.  With --by KEY, --stat or three sides or "
+		"more (each after another '--'), the chart of estimates "
+		"instead, an N-way invlab-compare drawn: a panel per "
+		"configuration and histogram, each side's estimate (its "
+		"per-run values summarized as compare does) with its own "
+		"CI95, a line a side over KEY's values (log x for powers of "
+		"two or a decade) with a shaded band, or without --by a dot "
+		"a side with a bar; --label names the sides.  Exit status: 0 "
+		"written, 2 bad usage or a "
 		"format this build cannot write, 77 no such histogram in the "
 		"results, 99 a file cannot be read or written.";
 	struct plot_cfg cfg;
@@ -164,6 +208,16 @@ int main(int argc, char **argv)
 		return il_tl_main(argv + first, argc - first, cfg.configuration,
 				  cfg.output, fmt, cfg.max_input);
 	nops = argc - first;
+	if (plot_sweep_wanted(&cfg, argv + first, nops, after))
+		return plot_sweep_main(&cfg, argv + first, nops, after, fmt);
+	if (cfg.label.n) {
+		/* the histograms say baseline and candidate: not silently */
+		fprintf(stderr,
+			"invlab-plot: --label names the sides of the chart of "
+			"estimates (--by, --stat or three sides or more)\n"
+			"Try 'invlab-plot --help'.\n");
+		return 2;
+	}
 	if (after < 0)
 		after = 0;
 	nbase = nops - after;

@@ -7,6 +7,8 @@
  *   plot-charts.c  the layouts: histograms, percentiles, ratios
  *   plot-scene.c   the scene the layouts draw into, and its SVG backend
  *   plot-cairo.c   the PNG and PDF backend (meson feature cairo)
+ *   plot-sweep.c   the chart of estimates: sides over a sweep (--by),
+ *                  or side by side, with their CI95
  *
  * A drawing for another picture (a timeline) uses plot-scene.h alone.
  */
@@ -16,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <invlab/opt.h>
 
 #include "plot-scene.h"
 #include "results.h"
@@ -34,6 +38,9 @@ struct plot_cfg {
 	uint64_t max_input;
 	int timeline;		   /* timeline.h */
 	const char *configuration; /* of --timeline */
+	const char *by;		   /* --by KEY: the chart of estimates */
+	const char *stat;	   /* --stat: its statistic */
+	struct il_strlist label;   /* --label: the sides' names */
 };
 
 /* the bound the runs of a configuration were judged against */
@@ -89,5 +96,21 @@ void plot_free(struct plot *p);
 
 /* the chart of p as a scene; NULL when out of memory */
 struct pl_scene *plot_draw(const struct plot *p);
+
+/*
+ * Whether the command line asks for the chart of estimates (plot-sweep.c)
+ * rather than histograms: --by, --stat, or three sides or more.  ops:
+ * the operands after the options, after of them after the first "--"
+ * (il_res_count_after_dashdash).
+ */
+bool plot_sweep_wanted(const struct plot_cfg *cfg, char *const *ops, int nops,
+		       int after);
+/*
+ * The chart of estimates of the sides in ops (parted by "--"), written
+ * to cfg->output in fmt.  Returns the exit status (plot.c's), having
+ * said what went wrong.
+ */
+int plot_sweep_main(const struct plot_cfg *cfg, char **ops, int nops, int after,
+		    enum pl_format fmt);
 
 #endif

@@ -754,6 +754,80 @@ double il_res_summarize(enum il_res_summary s, const double *v, size_t n)
 	return r;
 }
 
+int il_res_mean_ci(size_t n, double mean, double sd, double *lo, double *hi)
+{
+	double h;
+
+	if (n < 2 || !isfinite(sd) || !isfinite(mean))
+		return -ENODATA;
+	h = il_res_t_quantile(1 - (1 - IL_RES_CI_LEVEL) / 2, (double)(n - 1)) *
+	    sd / sqrt((double)n);
+	*lo = mean - h;
+	*hi = mean + h;
+	return 0;
+}
+
+/* the order-statistic interval of the median of the sorted w[0..n) */
+static int median_ci(const double *w, size_t n, double *lo, double *hi)
+{
+	size_t j = 0;
+
+	/* the largest j whose [x(j), x(n + 1 - j)] covers the level */
+	while (j + 1 <= n / 2 &&
+	       1 - 2 * (1 - il_res_binom_tail(n, 0.5, j + 1)) >=
+		       IL_RES_CI_LEVEL)
+		j++;
+	if (!j)
+		return -ENODATA;
+	*lo = w[j - 1];
+	*hi = w[n - j];
+	return 0;
+}
+
+int il_res_summary_ci(enum il_res_summary s, const double *v, size_t n,
+		      double *lo, double *hi)
+{
+	double *w = malloc((n + 1) * sizeof(*w));
+	struct il_res_spread sp;
+	size_t k = 0;
+	int ret = -ENODATA;
+
+	if (!w)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			w[k++] = v[i];
+	switch (s) {
+	case IL_RES_SUM_MEDIAN:
+		qsort(w, k, sizeof(*w), cmp_double);
+		ret = median_ci(w, k, lo, hi);
+		break;
+	case IL_RES_SUM_HMEAN:
+		for (size_t i = 0; i < k; i++) {
+			if (!(w[i] > 0))
+				goto out;
+			w[i] = 1 / w[i];
+		}
+		il_res_spread(w, 1, k, &sp);
+		ret = il_res_mean_ci(k, sp.mean, sp.sd, lo, hi);
+		if (!ret) {
+			/* the reciprocal's upper end is the value's lower */
+			double l = *hi > 0 ? 1 / *hi : NAN;
+
+			*hi = *lo > 0 ? 1 / *lo : INFINITY;
+			*lo = l;
+		}
+		break;
+	default:
+		il_res_spread(w, 1, k, &sp);
+		ret = il_res_mean_ci(k, sp.mean, sp.sd, lo, hi);
+		break;
+	}
+out:
+	free(w);
+	return ret;
+}
+
 /* ---- seeded random draws --------------------------------------------- */
 
 struct rng {

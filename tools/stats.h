@@ -185,6 +185,25 @@ enum il_res_summary il_res_summary_auto(const char *metric,
 bool il_res_higher_is_better(const char *metric);
 /* s of the n values v (NAN ignored); NAN when none (HMean: any <= 0) */
 double il_res_summarize(enum il_res_summary s, const double *v, size_t n);
+/*
+ * The central IL_RES_CI_LEVEL (95 %) interval of one side's summary s of
+ * its n per-run values v (NAN ignored), what invlab-plot draws as a
+ * band: for AMean Student's t interval of the mean (il_res_mean_ci),
+ * for HMean the same of the reciprocals, turned back; for Median the
+ * distribution-free interval between two order statistics, the closest
+ * to the middle x(j), x(n + 1 - j) whose cover 1 - 2 P(Bin(n, 1/2) < j)
+ * is still at least the level (it needs 6 runs: [min, max] of 5 covers
+ * 93.75 %).  0, -ENODATA with too few runs (AMean, HMean: 2; Median: 6;
+ * HMean: a value <= 0), -ENOMEM.
+ */
+int il_res_summary_ci(enum il_res_summary s, const double *v, size_t n,
+		      double *lo, double *hi);
+/*
+ * Student's t interval at IL_RES_CI_LEVEL of a mean of n values with
+ * sample standard deviation sd: mean -/+ t(n - 1) sd / sqrt(n).
+ * -ENODATA when n < 2 or sd is not a number.
+ */
+int il_res_mean_ci(size_t n, double mean, double sd, double *lo, double *hi);
 
 /*
  * The hierarchical bootstrap of statistic st summarized by sum:
