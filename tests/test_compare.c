@@ -2108,6 +2108,29 @@ static void test_dl_mbwi(void)
 	t_check_str(json_str_at(r, "change"), "worse");
 	json_object_put(doc);
 
+	/*
+	 * late waits are not among the judged ones (the engine judges only
+	 * the waits that were not late): 150 late beside 100 judged is a
+	 * rate of 150 / 250, not a refusal
+	 */
+	{
+		struct json_object *lk = json_object_array_get_idx(
+			json_object_object_get(task, "locks"), 0);
+
+		json_object_object_add(task, "deadline_misses",
+				       json_object_new_int(0));
+		json_object_object_add(lk, "late", json_object_new_int(150));
+		json_object_to_file(more, src);
+		rc = run(&out, &err, "--json", j, a, more, NULL);
+		t_check(rc == 0 || rc == 1);
+		free(out), free(err);
+		doc = json_object_from_file(j);
+		r = json_row(doc, "tauA/R1/late", "rate");
+		t_check(near(json_num_at(r, "candidate", "rate"), 0.6, 1e-12));
+		json_object_put(doc);
+		json_object_object_add(lk, "late", json_object_new_int(0));
+	}
+
 	/* more misses than jobs is no count: the file is refused */
 	json_object_object_add(task, "deadline_misses",
 			       json_object_new_int(101));

@@ -659,16 +659,18 @@ static int walk_hists(struct walk *w, struct json_object *obj,
 
 /*
  * The counts a run records over a number of trials: a task's deadline
- * misses of its jobs, a lock's late waits of those judged, kmutex's
- * waits over its threshold of its calls.  Each becomes a rate metric
- * (merge.c) named prefix + the count's key.
+ * misses of its jobs, a lock's late waits of all its first waits (the
+ * engine judges only the waits that were not late, so the trials are
+ * judged + late), kmutex's waits over its threshold of its calls.  Each
+ * becomes a rate metric (merge.c) named prefix + the count's key.
  */
 static const struct {
 	const char *events, *trials;
+	bool events_not_in_trials; /* trials = trials + events */
 } counts[] = {
-	{ "deadline_misses", "jobs" },
-	{ "late", "judged" },
-	{ "waits_over_threshold", "samples" },
+	{ "deadline_misses", "jobs", false },
+	{ "late", "judged", true },
+	{ "waits_over_threshold", "samples", false },
 };
 
 static int walk_counts(struct walk *w, struct json_object *obj,
@@ -683,12 +685,17 @@ static int walk_counts(struct walk *w, struct json_object *obj,
 		if (!json_object_object_get_ex(obj, counts[i].events, &e) ||
 		    !json_object_object_get_ex(obj, counts[i].trials, &t))
 			continue;
-		if (get_u64(e, &ne) || get_u64(t, &nt) || ne > nt) {
+		if (get_u64(e, &ne) || get_u64(t, &nt) ||
+		    (counts[i].events_not_in_trials &&
+		     __builtin_add_overflow(nt, ne, &nt)) ||
+		    ne > nt) {
 			il_setf(w->err, w->errlen,
 				"%s: runs[%zu].%s%s%s: not a count of at most "
-				"%s",
+				"%s%s",
 				w->path, w->run, at, at[0] ? "." : "",
-				counts[i].events, counts[i].trials);
+				counts[i].events, counts[i].trials,
+				counts[i].events_not_in_trials ? " + itself"
+							       : "");
 			return -EINVAL;
 		}
 		ret = over_hists(w);
