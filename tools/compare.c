@@ -41,6 +41,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include <invlab/opt.h>
 #include <invlab/report.h>
 #include <invlab/time.h>
@@ -264,7 +266,8 @@ struct cmp {
 	size_t nsum;
 	int argc;
 	char **argv;
-	struct il_ctr_cmp ctr; /* the counters block (counters-cmp.h) */
+	struct il_ctr_cmp ctr;	    /* the counters block (counters-cmp.h) */
+	struct il_ctr_cmp_acc *acc; /* its per-run values, as files are read */
 };
 
 /* ---- helpers --------------------------------------------------------- */
@@ -2204,6 +2207,7 @@ static void free_cmp(struct cmp *c)
 	free(c->rows);
 	free(c->argv);
 	il_ctr_cmp_free(&c->ctr);
+	il_ctr_cmp_acc_free(c->acc);
 }
 
 /*
@@ -2246,7 +2250,11 @@ static int split_sides(struct cmp *c, char **ops, int nops, int after,
 	return 0;
 }
 
-/* every side's files read; 0, or the exit status with err */
+/*
+ * Every side's files read, each parsed once for its histograms and its
+ * counters and freed before the next: memory holds the per-run values,
+ * never more than one document.  0, or the exit status with err.
+ */
 static int load_sides(struct cmp *c, char *err, size_t len)
 {
 	char **p = c->files;
@@ -2256,12 +2264,32 @@ static int load_sides(struct cmp *c, char *err, size_t len)
 		c->sides[k].max_input = c->cfg->max_input;
 		c->sides[k].by = c->by;
 	}
+	c->acc = il_ctr_cmp_acc_new((int)c->nsides, c->by);
+	if (!c->acc) {
+		snprintf(err, len, "out of memory");
+		return 99;
+	}
 	for (size_t k = 0; k < c->nsides; k++)
 		for (int i = 0; i < c->nfiles[k]; i++, p++) {
-			int ret = il_res_set_load(&c->sides[k], *p, err, len);
+			struct json_object *root;
+			int ret;
 
-			if (ret)
+			root = il_res_parse_file(*p, c->cfg->max_input, err,
+						 len, &ret);
+			if (!root)
 				return il_res_load_status(ret);
+			ret = il_res_set_add_json(&c->sides[k], root, *p, err,
+						  len);
+			if (ret) {
+				json_object_put(root);
+				return il_res_load_status(ret);
+			}
+			/* not -ENOKEY: the set found every run's key */
+			ret = il_ctr_cmp_add_json(c->acc, (int)k, root, *p, err,
+						  len);
+			json_object_put(root);
+			if (ret)
+				return 99;
 		}
 	return 0;
 }
@@ -2378,14 +2406,13 @@ int main(int argc, char **argv)
 		return 99;
 	}
 	/* the counters and wall times of the same files (counters-cmp.h) */
-	ret = il_ctr_cmp_build_sides(
-		c.files, c.nfiles, (int)c.nsides, c.by,
+	ret = il_ctr_cmp_finish(
+		c.acc,
 		c.labeled || nway(&c) ? (const char *const *)c.labels : NULL,
-		cfg.max_input, &c.o, &c.ctr, err, sizeof(err));
+		&c.o, &c.ctr, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);
-		/* not -ENOKEY: every run's key was found in load_sides */
 		return 99;
 	}
 	for (size_t i = 0; i < c.nrows; i++)

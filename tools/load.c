@@ -872,7 +872,21 @@ struct json_object *il_res_parse_file(const char *path, uint64_t max, char *err,
 int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 		    size_t errlen)
 {
-	struct json_object *root, *o, *kernel = NULL, *runs, *sc = NULL;
+	struct json_object *root;
+	int ret;
+
+	root = il_res_parse_file(path, s->max_input, err, errlen, &ret);
+	if (!root)
+		return ret;
+	ret = il_res_set_add_json(s, root, path, err, errlen);
+	json_object_put(root);
+	return ret;
+}
+
+int il_res_set_add_json(struct il_res_set *s, struct json_object *root,
+			const char *path, char *err, size_t errlen)
+{
+	struct json_object *o, *kernel = NULL, *runs, *sc = NULL;
 	struct il_res_file *f;
 	struct il_hist *h = NULL;
 	char *program = NULL, *scenario = NULL, *name = NULL, *epath;
@@ -883,11 +897,6 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 	if (!epath) {
 		il_setf(err, errlen, "out of memory");
 		return -ENOMEM;
-	}
-	root = parse(path, epath, s->max_input, err, errlen, &ret);
-	if (!root) {
-		free(epath);
-		return ret;
 	}
 	ret = -EINVAL;
 	if (!json_object_is_type(root, json_type_object)) {
@@ -1002,6 +1011,5 @@ out:
 	free(name);
 	free(scenario);
 	free(epath);
-	json_object_put(root);
 	return ret;
 }

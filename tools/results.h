@@ -174,6 +174,15 @@ void il_res_set_init(struct il_res_set *s, bool per_file);
 int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 		    size_t errlen);
 /*
+ * The same for a file read already (il_res_parse_file): root is the
+ * caller's, path names it in messages.  A tool that reads each file for
+ * more than one purpose parses it once and frees it at once, so that
+ * memory holds one document at a time, however many files there are.
+ */
+struct json_object;
+int il_res_set_add_json(struct il_res_set *s, struct json_object *root,
+			const char *path, char *err, size_t errlen);
+/*
  * Read and parse a JSON file as il_res_set_load does (a regular file of
  * at most max bytes, nothing after the value; messages name the path
  * escaped), for a tool that walks the document itself.  NULL with *ret
