@@ -916,7 +916,7 @@ static void test_limits(void)
 	t_check_int(write_runs(t_tmp("one.json"), 1, ""), 0);
 	t_check_int(il_res_set_load(&s, t_tmp("one.json"), msg, sizeof(msg)),
 		    -E2BIG);
-	t_check_contains(msg, "over the limit of 10000 runs a side "
+	t_check_contains(msg, "over the limit of 100000 runs a side "
 			      "(IL_RES_MAX_RUNS)");
 	t_check_int((int)s.nfiles, 1);
 	il_res_set_free(&s);
