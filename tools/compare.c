@@ -268,6 +268,9 @@ struct cmp {
 	char **argv;
 	struct il_ctr_cmp ctr;	    /* the counters block (counters-cmp.h) */
 	struct il_ctr_cmp_acc *acc; /* its per-run values, as files are read */
+	/* every side's scenario members, each once, borrowed from sides */
+	const char **skeys;
+	size_t nskeys;
 };
 
 /* ---- helpers --------------------------------------------------------- */
@@ -854,23 +857,36 @@ static const char *scalar(const char *key, const char *v, char *buf, size_t len)
 	return v;
 }
 
-/* Did an earlier file (the baseline's first) already have scenario key k? */
-static bool key_seen_before(const struct cmp *c, size_t side, size_t fi,
-			    size_t k)
+/*
+ * The scenario members any file of any side has, each once, in the
+ * order first seen (the baseline's first file first): a few names
+ * however many files, found in one pass over them.  0 or -ENOMEM.
+ */
+static int collect_scenario_keys(struct cmp *c)
 {
-	const struct il_res_set *s = &c->sides[side];
-	const char *key = s->files[fi].scenario[k].key;
+	for (size_t side = 0; side < c->nsides; side++) {
+		const struct il_res_set *s = &c->sides[side];
 
-	for (size_t ps = 0; ps <= side; ps++) {
-		const struct il_res_set *p = &c->sides[ps];
-		size_t nf = ps == side ? fi : p->nfiles;
+		for (size_t fi = 0; fi < s->nfiles; fi++)
+			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
+				const char *key = s->files[fi].scenario[k].key;
+				const char **nk;
+				size_t i = 0;
 
-		for (size_t pf = 0; pf < nf; pf++)
-			for (size_t pk = 0; pk < p->files[pf].nscenario; pk++)
-				if (!strcmp(p->files[pf].scenario[pk].key, key))
-					return true;
+				while (i < c->nskeys &&
+				       strcmp(c->skeys[i], key))
+					i++;
+				if (i < c->nskeys)
+					continue;
+				nk = realloc(c->skeys,
+					     (c->nskeys + 1) * sizeof(*nk));
+				if (!nk)
+					return -ENOMEM;
+				c->skeys = nk;
+				c->skeys[c->nskeys++] = key;
+			}
 	}
-	return false;
+	return 0;
 }
 
 /* fingerprint field i of every side: vals[k], and whether it differs */
@@ -1000,27 +1016,18 @@ static void print_notes(FILE *f, const struct cmp *c, bool md)
 			nway(c) ? "every side" : "both sides");
 
 	/* scenario parameters, for every key any side has, once */
-	for (size_t side = 0; side < c->nsides; side++) {
-		const struct il_res_set *s = &c->sides[side];
+	for (size_t i = 0; i < c->nskeys; i++) {
+		const char *key = c->skeys[i];
+		char b1[64];
 
-		for (size_t fi = 0; fi < s->nfiles; fi++) {
-			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
-				const char *key = s->files[fi].scenario[k].key;
-				char b1[64];
-
-				if (key_seen_before(c, side, fi, k) ||
-				    !scenario_differs(c, key, vals))
-					continue;
-				fprintf(f, "%sscenario differs: %s ", bullet,
-					key);
-				for (size_t j = 0; j < c->nsides; j++)
-					fprintf(f, "%s%s (%s)", j ? " vs " : "",
-						scalar(key, vals[j], b1,
-						       sizeof(b1)),
-						c->labels[j]);
-				fputc('\n', f);
-			}
-		}
+		if (!scenario_differs(c, key, vals))
+			continue;
+		fprintf(f, "%sscenario differs: %s ", bullet, key);
+		for (size_t j = 0; j < c->nsides; j++)
+			fprintf(f, "%s%s (%s)", j ? " vs " : "",
+				scalar(key, vals[j], b1, sizeof(b1)),
+				c->labels[j]);
+		fputc('\n', f);
 	}
 	for (size_t i = 0; i < c->nmiss; i++) {
 		const struct missing *m = &c->miss[i];
@@ -1757,30 +1764,23 @@ static void json_differences(struct il_json *j, const struct cmp *c)
 	}
 	il_json_end_array(j);
 	il_json_begin_array(j, "scenario_differences");
-	for (size_t side = 0; vals && side < c->nsides; side++) {
-		const struct il_res_set *s = &c->sides[side];
+	for (size_t i = 0; vals && i < c->nskeys; i++) {
+		const char *key = c->skeys[i];
 
-		for (size_t fi = 0; fi < s->nfiles; fi++) {
-			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
-				const char *key = s->files[fi].scenario[k].key;
-
-				if (key_seen_before(c, side, fi, k) ||
-				    !scenario_differs(c, key, vals))
-					continue;
-				il_json_begin_object(j, NULL);
-				il_json_str(j, "key", key);
-				il_json_str(j, "baseline", vals[0]);
-				if (nway(c)) {
-					il_json_begin_array(j, "candidates");
-					for (size_t x = 1; x < c->nsides; x++)
-						il_json_str(j, NULL, vals[x]);
-					il_json_end_array(j);
-				} else {
-					il_json_str(j, "candidate", vals[1]);
-				}
-				il_json_end_object(j);
-			}
+		if (!scenario_differs(c, key, vals))
+			continue;
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "key", key);
+		il_json_str(j, "baseline", vals[0]);
+		if (nway(c)) {
+			il_json_begin_array(j, "candidates");
+			for (size_t x = 1; x < c->nsides; x++)
+				il_json_str(j, NULL, vals[x]);
+			il_json_end_array(j);
+		} else {
+			il_json_str(j, "candidate", vals[1]);
 		}
+		il_json_end_object(j);
 	}
 	il_json_end_array(j);
 	free(vals);
@@ -2208,6 +2208,7 @@ static void free_cmp(struct cmp *c)
 	free(c->argv);
 	il_ctr_cmp_free(&c->ctr);
 	il_ctr_cmp_acc_free(c->acc);
+	free(c->skeys);
 }
 
 /*
@@ -2400,7 +2401,8 @@ int main(int argc, char **argv)
 		free_cmp(&c);
 		return ret == -ENOMEM ? 99 : 2;
 	}
-	if (make_labels(&c) || build(&c) || decide(&c)) {
+	if (make_labels(&c) || collect_scenario_keys(&c) || build(&c) ||
+	    decide(&c)) {
 		fprintf(stderr, "invlab-compare: out of memory\n");
 		free_cmp(&c);
 		return 99;
