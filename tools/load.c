@@ -826,7 +826,17 @@ static int walk_runs(struct il_res_set *s, struct json_object *root,
 	return 0;
 }
 
-static int read_scenario(struct il_res_file *f, struct json_object *sc)
+/* the set's copy of a string made for it (NULL stays NULL), freed */
+static const char *interned(struct il_res_set *s, char *str)
+{
+	const char *r = str ? __il_res_intern(s, str) : NULL;
+
+	free(str);
+	return r;
+}
+
+static int read_scenario(struct il_res_set *s, struct il_res_file *f,
+			 struct json_object *sc)
 {
 	size_t n = 0;
 
@@ -843,8 +853,9 @@ static int read_scenario(struct il_res_file *f, struct json_object *sc)
 		if (val && (json_object_is_type(val, json_type_object) ||
 			    json_object_is_type(val, json_type_array)))
 			continue;
-		f->scenario[n].key = il_res_escape(key, strlen(key));
-		f->scenario[n].value = scalar_text(val);
+		f->scenario[n].key =
+			interned(s, il_res_escape(key, strlen(key)));
+		f->scenario[n].value = interned(s, scalar_text(val));
 		n++;
 		f->nscenario = n;
 		if (!f->scenario[n - 1].key || !f->scenario[n - 1].value)
@@ -978,15 +989,14 @@ int il_res_set_add_json(struct il_res_set *s, struct json_object *root,
 	memset(f, 0, sizeof(*f));
 	f->path = epath;
 	epath = NULL;
-	f->program = program;
-	program = NULL;
+	f->program = __il_res_intern(s, program);
 	f->return_code = -1;
-	for (int i = 0; i < IL_RES_FP_N; i++) {
+	for (int i = 0; i < IL_RES_FP_N && f->program; i++) {
 		struct json_object *v = NULL;
 
 		if (kernel)
 			json_object_object_get_ex(kernel, fp_keys[i], &v);
-		f->fp[i] = scalar_text(v);
+		f->fp[i] = interned(s, scalar_text(v));
 		if (!f->fp[i])
 			break;
 	}
@@ -995,7 +1005,7 @@ int il_res_set_add_json(struct il_res_set *s, struct json_object *root,
 		f->return_code = json_object_get_int(o);
 	f->interrupted = json_object_object_get_ex(root, "interrupted", &o) &&
 			 json_object_get_boolean(o);
-	if (!f->fp[IL_RES_FP_N - 1] || read_scenario(f, sc)) {
+	if (!f->fp[IL_RES_FP_N - 1] || read_scenario(s, f, sc)) {
 		__il_res_free_file(f);
 		goto nomem;
 	}

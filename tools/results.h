@@ -122,15 +122,20 @@ enum {
 /* the JSON key of field i inside "kernel" */
 const char *il_res_fp_key(int i);
 
+/*
+ * A file's strings other than its path are the set's (il_res_set.strings):
+ * thousands of files of one lab share a handful of kernels, programs and
+ * scenario members, and each is kept once.
+ */
 struct il_res_kv {
-	char *key;
-	char *value;
+	const char *key;
+	const char *value;
 };
 
 struct il_res_file {
 	char *path;
-	char *program;
-	char *fp[IL_RES_FP_N];
+	const char *program;
+	const char *fp[IL_RES_FP_N];
 	/* the scalar members of "scenario", as JSON text */
 	size_t nscenario;
 	struct il_res_kv *scenario;
@@ -159,6 +164,9 @@ struct il_res_set {
 	struct il_res_file *files;
 	size_t ngroups, groups_cap;
 	struct il_res_group *groups;
+	/* the files' strings, each distinct one once (merge.c) */
+	char **strings;
+	size_t nstrings, strings_cap;
 };
 
 void il_res_set_init(struct il_res_set *s, bool per_file);
