@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -846,9 +848,12 @@ static void test_untrusted(const struct il_sysinfo *si0)
 	t_check_int(rc, 99);
 	t_check_contains(err, "/dev/zero: not a regular file");
 	free(out), free(err);
-	rc = run(&out, &err, hang, t_tmpdir(), NULL);
+	/* a directory is its *.json files: one that is a directory fails */
+	t_check_int(mkdir(t_tmp("dirjson"), 0755), 0);
+	t_check_int(mkdir(t_tmp("dirjson/sub.json"), 0755), 0);
+	rc = run(&out, &err, hang, t_tmp("dirjson"), NULL);
 	t_check_int(rc, 99);
-	t_check_contains(err, "not a regular file");
+	t_check_contains(err, "dirjson/sub.json: not a regular file");
 	free(out), free(err);
 
 	/* control characters from a result reach no terminal raw */
@@ -898,6 +903,55 @@ static int write_runs(const char *path, size_t n, const char *extra)
 			i ? "," : "");
 	fputs("]}\n", f);
 	return fclose(f);
+}
+
+/*
+ * A directory on the command line stands for its *.json files, in name
+ * order (a lab's 10,000 files a side need not fit in ARG_MAX): the same
+ * table as the files named one by one; hidden names and other files
+ * left out; a directory without result files refused.
+ */
+static void test_dirs(char **base, char **shift)
+{
+	char *out = NULL, *err = NULL, *want = NULL, name[64];
+	int rc;
+
+	t_check_int(mkdir(t_tmp("dir-a"), 0755), 0);
+	t_check_int(mkdir(t_tmp("dir-b"), 0755), 0);
+	t_check_int(mkdir(t_tmp("dir-none"), 0755), 0);
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "dir-a/r%d.json", i);
+		t_check_int(symlink(base[i], t_tmp(name)), 0);
+		snprintf(name, sizeof(name), "dir-b/r%d.json", i);
+		t_check_int(symlink(shift[i], t_tmp(name)), 0);
+	}
+	t_check_int(t_write_text(t_tmp("dir-a/notes.txt"), "not json"), 0);
+	t_check_int(t_write_text(t_tmp("dir-a/.partial.json"), "{"), 0);
+	t_check_int(t_write_text(t_tmp("dir-none/notes.txt"), "x"), 0);
+
+	rc = run(&want, NULL, "--quiet", base[0], base[1], base[2], base[3],
+		 base[4], "--", shift[0], shift[1], shift[2], shift[3],
+		 shift[4], NULL);
+	t_check_int(rc, 1);
+	rc = run(&out, &err, "--quiet", t_tmp("dir-a"), "--", t_tmp("dir-b"),
+		 NULL);
+	t_check_int(rc, 1);
+	t_check_str(out, want);
+	free(out), free(err), free(want);
+	/* with a trailing slash, and a directory beside a file */
+	rc = run(&out, &err, t_tmp("dir-a/"), base[0], "--", t_tmp("dir-b"),
+		 NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "baseline:  6 files: ");
+	t_check_contains(out, "dir-a/r0.json, r1.json, ...");
+	t_check(!strstr(out, "dir-a//"));
+	t_check_contains(out, "candidate: 5 files: ");
+	free(out), free(err);
+
+	rc = run(&out, &err, t_tmp("dir-none"), "--", t_tmp("dir-b"), NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "dir-none: a directory without *.json files");
+	free(out), free(err);
 }
 
 /* The limits on what a file may ask for, each named in its error. */
@@ -2103,6 +2157,7 @@ int main(int argc, char **argv)
 	test_run_key();
 	test_by(&si, base, shift);
 	test_limits();
+	test_dirs(base, shift);
 	t_check_man_page(tool, argv[2]);
 	test_mut_statistics();
 

@@ -237,7 +237,8 @@ struct cmp {
 	struct il_res_cmp_opts o;
 	struct il_res_set *sides; /* [nsides]: the baseline first */
 	size_t nsides;
-	char **files; /* every side's files in turn, nfiles[k] of side k */
+	char **files;  /* every side's files in turn, nfiles[k] of side k */
+	size_t npaths; /* of files, which is this program's (args.h) */
 	int *nfiles;
 	char **labels;	/* [nsides]: the sides' names */
 	bool labeled;	/* named by --label */
@@ -2179,6 +2180,8 @@ static void free_cmp(struct cmp *c)
 		il_res_set_free(&c->sides[k]);
 	free(c->sides);
 	free(c->nfiles);
+	if (c->npaths)
+		il_res_free_paths(c->files, c->npaths);
 	for (size_t k = 0; c->labels && k < c->nsides; k++)
 		free(c->labels[k]);
 	free(c->labels);
@@ -2218,7 +2221,7 @@ static void free_cmp(struct cmp *c)
 static int split_sides(struct cmp *c, char **ops, int nops, int after,
 		       char *err, size_t len)
 {
-	int ns = 2;
+	int ns = 2, ret;
 
 	c->nfiles = calloc((size_t)nops + 2, sizeof(*c->nfiles));
 	if (!c->nfiles) {
@@ -2243,6 +2246,11 @@ static int split_sides(struct cmp *c, char **ops, int nops, int after,
 	c->nsides = (size_t)ns;
 	if (labels_fit(c->cfg, c->nsides, err, len))
 		return 2;
+	/* a directory stands for its result files (args.h) */
+	ret = il_res_expand_dirs(ops, ns, c->nfiles, &c->files, &c->npaths, err,
+				 len);
+	if (ret)
+		return ret == -ENOENT ? 2 : 99;
 	c->sides = calloc(c->nsides, sizeof(*c->sides));
 	if (!c->sides) {
 		snprintf(err, len, "out of memory");
@@ -2317,7 +2325,9 @@ int main(int argc, char **argv)
 		"side would detect a --plan change.  With two "
 		"files the first is the baseline; with more, the files before "
 		"'--' are the baseline and those after it the candidate "
-		"(options go before '--').  Another '--' starts another side "
+		"(options go before '--'); a directory stands for the *.json "
+		"files in it, in name order (a lab's thousands of files need "
+		"not fit on a command line).  Another '--' starts another side "
 		"(kernels side by side): every side is compared with the "
 		"baseline, a column group each in one table per histogram, "
 		"and the correction counts every side's test of every row; "
