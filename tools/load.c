@@ -57,7 +57,7 @@ static int get_u64(struct json_object *o, uint64_t *v)
 {
 	int64_t i;
 
-	if (!o || !json_object_is_type(o, json_type_int))
+	if (json_object_get_type(o) != json_type_int)
 		return -EINVAL;
 	i = json_object_get_int64(o);
 	if (i < 0)
@@ -70,6 +70,7 @@ int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
 			  const char *what, char *err, size_t errlen)
 {
 	struct json_object *bins, *m;
+	struct array_list *al;
 	uint64_t count, total = 0, v;
 	size_t n;
 	int ret;
@@ -88,15 +89,19 @@ int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
 		il_setf(err, errlen, "%s.bins: missing or not an array", what);
 		return -EINVAL;
 	}
-	n = json_object_array_length(bins);
+	/*
+	 * The bins are most of a result file: their arrays are read as
+	 * json-c lays them out (arraylist.h), a call a pair rather than one
+	 * an element, since a lab compares thousands of files.
+	 */
+	al = json_object_get_array(bins);
+	n = al->length;
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *b = json_object_array_get_idx(bins, i);
+		struct array_list *b = json_object_get_array(al->array[i]);
 		uint64_t lo, c;
 
-		if (!json_object_is_type(b, json_type_array) ||
-		    json_object_array_length(b) != 2 ||
-		    get_u64(json_object_array_get_idx(b, 0), &lo) ||
-		    get_u64(json_object_array_get_idx(b, 1), &c)) {
+		if (!b || b->length != 2 || get_u64(b->array[0], &lo) ||
+		    get_u64(b->array[1], &c)) {
 			il_setf(err, errlen,
 				"%s.bins[%zu]: not a [lo_ns, count] pair", what,
 				i);
