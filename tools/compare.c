@@ -35,6 +35,7 @@
  * nothing in common to compare, 99 a result file cannot be read.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -2348,6 +2349,17 @@ int main(int argc, char **argv)
 	int after, first, rc = 0, ret;
 	bool any = false;
 
+#ifdef M_MMAP_THRESHOLD
+	/*
+	 * A fixed threshold keeps the per-run values' arrays, which grow by
+	 * doubling to megabytes, out of the heap where json-c makes and
+	 * frees some 10^4 small objects a file: glibc's sliding threshold
+	 * moves them into the heap after the first is freed, and the holes
+	 * they leave made every parse slower as the files went on (10,000
+	 * files a side: 37 s of CPU against 49 s).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 	memset(&cfg, 0, sizeof(cfg));
 	memset(&c, 0, sizeof(c));
 	c.cfg = &cfg;
