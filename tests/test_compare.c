@@ -466,6 +466,26 @@ static void test_compare_sets(char **base, char **same, char **shift,
 		/* a maximum has no pooled test */
 		il_res_compare(&m2b, &m2c, IL_RES_MAX, &o, &r);
 		t_check_int(r.change, IL_RES_TOO_FEW);
+		/*
+		 * Three runs a side: auto tests a percentile by Welch's t,
+		 * with Welch's interval; --test bootstrap draws the
+		 * bootstrap for its p all the same, and shows Welch's
+		 * interval too (the bootstrap's is over-confident there).
+		 */
+		m2b.nruns = m2c.nruns = 3;
+		{
+			struct il_res_cmp w;
+
+			il_res_compare(&m2b, &m2c, IL_RES_P50, &o, &w);
+			t_check_int(w.test, IL_RES_T_WELCH);
+			t_check(w.ci_lo <= w.pct_imp && w.ci_hi >= w.pct_imp);
+			o.mode = IL_RES_TEST_BOOTSTRAP;
+			il_res_compare(&m2b, &m2c, IL_RES_P50, &o, &r);
+			o.mode = IL_RES_TEST_AUTO;
+			t_check_int(r.test, IL_RES_T_HBOOT);
+			t_check(r.p < 0.01);
+			t_check(r.ci_lo == w.ci_lo && r.ci_hi == w.ci_hi);
+		}
 	}
 	/* a change within --threshold is no change; beyond it, worse */
 	o.mode = IL_RES_TEST_AUTO;

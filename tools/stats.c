@@ -1206,20 +1206,15 @@ static void welch_ci(const double *a, size_t na, const double *b, size_t nb,
  * Welch's interval replaces the bootstrap's (run_test): with fewer runs
  * than the bootstrap is used with, its interval is as over-confident as
  * its p would be, and a row tested by Welch's t shows Welch's interval.
- * welch_ci sets it whenever both sides have 2 runs and the baseline's
- * mean is not 0.
+ * welch_ci sets it whenever both sides have 2 runs, but for a baseline
+ * whose values are all 0 (they are never negative), where the bootstrap
+ * has no ratio to give either.
  */
-static bool welch_interval(const double *a, size_t na, size_t nb,
-			   enum il_res_test_mode mode)
+static bool welch_interval(size_t na, size_t nb, enum il_res_test_mode mode)
 {
-	struct il_res_spread sa;
-
-	if (na < 2 || nb < 2 ||
-	    (na >= IL_RES_HBOOT_MIN_RUNS && nb >= IL_RES_HBOOT_MIN_RUNS &&
-	     mode != IL_RES_TEST_WELCH))
-		return false;
-	il_res_spread(a, 1, na, &sa);
-	return sa.mean != 0;
+	return na >= 2 && nb >= 2 &&
+	       (na < IL_RES_HBOOT_MIN_RUNS || nb < IL_RES_HBOOT_MIN_RUNS ||
+		mode == IL_RES_TEST_WELCH);
 }
 
 static void run_test(const struct il_res_metric *base,
@@ -1268,7 +1263,7 @@ static void run_test(const struct il_res_metric *base,
 	 * an interval it throws away).
 	 */
 	if (pooled || mode == IL_RES_TEST_BOOTSTRAP ||
-	    !welch_interval(a, na, nb, mode))
+	    !welch_interval(na, nb, mode))
 		hb = il_res_hboot(base, cand, st, out->summary, o->resamples,
 				  row_seed(o->seed, base->name, st),
 				  1 - IL_RES_CI_LEVEL, &pb, &lo, &hi);
