@@ -5,19 +5,23 @@
 # each of 5 runs (pi-classic -p inherit -r 5: five histograms a run, the
 # sample counts and spreads of bench/bench_stats.c's model), timed as
 #
-#   invlab-compare --quiet A/*.json -- B/*.json
+#   invlab-compare --quiet A/ -- B/
 #
-# for each N, with its wall time, CPU time and maximum RSS.  The cost
-# should grow with the runs and no faster, and memory should stay flat.
+# (a directory stands for its *.json files) for each N, with its CPU
+# time (user + system), wall time and maximum RSS, the median of -k
+# runs.  The cost should grow with the runs and no faster, and memory
+# should stay flat but for the per-run values.
 #
-#   bench/compare-scale.py build/tools/invlab-compare [-n 10,100,1000]
+#   bench/compare-scale.py build/tools/invlab-compare [-n 10,100,1000,10000]
 #
 # Files are drawn from a pool of distinct ones (-p, 20 a side by default)
-# and repeated: what compare does with a file does not depend on whether
-# another file holds the same numbers, and writing 10,000 files of fresh
-# samples would take longer than the comparison measured.  A figure, not
-# a test: it never fails on a figure, only on a compare that does not
-# run (exit status other than 0 or 1).
+# and linked to: what compare does with a file does not depend on
+# whether another file holds the same numbers, and writing 10,000 files
+# of fresh samples would take longer than the comparison measured.
+# --args passes every file on the command line instead of the
+# directories (A/*.json -- B/*.json), when the paths fit in ARG_MAX.
+# A figure, not a test: it never fails on a figure, only on a compare
+# that does not run (exit status other than 0 or 1).
 import argparse
 import json
 import math
@@ -88,53 +92,112 @@ def result(rng, runs):
     return json.dumps(doc)
 
 
+def make_pool(d, pool):
+    os.makedirs(d)
+    paths = []
+    for i, text in enumerate(pool):
+        paths.append(os.path.join(d, "p%02d.json" % i))
+        with open(paths[-1], "w") as f:
+            f.write(text)
+    return paths
+
+
 def make_side(d, n, pool):
+    """n names in d, each a link to a file of the pool, in turn."""
     os.makedirs(d)
     for i in range(n):
-        with open(os.path.join(d, "r%05d.json" % i), "w") as f:
-            f.write(pool[i % len(pool)])
+        os.symlink(pool[i % len(pool)], os.path.join(d, "r%05d.json" % i))
     return sorted(os.path.join(d, x) for x in os.listdir(d))
 
 
-def timed(cmd):
+TIME = "/usr/bin/time"  # GNU time, where there is one
+
+
+def timed(cmd, tmp):
+    """
+    Exit status, wall s, CPU s and max RSS MB of cmd.  The maximum RSS
+    of a child of this interpreter starts at the interpreter's own (the
+    kernel carries it over the exec), some 16 MB, so GNU time, a small
+    program, runs it when present.
+    """
+    out = os.path.join(tmp, "time.txt")
+    wrap = [TIME, "-f", "%U %S %M", "-o", out] if os.access(TIME, os.X_OK) \
+        else []
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+    p = subprocess.Popen(wrap + cmd, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE)
+    err = p.stderr.read().decode(errors="replace")
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.monotonic() - t0
-    err = p.stderr.read().decode(errors="replace")
     p.stderr.close()
     rc = os.waitstatus_to_exitcode(status)
-    return rc, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, err
+    cpu, rss = ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+    if wrap:
+        with open(out) as f:
+            u, s, m = f.read().split()[-3:]
+        cpu, rss = float(u) + float(s), int(m) / 1024
+    return rc, wall, cpu, rss, err
+
+
+def arg_bytes(args):
+    """What args take of ARG_MAX: the strings and their pointers."""
+    return sum(len(a) + 1 + 8 for a in args)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("compare")
-    ap.add_argument("-n", default="10,100,1000",
+    ap.add_argument("-n", default="10,100,1000,10000",
                     help="files a side, comma-separated")
     ap.add_argument("-r", type=int, default=5, help="runs a file")
     ap.add_argument("-p", type=int, default=20,
                     help="distinct files a side to draw from")
+    ap.add_argument("-k", type=int, default=3,
+                    help="comparisons of each size; the median is shown")
     ap.add_argument("-s", type=int, default=1, help="seed")
+    ap.add_argument("--args", action="store_true",
+                    help="every file on the command line, not the "
+                    "directories")
     a = ap.parse_args()
     rng = random.Random(a.s)
-    pools = [[result(rng, a.r) for _ in range(a.p)] for _ in range(2)]
     tmp = tempfile.mkdtemp(prefix="invlab-bench-compare-")
-    print("files a side  runs a side  wall s  cpu s  max RSS MB  exit")
+    pools = [make_pool(os.path.join(tmp, "pool%d" % k),
+                       [result(rng, a.r) for _ in range(a.p)])
+             for k in range(2)]
+    arg_max = os.sysconf("SC_ARG_MAX")
+    print("load %.1f %.1f %.1f, %d CPUs, ARG_MAX %d" %
+          (os.getloadavg() + (os.cpu_count(), arg_max)))
+    print("files a side  runs a side  cpu s  wall s  max RSS MB  exit"
+          "  argv KB")
     try:
         for n in [int(x) for x in a.n.split(",")]:
-            base = make_side(os.path.join(tmp, "A%d" % n), n, pools[0])
-            cand = make_side(os.path.join(tmp, "B%d" % n), n, pools[1])
-            rc, wall, cpu, rss, err = timed(
-                [a.compare, "--quiet"] + base + ["--"] + cand)
-            print("%12d  %11d  %6.2f  %5.2f  %10.1f  %4d"
-                  % (n, n * a.r, wall, cpu, rss, rc), flush=True)
-            if rc not in (0, 1):
-                sys.stderr.write(err)
-                return 1
-            shutil.rmtree(os.path.join(tmp, "A%d" % n))
-            shutil.rmtree(os.path.join(tmp, "B%d" % n))
+            da = os.path.join(tmp, "A%d" % n)
+            db = os.path.join(tmp, "B%d" % n)
+            base = make_side(da, n, pools[0])
+            cand = make_side(db, n, pools[1])
+            files = base + ["--"] + cand
+            argv = [a.compare, "--quiet"] + (files if a.args
+                                             else [da, "--", db])
+            need = arg_bytes([a.compare, "--quiet"] + files)
+            if a.args and need > arg_max:
+                print("%12d  %11d  over ARG_MAX (%d KB of arguments)"
+                      % (n, n * a.r, need // 1024), flush=True)
+                continue
+            got = []
+            for _ in range(a.k):
+                rc, wall, cpu, rss, err = timed(argv, tmp)
+                if rc not in (0, 1):
+                    sys.stderr.write(err)
+                    return 1
+                got.append((cpu, wall, rss))
+            cpu = sorted(g[0] for g in got)[len(got) // 2]
+            wall = sorted(g[1] for g in got)[len(got) // 2]
+            rss = sorted(g[2] for g in got)[len(got) // 2]
+            print("%12d  %11d  %5.2f  %6.2f  %10.1f  %4d  %7d"
+                  % (n, n * a.r, cpu, wall, rss, rc, need // 1024),
+                  flush=True)
+            shutil.rmtree(da)
+            shutil.rmtree(db)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

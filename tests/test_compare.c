@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -464,6 +466,26 @@ static void test_compare_sets(char **base, char **same, char **shift,
 		/* a maximum has no pooled test */
 		il_res_compare(&m2b, &m2c, IL_RES_MAX, &o, &r);
 		t_check_int(r.change, IL_RES_TOO_FEW);
+		/*
+		 * Three runs a side: auto tests a percentile by Welch's t,
+		 * with Welch's interval; --test bootstrap draws the
+		 * bootstrap for its p all the same, and shows Welch's
+		 * interval too (the bootstrap's is over-confident there).
+		 */
+		m2b.nruns = m2c.nruns = 3;
+		{
+			struct il_res_cmp w;
+
+			il_res_compare(&m2b, &m2c, IL_RES_P50, &o, &w);
+			t_check_int(w.test, IL_RES_T_WELCH);
+			t_check(w.ci_lo <= w.pct_imp && w.ci_hi >= w.pct_imp);
+			o.mode = IL_RES_TEST_BOOTSTRAP;
+			il_res_compare(&m2b, &m2c, IL_RES_P50, &o, &r);
+			o.mode = IL_RES_TEST_AUTO;
+			t_check_int(r.test, IL_RES_T_HBOOT);
+			t_check(r.p < 0.01);
+			t_check(r.ci_lo == w.ci_lo && r.ci_hi == w.ci_hi);
+		}
 	}
 	/* a change within --threshold is no change; beyond it, worse */
 	o.mode = IL_RES_TEST_AUTO;
@@ -846,9 +868,12 @@ static void test_untrusted(const struct il_sysinfo *si0)
 	t_check_int(rc, 99);
 	t_check_contains(err, "/dev/zero: not a regular file");
 	free(out), free(err);
-	rc = run(&out, &err, hang, t_tmpdir(), NULL);
+	/* a directory is its *.json files: one that is a directory fails */
+	t_check_int(mkdir(t_tmp("dirjson"), 0755), 0);
+	t_check_int(mkdir(t_tmp("dirjson/sub.json"), 0755), 0);
+	rc = run(&out, &err, hang, t_tmp("dirjson"), NULL);
 	t_check_int(rc, 99);
-	t_check_contains(err, "not a regular file");
+	t_check_contains(err, "dirjson/sub.json: not a regular file");
 	free(out), free(err);
 
 	/* control characters from a result reach no terminal raw */
@@ -900,6 +925,55 @@ static int write_runs(const char *path, size_t n, const char *extra)
 	return fclose(f);
 }
 
+/*
+ * A directory on the command line stands for its *.json files, in name
+ * order (a lab's 10,000 files a side need not fit in ARG_MAX): the same
+ * table as the files named one by one; hidden names and other files
+ * left out; a directory without result files refused.
+ */
+static void test_dirs(char **base, char **shift)
+{
+	char *out = NULL, *err = NULL, *want = NULL, name[64];
+	int rc;
+
+	t_check_int(mkdir(t_tmp("dir-a"), 0755), 0);
+	t_check_int(mkdir(t_tmp("dir-b"), 0755), 0);
+	t_check_int(mkdir(t_tmp("dir-none"), 0755), 0);
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof(name), "dir-a/r%d.json", i);
+		t_check_int(symlink(base[i], t_tmp(name)), 0);
+		snprintf(name, sizeof(name), "dir-b/r%d.json", i);
+		t_check_int(symlink(shift[i], t_tmp(name)), 0);
+	}
+	t_check_int(t_write_text(t_tmp("dir-a/notes.txt"), "not json"), 0);
+	t_check_int(t_write_text(t_tmp("dir-a/.partial.json"), "{"), 0);
+	t_check_int(t_write_text(t_tmp("dir-none/notes.txt"), "x"), 0);
+
+	rc = run(&want, NULL, "--quiet", base[0], base[1], base[2], base[3],
+		 base[4], "--", shift[0], shift[1], shift[2], shift[3],
+		 shift[4], NULL);
+	t_check_int(rc, 1);
+	rc = run(&out, &err, "--quiet", t_tmp("dir-a"), "--", t_tmp("dir-b"),
+		 NULL);
+	t_check_int(rc, 1);
+	t_check_str(out, want);
+	free(out), free(err), free(want);
+	/* with a trailing slash, and a directory beside a file */
+	rc = run(&out, &err, t_tmp("dir-a/"), base[0], "--", t_tmp("dir-b"),
+		 NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "baseline:  6 files: ");
+	t_check_contains(out, "dir-a/r0.json, r1.json, ...");
+	t_check(!strstr(out, "dir-a//"));
+	t_check_contains(out, "candidate: 5 files: ");
+	free(out), free(err);
+
+	rc = run(&out, &err, t_tmp("dir-none"), "--", t_tmp("dir-b"), NULL);
+	t_check_int(rc, 2);
+	t_check_contains(err, "dir-none: a directory without *.json files");
+	free(out), free(err);
+}
+
 /* The limits on what a file may ask for, each named in its error. */
 static void test_limits(void)
 {
@@ -916,7 +990,7 @@ static void test_limits(void)
 	t_check_int(write_runs(t_tmp("one.json"), 1, ""), 0);
 	t_check_int(il_res_set_load(&s, t_tmp("one.json"), msg, sizeof(msg)),
 		    -E2BIG);
-	t_check_contains(msg, "over the limit of 10000 runs a side "
+	t_check_contains(msg, "over the limit of 100000 runs a side "
 			      "(IL_RES_MAX_RUNS)");
 	t_check_int((int)s.nfiles, 1);
 	il_res_set_free(&s);
@@ -2194,6 +2268,7 @@ int main(int argc, char **argv)
 	test_run_key();
 	test_by(&si, base, shift);
 	test_limits();
+	test_dirs(base, shift);
 	t_check_man_page(tool, argv[2]);
 	test_mut_statistics();
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* The command-line helpers the result tools share (args.h). */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <invlab/strbuf.h>
 
@@ -180,4 +183,121 @@ int il_res_side_labels(const struct il_res_set *sides, size_t nsides,
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* a name il_res_expand_dirs takes from a directory: *.json, not hidden */
+static bool result_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > 5 && !strcmp(name + n - 5, ".json");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int push_path(char ***v, size_t *n, size_t *cap, char *p)
+{
+	if (!p)
+		return -ENOMEM;
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 64;
+		char **nv = realloc(*v, nc * sizeof(*nv));
+
+		if (!nv) {
+			free(p);
+			return -ENOMEM;
+		}
+		*v = nv;
+		*cap = nc;
+	}
+	(*v)[(*n)++] = p;
+	return 0;
+}
+
+/* the *.json names of directory dir, sorted, as dir/name */
+static int add_dir(const char *dir, char ***v, size_t *n, size_t *cap,
+		   char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	size_t first = *n;
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d) {
+		ret = -errno;
+		il_setf(err, errlen, "%s: cannot read the directory: %s", dir,
+			strerror(-ret));
+		return ret;
+	}
+	while (!ret && (e = readdir(d))) {
+		size_t dl = strlen(dir);
+		char *p;
+
+		if (!result_name(e->d_name))
+			continue;
+		p = malloc(dl + strlen(e->d_name) + 2);
+		if (p)
+			sprintf(p, "%s%s%s", dir,
+				dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
+		ret = push_path(v, n, cap, p);
+	}
+	closedir(d);
+	if (ret) {
+		il_setf(err, errlen, "out of memory");
+		return ret;
+	}
+	if (*n == first) {
+		il_setf(err, errlen, "%s: a directory without *.json files",
+			dir);
+		return -ENOENT;
+	}
+	qsort(*v + first, *n - first, sizeof(**v), cmp_str);
+	return 0;
+}
+
+int il_res_expand_dirs(char *const *files, int nsides, int *counts, char ***out,
+		       size_t *nout, char *err, size_t errlen)
+{
+	size_t n = 0, cap = 0;
+	char **v = NULL;
+	int ret = 0;
+
+	for (int k = 0, f = 0; k < nsides && !ret; k++) {
+		size_t before = n;
+
+		for (int i = 0; i < counts[k] && !ret; i++, f++) {
+			struct stat st;
+
+			if (!stat(files[f], &st) && S_ISDIR(st.st_mode))
+				ret = add_dir(files[f], &v, &n, &cap, err,
+					      errlen);
+			else if ((ret = push_path(&v, &n, &cap,
+						  strdup(files[f]))))
+				il_setf(err, errlen, "out of memory");
+		}
+		if (!ret && n - before > INT_MAX) {
+			il_setf(err, errlen, "side %d: over %d files", k + 1,
+				INT_MAX);
+			ret = -E2BIG;
+		}
+		if (!ret)
+			counts[k] = (int)(n - before);
+	}
+	if (ret) {
+		il_res_free_paths(v, n);
+		return ret;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+void il_res_free_paths(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }

@@ -76,6 +76,21 @@ int il_res_count_after_dashdash(int argc, char *const *argv);
 int il_res_split_sides(char **ops, int nops, int after, int *counts,
 		       int *nsides, char *err, size_t errlen);
 /*
+ * A side's operand that is a directory stands for the result files in
+ * it: its names ending in .json, not hidden, not its subdirectories,
+ * in the order of their names.  A lab's 10,000 files a side need not
+ * fit on a command line (ARG_MAX, 2 MiB here, holds some 20,000 paths
+ * of 100 bytes).  files[0..) are the operands of nsides sides in turn,
+ * counts[k] of side k; *out (n of them, freed by il_res_free_paths) the
+ * paths, directories replaced by their files, and counts updated.  0,
+ * -ENOENT (a directory without .json files), -errno of opendir, or
+ * -ENOMEM, with the message in err.  What is not a directory is kept
+ * as it is: the reader says what is wrong with it.
+ */
+int il_res_expand_dirs(char *const *files, int nsides, int *counts, char ***out,
+		       size_t *nout, char *err, size_t errlen);
+void il_res_free_paths(char **v, size_t n);
+/*
  * The exit status for a result file il_res_set_load refused with ret: 2
  * when it does not exist (an input error, as a missing job file or
  * profile is in every program) or lacks the key to group by (--by does

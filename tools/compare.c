@@ -35,11 +35,14 @@
  * nothing in common to compare, 99 a result file cannot be read.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <json-c/json.h>
 
 #include <invlab/opt.h>
 #include <invlab/report.h>
@@ -236,7 +239,8 @@ struct cmp {
 	struct il_res_cmp_opts o;
 	struct il_res_set *sides; /* [nsides]: the baseline first */
 	size_t nsides;
-	char **files; /* every side's files in turn, nfiles[k] of side k */
+	char **files;  /* every side's files in turn, nfiles[k] of side k */
+	size_t npaths; /* of files, which is this program's (args.h) */
 	int *nfiles;
 	char **labels;	/* [nsides]: the sides' names */
 	bool labeled;	/* named by --label */
@@ -265,7 +269,11 @@ struct cmp {
 	size_t nsum;
 	int argc;
 	char **argv;
-	struct il_ctr_cmp ctr; /* the counters block (counters-cmp.h) */
+	struct il_ctr_cmp ctr;	    /* the counters block (counters-cmp.h) */
+	struct il_ctr_cmp_acc *acc; /* its per-run values, as files are read */
+	/* every side's scenario members, each once, borrowed from sides */
+	const char **skeys;
+	size_t nskeys;
 };
 
 /* ---- helpers --------------------------------------------------------- */
@@ -852,23 +860,36 @@ static const char *scalar(const char *key, const char *v, char *buf, size_t len)
 	return v;
 }
 
-/* Did an earlier file (the baseline's first) already have scenario key k? */
-static bool key_seen_before(const struct cmp *c, size_t side, size_t fi,
-			    size_t k)
+/*
+ * The scenario members any file of any side has, each once, in the
+ * order first seen (the baseline's first file first): a few names
+ * however many files, found in one pass over them.  0 or -ENOMEM.
+ */
+static int collect_scenario_keys(struct cmp *c)
 {
-	const struct il_res_set *s = &c->sides[side];
-	const char *key = s->files[fi].scenario[k].key;
+	for (size_t side = 0; side < c->nsides; side++) {
+		const struct il_res_set *s = &c->sides[side];
 
-	for (size_t ps = 0; ps <= side; ps++) {
-		const struct il_res_set *p = &c->sides[ps];
-		size_t nf = ps == side ? fi : p->nfiles;
+		for (size_t fi = 0; fi < s->nfiles; fi++)
+			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
+				const char *key = s->files[fi].scenario[k].key;
+				const char **nk;
+				size_t i = 0;
 
-		for (size_t pf = 0; pf < nf; pf++)
-			for (size_t pk = 0; pk < p->files[pf].nscenario; pk++)
-				if (!strcmp(p->files[pf].scenario[pk].key, key))
-					return true;
+				while (i < c->nskeys &&
+				       strcmp(c->skeys[i], key))
+					i++;
+				if (i < c->nskeys)
+					continue;
+				nk = realloc(c->skeys,
+					     (c->nskeys + 1) * sizeof(*nk));
+				if (!nk)
+					return -ENOMEM;
+				c->skeys = nk;
+				c->skeys[c->nskeys++] = key;
+			}
 	}
-	return false;
+	return 0;
 }
 
 /* fingerprint field i of every side: vals[k], and whether it differs */
@@ -998,27 +1019,18 @@ static void print_notes(FILE *f, const struct cmp *c, bool md)
 			nway(c) ? "every side" : "both sides");
 
 	/* scenario parameters, for every key any side has, once */
-	for (size_t side = 0; side < c->nsides; side++) {
-		const struct il_res_set *s = &c->sides[side];
+	for (size_t i = 0; i < c->nskeys; i++) {
+		const char *key = c->skeys[i];
+		char b1[64];
 
-		for (size_t fi = 0; fi < s->nfiles; fi++) {
-			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
-				const char *key = s->files[fi].scenario[k].key;
-				char b1[64];
-
-				if (key_seen_before(c, side, fi, k) ||
-				    !scenario_differs(c, key, vals))
-					continue;
-				fprintf(f, "%sscenario differs: %s ", bullet,
-					key);
-				for (size_t j = 0; j < c->nsides; j++)
-					fprintf(f, "%s%s (%s)", j ? " vs " : "",
-						scalar(key, vals[j], b1,
-						       sizeof(b1)),
-						c->labels[j]);
-				fputc('\n', f);
-			}
-		}
+		if (!scenario_differs(c, key, vals))
+			continue;
+		fprintf(f, "%sscenario differs: %s ", bullet, key);
+		for (size_t j = 0; j < c->nsides; j++)
+			fprintf(f, "%s%s (%s)", j ? " vs " : "",
+				scalar(key, vals[j], b1, sizeof(b1)),
+				c->labels[j]);
+		fputc('\n', f);
 	}
 	for (size_t i = 0; i < c->nmiss; i++) {
 		const struct missing *m = &c->miss[i];
@@ -1755,30 +1767,23 @@ static void json_differences(struct il_json *j, const struct cmp *c)
 	}
 	il_json_end_array(j);
 	il_json_begin_array(j, "scenario_differences");
-	for (size_t side = 0; vals && side < c->nsides; side++) {
-		const struct il_res_set *s = &c->sides[side];
+	for (size_t i = 0; vals && i < c->nskeys; i++) {
+		const char *key = c->skeys[i];
 
-		for (size_t fi = 0; fi < s->nfiles; fi++) {
-			for (size_t k = 0; k < s->files[fi].nscenario; k++) {
-				const char *key = s->files[fi].scenario[k].key;
-
-				if (key_seen_before(c, side, fi, k) ||
-				    !scenario_differs(c, key, vals))
-					continue;
-				il_json_begin_object(j, NULL);
-				il_json_str(j, "key", key);
-				il_json_str(j, "baseline", vals[0]);
-				if (nway(c)) {
-					il_json_begin_array(j, "candidates");
-					for (size_t x = 1; x < c->nsides; x++)
-						il_json_str(j, NULL, vals[x]);
-					il_json_end_array(j);
-				} else {
-					il_json_str(j, "candidate", vals[1]);
-				}
-				il_json_end_object(j);
-			}
+		if (!scenario_differs(c, key, vals))
+			continue;
+		il_json_begin_object(j, NULL);
+		il_json_str(j, "key", key);
+		il_json_str(j, "baseline", vals[0]);
+		if (nway(c)) {
+			il_json_begin_array(j, "candidates");
+			for (size_t x = 1; x < c->nsides; x++)
+				il_json_str(j, NULL, vals[x]);
+			il_json_end_array(j);
+		} else {
+			il_json_str(j, "candidate", vals[1]);
 		}
+		il_json_end_object(j);
 	}
 	il_json_end_array(j);
 	free(vals);
@@ -2113,6 +2118,8 @@ static void free_cmp(struct cmp *c)
 		il_res_set_free(&c->sides[k]);
 	free(c->sides);
 	free(c->nfiles);
+	if (c->npaths)
+		il_res_free_paths(c->files, c->npaths);
 	for (size_t k = 0; c->labels && k < c->nsides; k++)
 		free(c->labels[k]);
 	free(c->labels);
@@ -2141,6 +2148,8 @@ static void free_cmp(struct cmp *c)
 	free(c->rows);
 	free(c->argv);
 	il_ctr_cmp_free(&c->ctr);
+	il_ctr_cmp_acc_free(c->acc);
+	free(c->skeys);
 }
 
 /*
@@ -2150,7 +2159,7 @@ static void free_cmp(struct cmp *c)
 static int split_sides(struct cmp *c, char **ops, int nops, int after,
 		       char *err, size_t len)
 {
-	int ns = 2;
+	int ns = 2, ret;
 
 	c->nfiles = calloc((size_t)nops + 2, sizeof(*c->nfiles));
 	if (!c->nfiles) {
@@ -2175,6 +2184,11 @@ static int split_sides(struct cmp *c, char **ops, int nops, int after,
 	c->nsides = (size_t)ns;
 	if (il_res_labels_check(&c->cfg->label, c->nsides, err, len))
 		return 2;
+	/* a directory stands for its result files (args.h) */
+	ret = il_res_expand_dirs(ops, ns, c->nfiles, &c->files, &c->npaths, err,
+				 len);
+	if (ret)
+		return ret == -ENOENT ? 2 : 99;
 	c->sides = calloc(c->nsides, sizeof(*c->sides));
 	if (!c->sides) {
 		snprintf(err, len, "out of memory");
@@ -2183,7 +2197,11 @@ static int split_sides(struct cmp *c, char **ops, int nops, int after,
 	return 0;
 }
 
-/* every side's files read; 0, or the exit status with err */
+/*
+ * Every side's files read, each parsed once for its histograms and its
+ * counters and freed before the next: memory holds the per-run values,
+ * never more than one document.  0, or the exit status with err.
+ */
 static int load_sides(struct cmp *c, char *err, size_t len)
 {
 	char **p = c->files;
@@ -2193,12 +2211,32 @@ static int load_sides(struct cmp *c, char *err, size_t len)
 		c->sides[k].max_input = c->cfg->max_input;
 		c->sides[k].by = c->by;
 	}
+	c->acc = il_ctr_cmp_acc_new((int)c->nsides, c->by);
+	if (!c->acc) {
+		snprintf(err, len, "out of memory");
+		return 99;
+	}
 	for (size_t k = 0; k < c->nsides; k++)
 		for (int i = 0; i < c->nfiles[k]; i++, p++) {
-			int ret = il_res_set_load(&c->sides[k], *p, err, len);
+			struct json_object *root;
+			int ret;
 
-			if (ret)
+			root = il_res_parse_file(*p, c->cfg->max_input, err,
+						 len, &ret);
+			if (!root)
 				return il_res_load_status(ret);
+			ret = il_res_set_add_json(&c->sides[k], root, *p, err,
+						  len);
+			if (ret) {
+				json_object_put(root);
+				return il_res_load_status(ret);
+			}
+			/* not -ENOKEY: the set found every run's key */
+			ret = il_ctr_cmp_add_json(c->acc, (int)k, root, *p, err,
+						  len);
+			json_object_put(root);
+			if (ret)
+				return 99;
 		}
 	return 0;
 }
@@ -2225,7 +2263,9 @@ int main(int argc, char **argv)
 		"side would detect a --plan change.  With two "
 		"files the first is the baseline; with more, the files before "
 		"'--' are the baseline and those after it the candidate "
-		"(options go before '--').  Another '--' starts another side "
+		"(options go before '--'); a directory stands for the *.json "
+		"files in it, in name order (a lab's thousands of files need "
+		"not fit on a command line).  Another '--' starts another side "
 		"(kernels side by side): every side is compared with the "
 		"baseline, a column group each in one table per histogram, "
 		"and the correction counts every side's test of every row; "
@@ -2246,6 +2286,17 @@ int main(int argc, char **argv)
 	int after, first, rc = 0, ret;
 	bool any = false;
 
+#ifdef M_MMAP_THRESHOLD
+	/*
+	 * A fixed threshold keeps the per-run values' arrays, which grow by
+	 * doubling to megabytes, out of the heap where json-c makes and
+	 * frees some 10^4 small objects a file: glibc's sliding threshold
+	 * moves them into the heap after the first is freed, and the holes
+	 * they leave made every parse slower as the files went on (10,000
+	 * files a side: 37 s of CPU against 49 s).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 	memset(&cfg, 0, sizeof(cfg));
 	memset(&c, 0, sizeof(c));
 	c.cfg = &cfg;
@@ -2309,20 +2360,20 @@ int main(int argc, char **argv)
 		free_cmp(&c);
 		return ret == -ENOMEM ? 99 : 2;
 	}
-	if (make_labels(&c) || build(&c) || decide(&c)) {
+	if (make_labels(&c) || collect_scenario_keys(&c) || build(&c) ||
+	    decide(&c)) {
 		fprintf(stderr, "invlab-compare: out of memory\n");
 		free_cmp(&c);
 		return 99;
 	}
 	/* the counters and wall times of the same files (counters-cmp.h) */
-	ret = il_ctr_cmp_build_sides(
-		c.files, c.nfiles, (int)c.nsides, c.by,
+	ret = il_ctr_cmp_finish(
+		c.acc,
 		c.labeled || nway(&c) ? (const char *const *)c.labels : NULL,
-		cfg.max_input, &c.o, &c.ctr, err, sizeof(err));
+		&c.o, &c.ctr, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "invlab-compare: %s\n", err);
 		free_cmp(&c);
-		/* not -ENOKEY: every run's key was found in load_sides */
 		return 99;
 	}
 	for (size_t i = 0; i < c.nrows; i++)

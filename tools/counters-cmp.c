@@ -200,16 +200,13 @@ static int add_run(struct side *sd, const struct file *f, size_t i,
 	return ret;
 }
 
-static int load_file(struct side *sd, const char *path, const char *by,
-		     uint64_t max, char *err, size_t len)
+static int add_file(struct side *sd, struct json_object *root, const char *path,
+		    const char *by, char *err, size_t len)
 {
-	struct json_object *root, *o, *sc, *runs;
+	struct json_object *o, *sc, *runs;
 	char *program = NULL, *name = NULL, *scenario = NULL;
 	int ret = 0;
 
-	root = il_res_parse_file(path, max, err, len, &ret);
-	if (!root)
-		return ret ? ret : -EINVAL;
 	if (json_object_object_get_ex(root, "program", &o) &&
 	    json_object_is_type(o, json_type_string))
 		program = esc(o);
@@ -255,7 +252,6 @@ out:
 	free(program);
 	free(name);
 	free(scenario);
-	json_object_put(root);
 	return ret;
 }
 
@@ -427,12 +423,54 @@ int il_ctr_cmp_build(char *const *paths, int nb, int nc, uint64_t max_input,
 				      o, out, err, len);
 }
 
-int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
-			   const char *by, const char *const *labels,
-			   uint64_t max_input, const struct il_res_cmp_opts *o,
-			   struct il_ctr_cmp *out, char *err, size_t len)
+/* every side's series, between the files and the rows */
+struct il_ctr_cmp_acc {
+	struct side *sd;
+	int nsides;
+	const char *by;
+};
+
+struct il_ctr_cmp_acc *il_ctr_cmp_acc_new(int nsides, const char *by)
 {
-	struct side *sd = calloc((size_t)nsides, sizeof(*sd));
+	struct il_ctr_cmp_acc *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->sd = calloc((size_t)nsides, sizeof(*a->sd));
+	if (!a->sd) {
+		free(a);
+		return NULL;
+	}
+	a->nsides = nsides;
+	a->by = by;
+	return a;
+}
+
+int il_ctr_cmp_add_json(struct il_ctr_cmp_acc *a, int side,
+			struct json_object *root, const char *path, char *err,
+			size_t len)
+{
+	if (side < 0 || side >= a->nsides)
+		return -EINVAL;
+	return add_file(&a->sd[side], root, path, a->by, err, len);
+}
+
+void il_ctr_cmp_acc_free(struct il_ctr_cmp_acc *a)
+{
+	if (!a)
+		return;
+	for (int k = 0; k < a->nsides; k++)
+		side_free(&a->sd[k]);
+	free(a->sd);
+	free(a);
+}
+
+int il_ctr_cmp_finish(struct il_ctr_cmp_acc *a, const char *const *labels,
+		      const struct il_res_cmp_opts *o, struct il_ctr_cmp *out,
+		      char *err, size_t len)
+{
+	struct side *sd = a->sd;
+	int nsides = a->nsides;
 	struct il_res_cmp **v = NULL;
 	int ret = 0;
 
@@ -441,15 +479,7 @@ int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
 	out->correction = o->correction;
 	out->nsides = (size_t)nsides;
 	out->labels = labels;
-	out->by = by;
-	if (!sd) {
-		snprintf(err, len, "out of memory");
-		return -ENOMEM;
-	}
-	for (int k = 0, f = 0; k < nsides && !ret; k++)
-		for (int i = 0; i < nfiles[k] && !ret; i++, f++)
-			ret = load_file(&sd[k], paths[f], by, max_input, err,
-					len);
+	out->by = a->by;
 	/*
 	 * The baseline's order: wall time, then the counters as written;
 	 * each series once for every side that has it, in side order.
@@ -462,7 +492,7 @@ int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
 			if (m)
 				ret = add_row(out, &sd[0].s[i], m, (size_t)k);
 		}
-	if (!ret && by)
+	if (!ret && a->by)
 		ret = sort_sweep(out, sd, nsides);
 	if (!ret && out->n) {
 		v = calloc(out->n, sizeof(*v));
@@ -479,9 +509,37 @@ int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
 	if (ret == -ENOMEM)
 		snprintf(err, len, "out of memory");
 	free(v);
-	for (int k = 0; k < nsides; k++)
-		side_free(&sd[k]);
-	free(sd);
+	return ret;
+}
+
+int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
+			   const char *by, const char *const *labels,
+			   uint64_t max_input, const struct il_res_cmp_opts *o,
+			   struct il_ctr_cmp *out, char *err, size_t len)
+{
+	struct il_ctr_cmp_acc *a = il_ctr_cmp_acc_new(nsides, by);
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!a) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (int k = 0, f = 0; k < nsides && !ret; k++)
+		for (int i = 0; i < nfiles[k] && !ret; i++, f++) {
+			struct json_object *root = il_res_parse_file(
+				paths[f], max_input, err, len, &ret);
+
+			if (!root) {
+				ret = ret ? ret : -EINVAL;
+				break;
+			}
+			ret = add_file(&a->sd[k], root, paths[f], by, err, len);
+			json_object_put(root);
+		}
+	if (!ret)
+		ret = il_ctr_cmp_finish(a, labels, o, out, err, len);
+	il_ctr_cmp_acc_free(a);
 	return ret;
 }
 

@@ -77,6 +77,24 @@ int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
 			   uint64_t max_input, const struct il_res_cmp_opts *o,
 			   struct il_ctr_cmp *out, char *err, size_t len);
 /*
+ * The same, a file at a time, for a tool that reads each file once for
+ * its histograms too (invlab-compare): il_ctr_cmp_acc_new for nsides
+ * sides (by borrowed), il_ctr_cmp_add_json for each file's document
+ * (root and path the caller's; side 0 the baseline), il_ctr_cmp_finish
+ * for the rows, il_ctr_cmp_acc_free.  Only the per-run values are kept,
+ * never a document.  NULL, 0 or -errno with err as il_ctr_cmp_build_sides.
+ */
+struct il_ctr_cmp_acc;
+struct json_object;
+struct il_ctr_cmp_acc *il_ctr_cmp_acc_new(int nsides, const char *by);
+int il_ctr_cmp_add_json(struct il_ctr_cmp_acc *a, int side,
+			struct json_object *root, const char *path, char *err,
+			size_t len);
+int il_ctr_cmp_finish(struct il_ctr_cmp_acc *a, const char *const *labels,
+		      const struct il_res_cmp_opts *o, struct il_ctr_cmp *out,
+		      char *err, size_t len);
+void il_ctr_cmp_acc_free(struct il_ctr_cmp_acc *a);
+/*
  * The block as text (md: a Markdown table): the wall-time rows first,
  * in the reviewers' form ("Amean wall 0.1510 (0.00%) 0.1600 (-5.96%)"),
  * then the counters table.  Nothing when there are no rows.

@@ -57,7 +57,7 @@ static int get_u64(struct json_object *o, uint64_t *v)
 {
 	int64_t i;
 
-	if (!o || !json_object_is_type(o, json_type_int))
+	if (json_object_get_type(o) != json_type_int)
 		return -EINVAL;
 	i = json_object_get_int64(o);
 	if (i < 0)
@@ -70,6 +70,7 @@ int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
 			  const char *what, char *err, size_t errlen)
 {
 	struct json_object *bins, *m;
+	struct array_list *al;
 	uint64_t count, total = 0, v;
 	size_t n;
 	int ret;
@@ -88,15 +89,19 @@ int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
 		il_setf(err, errlen, "%s.bins: missing or not an array", what);
 		return -EINVAL;
 	}
-	n = json_object_array_length(bins);
+	/*
+	 * The bins are most of a result file: their arrays are read as
+	 * json-c lays them out (arraylist.h), a call a pair rather than one
+	 * an element, since a lab compares thousands of files.
+	 */
+	al = json_object_get_array(bins);
+	n = al->length;
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *b = json_object_array_get_idx(bins, i);
+		struct array_list *b = json_object_get_array(al->array[i]);
 		uint64_t lo, c;
 
-		if (!json_object_is_type(b, json_type_array) ||
-		    json_object_array_length(b) != 2 ||
-		    get_u64(json_object_array_get_idx(b, 0), &lo) ||
-		    get_u64(json_object_array_get_idx(b, 1), &c)) {
+		if (!b || b->length != 2 || get_u64(b->array[0], &lo) ||
+		    get_u64(b->array[1], &c)) {
 			il_setf(err, errlen,
 				"%s.bins[%zu]: not a [lo_ns, count] pair", what,
 				i);
@@ -873,7 +878,17 @@ static int walk_runs(struct il_res_set *s, struct json_object *root,
 	return 0;
 }
 
-static int read_scenario(struct il_res_file *f, struct json_object *sc)
+/* the set's copy of a string made for it (NULL stays NULL), freed */
+static const char *interned(struct il_res_set *s, char *str)
+{
+	const char *r = str ? __il_res_intern(s, str) : NULL;
+
+	free(str);
+	return r;
+}
+
+static int read_scenario(struct il_res_set *s, struct il_res_file *f,
+			 struct json_object *sc)
 {
 	size_t n = 0;
 
@@ -890,8 +905,9 @@ static int read_scenario(struct il_res_file *f, struct json_object *sc)
 		if (val && (json_object_is_type(val, json_type_object) ||
 			    json_object_is_type(val, json_type_array)))
 			continue;
-		f->scenario[n].key = il_res_escape(key, strlen(key));
-		f->scenario[n].value = scalar_text(val);
+		f->scenario[n].key =
+			interned(s, il_res_escape(key, strlen(key)));
+		f->scenario[n].value = interned(s, scalar_text(val));
 		n++;
 		f->nscenario = n;
 		if (!f->scenario[n - 1].key || !f->scenario[n - 1].value)
@@ -919,7 +935,21 @@ struct json_object *il_res_parse_file(const char *path, uint64_t max, char *err,
 int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 		    size_t errlen)
 {
-	struct json_object *root, *o, *kernel = NULL, *runs, *sc = NULL;
+	struct json_object *root;
+	int ret;
+
+	root = il_res_parse_file(path, s->max_input, err, errlen, &ret);
+	if (!root)
+		return ret;
+	ret = il_res_set_add_json(s, root, path, err, errlen);
+	json_object_put(root);
+	return ret;
+}
+
+int il_res_set_add_json(struct il_res_set *s, struct json_object *root,
+			const char *path, char *err, size_t errlen)
+{
+	struct json_object *o, *kernel = NULL, *runs, *sc = NULL;
 	struct il_res_file *f;
 	struct il_hist *h = NULL;
 	char *program = NULL, *scenario = NULL, *name = NULL, *epath;
@@ -930,11 +960,6 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 	if (!epath) {
 		il_setf(err, errlen, "out of memory");
 		return -ENOMEM;
-	}
-	root = parse(path, epath, s->max_input, err, errlen, &ret);
-	if (!root) {
-		free(epath);
-		return ret;
 	}
 	ret = -EINVAL;
 	if (!json_object_is_type(root, json_type_object)) {
@@ -1016,15 +1041,14 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 	memset(f, 0, sizeof(*f));
 	f->path = epath;
 	epath = NULL;
-	f->program = program;
-	program = NULL;
+	f->program = __il_res_intern(s, program);
 	f->return_code = -1;
-	for (int i = 0; i < IL_RES_FP_N; i++) {
+	for (int i = 0; i < IL_RES_FP_N && f->program; i++) {
 		struct json_object *v = NULL;
 
 		if (kernel)
 			json_object_object_get_ex(kernel, fp_keys[i], &v);
-		f->fp[i] = scalar_text(v);
+		f->fp[i] = interned(s, scalar_text(v));
 		if (!f->fp[i])
 			break;
 	}
@@ -1033,7 +1057,7 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 		f->return_code = json_object_get_int(o);
 	f->interrupted = json_object_object_get_ex(root, "interrupted", &o) &&
 			 json_object_get_boolean(o);
-	if (!f->fp[IL_RES_FP_N - 1] || read_scenario(f, sc)) {
+	if (!f->fp[IL_RES_FP_N - 1] || read_scenario(s, f, sc)) {
 		__il_res_free_file(f);
 		goto nomem;
 	}
@@ -1049,6 +1073,5 @@ out:
 	free(name);
 	free(scenario);
 	free(epath);
-	json_object_put(root);
 	return ret;
 }

@@ -190,16 +190,57 @@ int __il_res_add_rate(struct il_res_set *s, struct il_res_group *g,
 
 void __il_res_free_file(struct il_res_file *f)
 {
+	/* its other strings are the set's */
 	free(f->path);
-	free(f->program);
-	for (int i = 0; i < IL_RES_FP_N; i++)
-		free(f->fp[i]);
-	for (size_t i = 0; i < f->nscenario; i++) {
-		free(f->scenario[i].key);
-		free(f->scenario[i].value);
-	}
 	free(f->scenario);
 	memset(f, 0, sizeof(*f));
+}
+
+static uint64_t str_hash(const char *str)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *str; str++)
+		h = (h ^ (unsigned char)*str) * 1099511628211ull;
+	return h;
+}
+
+/* open addressing over a power-of-two table, at most half full */
+static char **str_slot(char **tab, size_t cap, const char *str)
+{
+	size_t i = (size_t)str_hash(str) & (cap - 1);
+
+	while (tab[i] && strcmp(tab[i], str))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+const char *__il_res_intern(struct il_res_set *s, const char *str)
+{
+	char **slot;
+
+	if (2 * (s->nstrings + 1) > s->strings_cap) {
+		size_t cap = s->strings_cap ? 2 * s->strings_cap : 64;
+		char **tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return NULL;
+		for (size_t i = 0; i < s->strings_cap; i++)
+			if (s->strings[i])
+				*str_slot(tab, cap, s->strings[i]) =
+					s->strings[i];
+		free(s->strings);
+		s->strings = tab;
+		s->strings_cap = cap;
+	}
+	slot = str_slot(s->strings, s->strings_cap, str);
+	if (!*slot) {
+		*slot = strdup(str);
+		if (!*slot)
+			return NULL;
+		s->nstrings++;
+	}
+	return *slot;
 }
 
 void il_res_set_init(struct il_res_set *s, bool per_file)
@@ -228,6 +269,9 @@ void il_res_set_free(struct il_res_set *s)
 	}
 	free(s->files);
 	free(s->groups);
+	for (size_t i = 0; i < s->strings_cap; i++)
+		free(s->strings[i]);
+	free(s->strings);
 	il_res_set_init(s, s->per_file);
 }
 

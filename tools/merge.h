@@ -36,5 +36,11 @@ int __il_res_add_hist(struct il_res_set *s, struct il_res_group *g,
 int __il_res_add_rate(struct il_res_set *s, struct il_res_group *g,
 		      const char *name, uint64_t events, uint64_t trials);
 void __il_res_free_file(struct il_res_file *f);
+/*
+ * The set's copy of str, made on first sight, freed with the set: what
+ * a file's program, fingerprint and scenario members point to.  NULL
+ * when out of memory.
+ */
+const char *__il_res_intern(struct il_res_set *s, const char *str);
 
 #endif

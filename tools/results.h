@@ -39,13 +39,15 @@
  * read (json-c needs some 20 bytes of memory per byte of JSON), and what
  * the JSON then asks for is bounded too.  Each limit names itself in its
  * error.  The input size is a setting (--max-input-size); the others are
- * far above any real lab's results.
+ * above a lab's results (10,000 files of 5 runs a side) and bound the
+ * memory a side's per-run values take: 72 bytes a histogram of a run
+ * (IL_RES_NSTATS doubles), some 75 MB at IL_RES_MAX_RUN_HISTS.
  */
 #define IL_RES_MAX_INPUT_DEFAULT (16ull << 20) /* bytes per file: 16 MiB */
-#define IL_RES_MAX_RUNS		 10000	       /* runs per set */
-#define IL_RES_MAX_RUN_HISTS	 65536 /* histograms per set, run by run */
-#define IL_RES_MAX_MERGED	 4096  /* configurations x histograms */
-#define IL_RES_MAX_SCENARIO_KEYS 256   /* scalar "scenario" members a file */
+#define IL_RES_MAX_RUNS		 100000	       /* runs per set */
+#define IL_RES_MAX_RUN_HISTS	 (1 << 20) /* histograms per set, run by run */
+#define IL_RES_MAX_MERGED	 4096	   /* configurations x histograms */
+#define IL_RES_MAX_SCENARIO_KEYS 256 /* scalar "scenario" members a file */
 
 /*
  * Rebuild a histogram from its JSON form ({count, min, mean, max,
@@ -120,15 +122,20 @@ enum {
 /* the JSON key of field i inside "kernel" */
 const char *il_res_fp_key(int i);
 
+/*
+ * A file's strings other than its path are the set's (il_res_set.strings):
+ * thousands of files of one lab share a handful of kernels, programs and
+ * scenario members, and each is kept once.
+ */
 struct il_res_kv {
-	char *key;
-	char *value;
+	const char *key;
+	const char *value;
 };
 
 struct il_res_file {
 	char *path;
-	char *program;
-	char *fp[IL_RES_FP_N];
+	const char *program;
+	const char *fp[IL_RES_FP_N];
 	/* the scalar members of "scenario", as JSON text */
 	size_t nscenario;
 	struct il_res_kv *scenario;
@@ -157,6 +164,9 @@ struct il_res_set {
 	struct il_res_file *files;
 	size_t ngroups, groups_cap;
 	struct il_res_group *groups;
+	/* the files' strings, each distinct one once (merge.c) */
+	char **strings;
+	size_t nstrings, strings_cap;
 };
 
 void il_res_set_init(struct il_res_set *s, bool per_file);
@@ -173,6 +183,15 @@ void il_res_set_init(struct il_res_set *s, bool per_file);
  */
 int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 		    size_t errlen);
+/*
+ * The same for a file read already (il_res_parse_file): root is the
+ * caller's, path names it in messages.  A tool that reads each file for
+ * more than one purpose parses it once and frees it at once, so that
+ * memory holds one document at a time, however many files there are.
+ */
+struct json_object;
+int il_res_set_add_json(struct il_res_set *s, struct json_object *root,
+			const char *path, char *err, size_t errlen);
 /*
  * Read and parse a JSON file as il_res_set_load does (a regular file of
  * at most max bytes, nothing after the value; messages name the path

@@ -1276,51 +1276,40 @@ static void welch_ci(const double *a, size_t na, const double *b, size_t nb,
 	out->ci_hi = hi + 0.0;
 }
 
+/*
+ * Welch's interval replaces the bootstrap's (run_test): with fewer runs
+ * than the bootstrap is used with, its interval is as over-confident as
+ * its p would be, and a row tested by Welch's t shows Welch's interval.
+ * welch_ci sets it whenever both sides have 2 runs, but for a baseline
+ * whose values are all 0 (they are never negative), where the bootstrap
+ * has no ratio to give either.
+ */
+static bool welch_interval(size_t na, size_t nb, enum il_res_test_mode mode)
+{
+	return na >= 2 && nb >= 2 &&
+	       (na < IL_RES_HBOOT_MIN_RUNS || nb < IL_RES_HBOOT_MIN_RUNS ||
+		mode == IL_RES_TEST_WELCH);
+}
+
 static void run_test(const struct il_res_metric *base,
 		     const struct il_res_metric *cand, enum il_res_stat st,
 		     const struct il_res_cmp_opts *o, struct il_res_cmp *out)
 {
 	enum il_res_test_mode mode = o->mode;
 	double q = il_res_stat_quantile(st), *a, lo, hi, pb;
+	bool pooled;
 	size_t na, nb;
-	int hb;
+	int hb = -ENODATA;
 
 	a = malloc((base->nruns + cand->nruns + 1) * sizeof(*a));
 	if (!a)
 		return;
 	na = run_values(base, st, a);
 	nb = run_values(cand, st, a + na);
-	/* the interval comes from the bootstrap (but see welch_ci) */
-	hb = na && nb ? il_res_hboot(base, cand, st, out->summary, o->resamples,
-				     row_seed(o->seed, base->name, st),
-				     1 - IL_RES_CI_LEVEL, &pb, &lo, &hi)
-		      : -ENODATA;
-	if (!hb) {
-		out->ci_lo =
-			out->higher_better ? (hi - 1) * 100 : (1 - hi) * 100;
-		out->ci_hi =
-			out->higher_better ? (lo - 1) * 100 : (1 - lo) * 100;
-		if (out->ci_lo > out->ci_hi) {
-			double t = out->ci_lo;
-
-			out->ci_lo = out->ci_hi;
-			out->ci_hi = t;
-		}
-	}
 	if (!na || !nb)
 		goto out;
-	if (na == 1 && nb == 1) {
-		/* each side one run: only sample-to-sample noise is seen */
-		out->pooled = true;
-		if (q > 0 && !il_res_boot_quantile(base->merged, cand->merged,
-						   q, &out->p))
-			out->test = IL_RES_T_BOOT_QUANTILE;
-		else if (st == IL_RES_MEAN &&
-			 !il_res_mean_z(base->merged, cand->merged, &out->p))
-			out->test = IL_RES_T_Z_MEAN;
-		goto out;
-	}
-	if (mode == IL_RES_TEST_AUTO) {
+	pooled = na == 1 && nb == 1;
+	if (!pooled && mode == IL_RES_TEST_AUTO) {
 		/*
 		 * Resampling few runs understates their spread: with 2 a
 		 * side, one A/A row in 6 has every candidate run above every
@@ -1340,6 +1329,40 @@ static void run_test(const struct il_res_metric *base,
 			mode = IL_RES_TEST_WELCH;
 		else
 			mode = IL_RES_TEST_RANK;
+	}
+	/*
+	 * The interval comes from the bootstrap, unless Welch's replaces
+	 * it: then the bootstrap runs only when its p is the test (a mean
+	 * row of many runs would otherwise draw every run a replicate for
+	 * an interval it throws away).
+	 */
+	if (pooled || mode == IL_RES_TEST_BOOTSTRAP ||
+	    !welch_interval(na, nb, mode))
+		hb = il_res_hboot(base, cand, st, out->summary, o->resamples,
+				  row_seed(o->seed, base->name, st),
+				  1 - IL_RES_CI_LEVEL, &pb, &lo, &hi);
+	if (!hb) {
+		out->ci_lo =
+			out->higher_better ? (hi - 1) * 100 : (1 - hi) * 100;
+		out->ci_hi =
+			out->higher_better ? (lo - 1) * 100 : (1 - lo) * 100;
+		if (out->ci_lo > out->ci_hi) {
+			double t = out->ci_lo;
+
+			out->ci_lo = out->ci_hi;
+			out->ci_hi = t;
+		}
+	}
+	if (pooled) {
+		/* each side one run: only sample-to-sample noise is seen */
+		out->pooled = true;
+		if (q > 0 && !il_res_boot_quantile(base->merged, cand->merged,
+						   q, &out->p))
+			out->test = IL_RES_T_BOOT_QUANTILE;
+		else if (st == IL_RES_MEAN &&
+			 !il_res_mean_z(base->merged, cand->merged, &out->p))
+			out->test = IL_RES_T_Z_MEAN;
+		goto out;
 	}
 	if (mode == IL_RES_TEST_BOOTSTRAP) {
 		if (!hb) {
