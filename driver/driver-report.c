@@ -259,7 +259,7 @@ static void print_cost(struct drv *d, FILE *f, const char *pfx)
 {
 	double p = with_p9999(d) ? 0.9999 : 0.999;
 	uint64_t need = il_hist_samples_for(p);
-	char list[512] = "";
+	char list[512] = "", msg[768], out[1024];
 	int n = 0;
 
 	for (int i = 0; i < d->nrows; i++) {
@@ -281,15 +281,22 @@ static void print_cost(struct drv *d, FILE *f, const char *pfx)
 	}
 	if (!n)
 		return;
-	fprintf(f,
-		"%sn/a (<N): fewer waits than the percentile needs (p99 100, "
-		"p999 1000%s); at this run's pace %llu waits would take "
-		"about: %s; --percentile %s runs each until it has them "
-		"(bound: -d, else %llus)\n",
-		pfx, with_p9999(d) ? ", p9999 10000" : "",
-		(unsigned long long)need, list,
-		with_p9999(d) ? "p9999" : "p999",
-		(unsigned long long)(IL_SAMPLES_BOUND_NS / IL_NSEC_PER_SEC));
+	snprintf(msg, sizeof(msg),
+		 "n/a (<N): fewer waits than the percentile needs (p99 100, "
+		 "p999 1000%s); at this run's pace %llu waits would take "
+		 "about: %s; --percentile %s runs each until it has them "
+		 "(bound: -d, else %llus)",
+		 with_p9999(d) ? ", p9999 10000" : "", (unsigned long long)need,
+		 list, with_p9999(d) ? "p9999" : "p999",
+		 (unsigned long long)(IL_SAMPLES_BOUND_NS / IL_NSEC_PER_SEC));
+	/* prose: wrapped to 80 columns, the prefix on every line */
+	il_board_wrap(msg, NULL, 2, 80 - (int)strlen(pfx), out, sizeof(out));
+	for (char *l = out, *nl; *l; l = nl) {
+		nl = strchr(l, '\n');
+		nl = nl ? nl + 1 : l + strlen(l);
+		fprintf(f, "%s%.*s\n", pfx, (int)(nl - l - (nl[-1] == '\n')),
+			l);
+	}
 }
 
 void __drv_print_rows(struct drv *d, FILE *f, const char *pfx)
