@@ -161,10 +161,15 @@ static void test_pass(void)
 	t_check_int(n, 0);
 }
 
-/* job 5 of tauD (released 40 ms in, D 8 ms) ends resp after release */
+/*
+ * jobs 5 and 25 of tauD (released 40 and 200 ms in, D 8 ms) end resp
+ * after their release: two misses 160 ms apart, more than one stall
+ * (one_burst in validators/mbwi.c) explains
+ */
 static void late(uint64_t resp)
 {
 	t_run_job_resp(t_task("tauD"), 5, resp);
+	t_run_job_resp(t_task("tauD"), 25, resp);
 }
 
 static void test_misses(void)
@@ -209,6 +214,7 @@ static void test_misses(void)
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_FAIL);
 	steal_at(50 * MS, 5 * MS);
+	steal_at(210 * MS, 5 * MS);
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 	t_check_contains(ck[0].c.evidence, "(up to 5.00ms forgiven here)");
@@ -234,23 +240,73 @@ static void test_misses(void)
 		r->job_foreign_seq = fo;
 		t_check_int(judge(&n), 0);
 		t_check_int(verdict(n, "isolation"), IL_FAIL);
-		fo[5] = 2 * MS;
+		fo[5] = fo[25] = 2 * MS;
 		t_check_int(judge(&n), 0);
 		t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
-		t_check_contains(ck[0].c.evidence,
-				 "1 miss within the time foreign tasks ran on "
-				 "the task's CPU (or the set's), as the trace "
-				 "shows (up to 2.00ms)");
-		fo[5] = 1 * MS + 900 * US;
+		t_check_contains(
+			ck[0].c.evidence,
+			"2 misses within the time foreign tasks ran on "
+			"the task's CPU (or the set's), as the trace "
+			"shows (up to 2.00ms)");
+		fo[5] = fo[25] = 1 * MS + 900 * US;
 		t_check_int(judge(&n), 0);
 		t_check_int(verdict(n, "isolation"), IL_FAIL);
 		/* another job's foreign time does not */
-		fo[5] = 0;
+		fo[5] = fo[25] = 0;
 		fo[6] = 50 * MS;
 		t_check_int(judge(&n), 0);
 		t_check_int(verdict(n, "isolation"), IL_FAIL);
 		r->job_foreign_seq = NULL;
 	}
+}
+
+/*
+ * One burst: one instant at which every late job of the set was pending
+ * is what one stall makes, UNDECIDED; a late job that ended before
+ * another was released is a second time, FAIL.  Without job-by-job
+ * figures (no timeline) there is no burst to see.  tauD: D 8 ms, jobs
+ * released every 8 ms (job k at 8k ms).
+ */
+static void test_misses_burst(void)
+{
+	int n, d;
+
+	t_run_reset(job);
+	run();
+	d = t_task("tauD");
+	/* one late job, 40..60 ms */
+	t_run_job_resp(d, 5, 20 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence,
+			 "1 of 30 jobs missed, up to 12.0ms late, all the "
+			 "set's late jobs pending together for 20.0ms: one "
+			 "burst, as one stall outside the set makes; ");
+	/* and job 7, 56..76 ms: both pending from 56 to 60 ms */
+	t_run_job_resp(d, 7, 20 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "pending together for 4.00ms");
+	/* job 8 instead, 64..84 ms: released after job 5 ended */
+	t_run_job_resp(d, 7, 1500 * US);
+	t_run_job_resp(d, 8, 20 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	/* job 5 until 64 ms, when job 8 is released: one instant */
+	t_run_job_resp(d, 5, 24 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "pending together for 0ns");
+	t_run_job_resp(d, 5, 24 * MS - 1);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	/* no timeline, no burst: the whole run's rule */
+	t_run_reset(job);
+	run();
+	t_er.nsteal = 0;
+	t_run_job_resp(d, 5, 20 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
 }
 
 static void test_misses_without_timeline(void)
@@ -438,6 +494,7 @@ static void test_controls(void)
 	t_env.declared[b] = &dl;
 	t_env.unreserved = b;
 	t_run_job_resp(b, 3, 40 * MS);
+	t_run_job_resp(b, 20, 40 * MS);
 	t_check_int(judge(&n), 0);
 	t_check_int(expected(n, "interference"), IL_FAIL);
 	t_check_int(verdict(n, "interference"), IL_FAIL);
@@ -683,6 +740,7 @@ int main(void)
 {
 	test_pass();
 	test_misses();
+	test_misses_burst();
 	test_misses_without_timeline();
 	test_partitioned();
 	test_cap();

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <invlab/mbwi.h>
+#include <invlab/strbuf.h>
 #include <invlab/time.h>
 
 #include "check-none.h"
@@ -708,15 +709,61 @@ static bool covered(const struct il_mbwi_set *s, enum which w,
 	return true;
 }
 
+/*
+ * One burst: every late miss of the set known job by job, and one
+ * instant at which all of them were pending (no late job ended before
+ * the last late one was released).  A stall of the host, or of anything
+ * outside the set, that the steal time does not show delays the jobs
+ * pending while it lasts and no other: one such stall makes exactly
+ * this.  A kernel that breaks the guarantee does so each time the cause
+ * comes again (an overrun, a long section), and then some late job ends
+ * before another is released.  *span is how long they were pending
+ * together, from the last release to the first end.
+ */
+static bool one_burst(const struct il_mbwi_set *s, uint64_t *span)
+{
+	uint64_t rel = 0, end = UINT64_MAX;
+	bool any = false;
+
+	*span = 0;
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct il_mbwi_task *t = &s->tasks[i];
+
+		if (!t->late_misses)
+			continue;
+		if (!t->late_rel_max_ns || !t->late_end_min_ns)
+			return false;
+		any = true;
+		if (t->late_rel_max_ns > rel)
+			rel = t->late_rel_max_ns;
+		if (t->late_end_min_ns < end)
+			end = t->late_end_min_ns;
+	}
+	if (!any || rel > end)
+		return false;
+	*span = end - rel;
+	return true;
+}
+
 static void judge(const struct il_mbwi_set *s, size_t i,
 		  struct il_mbwi_task_verdict *v)
 {
 	const struct il_mbwi_task *t = &s->tasks[i];
-	char x[24], e[24];
+	char x[24], e[24], sp[24];
+	uint64_t span;
 
 	il_format_duration(x, sizeof(x), lateness(t));
 	il_format_duration(e, sizeof(e), s->noise_ns);
-	if (t->late_misses) {
+	if (t->late_misses && one_burst(s, &span)) {
+		v->verdict = IL_UNDECIDED;
+		il_format_duration(sp, sizeof(sp), span);
+		il_setf(v->why, sizeof(v->why),
+			"%llu of %llu jobs missed, up to %s late, all the "
+			"set's late jobs pending together for %s: one burst, "
+			"as one stall outside the set makes",
+			(unsigned long long)t->late_misses,
+			(unsigned long long)t->jobs, x, sp);
+	} else if (t->late_misses) {
 		v->verdict = IL_FAIL;
 		snprintf(v->why, sizeof(v->why),
 			 "%llu of %llu jobs missed, up to %s late (> %s noise)",

@@ -162,9 +162,12 @@ static bool late_per_job(const struct il_engine_result *er,
 			continue;
 		st = il_steal_between(er, rel, end);
 		fo = r->job_foreign_seq ? r->job_foreign_seq[k] : 0;
-		if (resp > base + st + fo)
-			late++;
-		else if (resp > base + st) {
+		if (resp > base + st + fo) {
+			if (!late++ || rel > mt->late_rel_max_ns)
+				mt->late_rel_max_ns = rel;
+			if (late == 1 || end < mt->late_end_min_ns)
+				mt->late_end_min_ns = end;
+		} else if (resp > base + st) {
 			m->foreign_excused++;
 			if (fo > m->most_foreign)
 				m->most_foreign = fo;

@@ -121,6 +121,14 @@ struct il_mbwi_task {
 	uint64_t late_misses;	    /* of those, after release + D + noise */
 	uint64_t worst_response_ns; /* largest finish - release */
 	uint64_t cpu_max_ns;	    /* largest CPU time of a job (0: unknown) */
+	/*
+	 * Of its late misses, the latest release and the earliest end (any
+	 * clock; 0 and 0: not known job by job).  When every late miss of
+	 * the set is known so and one instant finds them all pending, one
+	 * stall at that instant explains them as well as the kernel:
+	 * UNDECIDED, not FAIL (one_burst in mbwi.c).
+	 */
+	uint64_t late_rel_max_ns, late_end_min_ns;
 };
 
 /*
