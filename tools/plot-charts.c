@@ -123,25 +123,6 @@ static void box_add(struct boxes *bx, double x0, double y0, double x1,
 	}
 }
 
-static struct pl_font font(double size, uint32_t color, enum pl_anchor a,
-			   bool bold)
-{
-	return (struct pl_font){
-		.size = size, .color = color, .anchor = a, .bold = bold
-	};
-}
-
-/* a text of at most max px */
-static void text_fit(struct pl_scene *sc, double x, double y,
-		     const struct pl_font *f, double max, const char *s)
-{
-	char buf[512];
-
-	pl_text_fit(buf, sizeof(buf), f, max, s);
-	if (*buf)
-		pl_text(sc, x, y, f, buf);
-}
-
 /* "1us", "10ms": decade ticks */
 static void fmt_tick_ns(char *buf, size_t len, double ns)
 {
@@ -175,7 +156,7 @@ static void fmt_tick_count(char *buf, size_t len, double c)
 static void x_label(struct pl_scene *sc, const struct panel *pn, double x,
 		    double *last, const char *s)
 {
-	struct pl_font f = font(FS, INK, PL_MIDDLE, false);
+	struct pl_font f = pl_font_of(FS, INK, PL_MIDDLE, false);
 	double w = pl_text_width(&f, s);
 
 	x = fmax(x, pn->ox + w / 2 + 2);
@@ -190,7 +171,7 @@ static void x_label(struct pl_scene *sc, const struct panel *pn, double x,
 static void y_label(struct pl_scene *sc, const struct panel *pn, double y,
 		    double *last, const char *s)
 {
-	struct pl_font f = font(FS, INK, PL_END, false);
+	struct pl_font f = pl_font_of(FS, INK, PL_END, false);
 
 	/* going up: *last is the top of the previous label */
 	if (y + 0.25 * FS > *last - 4)
@@ -203,7 +184,7 @@ static void y_label(struct pl_scene *sc, const struct panel *pn, double y,
 static void log_ticks_x(struct pl_scene *sc, const struct panel *pn,
 			const struct axis *ax, bool counts)
 {
-	struct pl_font f = font(FS, INK, PL_MIDDLE, false);
+	struct pl_font f = pl_font_of(FS, INK, PL_MIDDLE, false);
 	double last = -INFINITY, widest = 0, decade = map(ax, 1) - map(ax, 0);
 	int d0 = (int)ceil(ax->lo - 1e-9), step = 1;
 	char buf[32];
@@ -308,13 +289,13 @@ static void nines_ticks(struct pl_scene *sc, const struct panel *pn,
 static void axis_labels(struct pl_scene *sc, const struct panel *pn,
 			const char *xl, const char *yl)
 {
-	struct pl_font fx = font(FS, INK, PL_MIDDLE, false), fy = fx;
+	struct pl_font fx = pl_font_of(FS, INK, PL_MIDDLE, false), fy = fx;
 
-	text_fit(sc, (pn->x0 + pn->x1) / 2, pn->y1 + 48, &fx, pn->x1 - pn->x0,
-		 xl);
+	pl_text_fitted(sc, (pn->x0 + pn->x1) / 2, pn->y1 + 48, &fx,
+		       pn->x1 - pn->x0, xl);
 	fy.vertical = true;
-	text_fit(sc, pn->x0 - 68, (pn->y0 + pn->y1) / 2, &fy, pn->y1 - pn->y0,
-		 yl);
+	pl_text_fitted(sc, pn->x0 - 68, (pn->y0 + pn->y1) / 2, &fy,
+		       pn->y1 - pn->y0, yl);
 }
 
 static void plot_area(struct pl_scene *sc, const struct panel *pn)
@@ -337,7 +318,7 @@ static void float_label(struct pl_scene *sc, const struct panel *pn,
 			struct boxes *bx, double x, bool right, uint32_t color,
 			bool bold, const char *s)
 {
-	struct pl_font f = font(FS, color, PL_START, bold);
+	struct pl_font f = pl_font_of(FS, color, PL_START, bold);
 	double w = pl_text_width(&f, s);
 	const struct pl_style bg = { .stroke = PL_NONE,
 				     .fill = 0xffffff,
@@ -548,7 +529,7 @@ static double verdict_badge(struct pl_scene *sc, const struct plot *p,
 	char a[64], b[64], t[320];
 	const char *shown;
 	enum il_verdict va, vb = IL_NONE;
-	struct pl_font f = font(FS, 0xffffff, PL_MIDDLE, true);
+	struct pl_font f = pl_font_of(FS, 0xffffff, PL_MIDDLE, true);
 	struct pl_style st = { .stroke = PL_NONE };
 	double w, r = pn->x1, top = pn->oy + 6;
 
@@ -573,7 +554,7 @@ static double verdict_badge(struct pl_scene *sc, const struct plot *p,
 		 (const char *[]){ "data-verdict", t, NULL });
 	pl_rect(sc, r - w, top, w, 26, &st);
 	f.anchor = PL_MIDDLE;
-	text_fit(sc, r - w / 2, top + 19, &f, w - 12, shown);
+	pl_text_fitted(sc, r - w / 2, top + 19, &f, w - 12, shown);
 	pl_group_end(sc);
 	box_add(bx, r - w, top, r, top + 26);
 	return r - w;
@@ -587,12 +568,12 @@ static void side_legend(struct pl_scene *sc, const struct plot_series *s,
 {
 	const struct il_res_metric *m = s->side[side].m[k];
 	const char *who = side ? "candidate" : "baseline";
-	struct pl_font f = font(FS, GREY_INK, PL_START, false);
+	struct pl_font f = pl_font_of(FS, GREY_INK, PL_START, false);
 	char id[192], t[256];
 
 	if (!m) {
 		snprintf(t, sizeof(t), "%s: no samples", who);
-		text_fit(sc, pn->x0 + 20, y, &f, pn->x1 - pn->x0 - 20, t);
+		pl_text_fitted(sc, pn->x0 + 20, y, &f, pn->x1 - pn->x0 - 20, t);
 		return;
 	}
 	snprintf(id, sizeof(id), "%s-%s", hid, side ? "cand" : "base");
@@ -602,7 +583,7 @@ static void side_legend(struct pl_scene *sc, const struct plot_series *s,
 	pl_group(sc, "legend-entry", NULL,
 		 (const char *[]){ "data-series", id, NULL });
 	pl_rect(sc, pn->x0, y - 13, 14, 14, st);
-	text_fit(sc, pn->x0 + 20, y, &f, pn->x1 - pn->x0 - 20, t);
+	pl_text_fitted(sc, pn->x0 + 20, y, &f, pn->x1 - pn->x0 - 20, t);
 	pl_group_end(sc);
 }
 
@@ -684,7 +665,7 @@ static void histogram_panel(struct pl_scene *sc, const struct plot *p,
 				   .fill = s->color,
 				   .width = 0.8,
 				   .fill_opacity = p->two ? 0.5 : 0.6 };
-	struct pl_font head = font(FS_HEAD, INK, PL_START, true);
+	struct pl_font head = pl_font_of(FS_HEAD, INK, PL_START, true);
 	char id[128], pid[160], xl[128], t[256];
 	double left;
 
@@ -712,18 +693,19 @@ static void histogram_panel(struct pl_scene *sc, const struct plot *p,
 	log_ticks_y(sc, &pn, &ay, true);
 
 	left = verdict_badge(sc, p, s, &pn, &bx);
-	text_fit(sc, pn.x0, pn.oy + 26, &head, left - 12 - pn.x0, s->label);
+	pl_text_fitted(sc, pn.x0, pn.oy + 26, &head, left - 12 - pn.x0,
+		       s->label);
 	if (p->two) {
 		side_legend(sc, s, id, 0, k, &base_st, &pn, pn.oy + 52);
 		side_legend(sc, s, id, 1, k, &own_st, &pn, pn.oy + 74);
 	} else {
-		struct pl_font f = font(FS, GREY_INK, PL_START, false);
+		struct pl_font f = pl_font_of(FS, GREY_INK, PL_START, false);
 		const struct il_res_metric *m = s->side[0].m[k];
 
 		snprintf(t, sizeof(t), "%llu samples, %zu run%s",
 			 (unsigned long long)(m ? m->merged->count : 0),
 			 m ? m->nruns : 0, m && m->nruns == 1 ? "" : "s");
-		text_fit(sc, pn.x0, pn.oy + 50, &f, pn.x1 - pn.x0, t);
+		pl_text_fitted(sc, pn.x0, pn.oy + 50, &f, pn.x1 - pn.x0, t);
 	}
 
 	/* the bound under the bars, the p99 over them */
@@ -762,7 +744,7 @@ static void histogram_panel(struct pl_scene *sc, const struct plot *p,
 	p99_mark(sc, &pn, &ax, &bx, hb, p->two ? GREY_INK : s->color);
 	p99_mark(sc, &pn, &ax, &bx, hc, s->color);
 	if ((!hb || !hb->count) && (!hc || !hc->count)) {
-		struct pl_font f = font(FS, 0x777777, PL_MIDDLE, false);
+		struct pl_font f = pl_font_of(FS, 0x777777, PL_MIDDLE, false);
 
 		pl_text(sc, (pn.x0 + pn.x1) / 2, (pn.y0 + pn.y1) / 2, &f,
 			"no samples");
@@ -856,7 +838,7 @@ struct legend_entry {
 
 static double legend_width(const struct legend_entry *e, size_t n)
 {
-	struct pl_font f = font(FS, INK, PL_START, false);
+	struct pl_font f = pl_font_of(FS, INK, PL_START, false);
 	double w = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -868,7 +850,7 @@ static double legend_width(const struct legend_entry *e, size_t n)
 static void legend(struct pl_scene *sc, const struct panel *pn,
 		   const struct legend_entry *e, size_t n, double x)
 {
-	struct pl_font f = font(FS, INK, PL_START, false);
+	struct pl_font f = pl_font_of(FS, INK, PL_START, false);
 	double max = pn->ox + pn->w - 6 - (x + 38);
 	size_t i;
 
@@ -887,7 +869,7 @@ static void legend(struct pl_scene *sc, const struct panel *pn,
 			 (const char *[]){ "data-series", e[i].series, NULL });
 		pl_line(sc, x, y - 5, x + 30, y - 5, &e[i].lk.line);
 		pl_circle(sc, x + 15, y - 5, 4, &e[i].lk.dot);
-		text_fit(sc, x + 38, y, &f, max, e[i].label);
+		pl_text_fitted(sc, x + 38, y, &f, max, e[i].label);
 		pl_group_end(sc);
 	}
 	pl_group_end(sc);
@@ -896,9 +878,10 @@ static void legend(struct pl_scene *sc, const struct panel *pn,
 static void panel_head(struct pl_scene *sc, const struct panel *pn,
 		       const char *s)
 {
-	struct pl_font f = font(FS_HEAD, INK, PL_START, true);
+	struct pl_font f = pl_font_of(FS_HEAD, INK, PL_START, true);
 
-	text_fit(sc, pn->x0, pn->oy + 26, &f, pn->ox + pn->w - 6 - pn->x0, s);
+	pl_text_fitted(sc, pn->x0, pn->oy + 26, &f, pn->ox + pn->w - 6 - pn->x0,
+		       s);
 }
 
 static void percentile_panel(struct pl_scene *sc, const struct plot *p,
@@ -949,10 +932,10 @@ static void percentile_panel(struct pl_scene *sc, const struct plot *p,
 	panel_head(sc, &pn, t);
 	plot_area(sc, &pn);
 	if (!(hi > 0)) {
-		struct pl_font f = font(FS, 0x777777, PL_MIDDLE, false);
+		struct pl_font f = pl_font_of(FS, 0x777777, PL_MIDDLE, false);
 
-		text_fit(sc, (pn.x0 + pn.x1) / 2, (pn.y0 + pn.y1) / 2, &f,
-			 pn.x1 - pn.x0, "too few samples for p50");
+		pl_text_fitted(sc, (pn.x0 + pn.x1) / 2, (pn.y0 + pn.y1) / 2, &f,
+			       pn.x1 - pn.x0, "too few samples for p50");
 		lo = hi = 1000;
 	}
 	ay.lo = floor(log10(lo));
@@ -1064,13 +1047,13 @@ static void ratio_panel(struct pl_scene *sc, const struct plot *p, size_t k,
 	}
 	pl_group_end(sc);
 	{
-		struct pl_font f = font(FS, 0xa33333, PL_END, false);
+		struct pl_font f = pl_font_of(FS, 0xa33333, PL_END, false);
 
-		text_fit(sc, pn.x1 - 6, pn.y0 + 22, &f, pn.x1 - pn.x0 - 12,
-			 "above 1: candidate slower");
+		pl_text_fitted(sc, pn.x1 - 6, pn.y0 + 22, &f,
+			       pn.x1 - pn.x0 - 12, "above 1: candidate slower");
 		f.color = 0x2f7f2f;
-		text_fit(sc, pn.x1 - 6, pn.y1 - 10, &f, pn.x1 - pn.x0 - 12,
-			 "below 1: candidate faster");
+		pl_text_fitted(sc, pn.x1 - 6, pn.y1 - 10, &f,
+			       pn.x1 - pn.x0 - 12, "below 1: candidate faster");
 	}
 	for (size_t i = 0, j = 0; i < p->n; i++) {
 		const struct plot_series *s = &p->s[i];
@@ -1148,8 +1131,8 @@ struct pl_scene *plot_draw(const struct plot *p)
 	size_t rows, pcols, prows;
 	bool abreast = p->n == 1 && (p->two ? 3 : 2) <= fit;
 	struct hist_axes ha[PLOT_MAX_METRICS];
-	struct pl_font ft = font(FS_TITLE, INK, PL_START, true),
-		       fs = font(FS, 0x444444, PL_START, false);
+	struct pl_font ft = pl_font_of(FS_TITLE, INK, PL_START, true),
+		       fs = pl_font_of(FS, 0x444444, PL_START, false);
 	char title[512], sub[1024], d1[400], d2[400];
 	struct pl_scene *sc;
 	double height, y;
@@ -1194,10 +1177,10 @@ struct pl_scene *plot_draw(const struct plot *p)
 	}
 	pl_title(sc, title);
 	pl_group(sc, "title", NULL, NULL);
-	text_fit(sc, MARGIN, 36, &ft, inner, title);
+	pl_text_fitted(sc, MARGIN, 36, &ft, inner, title);
 	pl_group_end(sc);
 	pl_group(sc, "subtitle", NULL, NULL);
-	text_fit(sc, MARGIN, 64, &fs, inner, sub);
+	pl_text_fitted(sc, MARGIN, 64, &fs, inner, sub);
 	pl_group_end(sc);
 
 	y = TITLE_H;

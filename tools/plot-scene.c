@@ -253,6 +253,24 @@ const char *pl_text_fit(char *buf, size_t len, const struct pl_font *f,
 	return buf;
 }
 
+void pl_text_fitted(struct pl_scene *sc, double x, double y,
+		    const struct pl_font *f, double max, const char *s)
+{
+	char buf[512];
+
+	pl_text_fit(buf, sizeof(buf), f, max, s);
+	if (*buf)
+		pl_text(sc, x, y, f, buf);
+}
+
+struct pl_font pl_font_of(double size, uint32_t color, enum pl_anchor a,
+			  bool bold)
+{
+	return (struct pl_font){
+		.size = size, .color = color, .anchor = a, .bold = bold
+	};
+}
+
 /* ---- formats ----------------------------------------------------------- */
 
 static const char *const fmt_names[] = {

@@ -112,6 +112,13 @@ double pl_text_width(const struct pl_font *f, const char *s);
 const char *pl_text_fit(char *buf, size_t len, const struct pl_font *f,
 			double max, const char *s);
 
+/* s drawn at (x, y) in font f, cut to fit max px (pl_text_fit) */
+void pl_text_fitted(struct pl_scene *sc, double x, double y,
+		    const struct pl_font *f, double max, const char *s);
+/* a font of size px, color, anchor and weight */
+struct pl_font pl_font_of(double size, uint32_t color, enum pl_anchor a,
+			  bool bold);
+
 /* whether this build can write the format (SVG always; PNG, PDF: cairo) */
 bool pl_format_available(enum pl_format fmt);
 const char *pl_format_name(enum pl_format fmt);

@@ -98,24 +98,6 @@ struct sweep {
 	bool truncated;
 };
 
-static struct pl_font font(double size, uint32_t color, enum pl_anchor a,
-			   bool bold)
-{
-	return (struct pl_font){
-		.size = size, .color = color, .anchor = a, .bold = bold
-	};
-}
-
-static void text_fit(struct pl_scene *sc, double x, double y,
-		     const struct pl_font *f, double max, const char *s)
-{
-	char buf[512];
-
-	pl_text_fit(buf, sizeof(buf), f, max, s);
-	if (*buf)
-		pl_text(sc, x, y, f, buf);
-}
-
 /* ---- the estimates ----------------------------------------------------- */
 
 /* the block of group g, and its x: without --by the configuration */
@@ -606,7 +588,7 @@ static void fmt_y(char *buf, size_t len, const struct yaxis *a, double v)
 static void y_ticks(struct pl_scene *sc, const struct yaxis *a, double x0,
 		    double x1)
 {
-	struct pl_font f = font(FS, INK, PL_END, false);
+	struct pl_font f = pl_font_of(FS, INK, PL_END, false);
 	double last = INFINITY;
 	char buf[48];
 
@@ -654,7 +636,7 @@ static void x_ticks(struct pl_scene *sc, const struct panel *p,
 		    const struct xaxis *a, double y0, double y1, double left,
 		    double right)
 {
-	struct pl_font f = font(FS, INK, PL_MIDDLE, false);
+	struct pl_font f = pl_font_of(FS, INK, PL_MIDDLE, false);
 	double last = -INFINITY;
 
 	pl_group(sc, "axis x", NULL, NULL);
@@ -679,7 +661,7 @@ static void x_ticks(struct pl_scene *sc, const struct panel *p,
 
 static double legend_width(const struct sweep *w)
 {
-	struct pl_font f = font(FS, INK, PL_START, false);
+	struct pl_font f = pl_font_of(FS, INK, PL_START, false);
 	double lw = 0;
 
 	for (size_t k = 0; k < w->nsides; k++)
@@ -824,15 +806,15 @@ static void draw_panel(struct pl_scene *sc, const struct sweep *w, size_t pi,
 {
 	const struct panel *p = &w->pn[pi];
 	bool sweep = w->cfg->by != NULL, no_ci = false;
-	struct pl_font fn = font(FS, 0x666666, PL_START, false);
+	struct pl_font fn = pl_font_of(FS, 0x666666, PL_START, false);
 	bool any = false;
 	char note[64];
 	double lw;
 	double x0 = ox + PAD_L, x1, y0 = oy + PAD_T, y1 = oy + PANEL_H - PAD_B;
 	struct xaxis xa;
 	struct yaxis ya;
-	struct pl_font fh = font(FS_HEAD, INK, PL_START, true),
-		       fl = font(FS, INK, PL_MIDDLE, false);
+	struct pl_font fh = pl_font_of(FS_HEAD, INK, PL_START, true),
+		       fl = pl_font_of(FS, INK, PL_MIDDLE, false);
 	const struct pl_style bg = { .stroke = PL_NONE, .fill = 0xfbfbfb },
 			      frame = { .stroke = 0x444444,
 					.fill = PL_NONE,
@@ -877,7 +859,7 @@ static void draw_panel(struct pl_scene *sc, const struct sweep *w, size_t pi,
 		 strcmp(p->metric, WALL) ? " " : "",
 		 strcmp(p->metric, WALL) ? stat : "",
 		 il_res_summary_name(p->sum));
-	text_fit(sc, x0, oy + 28, &fh, ox + width - x0, t);
+	pl_text_fitted(sc, x0, oy + 28, &fh, ox + width - x0, t);
 	pl_rect(sc, x0, y0, x1 - x0, y1 - y0, &bg);
 	y_ticks(sc, &ya, x0, x1);
 	x_ticks(sc, p, &xa, y0, y1, ox, ox + width);
@@ -900,10 +882,11 @@ static void draw_panel(struct pl_scene *sc, const struct sweep *w, size_t pi,
 		       sid);
 	}
 	if (!any) {
-		struct pl_font f = font(FS, 0x777777, PL_MIDDLE, false);
+		struct pl_font f = pl_font_of(FS, 0x777777, PL_MIDDLE, false);
 
 		snprintf(t, sizeof(t), "no %s: too few samples", stat);
-		text_fit(sc, (x0 + x1) / 2, (y0 + y1) / 2, &f, x1 - x0, t);
+		pl_text_fitted(sc, (x0 + x1) / 2, (y0 + y1) / 2, &f, x1 - x0,
+			       t);
 	}
 	pl_rect(sc, x0, y0, x1 - x0, y1 - y0, &frame);
 	/* axis titles, with the unit */
@@ -914,19 +897,19 @@ static void draw_panel(struct pl_scene *sc, const struct sweep *w, size_t pi,
 					      : "");
 	else
 		snprintf(t, sizeof(t), "configuration");
-	text_fit(sc, (x0 + x1) / 2, y1 + 52, &fl, x1 - x0, t);
+	pl_text_fitted(sc, (x0 + x1) / 2, y1 + 52, &fl, x1 - x0, t);
 	snprintf(t, sizeof(t), "%s%s%s (%s%s)",
 		 !strcmp(p->metric, WALL) ? "wall time" : p->metric,
 		 strcmp(p->metric, WALL) ? " " : "",
 		 strcmp(p->metric, WALL) ? stat : "", ya.u.name,
 		 ya.log ? ", log scale" : "");
 	fl.vertical = true;
-	text_fit(sc, x0 - 80, (y0 + y1) / 2, &fl, y1 - y0, t);
+	pl_text_fitted(sc, x0 - 80, (y0 + y1) / 2, &fl, y1 - y0, t);
 	fl.vertical = false;
 	/* the legend, right of the plot, drawn from the series' styles */
 	pl_group(sc, "legend", NULL, NULL);
 	for (size_t k = 0; k < w->nsides; k++) {
-		struct pl_font f = font(FS, INK, PL_START, false);
+		struct pl_font f = pl_font_of(FS, INK, PL_START, false);
 		struct pl_style ls = line_style(k), ds = dot_style(k);
 		double lx = x1 + 14, ly = y0 + 18 + 26.0 * (double)k;
 		char sid[200];
@@ -938,16 +921,16 @@ static void draw_panel(struct pl_scene *sc, const struct sweep *w, size_t pi,
 			 (const char *[]){ "data-series", sid, NULL });
 		pl_line(sc, lx, ly - 5, lx + 30, ly - 5, &ls);
 		pl_circle(sc, lx + 15, ly - 5, 4.5, &ds);
-		text_fit(sc, lx + 38, ly, &f, ox + width - lx - 40,
-			 w->labels[k]);
+		pl_text_fitted(sc, lx + 38, ly, &f, ox + width - lx - 40,
+			       w->labels[k]);
 		pl_group_end(sc);
 	}
 	if (no_ci) {
 		double ly = y0 + 18 + 26.0 * (double)w->nsides + 8;
 
 		if (ly < y1)
-			text_fit(sc, x1 + 14, ly, &fn, ox + width - x1 - 16,
-				 note);
+			pl_text_fitted(sc, x1 + 14, ly, &fn,
+				       ox + width - x1 - 16, note);
 	}
 	pl_group_end(sc);
 	pl_group_end(sc);
@@ -958,8 +941,8 @@ static struct pl_scene *draw(const struct sweep *w)
 	double width = (double)w->cfg->width, inner = width - 2 * MARGIN;
 	double height = TITLE_H + (double)w->npanels * PANEL_H + MARGIN;
 	struct pl_scene *sc = pl_scene_new(width, height);
-	struct pl_font ft = font(FS_TITLE, INK, PL_START, true),
-		       fs = font(FS, 0x444444, PL_START, false);
+	struct pl_font ft = pl_font_of(FS_TITLE, INK, PL_START, true),
+		       fs = pl_font_of(FS, 0x444444, PL_START, false);
 	char title[512], sub[1024];
 	size_t n = 0;
 
@@ -988,10 +971,10 @@ static struct pl_scene *draw(const struct sweep *w)
 			 MAX_PANELS);
 	pl_title(sc, title);
 	pl_group(sc, "title", NULL, NULL);
-	text_fit(sc, MARGIN, 36, &ft, inner, title);
+	pl_text_fitted(sc, MARGIN, 36, &ft, inner, title);
 	pl_group_end(sc);
 	pl_group(sc, "subtitle", NULL, NULL);
-	text_fit(sc, MARGIN, 64, &fs, inner, sub);
+	pl_text_fitted(sc, MARGIN, 64, &fs, inner, sub);
 	pl_group_end(sc);
 	for (size_t i = 0; i < w->npanels; i++)
 		draw_panel(sc, w, i, MARGIN, TITLE_H + (double)i * PANEL_H,
