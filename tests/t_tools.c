@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -570,4 +571,19 @@ int t_xml_check(const char *text, char *err, size_t errlen)
 	if (!roots)
 		return xfail(&x, "no root element");
 	return 0;
+}
+
+int t_run_toolv(const char *prog, char **out, char **err, ...)
+{
+	char *argv[40];
+	va_list ap;
+	int n = 0;
+
+	argv[n++] = (char *)prog;
+	va_start(ap, err);
+	while (n < 39 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return t_run_tool(argv, out, err);
 }

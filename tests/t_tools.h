@@ -59,6 +59,9 @@ int t_write_result(const char *path, const char *program,
  * Returns the exit status, or -1 when it could not run or was killed.
  */
 int t_run_tool(char *const argv[], char **out, char **err);
+/* the same for prog and the arguments after err, up to a NULL (39 at
+ * most) */
+int t_run_toolv(const char *prog, char **out, char **err, ...);
 
 /*
  * Every option that `tool --help` lists is documented in the man page

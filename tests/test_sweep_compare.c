@@ -11,7 +11,6 @@
  *   test-sweep-compare build/demos/sched-messaging build/demos/invlab-run \
  *       build/tools/invlab-compare demos/jobs/pi-classic.job
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,22 +32,6 @@ static const char job_text[] = "[global]\n"
 			       "activation = periodic\n"
 			       "period = 10ms\n"
 			       "body = run 100us\n";
-
-/* prog with the arguments up to NULL: the exit status, out and err */
-static int run(const char *prog, char **out, char **err, ...)
-{
-	char *argv[40];
-	va_list ap;
-	int n = 0;
-
-	argv[n++] = (char *)prog;
-	va_start(ap, err);
-	while (n < 39 && (argv[n] = va_arg(ap, char *)))
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	return t_run_tool(argv, out, err);
-}
 
 static const char *str_at(struct json_object *o, const char *key)
 {
@@ -83,8 +66,9 @@ static void test_messaging(void)
 
 	snprintf(a, sizeof(a), "%s", t_tmp("sm-a.json"));
 	snprintf(b, sizeof(b), "%s", t_tmp("sm-b.json"));
-	rc = run(messaging, &out, &err, "--no-lock", "-f", "1", "-l", "2", "-r",
-		 "2", "--sweep", "groups=3,1,2", "--json", a, NULL);
+	rc = t_run_toolv(messaging, &out, &err, "--no-lock", "-f", "1", "-l",
+			 "2", "-r", "2", "--sweep", "groups=3,1,2", "--json", a,
+			 NULL);
 	t_check_int(rc, 0);
 	/* each value's own lines, in the order given */
 	t_check_contains(out, "--sweep groups over 3 values, one "
@@ -95,8 +79,9 @@ static void test_messaging(void)
 	t_check_contains(out, "sched-messaging: process-socket groups=1: "
 			      "AMean wall time ");
 	free(out), free(err);
-	rc = run(messaging, &out, &err, "--no-lock", "-f", "1", "-l", "2", "-r",
-		 "2", "-q", "--sweep", "groups=1,2,3", "--json", b, NULL);
+	rc = t_run_toolv(messaging, &out, &err, "--no-lock", "-f", "1", "-l",
+			 "2", "-r", "2", "-q", "--sweep", "groups=1,2,3",
+			 "--json", b, NULL);
 	t_check_int(rc, 0);
 	t_check_contains(out, "groups=1 run 1: ");
 	free(out), free(err);
@@ -129,7 +114,8 @@ static void test_messaging(void)
 	json_object_put(o);
 
 	/* --by groups: one block, one row a value, in numeric order */
-	rc = run(compare, &out, &err, "-q", "--by", "groups", a, "--", b, NULL);
+	rc = t_run_toolv(compare, &out, &err, "-q", "--by", "groups", a, "--",
+			 b, NULL);
 	t_check(rc == 0 || rc == 1);
 	t_check_int((int)t_count(out, " wall time (s, AMean"), 1);
 	t_check_contains(out, "sched-messaging/process-socket wall time");
@@ -142,22 +128,22 @@ static void test_messaging(void)
 	t_check(!strstr(out, "groups=2"));
 	free(out), free(err);
 	/* three sides, as three kernels would be */
-	rc = run(compare, &out, &err, "-q", "--by", "groups", a, "--", b, "--",
-		 a, NULL);
+	rc = t_run_toolv(compare, &out, &err, "-q", "--by", "groups", a, "--",
+			 b, "--", a, NULL);
 	t_check(rc == 0 || rc == 1);
 	t_check_int((int)lines_with(out, "Amean wall "), 3);
 	t_check_contains(out, "\nAmean wall       2  2:2:2  ");
 	free(out), free(err);
 	/* without --by, a block a value: never merged unasked */
-	rc = run(compare, &out, &err, "-q", a, "--", b, NULL);
+	rc = t_run_toolv(compare, &out, &err, "-q", a, "--", b, NULL);
 	t_check(rc == 0 || rc == 1);
 	t_check_int((int)t_count(out, " wall time (s, AMean"), 3);
 	t_check_contains(out, "sched-messaging/process-socket groups=2 wall "
 			      "time");
 	free(out), free(err);
 	/* JSON: the value of each row */
-	rc = run(compare, &out, &err, "--format=json", "--by", "groups", a,
-		 "--", b, NULL);
+	rc = t_run_toolv(compare, &out, &err, "--format=json", "--by", "groups",
+			 a, "--", b, NULL);
 	o = json_tokener_parse(out);
 	t_check(o != NULL);
 	x = json_object_object_get(o, "counters");
@@ -170,35 +156,37 @@ static void test_messaging(void)
 	free(out), free(err);
 
 	/* the refusals exit 2 before anything runs, naming the range */
-	rc = run(messaging, &out, &err, "--sweep", "groups=1,1001", NULL);
+	rc = t_run_toolv(messaging, &out, &err, "--sweep", "groups=1,1001",
+			 NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "--sweep groups=1,1001: --groups: 1001 is out "
 			      "of range; allowed 1..1000");
 	free(out), free(err);
-	rc = run(messaging, &out, &err, "--sweep", "fds=2,2", NULL);
+	rc = t_run_toolv(messaging, &out, &err, "--sweep", "fds=2,2", NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "'2' is given twice");
 	free(out), free(err);
-	rc = run(messaging, &out, &err, "--sweep", "loop=1,2", NULL);
+	rc = t_run_toolv(messaging, &out, &err, "--sweep", "loop=1,2", NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "no option 'loop' to sweep; did you mean "
 			      "'loops'?");
 	free(out), free(err);
-	rc = run(messaging, &out, &err, "--sweep", "thread=0,1", NULL);
+	rc = t_run_toolv(messaging, &out, &err, "--sweep", "thread=0,1", NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "(these can: groups, fds, loops, size)");
 	free(out), free(err);
-	rc = run(messaging, &out, &err, "-l", "5", "--sweep", "loops=1,2",
-		 NULL);
+	rc = t_run_toolv(messaging, &out, &err, "-l", "5", "--sweep",
+			 "loops=1,2", NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "--sweep loops and --loops:");
 	free(out), free(err);
-	rc = run(messaging, &out, &err, "--sweep", "size=1K,1024", NULL);
+	rc = t_run_toolv(messaging, &out, &err, "--sweep", "size=1K,1024",
+			 NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "'1024' is '1K' again");
 	free(out), free(err);
-	rc = run(messaging, &out, &err, "--sweep", "loops=1", "--sweep=fds=1",
-		 NULL);
+	rc = t_run_toolv(messaging, &out, &err, "--sweep", "loops=1",
+			 "--sweep=fds=1", NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "--sweep is given 2 times");
 	free(out), free(err);
@@ -211,14 +199,14 @@ static void test_run(void)
 	int rc;
 
 	snprintf(a, sizeof(a), "%s", t_tmp("run-a.json"));
-	rc = run(runner, &out, &err, job, "--no-lock", "-d", "200ms", "--sweep",
-		 "global.duration=200ms,300ms", NULL);
+	rc = t_run_toolv(runner, &out, &err, job, "--no-lock", "-d", "200ms",
+			 "--sweep", "global.duration=200ms,300ms", NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "--sweep global.duration=200ms,300ms and "
 			      "--duration:");
 	free(out), free(err);
-	rc = run(runner, &out, &err, job, "--no-lock", "--sweep",
-		 "global.duration=200ms,150ms", "--json", a, NULL);
+	rc = t_run_toolv(runner, &out, &err, job, "--no-lock", "--sweep",
+			 "global.duration=200ms,150ms", "--json", a, NULL);
 	t_check_int(rc, 0);
 	t_check_contains(out, "--sweep duration over 2 values: 200ms, 150ms");
 	t_check_contains(out, "\nduration=150ms:\n");
@@ -240,8 +228,8 @@ static void test_run(void)
 			"150ms"));
 	json_object_put(o);
 	/* --by duration, or as --set names it: one block, a row a value */
-	rc = run(compare, &out, &err, "-q", "-m", "a/wakeup_ns", "-s", "p50",
-		 "--by", "global.duration", a, "--", a, NULL);
+	rc = t_run_toolv(compare, &out, &err, "-q", "-m", "a/wakeup_ns", "-s",
+			 "p50", "--by", "global.duration", a, "--", a, NULL);
 	t_check_int(rc, 0);
 	t_check_int((int)t_count(out, "a/wakeup_ns: Median"), 1);
 	t_check_int((int)lines_with(out, "p50 "), 2);
@@ -249,58 +237,61 @@ static void test_run(void)
 	t_check(strstr(out, " 200ms ") && strstr(out, " 150ms ") &&
 		strstr(out, " 200ms ") < strstr(out, " 150ms "));
 	free(out), free(err);
-	rc = run(compare, &out, &err, "-q", "-m", "a/wakeup_ns", "-s", "p50",
-		 "--by", "duration", a, "--", a, NULL);
+	rc = t_run_toolv(compare, &out, &err, "-q", "-m", "a/wakeup_ns", "-s",
+			 "p50", "--by", "duration", a, "--", a, NULL);
 	t_check_int((int)lines_with(out, "p50 "), 2);
 	free(out), free(err);
-	rc = run(compare, &out, &err, "-q", "-m", "a/wakeup_ns", "-s", "p50", a,
-		 "--", a, NULL);
+	rc = t_run_toolv(compare, &out, &err, "-q", "-m", "a/wakeup_ns", "-s",
+			 "p50", a, "--", a, NULL);
 	t_check_int((int)t_count(out, "a/wakeup_ns: Median"), 2);
 	t_check_contains(out, "invlab-run/t-sweep duration=200ms a/wakeup_ns");
 	free(out), free(err);
 
 	/* each value checked as --set checks it, before anything runs */
-	rc = run(runner, &out, &err, pijob, "--sweep", "M.protocol=none,foo",
-		 NULL);
+	rc = t_run_toolv(runner, &out, &err, pijob, "--sweep",
+			 "M.protocol=none,foo", NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "--sweep M.protocol=none,foo: M.protocol=foo: "
 			      "protocol: 'foo' is not one of "
 			      "none|inherit|protect");
 	free(out), free(err);
-	rc = run(runner, &out, &err, pijob, "--sweep", "M.protcol=none", NULL);
+	rc = t_run_toolv(runner, &out, &err, pijob, "--sweep", "M.protcol=none",
+			 NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "did you mean 'protocol'?");
 	free(out), free(err);
-	rc = run(runner, &out, &err, pijob, "--sweep", "global.duration=90m",
-		 NULL);
+	rc = t_run_toolv(runner, &out, &err, pijob, "--sweep",
+			 "global.duration=90m", NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "allowed");
 	free(out), free(err);
-	rc = run(runner, &out, &err, pijob, "--sweep",
-		 "M.protocol=none,inherit", "--set", "M.protocol=none", NULL);
+	rc = t_run_toolv(runner, &out, &err, pijob, "--sweep",
+			 "M.protocol=none,inherit", "--set", "M.protocol=none",
+			 NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "the sweep gives M.protocol its values");
 	free(out), free(err);
-	rc = run(runner, &out, &err, pijob, "--sweep", "duration=1s,1000ms",
-		 NULL);
+	rc = t_run_toolv(runner, &out, &err, pijob, "--sweep",
+			 "duration=1s,1000ms", NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "'1000ms' makes the job '1s' makes");
 	free(out), free(err);
-	rc = run(runner, &out, &err, pijob, "--sweep",
-		 "M.protocol=none,inherit,none", NULL);
+	rc = t_run_toolv(runner, &out, &err, pijob, "--sweep",
+			 "M.protocol=none,inherit,none", NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "'none' is given twice");
 	free(out), free(err);
-	rc = run(runner, &out, &err, pijob, "--sweep",
-		 "duration=1s,2s,3s,4s,5s,6s,7s,8s,9s,10s,11s,12s,13s,14s,15s,"
-		 "16s,17s",
-		 NULL);
+	rc = t_run_toolv(
+		runner, &out, &err, pijob, "--sweep",
+		"duration=1s,2s,3s,4s,5s,6s,7s,8s,9s,10s,11s,12s,13s,14s,15s,"
+		"16s,17s",
+		NULL);
 	t_check_int(rc, 2);
 	t_check_contains(err, "more than 16 values");
 	free(out), free(err);
 	/* --print-job: each configuration's job */
-	rc = run(runner, &out, &err, pijob, "--sweep",
-		 "M.protocol=none,inherit", "--print-job", NULL);
+	rc = t_run_toolv(runner, &out, &err, pijob, "--sweep",
+			 "M.protocol=none,inherit", "--print-job", NULL);
 	t_check_int(rc, 0);
 	t_check_contains(out, "protocol = none\n");
 	t_check_contains(out, "protocol = inherit\n");
