@@ -445,13 +445,20 @@ static char *read_text(const char *path, size_t max)
 	return buf;
 }
 
-static int proc_start(int pid, char *comm, size_t clen,
-		      unsigned long long *start)
+/*
+ * The start time is read from the main thread's own file, the same
+ * figure as /proc/PID/stat's, because a process under qemu-user (the
+ * device builds' tests) reading /proc/self/stat or /proc/<own pid>/stat
+ * gets a stat that qemu makes up, whose start time can be a tick off the
+ * kernel's: every other process then took it for dead and removed its
+ * temporary files while it ran.  qemu passes the task path through.
+ */
+int __il_proc_start(int pid, char *comm, size_t clen, unsigned long long *start)
 {
 	char p[64], *t;
 	int ret;
 
-	snprintf(p, sizeof(p), "/proc/%d/stat", pid);
+	snprintf(p, sizeof(p), "/proc/%d/task/%d/stat", pid, pid);
 	t = read_text(p, 4096);
 	if (!t)
 		return -ESRCH;
@@ -481,7 +488,7 @@ bool il_runstate_owner_alive(int pid, unsigned long long start, long t_made)
 {
 	unsigned long long s;
 
-	if (pid <= 0 || proc_start(pid, NULL, 0, &s))
+	if (pid <= 0 || __il_proc_start(pid, NULL, 0, &s))
 		return false;
 	if (start)
 		return s == start;
@@ -597,7 +604,7 @@ int il_runstate_record(enum il_rs_kind kind, const char *path,
 		/* first record, or a child after fork(): its own file */
 		memset(&self, 0, sizeof(self));
 		self.pid = getpid();
-		proc_start(self.pid, NULL, 0, &self.start);
+		__il_proc_start(self.pid, NULL, 0, &self.start);
 		snprintf(self.prog, sizeof(self.prog), "%s",
 			 program_invocation_short_name);
 		/* not under the lock: undoing a group forgets its record */

@@ -132,6 +132,10 @@ int __il_runstate_rec_ok(const struct il_rs_rec *rec, int pid, char *err,
  * hold blanks and parentheses: 0 or -EINVAL */
 int __il_proc_stat_parse(const char *text, char *comm, size_t clen,
 			 unsigned long long *start);
+/* comm and start time of process pid as every process sees them (its
+ * main thread's stat): 0, -ESRCH when it is gone, or -EINVAL */
+int __il_proc_start(int pid, char *comm, size_t clen,
+		    unsigned long long *start);
 /* "invlab-4242" -> 4242; "invlab-kmutex-4242-xyz" with kmutex -> 4242;
  * -1 when name is not one of ours */
 int __il_runstate_name_pid(const char *name, bool kmutex);
