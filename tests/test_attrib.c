@@ -630,11 +630,144 @@ static void test_gate(void)
 	}
 }
 
+static void wake_at(uint64_t ts, int pid)
+{
+	struct il_trace_rec r = {
+		.ts = ts, .kind = IL_TR_WAKEUP, .cpu = 1, .prev_pid = pid
+	};
+
+	t_check_int(il_trace_add(&tr, &r), 0);
+}
+
+/*
+ * EDF order on the trace (il_attribute_edf): deadline task d (Q 2 ms, D
+ * 4 ms, P 10 ms) on CPU 1 misses jobs 0, 2, 4, 6 and 8; what the set
+ * ranks below a job ran while it waited to run:
+ *   job 0: fair task f runs 3 ms after d's wakeup: a lower class, 3 ms;
+ *   job 2: e runs 3 ms, its job's deadline 22 ms before d's 24: none;
+ *   job 4: d runs 1 ms, f preempts it for 3 ms: 3 ms;
+ *   job 6: d runs its Q (2 ms), then g, deadline 70 ms, 3 ms: d's own
+ *          deadline moved a period on (64 -> 74 ms): none;
+ *   job 8: d blocks after 1 ms, f runs 2 ms while d sleeps (not
+ *          counted), d is woken and f keeps the CPU 1 ms more: 1 ms.
+ * The jobs that met their deadline are not looked at.
+ */
+static void test_jobs_edf(void)
+{
+	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
+	struct il_sched dl;
+	int d, e, f, g;
+	uint64_t B;
+
+	t_run_reset("[global]\nvalidate = mbwi\n"
+		    "[task d]\nclass = deadline:2ms/4ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\nbody = run 2ms\n"
+		    "[task e]\nclass = deadline:1ms/2ms/20ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 20ms\nbody = run 1ms\n"
+		    "[task g]\nclass = deadline:3ms/10ms/20ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 20ms\nbody = run 1ms\n"
+		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n");
+	d = t_task("d");
+	e = t_task("e");
+	g = t_task("g");
+	f = t_task("f");
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[e].tid = MEDIUM;
+	t_er.tasks[g].tid = FHOG - 1;
+	t_er.tasks[f].tid = LOW;
+	for (int i = 0; i < 4; i++)
+		t_er.tasks[i].cpu = 1;
+	t_run_jobs(d, 10, 10 * MS, 2 * MS, 2 * MS);
+	t_run_jobs(e, 5, 20 * MS, 3 * MS, MS);
+	t_run_jobs(g, 5, 20 * MS, 5 * MS, MS);
+	t_run_job_resp(d, 0, 6 * MS);
+	t_run_job_resp(d, 2, 6 * MS);
+	t_run_job_resp(d, 4, 6 * MS);
+	t_run_job_resp(d, 6, 7 * MS);
+	t_run_job_resp(d, 8, 6 * MS);
+	il_trace_free(&tr);
+	B = t_er.t_start_ns;
+	tr.t0_ns = B - MS;
+	tr.t1_ns = B + 100 * MS;
+	for (int k = 1; k < 10; k += 2) {
+		wake_at(B + (uint64_t)k * 10 * MS, HIGH);
+		sw(B + (uint64_t)k * 10 * MS, 0, 120, HIGH, -1, 0);
+		sw(B + (uint64_t)k * 10 * MS + 2 * MS, HIGH, -1, 0, 120, 0);
+	}
+	wake_at(B, HIGH);
+	sw(B, 0, 120, LOW, 120, 0);
+	sw(B + 3 * MS, LOW, 120, HIGH, -1, 1);
+	sw(B + 6 * MS, HIGH, -1, 0, 120, 0);
+	wake_at(B + 20 * MS, HIGH);
+	sw(B + 20 * MS, 0, 120, MEDIUM, -1, 0);
+	sw(B + 23 * MS, MEDIUM, -1, HIGH, -1, 0);
+	sw(B + 26 * MS, HIGH, -1, 0, 120, 0);
+	wake_at(B + 40 * MS, HIGH);
+	sw(B + 40 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 41 * MS, HIGH, -1, LOW, 120, 1);
+	sw(B + 44 * MS, LOW, 120, HIGH, -1, 1);
+	sw(B + 46 * MS, HIGH, -1, 0, 120, 0);
+	wake_at(B + 60 * MS, HIGH);
+	sw(B + 60 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 62 * MS, HIGH, -1, FHOG - 1, -1, 1);
+	sw(B + 65 * MS, FHOG - 1, -1, HIGH, -1, 0);
+	sw(B + 67 * MS, HIGH, -1, 0, 120, 0);
+	wake_at(B + 80 * MS, HIGH);
+	sw(B + 80 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 81 * MS, HIGH, -1, LOW, 120, 0);
+	wake_at(B + 83 * MS, HIGH);
+	sw(B + 84 * MS, LOW, 120, HIGH, -1, 1);
+	sw(B + 86 * MS, HIGH, -1, 0, 120, 0);
+	il_trace_sort(&tr);
+	t_er.trace = &tr;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check(t_er.tasks[d].job_later_seq != NULL);
+	if (t_er.tasks[d].job_later_seq) {
+		const uint64_t *l = t_er.tasks[d].job_later_seq;
+
+		t_check_int(l[0], 3 * MS);
+		t_check_int(l[1], 0);
+		t_check_int(l[2], 0);
+		t_check_int(l[4], 3 * MS);
+		t_check_int(l[6], 0);
+		t_check_int(l[8], 1 * MS);
+	}
+	/* a fair task has no deadline to rank by */
+	t_check(t_er.tasks[f].job_later_seq == NULL);
+	/* d run without its reservation (a negative control) is judged by
+	 * the one declared for it, and e and g rank below it then only by
+	 * their deadlines */
+	dl = t_sc.tasks[d].sched;
+	declared[d] = &dl;
+	{
+		char err[128];
+
+		t_check_int(il_scenario_set(&t_sc, "d.class=other", err,
+					    sizeof(err)),
+			    0);
+	}
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check(t_er.tasks[d].job_later_seq != NULL);
+	if (t_er.tasks[d].job_later_seq)
+		t_check_int(t_er.tasks[d].job_later_seq[0], 3 * MS);
+	/* without the declared one: not a deadline task, nothing known */
+	t_check_int(il_attribute_edf(&t_sc, NULL, &t_er), 0);
+	t_check(t_er.tasks[d].job_later_seq == NULL);
+	/* a trace that lost events tells nothing */
+	tr.lost = 1;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check(t_er.tasks[d].job_later_seq == NULL);
+	tr.lost = 0;
+	t_er.trace = NULL;
+	il_trace_free(&tr);
+}
+
 int main(void)
 {
 	test_gate();
 	test_calibration();
 	test_jobs_foreign();
+	test_jobs_edf();
 	test_cross_cpu_request();
 	test_donor_migrated();
 	test_interference();

@@ -261,6 +261,66 @@ static void test_misses(void)
 }
 
 /*
+ * Misses judged on the trace's EDF order (job_later_seq): a miss beyond
+ * the allowance with nothing the set ranks below the job run while it
+ * waited (at most the calibration, 10 us) is not the kernel's; one with
+ * at least its lateness of such time is, and no burst excuses it (the
+ * trace decided: by_trace); in between, the durations decide as
+ * without a trace.  tauD: D 8 ms; a 20 ms response is late by 1.99 ms
+ * beyond D + 10 us + the 10 ms step.
+ */
+static void test_misses_edf(void)
+{
+	uint64_t lo[T_MAX_JOBS] = { 0 };
+	struct il_task_result *r;
+	int n;
+
+	t_run_reset(job);
+	run();
+	late(20 * MS);
+	r = &t_er.tasks[t_task("tauD")];
+	r->job_later_seq = lo;
+	/* two late jobs, FAIL by their durations; the trace shows EDF order
+	 * kept in both: not the kernel's */
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence,
+			 "trace: 0 such misses with tasks ranked below the "
+			 "job run while it waited, at least its lateness (up "
+			 "to 0ns: the kernel's), 2 with none (EDF order kept)");
+	lo[5] = lo[25] = 10 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	/* more than the calibration, less than the lateness: durations */
+	lo[5] = lo[25] = 10 * US + 1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_int(ck[0].c.by_trace, 0);
+	/* one late job alone: one burst, a stall could make it */
+	t_run_job_resp(t_task("tauD"), 25, 1500 * US);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	lo[5] = 2 * MS - 10 * US - 1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	/* lower-ranked tasks ran its whole lateness: the kernel's, burst or
+	 * not, and the trace decided it */
+	lo[5] = 2 * MS - 10 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_int(ck[0].c.by_trace, 1);
+	t_check_contains(ck[0].c.evidence,
+			 "trace: 1 such misses with tasks ranked below the "
+			 "job run while it waited, at least its lateness (up "
+			 "to 1.99ms: the kernel's), 0 with none");
+	r->job_later_seq = NULL;
+	/* without the trace's figures: the burst rule */
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check(!strstr(ck[0].c.evidence, "trace: "));
+}
+
+/*
  * One burst: one instant at which every late job of the set was pending
  * is what one stall makes, UNDECIDED; a late job that ended before
  * another was released is a second time, FAIL.  Without job-by-job
@@ -554,13 +614,27 @@ static void test_not_covered(void)
 	int n;
 
 	/* C + I > Q for every task with a lock: the guarantee says
-	 * nothing, and UNDECIDED is the answer expected */
+	 * nothing, and UNDECIDED is the answer expected (tauA 3 ms + I
+	 * 1 ms > Q 3 ms; tauB 1 ms + 20 us of the engine's own + I 3 ms >
+	 * Q 4 ms) */
 	t_run_reset(job);
 	set("tauA.body=lock R1, run 3ms, unlock R1");
-	run();
+	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS + 20 * US);
+	t_run_jobs(t_task("tauB"), 30, 12 * MS, 1500 * US, MS + 20 * US);
+	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS + 20 * US);
+	timeline();
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "interference"), IL_UNDECIDED);
 	t_check_int(expected(n, "interference"), IL_UNDECIDED);
+	t_check_contains(find(n, "interference")->c.evidence,
+			 "C: declared work + 20.0us per job");
+	/* jobs that take their declared work and no more: tauB's
+	 * C + I = 4 ms = Q, covered */
+	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS);
+	t_run_jobs(t_task("tauB"), 30, 12 * MS, 1500 * US, MS);
+	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "interference"), IL_PASS);
 	/* one covered again: the job's expect */
 	set("tauA.body=lock R1, run 1ms, unlock R1");
 	t_check_int(judge(&n), 0);
@@ -581,6 +655,84 @@ static void test_not_covered(void)
 	t_check_int(judge(&n), 0);
 	t_check(!strstr(find(n, "interference")->c.evidence,
 			"not judged: tauA"));
+}
+
+/*
+ * C is the declared work and the engine's own cost per job: the least,
+ * over the well-behaved deadline tasks, of the median excess of a job's
+ * CPU time over its declared work; never the calibration's wake-up
+ * latency.  tauB (Q 4 ms) waits up to 3 ms for tauA's section, so it is
+ * covered while its C stays at 1 ms.
+ */
+static void test_overhead(void)
+{
+	int n, b = 0;
+
+	t_run_reset(job);
+	set("tauA.body=lock R1, run 3ms, unlock R1");
+	b = t_task("tauB");
+	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS);
+	t_run_jobs(b, 30, 12 * MS, 1500 * US, MS);
+	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS);
+	timeline();
+	/* a calibration of 600 us on a loaded host is a delay, not work */
+	il_hist_init(&t_calib);
+	for (int k = 0; k < 100; k++)
+		il_hist_record(&t_calib, 600 * US);
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "interference"), IL_PASS);
+	t_check_contains(find(n, "interference")->c.evidence,
+			 "C: declared work + 0ns per job");
+	/* one task spinning on the lock raises its own CPU time, not the
+	 * engine's cost: the least of the tasks counts */
+	t_run_jobs(b, 30, 12 * MS, 1500 * US, MS + 500 * US);
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "interference"), IL_PASS);
+	/* every task 10 us over its work: that is the engine's */
+	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS + 10 * US);
+	t_run_jobs(b, 30, 12 * MS, 1500 * US, MS + 10 * US);
+	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS + 10 * US);
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "interference"), IL_UNDECIDED);
+	t_check_contains(find(n, "interference")->c.evidence,
+			 "C: declared work + 10.0us per job");
+	/* the median: a few jobs a stall lengthened do not count */
+	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS);
+	t_run_jobs(b, 30, 12 * MS, 1500 * US, MS);
+	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS);
+	for (int k = 0; k < 14; k++) {
+		t_er.tasks[b].job_cpu_seq[k] += 5 * MS;
+		t_er.tasks[t_task("tauA")].job_cpu_seq[k] += 5 * MS;
+		t_er.tasks[t_task("tauD")].job_cpu_seq[k] += 5 * MS;
+	}
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "interference"), IL_PASS);
+	/* ... and a majority of them do */
+	t_er.tasks[t_task("tauA")].job_cpu_seq[14] += 5 * MS;
+	t_er.tasks[t_task("tauA")].job_cpu_seq[15] += 5 * MS;
+	t_er.tasks[t_task("tauD")].job_cpu_seq[14] += 5 * MS;
+	t_er.tasks[t_task("tauD")].job_cpu_seq[15] += 5 * MS;
+	t_er.tasks[b].job_cpu_seq[14] += 5 * MS;
+	t_er.tasks[b].job_cpu_seq[15] += 5 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(expected(n, "interference"), IL_UNDECIDED);
+	/* a fair task reads no reservation: its jobs cost the engine less
+	 * and do not tell what a deadline task's cost */
+	set("tauD.class=other");
+	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS + 10 * US);
+	t_run_jobs(b, 30, 12 * MS, 1500 * US, MS + 10 * US);
+	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS);
+	t_check_int(judge(&n), 0);
+	t_check_contains(find(n, "interference")->c.evidence,
+			 "C: declared work + 10.0us per job");
+	set("tauD.class=deadline:2ms/8ms/8ms");
+	/* too few jobs: C is the declared work, and the evidence says so */
+	t_run_jobs(t_task("tauA"), 3, 10 * MS, 3500 * US, 3 * MS + 10 * US);
+	t_run_jobs(b, 3, 12 * MS, 1500 * US, MS + 10 * US);
+	t_run_jobs(t_task("tauD"), 3, 8 * MS, 1500 * US, MS + 10 * US);
+	t_check_int(judge(&n), 0);
+	t_check_contains(find(n, "interference")->c.evidence,
+			 "C: declared work alone");
 }
 
 static void test_sections(void)
@@ -656,8 +808,8 @@ static void test_kmutex_calls(void)
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "interference"), IL_PASS);
 	t_check_int(expected(n, "interference"), IL_PASS);
-	/* costly calls: C + I > Q for both */
-	t_er.kmutex_cost_p90_ns[0] = 2 * MS;
+	/* costly calls: C + I > Q for both (tauB: 2.1 + 2.1 ms > 4 ms) */
+	t_er.kmutex_cost_p90_ns[0] = 2100 * US;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "interference"), IL_UNDECIDED);
 	t_check_int(expected(n, "interference"), IL_UNDECIDED);
@@ -741,12 +893,14 @@ int main(void)
 	test_pass();
 	test_misses();
 	test_misses_burst();
+	test_misses_edf();
 	test_misses_without_timeline();
 	test_partitioned();
 	test_cap();
 	test_controls();
 	test_misbehaving();
 	test_not_covered();
+	test_overhead();
 	test_sections();
 	test_kmutex_calls();
 	test_bandwidth();

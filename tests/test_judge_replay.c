@@ -247,6 +247,19 @@ static void test_mbwi(void)
 	t_env.declared[2] = &dd;
 	t_env.unreserved = 2;
 	replay(IL_JUDGE_MBWI, 4);
+	/* with the trace's figures per job (foreign time, EDF inversion):
+	 * the sixth element of each job, judged the same from the file */
+	{
+		static uint64_t fo[30], lo[30];
+
+		lo[4] = 25 * MS;
+		t_er.tasks[2].job_foreign_seq = fo;
+		t_er.tasks[2].job_later_seq = lo;
+		replay(IL_JUDGE_MBWI, 4);
+		t_check_int(ck[0].c.by_trace, 1);
+		t_er.tasks[2].job_foreign_seq = NULL;
+		t_er.tasks[2].job_later_seq = NULL;
+	}
 	/* partitioned */
 	for (int i = 0; i < 3; i++) {
 		t_er.tasks[i].partitioned = 1;
@@ -289,7 +302,8 @@ static void test_kmutex_costs(void)
 	t_run_jobs(0, 30, 10 * MS, 1500 * US, MS);
 	t_run_jobs(1, 30, 12 * MS, 1500 * US, MS);
 	t_er.kmutex_cost_ns[0] = MS;
-	t_er.kmutex_cost_p90_ns[0] = 2 * MS;
+	/* C + I = 2.1 + 2.1 ms > Q for both */
+	t_er.kmutex_cost_p90_ns[0] = 2100 * US;
 	t_er.kmutex_cost_mean_ns[0] = MS;
 	replay(IL_JUDGE_MBWI, 4);
 	t_check_int(ck[1].c.verdict, IL_UNDECIDED);

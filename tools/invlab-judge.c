@@ -331,15 +331,22 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 		struct json_object *j = json_object_array_get_idx(a, k);
 		size_t m = json_object_array_length(j);
 
-		/* the fifth, foreign time, in every job or in none */
-		if ((m != 4 && m != 5) ||
-		    (k && (m == 5) != !!r->job_foreign_seq)) {
+		/* the fifth, foreign time, and the sixth, EDF inversion,
+		 * in every job or in none */
+		if ((m < 4 || m > 6) ||
+		    (k && (m >= 5) != !!r->job_foreign_seq) ||
+		    (k && (m == 6) != !!r->job_later_seq)) {
 			snprintf(err, len, "task %s: job %zu is malformed",
 				 r->name, k);
 			return -EINVAL;
 		}
-		if (m == 5 && !k &&
+		if (m >= 5 && !k &&
 		    !(r->job_foreign_seq = calloc(n, sizeof(uint64_t)))) {
+			snprintf(err, len, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		if (m == 6 && !k &&
+		    !(r->job_later_seq = calloc(n, sizeof(uint64_t)))) {
 			snprintf(err, len, "%s", strerror(ENOMEM));
 			return -ENOMEM;
 		}
@@ -347,8 +354,10 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 		r->job_start_seq[k] = elem(j, 1);
 		r->job_end_seq[k] = elem(j, 2);
 		r->job_rel_seq[k] = elem(j, 3);
-		if (m == 5)
+		if (m >= 5)
 			r->job_foreign_seq[k] = elem(j, 4);
+		if (m == 6)
+			r->job_later_seq[k] = elem(j, 5);
 	}
 	r->njob_cpu = r->job_cpu_cap = n;
 	locks = array(o, "locks", err, len);
@@ -420,6 +429,7 @@ static void run_free(struct run *rn)
 		free(r->job_end_seq);
 		free(r->job_rel_seq);
 		free(r->job_foreign_seq);
+		free(r->job_later_seq);
 		for (int l = 0; l < r->nlocks; l++) {
 			free(r->locks[l]->traced);
 			free(r->locks[l]->samples);

@@ -784,6 +784,243 @@ static int jobs_foreign(const struct il_scenario *sc,
 	return ret;
 }
 
+/*
+ * EDF order on the trace (job_later_seq).  While a job of deadline task i
+ * waited to run (released and runnable, not running), which CPU time went
+ * to tasks of the set the reservations rank below it: a task without a
+ * reservation (a lower class than SCHED_DEADLINE), or a deadline task
+ * whose job then running has a later absolute deadline (its release + D,
+ * by the reservation the run set up) than this job's.  The CPUs looked at
+ * are the job's own when it is pinned, every traced CPU otherwise.
+ *
+ * Absolute deadlines are the nominal ones (release + D), the waiting
+ * job's moved a period on for each Q it ran (edf_job); another task's
+ * kernel deadline can only be later than its nominal one, except while it
+ * holds a lock a task of earlier deadline waits for (deadline
+ * inheritance): a section, bounded by L, is what that can add.
+ */
+struct edf_ctx {
+	const struct il_scenario *sc;
+	const struct il_engine_result *er;
+	const struct il_sched *const *declared;
+	int self;
+	uint64_t dl;
+};
+
+static const struct il_sched *sched_of(const struct edf_ctx *e, int j)
+{
+	return e->declared && e->declared[j] ? e->declared[j]
+					     : &e->sc->tasks[j].sched;
+}
+
+/* does task j, running at ts, rank below the waiting job? */
+static bool ranks_below(const struct edf_ctx *e, int j, uint64_t ts)
+{
+	const struct il_sched *s = sched_of(e, j);
+	const struct il_task_result *r = &e->er->tasks[j];
+	size_t lo = 0, hi = r->njob_cpu;
+
+	if (s->policy != IL_SCHED_DEADLINE)
+		return true;
+	if (!r->job_rel_seq || !r->job_end_seq)
+		return false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->job_rel_seq[mid] <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* between two jobs it runs no job: nothing to rank */
+	if (!lo || r->job_end_seq[lo - 1] < ts)
+		return false;
+	return r->job_rel_seq[lo - 1] + s->deadline_ns > e->dl;
+}
+
+static int task_of_pid(const struct il_engine_result *er, int pid)
+{
+	for (int j = 0; pid > 0 && j < er->ntasks; j++)
+		if (er->tasks[j].tid == pid)
+			return j;
+	return -1;
+}
+
+/* a piece [x, y) run by pid: the part that ranks below the job */
+static uint64_t edf_piece(const struct edf_ctx *e, int pid, uint64_t x,
+			  uint64_t y)
+{
+	int j = task_of_pid(e->er, pid);
+
+	if (y <= x || j < 0 || j == e->self || j >= e->sc->ntasks)
+		return 0;
+	return ranks_below(e, j, x) ? y - x : 0;
+}
+
+static uint64_t edf_on_cpu(const struct work *w, const struct edf_ctx *e, int c,
+			   uint64_t a, uint64_t b)
+{
+	const struct cpu_index *ci = &w->cpus[c];
+	uint64_t from = a, sum = 0;
+	size_t k;
+
+	if (!ci->n)
+		return 0;
+	k = last_before(w, c, a);
+	k = k == (size_t)-1 ? 0 : k + 1;
+	for (; k < ci->n; k++) {
+		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
+
+		if (r->ts > b)
+			break;
+		sum += edf_piece(e, r->prev_pid, from, r->ts);
+		from = r->ts;
+	}
+	if (from < b)
+		sum += edf_piece(
+			e,
+			k < ci->n ? w->t->rec[ci->ix[k]].prev_pid
+				  : w->t->rec[ci->ix[ci->n - 1]].next_pid,
+			from, b);
+	return sum;
+}
+
+/* the job [a, b] of task i waited [x, y): what ranked below it ran then */
+static uint64_t edf_wait(const struct work *w, const struct edf_ctx *e, int cpu,
+			 uint64_t x, uint64_t y)
+{
+	uint64_t sum = 0;
+
+	if (y <= x)
+		return 0;
+	for (int c = cpu >= 0 ? cpu : 0;
+	     c < (cpu >= 0 ? cpu + 1 : w->ncpus) && c < w->ncpus; c++)
+		sum += edf_on_cpu(w, e, c, x, y);
+	return sum;
+}
+
+/*
+ * The state of pid at ts from its last event before it (switched in:
+ * running; switched out: asleep or waiting; woken: waiting), looked back
+ * at most SCAN_BACK_EDF records; -1 when none was found.
+ */
+#define SCAN_BACK_EDF 200000
+enum edf_state { EDF_RUNNING, EDF_WAITING, EDF_ASLEEP };
+
+static int edf_state_at(const struct il_trace *t, int pid, uint64_t ts)
+{
+	size_t k = rec_from(t, ts, false);
+
+	for (size_t m = 0; k > 0 && m < SCAN_BACK_EDF; m++) {
+		const struct il_trace_rec *r = &t->rec[--k];
+
+		if (r->kind == IL_TR_SWITCH && r->next_pid == pid)
+			return EDF_RUNNING;
+		if (r->kind == IL_TR_SWITCH && r->prev_pid == pid)
+			return asleep_after(t, r) ? EDF_ASLEEP : EDF_WAITING;
+		if (r->kind == IL_TR_WAKEUP && r->prev_pid == pid)
+			return EDF_WAITING;
+	}
+	return -1;
+}
+
+/*
+ * The job's waits to run: from its state at release (edf_state_at; when
+ * the trace does not reach back that far, its first event after the
+ * release tells: switched out, it was running; switched in, waiting;
+ * woken, asleep), then each switch and wakeup of it.
+ */
+static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
+			int cpu, uint64_t a, uint64_t b)
+{
+	const struct il_trace *t = w->t;
+	const struct il_sched *s = sched_of(e0, e0->self);
+	uint64_t period = s->period_ns ? s->period_ns : s->deadline_ns;
+	struct edf_ctx e = *e0;
+	int st = edf_state_at(t, pid, a);
+	uint64_t since = a, sum = 0, ran = 0;
+
+	for (size_t k = rec_from(t, a, false); k < t->n && t->rec[k].ts <= b;
+	     k++) {
+		const struct il_trace_rec *r = &t->rec[k];
+
+		if (r->kind == IL_TR_SWITCH && r->next_pid == pid) {
+			if (st == EDF_WAITING || st < 0)
+				sum += edf_wait(w, &e, cpu, since, r->ts);
+			st = EDF_RUNNING;
+			since = r->ts;
+		} else if (r->kind == IL_TR_SWITCH && r->prev_pid == pid) {
+			if (st == EDF_RUNNING || st < 0)
+				ran += r->ts - since;
+			/*
+			 * Each Q it ran moves its deadline a period on
+			 * (the reservation's own rule, CBS): what runs
+			 * after that before a later nominal deadline is
+			 * the kernel keeping the reservation, not an
+			 * inversion.
+			 */
+			if (s->runtime_ns)
+				e.dl = e0->dl + period * (ran / s->runtime_ns);
+			st = asleep_after(t, r) ? EDF_ASLEEP : EDF_WAITING;
+			since = r->ts;
+		} else if (r->kind == IL_TR_WAKEUP && r->prev_pid == pid) {
+			if (st != EDF_WAITING) {
+				st = EDF_WAITING;
+				since = r->ts;
+			}
+		}
+	}
+	if (st == EDF_WAITING)
+		sum += edf_wait(w, &e, cpu, since, b);
+	return sum;
+}
+
+int il_attribute_edf(const struct il_scenario *sc,
+		     const struct il_sched *const declared[IL_MAX_TASKS],
+		     struct il_engine_result *er)
+{
+	struct il_attr_input in = { .ntasks = 0 };
+	struct work w = { .in = &in, .t = er->trace };
+	int ret;
+
+	for (int i = 0; i < er->ntasks; i++) {
+		free(er->tasks[i].job_later_seq);
+		er->tasks[i].job_later_seq = NULL;
+	}
+	if (!er->trace || er->trace->lost)
+		return 0;
+	ret = build_index(&w);
+	for (int i = 0; !ret && i < er->ntasks && i < sc->ntasks; i++) {
+		struct il_task_result *r = &er->tasks[i];
+		struct edf_ctx e = { sc, er, declared, i, 0 };
+		const struct il_sched *s = sched_of(&e, i);
+		const struct il_trace *t = er->trace;
+
+		if (s->policy != IL_SCHED_DEADLINE || !s->deadline_ns ||
+		    r->tid <= 0 || !w.ncpus || !r->njob_cpu ||
+		    !r->job_rel_seq || !r->job_end_seq || r->cpu >= w.ncpus)
+			continue;
+		r->job_later_seq = calloc(r->njob_cpu, sizeof(uint64_t));
+		if (!r->job_later_seq) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (size_t k = 0; k < r->njob_cpu; k++) {
+			uint64_t a = r->job_rel_seq[k], b = r->job_end_seq[k];
+
+			/* only a missed job is looked at */
+			if (!a || b <= a + s->deadline_ns || a < t->t0_ns ||
+			    b > t->t1_ns)
+				continue;
+			e.dl = a + s->deadline_ns;
+			r->job_later_seq[k] =
+				edf_job(&w, &e, r->tid, r->cpu, a, b);
+		}
+	}
+	free_index(&w);
+	return ret;
+}
+
 int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
 {
 	int ret;

@@ -717,8 +717,10 @@ static bool covered(const struct il_mbwi_set *s, enum which w,
  * pending while it lasts and no other: one such stall makes exactly
  * this.  A kernel that breaks the guarantee does so each time the cause
  * comes again (an overrun, a long section), and then some late job ends
- * before another is released.  *span is how long they were pending
- * together, from the last release to the first end.
+ * before another is released.  Nor is it a stall when the trace shows
+ * tasks ranked below a late job running while it waited
+ * (late_attested).  *span is how long they were pending together, from
+ * the last release to the first end.
  */
 static bool one_burst(const struct il_mbwi_set *s, uint64_t *span)
 {
@@ -731,7 +733,8 @@ static bool one_burst(const struct il_mbwi_set *s, uint64_t *span)
 
 		if (!t->late_misses)
 			continue;
-		if (!t->late_rel_max_ns || !t->late_end_min_ns)
+		if (!t->late_rel_max_ns || !t->late_end_min_ns ||
+		    t->late_attested)
 			return false;
 		any = true;
 		if (t->late_rel_max_ns > rel)

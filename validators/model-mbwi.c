@@ -38,9 +38,23 @@ struct mbwi_model {
 	struct il_mbwi_task_verdict per_task[IL_MAX_TASKS];
 	struct il_mbwi_set set;
 	uint64_t eps, step, most;
+	/* the engine's own CPU time per job (job_overhead), and whether any
+	 * task's jobs told it */
+	uint64_t overhead;
+	bool overhead_known;
 	/* misses within the foreign time the trace shows on the CPU */
 	uint64_t most_foreign;
 	size_t foreign_excused;
+	/*
+	 * Misses beyond the allowance of jobs whose trace (job_later_seq)
+	 * shows tasks ranked below them ran while they waited (attested:
+	 * the kernel's doing; most_later the most in one job), or nothing of
+	 * the kind (excused: EDF order held, the time went elsewhere);
+	 * later_known: some task had the trace's figures.
+	 */
+	size_t edf_attested, edf_excused;
+	uint64_t most_later;
+	bool later_known;
 };
 
 /* does a task marked misbehaves lock a pthread mutex a deadline task
@@ -149,12 +163,13 @@ static bool late_per_job(const struct il_engine_result *er,
 			 struct il_mbwi_task *mt, struct mbwi_model *m)
 {
 	uint64_t late = 0, worst = 0, base = mt->deadline_ns + m->eps + m->step;
+	uint64_t unattested = 0;
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		uint64_t rel = r->job_rel_seq[k], end = r->job_end_seq[k];
-		uint64_t resp = end > rel ? end - rel : 0, st, fo;
+		uint64_t resp = end > rel ? end - rel : 0, st, fo, lo;
 
 		if (resp > worst)
 			worst = resp;
@@ -162,7 +177,21 @@ static bool late_per_job(const struct il_engine_result *er,
 			continue;
 		st = il_steal_between(er, rel, end);
 		fo = r->job_foreign_seq ? r->job_foreign_seq[k] : 0;
-		if (resp > base + st + fo) {
+		lo = r->job_later_seq ? r->job_later_seq[k] : 0;
+		if (resp > base + st + fo && r->job_later_seq && lo <= m->eps) {
+			/* the trace: nothing the set ranks below it ran while
+			 * it waited, so the kernel kept EDF order */
+			m->edf_excused++;
+		} else if (resp > base + st + fo) {
+			/* attested: tasks ranked below it ran at least the
+			 * time it was late by */
+			if (r->job_later_seq && lo >= resp - (base + st + fo)) {
+				m->edf_attested++;
+				if (lo > m->most_later)
+					m->most_later = lo;
+			} else {
+				unattested++;
+			}
 			if (!late++ || rel > mt->late_rel_max_ns)
 				mt->late_rel_max_ns = rel;
 			if (late == 1 || end < mt->late_end_min_ns)
@@ -176,7 +205,35 @@ static bool late_per_job(const struct il_engine_result *er,
 	}
 	mt->late_misses = late;
 	mt->worst_response_ns = worst;
+	mt->late_attested = late && !unattested;
+	m->later_known |= r->job_later_seq != NULL;
 	return true;
+}
+
+/* every task's late misses the trace's (late_attested) */
+static bool all_attested(const struct mbwi_model *m)
+{
+	for (size_t i = 0; i < IL_MAX_TASKS; i++)
+		if (m->tasks[i].late_misses && !m->tasks[i].late_attested)
+			return false;
+	return true;
+}
+
+/* what each task's C was made of: declared work and the engine's own */
+static void note_overhead(struct il_check *c, const struct mbwi_model *m)
+{
+	char d[24];
+
+	il_format_duration(d, sizeof(d), m->overhead);
+	if (m->overhead_known)
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; C: declared work + %s per job, the engine's own "
+			   "(least median excess of a job's CPU time)",
+			   d);
+	else
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; C: declared work alone (too few jobs tell the "
+			   "engine's own cost)");
 }
 
 /* what the allowance for a miss was made of, after the evidence */
@@ -199,6 +256,17 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 			   "; a miss counts beyond D + %s calibration + the "
 			   "run's host steal",
 			   a);
+	if (m->later_known && (m->edf_attested || m->edf_excused)) {
+		il_format_duration(d, sizeof(d), m->most_later);
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; trace: %zu such misses with tasks ranked below "
+			   "the job run while it waited, at least its lateness "
+			   "(up to %s: the kernel's), %zu with none (EDF order "
+			   "kept)",
+			   m->edf_attested, d, m->edf_excused);
+		/* the order of events decided a FAIL */
+		c->by_trace = c->verdict == IL_FAIL && all_attested(m);
+	}
 	if (m->foreign_excused) {
 		il_format_duration(d, sizeof(d), m->most_foreign);
 		il_appendf(c->evidence, sizeof(c->evidence),
@@ -360,6 +428,75 @@ static int bandwidth(const struct il_scenario *sc,
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The CPU time a job of task i takes beyond its declared work: the median
+ * over its jobs of each job's CPU time less C (0 where less), or
+ * UINT64_MAX when too few jobs tell it.  The median leaves out the jobs
+ * a stall of the host lengthened (a vCPU's stolen time can count as the
+ * thread's) and the few that spun on a lock.
+ */
+static uint64_t job_overhead(const struct il_task_result *r, uint64_t c)
+{
+	uint64_t *x, med, v;
+	size_t n = r->njob_cpu;
+
+	if (n < IL_JUDGE_MIN_SAMPLES || n != r->jobs || !r->job_cpu_seq) {
+		if (r->job_cpu.count < IL_JUDGE_MIN_SAMPLES ||
+		    il_hist_percentile(&r->job_cpu, 0.5, &v))
+			return UINT64_MAX;
+		return v > c ? v - c : 0;
+	}
+	x = malloc(n * sizeof(*x));
+	if (!x)
+		return UINT64_MAX;
+	for (size_t k = 0; k < n; k++)
+		x[k] = r->job_cpu_seq[k] > c ? r->job_cpu_seq[k] - c : 0;
+	qsort(x, n, sizeof(*x), cmp_u64);
+	med = x[n / 2];
+	free(x);
+	return med;
+}
+
+/*
+ * Each task's C is its declared work and the engine's own cost per job
+ * (its clock reads, the reservation's reads, the wake-up path): the
+ * least of the deadline tasks' job_overhead, which is the same code in
+ * every one of them (a task spinning on a lock owner raises only its
+ * own; a fair task reads no reservation and costs less).  Not the
+ * calibration's wake-up latency: that is a delay, not work, and on a
+ * loaded host its 500 us and more pushed C past Q and left no task
+ * covered.
+ */
+static void add_overhead(const struct il_scenario *sc,
+			 const struct il_engine_result *er,
+			 struct mbwi_model *m)
+{
+	uint64_t least = UINT64_MAX;
+
+	for (int i = 0; i < sc->ntasks; i++) {
+		const struct il_mbwi_task *mt = &m->tasks[i];
+		uint64_t o;
+
+		if (!mt->runtime_ns || !mt->wcet_ns)
+			continue;
+		o = job_overhead(&er->tasks[i], mt->wcet_ns);
+		if (o < least)
+			least = o;
+	}
+	m->overhead_known = least != UINT64_MAX;
+	m->overhead = m->overhead_known ? least : 0;
+	for (int i = 0; i < sc->ntasks; i++)
+		if (m->tasks[i].wcet_ns)
+			m->tasks[i].wcet_ns += m->overhead;
+}
+
 /* does the task take a pthread mutex or call a kernel-mutex resource? */
 static bool takes_lock(const struct il_task *t)
 {
@@ -421,10 +558,9 @@ int il_model_mbwi(const struct il_scenario *sc,
 						 m->eps + er->steal_ns, NULL,
 						 &mt->late_misses,
 						 &mt->worst_response_ns);
-		/* the engine's own reads per job, inside the allowance */
-		mt->wcet_ns += m->eps;
 		mt->cpu_max_ns = 0;
 	}
+	add_overhead(sc, er, m);
 	if (partitioned)
 		place_unpartitioned(sc, m, ncpus);
 	m->set.tasks = m->tasks;
@@ -477,6 +613,7 @@ int il_model_mbwi(const struct il_scenario *sc,
 			   "PI futexes deadline inheritance, not bandwidth "
 			   "inheritance");
 	}
+	note_overhead(&c->c, m);
 	if (unres >= 0)
 		c->expected = IL_FAIL;
 	(*n)++;
@@ -493,6 +630,7 @@ int il_model_mbwi(const struct il_scenario *sc,
 		goto out;
 	}
 	note_noise(&c->c, er, m);
+	note_overhead(&c->c, m);
 	/*
 	 * A set in which no task meets Q >= C + I is one the guarantee says
 	 * nothing about: its UNDECIDED is the expected answer.

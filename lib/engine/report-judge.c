@@ -115,7 +115,8 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 	else
 		il_json_null(j, "declared");
 	/* each job: [cpu, start, end, release] and, from the trace, its
-	 * foreign time (engine.h, job_foreign_seq) */
+	 * foreign time (engine.h, job_foreign_seq) and then its EDF
+	 * inversion (job_later_seq) */
 	il_json_begin_array(j, "job_seq");
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		il_json_begin_array(j, NULL);
@@ -123,8 +124,12 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 		il_json_uint(j, NULL, r->job_start_seq[k]);
 		il_json_uint(j, NULL, r->job_end_seq[k]);
 		il_json_uint(j, NULL, r->job_rel_seq[k]);
-		if (r->job_foreign_seq)
-			il_json_uint(j, NULL, r->job_foreign_seq[k]);
+		if (r->job_foreign_seq || r->job_later_seq)
+			il_json_uint(j, NULL,
+				     r->job_foreign_seq ? r->job_foreign_seq[k]
+							: 0);
+		if (r->job_later_seq)
+			il_json_uint(j, NULL, r->job_later_seq[k]);
 		il_json_end_array(j);
 	}
 	il_json_end_array(j);

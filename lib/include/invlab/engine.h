@@ -90,6 +90,14 @@ struct il_task_result {
 	 * longer than this is the foreign tasks' doing.
 	 */
 	uint64_t *job_foreign_seq;
+	/*
+	 * And, for a deadline task's missed jobs, the CPU time that tasks of
+	 * the set ranked below the job (no reservation, or a job of a later
+	 * absolute deadline) ran while it waited to run, from the trace
+	 * (il_attribute_edf; 0 for jobs that met their deadline; NULL: not
+	 * known).  A miss is the kernel's doing when this is not 0.
+	 */
+	uint64_t *job_later_seq;
 	size_t njob_cpu, job_cpu_cap;
 	/*
 	 * SCHED_DEADLINE tasks: the reservation's budget each job consumed,

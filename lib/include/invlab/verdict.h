@@ -39,7 +39,7 @@ struct il_check {
 	/* decided on the order of events in the scheduler's trace
 	 * (order.h), not on durations */
 	int by_trace;
-	char evidence[512];
+	char evidence[1024];
 };
 
 /*

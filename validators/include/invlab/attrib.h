@@ -110,6 +110,17 @@ void il_attr_roles(const struct il_scenario *sc,
 int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er);
 
 /*
+ * For every deadline task (by its reservation: declared[i] when given,
+ * else the scenario's class), each missed job's EDF inversion
+ * (engine.h, job_later_seq): the CPU time that tasks of the set ranked
+ * below it ran while it waited to run (attrib.c says how).  Nothing
+ * without a trace, or with one that lost events.  0 or -ENOMEM.
+ */
+int il_attribute_edf(const struct il_scenario *sc,
+		     const struct il_sched *const declared[IL_MAX_TASKS],
+		     struct il_engine_result *er);
+
+/*
  * The waits a check of task i's first lock judges: lr->traced when
  * il_attribute_run() filled it; else attributed now from er->trace into
  * *tmp (the caller frees it); else lr->samples as inferred.  sum receives

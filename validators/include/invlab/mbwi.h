@@ -129,6 +129,12 @@ struct il_mbwi_task {
 	 * UNDECIDED, not FAIL (one_burst in mbwi.c).
 	 */
 	uint64_t late_rel_max_ns, late_end_min_ns;
+	/*
+	 * Each late miss attested by the scheduler's trace: tasks the
+	 * reservations rank below the job ran while it waited to run.  No
+	 * stall outside the set does that, so one_burst never excuses them.
+	 */
+	int late_attested;
 };
 
 /*
