@@ -641,58 +641,92 @@ static void wake_at(uint64_t ts, int pid)
 
 /*
  * EDF order on the trace (il_attribute_edf): deadline task d (Q 2 ms, D
- * 4 ms, P 10 ms) on CPU 1 misses jobs 0, 2, 4, 6 and 8; what the set
- * ranks below a job ran while it waited to run:
+ * 4 ms, P 10 ms) on CPU 1 misses most of its jobs; what the set ranks
+ * below a job ran while it waited to run:
  *   job 0: fair task f runs 3 ms after d's wakeup: a lower class, 3 ms;
  *   job 2: e runs 3 ms, its job's deadline 22 ms before d's 24: none;
+ *   job 3: f runs 2 ms, d ends at its deadline: no miss, not looked at;
  *   job 4: d runs 1 ms, f preempts it for 3 ms: 3 ms;
  *   job 6: d runs its Q (2 ms), then g, deadline 70 ms, 3 ms: d's own
  *          deadline moved a period on (64 -> 74 ms): none;
  *   job 8: d blocks after 1 ms, f runs 2 ms while d sleeps (not
- *          counted), d is woken and f keeps the CPU 1 ms more: 1 ms.
- * The jobs that met their deadline are not looked at.
+ *          counted; a foreign wakeup meanwhile is not d's), d is woken
+ *          and f keeps the CPU 1 ms more: 1 ms;
+ *   job 9 runs on into job 10 (deadline 104 ms), which runs its Q before
+ *          g (deadline 110) preempts it: none (a wakeup of f just before
+ *          the release is not d's);
+ *   job 11: f preempts d 1 ms before job 12's release: 1 ms;
+ *   job 12 (deadline 124), waiting since job 11: g, released at 120 and
+ *          running at once (deadline 130), 0.5 ms; then a foreign task,
+ *          then h, whose deadline is the same 124 ms: 0.5 ms;
+ *   job 13: woken just before its release, f runs to its end and past
+ *          the CPU's last switch: 6 ms.
+ * The jobs that met their deadline are not looked at.  f is the
+ * scenario's first task, d its second.
  */
 static void test_jobs_edf(void)
 {
 	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
 	struct il_sched dl;
-	int d, e, f, g;
+	int d, e, f, g, h;
 	uint64_t B;
 
 	t_run_reset("[global]\nvalidate = mbwi\n"
+		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
 		    "[task d]\nclass = deadline:2ms/4ms/10ms\ncpu = 1\n"
 		    "activation = periodic\nperiod = 10ms\nbody = run 2ms\n"
 		    "[task e]\nclass = deadline:1ms/2ms/20ms\ncpu = 1\n"
 		    "activation = periodic\nperiod = 20ms\nbody = run 1ms\n"
 		    "[task g]\nclass = deadline:3ms/10ms/20ms\ncpu = 1\n"
 		    "activation = periodic\nperiod = 20ms\nbody = run 1ms\n"
-		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n");
+		    "[task h]\nclass = deadline:1ms/4ms/20ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 20ms\nbody = run 1ms\n");
 	d = t_task("d");
 	e = t_task("e");
 	g = t_task("g");
 	f = t_task("f");
+	h = t_task("h");
+	t_check_int(f, 0);
+	t_er.tasks[h].tid = 700;
 	t_er.tasks[d].tid = HIGH;
 	t_er.tasks[e].tid = MEDIUM;
 	t_er.tasks[g].tid = FHOG - 1;
 	t_er.tasks[f].tid = LOW;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		t_er.tasks[i].cpu = 1;
-	t_run_jobs(d, 10, 10 * MS, 2 * MS, 2 * MS);
-	t_run_jobs(e, 5, 20 * MS, 3 * MS, MS);
-	t_run_jobs(g, 5, 20 * MS, 5 * MS, MS);
+	t_run_jobs(d, 14, 10 * MS, 2 * MS, 2 * MS);
+	t_run_jobs(e, 7, 20 * MS, 3 * MS, MS);
+	t_run_jobs(g, 7, 20 * MS, 5 * MS, MS);
+	t_run_jobs(h, 7, 20 * MS, 3 * MS, MS);
 	t_run_job_resp(d, 0, 6 * MS);
 	t_run_job_resp(d, 2, 6 * MS);
+	t_run_job_resp(d, 3, 4 * MS);
 	t_run_job_resp(d, 4, 6 * MS);
 	t_run_job_resp(d, 6, 7 * MS);
 	t_run_job_resp(d, 8, 6 * MS);
+	t_run_job_resp(d, 9, 10 * MS);
+	t_run_job_resp(d, 10, 7 * MS);
+	t_run_job_resp(d, 11, 10 * MS);
+	t_run_job_resp(d, 12, 5 * MS);
+	t_run_job_resp(d, 13, 6 * MS);
+	/* g's job 6 ends as it is first seen running: still that job */
+	t_run_job_resp(g, 6, 0);
 	il_trace_free(&tr);
 	B = t_er.t_start_ns;
 	tr.t0_ns = B - MS;
-	tr.t1_ns = B + 100 * MS;
-	for (int k = 1; k < 10; k += 2) {
-		wake_at(B + (uint64_t)k * 10 * MS, HIGH);
-		sw(B + (uint64_t)k * 10 * MS, 0, 120, HIGH, -1, 0);
-		sw(B + (uint64_t)k * 10 * MS + 2 * MS, HIGH, -1, 0, 120, 0);
+	tr.t1_ns = B + 140 * MS;
+	for (int k = 1; k < 9; k += 2) {
+		uint64_t r = B + (uint64_t)k * 10 * MS;
+
+		wake_at(r, HIGH);
+		if (k == 3) {
+			sw(r, 0, 120, LOW, 120, 0);
+			sw(r + 2 * MS, LOW, 120, HIGH, -1, 1);
+			sw(r + 4 * MS, HIGH, -1, 0, 120, 0);
+			continue;
+		}
+		sw(r, 0, 120, HIGH, -1, 0);
+		sw(r + 2 * MS, HIGH, -1, 0, 120, 0);
 	}
 	wake_at(B, HIGH);
 	sw(B, 0, 120, LOW, 120, 0);
@@ -715,9 +749,32 @@ static void test_jobs_edf(void)
 	wake_at(B + 80 * MS, HIGH);
 	sw(B + 80 * MS, 0, 120, HIGH, -1, 0);
 	sw(B + 81 * MS, HIGH, -1, LOW, 120, 0);
+	wake_at(B + 82 * MS, FLOW);
 	wake_at(B + 83 * MS, HIGH);
 	sw(B + 84 * MS, LOW, 120, HIGH, -1, 1);
 	sw(B + 86 * MS, HIGH, -1, 0, 120, 0);
+	/* jobs 9 and 10 */
+	wake_at(B + 90 * MS, HIGH);
+	sw(B + 90 * MS, 0, 120, HIGH, -1, 0);
+	wake_at(B + 99 * MS, LOW);
+	sw(B + 102 * MS, HIGH, -1, FHOG - 1, -1, 1);
+	sw(B + 105 * MS, FHOG - 1, -1, HIGH, -1, 0);
+	sw(B + 107 * MS, HIGH, -1, 0, 120, 0);
+	/* jobs 11 and 12; on CPU 0 a foreign task goes to sleep between
+	 * d's last switch and job 12's release */
+	wake_at(B + 110 * MS, HIGH);
+	sw(B + 110 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 119 * MS, HIGH, -1, LOW, 120, 1);
+	prev_runnable = 0;
+	sw_on(0, B + 119 * MS + 500 * US, FLOW, kp(5), 0, 120);
+	sw(B + 120 * MS, LOW, 120, FHOG - 1, -1, 1);
+	sw(B + 120 * MS + 500 * US, FHOG - 1, -1, FLOW, kp(5), 0);
+	sw(B + 122 * MS, FLOW, kp(5), 700, -1, 0);
+	sw(B + 123 * MS, 700, -1, HIGH, -1, 0);
+	sw(B + 125 * MS, HIGH, -1, 0, 120, 0);
+	/* job 13 */
+	wake_at(B + 129 * MS + 500 * US, HIGH);
+	sw(B + 130 * MS, 0, 120, LOW, 120, 0);
 	il_trace_sort(&tr);
 	t_er.trace = &tr;
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
@@ -728,15 +785,48 @@ static void test_jobs_edf(void)
 		t_check_int(l[0], 3 * MS);
 		t_check_int(l[1], 0);
 		t_check_int(l[2], 0);
+		t_check_int(l[3], 0);
 		t_check_int(l[4], 3 * MS);
 		t_check_int(l[6], 0);
 		t_check_int(l[8], 1 * MS);
+		t_check_int(l[9], 0);
+		t_check_int(l[10], 0);
+		t_check_int(l[11], 1 * MS);
+		t_check_int(l[12], 500 * US);
+		t_check_int(l[13], 6 * MS);
 	}
 	/* a fair task has no deadline to rank by */
 	t_check(t_er.tasks[f].job_later_seq == NULL);
+	/* jobs at the trace's edges: looked at only when wholly inside */
+	tr.t0_ns = B;
+	tr.t1_ns = B + 136 * MS;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	if (t_er.tasks[d].job_later_seq) {
+		t_check_int(t_er.tasks[d].job_later_seq[0], 3 * MS);
+		t_check_int(t_er.tasks[d].job_later_seq[13], 6 * MS);
+	}
+	tr.t0_ns = B + 1;
+	tr.t1_ns = B + 136 * MS - 1;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	if (t_er.tasks[d].job_later_seq) {
+		t_check_int(t_er.tasks[d].job_later_seq[0], 0);
+		t_check_int(t_er.tasks[d].job_later_seq[13], 0);
+		t_check_int(t_er.tasks[d].job_later_seq[4], 3 * MS);
+	}
+	tr.t0_ns = B - MS;
+	tr.t1_ns = B + 140 * MS;
+	/* a task that never started, or pinned to a CPU the trace never
+	 * saw: nothing known */
+	t_er.tasks[d].tid = 0;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check(t_er.tasks[d].job_later_seq == NULL);
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[d].cpu = 2;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check(t_er.tasks[d].job_later_seq == NULL);
+	t_er.tasks[d].cpu = 1;
 	/* d run without its reservation (a negative control) is judged by
-	 * the one declared for it, and e and g rank below it then only by
-	 * their deadlines */
+	 * the one declared for it */
 	dl = t_sc.tasks[d].sched;
 	declared[d] = &dl;
 	{

@@ -288,6 +288,7 @@ static void test_misses_edf(void)
 			 "trace: 0 such misses with tasks ranked below the "
 			 "job run while it waited, at least its lateness (up "
 			 "to 0ns: the kernel's), 2 with none (EDF order kept)");
+	t_check_int(ck[0].c.by_trace, 0);
 	lo[5] = lo[25] = 10 * US;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
@@ -726,6 +727,39 @@ static void test_overhead(void)
 	t_check_contains(find(n, "interference")->c.evidence,
 			 "C: declared work + 10.0us per job");
 	set("tauD.class=deadline:2ms/8ms/8ms");
+	/* 20 jobs a task are enough to tell it */
+	t_run_jobs(t_task("tauA"), 20, 10 * MS, 3500 * US, 3 * MS + 10 * US);
+	t_run_jobs(b, 20, 12 * MS, 1500 * US, MS + 10 * US);
+	t_run_jobs(t_task("tauD"), 20, 8 * MS, 1500 * US, MS + 10 * US);
+	t_check_int(judge(&n), 0);
+	t_check_contains(find(n, "interference")->c.evidence,
+			 "C: declared work + 10.0us per job");
+	/* not every job kept: the histogram of the jobs' CPU time tells
+	 * it, from 20 jobs */
+	for (int i = 0; i < 3; i++) {
+		struct il_task_result *r = &t_er.tasks[i];
+		uint64_t c = i == t_task("tauA") ? 3 * MS : MS;
+
+		r->jobs = r->njob_cpu + 1;
+		il_hist_init(&r->job_cpu);
+		for (int k = 0; k < 20; k++)
+			il_hist_record(&r->job_cpu, c + 10 * US);
+	}
+	t_check_int(judge(&n), 0);
+	t_check_contains(find(n, "interference")->c.evidence,
+			 "C: declared work + 10.0us per job");
+	for (int i = 0; i < 3; i++) {
+		struct il_task_result *r = &t_er.tasks[i];
+
+		il_hist_init(&r->job_cpu);
+		for (int k = 0; k < 19; k++)
+			il_hist_record(&r->job_cpu, MS);
+	}
+	t_check_int(judge(&n), 0);
+	t_check_contains(find(n, "interference")->c.evidence,
+			 "C: declared work alone");
+	for (int i = 0; i < 3; i++)
+		il_hist_init(&t_er.tasks[i].job_cpu);
 	/* too few jobs: C is the declared work, and the evidence says so */
 	t_run_jobs(t_task("tauA"), 3, 10 * MS, 3500 * US, 3 * MS + 10 * US);
 	t_run_jobs(b, 3, 12 * MS, 1500 * US, MS + 10 * US);

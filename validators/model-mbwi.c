@@ -49,12 +49,10 @@ struct mbwi_model {
 	 * Misses beyond the allowance of jobs whose trace (job_later_seq)
 	 * shows tasks ranked below them ran while they waited (attested:
 	 * the kernel's doing; most_later the most in one job), or nothing of
-	 * the kind (excused: EDF order held, the time went elsewhere);
-	 * later_known: some task had the trace's figures.
+	 * the kind (excused: EDF order held, the time went elsewhere).
 	 */
 	size_t edf_attested, edf_excused;
 	uint64_t most_later;
-	bool later_known;
 };
 
 /* does a task marked misbehaves lock a pthread mutex a deadline task
@@ -206,7 +204,6 @@ static bool late_per_job(const struct il_engine_result *er,
 	mt->late_misses = late;
 	mt->worst_response_ns = worst;
 	mt->late_attested = late && !unattested;
-	m->later_known |= r->job_later_seq != NULL;
 	return true;
 }
 
@@ -256,7 +253,7 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 			   "; a miss counts beyond D + %s calibration + the "
 			   "run's host steal",
 			   a);
-	if (m->later_known && (m->edf_attested || m->edf_excused)) {
+	if (m->edf_attested || m->edf_excused) {
 		il_format_duration(d, sizeof(d), m->most_later);
 		il_appendf(c->evidence, sizeof(c->evidence),
 			   "; trace: %zu such misses with tasks ranked below "
