@@ -610,6 +610,17 @@ static void test_misbehaving(void)
 	t_check(!strstr(ck[0].c.evidence, "not counted"));
 }
 
+/*
+ * n jobs each of tauA (its 3 ms section), tauB and tauD (1 ms), each
+ * job's CPU time its declared work + a, b, d
+ */
+static void jobs_over(int n, uint64_t a, uint64_t b, uint64_t d)
+{
+	t_run_jobs(t_task("tauA"), n, 10 * MS, 3500 * US, 3 * MS + a);
+	t_run_jobs(t_task("tauB"), n, 12 * MS, 1500 * US, MS + b);
+	t_run_jobs(t_task("tauD"), n, 8 * MS, 1500 * US, MS + d);
+}
+
 static void test_not_covered(void)
 {
 	int n;
@@ -620,9 +631,7 @@ static void test_not_covered(void)
 	 * Q 4 ms) */
 	t_run_reset(job);
 	set("tauA.body=lock R1, run 3ms, unlock R1");
-	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS + 20 * US);
-	t_run_jobs(t_task("tauB"), 30, 12 * MS, 1500 * US, MS + 20 * US);
-	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS + 20 * US);
+	jobs_over(30, 20 * US, 20 * US, 20 * US);
 	timeline();
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "interference"), IL_UNDECIDED);
@@ -631,9 +640,7 @@ static void test_not_covered(void)
 			 "C: declared work + 20.0us per job");
 	/* jobs that take their declared work and no more: tauB's
 	 * C + I = 4 ms = Q, covered */
-	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS);
-	t_run_jobs(t_task("tauB"), 30, 12 * MS, 1500 * US, MS);
-	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS);
+	jobs_over(30, 0, 0, 0);
 	t_check_int(judge(&n), 0);
 	t_check_int(expected(n, "interference"), IL_PASS);
 	/* one covered again: the job's expect */
@@ -672,9 +679,7 @@ static void test_overhead(void)
 	t_run_reset(job);
 	set("tauA.body=lock R1, run 3ms, unlock R1");
 	b = t_task("tauB");
-	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS);
-	t_run_jobs(b, 30, 12 * MS, 1500 * US, MS);
-	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS);
+	jobs_over(30, 0, 0, 0);
 	timeline();
 	/* a calibration of 600 us on a loaded host is a delay, not work */
 	il_hist_init(&t_calib);
@@ -690,17 +695,13 @@ static void test_overhead(void)
 	t_check_int(judge(&n), 0);
 	t_check_int(expected(n, "interference"), IL_PASS);
 	/* every task 10 us over its work: that is the engine's */
-	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS + 10 * US);
-	t_run_jobs(b, 30, 12 * MS, 1500 * US, MS + 10 * US);
-	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS + 10 * US);
+	jobs_over(30, 10 * US, 10 * US, 10 * US);
 	t_check_int(judge(&n), 0);
 	t_check_int(expected(n, "interference"), IL_UNDECIDED);
 	t_check_contains(find(n, "interference")->c.evidence,
 			 "C: declared work + 10.0us per job");
 	/* the median: a few jobs a stall lengthened do not count */
-	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS);
-	t_run_jobs(b, 30, 12 * MS, 1500 * US, MS);
-	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS);
+	jobs_over(30, 0, 0, 0);
 	for (int k = 0; k < 14; k++) {
 		t_er.tasks[b].job_cpu_seq[k] += 5 * MS;
 		t_er.tasks[t_task("tauA")].job_cpu_seq[k] += 5 * MS;
@@ -720,17 +721,13 @@ static void test_overhead(void)
 	/* a fair task reads no reservation: its jobs cost the engine less
 	 * and do not tell what a deadline task's cost */
 	set("tauD.class=other");
-	t_run_jobs(t_task("tauA"), 30, 10 * MS, 3500 * US, 3 * MS + 10 * US);
-	t_run_jobs(b, 30, 12 * MS, 1500 * US, MS + 10 * US);
-	t_run_jobs(t_task("tauD"), 30, 8 * MS, 1500 * US, MS);
+	jobs_over(30, 10 * US, 10 * US, 0);
 	t_check_int(judge(&n), 0);
 	t_check_contains(find(n, "interference")->c.evidence,
 			 "C: declared work + 10.0us per job");
 	set("tauD.class=deadline:2ms/8ms/8ms");
 	/* 20 jobs a task are enough to tell it */
-	t_run_jobs(t_task("tauA"), 20, 10 * MS, 3500 * US, 3 * MS + 10 * US);
-	t_run_jobs(b, 20, 12 * MS, 1500 * US, MS + 10 * US);
-	t_run_jobs(t_task("tauD"), 20, 8 * MS, 1500 * US, MS + 10 * US);
+	jobs_over(20, 10 * US, 10 * US, 10 * US);
 	t_check_int(judge(&n), 0);
 	t_check_contains(find(n, "interference")->c.evidence,
 			 "C: declared work + 10.0us per job");
@@ -761,9 +758,7 @@ static void test_overhead(void)
 	for (int i = 0; i < 3; i++)
 		il_hist_init(&t_er.tasks[i].job_cpu);
 	/* too few jobs: C is the declared work, and the evidence says so */
-	t_run_jobs(t_task("tauA"), 3, 10 * MS, 3500 * US, 3 * MS + 10 * US);
-	t_run_jobs(b, 3, 12 * MS, 1500 * US, MS + 10 * US);
-	t_run_jobs(t_task("tauD"), 3, 8 * MS, 1500 * US, MS + 10 * US);
+	jobs_over(3, 10 * US, 10 * US, 10 * US);
 	t_check_int(judge(&n), 0);
 	t_check_contains(find(n, "interference")->c.evidence,
 			 "C: declared work alone");
