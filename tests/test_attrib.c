@@ -809,8 +809,8 @@ static void test_jobs_edf(void)
 	tr.t1_ns = B + 136 * MS - 1;
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
 	if (t_er.tasks[d].job_later_seq) {
-		t_check_int(t_er.tasks[d].job_later_seq[0], 0);
-		t_check_int(t_er.tasks[d].job_later_seq[13], 0);
+		t_check(t_er.tasks[d].job_later_seq[0] == IL_EDF_UNSEEN);
+		t_check(t_er.tasks[d].job_later_seq[13] == IL_EDF_UNSEEN);
 		t_check_int(t_er.tasks[d].job_later_seq[4], 3 * MS);
 	}
 	tr.t0_ns = B - MS;

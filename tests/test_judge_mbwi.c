@@ -281,17 +281,44 @@ static void test_misses_edf(void)
 	r = &t_er.tasks[t_task("tauD")];
 	r->job_later_seq = lo;
 	/* two late jobs, FAIL by their durations; the trace shows EDF order
-	 * kept in both: not the kernel's */
+	 * kept in both: not the kernel's, and the trace decided */
 	t_check_int(judge(&n), 0);
-	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_int(verdict(n, "isolation"), IL_PASS);
 	t_check_contains(ck[0].c.evidence,
 			 "trace: 0 such misses with tasks ranked below the "
 			 "job run while it waited, at least its lateness (up "
 			 "to 0ns: the kernel's), 2 with none (EDF order kept)");
-	t_check_int(ck[0].c.by_trace, 0);
+	t_check_contains(ck[0].c.evidence, "no miss the kernel made");
+	t_check_int(ck[0].c.by_trace, 1);
 	lo[5] = lo[25] = 10 * US;
 	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_PASS);
+	/* one of them outside the trace's window: not known, not kept */
+	lo[25] = IL_EDF_UNSEEN;
+	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_int(ck[0].c.by_trace, 0);
+	lo[25] = 10 * US;
+	/*
+	 * Misses within the allowance (D + 10 us + the 10 ms step): on
+	 * durations alone "within noise"; the trace's EDF order decides
+	 * them, PASS when kept in each, else UNDECIDED as before.
+	 */
+	late(9 * MS);
+	lo[5] = lo[25] = 0;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_PASS);
+	t_check_int(ck[0].c.by_trace, 1);
+	lo[5] = 10 * US + 1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "each within");
+	t_check_int(ck[0].c.by_trace, 0);
+	lo[5] = IL_EDF_UNSEEN;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	lo[5] = 0;
+	late(20 * MS);
 	/* more than the calibration, less than the lateness: durations */
 	lo[5] = lo[25] = 10 * US + 1;
 	t_check_int(judge(&n), 0);

@@ -715,7 +715,8 @@ static void test_isolation(void)
 	t_check_str(ck.bound_name, "temporal isolation (M-BWI)");
 	t_check_int(ck.bound_ns, 8 * MS);
 	t_check_int(ck.worst_ns, 7 * MS);
-	t_check_contains(ck.evidence, "judged tauD");
+	t_check_int(ck.by_trace, 0);
+	t_check_contains(ck.evidence, "judged tauD: no miss;");
 	t_check_contains(ck.evidence, "global EDF (GFB)");
 	t_check_contains(ck.evidence, "misbehaving tauA");
 	t_check_int(v[3].judged, 1);
@@ -785,11 +786,36 @@ static void test_isolation(void)
 	t_check_int(ck.verdict, IL_UNDECIDED);
 	t_check_contains(ck.evidence, "tauD: 2 of 200 jobs missed, each "
 				      "within 500us noise");
-	/* one of them beyond noise: FAIL */
+	t_check_int(ck.by_trace, 0);
+	/* the trace kept EDF order for one of the two: still UNDECIDED */
+	t[3].misses_kept = 1;
+	t_check_int(il_check_isolation(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	/* for both: not the kernel's misses, PASS on the order of events */
+	t[3].misses_kept = 2;
+	t_check_int(il_check_isolation(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_PASS);
+	t_check_int(ck.by_trace, 1);
+	t_check_int(v[3].by_trace, 1);
+	t_check_contains(ck.evidence, "no miss the kernel made");
+	t_check_contains(ck.evidence, "tauD: 2 of 200 jobs missed, each "
+				      "within 500us noise, the trace showing "
+				      "EDF order kept in each");
+	/* but not with too few jobs to judge */
+	t[3].jobs = 99;
+	t_check_int(il_check_isolation(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check_int(ck.by_trace, 0);
+	t_check_contains(ck.evidence, "within 500us noise");
+	t[3].jobs = 100;
+	t_check_int(il_check_isolation(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_PASS);
+	/* one of them beyond noise: FAIL, whatever the trace kept */
 	t[3].late_misses = 1;
 	t[3].worst_response_ns = 9 * MS;
 	t_check_int(il_check_isolation(&s, &ck, v), 0);
 	t_check_int(ck.verdict, IL_FAIL);
+	t_check_int(ck.by_trace, 0);
 
 	/* too few jobs */
 	basic_set(&s, t);

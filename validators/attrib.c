@@ -1008,10 +1008,14 @@ int il_attribute_edf(const struct il_scenario *sc,
 		for (size_t k = 0; k < r->njob_cpu; k++) {
 			uint64_t a = r->job_rel_seq[k], b = r->job_end_seq[k];
 
-			/* only a missed job is looked at */
-			if (!a || b <= a + s->deadline_ns || a < t->t0_ns ||
-			    b > t->t1_ns)
+			/* only a missed job is looked at, and only one the
+			 * trace saw whole */
+			if (!a || b <= a + s->deadline_ns)
 				continue;
+			if (a < t->t0_ns || b > t->t1_ns) {
+				r->job_later_seq[k] = IL_EDF_UNSEEN;
+				continue;
+			}
 			e.dl = a + s->deadline_ns;
 			r->job_later_seq[k] =
 				edf_job(&w, &e, r->tid, r->cpu, a, b);

@@ -772,6 +772,18 @@ static void judge(const struct il_mbwi_set *s, size_t i,
 			 "%llu of %llu jobs missed, up to %s late (> %s noise)",
 			 (unsigned long long)t->late_misses,
 			 (unsigned long long)t->jobs, x, e);
+	} else if (t->misses && t->misses_kept >= t->misses &&
+		   t->jobs >= s->min_jobs) {
+		/* the order of events: nothing ranked below ran while a
+		 * missed job waited, so the kernel did not make the miss */
+		v->verdict = IL_PASS;
+		v->by_trace = 1;
+		snprintf(v->why, sizeof(v->why),
+			 "%llu of %llu jobs missed, each within %s noise, the "
+			 "trace showing EDF order kept in each: not the "
+			 "kernel's",
+			 (unsigned long long)t->misses,
+			 (unsigned long long)t->jobs, e);
 	} else if (t->misses) {
 		v->verdict = IL_UNDECIDED;
 		snprintf(v->why, sizeof(v->why),
@@ -910,15 +922,26 @@ static int check_misses(const struct il_mbwi_set *s, enum which w,
 				addf(ev, len, &off, "%s %s: %s", k++ ? ";" : "",
 				     tname(s, i, n, sizeof(n)), v[i].why);
 	} else {
+		size_t kept = 0;
+
 		out->verdict = IL_PASS;
 		addf(ev, len, &off, "judged");
 		for (size_t i = 0, k = 0; i < s->ntasks; i++)
-			if (v[i].judged)
+			if (v[i].judged) {
 				addf(ev, len, &off, "%s %s", k++ ? "," : "",
 				     tname(s, i, n, sizeof(n)));
+				kept += v[i].by_trace != 0;
+			}
 		addf(ev, len, &off,
-		     ": no miss; least slack %s (worst response %s, D %s)",
+		     ": no miss%s; least slack %s (worst "
+		     "response %s, D %s)",
+		     kept ? " the kernel made" : "",
 		     tname(s, decider, n, sizeof(n)), r, d);
+		for (size_t i = 0; i < s->ntasks; i++)
+			if (v[i].by_trace) /* set only on a judged task */
+				addf(ev, len, &off, "; %s: %s",
+				     tname(s, i, n, sizeof(n)), v[i].why);
+		out->by_trace = kept > 0;
 	}
 	addf(ev, len, &off, "; %s", sched.desc);
 

@@ -154,7 +154,9 @@ static uint64_t *per_period(const struct il_task_result *r, uint64_t t0,
  * the guarantee is about).  false when
  * the run has no timeline or not every job was kept (then the whole
  * run's steal is the allowance).  m->most is raised to the largest steal
- * forgiven a missed job.
+ * forgiven a missed job.  mt->misses_kept counts the missed jobs the
+ * trace saw whole with nothing ranked below them run while they waited
+ * (at most the calibration's noise): EDF order kept.
  */
 static bool late_per_job(const struct il_engine_result *er,
 			 const struct il_task_result *r,
@@ -162,6 +164,7 @@ static bool late_per_job(const struct il_engine_result *er,
 {
 	uint64_t late = 0, worst = 0, base = mt->deadline_ns + m->eps + m->step;
 	uint64_t unattested = 0;
+	bool seen, kept;
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
@@ -175,15 +178,18 @@ static bool late_per_job(const struct il_engine_result *er,
 			continue;
 		st = il_steal_between(er, rel, end);
 		fo = r->job_foreign_seq ? r->job_foreign_seq[k] : 0;
-		lo = r->job_later_seq ? r->job_later_seq[k] : 0;
-		if (resp > base + st + fo && r->job_later_seq && lo <= m->eps) {
+		lo = r->job_later_seq ? r->job_later_seq[k] : IL_EDF_UNSEEN;
+		seen = lo != IL_EDF_UNSEEN;
+		kept = seen && lo <= m->eps;
+		mt->misses_kept += kept;
+		if (resp > base + st + fo && kept) {
 			/* the trace: nothing the set ranks below it ran while
 			 * it waited, so the kernel kept EDF order */
 			m->edf_excused++;
 		} else if (resp > base + st + fo) {
 			/* attested: tasks ranked below it ran at least the
 			 * time it was late by */
-			if (r->job_later_seq && lo >= resp - (base + st + fo)) {
+			if (seen && lo >= resp - (base + st + fo)) {
 				m->edf_attested++;
 				if (lo > m->most_later)
 					m->most_later = lo;
@@ -261,8 +267,10 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 			   "(up to %s: the kernel's), %zu with none (EDF order "
 			   "kept)",
 			   m->edf_attested, d, m->edf_excused);
-		/* the order of events decided a FAIL */
-		c->by_trace = c->verdict == IL_FAIL && all_attested(m);
+		/* the order of events decided a FAIL (a PASS on it was
+		 * marked by the check) */
+		if (c->verdict == IL_FAIL)
+			c->by_trace = all_attested(m);
 	}
 	if (m->foreign_excused) {
 		il_format_duration(d, sizeof(d), m->most_foreign);

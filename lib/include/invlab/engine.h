@@ -43,6 +43,9 @@
 #include <invlab/trace.h>
 #include <invlab/verdict.h>
 
+/* job_later_seq of a missed job outside the trace's window */
+#define IL_EDF_UNSEEN UINT64_MAX
+
 /* one lock phase's measurements */
 struct il_lock_result {
 	int res;		/* resource index */
@@ -95,7 +98,8 @@ struct il_task_result {
 	 * the set ranked below the job (no reservation, or a job of a later
 	 * absolute deadline) ran while it waited to run, from the trace
 	 * (il_attribute_edf; 0 for jobs that met their deadline; NULL: not
-	 * known).  A miss is the kernel's doing when this is not 0.
+	 * known; IL_EDF_UNSEEN: a missed job the trace does not cover).  A
+	 * miss is the kernel's doing when this is not 0.
 	 */
 	uint64_t *job_later_seq;
 	size_t njob_cpu, job_cpu_cap;

@@ -135,6 +135,14 @@ struct il_mbwi_task {
 	 * stall outside the set does that, so one_burst never excuses them.
 	 */
 	int late_attested;
+	/*
+	 * Of its misses, those the trace shows EDF order kept for: nothing
+	 * the reservations rank below the job ran while it waited (the time
+	 * went to earlier deadlines, foreign tasks or the host).  When it is
+	 * every miss and none is late, the misses are not the kernel's: PASS
+	 * on the order of events (judge in mbwi.c).
+	 */
+	uint64_t misses_kept;
 };
 
 /*
@@ -279,6 +287,7 @@ struct il_mbwi_task_verdict {
 	uint64_t interference_ns; /* I_i */
 	uint64_t demand_ns;	  /* C_i + I_i */
 	char why[160];		  /* why it was not judged, or its result */
+	int by_trace; /* PASS on the trace's EDF order, despite misses */
 };
 
 /*
@@ -293,8 +302,10 @@ struct il_mbwi_task_verdict {
  *   - no judged task (every one shares a lock with a misbehaving task or
  *     needs more than its budget): UNDECIDED;
  *   - a judged task missed only within noise, or ran fewer than min_jobs
- *     jobs: UNDECIDED;
- *   - otherwise PASS.
+ *     jobs: UNDECIDED, unless the trace shows EDF order kept for each of
+ *     its misses (misses_kept): those are not the kernel's, and the task
+ *     counts as met (its verdict's by_trace set);
+ *   - otherwise PASS (out->by_trace when a task's misses were so).
  * Tasks that are not judged never make the verdict; their misses are
  * still named in the evidence.  out->bound_ns is D and out->worst_ns the
  * worst response time of the deciding task (the latest one, or on PASS
