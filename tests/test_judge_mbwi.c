@@ -318,6 +318,17 @@ static void test_misses_edf(void)
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 	lo[5] = 0;
+	/* at the allowance exactly (D + 10 us + 10 ms): within it, and no
+	 * miss beyond it for the trace to be asked about */
+	late(18 * MS + 10 * US);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_PASS);
+	t_check(!strstr(ck[0].c.evidence, "trace: "));
+	r->job_later_seq = NULL;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "each within");
+	r->job_later_seq = lo;
 	late(20 * MS);
 	/* more than the calibration, less than the lateness: durations */
 	lo[5] = lo[25] = 10 * US + 1;
