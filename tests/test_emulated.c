@@ -362,8 +362,53 @@ static void test_by_trace(void)
 	t_check_int(strncmp(c.evidence, "3 of 40", 7), 0);
 }
 
+/* an M-BWI FAIL of a traced run says what the trace left open */
+static void test_mbwi(void)
+{
+	struct il_trace tr = { .lost = 0 };
+	struct il_judged ck[2];
+
+	t_run_reset("[resource R]\nprotocol = none\n"
+		    "[task tauA]\nclass = deadline:2ms/8ms/8ms\n"
+		    "body = run 1ms\n");
+	memset(ck, 0, sizeof(ck));
+	ck[0].c = fail();
+	ck[0].validator = "mbwi";
+	snprintf(ck[0].task, sizeof(ck[0].task), "isolation");
+	ck[1].c = fail();
+	ck[1].validator = "mbwi";
+	snprintf(ck[1].task, sizeof(ck[1].task), "tauA bandwidth");
+	/* untraced: no trace of the order of events */
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 2), 2);
+	t_check_contains(ck[0].c.evidence, "no trace of the order of events");
+	t_check_contains(ck[1].c.evidence, "no trace of the order of events");
+	ck[0].c = fail();
+	ck[1].c = fail();
+	t_er.trace = &tr;
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 2), 2);
+	t_check_int(ck[0].c.verdict, IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence,
+			 "(the trace's EDF order attests some late misses, "
+			 "not every one)");
+	t_check_contains(ck[1].c.evidence, "(a budget is spent on the guest's "
+					   "clock");
+	/* a trace that lost events judges nothing */
+	ck[0].c = fail();
+	tr.lost = 3;
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 1);
+	t_check_contains(ck[0].c.evidence, "no trace of the order of events");
+	/* every late miss attested: it stands */
+	ck[0].c = fail();
+	ck[0].c.by_trace = 1;
+	tr.lost = 0;
+	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 0);
+	t_check_int(ck[0].c.verdict, IL_FAIL);
+	t_er.trace = NULL;
+}
+
 int main(void)
 {
+	test_mbwi();
 	test_by_trace();
 	test_not_emulated();
 	test_other_verdicts();

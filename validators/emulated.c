@@ -60,7 +60,13 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 		 "undecided under emulation (QEMU TCG): the guest cannot see "
 		 "the host preempting its virtual CPUs (no steal time), so a "
 		 "FAIL on timing alone is not the kernel's%s; was FAIL: ",
-		 !in->traced ? " (no trace of the order of events)"
+		 in->mbwi_traced == 1
+			 ? " (the trace's EDF order attests some late misses, "
+			   "not every one)"
+		 : in->mbwi_traced == 2
+			 ? " (a budget is spent on the guest's clock, which "
+			   "runs on while the host holds a vCPU)"
+		 : !in->traced ? " (no trace of the order of events)"
 		 : in->window_bound
 			 ? " (the bound is the fair server's window, spent "
 			   "on the guest's clock, which runs on while the "
@@ -138,6 +144,10 @@ int il_emu_apply(const struct il_scenario *sc,
 				free(tmp);
 			}
 		}
+		if (ck[k].validator && !strcmp(ck[k].validator, "mbwi") &&
+		    er->trace && !er->trace->lost)
+			in.mbwi_traced =
+				strstr(ck[k].task, " bandwidth") ? 2 : 1;
 		changed += il_emu_check(&in, &ck[k].c) == IL_EMU_UNDECIDED;
 	}
 	return changed;

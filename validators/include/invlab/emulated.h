@@ -51,6 +51,12 @@ struct il_emu_input {
 	 * vCPU.  A FAIL on it is UNDECIDED unless decided on the trace.
 	 */
 	int window_bound;
+	/*
+	 * An M-BWI check (1 a miss check, 2 a bandwidth check) of a run
+	 * traced whole: its FAIL stands when the trace attests every late
+	 * miss (by_trace), and the reason names what the trace left open.
+	 */
+	int mbwi_traced;
 };
 
 enum il_emu_effect {
