@@ -103,11 +103,30 @@ static void test_fail(void)
 	 * often as the host makes them, the trace does not decide */
 	steal[2] = 1;
 	in.steal_ns = steal;
+	/* ... and each of those waits within the bound (1 ms of 2 ms):
+	 * PASS, the windows cost no bound */
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	t_check_int(c.by_trace, 1);
+	t_check(strstr(c.evidence, "trace: 8 waits; in 3 a task below high "
+				   "ran while a holder waited") != NULL);
+	t_check(strstr(c.evidence, "none of those waits passed the bound "
+				   "2.00ms (the longest 1.00ms)") != NULL);
+	/* one of them at the bound exactly: still within it */
+	w[1].delay_ns = 2 * MS;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	/* a clean wait past the bound does not count against them */
+	w[6].delay_ns = 5 * MS;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	w[6].delay_ns = 1 * MS;
+	/* one of them past the bound, within the noise allowance: whose
+	 * excess it was the trace cannot say */
+	w[1].delay_ns = 2 * MS + 1;
 	t_check_int(judge(&in, N, &c), IL_NONE);
 	t_check_int(c.by_trace, 0);
 	t_check(strstr(c.evidence, "in 3 of 8 waits a task below high ran "
 				   "while a holder waited") != NULL);
 	t_check(strstr(c.evidence, "too few to call an inversion") != NULL);
+	w[1].delay_ns = 1 * MS;
 	/* the fourth again, 20 ms of lower time less 19 ms stolen: 1 ms
 	 * past steal, 4 windows, FAIL */
 	steal[2] = 0;
@@ -169,11 +188,24 @@ static void test_undecided(void)
 		w[i].lower_ns = 10 * MS + 1;
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	t_check_int(c.by_trace, 1);
-	/* no bound known: no PASS either */
+	/* no bound known: no PASS either, clean or with one window past
+	 * the tolerance */
 	clean();
 	in = input();
 	in.bound_ns = 0;
 	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check(strstr(c.evidence, "too few to call an inversion") == NULL);
+	w[2].lower_ns = 20 * US + 1;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check(strstr(c.evidence, "too few to call an inversion") != NULL);
+	/* one window past the tolerance in a wait within the bound, but
+	 * of more than half the bound: an inversion could hide in it */
+	in.bound_ns = 2 * MS;
+	w[2].lower_ns = 1 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check(strstr(c.evidence, "but more than half the bound") != NULL);
+	w[2].lower_ns = 1 * MS;
+	t_check_int(judge(&in, N, &c), IL_PASS);
 	/* bad arguments: no verdict */
 	t_check_int(il_check_order(NULL, w, N, &c), -EINVAL);
 	t_check_int(c.verdict, IL_NONE);

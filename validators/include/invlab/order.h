@@ -12,7 +12,10 @@
  *              kernel recorded
  *   PASS       in every wait, only holders, tasks at or above the
  *              waiter, foreign tasks at or above it and idle ran there
- *              (within the tolerance)
+ *              (within the tolerance); or past the tolerance in no more
+ *              waits than the host stretches a wakeup that far (the
+ *              binomial rule below), each of them a wait within the
+ *              bound itself (no slack of the noise allowance)
  *   no verdict (IL_NONE) a wait the trace does not cover (it started or
  *              ended outside the trace, it timed out, events were lost),
  *              fewer waits than min_samples, or no FAIL with a tolerance
