@@ -85,6 +85,8 @@ static struct il_football_input input(void)
  * bad (-1: none) offense1 is woken on CPU 0 behind offense0 and waits
  * there for `late` while defense1 keeps CPU 1.
  */
+static int bad_below; /* also every round below it is bad */
+
 static void game(int rounds, int bad, uint64_t late)
 {
 	reset();
@@ -94,7 +96,7 @@ static void game(int rounds, int bad, uint64_t late)
 		uint64_t t = T0 + MS + (uint64_t)k * 10 * MS;
 
 		wake(t, 0, OFF0);
-		if (k == bad) {
+		if (k == bad || k < bad_below) {
 			sw(t + 10 * US, 0, DEF0, OFF0, 1);
 			wake(t + 10 * US, 0, OFF1);
 			/* offense0 ends, offense1 takes CPU 0 late */
@@ -116,6 +118,35 @@ static enum il_verdict judge(const struct il_football_input *in,
 {
 	t_check_int(il_football_check(in, st, c), 0);
 	return c->verdict;
+}
+
+/*
+ * Waits past T in as many episodes as the host would make with a chance
+ * under 1e-6 (0.5 % each): a pattern, decided on the trace.  50 rounds
+ * make 100 episodes; a bad round's wait of offense1 is one past T: 6 of
+ * 100 have a binomial chance of 1.2e-5, 7 of 100 8.3e-7.
+ */
+static void test_over_pattern(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+
+	bad_below = 6;
+	game(50, -1, MS);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.over, 6);
+	t_check_int(st.episodes, 100);
+	t_check_int(c.by_trace, 0);
+	bad_below = 7;
+	game(50, -1, MS);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.over, 7);
+	t_check_int(c.by_trace, 1);
+	t_check_contains(c.evidence, "7 of ");
+	t_check_contains(c.evidence, "waited over 50.0us, more often than "
+				     "the host explains; worst: ");
+	bad_below = 0;
 }
 
 static void test_game(void)
@@ -142,6 +173,10 @@ static void test_game(void)
 	 * round's other wakeup is still served in 10 us */
 	game(30, 7, MS);
 	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	/* one such wait: as often as the host makes one, so durations
+	 * decided it (under emulation it is UNDECIDED) */
+	t_check_int(c.by_trace, 0);
+	t_check(!strstr(c.evidence, "more often than the host"));
 	t_check_int(st.over, 1);
 	t_check_int(st.worst.task, I_OFF1);
 	t_check_int(st.worst.lower, I_DEF1);
@@ -334,6 +369,7 @@ static void test_late_pattern(void)
 		t_check_int(judge(&in, &st, &c), cases[ci].want);
 		t_check_int(st.late, nlate);
 		t_check_int(st.episodes, 2 * rounds);
+		t_check_int(c.by_trace, c.verdict == IL_FAIL);
 		if (c.verdict == IL_FAIL)
 			t_check_contains(c.evidence,
 					 "times a CPU switched to a "
@@ -696,6 +732,7 @@ static void test_args(void)
 
 int main(void)
 {
+	test_over_pattern();
 	test_game();
 	test_tolerance();
 	test_late();

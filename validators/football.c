@@ -387,16 +387,24 @@ int il_football_check(const struct il_football_input *in,
 		il_format_duration(det, sizeof(det), in->detect_ns);
 		out->worst_ns = g.st.worst.dur_ns;
 		if (g.st.over > g.st.stolen + g.st.late) {
+			size_t k = g.st.over - g.st.stolen - g.st.late;
+
 			out->verdict = IL_FAIL;
+			/* as many waits past T as the host cannot make: the
+			 * order of events, which stands under emulation */
+			out->by_trace = late_pattern(g.st.episodes, k);
 			il_setf(out->evidence, sizeof(out->evidence),
 				"%zu of %zu times a task of the top %d waited "
-				"over %s; worst: ",
-				g.st.over - g.st.stolen - g.st.late,
-				g.st.episodes, in->ncpus, tol);
+				"over %s%s; worst: ",
+				k, g.st.episodes, in->ncpus, tol,
+				out->by_trace ? ", more often than the host "
+						"explains"
+					      : "");
 			episode_text(in, &g.st.worst, out->evidence,
 				     sizeof(out->evidence));
 		} else if (late_pattern(g.st.episodes, g.st.late)) {
 			out->verdict = IL_FAIL;
+			out->by_trace = 1;
 			out->worst_ns = g.st.worst_late.dur_ns;
 			il_setf(out->evidence, sizeof(out->evidence),
 				"%zu of %zu times a CPU switched to a task of "
