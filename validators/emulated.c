@@ -63,6 +63,9 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 		 in->mbwi_traced == 1
 			 ? " (the trace's EDF order attests some late misses, "
 			   "not every one)"
+		 : in->football_traced
+			 ? " (waits past the tolerance no more often than the "
+			   "host makes them)"
 		 : in->mbwi_traced == 2
 			 ? " (a budget is spent on the guest's clock, which "
 			   "runs on while the host holds a vCPU)"
@@ -148,6 +151,9 @@ int il_emu_apply(const struct il_scenario *sc,
 		    er->trace && !er->trace->lost)
 			in.mbwi_traced =
 				strstr(ck[k].task, " bandwidth") ? 2 : 1;
+		in.football_traced = ck[k].validator &&
+				     !strcmp(ck[k].validator, "football") &&
+				     er->trace && !er->trace->lost;
 		changed += il_emu_check(&in, &ck[k].c) == IL_EMU_UNDECIDED;
 	}
 	return changed;

@@ -57,6 +57,9 @@ struct il_emu_input {
 	 * miss (by_trace), and the reason names what the trace left open.
 	 */
 	int mbwi_traced;
+	/* an rt-football check of a traced run (its FAIL on a pattern of
+	 * waits past the tolerance is by_trace; one on a few is timing) */
+	int football_traced;
 };
 
 enum il_emu_effect {
