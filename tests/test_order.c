@@ -242,14 +242,28 @@ static void test_rare(void)
 	clean();
 	in.tolerance_ns = 30 * MS; /* an emulated CPU's calibration */
 	in.rare_ns = 5 * MS;
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 6; i++) {
 		w[i].lower_ns = 20 * MS;
+		w[i].delay_ns = 2 * MS + 1; /* past the 2 ms bound */
+	}
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	t_check_int(c.by_trace, 1);
 	t_check(strstr(c.evidence,
 		       "in 6 of 8 waits a task below high ran more "
 		       "than 5.00ms (the calibration's p99)") != NULL);
 	t_check(strstr(c.evidence, "(chance under 1e-06): inversion") != NULL);
+	/* one of them within the bound (at it exactly): it does not
+	 * count, and five are not enough */
+	w[2].delay_ns = 2 * MS;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	w[2].delay_ns = 2 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	/* no bound known: every rare window counts */
+	in.bound_ns = 0;
+	w[2].delay_ns = 1 * MS;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	in.bound_ns = 2 * MS;
+	w[2].delay_ns = 2 * MS + 1;
 	/* five: not enough for the rule; 20 ms is past half the bound, so
 	 * the durations judge */
 	w[5].lower_ns = 0;
