@@ -27,7 +27,7 @@ echo "TAP version 13"
 case $mode in
 recipe)
 	recipe=$3
-	"$prog" --config contention --recipe "$recipe" -d 2s --tap \
+	"$prog" --config contention --recipe "$recipe" -d 1s --tap \
 		--json "$tmp/out.json" >"$tmp/tap" 2>"$tmp/err"
 	rc=$?
 	skip_if_77 $rc "$tmp/err"
@@ -50,7 +50,7 @@ PY
 	;;
 throttled | rt-waiter)
 	t0=$(now_ns)
-	"$prog" --config "$mode" -d 5s --tap --json "$tmp/out.json" \
+	"$prog" --config "$mode" -d 3s --tap --json "$tmp/out.json" \
 		>"$tmp/tap" 2>"$tmp/err"
 	rc=$?
 	ms=$(elapsed_ms "$t0")
@@ -74,7 +74,7 @@ PY
 	;;
 cleanup)
 	# a whole run: what it made is gone when it ends
-	"$prog" --config alone,throttled -d 1s --quiet >"$tmp/out" 2>"$tmp/err" &
+	"$prog" --config alone,throttled -d 500ms --quiet >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	wait $pid
 	rc=$?
@@ -92,7 +92,12 @@ cleanup)
 	"$prog" --config throttled,rt-waiter -d 20s --json "$tmp/int.json" \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	sleep 2
+	# mid-run: throttled's groups and the directory made (polled, not a
+	# fixed sleep), then a moment inside the configuration
+	wait_for "ls -d /tmp/invlab-kmutex-$pid-* &&
+		find /sys/fs/cgroup -maxdepth 4 -type d -name invlab-$pid |
+		grep -q ." 10
+	sleep 0.3
 	mid_cg=$(leftover_cgroups "invlab-$pid")
 	mid_tmp=$(ls -d /tmp/invlab-kmutex-"$pid"-* 2>/dev/null)
 	[ -n "$mid_cg" ] && [ -n "$mid_tmp" ]

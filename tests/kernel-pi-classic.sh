@@ -88,7 +88,7 @@ live)
 	echo "TAP version 13"
 	need_util_linux script
 	# script gives the program a pseudo terminal and returns its status
-	script -qec "'$prog' -p inherit -d 2500ms --repeat 2 --live" \
+	script -qec "'$prog' -p inherit -d 1s --repeat 2 --live" \
 		"$tmp/typescript" >"$tmp/out" 2>&1 </dev/null
 	rc=$?
 	if grep -q "SKIP" "$tmp/out"; then

@@ -48,15 +48,6 @@ balance_state() {
 	m=$(cpuset_v1)
 	[ -n "$m" ] && cat "$m/cpuset.sched_load_balance" 2>/dev/null
 }
-# wait_for TEST SECONDS: poll until TEST (a shell command) succeeds
-wait_for() {
-	i=0
-	while ! sh -c "$1" >/dev/null 2>&1 && [ $i -lt $(($2 * 10)) ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sh -c "$1" >/dev/null 2>&1
-}
 
 echo "TAP version 13"
 # anything a test before left must not count here
@@ -87,7 +78,7 @@ partition-kill)
 	[ -n "$(ls "$tmp" | grep 'out\.json\.tmp\.')" ]
 	check $? "and its temporary result file"
 
-	"$dl" basic -d 1s --tap >"$tmp/tap" 2>"$tmp/err2"
+	"$dl" basic -d 500ms --tap >"$tmp/tap" 2>"$tmp/err2"
 	rc=$?
 	grep '^dl-mbwi: repaired' "$tmp/err2" | sed 's/^/# /'
 	[ "$rc" -ne 77 ] && [ "$rc" -ne 99 ]
@@ -103,7 +94,7 @@ partition-kill)
 	check $? "so is its temporary result file"
 	[ "$(balance_state)" = "$before" ]
 	check $? "cpuset.sched_load_balance is back to '$before' (now '$(balance_state)')"
-	"$dl" basic cross-cpu --partition -d 1s --tap >"$tmp/tap" 2>"$tmp/err3"
+	"$dl" basic cross-cpu --partition -d 500ms --tap >"$tmp/tap" 2>"$tmp/err3"
 	rc=$?
 	[ "$rc" -ne 77 ] && [ "$rc" -ne 99 ]
 	check $? "a partitioned run after it is not refused (exit $rc)"
@@ -151,7 +142,7 @@ symlink-swap)
 	chown $user "$tmp/udir"
 	echo precious >"$tmp/victim/f1"
 	echo precious >"$tmp/victim/sub/f2"
-	"$km" --config alone --dir "$tmp/udir" -d 3s --quiet \
+	"$km" --config alone --dir "$tmp/udir" -d 2s --quiet \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	wait_for "ls -d $tmp/udir/invlab-kmutex-$pid-*" 5

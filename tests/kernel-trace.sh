@@ -30,7 +30,7 @@ set -u
 prog=$1
 fhog=$2
 mode=$3
-dur=${INVLAB_TEST_DURATION:-3s}
+dur=${INVLAB_TEST_DURATION:-1500ms}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-test.XXXXXX") || exit 99
 hog=

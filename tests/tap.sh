@@ -99,6 +99,16 @@ stop_within() {
 	return $killed
 }
 
+# wait_for TEST SECONDS: poll until TEST (a shell command) succeeds
+wait_for() {
+	i=0
+	while ! sh -c "$1" >/dev/null 2>&1 && [ $i -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sh -c "$1" >/dev/null 2>&1
+}
+
 # pycheck [ARGS...] <<'PY' ... PY: a check written in Python, read from
 # standard input, with ARGS as sys.argv[1:].  Whatever goes wrong inside
 # it (a result file missing after an unexpected exit, a run or key that
