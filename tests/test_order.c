@@ -182,6 +182,37 @@ static void test_undecided(void)
 	t_check_int(judge(&in, N, &c), IL_PASS);
 	steal[3] = 0;
 	in.steal_ns = NULL;
+	/* a bound inflated by one stretched section (the longest 2 ms,
+	 * the median 1 ms): what the tolerance forgave is held to half
+	 * the bound over the median sections, at it exactly ... */
+	in.typical_ns = 1 * MS;
+	w[3].lower_ns = 500 * US;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	t_check_int(c.by_trace, 1);
+	/* ... and one past it: the durations judge (the inverted none of
+	 * a TCG guest whose stalled section and calibration forgave 27 ms
+	 * read PASS against half of a 60 ms bound) */
+	w[3].lower_ns = 500 * US + 1;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(c.by_trace, 0);
+	t_check(strstr(c.evidence,
+		       "but more than half the bound 1.00ms over the median "
+		       "sections (2.00ms over the longest)") != NULL);
+	/* a median above the longest (no such thing; or unknown, 0)
+	 * leaves the bound itself */
+	in.typical_ns = 3 * MS;
+	w[3].lower_ns = 1 * MS;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	w[3].lower_ns = 1 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check(strstr(c.evidence, "but more than half the bound 2.00ms, ") !=
+		NULL);
+	w[3].lower_ns = 1 * MS;
+	in.typical_ns = 2 * MS;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	in.typical_ns = 0;
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	w[3].lower_ns = 0;
 	/* ... and an inversion beyond the tolerance, in 4 waits, still
 	 * FAILs */
 	for (int i = 4; i < 8; i++)

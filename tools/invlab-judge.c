@@ -312,6 +312,13 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 	for (size_t k = 0;
 	     k < json_object_array_length(a) && k < IL_MAX_RESOURCES; k++)
 		r->hold_max[k] = elem(a, k);
+	/* absent from files written before it: the bound alone then */
+	a = get(o, "hold_p50_ns");
+	for (size_t k = 0;
+	     a && json_object_is_type(a, json_type_array) &&
+	     k < json_object_array_length(a) && k < IL_MAX_RESOURCES;
+	     k++)
+		r->hold_p50[k] = elem(a, k);
 	a = array(o, "job_seq", err, len);
 	if (!a)
 		return -EINVAL;

@@ -77,6 +77,7 @@ int il_model_chain(const struct il_scenario *sc,
 		   int max, int *n, char *why, size_t len)
 {
 	struct il_chain_link links[IL_MAX_TASKS];
+	uint64_t typ[IL_MAX_TASKS]; /* each link's median section */
 	struct il_interferer other[IL_MAX_TASKS];
 	struct il_chain_input in = { 0 };
 	const struct il_lock_result *lr;
@@ -117,6 +118,7 @@ int il_model_chain(const struct il_scenario *sc,
 		}
 		in_chain |= 1u << owner;
 		links[nlinks].own_ns = er->tasks[owner].hold_max[res];
+		typ[nlinks] = il_engine_hold_p50(&er->tasks[owner], res);
 		links[nlinks].cpu =
 			er->tasks[owner].cpu >= 0 ? er->tasks[owner].cpu : 0;
 		if (er->tasks[owner].cpu < 0 ||
@@ -170,7 +172,20 @@ int il_model_chain(const struct il_scenario *sc,
 			il_attr_judged(sc, er, head, &tmp, &as);
 
 		char why_not[128] = "";
-		struct il_chain_bound cb;
+		struct il_chain_bound cb, cb50;
+		struct il_chain_link links50[IL_MAX_TASKS];
+		struct il_chain_input in50 = in;
+		uint64_t typical = 0;
+
+		/* the same bound over the median sections: the order
+		 * check's yardstick (order.h typical_ns) */
+		for (int k = 0; k < nlinks; k++) {
+			links50[k] = links[k];
+			links50[k].own_ns = typ[k];
+		}
+		in50.links = links50;
+		if (!il_chain_bound(&in50, &cb50))
+			typical = cb50.bound_ns;
 
 		/* the order of events first: one wakeup latency per CPU the
 		 * request reaches, no tick (the trace shows when the remote
@@ -179,7 +194,7 @@ int il_model_chain(const struct il_scenario *sc,
 		if (!il_chain_bound(&in, &cb))
 			ret = il_model_order(
 				er, sc->tasks[head].name, smp, lr->nsamples,
-				cb.name, cb.bound_ns, in.noise_ns,
+				cb.name, cb.bound_ns, typical, in.noise_ns,
 				(uint64_t)(hops + 1) * in.outlier_ns,
 				(uint64_t)(hops + 1) * il_noise_rare_ns(calib),
 				&c->c, why_not, sizeof(why_not));

@@ -38,12 +38,14 @@ static int locks_of(const struct il_task *t, int *locks)
 }
 
 /*
- * L[lower][k]: the longest section of each lower-ranked task that holds
- * one of task i's locks; returns how many lower tasks there are.
+ * L[lower][k]: the longest section (median: the median one) of each
+ * lower-ranked task that holds one of task i's locks; returns how many
+ * lower tasks there are.  A task counts when it held one (its longest
+ * section is not 0), so both tables have the same rows.
  */
 static int lower_sections(const struct il_scenario *sc,
 			  const struct il_engine_result *er, int i,
-			  const int *locks, int nl, uint64_t *L)
+			  const int *locks, int nl, uint64_t *L, bool median)
 {
 	int lower = 0, me = il_model_rank(&sc->tasks[i].sched);
 
@@ -53,8 +55,11 @@ static int lower_sections(const struct il_scenario *sc,
 		if (j == i || il_model_rank(&sc->tasks[j].sched) >= me)
 			continue;
 		for (int k = 0; k < nl; k++) {
-			L[lower * nl + k] = er->tasks[j].hold_max[locks[k]];
-			any |= L[lower * nl + k];
+			L[lower * nl + k] =
+				median ? il_engine_hold_p50(&er->tasks[j],
+							    locks[k])
+				       : er->tasks[j].hold_max[locks[k]];
+			any |= er->tasks[j].hold_max[locks[k]];
 		}
 		if (any)
 			lower++;
@@ -72,7 +77,7 @@ static bool judged(const struct il_scenario *sc,
 	if (!er->tasks[i].nlocks || !il_model_rank(&sc->tasks[i].sched))
 		return false;
 	nl = locks_of(&sc->tasks[i], locks);
-	return nl && lower_sections(sc, er, i, locks, nl, L) > 0;
+	return nl && lower_sections(sc, er, i, locks, nl, L, false) > 0;
 }
 
 void il_model_pi_needs(const struct il_scenario *sc,
@@ -91,6 +96,8 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 		const struct il_task *t = &sc->tasks[i];
 		const struct il_task_result *r = &er->tasks[i];
 		uint64_t L[IL_MAX_TASKS * IL_MAX_RESOURCES] = { 0 };
+		uint64_t L50[IL_MAX_TASKS * IL_MAX_RESOURCES] = { 0 };
+		uint64_t typical;
 		int ceil[IL_MAX_RESOURCES] = { 0 }, locks[IL_MAX_RESOURCES];
 		const struct il_hist *calib = env->calib[i];
 		struct il_bound_input in = { 0 };
@@ -101,7 +108,7 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 		if (!judged(sc, er, i))
 			continue;
 		nl = locks_of(t, locks);
-		lower = lower_sections(sc, er, i, locks, nl, L);
+		lower = lower_sections(sc, er, i, locks, nl, L, false);
 		if (!calib) {
 			snprintf(why, len,
 				 "pi %s: no calibration of its wakeup latency",
@@ -118,14 +125,20 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 			all_protect &= rs->k.protocol == IL_PROTO_PROTECT;
 			ceil[k] = rs->k.ceiling ? (int)rs->k.ceiling : 99;
 		}
+		/* the same bound over the median sections: the order
+		 * check's yardstick (order.h typical_ns) */
+		lower_sections(sc, er, i, locks, nl, L50, true);
 		if (all_protect) {
 			in.bound_name = "immediate priority ceiling (one CPU)";
 			in.bound_ns =
 				il_ceiling_bound(L, ceil, t->sched.prio,
 						 (size_t)lower, (size_t)nl);
+			typical = il_ceiling_bound(L50, ceil, t->sched.prio,
+						   (size_t)lower, (size_t)nl);
 		} else {
 			in.bound_name = "priority inheritance (one CPU)";
 			in.bound_ns = il_pi_bound(L, (size_t)lower, (size_t)nl);
+			typical = il_pi_bound(L50, (size_t)lower, (size_t)nl);
 		}
 		in.noise_ns = il_noise_ns(calib);
 		in.min_samples = IL_JUDGE_MIN_SAMPLES;
@@ -148,7 +161,7 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 			 * trace cannot decide */
 			ret = il_model_order(
 				er, t->name, smp, ns, in.bound_name,
-				in.bound_ns, in.noise_ns,
+				in.bound_ns, typical, in.noise_ns,
 				il_noise_outlier_ns(calib, UINT64_MAX),
 				il_noise_rare_ns(calib), &c->c, why_not,
 				sizeof(why_not));

@@ -69,7 +69,8 @@ int il_model_push(struct il_judged *out, int max, int *n, const char *val,
 
 int il_model_order(const struct il_engine_result *er, const char *waiter,
 		   const struct il_wait_sample *s, size_t n,
-		   const char *bound_name, uint64_t bound_ns, uint64_t noise_ns,
+		   const char *bound_name, uint64_t bound_ns,
+		   uint64_t typical_ns, uint64_t noise_ns,
 		   uint64_t tolerance_ns, uint64_t rare_ns,
 		   struct il_check *out, char *why_not, size_t len)
 {
@@ -77,6 +78,7 @@ int il_model_order(const struct il_engine_result *er, const char *waiter,
 		.waiter = waiter,
 		.bound_name = bound_name,
 		.bound_ns = bound_ns,
+		.typical_ns = typical_ns,
 		.noise_ns = noise_ns,
 		.tolerance_ns = tolerance_ns,
 		.rare_ns = rare_ns,

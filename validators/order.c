@@ -47,6 +47,7 @@ static int check_order_(const struct il_order_input *in,
 	size_t inverted = 0, over = 0, untraced = 0, rare = 0;
 	uint64_t worst_inv = 0, worst = 0, worst_over = 0, over_steal = 0;
 	uint64_t worst_out = 0; /* the longest wait past the tolerance */
+	uint64_t yard;		/* what an inversion of one section costs */
 	double chance;
 
 	if (!in || !out || (n && !s))
@@ -55,6 +56,8 @@ static int check_order_(const struct il_order_input *in,
 	out->bound_name = in->bound_name;
 	out->bound_ns = in->bound_ns;
 	out->noise_ns = in->noise_ns;
+	yard = in->typical_ns && in->typical_ns < in->bound_ns ? in->typical_ns
+							       : in->bound_ns;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t inv, st = in->steal_ns ? in->steal_ns[i] : 0;
 
@@ -152,18 +155,28 @@ static int check_order_(const struct il_order_input *in,
 			 inverted, n, in->waiter, x, t, chance);
 		return 0;
 	}
-	if (!in->bound_ns || il_noise_swamps(in->bound_ns, worst_inv)) {
+	if (!in->bound_ns || il_noise_swamps(yard, worst_inv)) {
 		/* what the tolerance forgave must be too small to be an
 		 * inversion of the bound's size: a wide tolerance (a slow
 		 * calibration) is no reason to doubt waits that used
 		 * little of it, only one that was used */
+		char y[24], ys[112];
+
+		il_format_duration(y, sizeof(y), yard);
+		if (yard == in->bound_ns)
+			snprintf(ys, sizeof(ys), "the bound %s", b);
+		else
+			snprintf(ys, sizeof(ys),
+				 "the bound %s over the median sections (%s "
+				 "over the longest)",
+				 y, b);
 		out->by_trace = 0;
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "in %zu waits a task below %s ran up to %s while a "
 			 "holder waited: within the trace's tolerance %s (the "
 			 "calibration's slowest wakeup), but more than half "
-			 "the bound %s, so an inversion could hide in it",
-			 n, in->waiter, x, t, b);
+			 "%s, so an inversion could hide in it",
+			 n, in->waiter, x, t, ys);
 		return 0;
 	}
 	out->verdict = IL_PASS;

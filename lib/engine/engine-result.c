@@ -91,3 +91,14 @@ void il_engine_result_delete(struct il_engine_result *res)
 	il_engine_result_free(res);
 	free(res);
 }
+
+uint64_t il_engine_hold_p50(const struct il_task_result *r, int res)
+{
+	uint64_t v;
+
+	if (res < 0 || res >= IL_MAX_RESOURCES)
+		return 0;
+	if (r->hold[res] && !il_hist_percentile(r->hold[res], 0.5, &v))
+		return v;
+	return r->hold_p50[res];
+}

@@ -109,6 +109,13 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 	il_json_uint(j, "misses", r->misses);
 	il_json_hist(j, "response_ns", &r->response);
 	uint_array(j, "hold_max_ns", r->hold_max, nres);
+	{
+		uint64_t p50[IL_MAX_RESOURCES];
+
+		for (int k = 0; k < nres && k < IL_MAX_RESOURCES; k++)
+			p50[k] = il_engine_hold_p50(r, k);
+		uint_array(j, "hold_p50_ns", p50, nres);
+	}
 	il_json_hist(j, "calib_ns", rec->calib[i]);
 	if (rec->declared[i])
 		sched_obj(j, "declared", rec->declared[i]);

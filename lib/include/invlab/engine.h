@@ -126,6 +126,9 @@ struct il_task_result {
 	/* critical sections this task held, CPU time, per resource */
 	struct il_hist *hold[IL_MAX_RESOURCES];
 	uint64_t hold_max[IL_MAX_RESOURCES];
+	/* their medians, as a result file keeps them (hold[] is not kept):
+	 * il_engine_hold_p50() reads one or the other */
+	uint64_t hold_p50[IL_MAX_RESOURCES];
 	/*
 	 * With il_engine_opts.boost_from: time from that task's lock request
 	 * until this task was first seen running with a priority above its
@@ -322,6 +325,11 @@ const char *il_engine_protect_missing(void);
  */
 struct il_engine_result *il_engine_result_new(void);
 void il_engine_result_free(struct il_engine_result *res);
+/*
+ * The median critical section task result r held resource res: from its
+ * hold histogram in a run, from hold_p50 in a result read back (0: none).
+ */
+uint64_t il_engine_hold_p50(const struct il_task_result *r, int res);
 void il_engine_result_delete(struct il_engine_result *res);
 
 /*

@@ -19,8 +19,9 @@
  *   no verdict (IL_NONE) a wait the trace does not cover (it started or
  *              ended outside the trace, it timed out, events were lost),
  *              fewer waits than min_samples, or no FAIL with a tolerance
- *              that swamps the bound (il_noise_swamps: an inversion the
- *              size of the bound could hide in it, as under emulation):
+ *              that swamps the bound or its typical value (typical_ns;
+ *              il_noise_swamps: an inversion the size of a critical
+ *              section could hide in it, as under emulation):
  *              the caller then judges on durations (validate.h) and says
  *              so
  *
@@ -41,6 +42,15 @@ struct il_order_input {
 	const char *waiter;	/* its name, for the evidence */
 	const char *bound_name; /* the duration bound, reported */
 	uint64_t bound_ns;
+	/*
+	 * The same bound over the median critical sections instead of the
+	 * longest (0: not known).  What the tolerance forgives must stay
+	 * within half of the smaller of the two: one section stretched by a
+	 * host stall (60 ms for a 2 ms section under TCG) inflates the
+	 * bound, never the median, and a 20 ms inversion then passed as
+	 * "less than half the bound".
+	 */
+	uint64_t typical_ns;
 	uint64_t noise_ns; /* the duration rule's allowance, reported */
 	/*
 	 * Lower-ranked time a wait may hold and still be clean: the time
