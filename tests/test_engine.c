@@ -8,9 +8,13 @@
  * never narrower than it.  And the result: on the heap, freed whole, and
  * the live view's copy of it.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <invlab/engine.h>
 #include <invlab/release.h>
@@ -362,8 +366,52 @@ static void test_ended(void)
 	il_engine_result_delete(r);
 }
 
+/*
+ * A stall while the calibration sleeps counts once: the wakeups due
+ * during it are skipped, not each sampled as the stall less a period
+ * (the old loop turned one 50 ms stall into some 175 samples over
+ * 10 ms of these 200).  The stall is a SIGSTOP of this process by a
+ * child, 5 ms in, for 50 ms.
+ */
+static void test_calib_stall(void)
+{
+	struct il_sched other = { .policy = IL_SCHED_OTHER };
+	struct il_hist h;
+	char why[200];
+	uint64_t over = 0, lo, cnt;
+	unsigned idx = 0;
+	pid_t child;
+	int st;
+
+	child = fork();
+	if (child == 0) {
+		struct timespec a = { 0, 5 * 1000 * 1000 },
+				b = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&a, NULL);
+		kill(getppid(), SIGSTOP);
+		nanosleep(&b, NULL);
+		kill(getppid(), SIGCONT);
+		_exit(0);
+	}
+	t_check(child > 0);
+	if (child <= 0)
+		return;
+	t_check_int(il_engine_calibrate(-1, &other, 200, 200 * 1000ull, NULL,
+					&h, why, sizeof(why)),
+		    0);
+	waitpid(child, &st, 0);
+	t_check_int((int)h.count, 200);
+	while (il_hist_next_bin(&h, &idx, &lo, &cnt))
+		if (lo >= 10 * 1000 * 1000ull)
+			over += cnt;
+	/* one for the stall, and room for a loaded machine's own */
+	t_check(over >= 1 && over <= 20);
+}
+
 int main(void)
 {
+	test_calib_stall();
 	test_samples();
 	test_ended();
 	test_round_release();
