@@ -352,6 +352,31 @@ static void test_misses_edf(void)
 			 "trace: 1 such misses with tasks ranked below the "
 			 "job run while it waited, at least its lateness (up "
 			 "to 1.99ms: the kernel's), 0 with none");
+	/* ... unless the host stole time while that job was pending: a
+	 * vCPU it holds shows its task running, so lower-ranked time no
+	 * longer than that steal, one step of its counter (10 ms) and the
+	 * calibration (10 us) tells nothing: UNDECIDED, and said */
+	steal_at(45 * MS, 1 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_int(ck[0].c.by_trace, 0);
+	t_check_contains(ck[0].c.evidence,
+			 "1 miss with tasks ranked below the job run while it "
+			 "waited, no longer than the host's steal during it "
+			 "(up to 1.99ms)");
+	lo[5] = 11 * MS + 10 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	/* past it by 1 ns: the kernel's again */
+	lo[5] = 11 * MS + 10 * US + 1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_int(ck[0].c.by_trace, 1);
+	/* no steal during the job: nothing to set it aside for */
+	timeline();
+	lo[5] = 2 * MS - 10 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
 	r->job_later_seq = NULL;
 	/* without the trace's figures: the burst rule */
 	t_check_int(judge(&n), 0);

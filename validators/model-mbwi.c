@@ -53,6 +53,15 @@ struct mbwi_model {
 	 */
 	size_t edf_attested, edf_excused;
 	uint64_t most_later;
+	/*
+	 * Misses beyond the allowance whose lower-ranked time the host's
+	 * steal during the job covers (to one step of its counter): a vCPU
+	 * the host holds keeps its current task "running" in the trace, so
+	 * that time may be the host's, not the kernel's order.  Neither
+	 * late nor kept: the check cannot decide on them.
+	 */
+	size_t edf_stolen;
+	uint64_t most_stolen;
 };
 
 /* does a task marked misbehaves lock a pthread mutex a deadline task
@@ -164,7 +173,7 @@ static bool late_per_job(const struct il_engine_result *er,
 {
 	uint64_t late = 0, worst = 0, base = mt->deadline_ns + m->eps + m->step;
 	uint64_t unattested = 0;
-	bool seen, kept;
+	bool seen, kept, stolen;
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
@@ -181,11 +190,18 @@ static bool late_per_job(const struct il_engine_result *er,
 		lo = r->job_later_seq ? r->job_later_seq[k] : IL_EDF_UNSEEN;
 		seen = lo != IL_EDF_UNSEEN;
 		kept = seen && lo <= m->eps;
+		/* steal seen during the job, and no more lower-ranked time
+		 * than it (its counter's step and the calibration aside) */
+		stolen = st && lo <= st + m->step + m->eps;
 		mt->misses_kept += kept;
 		if (resp > base + st + fo && kept) {
 			/* the trace: nothing the set ranks below it ran while
 			 * it waited, so the kernel kept EDF order */
 			m->edf_excused++;
+		} else if (resp > base + st + fo && stolen) {
+			m->edf_stolen++;
+			if (lo > m->most_stolen)
+				m->most_stolen = lo;
 		} else if (resp > base + st + fo) {
 			/* attested: tasks ranked below it ran at least the
 			 * time it was late by */
@@ -271,6 +287,15 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 		 * marked by the check) */
 		if (c->verdict == IL_FAIL)
 			c->by_trace = all_attested(m);
+	}
+	if (m->edf_stolen) {
+		il_format_duration(d, sizeof(d), m->most_stolen);
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; %zu miss%s with tasks ranked below the job run "
+			   "while it waited, no longer than the host's steal "
+			   "during it (up to %s): a held vCPU shows its task "
+			   "running, so whose it was the trace cannot tell",
+			   m->edf_stolen, m->edf_stolen == 1 ? "" : "es", d);
 	}
 	if (m->foreign_excused) {
 		il_format_duration(d, sizeof(d), m->most_foreign);
