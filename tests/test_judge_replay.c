@@ -177,6 +177,58 @@ static void test_pi_traced(void)
 	lr->traced = NULL;
 }
 
+/*
+ * One section stretched by a stall (the longest 60 ms, the median 2 ms)
+ * and a calibration of 50 ms wakeups: 3 ms of a lower task in every
+ * traced wait is within the tolerance and under half the 60 ms bound,
+ * but not half the bound over the median sections.  No PASS then (the
+ * durations judge, and 50 ms of noise swamps them): UNDECIDED, and the
+ * file must carry the median (hold_p50_ns) for the replay to agree.
+ */
+static void test_pi_stretched(void)
+{
+	static struct il_wait_sample traced[40];
+	static struct il_hist wide;
+	struct il_lock_result *lr;
+	char why[256];
+	int n = 0;
+
+	t_er.tasks[0].hold_max[0] = 60 * MS;
+	t_er.tasks[0].hold_p50[0] = 2 * MS;
+	t_run_waits(1, 0, 40, 5 * MS, 0, 3 * MS);
+	il_hist_init(&wide);
+	for (int k = 0; k < 100; k++)
+		il_hist_record(&wide, 50 * MS);
+	t_env.calib[1] = &wide;
+	lr = t_er.tasks[1].locks[0];
+	for (int k = 0; k < 40; k++) {
+		traced[k] = lr->samples[k];
+		traced[k].traced = 1;
+	}
+	lr->traced = traced;
+	lr->attr.traced = 40;
+	t_check_int(il_judge_run(&t_sc, &t_er, &t_env, IL_JUDGE_PI, ck, 32, &n,
+				 why, sizeof(why)),
+		    0);
+	t_check_int(ck[0].c.verdict, IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence,
+			 "judged on durations: in 40 waits a task below high "
+			 "ran up to 3.00ms while a holder waited: within the "
+			 "trace's tolerance 50.0ms");
+	replay(IL_JUDGE_PI, 1);
+	/* the median unknown (a file from before it): the longest alone,
+	 * and the 3 ms pass as under half of it */
+	t_er.tasks[0].hold_p50[0] = 0;
+	n = 0;
+	t_check_int(il_judge_run(&t_sc, &t_er, &t_env, IL_JUDGE_PI, ck, 32, &n,
+				 why, sizeof(why)),
+		    0);
+	t_check_int(ck[0].c.verdict, IL_PASS);
+	t_check_int(ck[0].c.by_trace, 1);
+	lr->traced = NULL;
+	t_env.calib[1] = &t_calib;
+}
+
 static void test_pi(void)
 {
 	t_run_reset("[global]\nvalidate = pi\n[resource M]\n"
@@ -193,6 +245,7 @@ static void test_pi(void)
 	t_run_waits(1, 0, 40, 5 * MS, 3 * US, MS);
 	replay(IL_JUDGE_PI, 1);
 	test_pi_traced();
+	test_pi_stretched();
 }
 
 static void test_chain(void)
