@@ -329,29 +329,48 @@ static void test_misses_edf(void)
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 	t_check_contains(ck[0].c.evidence, "each within");
 	r->job_later_seq = lo;
-	late(20 * MS);
-	/* more than the calibration, less than the lateness: durations */
-	lo[5] = lo[25] = 10 * US + 1;
+	late(40 * MS);
+	/* 22 ms past the allowance: more lower-ranked time than a steal
+	 * step and the calibration, less than the lateness: durations */
+	lo[5] = lo[25] = 10 * MS + 10 * US + 1;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_FAIL);
 	t_check_int(ck[0].c.by_trace, 0);
+	/* no more than a step and the calibration: a stall the steal
+	 * counter may not show; nothing to decide on */
+	lo[5] = lo[25] = 10 * MS + 10 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence,
+			 "2 misses with tasks ranked below the job run while "
+			 "it waited, no longer than the host's steal during "
+			 "it and one step of its counter (up to 10.0ms)");
+	lo[5] = lo[25] = 10 * MS + 10 * US + 1;
 	/* one late job alone: one burst, a stall could make it */
 	t_run_job_resp(t_task("tauD"), 25, 1500 * US);
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
-	lo[5] = 2 * MS - 10 * US - 1;
+	lo[5] = 22 * MS - 10 * US - 1;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 	/* lower-ranked tasks ran its whole lateness: the kernel's, burst or
 	 * not, and the trace decided it */
-	lo[5] = 2 * MS - 10 * US;
+	lo[5] = 22 * MS - 10 * US;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_FAIL);
 	t_check_int(ck[0].c.by_trace, 1);
 	t_check_contains(ck[0].c.evidence,
 			 "trace: 1 such misses with tasks ranked below the "
 			 "job run while it waited, at least its lateness (up "
-			 "to 1.99ms: the kernel's), 0 with none");
+			 "to 22.0ms: the kernel's), 0 with none");
+	/* 2 ms past the allowance, the kernel's by the trace ... */
+	late(20 * MS);
+	t_run_job_resp(t_task("tauD"), 25, 1500 * US);
+	lo[5] = 10 * MS + 10 * US + 1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_int(ck[0].c.by_trace, 1);
+	lo[5] = 2 * MS - 10 * US;
 	/* ... unless the host stole time while that job was pending: a
 	 * vCPU it holds shows its task running, so lower-ranked time no
 	 * longer than that steal, one step of its counter (10 ms) and the
@@ -363,7 +382,7 @@ static void test_misses_edf(void)
 	t_check_contains(ck[0].c.evidence,
 			 "1 miss with tasks ranked below the job run while it "
 			 "waited, no longer than the host's steal during it "
-			 "(up to 1.99ms)");
+			 "and one step of its counter (up to 1.99ms)");
 	lo[5] = 11 * MS + 10 * US;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
@@ -372,11 +391,17 @@ static void test_misses_edf(void)
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_FAIL);
 	t_check_int(ck[0].c.by_trace, 1);
-	/* no steal during the job: nothing to set it aside for */
+	/* no steal seen during the job: a stall shorter than the
+	 * counter's 10 ms step shows none, so up to a step (and the
+	 * calibration) still tells nothing, 1 ns more is the kernel's */
 	timeline();
-	lo[5] = 2 * MS - 10 * US;
+	lo[5] = 10 * MS + 10 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	lo[5] = 10 * MS + 10 * US + 1;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_int(ck[0].c.by_trace, 1);
 	r->job_later_seq = NULL;
 	/* without the trace's figures: the burst rule */
 	t_check_int(judge(&n), 0);

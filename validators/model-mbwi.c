@@ -55,8 +55,9 @@ struct mbwi_model {
 	uint64_t most_later;
 	/*
 	 * Misses beyond the allowance whose lower-ranked time the host's
-	 * steal during the job covers (to one step of its counter): a vCPU
-	 * the host holds keeps its current task "running" in the trace, so
+	 * steal during the job covers, with one step of its counter (a
+	 * stall shorter than a step may show no steal at all): a vCPU the
+	 * host holds keeps its current task "running" in the trace, so
 	 * that time may be the host's, not the kernel's order.  Neither
 	 * late nor kept: the check cannot decide on them.
 	 */
@@ -190,9 +191,10 @@ static bool late_per_job(const struct il_engine_result *er,
 		lo = r->job_later_seq ? r->job_later_seq[k] : IL_EDF_UNSEEN;
 		seen = lo != IL_EDF_UNSEEN;
 		kept = seen && lo <= m->eps;
-		/* steal seen during the job, and no more lower-ranked time
-		 * than it (its counter's step and the calibration aside) */
-		stolen = st && lo <= st + m->step + m->eps;
+		/* no more lower-ranked time than the steal seen during the
+		 * job, one step of its counter (a stall under it is not seen,
+		 * as the allowance's own step says) and the calibration */
+		stolen = lo <= st + m->step + m->eps;
 		mt->misses_kept += kept;
 		if (resp > base + st + fo && kept) {
 			/* the trace: nothing the set ranks below it ran while
@@ -293,8 +295,9 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 		il_appendf(c->evidence, sizeof(c->evidence),
 			   "; %zu miss%s with tasks ranked below the job run "
 			   "while it waited, no longer than the host's steal "
-			   "during it (up to %s): a held vCPU shows its task "
-			   "running, so whose it was the trace cannot tell",
+			   "during it and one step of its counter (up to %s): "
+			   "a held vCPU shows its task running, so whose it "
+			   "was the trace cannot tell",
 			   m->edf_stolen, m->edf_stolen == 1 ? "" : "es", d);
 	}
 	if (m->foreign_excused) {
