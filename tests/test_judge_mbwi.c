@@ -341,10 +341,11 @@ static void test_misses_edf(void)
 	lo[5] = lo[25] = 10 * MS + 10 * US;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
-	t_check_contains(ck[0].c.evidence,
-			 "2 misses with tasks ranked below the job run while "
-			 "it waited, no longer than the host's steal during "
-			 "it and one step of its counter (up to 10.0ms)");
+	t_check_contains(
+		ck[0].c.evidence,
+		"2 misses with tasks ranked below the job run while "
+		"it waited, no longer than the host's steal during "
+		"it, one step of its counter and one section (up to 10.0ms)");
 	lo[5] = lo[25] = 10 * MS + 10 * US + 1;
 	/* one late job alone: one burst, a stall could make it */
 	t_run_job_resp(t_task("tauD"), 25, 1500 * US);
@@ -379,10 +380,11 @@ static void test_misses_edf(void)
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 	t_check_int(ck[0].c.by_trace, 0);
-	t_check_contains(ck[0].c.evidence,
-			 "1 miss with tasks ranked below the job run while it "
-			 "waited, no longer than the host's steal during it "
-			 "and one step of its counter (up to 1.99ms)");
+	t_check_contains(
+		ck[0].c.evidence,
+		"1 miss with tasks ranked below the job run while it "
+		"waited, no longer than the host's steal during it, "
+		"one step of its counter and one section (up to 1.99ms)");
 	lo[5] = 11 * MS + 10 * US;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
@@ -402,6 +404,19 @@ static void test_misses_edf(void)
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_FAIL);
 	t_check_int(ck[0].c.by_trace, 1);
+	/* a deadline task that held R1 for 3 ms: deadline inheritance,
+	 * which the trace cannot see, may make a job wait one such
+	 * section behind a holder of later nominal deadline */
+	t_er.tasks[t_task("tauA")].hold_max[0] = 3 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	lo[5] = 13 * MS + 10 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	lo[5] = 13 * MS + 10 * US + 1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_er.tasks[t_task("tauA")].hold_max[0] = 0;
 	r->job_later_seq = NULL;
 	/* without the trace's figures: the burst rule */
 	t_check_int(judge(&n), 0);

@@ -63,6 +63,7 @@ struct mbwi_model {
 	 */
 	size_t edf_stolen;
 	uint64_t most_stolen;
+	uint64_t inherit; /* the longest section a deadline task held */
 };
 
 /* does a task marked misbehaves lock a pthread mutex a deadline task
@@ -193,8 +194,9 @@ static bool late_per_job(const struct il_engine_result *er,
 		kept = seen && lo <= m->eps;
 		/* no more lower-ranked time than the steal seen during the
 		 * job, one step of its counter (a stall under it is not seen,
-		 * as the allowance's own step says) and the calibration */
-		stolen = lo <= st + m->step + m->eps;
+		 * as the allowance's own step says), one section of deadline
+		 * inheritance (not in the trace) and the calibration */
+		stolen = lo <= st + m->step + m->inherit + m->eps;
 		mt->misses_kept += kept;
 		if (resp > base + st + fo && kept) {
 			/* the trace: nothing the set ranks below it ran while
@@ -295,9 +297,10 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 		il_appendf(c->evidence, sizeof(c->evidence),
 			   "; %zu miss%s with tasks ranked below the job run "
 			   "while it waited, no longer than the host's steal "
-			   "during it and one step of its counter (up to %s): "
-			   "a held vCPU shows its task running, so whose it "
-			   "was the trace cannot tell",
+			   "during it, one step of its counter and one "
+			   "section (up to %s): a held vCPU shows its task "
+			   "running and deadline inheritance is not in the "
+			   "trace, so whose it was the trace cannot tell",
 			   m->edf_stolen, m->edf_stolen == 1 ? "" : "es", d);
 	}
 	if (m->foreign_excused) {
@@ -567,6 +570,21 @@ int il_model_mbwi(const struct il_scenario *sc,
 	}
 	m->eps = il_noise_ns(env->calib_any);
 	m->step = env->steal_step_ns ? env->steal_step_ns : DEFAULT_STEAL_STEP;
+	/* the longest section a deadline task held: what deadline
+	 * inheritance, which the trace does not show (a boosted deadline
+	 * task keeps prio -1), can make a job wait behind a holder whose
+	 * nominal deadline is later */
+	for (int i = 0; i < sc->ntasks && i < er->ntasks; i++) {
+		const struct il_sched *s = env->declared[i]
+						   ? env->declared[i]
+						   : &sc->tasks[i].sched;
+
+		for (int k = 0; s->policy == IL_SCHED_DEADLINE &&
+				k < sc->nres && k < IL_MAX_RESOURCES;
+		     k++)
+			if (er->tasks[i].hold_max[k] > m->inherit)
+				m->inherit = er->tasks[i].hold_max[k];
+	}
 	for (int i = 0; i < sc->ntasks; i++) {
 		const struct il_task *t = &sc->tasks[i];
 		const struct il_task_result *r = &er->tasks[i];
