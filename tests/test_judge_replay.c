@@ -305,13 +305,21 @@ static void test_mbwi(void)
 	{
 		static uint64_t fo[30], lo[30];
 
-		lo[4] = 25 * MS;
+		/* five late jobs with lower-ranked tasks running: more
+		 * than a host's stalls make in 30 (one alone would be
+		 * UNDECIDED, as often as a host makes it) */
+		for (int k = 4; k < 30; k += 5) {
+			t_run_job_resp(2, (size_t)k, 30 * MS);
+			lo[k] = 25 * MS;
+		}
 		t_er.tasks[2].job_foreign_seq = fo;
 		t_er.tasks[2].job_later_seq = lo;
 		replay(IL_JUDGE_MBWI, 4);
 		t_check_int(ck[0].c.by_trace, 1);
 		t_er.tasks[2].job_foreign_seq = NULL;
 		t_er.tasks[2].job_later_seq = NULL;
+		for (int k = 9; k < 30; k += 5)
+			t_run_job_resp(2, (size_t)k, 1500 * US);
 	}
 	/* partitioned */
 	for (int i = 0; i < 3; i++) {
