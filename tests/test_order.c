@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -320,9 +321,76 @@ static void test_rare(void)
 	t_check(strstr(c.evidence, "past steal (allowed 30.0ms)") != NULL);
 }
 
+/*
+ * After the order check deferred, the durations judge; a duration FAIL
+ * stands only where the trace could not see.  One window past the
+ * tolerance in 8 waits, in a wait past the bound: the trace saw every
+ * wait and says "as often as the host" (trace_rare); a FAIL of the
+ * durations (pi-chain's inherit on a stalling host: 1 window in 43
+ * waits, the wait 30 ms over) is then not the kernel's.
+ */
+static void test_durations(void)
+{
+	struct il_order_input in = input();
+	struct il_check c, dur;
+
+	clean();
+	t_check_int(judge(&in, N, &c), IL_PASS);
+	t_check_int(c.trace_rare, 0);
+	w[1].lower_ns = 20 * US + 1;
+	w[1].delay_ns = 2 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(c.trace_rare, 1);
+	/* the other reasons to defer are not this one */
+	w[4].traced = 0;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(c.trace_rare, 0);
+	w[4].traced = 1;
+	in.tolerance_ns = 10 * MS;
+	w[1].lower_ns = 1 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(c.trace_rare, 0);
+	/* ... nor a FAIL */
+	in = input();
+	for (int i = 0; i < 4; i++)
+		w[i].lower_ns = 20 * US + 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check_int(c.trace_rare, 0);
+
+	/* a duration FAIL after a rare-window deferral: UNDECIDED, the
+	 * durations' words kept */
+	memset(&dur, 0, sizeof(dur));
+	dur.verdict = IL_FAIL;
+	snprintf(dur.evidence, sizeof(dur.evidence), "1 of 43 waits exceeded");
+	il_order_durations(&dur, 1, "in 1 of 43 waits");
+	t_check_int(dur.verdict, IL_UNDECIDED);
+	t_check_str(dur.evidence,
+		    "durations over the bound, not shown to be the kernel's: "
+		    "1 of 43 waits exceeded; judged on durations: in 1 of 43 "
+		    "waits");
+	/* where the trace could not see, the FAIL stands */
+	dur.verdict = IL_FAIL;
+	snprintf(dur.evidence, sizeof(dur.evidence), "exceeded");
+	il_order_durations(&dur, 0, "the trace does not cover 1 of 8 waits");
+	t_check_int(dur.verdict, IL_FAIL);
+	t_check_str(dur.evidence, "exceeded; judged on durations: the trace "
+				  "does not cover 1 of 8 waits");
+	/* a PASS or an UNDECIDED stands either way; no reason, no note */
+	dur.verdict = IL_PASS;
+	snprintf(dur.evidence, sizeof(dur.evidence), "within");
+	il_order_durations(&dur, 1, "");
+	t_check_int(dur.verdict, IL_PASS);
+	t_check_str(dur.evidence, "within");
+	dur.verdict = IL_UNDECIDED;
+	il_order_durations(&dur, 1, NULL);
+	t_check_int(dur.verdict, IL_UNDECIDED);
+	t_check_str(dur.evidence, "within");
+}
+
 int main(void)
 {
 	test_binom();
+	test_durations();
 	test_rare();
 	test_pass();
 	test_fail();

@@ -171,7 +171,8 @@ int il_model_chain(const struct il_scenario *sc,
 		const struct il_wait_sample *smp =
 			il_attr_judged(sc, er, head, &tmp, &as);
 
-		char why_not[128] = "";
+		char why_not[512] = "";
+		int rare = 0;
 		struct il_chain_bound cb, cb50;
 		struct il_chain_link links50[IL_MAX_TASKS];
 		struct il_chain_input in50 = in;
@@ -197,11 +198,11 @@ int il_model_chain(const struct il_scenario *sc,
 				cb.name, cb.bound_ns, typical, in.noise_ns,
 				(uint64_t)(hops + 1) * in.outlier_ns,
 				(uint64_t)(hops + 1) * il_noise_rare_ns(calib),
-				&c->c, why_not, sizeof(why_not));
+				&c->c, why_not, sizeof(why_not), &rare);
 		if (!ret && c->c.verdict == IL_NONE) {
 			ret = il_check_chain(&in, smp, lr->nsamples, &c->c);
 			if (!ret)
-				il_model_duration_note(&c->c, why_not);
+				il_order_durations(&c->c, rare, why_not);
 		}
 		free(tmp);
 		if (!ret)

@@ -155,7 +155,8 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 				il_attr_judged(sc, er, i, &tmp, &as);
 
 			size_t ns = r->locks[0]->nsamples;
-			char why_not[128] = "";
+			char why_not[512] = "";
+			int rare = 0;
 
 			/* the order of events first; durations where the
 			 * trace cannot decide */
@@ -164,11 +165,12 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 				in.bound_ns, typical, in.noise_ns,
 				il_noise_outlier_ns(calib, UINT64_MAX),
 				il_noise_rare_ns(calib), &c->c, why_not,
-				sizeof(why_not));
+				sizeof(why_not), &rare);
 			if (!ret && c->c.verdict == IL_NONE) {
 				ret = il_check_blocking(&in, smp, ns, &c->c);
 				if (!ret)
-					il_model_duration_note(&c->c, why_not);
+					il_order_durations(&c->c, rare,
+							   why_not);
 			}
 			free(tmp);
 			if (!ret)

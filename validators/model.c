@@ -72,7 +72,8 @@ int il_model_order(const struct il_engine_result *er, const char *waiter,
 		   const char *bound_name, uint64_t bound_ns,
 		   uint64_t typical_ns, uint64_t noise_ns,
 		   uint64_t tolerance_ns, uint64_t rare_ns,
-		   struct il_check *out, char *why_not, size_t len)
+		   struct il_check *out, char *why_not, size_t len,
+		   int *trace_rare)
 {
 	struct il_order_input in = {
 		.waiter = waiter,
@@ -96,14 +97,8 @@ int il_model_order(const struct il_engine_result *er, const char *waiter,
 	in.steal_ns = steal;
 	ret = il_check_order(&in, s, n, out);
 	free(steal);
+	*trace_rare = !ret && out->trace_rare;
 	if (!ret && out->verdict == IL_NONE)
 		il_setf(why_not, len, "%s", out->evidence);
 	return ret;
-}
-
-void il_model_duration_note(struct il_check *c, const char *why_not)
-{
-	if (why_not && why_not[0])
-		il_appendf(c->evidence, sizeof(c->evidence),
-			   "; judged on durations: %s", why_not);
 }

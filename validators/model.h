@@ -13,6 +13,7 @@
 
 #include <invlab/engine.h>
 #include <invlab/judge.h>
+#include <invlab/order.h>
 #include <invlab/scenario.h>
 #include <invlab/sched.h>
 
@@ -47,20 +48,18 @@ int il_model_push(struct il_judged *out, int max, int *n, const char *val,
 /*
  * Judge the n waits s of task w on the trace first (order.h), with
  * tolerance_ns and the per-wait steal of er; when the trace cannot
- * decide, out is left with no verdict and *why_not says why (the caller
- * then judges on durations).  0, -ENOMEM, -EINVAL.
+ * decide, out is left with no verdict and *why_not says why, and
+ * *trace_rare whether the trace saw every wait with windows as rare as
+ * the host's (the caller then judges on durations and hands both to
+ * il_order_durations).  0, -ENOMEM, -EINVAL.
  */
 int il_model_order(const struct il_engine_result *er, const char *waiter,
 		   const struct il_wait_sample *s, size_t n,
 		   const char *bound_name, uint64_t bound_ns,
 		   uint64_t typical_ns, uint64_t noise_ns,
 		   uint64_t tolerance_ns, uint64_t rare_ns,
-		   struct il_check *out, char *why_not, size_t len);
-/*
- * After a duration verdict in c, the reason the trace did not decide,
- * appended: "duration rule (the trace does not cover ...)".
- */
-void il_model_duration_note(struct il_check *c, const char *why_not);
+		   struct il_check *out, char *why_not, size_t len,
+		   int *trace_rare);
 
 /*
  * `pi`: the real-time tasks that take locks and share one with a lower

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <invlab/order.h>
+#include <invlab/strbuf.h>
 #include <invlab/time.h>
 #include <invlab/validate.h>
 
@@ -146,6 +147,7 @@ static int check_order_(const struct il_order_input *in,
 		 * stretches a wakeup that far, and in a wait past the bound:
 		 * the trace cannot decide whose the excess was */
 		out->by_trace = 0;
+		out->trace_rare = 1;
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "in %zu of %zu waits a task below %s ran while a "
 			 "holder waited, up to %s past steal (allowed %s): no "
@@ -210,6 +212,30 @@ static int check_order_(const struct il_order_input *in,
 			 "wait %s <= %s + %s noise",
 			 n, in->waiter, x, t, w, b, e);
 	return 0;
+}
+
+void il_order_durations(struct il_check *dur, int trace_rare,
+			const char *why_not)
+{
+	if (trace_rare && dur->verdict == IL_FAIL) {
+		/*
+		 * The durations alone call it an inversion, but the trace
+		 * saw every wait and a task below the waiter ran where a
+		 * holder waited no more often than the host stretches a
+		 * wakeup: the excess is not shown to be the kernel's.
+		 */
+		char was[sizeof(dur->evidence)];
+
+		snprintf(was, sizeof(was), "%s", dur->evidence);
+		dur->verdict = IL_UNDECIDED;
+		il_setf(dur->evidence, sizeof(dur->evidence),
+			"durations over the bound, not shown to be the "
+			"kernel's: %s",
+			was);
+	}
+	if (why_not && why_not[0])
+		il_appendf(dur->evidence, sizeof(dur->evidence),
+			   "; judged on durations: %s", why_not);
 }
 
 int il_check_order(const struct il_order_input *in,

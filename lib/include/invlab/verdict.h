@@ -39,6 +39,10 @@ struct il_check {
 	/* decided on the order of events in the scheduler's trace
 	 * (order.h), not on durations */
 	int by_trace;
+	/* no verdict from the order check (order.h), although the trace
+	 * saw every wait: its windows past the tolerance came no more
+	 * often than the host makes them (il_order_durations) */
+	int trace_rare;
 	char evidence[1024];
 };
 

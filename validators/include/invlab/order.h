@@ -95,6 +95,18 @@ struct il_order_input {
  */
 double il_order_binom_tail(size_t n, size_t k, double p);
 
+/*
+ * A duration check's verdict dur, made after the order check gave none
+ * (its reason why_not, appended to the evidence): a FAIL stays a FAIL
+ * only where the trace could not see.  When the trace saw every wait
+ * and its windows came no more often than the host makes them
+ * (trace_rare, out->trace_rare of that order check), a duration FAIL is
+ * not shown to be the kernel's and reads UNDECIDED; PASS and UNDECIDED
+ * stand.
+ */
+void il_order_durations(struct il_check *dur, int trace_rare,
+			const char *why_not);
+
 int il_check_order(const struct il_order_input *in,
 		   const struct il_wait_sample *s, size_t n,
 		   struct il_check *out) IL_MUST_CHECK;
