@@ -27,12 +27,14 @@
 #       narration or verdict line wider than COLS.
 #
 # TAP on stdout; exit 77 when the program cannot run here (exit 77).
+import atexit
 import fcntl
 import json
 import os
 import pty
 import re
 import select
+import shutil
 import struct
 import sys
 import tempfile
@@ -116,7 +118,8 @@ def main():
             timeline = a[len("timeline="):]
     # (a "/" in a step separates alternatives)
     steps += ["  %s ran ["]
-    tmp = tempfile.mkdtemp()
+    tmp = tempfile.mkdtemp(prefix="invlab-board.")
+    atexit.register(shutil.rmtree, tmp, True)
     res = os.path.join(tmp, "r.json")
     print("TAP version 13")
     if mode == "board":

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -55,12 +56,18 @@ const char *t_tmp(const char *name)
 	return b;
 }
 
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
 void t_tmp_cleanup(void)
 {
-	DIR *d;
-	struct dirent *e;
-	char p[600];
-
 	if (!tmpdir[0])
 		return;
 	/* T_KEEP=1 keeps the files to look at after a failure */
@@ -68,16 +75,8 @@ void t_tmp_cleanup(void)
 		fprintf(stderr, "kept %s\n", tmpdir);
 		return;
 	}
-	d = opendir(tmpdir);
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", tmpdir, e->d_name);
-		unlink(p);
-	}
-	if (d)
-		closedir(d);
-	rmdir(tmpdir);
+	/* depth first: the tests make directories of files too */
+	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	tmpdir[0] = '\0';
 }
 

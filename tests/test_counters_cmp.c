@@ -322,5 +322,6 @@ int main(int argc, char **argv)
 	test_sides(base, cand);
 	test_tool(argv[1], base, cand);
 	test_order_and_by(argv[1], base, cand);
+	t_tmp_cleanup();
 	return t_done("counters-cmp");
 }
