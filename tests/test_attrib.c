@@ -852,12 +852,110 @@ static void test_jobs_edf(void)
 	il_trace_free(&tr);
 }
 
+/*
+ * The kernel's own deadline for a job woken late (CBS's wakeup rule, as
+ * edf_job applies it): d (Q 2 ms, D 4 ms, P 10 ms) and e (Q 1 ms, D 6
+ * ms, P 20 ms), both released together on CPU 1, e's deadline 2 ms
+ * after d's:
+ *   job 0: the host held the vCPU; d is woken 3 ms late, after e: its
+ *          deadline is then 7 ms, past e's 6: e running first is the
+ *          kernel's order, none;
+ *   job 2: woken on time, e runs 2 ms first: 2 ms;
+ *   job 4: d runs at its release, sleeps, and is woken at its deadline
+ *          exactly: renewed (48 ms, past e's 46), none;
+ *   job 6: the same, woken 2 ms before its deadline: kept, e's 2 ms
+ *          count.
+ */
+static void test_jobs_edf_wakeup(void)
+{
+	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
+	int d, e, g;
+	uint64_t B;
+
+	t_run_reset("[global]\nvalidate = mbwi\n"
+		    "[task d]\nclass = deadline:2ms/4ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\nbody = run 2ms\n"
+		    "[task e]\nclass = deadline:1ms/6ms/20ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 20ms\nbody = run 1ms\n"
+		    "[task g]\nclass = deadline:1ms/15ms/20ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 20ms\nbody = run 1ms\n");
+	d = t_task("d");
+	e = t_task("e");
+	g = t_task("g");
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[e].tid = MEDIUM;
+	t_er.tasks[g].tid = 700;
+	t_er.tasks[d].cpu = t_er.tasks[e].cpu = t_er.tasks[g].cpu = 1;
+	t_run_jobs(d, 8, 10 * MS, 2 * MS, 2 * MS);
+	t_run_jobs(e, 4, 20 * MS, 6 * MS, MS);
+	t_run_jobs(g, 4, 20 * MS, 14 * MS, MS);
+	t_run_job_resp(d, 0, 7 * MS);
+	t_run_job_resp(d, 2, 5 * MS);
+	t_run_job_resp(d, 4, 7 * MS);
+	t_run_job_resp(d, 6, 6 * MS);
+	t_run_job_resp(d, 7, 6 * MS);
+	il_trace_free(&tr);
+	B = t_er.t_start_ns;
+	tr.t0_ns = B - MS;
+	tr.t1_ns = B + 90 * MS;
+	/* job 0 */
+	wake_at(B + 3 * MS, MEDIUM);
+	wake_at(B + 3 * MS + 1, HIGH);
+	sw(B + 3 * MS, 0, 120, MEDIUM, -1, 0);
+	sw(B + 5 * MS, MEDIUM, -1, HIGH, -1, 0);
+	sw(B + 7 * MS, HIGH, -1, 0, 120, 0);
+	/* job 2 */
+	wake_at(B + 20 * MS, MEDIUM);
+	wake_at(B + 20 * MS, HIGH);
+	sw(B + 20 * MS, 0, 120, MEDIUM, -1, 0);
+	sw(B + 22 * MS, MEDIUM, -1, HIGH, -1, 0);
+	sw(B + 25 * MS, HIGH, -1, 0, 120, 0);
+	/* jobs 4 and 6: running at the release, asleep, woken */
+	for (uint64_t r = B + 40 * MS, at = 4 * MS; r <= B + 60 * MS;
+	     r += 20 * MS, at -= 2 * MS) {
+		wake_at(r, HIGH);
+		sw(r, 0, 120, HIGH, -1, 0);
+		sw(r + MS, HIGH, -1, 0, 120, 0);
+		wake_at(r + at, MEDIUM);
+		wake_at(r + at, HIGH);
+		sw(r + at, 0, 120, MEDIUM, -1, 0);
+		sw(r + at + 2 * MS, MEDIUM, -1, HIGH, -1, 0);
+		sw(r + at + 3 * MS, HIGH, -1, 0, 120, 0);
+	}
+	/* job 7: woken before its release and running at it, asleep, woken
+	 * 2 ms before its deadline (74 ms): kept, g's (75 ms) 2 ms count */
+	wake_at(B + 69 * MS, HIGH);
+	sw(B + 69 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 71 * MS, HIGH, -1, 0, 120, 0);
+	wake_at(B + 72 * MS, 700);
+	wake_at(B + 72 * MS, HIGH);
+	sw(B + 72 * MS, 0, 120, 700, -1, 0);
+	sw(B + 74 * MS, 700, -1, HIGH, -1, 0);
+	sw(B + 75 * MS, HIGH, -1, 0, 120, 0);
+	il_trace_sort(&tr);
+	t_er.trace = &tr;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check(t_er.tasks[d].job_later_seq != NULL);
+	if (t_er.tasks[d].job_later_seq) {
+		const uint64_t *l = t_er.tasks[d].job_later_seq;
+
+		t_check_int(l[7], 2 * MS);
+		t_check_int(l[0], 0);
+		t_check_int(l[2], 2 * MS);
+		t_check_int(l[4], 0);
+		t_check_int(l[6], 2 * MS);
+	}
+	t_er.trace = NULL;
+	il_trace_free(&tr);
+}
+
 int main(void)
 {
 	test_gate();
 	test_calibration();
 	test_jobs_foreign();
 	test_jobs_edf();
+	test_jobs_edf_wakeup();
 	test_cross_cpu_request();
 	test_donor_migrated();
 	test_interference();

@@ -794,7 +794,9 @@ static int jobs_foreign(const struct il_scenario *sc,
  * are the job's own when it is pinned, every traced CPU otherwise.
  *
  * Absolute deadlines are the nominal ones (release + D), the waiting
- * job's moved a period on for each Q it ran (edf_job); another task's
+ * job's moved a period on for each Q it ran and renewed as the wakeup + D
+ * when it was woken after its release or past its deadline (edf_job: the
+ * kernel's own rules, replenishment and CBS's wakeup); another task's
  * kernel deadline can only be later than its nominal one, except while it
  * holds a lock a task of earlier deadline waits for (deadline
  * inheritance): a section, bounded by L, is what that can add.
@@ -938,7 +940,10 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 	uint64_t period = s->period_ns ? s->period_ns : s->deadline_ns;
 	struct edf_ctx e = *e0;
 	int st = edf_state_at(t, pid, a);
-	uint64_t since = a, sum = 0, ran = 0;
+	uint64_t since = a, sum = 0, ran = 0, base = e0->dl;
+	/* woken for this job already: its first switch says so too (it
+	 * ran or waited at its release) */
+	bool woken = false;
 
 	for (size_t k = rec_from(t, a, false); k < t->n && t->rec[k].ts <= b;
 	     k++) {
@@ -947,11 +952,13 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 		if (r->kind == IL_TR_SWITCH && r->next_pid == pid) {
 			if (st == EDF_WAITING || st < 0)
 				sum += edf_wait(w, &e, cpu, since, r->ts);
+			woken = true;
 			st = EDF_RUNNING;
 			since = r->ts;
 		} else if (r->kind == IL_TR_SWITCH && r->prev_pid == pid) {
 			if (st == EDF_RUNNING || st < 0)
 				ran += r->ts - since;
+			woken = true;
 			/*
 			 * Each Q it ran moves its deadline a period on
 			 * (the reservation's own rule, CBS): what runs
@@ -960,14 +967,29 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 			 * inversion.
 			 */
 			if (s->runtime_ns)
-				e.dl = e0->dl + period * (ran / s->runtime_ns);
+				e.dl = base + period * (ran / s->runtime_ns);
 			st = asleep_after(t, r) ? EDF_ASLEEP : EDF_WAITING;
 			since = r->ts;
 		} else if (r->kind == IL_TR_WAKEUP && r->prev_pid == pid) {
 			if (st != EDF_WAITING) {
+				/*
+				 * The reservation's wakeup rule (CBS): woken
+				 * past its deadline, a task gets a new one,
+				 * the wakeup + D; so does a job woken after
+				 * its release (the last job's deadline, one
+				 * period back at most, has passed).  A vCPU
+				 * the host held when the job was due wakes
+				 * it late, and the tasks woken before it
+				 * rank above it in the kernel's order.
+				 */
+				if (!woken ? r->ts > a : r->ts >= e.dl) {
+					base = e.dl = r->ts + s->deadline_ns;
+					ran = 0;
+				}
 				st = EDF_WAITING;
 				since = r->ts;
 			}
+			woken = true;
 		}
 	}
 	if (st == EDF_WAITING)
