@@ -945,7 +945,10 @@ static void test_jobs_edf_wakeup(void)
 		t_check_int(l[4], 0);
 		t_check_int(l[6], 2 * MS);
 	}
+	/* without a trace: what the last call kept is freed */
 	t_er.trace = NULL;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check(t_er.tasks[d].job_later_seq == NULL);
 	il_trace_free(&tr);
 }
 
