@@ -310,7 +310,8 @@ static void test_late(void)
 	/* woken on CPU 0, which no switch describes, run on CPU 1 */
 	t_check_int(judge(&in, &st, &c), IL_FAIL);
 
-	/* migrated behind an equal task: placement from then on */
+	/* migrated behind an equal task 10 us after its wakeup, and
+	 * queued there past the tolerance: placement */
 	reset();
 	sw(T0 + 10 * US, 0, 0, DEF0, 0);
 	sw(T0 + 10 * US, 1, 0, OFF1, 0);
@@ -323,12 +324,50 @@ static void test_late(void)
 
 		t_check_int(il_trace_add(&tr, &r), 0);
 	}
-	sw(T0 + MS + TOL + 1, 0, DEF0, OFF0, 1);
+	sw(T0 + MS + 10 * US + TOL + 1, 0, DEF0, OFF0, 1);
 	tr.t1_ns = T0 + 10 * MS;
 	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.late, 0);
+	/* queued behind it for the tolerance exactly: the 10 us before
+	 * on its own CPU make the wait a late preemption, set aside */
+	tr.rec[4].ts = T0 + MS + 10 * US + TOL;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
+	t_check_int(st.worst_late.dur_ns, TOL + 10 * US);
+	tr.rec[4].ts = T0 + MS + 10 * US + TOL + 1;
 	/* a migration of a running task does not move its queue */
 	tr.rec[3].prev_pid = OFF1;
 	t_check_int(judge(&in, &st, &c), IL_PASS);
+
+	/* behind an equal task for 30 us, pushed to a CPU running a lower
+	 * task, which switches 30 us later: 60 us in all, but the
+	 * placement took less than one wakeup latency (a push is one), and
+	 * the rest was that CPU's own latency: a late preemption */
+	reset();
+	sw(T0 + 10 * US, 0, 0, OFF1, 0);
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(T0 + MS, 0, OFF0);
+	{
+		struct il_trace_rec r = { .ts = T0 + MS + 30 * US,
+					  .kind = IL_TR_MIGRATE,
+					  .cpu = 1,
+					  .prev_pid = OFF0 };
+
+		t_check_int(il_trace_add(&tr, &r), 0);
+	}
+	sw(T0 + MS + 60 * US, 1, DEF1, OFF0, 1);
+	tr.t1_ns = T0 + 10 * MS;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
+	/* pushed only after the tolerance: placement */
+	tr.rec[3].ts = T0 + MS + TOL + 1;
+	tr.rec[4].ts = T0 + MS + TOL + 2;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	/* and at the tolerance exactly, switched 1 ns later: late */
+	tr.rec[3].ts = T0 + MS + TOL;
+	tr.rec[4].ts = T0 + MS + TOL + 1;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 1);
 }
 
 /*

@@ -33,8 +33,11 @@ struct task_state {
 	int qcpu;	/* the CPU it is queued on (-1: unknown) */
 	uint64_t since; /* deprived since (valid when deprived) */
 	bool deprived;
-	/* in this episode its own CPU ran a task ranked at or above it */
-	bool behind;
+	/* in this episode: how long it was queued behind a task ranked at
+	 * or above it (or where nothing is known), up to mark, and whether
+	 * it is since mark */
+	uint64_t behind_ns, mark;
+	bool now_behind;
 	int lower, lcpu; /* at the start of the episode */
 };
 
@@ -200,6 +203,8 @@ static void close_episode(struct game *g, size_t i, uint64_t now)
 	};
 	const struct il_football_episode *w = &g->st.worst;
 
+	if (t->now_behind && now > t->mark)
+		t->behind_ns += now - t->mark;
 	t->deprived = false;
 	g->st.episodes++;
 	g->st.deprived_ns += e.dur_ns;
@@ -211,8 +216,12 @@ static void close_episode(struct game *g, size_t i, uint64_t now)
 	e.steal_ns = steal_in(g->in, e.start_ns, now);
 	if (e.dur_ns - g->in->tolerance_ns <= e.steal_ns) {
 		g->st.stolen++;
-	} else if (!t->behind && !il_noise_swamps(g->in->detect_ns, e.dur_ns)) {
-		/* its own CPU was slow to switch to it: a late preemption */
+	} else if (t->behind_ns <= g->in->tolerance_ns &&
+		   !il_noise_swamps(g->in->detect_ns, e.dur_ns)) {
+		/* queued behind a task at or above it no longer than one
+		 * wakeup-to-run latency (a push to the right CPU takes one
+		 * too), and otherwise on a CPU that was slow to switch to
+		 * it: a late preemption */
 		g->st.late++;
 		if (e.dur_ns > g->st.worst_late.dur_ns)
 			g->st.worst_late = e;
@@ -232,16 +241,22 @@ static void look(struct game *g, uint64_t now)
 
 		if (d && !t->deprived) {
 			t->deprived = true;
-			t->behind = false;
+			t->behind_ns = 0;
 			t->since = now;
 			t->lower = lower;
 			t->lcpu = g->ts[lower].cpu;
-		} else if (!d && t->deprived) {
+		} else if (d) {
+			if (t->now_behind)
+				t->behind_ns += now - t->mark;
+		} else if (t->deprived) {
 			close_episode(g, i, now);
 		}
-		if (d && (t->qcpu < 0 ||
-			  g->cur_rank[t->qcpu] >= g->in->tasks[i].rank))
-			t->behind = true;
+		if (d) {
+			t->mark = now;
+			t->now_behind =
+				t->qcpu < 0 ||
+				g->cur_rank[t->qcpu] >= g->in->tasks[i].rank;
+		}
 	}
 }
 

@@ -30,12 +30,15 @@
  * Where the deprived task is queued tells two kinds apart.  Queued
  * behind a task ranked at or above it (of the scenario or not), it
  * was put where it cannot run while a lower task runs elsewhere: the
- * placement the invariant is about, and any episode of it over the
- * tolerance counts.  Queued on a CPU that runs only tasks ranked below
- * it the whole time, it was put in the right place and that CPU has not
+ * placement the invariant is about, and an episode queued so for longer
+ * than the tolerance counts.  Queued on a CPU that runs only tasks
+ * ranked below it, it was put in the right place and that CPU has not
  * switched to it yet (interrupts, softirqs, a non-preemptible kernel
  * section, the host): a late preemption, one wakeup-to-run latency,
- * the quantity the calibration samples.  Its p999 is passed one time in
+ * the quantity the calibration samples.  An episode queued behind for
+ * no longer than the tolerance (the kernel's push to the right CPU is
+ * one such latency) and on the right CPU the rest is a late preemption
+ * too.  Its p999 is passed one time in
  * a thousand by the calibration itself, so such episodes over the
  * tolerance are set aside as noise while there are at most one in a
  * thousand of the episodes, plus one, and each stays within
