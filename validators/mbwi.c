@@ -720,8 +720,9 @@ static bool covered(const struct il_mbwi_set *s, enum which w,
  * comes again (an overrun, a long section), and then some late job ends
  * before another is released.  Nor is it a stall when the trace shows
  * tasks ranked below a late job running while it waited
- * (late_attested).  *span is how long they were pending together, from
- * the last release to the first end.
+ * (late_attested), in every late job or in more of them than a host's
+ * stalls make (late_attested_n, the binomial rule).  *span is how long they
+ * were pending together, from the last release to the first end.
  */
 static bool one_burst(const struct il_mbwi_set *s, uint64_t *span)
 {
@@ -735,7 +736,10 @@ static bool one_burst(const struct il_mbwi_set *s, uint64_t *span)
 		if (!t->late_misses)
 			continue;
 		if (!t->late_rel_max_ns || !t->late_end_min_ns ||
-		    t->late_attested)
+		    t->late_attested ||
+		    (t->late_attested_n &&
+		     il_order_binom_tail(t->jobs, t->late_attested_n,
+					 IL_ORDER_OUTLIER_P) < IL_ORDER_ALPHA))
 			return false;
 		any = true;
 		if (t->late_rel_max_ns > rel)

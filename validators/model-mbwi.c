@@ -211,6 +211,7 @@ static bool late_per_job(const struct il_engine_result *er,
 			 * time it was late by */
 			if (seen && lo >= resp - (base + st + fo)) {
 				m->edf_attested++;
+				mt->late_attested_n++;
 				if (lo > m->most_later)
 					m->most_later = lo;
 			} else {

@@ -135,6 +135,10 @@ struct il_mbwi_task {
 	 * stall outside the set does that, so one_burst never excuses them.
 	 */
 	int late_attested;
+	/* how many of its late misses the trace attests so: when more than
+	 * a host's stalls make (the binomial rule), one_burst does not
+	 * excuse the others either */
+	uint64_t late_attested_n;
 	/*
 	 * Of its misses, those the trace shows EDF order kept for: nothing
 	 * the reservations rank below the job ran while it waited (the time
