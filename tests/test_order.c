@@ -258,6 +258,14 @@ static void test_binom(void)
 	/* a run's few hundred waits: 80 of 650 is far past 5 % */
 	t_check(il_order_binom_tail(650, 80, 0.05) < 1e-12);
 	t_check(il_order_binom_tail(650, 20, 0.05) > 0.99);
+	/* the pattern rule at 0.5 %: 5 of 30 (tail 1.9e-07), not 4
+	 * (2.7e-05); 7 of 100, not 6; none is never one */
+	t_check(il_order_pattern(30, 5));
+	t_check(!il_order_pattern(30, 4));
+	t_check(il_order_pattern(100, 7));
+	t_check(!il_order_pattern(100, 6));
+	t_check(!il_order_pattern(30, 0));
+	t_check(!il_order_pattern(0, 0));
 }
 
 /*

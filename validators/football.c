@@ -346,18 +346,6 @@ static void episode_text(const struct il_football_input *in,
 		il_appendf(buf, len, " (host steal %s)", st);
 }
 
-/*
- * Late preemptions past T are a pattern, not the host, when as many of
- * the episodes would hold one by chance less often than IL_ORDER_ALPHA,
- * each taken to pass T at IL_ORDER_OUTLIER_P (T is the calibration's
- * p999, at the rate the order rule allows it: docs/theory.md 6.2)
- */
-static bool late_pattern(size_t episodes, size_t late)
-{
-	return late && il_order_binom_tail(episodes, late, IL_ORDER_OUTLIER_P) <
-			       IL_ORDER_ALPHA;
-}
-
 int il_football_check(const struct il_football_input *in,
 		      struct il_football_stats *st, struct il_check *out)
 {
@@ -407,7 +395,7 @@ int il_football_check(const struct il_football_input *in,
 			out->verdict = IL_FAIL;
 			/* as many waits past T as the host cannot make: the
 			 * order of events, which stands under emulation */
-			out->by_trace = late_pattern(g.st.episodes, k);
+			out->by_trace = il_order_pattern(g.st.episodes, k);
 			il_setf(out->evidence, sizeof(out->evidence),
 				"%zu of %zu times a task of the top %d waited "
 				"over %s%s; worst: ",
@@ -417,7 +405,7 @@ int il_football_check(const struct il_football_input *in,
 					      : "");
 			episode_text(in, &g.st.worst, out->evidence,
 				     sizeof(out->evidence));
-		} else if (late_pattern(g.st.episodes, g.st.late)) {
+		} else if (il_order_pattern(g.st.episodes, g.st.late)) {
 			out->verdict = IL_FAIL;
 			out->by_trace = 1;
 			out->worst_ns = g.st.worst_late.dur_ns;

@@ -737,9 +737,7 @@ static bool one_burst(const struct il_mbwi_set *s, uint64_t *span)
 			continue;
 		if (!t->late_rel_max_ns || !t->late_end_min_ns ||
 		    t->late_attested ||
-		    (t->late_attested_n &&
-		     il_order_binom_tail(t->jobs, t->late_attested_n,
-					 IL_ORDER_OUTLIER_P) < IL_ORDER_ALPHA))
+		    il_order_pattern(t->jobs, t->late_attested_n))
 			return false;
 		any = true;
 		if (t->late_rel_max_ns > rel)
@@ -772,8 +770,7 @@ static void judge(const struct il_mbwi_set *s, size_t i,
 			(unsigned long long)t->late_misses,
 			(unsigned long long)t->jobs, x, sp);
 	} else if (t->late_misses && t->late_attested && t->jobs &&
-		   il_order_binom_tail(t->jobs, t->late_misses,
-				       IL_ORDER_OUTLIER_P) >= IL_ORDER_ALPHA) {
+		   !il_order_pattern(t->jobs, t->late_misses)) {
 		/*
 		 * Each late miss with lower-ranked tasks running on the
 		 * trace, but no more of them than a host that stalls a job

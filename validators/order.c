@@ -244,3 +244,9 @@ int il_check_order(const struct il_order_input *in,
 {
 	return il_check_none(out, check_order_(in, s, n, out), "order check");
 }
+
+bool il_order_pattern(size_t n, size_t k)
+{
+	/* k == 0: the tail is 1, never a pattern */
+	return il_order_binom_tail(n, k, IL_ORDER_OUTLIER_P) < IL_ORDER_ALPHA;
+}

@@ -33,6 +33,7 @@
 #ifndef INVLAB_ORDER_H
 #define INVLAB_ORDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -94,6 +95,14 @@ struct il_order_input {
  * for k == 0.
  */
 double il_order_binom_tail(size_t n, size_t k, double p);
+
+/*
+ * Are k of n more than the host makes: k > 0 and the binomial tail at
+ * IL_ORDER_OUTLIER_P under IL_ORDER_ALPHA (5 of 30, 7 of 100)?  The one
+ * rule by which a count of events past a tolerance becomes the
+ * kernel's pattern.
+ */
+bool il_order_pattern(size_t n, size_t k);
 
 /*
  * A duration check's verdict dur, made after the order check gave none
