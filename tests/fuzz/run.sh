@@ -17,6 +17,8 @@
 # Prints the executions of each target, and its exit code when it failed
 # (1 a crash, sanitizer report or leak, 2 a timeout, others libFuzzer's
 # own: -rss_limit_mb, or 137 when the outer guard killed it).
+# FUZZ_JOBS targets run at once (default: the CPUs online), each for the
+# full SECONDS: the same effort per target in less wall time.
 set -u
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || ! [ "$1" -gt 0 ] 2>/dev/null; then
@@ -37,8 +39,8 @@ artifacts=${ARTIFACTS:-$build/fuzz-artifacts}
 mkdir -p "$artifacts" || exit 2
 work=$(mktemp -d) || exit 2
 trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+trap 'kill $(jobs -p) 2>/dev/null; exit 130' INT
+trap 'kill $(jobs -p) 2>/dev/null; exit 143' TERM
 
 # per target: the largest input tried and the time one input may take.
 # The limits keep a slow or huge input from eating the run: result files
@@ -54,12 +56,11 @@ options() {
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-failed=0
-printf '%-16s %10s %8s %8s  %s\n' target executions exec/s corpus result
-for t in "${targets[@]}"; do
-	exe="$build/tests/fuzz/fuzz-$t"
-	log="$work/$t.log"
-	dirs=("$work/$t" "$src/corpus/$t")
+# one target, its log in $work/NAME.log and exit code in $work/NAME.rc
+fuzz_one() {
+	local t=$1 exe="$build/tests/fuzz/fuzz-$1" log="$work/$1.log" rc
+	local dirs=("$work/$t" "$src/corpus/$t") opts
+
 	[ -d "$src/crashes/$t" ] && dirs+=("$src/crashes/$t")
 	mkdir -p "$work/$t"
 	rm -f "$artifacts/$t-"*
@@ -73,6 +74,30 @@ for t in "${targets[@]}"; do
 		-print_final_stats=1 -artifact_prefix="$artifacts/$t-" \
 		"${dirs[@]}" >"$log" 2>&1
 	rc=$?
+	echo "$rc" >"$work/$t.rc"
+}
+
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+if ! [ "$jobs" -gt 0 ] 2>/dev/null; then
+	echo "$0: FUZZ_JOBS=$jobs: a count of 1 or more" >&2
+	exit 2
+fi
+running=0
+for t in "${targets[@]}"; do
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	fuzz_one "$t" &
+	running=$((running + 1))
+done
+wait
+
+failed=0
+printf '%-16s %10s %8s %8s  %s\n' target executions exec/s corpus result
+for t in "${targets[@]}"; do
+	log="$work/$t.log"
+	rc=$(cat "$work/$t.rc" 2>/dev/null || echo 99)
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 	size=$(find "$work/$t" "$src/corpus/$t" -type f | wc -l)
