@@ -19,8 +19,9 @@
  * Configurations:
  *   football  the game: expected PASS
  *   pinned    the negative control: offense0 and offense1 pinned to one
- *             CPU, so one waits a whole job while a defense task runs on
- *             another CPU; expected FAIL
+ *             CPU and running 30 ms every 150 ms, so one waits a whole
+ *             job while a defense task runs on another CPU; expected
+ *             FAIL
  *
  * The football validator (validators/football.c, docs/rt-football.md)
  * replays the trace: a task of the top N kept runnable, not running,
@@ -97,7 +98,8 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 		.text = job()->text,
 		.file = job()->file,
 		.set = { "expect=FAIL", "description=the negative control: "
-					"offense0 and offense1 share a CPU" },
+					"offense0 and offense1 share a CPU, "
+					"30 ms every 150 ms" },
 	};
 	d->nconfigs = 2;
 	if (cfg->list)
@@ -169,9 +171,19 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 		int first =
 			il_cpu_online(online, IL_MAX_CPUS) > 0 ? online[0] : 0;
 
-		if (il_scenario_setf(sc, err, len, "offense0.cpu=%d", first) ||
-		    il_scenario_setf(sc, err, len, "offense1.cpu=%d", first))
-			return -1;
+		/* each inversion lasts a whole offense job: 30 ms, so that a
+		 * tolerance T of up to 15 ms (a calibration that caught a
+		 * host's stalls, as under TCG) still tells it from noise;
+		 * every 150 ms keeps the pair at 40 % of its CPU, as in the
+		 * game */
+		for (int k = 0; k < 2; k++)
+			if (il_scenario_setf(sc, err, len, "offense%d.cpu=%d",
+					     k, first) ||
+			    il_scenario_setf(sc, err, len,
+					     "offense%d.body=run 30ms", k) ||
+			    il_scenario_setf(sc, err, len,
+					     "offense%d.period=150ms", k))
+				return -1;
 	}
 	return 0;
 }
