@@ -236,13 +236,48 @@ static void test_bandwidth_steal(struct il_bw_input *in, uint64_t *c)
 	st[31] = 20 * MS;
 	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
 	t_check_int(ck.verdict, IL_FAIL);
-	/* an overrun of 20 ms with 10 ms stolen: still exceeded */
+	/*
+	 * But the counter moves in steps: on a host that stole during the
+	 * run, a period's figure can read up to one step short.  9.2 ms
+	 * with nothing read in it: 2.2 ms beyond 3 + 4, within 0.2 + 10.
+	 */
+	in->steal_step_ns = 10 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check_contains(ck.evidence, "steps of 10.0ms");
+	t_check_contains(ck.evidence, "the host stole 0ns in those periods");
+	/* exactly tick + noise + one step beyond Q: still UNDECIDED */
+	c[30] = 3 * MS + 4 * MS + 200 * US + 10 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	/* 1 ns more: the kernel's */
+	c[30]++;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_contains(ck.evidence, "exceeded");
+	/* a host that stole nothing in the run: the step excuses nothing */
+	c[30] = 9 * MS + 200 * US;
 	st[31] = 0;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_int(ck.worst_ns, 9 * MS + 200 * US);
+	in->steal_step_ns = 0;
+	/* an overrun of 20 ms with 10 ms stolen: still exceeded */
 	c[30] = 23 * MS;
 	st[30] = 10 * MS;
 	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
 	t_check_int(ck.verdict, IL_FAIL);
 	t_check_int(ck.worst_ns, 13 * MS);
+	/* within one more step: not shown (13 - 3 = 10 <= 4 + 0.2 + 10) */
+	in->steal_step_ns = 10 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	/* an overrun of 27 ms with 10 ms stolen: 2.8 ms past the step */
+	c[30] = 30 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_int(ck.worst_ns, 20 * MS);
+	in->steal_step_ns = 0;
 	c[30] = 2 * MS;
 	in->steal_ns = NULL;
 }

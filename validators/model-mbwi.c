@@ -451,6 +451,7 @@ static int bandwidth(const struct il_scenario *sc,
 		stolen[p] = il_steal_between(er, lo, lo + t->k.period_ns);
 	}
 	bw.steal_ns = stolen;
+	bw.steal_step_ns = m->step;
 	ret = il_check_bandwidth(&bw, cons, np, &c->c, NULL);
 	free(stolen);
 	free(cons);

@@ -73,13 +73,23 @@ struct il_bw_input {
 	 * of CPU across a 20 ms step of steal.
 	 */
 	const uint64_t *steal_ns;
+	/*
+	 * The resolution of those figures: one step of the host's steal
+	 * counter (1/USER_HZ, 10 ms), 0 when exact.  A period's steal can
+	 * read up to a step short, so on a host that stole during the run
+	 * (steal_ns not all 0) a window's excess within one step more is
+	 * not shown to be the kernel's.
+	 */
+	uint64_t steal_step_ns;
 };
 
 /*
  * Judge per-period consumption against n * Q + tick over every window:
  *  - the worst window exceeds n * Q + tick + noise, with the host steal
  *    of its periods taken off: FAIL;
- *  - it exceeds it only with that steal counted: UNDECIDED;
+ *  - it exceeds it only with that steal counted, or with the steal off
+ *    by no more than one steal_step_ns past it on a host that stole
+ *    during the run: UNDECIDED;
  *  - it exceeds n * Q + tick only by measurement noise: UNDECIDED;
  *  - otherwise PASS, given at least min_periods periods (else UNDECIDED).
  * out->bound_ns = n * Q + tick and out->worst_ns = the consumption, both
