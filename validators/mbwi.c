@@ -202,8 +202,7 @@ static int check_bandwidth_(const struct il_bw_input *in,
 			if (all > 0 && in->steal_step_ns) {
 				il_format_duration(step, sizeof(step),
 						   in->steal_step_ns);
-				addf(out->evidence, sizeof(out->evidence),
-				     &off,
+				addf(out->evidence, sizeof(out->evidence), &off,
 				     " (its counter moves in steps of %s, "
 				     "so up to one more goes unseen)",
 				     step);
