@@ -952,6 +952,107 @@ static void test_jobs_edf_wakeup(void)
 	il_trace_free(&tr);
 }
 
+/* a wakeup of pid, as the kernel traces it, on CPU cpu */
+static void wake_on(uint64_t ts, int pid, int cpu)
+{
+	struct il_trace_rec r = { .ts = ts,
+				  .kind = IL_TR_WAKEUP,
+				  .cpu = (uint16_t)cpu,
+				  .prev_pid = pid };
+
+	t_check_int(il_trace_add(&tr, &r), 0);
+}
+
+/*
+ * A CPU that took a timer late did not run what it seems to run then:
+ * deadline task d (D 4 ms) on CPU 1 waits 6 ms in each of its jobs while
+ * fair task f runs there.
+ *   job 0: w and x (deadline tasks asleep on CPU 1, due at 0 and 1 ms)
+ *          are woken there at 2 and 3 ms: CPU 1 stalled [0, 3) ms (two
+ *          stretches, overlapping, counted once); w runs [4, 5) ranked
+ *          above d: f's 1 ms after the stall and 1 ms after w: 2 ms;
+ *   job 1: w, due at 10 ms, is woken on CPU 0 at 14 ms: not a timer of
+ *          CPU 1, no stall: 6 ms;
+ *   job 2: fair task p, asleep on CPU 1 and due at 20 ms, is woken there
+ *          at 24 ms: a fair sleeper's timer may wait for a softirq
+ *          thread, no witness: 6 ms.
+ */
+static void test_jobs_edf_stall(void)
+{
+	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
+	int d, f, w, x, p;
+	uint64_t B;
+
+	t_run_reset("[global]\nvalidate = mbwi\n"
+		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
+		    "[task d]\nclass = deadline:2ms/4ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\nbody = run 2ms\n"
+		    "[task w]\nclass = deadline:1ms/3ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\nbody = run 1ms\n"
+		    "[task x]\nclass = deadline:1ms/2ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\noffset = 1ms\n"
+		    "body = run 1ms\n"
+		    "[task p]\nclass = other\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\nbody = run 1ms\n");
+	f = t_task("f");
+	d = t_task("d");
+	w = t_task("w");
+	x = t_task("x");
+	p = t_task("p");
+	t_er.tasks[f].tid = LOW;
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[w].tid = MEDIUM;
+	t_er.tasks[x].tid = 701;
+	t_er.tasks[p].tid = 700;
+	for (int i = 0; i < 5; i++)
+		t_er.tasks[i].cpu = 1;
+	t_run_jobs(d, 3, 10 * MS, 8 * MS, 2 * MS);
+	t_run_jobs(w, 3, 10 * MS, 5 * MS, MS);
+	t_run_jobs(x, 3, 10 * MS, 5 * MS, MS);
+	t_run_jobs(p, 3, 10 * MS, 5 * MS, MS);
+	il_trace_free(&tr);
+	B = t_er.t_start_ns;
+	tr.t0_ns = B - 3 * MS;
+	tr.t1_ns = B + 40 * MS;
+	/* w, x and p ran on CPU 1 and went to sleep there; f runs */
+	sw(B - 2 * MS, 0, 120, MEDIUM, -1, 0);
+	sw(B - 1800 * US, MEDIUM, -1, 701, -1, 0);
+	sw(B - 1600 * US, 701, -1, 700, 120, 0);
+	sw(B - 1400 * US, 700, 120, LOW, 120, 0);
+	/* job 0 */
+	wake_at(B, HIGH);
+	wake_at(B + 2 * MS, MEDIUM);
+	wake_at(B + 3 * MS, 701);
+	sw(B + 4 * MS, LOW, 120, MEDIUM, -1, 1);
+	sw(B + 5 * MS, MEDIUM, -1, LOW, 120, 0);
+	sw(B + 6 * MS, LOW, 120, HIGH, -1, 1);
+	sw(B + 8 * MS, HIGH, -1, LOW, 120, 0);
+	/* job 1 */
+	wake_at(B + 10 * MS, HIGH);
+	wake_on(B + 14 * MS, MEDIUM, 0);
+	sw(B + 16 * MS, LOW, 120, HIGH, -1, 1);
+	sw(B + 18 * MS, HIGH, -1, LOW, 120, 0);
+	/* job 2 */
+	wake_at(B + 20 * MS, HIGH);
+	wake_at(B + 24 * MS, 700);
+	sw(B + 26 * MS, LOW, 120, HIGH, -1, 1);
+	sw(B + 28 * MS, HIGH, -1, LOW, 120, 0);
+	il_trace_sort(&tr);
+	t_er.trace = &tr;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check(t_er.tasks[d].job_later_seq != NULL);
+	if (t_er.tasks[d].job_later_seq) {
+		const uint64_t *l = t_er.tasks[d].job_later_seq;
+
+		t_check_int(l[0], 2 * MS);
+		t_check_int(l[1], 6 * MS);
+		t_check_int(l[2], 6 * MS);
+	}
+	t_er.trace = NULL;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	il_trace_free(&tr);
+}
+
 int main(void)
 {
 	test_gate();
@@ -959,6 +1060,7 @@ int main(void)
 	test_jobs_foreign();
 	test_jobs_edf();
 	test_jobs_edf_wakeup();
+	test_jobs_edf_stall();
 	test_cross_cpu_request();
 	test_donor_migrated();
 	test_interference();

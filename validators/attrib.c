@@ -807,6 +807,7 @@ struct edf_ctx {
 	const struct il_sched *const *declared;
 	int self;
 	uint64_t dl;
+	const struct il_trace_stalls *stalls; /* NULL: none known */
 };
 
 static const struct il_sched *sched_of(const struct edf_ctx *e, int j)
@@ -859,6 +860,19 @@ static uint64_t edf_piece(const struct edf_ctx *e, int pid, uint64_t x,
 	return ranks_below(e, j, x) ? y - x : 0;
 }
 
+/* a piece [x, y) on CPU c that ranks below the job, but for the
+ * stretches c was stalled in */
+static uint64_t edf_piece_on(int c, const struct edf_ctx *e, int pid,
+			     uint64_t x, uint64_t y)
+{
+	uint64_t v = edf_piece(e, pid, x, y), st;
+
+	if (!v)
+		return 0;
+	st = il_trace_stalled(e->stalls, c, x, y);
+	return v > st ? v - st : 0;
+}
+
 static uint64_t edf_on_cpu(const struct work *w, const struct edf_ctx *e, int c,
 			   uint64_t a, uint64_t b)
 {
@@ -875,12 +889,12 @@ static uint64_t edf_on_cpu(const struct work *w, const struct edf_ctx *e, int c,
 
 		if (r->ts > b)
 			break;
-		sum += edf_piece(e, r->prev_pid, from, r->ts);
+		sum += edf_piece_on(c, e, r->prev_pid, from, r->ts);
 		from = r->ts;
 	}
 	if (from < b)
-		sum += edf_piece(
-			e,
+		sum += edf_piece_on(
+			c, e,
 			k < ci->n ? w->t->rec[ci->ix[k]].prev_pid
 				  : w->t->rec[ci->ix[ci->n - 1]].next_pid,
 			from, b);
@@ -997,12 +1011,39 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 	return sum;
 }
 
+/*
+ * The set's real-time and deadline releases as the sleepers whose late
+ * timers show where a CPU stalled (il_trace_stalls, trace.h)
+ */
+static int edf_stalls(const struct il_scenario *sc,
+		      const struct il_engine_result *er,
+		      struct il_trace_stalls *out)
+{
+	struct il_trace_sleeper sl[IL_MAX_TASKS];
+	size_t n = 0;
+
+	for (int j = 0; j < er->ntasks && j < sc->ntasks && j < IL_MAX_TASKS;
+	     j++) {
+		int pol = sc->tasks[j].sched.policy;
+
+		if (pol != IL_SCHED_DEADLINE && pol != IL_SCHED_FIFO &&
+		    pol != IL_SCHED_RR)
+			continue;
+		sl[n].tid = er->tasks[j].tid;
+		sl[n].rel = er->tasks[j].job_rel_seq;
+		sl[n].nrel = er->tasks[j].njob_cpu;
+		n++;
+	}
+	return il_trace_stalls(er->trace, sl, n, out);
+}
+
 int il_attribute_edf(const struct il_scenario *sc,
 		     const struct il_sched *const declared[IL_MAX_TASKS],
 		     struct il_engine_result *er)
 {
 	struct il_attr_input in = { .ntasks = 0 };
 	struct work w = { .in = &in, .t = er->trace };
+	struct il_trace_stalls stalls = { 0 };
 	int ret;
 
 	for (int i = 0; i < er->ntasks; i++) {
@@ -1012,9 +1053,11 @@ int il_attribute_edf(const struct il_scenario *sc,
 	if (!er->trace || er->trace->lost)
 		return 0;
 	ret = build_index(&w);
+	if (!ret)
+		ret = edf_stalls(sc, er, &stalls);
 	for (int i = 0; !ret && i < er->ntasks && i < sc->ntasks; i++) {
 		struct il_task_result *r = &er->tasks[i];
-		struct edf_ctx e = { sc, er, declared, i, 0 };
+		struct edf_ctx e = { sc, er, declared, i, 0, &stalls };
 		const struct il_sched *s = sched_of(&e, i);
 		const struct il_trace *t = er->trace;
 
@@ -1043,6 +1086,7 @@ int il_attribute_edf(const struct il_scenario *sc,
 				edf_job(&w, &e, r->tid, r->cpu, a, b);
 		}
 	}
+	il_trace_stalls_free(&stalls);
 	free_index(&w);
 	return ret;
 }

@@ -154,6 +154,40 @@ size_t il_trace_remove_above(const struct il_trace *t, int cpu, int kprio,
 const struct il_trace_task *il_trace_task_of(const struct il_trace *t, int pid);
 
 /*
+ * Where a CPU stalled, witnessed by a timer (stall.c).  A sleeper is a
+ * real-time or deadline thread that sleeps until absolute times rel[]
+ * (its releases, in time order): when it went to sleep on CPU c before
+ * rel[k] (its last event a switch out, asleep) and its next event is its
+ * wakeup on c at w > rel[k], c took no interrupt in [rel[k], w) (a vCPU
+ * the host held, or interrupts off), and nothing the trace shows running
+ * on c then was the scheduler's choice.  A fair sleeper is no witness:
+ * on PREEMPT_RT its timer expires in a softirq thread the scheduler may
+ * keep waiting.  A wakeup on another CPU, or after a migration, is none
+ * either (it does not say which CPU was late).
+ */
+struct il_trace_sleeper {
+	int32_t tid;
+	const uint64_t *rel;
+	size_t nrel;
+};
+struct il_trace_stall_cpu {
+	uint64_t *se; /* [se[2k], se[2k+1]): disjoint, in time order */
+	size_t n;
+};
+struct il_trace_stalls {
+	struct il_trace_stall_cpu *cpu; /* per CPU the trace switched on */
+	int ncpus;
+};
+/* 0, -EINVAL or -ENOMEM (out then empty); il_trace_stalls_free() after */
+int il_trace_stalls(const struct il_trace *t, const struct il_trace_sleeper *sl,
+		    size_t nsl, struct il_trace_stalls *out)
+	__attribute__((warn_unused_result));
+/* how much of [x, y) CPU cpu spent stalled (0 for a CPU not known) */
+uint64_t il_trace_stalled(const struct il_trace_stalls *s, int cpu, uint64_t x,
+			  uint64_t y);
+void il_trace_stalls_free(struct il_trace_stalls *s);
+
+/*
  * Building a trace (the reader, and fixtures in tests): append a record
  * (kept in time order by il_trace_sort()), note a task's comm and
  * priority.  0 or -ENOMEM.

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where a CPU stalled, witnessed by a timer (trace.h, il_trace_stalls):
+ * a real-time sleeper that went to sleep on CPU c until an absolute time
+ * r has a timer due at r on c; when its next event is its wakeup on c at
+ * w > r, c took no interrupt in [r, w).  The host held the vCPU (the
+ * steal counter may or may not show it), or interrupts were off: either
+ * way the task the trace shows "running" on c then was not the
+ * scheduler's choice of that moment.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include <invlab/trace.h>
+
+/* look back and ahead at most this many records from a release */
+#define SCAN_MAX 200000
+
+/* the first record at or after ts */
+static size_t rec_from(const struct il_trace *t, uint64_t ts)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->rec[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool of_pid(const struct il_trace_rec *r, int pid)
+{
+	if (r->kind == IL_TR_SWITCH)
+		return r->prev_pid == pid || r->next_pid == pid;
+	return (r->kind == IL_TR_WAKEUP || r->kind == IL_TR_MIGRATE) &&
+	       r->prev_pid == pid;
+}
+
+/* the CPU pid went to sleep on before ts (its last event a switch out
+ * in a sleeping state), or -1 */
+static int slept_on(const struct il_trace *t, int pid, uint64_t ts)
+{
+	size_t k = rec_from(t, ts);
+
+	for (size_t m = 0; k > 0 && m < SCAN_MAX; m++) {
+		const struct il_trace_rec *r = &t->rec[--k];
+
+		if (!of_pid(r, pid))
+			continue;
+		return r->kind == IL_TR_SWITCH && r->prev_pid == pid &&
+				       !r->prev_runnable
+			       ? r->cpu
+			       : -1;
+	}
+	return -1;
+}
+
+/* pid's first event in [x, y], or NULL */
+static const struct il_trace_rec *first_of(const struct il_trace *t, int pid,
+					   uint64_t x, uint64_t y)
+{
+	size_t k = rec_from(t, x);
+
+	for (size_t m = 0; k < t->n && t->rec[k].ts <= y && m < SCAN_MAX;
+	     k++, m++)
+		if (of_pid(&t->rec[k], pid))
+			return &t->rec[k];
+	return NULL;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static int add(struct il_trace_stalls *s, int c, uint64_t a, uint64_t b)
+{
+	struct il_trace_stall_cpu *sc = &s->cpu[c];
+	uint64_t *grown = realloc(sc->se, 2 * (sc->n + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	sc->se = grown;
+	sc->se[2 * sc->n] = a;
+	sc->se[2 * sc->n + 1] = b;
+	sc->n++;
+	return 0;
+}
+
+/* each CPU's stretches in time order, overlapping ones merged */
+static void merge(struct il_trace_stall_cpu *sc)
+{
+	size_t m = 0;
+
+	if (!sc->n)
+		return;
+	qsort(sc->se, sc->n, 2 * sizeof(uint64_t), by_start);
+	for (size_t k = 1; k < sc->n; k++) {
+		if (sc->se[2 * k] <= sc->se[2 * m + 1]) {
+			if (sc->se[2 * k + 1] > sc->se[2 * m + 1])
+				sc->se[2 * m + 1] = sc->se[2 * k + 1];
+		} else {
+			m++;
+			sc->se[2 * m] = sc->se[2 * k];
+			sc->se[2 * m + 1] = sc->se[2 * k + 1];
+		}
+	}
+	sc->n = m + 1;
+}
+
+int il_trace_stalls(const struct il_trace *t, const struct il_trace_sleeper *sl,
+		    size_t nsl, struct il_trace_stalls *out)
+{
+	int maxc = -1, ret = 0;
+
+	if (!out)
+		return -EINVAL;
+	out->cpu = NULL;
+	out->ncpus = 0;
+	if (!t || (nsl && !sl))
+		return -EINVAL;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].kind == IL_TR_SWITCH && t->rec[i].cpu > maxc)
+			maxc = t->rec[i].cpu;
+	if (maxc < 0)
+		return 0;
+	out->cpu = calloc((size_t)maxc + 1, sizeof(*out->cpu));
+	if (!out->cpu)
+		return -ENOMEM;
+	out->ncpus = maxc + 1;
+	for (size_t i = 0; !ret && i < nsl; i++) {
+		const struct il_trace_sleeper *s = &sl[i];
+
+		for (size_t k = 0; !ret && s->tid > 0 && s->rel && k < s->nrel;
+		     k++) {
+			uint64_t r = s->rel[k], next;
+			const struct il_trace_rec *x;
+			int c;
+
+			if (!r || r <= t->t0_ns || r >= t->t1_ns)
+				continue;
+			c = slept_on(t, s->tid, r);
+			if (c < 0 || c >= out->ncpus)
+				continue;
+			next = k + 1 < s->nrel && s->rel[k + 1] > r
+				       ? s->rel[k + 1]
+				       : t->t1_ns;
+			x = first_of(t, s->tid, r, next);
+			/* woken there, late: a wakeup elsewhere or after a
+			 * migration does not say which CPU was late */
+			if (x && x->kind == IL_TR_WAKEUP && x->cpu == c &&
+			    x->ts > r)
+				ret = add(out, c, r, x->ts);
+		}
+	}
+	if (ret) {
+		il_trace_stalls_free(out);
+		return ret;
+	}
+	for (int c = 0; c < out->ncpus; c++)
+		merge(&out->cpu[c]);
+	return 0;
+}
+
+uint64_t il_trace_stalled(const struct il_trace_stalls *s, int cpu, uint64_t x,
+			  uint64_t y)
+{
+	const struct il_trace_stall_cpu *sc;
+	size_t lo = 0, hi;
+	uint64_t sum = 0;
+
+	if (!s || cpu < 0 || cpu >= s->ncpus || y <= x)
+		return 0;
+	sc = &s->cpu[cpu];
+	hi = sc->n;
+	/* the first stretch that ends after x */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sc->se[2 * mid + 1] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < sc->n && sc->se[2 * k] < y; k++) {
+		uint64_t a = sc->se[2 * k] > x ? sc->se[2 * k] : x;
+		uint64_t b = sc->se[2 * k + 1] < y ? sc->se[2 * k + 1] : y;
+
+		sum += b > a ? b - a : 0;
+	}
+	return sum;
+}
+
+void il_trace_stalls_free(struct il_trace_stalls *s)
+{
+	if (!s)
+		return;
+	for (int c = 0; c < s->ncpus && s->cpu; c++)
+		free(s->cpu[c].se);
+	free(s->cpu);
+	s->cpu = NULL;
+	s->ncpus = 0;
+}
