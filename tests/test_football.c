@@ -769,6 +769,129 @@ static void test_args(void)
 	t_check_int(judge(&in, NULL, &c), IL_PASS);
 }
 
+/*
+ * A CPU of lower tasks that stalled (its timers taken late) while a top
+ * task was queued on it: that time is not the scheduler's.  offense0
+ * waits d = 0.5 ms + 1 ns on CPU 0 behind defense0, past half an
+ * inversion: FAIL, unless CPU 0 stalled for all of it but the
+ * tolerance.
+ */
+static void test_stalled(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+	uint64_t t = T0 + MS, d = MS / 2 + 1;
+	uint64_t se[2] = { t, t + d - TOL };
+	struct il_trace_stall_cpu cpus[2] = { { se, 1 }, { NULL, 0 } };
+	struct il_trace_stalls stalls = { cpus, 2 };
+
+	one_wait(d, 0);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	in.stalls = &stalls;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.stalled, 1);
+	t_check_int(st.over, 0);
+	t_check_int(st.worst_stalled.stalled_ns, d - TOL);
+	t_check_contains(c.evidence,
+			 "; 1 wait past 50.0us only while the CPU of lower "
+			 "tasks it was queued on stalled");
+	t_check_contains(c.evidence, "offense0 waited 500us");
+	/* 1 ns less of stall: TOL + 1 is the scheduler's */
+	se[1]--;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.stalled, 0);
+	se[1]++;
+	/* stalled on the other CPU: not where it waited */
+	cpus[0].n = 0;
+	cpus[1] = (struct il_trace_stall_cpu){ se, 1 };
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	cpus[1].n = 0;
+	cpus[0].n = 1;
+	/* queued behind offense1 on CPU 0: placement, a stall there does
+	 * not excuse it */
+	one_wait(d, 1);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.stalled, 0);
+}
+
+/*
+ * il_trace_stalls: a real-time sleeper asleep on CPU 0 until its release
+ * and woken there late witnesses [release, wakeup) on CPU 0; woken on
+ * CPU 1, after a migration, still running at its release, or on time:
+ * no witness.  Overlapping stretches are merged.
+ */
+static void test_trace_stalls(void)
+{
+	struct il_trace_stalls s;
+	uint64_t rel[] = { T0 + MS,	T0 + 2 * MS, T0 + 3 * MS,
+			   T0 + 4 * MS, T0 + 5 * MS, T0 + 6 * MS };
+	uint64_t rel2[] = { T0 + MS + 100 * US };
+	struct il_trace_sleeper sl[] = { { FAN, rel, 6 }, { OFF0, rel2, 1 } };
+
+	reset();
+	tr.t1_ns = T0 + 10 * MS;
+	/* release 1: asleep on CPU 0, woken there 300 us late */
+	sw(T0 + 500 * US, 0, FAN, 0, 0);
+	wake(T0 + 1300 * US, 0, FAN);
+	sw(T0 + 1300 * US, 0, 0, FAN, 0);
+	/* offense0 asleep on CPU 0, due at 1.1 ms, woken at 1.5 ms */
+	sw(T0 + 400 * US, 0, OFF0, 0, 0);
+	wake(T0 + 1500 * US, 0, OFF0);
+	/* release 2: asleep on CPU 0, woken on CPU 1 */
+	sw(T0 + 1800 * US, 0, FAN, 0, 0);
+	wake(T0 + 2500 * US, 1, FAN);
+	sw(T0 + 2500 * US, 1, 0, FAN, 0);
+	/* release 3: preempted (runnable) at 2.9 ms: not asleep */
+	sw(T0 + 2900 * US, 1, FAN, 0, 1);
+	sw(T0 + 3200 * US, 1, 0, FAN, 0);
+	/* release 4: asleep on CPU 1, woken on time */
+	sw(T0 + 3800 * US, 1, FAN, 0, 0);
+	wake(T0 + 4 * MS, 1, FAN);
+	sw(T0 + 4 * MS, 1, 0, FAN, 0);
+	/* release 5: asleep on CPU 1, migrated, then woken on CPU 1 late */
+	sw(T0 + 4800 * US, 1, FAN, 0, 0);
+	{
+		struct il_trace_rec m = { .ts = T0 + 5100 * US,
+					  .kind = IL_TR_MIGRATE,
+					  .cpu = 1,
+					  .prev_pid = FAN,
+					  .next_pid = 1 };
+
+		t_check_int(il_trace_add(&tr, &m), 0);
+	}
+	wake(T0 + 5200 * US, 1, FAN);
+	sw(T0 + 5200 * US, 1, 0, FAN, 0);
+	/* release 6: asleep on CPU 1, woken there 2 ms late */
+	sw(T0 + 5800 * US, 1, FAN, 0, 0);
+	wake(T0 + 8 * MS, 1, FAN);
+	il_trace_sort(&tr);
+	t_check_int(il_trace_stalls(&tr, sl, 2, &s), 0);
+	t_check_int(s.ncpus, 2);
+	if (s.ncpus == 2) {
+		t_check_int(s.cpu[0].n, 1);
+		if (s.cpu[0].n == 1) {
+			t_check_int(s.cpu[0].se[0], T0 + MS);
+			t_check_int(s.cpu[0].se[1], T0 + 1500 * US);
+		}
+		t_check_int(s.cpu[1].n, 1);
+		if (s.cpu[1].n == 1) {
+			t_check_int(s.cpu[1].se[0], T0 + 6 * MS);
+			t_check_int(s.cpu[1].se[1], T0 + 8 * MS);
+		}
+	}
+	t_check_int(il_trace_stalled(&s, 0, T0, T0 + 10 * MS), 500 * US);
+	t_check_int(il_trace_stalled(&s, 0, T0 + 1200 * US, T0 + 1300 * US),
+		    100 * US);
+	t_check_int(il_trace_stalled(&s, 1, T0 + 7 * MS, T0 + 9 * MS), MS);
+	t_check_int(il_trace_stalled(&s, 2, T0, T0 + 10 * MS), 0);
+	t_check_int(il_trace_stalled(NULL, 0, T0, T0 + 10 * MS), 0);
+	il_trace_stalls_free(&s);
+	t_check_int(s.ncpus, 0);
+	t_check_int(il_trace_stalls(NULL, sl, 1, &s), -EINVAL);
+	t_check_int(il_trace_stalls(&tr, NULL, 1, &s), -EINVAL);
+}
+
 int main(void)
 {
 	test_over_pattern();
@@ -786,6 +909,8 @@ int main(void)
 	test_repair();
 	test_undecided();
 	test_args();
+	test_stalled();
+	test_trace_stalls();
 	il_trace_free(&tr);
 	return t_done("football");
 }

@@ -38,6 +38,10 @@ struct task_state {
 	 * it is since mark */
 	uint64_t behind_ns, mark;
 	bool now_behind;
+	/* and how long, not behind, the CPU it was queued on (mcpu, as at
+	 * mark) was stalled (il_trace_stalled): not the scheduler's time */
+	uint64_t stalled_ns;
+	int mcpu;
 	int lower, lcpu; /* at the start of the episode */
 };
 
@@ -191,6 +195,19 @@ static uint64_t beyond(const struct il_football_episode *e)
 	return e->dur_ns > e->steal_ns ? e->dur_ns - e->steal_ns : 0;
 }
 
+/* from mark to now: queued behind (behind_ns), or on a CPU of lower
+ * tasks, which may have been stalled (stalled_ns) */
+static void since_mark(struct game *g, struct task_state *t, uint64_t now)
+{
+	if (now <= t->mark)
+		return;
+	if (t->now_behind)
+		t->behind_ns += now - t->mark;
+	else
+		t->stalled_ns +=
+			il_trace_stalled(g->in->stalls, t->mcpu, t->mark, now);
+}
+
 static void close_episode(struct game *g, size_t i, uint64_t now)
 {
 	struct task_state *t = &g->ts[i];
@@ -203,8 +220,9 @@ static void close_episode(struct game *g, size_t i, uint64_t now)
 	};
 	const struct il_football_episode *w = &g->st.worst;
 
-	if (t->now_behind && now > t->mark)
-		t->behind_ns += now - t->mark;
+	uint64_t kernel_ns;
+
+	since_mark(g, t, now);
 	t->deprived = false;
 	g->st.episodes++;
 	g->st.deprived_ns += e.dur_ns;
@@ -212,6 +230,15 @@ static void close_episode(struct game *g, size_t i, uint64_t now)
 		g->st.longest_ns = e.dur_ns;
 	if (e.dur_ns <= g->in->tolerance_ns)
 		return;
+	/* the part of it in which the CPU it waited on was running */
+	kernel_ns = e.dur_ns > t->stalled_ns ? e.dur_ns - t->stalled_ns : 0;
+	e.stalled_ns = t->stalled_ns;
+	if (kernel_ns <= g->in->tolerance_ns) {
+		g->st.stalled++;
+		if (e.stalled_ns > g->st.worst_stalled.stalled_ns)
+			g->st.worst_stalled = e;
+		return;
+	}
 	g->st.over++;
 	e.steal_ns = steal_in(g->in, e.start_ns, now);
 	if (e.dur_ns - g->in->tolerance_ns <= e.steal_ns) {
@@ -242,17 +269,18 @@ static void look(struct game *g, uint64_t now)
 		if (d && !t->deprived) {
 			t->deprived = true;
 			t->behind_ns = 0;
+			t->stalled_ns = 0;
 			t->since = now;
 			t->lower = lower;
 			t->lcpu = g->ts[lower].cpu;
 		} else if (d) {
-			if (t->now_behind)
-				t->behind_ns += now - t->mark;
+			since_mark(g, t, now);
 		} else if (t->deprived) {
 			close_episode(g, i, now);
 		}
 		if (d) {
 			t->mark = now;
+			t->mcpu = t->qcpu;
 			t->now_behind =
 				t->qcpu < 0 ||
 				g->cur_rank[t->qcpu] >= g->in->tasks[i].rank;
@@ -460,6 +488,21 @@ int il_football_check(const struct il_football_input *in,
 				   "often than the host makes them): ",
 				   g.st.late, g.st.late == 1 ? "" : "s");
 			episode_text(in, &g.st.worst_late, out->evidence,
+				     sizeof(out->evidence));
+		}
+		if (g.st.stalled) {
+			char sd[24];
+
+			il_format_duration(sd, sizeof(sd),
+					   g.st.worst_stalled.stalled_ns);
+			il_appendf(out->evidence, sizeof(out->evidence),
+				   "; %zu wait%s past %s only while the CPU "
+				   "of lower tasks it was queued on stalled "
+				   "(timers due there taken late: not the "
+				   "scheduler's time), up to %s of it: ",
+				   g.st.stalled, g.st.stalled == 1 ? "" : "s",
+				   tol, sd);
+			episode_text(in, &g.st.worst_stalled, out->evidence,
 				     sizeof(out->evidence));
 		}
 		if (g.st.repaired)

@@ -77,6 +77,7 @@ int il_model_football(const struct il_scenario *sc,
 	struct il_football_task tasks[IL_MAX_TASKS];
 	int top = il_model_football_top(sc), ret;
 	struct il_football_input in = { 0 };
+	struct il_trace_stalls stalls = { 0 };
 	char name[IL_NAME_MAX];
 	struct il_judged *c;
 
@@ -110,11 +111,37 @@ int il_model_football(const struct il_scenario *sc,
 	in.steal_t = er->steal_t;
 	in.steal_v = er->steal_v;
 	in.nsteal = er->nsteal;
+	if (er->trace && !er->trace->lost) {
+		/* the real-time releases: timers that show where a CPU
+		 * stalled */
+		struct il_trace_sleeper sl[IL_MAX_TASKS];
+		size_t ns = 0;
+
+		for (int i = 0; i < sc->ntasks && i < er->ntasks; i++) {
+			int r = il_model_rank(&sc->tasks[i].sched);
+
+			if (r < 100 || !er->tasks[i].job_rel_seq)
+				continue;
+			sl[ns].tid = er->tasks[i].tid;
+			sl[ns].rel = er->tasks[i].job_rel_seq;
+			sl[ns].nrel = er->tasks[i].njob_cpu;
+			ns++;
+		}
+		ret = il_trace_stalls(er->trace, sl, ns, &stalls);
+		if (ret) {
+			snprintf(why, len, "football: %s", strerror(-ret));
+			return ret;
+		}
+		in.stalls = &stalls;
+	}
 	snprintf(name, sizeof(name), "top %d", in.ncpus);
 	ret = il_model_push(out, max, n, "football", name, why, len, &c);
-	if (ret)
+	if (ret) {
+		il_trace_stalls_free(&stalls);
 		return ret;
+	}
 	ret = il_football_check(&in, NULL, &c->c);
+	il_trace_stalls_free(&stalls);
 	if (ret) {
 		snprintf(why, len, "football: the check could not run: %s",
 			 strerror(-ret));

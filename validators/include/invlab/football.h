@@ -84,6 +84,13 @@ struct il_football_input {
 	 * timeline in time order; nsteal 0: none measured) */
 	const uint64_t *steal_t, *steal_v;
 	size_t nsteal;
+	/*
+	 * Where CPUs stalled, witnessed by the set's late timers (trace.h,
+	 * il_trace_stalls; NULL: none known).  The time a deprived task was
+	 * queued on a CPU of lower tasks while that CPU stalled is not
+	 * counted against the tolerance: that CPU ran nothing then.
+	 */
+	const struct il_trace_stalls *stalls;
 };
 
 struct il_football_episode {
@@ -92,6 +99,7 @@ struct il_football_episode {
 	int lower; /* the lowest-ranked task running at the start */
 	int cpu;   /* where it ran */
 	uint64_t steal_ns;
+	uint64_t stalled_ns; /* of it, queued on a stalled CPU of lower tasks */
 };
 
 struct il_football_stats {
@@ -100,12 +108,15 @@ struct il_football_stats {
 	size_t over;	      /* longer than the tolerance */
 	size_t stolen;	      /* of over: covered by steal */
 	size_t late;	      /* of over: late preemptions set aside */
+	size_t stalled;	      /* longer than the tolerance only by the time
+				 their CPU stalled (not in over) */
 	size_t repaired;      /* switches that contradicted the state (a switch
 				 missing from the trace): state taken from them */
 	uint64_t deprived_ns; /* summed over the episodes */
 	uint64_t longest_ns;  /* the longest episode */
-	struct il_football_episode worst;      /* the longest beyond steal */
-	struct il_football_episode worst_late; /* the longest late one */
+	struct il_football_episode worst;	  /* the longest beyond steal */
+	struct il_football_episode worst_late;	  /* the longest late one */
+	struct il_football_episode worst_stalled; /* the most stalled one */
 };
 
 /*
