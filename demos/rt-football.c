@@ -9,8 +9,8 @@
  *   sudo rt-football pinned --json fb.json
  *
  * N is the CPUs online (at most 5: three tasks a CPU within the
- * scenario's 16).  N offense tasks (fifo:30) wake together every 50 ms
- * and run 10 ms; N defense tasks (fifo:20) spin 6 ms and sleep 4 ms;
+ * scenario's 16).  N offense tasks (fifo:30) wake together every 150
+ * ms and run 30 ms; N defense tasks (fifo:20) spin 6 ms and sleep 4 ms;
  * N fans (fifo:10) wake every 2 ms and run 50 us; none is pinned.  The
  * job is demos/jobs/rt-football.job (N = 2), built in; past two CPUs a
  * player of each team is added per CPU, and on a machine of more than
@@ -19,9 +19,8 @@
  * Configurations:
  *   football  the game: expected PASS
  *   pinned    the negative control: offense0 and offense1 pinned to one
- *             CPU and running 30 ms every 150 ms, so one waits a whole
- *             job while a defense task runs on another CPU; expected
- *             FAIL
+ *             CPU, so one waits a whole job while a defense task runs on
+ *             another CPU; expected FAIL
  *
  * The football validator (validators/football.c, docs/rt-football.md)
  * replays the trace: a task of the top N kept runnable, not running,
@@ -98,8 +97,7 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 		.text = job()->text,
 		.file = job()->file,
 		.set = { "expect=FAIL", "description=the negative control: "
-					"offense0 and offense1 share a CPU, "
-					"30 ms every 150 ms" },
+					"offense0 and offense1 share a CPU" },
 	};
 	d->nconfigs = 2;
 	if (cfg->list)
@@ -171,19 +169,9 @@ static int adjust(struct drv *d, int c, struct il_scenario *sc, char *err,
 		int first =
 			il_cpu_online(online, IL_MAX_CPUS) > 0 ? online[0] : 0;
 
-		/* each inversion lasts a whole offense job: 30 ms, so that a
-		 * tolerance T of up to 15 ms (a calibration that caught a
-		 * host's stalls, as under TCG) still tells it from noise;
-		 * every 150 ms keeps the pair at 40 % of its CPU, as in the
-		 * game */
-		for (int k = 0; k < 2; k++)
-			if (il_scenario_setf(sc, err, len, "offense%d.cpu=%d",
-					     k, first) ||
-			    il_scenario_setf(sc, err, len,
-					     "offense%d.body=run 30ms", k) ||
-			    il_scenario_setf(sc, err, len,
-					     "offense%d.period=150ms", k))
-				return -1;
+		if (il_scenario_setf(sc, err, len, "offense0.cpu=%d", first) ||
+		    il_scenario_setf(sc, err, len, "offense1.cpu=%d", first))
+			return -1;
 	}
 	return 0;
 }
@@ -192,8 +180,8 @@ static void header(struct drv *d, FILE *f)
 {
 	(void)d;
 	fprintf(f,
-		PROG ": N = %d CPUs%s%s: %d offense (fifo 30, 10ms every "
-		     "50ms), %d defense (fifo 20, spin 6ms, sleep 4ms), %d "
+		PROG ": N = %d CPUs%s%s: %d offense (fifo 30, 30ms every "
+		     "150ms), %d defense (fifo 20, spin 6ms, sleep 4ms), %d "
 		     "fans (fifo 10, 50us every 2ms)\n",
 		players, cpus[0] ? " " : "", cpus, players, players, players);
 }
