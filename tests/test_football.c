@@ -818,33 +818,43 @@ static void test_stalled(void)
 /*
  * il_trace_stalls: a real-time sleeper asleep on CPU 0 until its release
  * and woken there late witnesses [release, wakeup) on CPU 0; woken on
- * CPU 1, after a migration, still running at its release, or on time:
- * no witness.  Overlapping stretches are merged.
+ * CPU 1, after a migration, running at its release, on time, or due at
+ * the trace's start: no witness.  Overlapping and touching stretches are
+ * merged.
  */
 static void test_trace_stalls(void)
 {
 	struct il_trace_stalls s;
-	uint64_t rel[] = { T0 + MS,	T0 + 2 * MS, T0 + 3 * MS,
+	uint64_t rel[] = { T0,		T0 + MS,     T0 + 2 * MS, T0 + 3 * MS,
 			   T0 + 4 * MS, T0 + 5 * MS, T0 + 6 * MS };
 	uint64_t rel2[] = { T0 + MS + 100 * US };
-	struct il_trace_sleeper sl[] = { { FAN, rel, 6 }, { OFF0, rel2, 1 } };
+	uint64_t rel3[] = { T0 + 1500 * US };
+	struct il_trace_sleeper sl[] = { { FAN, rel, 7 },
+					 { OFF0, rel2, 1 },
+					 { OFF1, rel3, 1 } };
 
 	reset();
 	tr.t1_ns = T0 + 10 * MS;
+	/* due at the trace's start (T0): what came before is not known */
+	sw(T0 - 300 * US, 0, FAN, 0, 0);
+	wake(T0 + 100 * US, 0, FAN);
+	sw(T0 + 100 * US, 0, 0, FAN, 0);
 	/* release 1: asleep on CPU 0, woken there 300 us late */
 	sw(T0 + 500 * US, 0, FAN, 0, 0);
 	wake(T0 + 1300 * US, 0, FAN);
 	sw(T0 + 1300 * US, 0, 0, FAN, 0);
-	/* offense0 asleep on CPU 0, due at 1.1 ms, woken at 1.5 ms */
+	/* offense0 asleep on CPU 0, due at 1.1 ms, woken at 1.5 ms: over
+	 * the fan's; offense1, due at 1.5 ms, woken at 1.6 ms: touching */
 	sw(T0 + 400 * US, 0, OFF0, 0, 0);
 	wake(T0 + 1500 * US, 0, OFF0);
+	sw(T0 + 450 * US, 0, OFF1, 0, 0);
+	wake(T0 + 1600 * US, 0, OFF1);
 	/* release 2: asleep on CPU 0, woken on CPU 1 */
 	sw(T0 + 1800 * US, 0, FAN, 0, 0);
 	wake(T0 + 2500 * US, 1, FAN);
 	sw(T0 + 2500 * US, 1, 0, FAN, 0);
-	/* release 3: preempted (runnable) at 2.9 ms: not asleep */
-	sw(T0 + 2900 * US, 1, FAN, 0, 1);
-	sw(T0 + 3200 * US, 1, 0, FAN, 0);
+	/* release 3: running at it (switched in last), a wakeup after */
+	wake(T0 + 3100 * US, 1, FAN);
 	/* release 4: asleep on CPU 1, woken on time */
 	sw(T0 + 3800 * US, 1, FAN, 0, 0);
 	wake(T0 + 4 * MS, 1, FAN);
@@ -865,14 +875,16 @@ static void test_trace_stalls(void)
 	/* release 6: asleep on CPU 1, woken there 2 ms late */
 	sw(T0 + 5800 * US, 1, FAN, 0, 0);
 	wake(T0 + 8 * MS, 1, FAN);
+	/* a wakeup names CPU 3, which no switch does: not a CPU of it */
+	wake(T0 + 9 * MS, 3, FOREIGN);
 	il_trace_sort(&tr);
-	t_check_int(il_trace_stalls(&tr, sl, 2, &s), 0);
+	t_check_int(il_trace_stalls(&tr, sl, 3, &s), 0);
 	t_check_int(s.ncpus, 2);
 	if (s.ncpus == 2) {
 		t_check_int(s.cpu[0].n, 1);
 		if (s.cpu[0].n == 1) {
 			t_check_int(s.cpu[0].se[0], T0 + MS);
-			t_check_int(s.cpu[0].se[1], T0 + 1500 * US);
+			t_check_int(s.cpu[0].se[1], T0 + 1600 * US);
 		}
 		t_check_int(s.cpu[1].n, 1);
 		if (s.cpu[1].n == 1) {
@@ -880,7 +892,7 @@ static void test_trace_stalls(void)
 			t_check_int(s.cpu[1].se[1], T0 + 8 * MS);
 		}
 	}
-	t_check_int(il_trace_stalled(&s, 0, T0, T0 + 10 * MS), 500 * US);
+	t_check_int(il_trace_stalled(&s, 0, T0, T0 + 10 * MS), 600 * US);
 	t_check_int(il_trace_stalled(&s, 0, T0 + 1200 * US, T0 + 1300 * US),
 		    100 * US);
 	t_check_int(il_trace_stalled(&s, 1, T0 + 7 * MS, T0 + 9 * MS), MS);
@@ -890,6 +902,17 @@ static void test_trace_stalls(void)
 	t_check_int(s.ncpus, 0);
 	t_check_int(il_trace_stalls(NULL, sl, 1, &s), -EINVAL);
 	t_check_int(il_trace_stalls(&tr, NULL, 1, &s), -EINVAL);
+
+	/* switches on CPU 0 only: one CPU, and its stretch */
+	reset();
+	tr.t1_ns = T0 + 10 * MS;
+	sw(T0 + 500 * US, 0, FAN, 0, 0);
+	wake(T0 + 1300 * US, 0, FAN);
+	il_trace_sort(&tr);
+	t_check_int(il_trace_stalls(&tr, sl, 1, &s), 0);
+	t_check_int(s.ncpus, 1);
+	t_check_int(il_trace_stalled(&s, 0, T0, T0 + 10 * MS), 300 * US);
+	il_trace_stalls_free(&s);
 }
 
 int main(void)
