@@ -108,24 +108,45 @@ none)
 lower)
 	# a wait is judged only when the holder took the lock in time, so
 	# the hog delays a judged wait only when a burst of it begins within
-	# the holder's section; in 1 of 20 runs here none did (each burst
-	# began before a round, whose holder was late: 16 rounds not
-	# judged) and the trace rightly named no hog.  Up to 3 runs, until
-	# one has such a wait; a trace that never names the hog still fails
+	# the holder's section: in 1.5 s runs here 0 to 15 waits of about 75
+	# (0 in 1 of 20 runs, each burst beginning before a round, whose late
+	# holder leaves it unjudged; the trace rightly named no hog).  The
+	# hog is the only inversion past the tolerance here (medium spins
+	# 1 ms), and the order check calls it a pattern, not the host's
+	# stalls, from 9 such waits in 150 (binomial, 0.5 % a wait,
+	# docs/theory.md 6.1): with 6 of 72 none read UNDECIDED.  So: 3 s
+	# runs, up to 3, until one has 12 waits delayed by the hog (9, with
+	# room for waits it delayed only briefly), the run with the most
+	# judged.  With 12 or more, none must FAIL; with fewer, FAIL or
+	# UNDECIDED (too few to tell from a host's stalls).  A trace that
+	# never names the hog fails.
+	dur=3s
+	best=-1
 	for attempt in 1 2 3; do
 		start_hog 15 30ms
 		run_pi --protocol none --hog 1ms
 		stop_hog
-		grep -q "delayed by fhog" "$tmp/out" && break
+		met=$(grep -o '[0-9]* waits\{0,1\} delayed by fhog' "$tmp/out" |
+			grep -o '^[0-9]*')
+		met=${met:-0}
+		if [ "$met" -gt "$best" ]; then
+			best=$met
+			cp "$tmp/out" "$tmp/best"
+		fi
+		[ "$met" -ge 12 ] && break
 	done
-	echo "# run $attempt of at most 3"
-	grep "^none: " "$tmp/out" | sed 's/^/# /'
-	sed 's/^/# /' "$tmp/out" | tail -3
-	grep -q "none: FAIL, expected FAIL" "$tmp/out"
-	check $? "no protocol FAILs"
-	grep -q "delayed by fhog (pid [0-9]*, FIFO 15)" "$tmp/out"
+	echo "# $best judged waits met a burst of the hog (run $attempt of at most 3)"
+	grep "^none: " "$tmp/best" | sed 's/^/# /'
+	if [ "$best" -ge 12 ]; then
+		grep -q "none: FAIL, expected FAIL" "$tmp/best"
+		check $? "no protocol FAILs ($best waits met the hog)"
+	else
+		grep -Eq "none: (FAIL|UNDECIDED), expected FAIL" "$tmp/best"
+		check $? "no protocol FAILs, or is UNDECIDED with $best waits met the hog"
+	fi
+	grep -q "delayed by fhog (pid [0-9]*, FIFO 15)" "$tmp/best"
 	check $? "the trace names the foreign hog"
-	grep -q "inversion by a task outside the scenario" "$tmp/out"
+	grep -q "inversion by a task outside the scenario" "$tmp/best"
 	check $? "as an inversion from outside the scenario"
 	;;
 nopi)
