@@ -178,17 +178,7 @@ static void account(const struct work *w, struct split *sp, int pid, int kprio,
 /* the first record at or after ts (after it when strict), or t->n */
 static size_t rec_from(const struct il_trace *t, uint64_t ts, bool strict)
 {
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->rec[mid].ts < ts || (strict && t->rec[mid].ts == ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return il_trace_rec_from(t, ts, strict);
 }
 
 /* a wakeup of pid in the trace within (x, y] */

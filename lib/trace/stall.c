@@ -17,22 +17,6 @@
 /* look back and ahead at most this many records from a release */
 #define SCAN_MAX 200000
 
-/* the first record at or after ts */
-static size_t rec_from(const struct il_trace *t, uint64_t ts)
-{
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->rec[mid].ts < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static bool of_pid(const struct il_trace_rec *r, int pid)
 {
 	if (r->kind == IL_TR_SWITCH)
@@ -45,7 +29,7 @@ static bool of_pid(const struct il_trace_rec *r, int pid)
  * in a sleeping state), or -1 */
 static int slept_on(const struct il_trace *t, int pid, uint64_t ts)
 {
-	size_t k = rec_from(t, ts);
+	size_t k = il_trace_rec_from(t, ts, false);
 
 	for (size_t m = 0; k > 0 && m < SCAN_MAX; m++) {
 		const struct il_trace_rec *r = &t->rec[--k];
@@ -64,7 +48,7 @@ static int slept_on(const struct il_trace *t, int pid, uint64_t ts)
 static const struct il_trace_rec *first_of(const struct il_trace *t, int pid,
 					   uint64_t x, uint64_t y)
 {
-	size_t k = rec_from(t, x);
+	size_t k = il_trace_rec_from(t, x, false);
 
 	for (size_t m = 0; k < t->n && t->rec[k].ts <= y && m < SCAN_MAX;
 	     k++, m++)

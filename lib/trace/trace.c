@@ -137,6 +137,21 @@ void il_trace_sort(struct il_trace *t)
 		qsort(t->rec, t->n, sizeof(*t->rec), by_time);
 }
 
+size_t il_trace_rec_from(const struct il_trace *t, uint64_t ts, bool strict)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->rec[mid].ts < ts || (strict && t->rec[mid].ts == ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void il_trace_free(struct il_trace *t)
 {
 	if (!t)

@@ -150,6 +150,9 @@ size_t il_trace_remove_above(const struct il_trace *t, int cpu, int kprio,
 			     int self, const uint64_t *from, uint64_t *lat,
 			     size_t n);
 
+/* the first record at or after ts (after it when strict), or t->n */
+size_t il_trace_rec_from(const struct il_trace *t, uint64_t ts, bool strict);
+
 /* the task of pid in t, or NULL */
 const struct il_trace_task *il_trace_task_of(const struct il_trace *t, int pid);
 
