@@ -150,6 +150,10 @@ static void watch_boost(struct trt *me, uint64_t now)
 	}
 }
 
+/* observe()'s cpu when the caller has not read the CPU clock: it is read
+ * only if a release is noted */
+#define CPU_LATER UINT64_MAX
+
 static void observe(struct trt *me, uint64_t now, uint64_t cpu)
 {
 	struct engine *e = me->e;
@@ -168,6 +172,8 @@ static void observe(struct trt *me, uint64_t now, uint64_t cpu)
 		if (seq == me->seen_seq[w] ||
 		    now < __atomic_load_n(&o->rel, __ATOMIC_RELAXED))
 			continue;
+		if (cpu == CPU_LATER)
+			cpu = il_thread_cpu_ns();
 		me->seen_cpu[w] = cpu;
 		__atomic_store_n(&me->seen_seq[w], seq, __ATOMIC_RELEASE);
 	}
@@ -203,12 +209,25 @@ static struct timespec rt_deadline(uint64_t from_now)
 	return il_ns_to_ts(il_ts_to_ns(&ts) + from_now);
 }
 
+/*
+ * ns of this thread's CPU time.  The CPU clock is a system call, and each
+ * read is an update of the scheduler's accounting (a sched_stat_runtime
+ * event: hundreds of thousands a second in a trace that records them);
+ * the wall clock is neither, and CPU time never runs ahead of it.  So
+ * the wall clock is spun on for what is left, then the CPU clock read
+ * again: twice in all when nothing takes the CPU away.
+ */
 static void run_cpu(struct trt *me, uint64_t ns)
 {
 	uint64_t c = il_thread_cpu_ns(), end = c + ns;
 
 	while (c < end && !stopping(me->e)) {
-		observe(me, il_now_ns(), c);
+		uint64_t now = il_now_ns(), until = now + (end - c);
+
+		do {
+			observe(me, now, CPU_LATER);
+			now = il_now_ns();
+		} while (now < until && !stopping(me->e));
 		c = il_thread_cpu_ns();
 	}
 }
@@ -222,7 +241,7 @@ static void spin_wall(struct trt *me, uint64_t ns, int event, uint32_t k)
 		if (event >= 0 &&
 		    __atomic_load_n(&e->ev[event], __ATOMIC_ACQUIRE) >= k)
 			break;
-		observe(me, now, il_thread_cpu_ns());
+		observe(me, now, CPU_LATER);
 		now = il_now_ns();
 	}
 }
