@@ -37,6 +37,7 @@ int judge_env_measure(const struct il_scenario *sc,
 	env->ncpus = si->cpus_online;
 	env->rt_runtime_us = si->rt_runtime_us;
 	env->rt_period_us = si->rt_period_us;
+	env->run_witness = si->config_irq_time == 0;
 	il_judge_calib_needed(sc, er, mask, need);
 	for (int i = 0; i < sc->ntasks; i++) {
 		env->calib[i] = NULL;

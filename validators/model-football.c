@@ -128,7 +128,10 @@ int il_model_football(const struct il_scenario *sc,
 			ns++;
 		}
 		ret = il_trace_stalls(er->trace, sl, ns, &stalls);
+		if (!ret && env->run_witness)
+			ret = il_trace_stalls_runtime(er->trace, &stalls);
 		if (ret) {
+			il_trace_stalls_free(&stalls);
 			snprintf(why, len, "football: %s", strerror(-ret));
 			return ret;
 		}

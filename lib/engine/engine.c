@@ -125,7 +125,8 @@ static int start_trace(struct il_engine_result *res, uint64_t duration,
 	scope = (struct il_trace_scope){ .cpus = cpus,
 					 .ncpus = all_cpus ? 0 : ncpus,
 					 .pids = pids,
-					 .npids = npids };
+					 .npids = npids,
+					 .runtime = true };
 	ret = il_trace_available(w, sizeof(w))
 		      ? il_trace_start_scope(duration, &scope, tr, w, sizeof(w))
 		      : -EPERM;
@@ -163,7 +164,7 @@ static void read_trace(struct il_engine_result *res, struct il_tracer *tr)
 		il_format_duration(su, sizeof(su), res->trace->setup_cpu_ns);
 		snprintf(
 			res->trace_note, sizeof(res->trace_note),
-			"traced: %.140s, %zu records, %llu lost; recorder CPU: "
+			"traced: %.170s, %zu records, %llu lost; recorder CPU: "
 			"setup %s, reading %s",
 			res->trace->how, res->trace->n,
 			(unsigned long long)res->trace->lost, su, rd);

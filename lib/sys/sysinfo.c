@@ -163,6 +163,7 @@ void __il_kconfig_parse(const char *text, struct il_sysinfo *si)
 	si->config_proxy_exec = kconfig_bool(text, "CONFIG_SCHED_PROXY_EXEC");
 	si->preempt_dynamic = kconfig_bool(text, "CONFIG_PREEMPT_DYNAMIC");
 	si->rt_group_sched = kconfig_bool(text, "CONFIG_RT_GROUP_SCHED");
+	si->config_irq_time = kconfig_bool(text, "CONFIG_IRQ_TIME_ACCOUNTING");
 
 	/*
 	 * Since 6.12 PREEMPT_RT is a separate switch on top of the model
@@ -1687,6 +1688,7 @@ void il_sysinfo_unknown(struct il_sysinfo *si)
 {
 	memset(si, 0, sizeof(*si));
 	si->config_proxy_exec = -1;
+	si->config_irq_time = -1;
 	si->proxy_exec_active = -1;
 	si->proxy_exec_in_release = -1;
 	si->preempt_dynamic = -1;

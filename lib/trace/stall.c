@@ -153,16 +153,114 @@ int il_trace_stalls(const struct il_trace *t, const struct il_trace_sleeper *sl,
 	return 0;
 }
 
+static int add_win(struct il_trace_stall_cpu *sc, uint64_t a, uint64_t b,
+		   uint64_t run)
+{
+	struct il_trace_run_win *grown =
+		realloc(sc->win, (sc->nwin + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	sc->win = grown;
+	sc->win[sc->nwin++] = (struct il_trace_run_win){ a, b, run };
+	return 0;
+}
+
+int il_trace_stalls_runtime(const struct il_trace *t, struct il_trace_stalls *s)
+{
+	int32_t *cur;
+	uint64_t *from;
+	int ret = 0;
+
+	if (!t || !s || (s->ncpus && !s->cpu))
+		return -EINVAL;
+	if (!s->ncpus)
+		return 0;
+	cur = malloc((size_t)s->ncpus * sizeof(*cur));
+	from = calloc((size_t)s->ncpus, sizeof(*from));
+	if (!cur || !from) {
+		free(cur);
+		free(from);
+		return -ENOMEM;
+	}
+	for (int c = 0; c < s->ncpus; c++)
+		cur[c] = -1; /* not known before the CPU's first switch */
+	for (size_t k = 0; !ret && k < t->n; k++) {
+		const struct il_trace_rec *r = &t->rec[k];
+		int c = -1;
+
+		if (r->kind == IL_TR_SWITCH && r->cpu < s->ncpus) {
+			/* the next task's account starts at its switch in;
+			 * idle has none */
+			cur[r->cpu] = r->next_pid;
+			from[r->cpu] = r->next_pid > 0 ? r->ts : 0;
+			continue;
+		}
+		if (r->kind != IL_TR_RUNTIME || r->prev_pid <= 0)
+			continue;
+		for (int m = 0; m < s->ncpus && c < 0; m++)
+			if (cur[m] == r->prev_pid)
+				c = m;
+		if (c < 0 && r->cpu < s->ncpus && cur[r->cpu] == 0) {
+			/* accounted on a CPU idle by the switches: it runs
+			 * there, its switch in missing (football.c); its
+			 * windows start here */
+			cur[r->cpu] = r->prev_pid;
+			from[r->cpu] = r->next_pid >= 0 ? r->ts : 0;
+			continue;
+		}
+		if (c < 0) {
+			if (r->cpu < s->ncpus)
+				from[r->cpu] = 0;
+			continue;
+		}
+		if (from[c] && r->next_pid >= 0 && r->ts > from[c])
+			ret = add_win(&s->cpu[c], from[c], r->ts,
+				      (uint64_t)r->next_pid);
+		from[c] = r->next_pid >= 0 ? r->ts : 0;
+	}
+	free(cur);
+	free(from);
+	return ret;
+}
+
+/* what cpu's run-time windows leave unaccounted of [x, y) */
+static uint64_t unaccounted(const struct il_trace_stall_cpu *sc, uint64_t x,
+			    uint64_t y)
+{
+	size_t lo = 0, hi = sc->nwin;
+	uint64_t sum = 0;
+
+	/* the first window that ends after x */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sc->win[mid].b <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < sc->nwin && sc->win[k].a < y; k++) {
+		const struct il_trace_run_win *w = &sc->win[k];
+		uint64_t a = w->a > x ? w->a : x, b = w->b < y ? w->b : y;
+		uint64_t kept = w->run + IL_TRACE_RUN_SLACK_NS;
+
+		sum += b > a + kept ? b - a - kept : 0;
+	}
+	return sum;
+}
+
 uint64_t il_trace_stalled(const struct il_trace_stalls *s, int cpu, uint64_t x,
 			  uint64_t y)
 {
 	const struct il_trace_stall_cpu *sc;
 	size_t lo = 0, hi;
-	uint64_t sum = 0;
+	uint64_t sum = 0, held;
 
 	if (!s || cpu < 0 || cpu >= s->ncpus || y <= x)
 		return 0;
 	sc = &s->cpu[cpu];
+	held = unaccounted(sc, x, y);
 	hi = sc->n;
 	/* the first stretch that ends after x */
 	while (lo < hi) {
@@ -179,15 +277,17 @@ uint64_t il_trace_stalled(const struct il_trace_stalls *s, int cpu, uint64_t x,
 
 		sum += b > a ? b - a : 0;
 	}
-	return sum;
+	return sum > held ? sum : held;
 }
 
 void il_trace_stalls_free(struct il_trace_stalls *s)
 {
 	if (!s)
 		return;
-	for (int c = 0; c < s->ncpus && s->cpu; c++)
+	for (int c = 0; c < s->ncpus && s->cpu; c++) {
 		free(s->cpu[c].se);
+		free(s->cpu[c].win);
+	}
 	free(s->cpu);
 	s->cpu = NULL;
 	s->ncpus = 0;

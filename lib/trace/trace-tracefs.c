@@ -34,8 +34,10 @@
 
 static const char *const events[] = {
 	"sched_switch",	      "sched_waking",	  "sched_wakeup",
-	"sched_migrate_task", "sched_pi_setprio",
+	"sched_migrate_task", "sched_pi_setprio", "sched_stat_runtime",
 };
+/* the last of events[]: only with il_trace_scope.runtime, filtered */
+#define EV_RUNTIME (sizeof(events) / sizeof(events[0]) - 1)
 
 struct il_tracer {
 	struct tracefs_instance *inst;
@@ -46,6 +48,7 @@ struct il_tracer {
 	int nevents;
 	int cpus;     /* CPUs in tracing_cpumask (0: every CPU) */
 	int filtered; /* events filtered to the scenario's threads */
+	bool runtime; /* sched_stat_runtime recorded */
 	size_t kb;
 	uint64_t t0, t1;
 	uint64_t setup_cpu_ns;
@@ -198,7 +201,8 @@ static void set_pid_filter(struct il_tracer *tr,
 			   const struct il_trace_scope *sc)
 {
 	static const char *const filtered[] = { "sched_waking", "sched_wakeup",
-						"sched_migrate_task" };
+						"sched_migrate_task",
+						"sched_stat_runtime" };
 	char buf[4096];
 	size_t off = 0;
 
@@ -284,10 +288,19 @@ int il_trace_start_scope(uint64_t duration_ns,
 	}
 	if (scope && scope->ncpus > 0)
 		set_cpumask(tr, scope);
-	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
-		if ((!scope || !scope->switches_only || !i) &&
-		    !tracefs_event_enable(tr->inst, "sched", events[i]))
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		if (scope && scope->switches_only && i)
+			continue;
+		/* the run-time accounting of the scenario's threads only:
+		 * unfiltered, every update of every task is one event */
+		if (i == EV_RUNTIME &&
+		    (!scope || !scope->runtime || scope->npids <= 0))
+			continue;
+		if (!tracefs_event_enable(tr->inst, "sched", events[i])) {
 			tr->nevents++;
+			tr->runtime |= i == EV_RUNTIME;
+		}
+	}
 	if (scope && scope->npids > 0 && !scope->switches_only)
 		set_pid_filter(tr, scope);
 	/*
@@ -330,14 +343,15 @@ enum {
 	F_OLDPRIO,
 	F_NEWPRIO,
 	F_ORIG_CPU,
+	F_RUNTIME,
 	F_NOTHER,
 };
 
 struct reader {
 	struct il_trace *t;
-	int id_switch, id_pi, id_wakeup, id_migrate;
+	int id_switch, id_pi, id_wakeup, id_migrate, id_runtime;
 	struct tep_format_field *sw[F_NSWITCH], *pi[F_NOTHER], *wk[F_NOTHER],
-		*mg[F_NOTHER];
+		*mg[F_NOTHER], *rt[F_NOTHER];
 	int err;
 };
 
@@ -407,6 +421,17 @@ static int on_event(struct tep_event *ev, struct tep_record *r, int cpu,
 		x.prev_prio = (int16_t)fnum(rd->mg[F_PRIO], r);
 		x.cpu = (uint16_t)fnum(rd->mg[F_CPU], r);
 		x.next_pid = (int32_t)fnum(rd->mg[F_ORIG_CPU], r);
+	} else if (ev->id == rd->id_runtime) {
+		unsigned long long ns = 0;
+
+		x.kind = IL_TR_RUNTIME;
+		x.prev_pid = (int32_t)fnum(rd->rt[F_PID], r);
+		if (!rd->rt[F_RUNTIME] ||
+		    tep_read_number_field(rd->rt[F_RUNTIME], r->data, &ns) ||
+		    ns > INT32_MAX)
+			x.next_pid = -1; /* not known */
+		else
+			x.next_pid = (int32_t)ns;
 	} else {
 		return 0;
 	}
@@ -448,6 +473,10 @@ static const char *const mg_fields[F_NOTHER] = {
 	[F_PRIO] = "prio",
 	[F_CPU] = "dest_cpu",
 	[F_ORIG_CPU] = "orig_cpu",
+};
+static const char *const rt_fields[F_NOTHER] = {
+	[F_PID] = "pid",
+	[F_RUNTIME] = "runtime",
 };
 
 /*
@@ -519,6 +548,9 @@ int il_trace_stop(struct il_tracer *tr, struct il_trace *t, char *why,
 		event_id(tep, "sched_wakeup", rd.wk, wk_fields, F_NOTHER);
 	rd.id_migrate =
 		event_id(tep, "sched_migrate_task", rd.mg, mg_fields, F_NOTHER);
+	rd.id_runtime = tr->runtime ? event_id(tep, "sched_stat_runtime", rd.rt,
+					       rt_fields, F_NOTHER)
+				    : -1;
 	if (tracefs_iterate_raw_events(tep, tr->inst, NULL, 0, on_event, &rd) <
 		    0 &&
 	    !rd.err)
@@ -537,6 +569,9 @@ int il_trace_stop(struct il_tracer *tr, struct il_trace *t, char *why,
 		 tr->name, tr->mounted ? " (tracefs mounted for the run)" : "",
 		 tr->kb, tr->nevents,
 		 tr->cpus ? ", the scenario's CPUs only" : "",
-		 tr->filtered ? ", wakeups of its threads only" : "");
+		 tr->filtered ? tr->runtime ? ", wakeups and run time of its "
+					      "threads only"
+					    : ", wakeups of its threads only"
+			      : "");
 	return ret;
 }

@@ -246,7 +246,7 @@ struct il_engine_result {
 	 * named after them (15 characters) and their tid is in tasks[].tid.
 	 */
 	struct il_trace *trace;
-	char trace_note[256];
+	char trace_note[320];
 	/* the tasks' counters added up (counters.h, il_counters_add) */
 	struct il_counts counters;
 	/* opts.probe: what the probe saw beside the measured part, or why

@@ -47,6 +47,13 @@ struct il_sysinfo {
 	 * proxy_exec_active are then 0), -1 unparsable release.
 	 */
 	int proxy_exec_in_release;
+	/*
+	 * CONFIG_IRQ_TIME_ACCOUNTING: 1, 0, -1 unknown.  When 0, a task's
+	 * run time as the scheduler accounts it leaves out the host's steal
+	 * only (with CONFIG_PARAVIRT_TIME_ACCOUNTING), not the kernel's own
+	 * interrupts: the run-time witness of a stalled CPU (trace.h).
+	 */
+	int config_irq_time;
 
 	/* preemption */
 	char preempt_config[16];  /* none|voluntary|full|lazy|rt from the config

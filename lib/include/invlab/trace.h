@@ -5,7 +5,8 @@
  *
  * A recorder makes a tracefs instance of its own, instances/invlab-<pid>,
  * so that the user's tracing is untouched; it enables sched_switch,
- * sched_waking, sched_wakeup, sched_migrate_task and sched_pi_setprio,
+ * sched_waking, sched_wakeup, sched_migrate_task and sched_pi_setprio
+ * (and sched_stat_runtime of the scenario's threads when asked for),
  * sizes the per-CPU buffers for the run, and is switched on before the
  * measured part and off after it.  Nothing is read while the run goes on:
  * the buffers are read and parsed after it, into a compact array of
@@ -42,6 +43,7 @@ enum il_trace_kind {
 	IL_TR_PI_SETPRIO, /* pid's priority oldprio -> newprio */
 	IL_TR_WAKEUP,	  /* pid woken (sched_wakeup) on cpu */
 	IL_TR_MIGRATE,	  /* pid moved from next_pid (a CPU) to cpu */
+	IL_TR_RUNTIME,	  /* pid's run time accounted (sched_stat_runtime) */
 };
 
 /*
@@ -56,9 +58,13 @@ struct il_trace_rec {
 	uint8_t prev_runnable; /* switch: prev was preempted, not blocked */
 	uint16_t cpu;
 	/*
-	 * switch: prev and next; pi_setprio, wakeup, migrate: pid in prev;
-	 * migrate: the CPU it left (orig_cpu) in next_pid, the one it goes
-	 * to (dest_cpu) in cpu
+	 * switch: prev and next; pi_setprio, wakeup, migrate, runtime: pid
+	 * in prev; migrate: the CPU it left (orig_cpu) in next_pid, the one
+	 * it goes to (dest_cpu) in cpu; runtime: the ns of CPU time the
+	 * scheduler accounted to pid since its last account (or since it
+	 * was switched in) in next_pid, -1 when over INT32_MAX, and cpu is
+	 * where the account was made (another CPU's when it read pid's CPU
+	 * clock), not always pid's
 	 */
 	int32_t prev_pid, next_pid;
 	/* switch: their priorities; pi_setprio: old and new */
@@ -83,7 +89,7 @@ struct il_trace {
 	 * switching on the instance, and reading and parsing the buffers */
 	uint64_t setup_cpu_ns, read_cpu_ns;
 	/* "tracefs instance invlab-4242, 2 CPUs x 4096 KiB, 5 events" */
-	char how[160];
+	char how[224];
 };
 
 /*
@@ -173,9 +179,16 @@ struct il_trace_sleeper {
 	const uint64_t *rel;
 	size_t nrel;
 };
+/* a task's run-time account on one CPU: of the wall time b - a, the
+ * kernel counted run ns as the task's (il_trace_stalls_runtime) */
+struct il_trace_run_win {
+	uint64_t a, b, run;
+};
 struct il_trace_stall_cpu {
 	uint64_t *se; /* [se[2k], se[2k+1]): disjoint, in time order */
 	size_t n;
+	struct il_trace_run_win *win; /* disjoint, in time order */
+	size_t nwin;
 };
 struct il_trace_stalls {
 	struct il_trace_stall_cpu *cpu; /* per CPU the trace switched on */
@@ -185,9 +198,39 @@ struct il_trace_stalls {
 int il_trace_stalls(const struct il_trace *t, const struct il_trace_sleeper *sl,
 		    size_t nsl, struct il_trace_stalls *out)
 	__attribute__((warn_unused_result));
-/* how much of [x, y) CPU cpu spent stalled (0 for a CPU not known) */
+/*
+ * The second witness, the scheduler's run-time accounting (IL_TR_RUNTIME
+ * records, il_trace_scope.runtime): a task on CPU c accounted run ns
+ * over a wall time of w (from its switch in, or its last account, to
+ * this one) ran on c no more than run ns of any part of w; with steal
+ * accounting (CONFIG_PARAVIRT_TIME_ACCOUNTING) the rest is time the host
+ * held the vCPU.  Adds each CPU's windows to s (made by il_trace_stalls
+ * on t).  Only for a kernel that takes nothing but steal off a task's
+ * run time: with CONFIG_IRQ_TIME_ACCOUNTING the kernel's own interrupts
+ * would be counted as the host's.  An account of a task on a CPU the
+ * switches leave idle shows it running there (its switch in missing from
+ * the trace: some kernels leave out switches from idle) and starts its
+ * windows; one the replay cannot place otherwise (a task not running on
+ * any CPU by the switches, as a proxy-execution donor's) ends the window
+ * of the CPU it was made on unused.
+ * 0, -EINVAL or -ENOMEM (s keeps its timer stretches).
+ */
+int il_trace_stalls_runtime(const struct il_trace *t, struct il_trace_stalls *s)
+	__attribute__((warn_unused_result));
+/*
+ * How much of [x, y) CPU cpu spent stalled (0 for a CPU not known): the
+ * larger of what its timer stretches cover and what its run-time windows
+ * leave unaccounted (each window's overlap with [x, y) beyond its run
+ * and IL_TRACE_RUN_SLACK_NS).
+ */
 uint64_t il_trace_stalled(const struct il_trace_stalls *s, int cpu, uint64_t x,
 			  uint64_t y);
+/*
+ * The run-time account's window is bounded by trace timestamps taken a
+ * little after the scheduler read its clock (microseconds apart): so
+ * much of each window is never counted as stalled.
+ */
+#define IL_TRACE_RUN_SLACK_NS 30000u
 void il_trace_stalls_free(struct il_trace_stalls *s);
 
 /*
@@ -232,8 +275,12 @@ int il_trace_start(uint64_t duration_ns, struct il_tracer **out, char *why,
  * proxy-execution donor moved to its owner's CPU: attrib.h).  Every
  * context switch of those CPUs and every priority change stays: who ran
  * and who was boosted is what the attribution needs.  switches_only
- * records nothing but the context switches (the calibration).  A scope
- * the kernel refuses is not an error: the recorder then records more.
+ * records nothing but the context switches (the calibration).  runtime
+ * adds the scheduler's run-time accounting of the threads given
+ * (sched_stat_runtime, IL_TR_RUNTIME; only with npids > 0): what of the
+ * wall time they were on a CPU the kernel counts as theirs, the host's
+ * steal taken off (il_trace_stalls_runtime()).  A scope the kernel
+ * refuses is not an error: the recorder then records more.
  */
 struct il_trace_scope {
 	const int *cpus;
@@ -241,6 +288,7 @@ struct il_trace_scope {
 	const int *pids;
 	int npids;
 	bool switches_only;
+	bool runtime;
 };
 int il_trace_start_scope(uint64_t duration_ns,
 			 const struct il_trace_scope *scope,

@@ -73,6 +73,13 @@ struct il_judge_env {
 	 * unknown, taken as the default 0.95
 	 */
 	int64_t rt_runtime_us, rt_period_us;
+	/*
+	 * The trace's run-time accounts may witness a stalled CPU
+	 * (il_trace_stalls_runtime, trace.h): the kernel is known to take
+	 * nothing but the host's steal off a task's run time
+	 * (CONFIG_IRQ_TIME_ACCOUNTING off).  false in a zeroed env.
+	 */
+	bool run_witness;
 };
 
 /* How one calibration is measured (il_engine_calibrate's arguments). */
