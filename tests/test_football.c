@@ -783,7 +783,8 @@ static void test_stalled(void)
 	struct il_check c;
 	uint64_t t = T0 + MS, d = MS / 2 + 1;
 	uint64_t se[2] = { t, t + d - TOL };
-	struct il_trace_stall_cpu cpus[2] = { { se, 1 }, { NULL, 0 } };
+	struct il_trace_stall_cpu cpus[2] = { { se, 1, NULL, 0 },
+					      { NULL, 0, NULL, 0 } };
 	struct il_trace_stalls stalls = { cpus, 2 };
 
 	one_wait(d, 0);
@@ -804,7 +805,7 @@ static void test_stalled(void)
 	se[1]++;
 	/* stalled on the other CPU: not where it waited */
 	cpus[0].n = 0;
-	cpus[1] = (struct il_trace_stall_cpu){ se, 1 };
+	cpus[1] = (struct il_trace_stall_cpu){ se, 1, NULL, 0 };
 	t_check_int(judge(&in, &st, &c), IL_FAIL);
 	cpus[1].n = 0;
 	cpus[0].n = 1;
@@ -915,6 +916,199 @@ static void test_trace_stalls(void)
 	il_trace_stalls_free(&s);
 }
 
+static void acct(uint64_t ts, int cpu, int pid, int32_t run)
+{
+	struct il_trace_rec r = {
+		.ts = ts,
+		.kind = IL_TR_RUNTIME,
+		.cpu = (uint16_t)cpu,
+		.prev_pid = pid,
+		.next_pid = run,
+	};
+
+	t_check_int(il_trace_add(&tr, &r), 0);
+}
+
+/* the windows of the run-time accounts, and what they leave unaccounted */
+static void test_trace_stalls_runtime(void)
+{
+	struct il_trace_stalls s;
+	const uint64_t K = IL_TRACE_RUN_SLACK_NS;
+
+	reset();
+	tr.t1_ns = T0 + 10 * MS;
+	/* before CPU 0's first switch its task is not known */
+	acct(T0 - 100 * US, 0, FAN, 10 * US);
+	sw(T0, 0, 0, FAN, 0);
+	sw(T0 + 100 * US, 1, 0, DEF0, 0);
+	/* the tick: 400 us of 1 ms accounted */
+	acct(T0 + MS, 0, FAN, 400 * US);
+	/* CPU 1 reads the fan's CPU clock: an account of CPU 0's task */
+	acct(T0 + 2 * MS, 1, FAN, (int32_t)MS);
+	/* a task running nowhere (a proxy-execution donor): CPU 0's window
+	 * ends unused, so the next account starts one */
+	acct(T0 + 2500 * US, 0, FOREIGN, 5 * US);
+	acct(T0 + 3 * MS, 0, FAN, 100 * US);
+	/* an account too large to record: none, and none from it */
+	acct(T0 + 4 * MS, 0, FAN, -1);
+	acct(T0 + 5 * MS, 0, FAN, 10 * US);
+	acct(T0 + 6 * MS, 0, FAN, 200 * US);
+	/* idle has no account; pid 0 is never one */
+	sw(T0 + 7 * MS, 0, FAN, 0, 0);
+	acct(T0 + 8 * MS, 0, 0, 10 * US);
+	acct(T0 + 8 * MS, 1, DEF0, 0);
+	/* an account on CPU 0, idle by the switches: defense1 runs there,
+	 * its switch in missing; its windows start at the account */
+	acct(T0 + 8500 * US, 0, DEF1, 10 * US);
+	acct(T0 + 9500 * US, 0, DEF1, 100 * US);
+	il_trace_sort(&tr);
+	t_check_int(il_trace_stalls(&tr, NULL, 0, &s), 0);
+	t_check_int(il_trace_stalls_runtime(&tr, &s), 0);
+	t_check_int(s.ncpus, 2);
+	if (s.ncpus != 2) {
+		il_trace_stalls_free(&s);
+		return;
+	}
+	t_check_int(s.cpu[0].nwin, 4);
+	if (s.cpu[0].nwin == 4) {
+		t_check_int(s.cpu[0].win[3].a, T0 + 8500 * US);
+		t_check_int(s.cpu[0].win[3].b, T0 + 9500 * US);
+		t_check_int(s.cpu[0].win[3].run, 100 * US);
+		t_check_int(s.cpu[0].win[0].a, T0);
+		t_check_int(s.cpu[0].win[0].b, T0 + MS);
+		t_check_int(s.cpu[0].win[0].run, 400 * US);
+		t_check_int(s.cpu[0].win[1].a, T0 + MS);
+		t_check_int(s.cpu[0].win[1].b, T0 + 2 * MS);
+		t_check_int(s.cpu[0].win[2].a, T0 + 5 * MS);
+		t_check_int(s.cpu[0].win[2].run, 200 * US);
+	}
+	t_check_int(s.cpu[1].nwin, 1);
+	if (s.cpu[1].nwin == 1) {
+		t_check_int(s.cpu[1].win[0].a, T0 + 100 * US);
+		t_check_int(s.cpu[1].win[0].b, T0 + 8 * MS);
+		t_check_int(s.cpu[1].win[0].run, 0);
+	}
+	t_check_int(il_trace_stalled(&s, 0, T0, T0 + MS), 600 * US - K);
+	t_check_int(il_trace_stalled(&s, 0, T0 + 500 * US, T0 + MS),
+		    100 * US - K);
+	/* the overlap at the run and the slack: nothing; 1 ns past it: 1 */
+	t_check_int(il_trace_stalled(&s, 0, T0 + 570 * US, T0 + MS), 0);
+	t_check_int(il_trace_stalled(&s, 0, T0 + 570 * US - 1, T0 + MS), 1);
+	t_check_int(il_trace_stalled(&s, 0, T0 + MS, T0 + 2 * MS), 0);
+	t_check_int(il_trace_stalled(&s, 0, T0, T0 + 10 * MS),
+		    600 * US - K + 800 * US - K + 900 * US - K);
+	t_check_int(il_trace_stalled(&s, 0, T0 + 2 * MS, T0 + 5 * MS), 0);
+	t_check_int(il_trace_stalled(&s, 1, T0 + 2 * MS, T0 + 3 * MS), MS - K);
+	t_check_int(il_trace_stalled(&s, 0, T0 + MS, T0 + MS), 0);
+	il_trace_stalls_free(&s);
+	t_check_int(s.ncpus, 0);
+	t_check_int(il_trace_stalls_runtime(NULL, &s), -EINVAL);
+	t_check_int(il_trace_stalls_runtime(&tr, NULL), -EINVAL);
+	/* no CPU: nothing to add */
+	t_check_int(il_trace_stalls_runtime(&tr, &s), 0);
+
+	/* a timer's stretch and a window on one CPU: the larger counts */
+	{
+		uint64_t se[2] = { T0 + 100 * US, T0 + 300 * US };
+		struct il_trace_run_win w[1] = { { T0, T0 + MS, 500 * US } };
+		struct il_trace_stall_cpu c1[1] = { { se, 1, w, 1 } };
+		struct il_trace_stalls both = { c1, 1 };
+
+		t_check_int(il_trace_stalled(&both, 0, T0, T0 + MS),
+			    500 * US - K);
+		t_check_int(il_trace_stalled(&both, 0, T0, T0 + 400 * US),
+			    200 * US);
+		c1[0].nwin = 0;
+		t_check_int(il_trace_stalled(&both, 0, T0, T0 + MS), 200 * US);
+	}
+}
+
+/*
+ * A late preemption the run-time account shows the host held: offense0
+ * waits d on CPU 0 while defense0 runs there, and defense0's account of
+ * the wait leaves all of it but run unaccounted.
+ */
+static void test_run_witness(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+	struct il_trace_stalls s;
+	uint64_t t = T0 + MS, d = MS / 2 + 1;
+	/* what the kernel may have run of the wait for it to be set aside:
+	 * the window ends 1 ns before the switch */
+	int32_t run = (int32_t)(TOL - IL_TRACE_RUN_SLACK_NS - 1);
+
+	for (int k = 0; k < 2; k++) {
+		one_wait(d, 0);
+		acct(t, 0, DEF0, (int32_t)(t - T0 - 10 * US));
+		acct(t + d - 1, 0, DEF0, run + k);
+		il_trace_sort(&tr);
+		t_check_int(il_trace_stalls(&tr, NULL, 0, &s), 0);
+		t_check_int(il_trace_stalls_runtime(&tr, &s), 0);
+		in.stalls = &s;
+		if (!k) {
+			t_check_int(judge(&in, &st, &c), IL_PASS);
+			t_check_int(st.stalled, 1);
+			t_check_contains(c.evidence,
+					 "1 wait past 50.0us only while the "
+					 "CPU of lower tasks it was queued on "
+					 "stalled");
+		} else {
+			/* 1 ns more run: T + 1 of it is the scheduler's */
+			t_check_int(judge(&in, &st, &c), IL_FAIL);
+			t_check_int(st.stalled, 0);
+		}
+		in.stalls = NULL;
+		t_check_int(judge(&in, &st, &c), IL_FAIL);
+		il_trace_stalls_free(&s);
+	}
+}
+
+/*
+ * A switch from idle missing from the trace (some kernels leave them out
+ * on some CPUs): offense0 is woken on idle CPU 1 and runs there, but the
+ * trace shows only its account and its switch out, while defense0 runs
+ * on CPU 0.  Its run-time account on CPU 1 says it ran from then on.
+ */
+static void test_missing_switch_in(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+	uint64_t t = T0 + MS;
+
+	for (int k = 0; k < 4; k++) {
+		reset();
+		sw(T0 + 10 * US, 0, 0, DEF0, 0);
+		sw(T0 + 20 * US, 1, OFF1, 0, 0);
+		wake(t, 1, OFF0);
+		if (k == 1)
+			acct(t + 10 * US, 1, OFF0, 5 * US);
+		if (k == 2) /* made on CPU 0, which runs defense0 */
+			acct(t + 10 * US, 0, OFF0, 5 * US);
+		if (k == 3) /* on CPU 1, but offense0 is queued on CPU 0 */
+			acct(t + 10 * US, 1, DEF1, 5 * US);
+		sw(t + MS, 1, OFF0, 0, 0);
+		for (int j = 0; j < 20; j++)
+			wake(t + 10 * MS + (uint64_t)j * MS, 1, FAN);
+		tr.t1_ns = T0 + 100 * MS;
+		il_trace_sort(&tr);
+		if (k == 1) {
+			t_check_int(judge(&in, &st, &c), IL_PASS);
+			t_check_int(st.inferred, 1);
+			t_check_int(st.longest_ns, 10 * US);
+			t_check_contains(c.evidence,
+					 "; 1 switch from idle missing from "
+					 "the trace");
+		} else {
+			/* waiting, by the trace, all the while */
+			t_check_int(judge(&in, &st, &c), IL_FAIL);
+			t_check_int(st.inferred, 0);
+		}
+	}
+}
+
 int main(void)
 {
 	test_over_pattern();
@@ -934,6 +1128,9 @@ int main(void)
 	test_args();
 	test_stalled();
 	test_trace_stalls();
+	test_trace_stalls_runtime();
+	test_run_witness();
+	test_missing_switch_in();
 	il_trace_free(&tr);
 	return t_done("football");
 }

@@ -141,6 +141,48 @@ static void test_model(void)
 	t_check_contains(ck[0].c.evidence, "tracing needs root");
 }
 
+/*
+ * offense1, woken on CPU 1 in round 4, waits 1.5 ms there while
+ * defense0 runs (over half of its 2 ms job: a FAIL by itself);
+ * defense0's run-time account of the wait is 10 us.  With a tolerance
+ * of 100 us the account sets it aside, but only when the kernel is
+ * known to take nothing but steal off run time (env.run_witness).
+ */
+static void test_run_witness(void)
+{
+	struct il_judged ck[4];
+	struct il_hist calib;
+	char why[256] = "";
+	int n = 0;
+	uint64_t t = T0 + MS + 4 * 10 * MS, late = 1500 * US;
+
+	reset();
+	game(-1, 0);
+	/* round 4 again: offense1's switch in comes late */
+	for (size_t k = 0; k < tr.n; k++)
+		if (tr.rec[k].kind == IL_TR_SWITCH && tr.rec[k].cpu == 1 &&
+		    tr.rec[k].ts > t && tr.rec[k].ts < t + 3 * MS)
+			tr.rec[k].ts += late;
+	rec(t, IL_TR_RUNTIME, 1, 14, 20 * US, 0);
+	rec(t + late, IL_TR_RUNTIME, 1, 14, 10 * US, 0);
+	il_trace_sort(&tr);
+	il_hist_init(&calib);
+	for (int i = 0; i < 100; i++)
+		il_hist_record(&calib, 100 * US);
+	t_env.calib[t_task("offense0")] = &calib;
+	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
+	t_check_int(ck[0].c.verdict, IL_FAIL);
+	t_check_contains(ck[0].c.evidence, "offense1 waited 1.51ms");
+	t_env.run_witness = true;
+	n = 0;
+	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
+	t_check_int(ck[0].c.verdict, IL_PASS);
+	t_check_contains(ck[0].c.evidence, "1 wait past");
+	t_check_contains(ck[0].c.evidence, "offense1 waited 1.51ms");
+	t_env.run_witness = false;
+	t_env.calib[t_task("offense0")] = NULL;
+}
+
 static void test_inputs(void)
 {
 	struct il_judged ck[4];
@@ -230,6 +272,7 @@ static void test_inputs(void)
 int main(void)
 {
 	test_model();
+	test_run_witness();
 	test_inputs();
 	il_trace_free(&tr);
 	t_er.trace = NULL;
