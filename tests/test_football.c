@@ -941,6 +941,7 @@ static void test_trace_stalls_runtime(void)
 	acct(T0 - 100 * US, 0, FAN, 10 * US);
 	sw(T0, 0, 0, FAN, 0);
 	sw(T0 + 100 * US, 1, 0, DEF0, 0);
+	sw(T0 + 100 * US, 2, DEF1, 0, 0);
 	/* the tick: 400 us of 1 ms accounted */
 	acct(T0 + MS, 0, FAN, 400 * US);
 	/* CPU 1 reads the fan's CPU clock: an account of CPU 0's task */
@@ -952,41 +953,58 @@ static void test_trace_stalls_runtime(void)
 	/* an account too large to record: none, and none from it */
 	acct(T0 + 4 * MS, 0, FAN, -1);
 	acct(T0 + 5 * MS, 0, FAN, 10 * US);
+	/* made on idle CPU 2 (a reader there, in theory): the fan's, on
+	 * CPU 0, where it runs */
+	acct(T0 + 5500 * US, 2, FAN, 100 * US);
 	acct(T0 + 6 * MS, 0, FAN, 200 * US);
+	/* a second account at the same instant: no window of no time */
+	acct(T0 + 6 * MS, 0, FAN, 0);
 	/* idle has no account; pid 0 is never one */
 	sw(T0 + 7 * MS, 0, FAN, 0, 0);
+	/* a wakeup on the idle CPU is no account */
+	wake(T0 + 7500 * US, 0, FAN);
 	acct(T0 + 8 * MS, 0, 0, 10 * US);
+	acct(T0 + 8200 * US, 0, 0, 10 * US);
 	acct(T0 + 8 * MS, 1, DEF0, 0);
+	acct(T0 + 9 * MS, 1, DEF0, 0);
 	/* an account on CPU 0, idle by the switches: defense1 runs there,
-	 * its switch in missing; its windows start at the account */
-	acct(T0 + 8500 * US, 0, DEF1, 10 * US);
+	 * its switch in missing; its windows start at the account, even
+	 * one of no time */
+	acct(T0 + 8500 * US, 0, DEF1, 0);
 	acct(T0 + 9500 * US, 0, DEF1, 100 * US);
 	il_trace_sort(&tr);
 	t_check_int(il_trace_stalls(&tr, NULL, 0, &s), 0);
 	t_check_int(il_trace_stalls_runtime(&tr, &s), 0);
-	t_check_int(s.ncpus, 2);
-	if (s.ncpus != 2) {
+	t_check_int(s.ncpus, 3);
+	if (s.ncpus != 3) {
 		il_trace_stalls_free(&s);
 		return;
 	}
-	t_check_int(s.cpu[0].nwin, 4);
-	if (s.cpu[0].nwin == 4) {
-		t_check_int(s.cpu[0].win[3].a, T0 + 8500 * US);
-		t_check_int(s.cpu[0].win[3].b, T0 + 9500 * US);
-		t_check_int(s.cpu[0].win[3].run, 100 * US);
+	t_check_int(s.cpu[2].nwin, 0);
+	t_check_int(s.cpu[0].nwin, 5);
+	if (s.cpu[0].nwin == 5) {
+		t_check_int(s.cpu[0].win[3].a, T0 + 5500 * US);
+		t_check_int(s.cpu[0].win[3].run, 200 * US);
+		t_check_int(s.cpu[0].win[4].a, T0 + 8500 * US);
+		t_check_int(s.cpu[0].win[4].b, T0 + 9500 * US);
+		t_check_int(s.cpu[0].win[4].run, 100 * US);
 		t_check_int(s.cpu[0].win[0].a, T0);
 		t_check_int(s.cpu[0].win[0].b, T0 + MS);
 		t_check_int(s.cpu[0].win[0].run, 400 * US);
 		t_check_int(s.cpu[0].win[1].a, T0 + MS);
 		t_check_int(s.cpu[0].win[1].b, T0 + 2 * MS);
 		t_check_int(s.cpu[0].win[2].a, T0 + 5 * MS);
-		t_check_int(s.cpu[0].win[2].run, 200 * US);
+		t_check_int(s.cpu[0].win[2].b, T0 + 5500 * US);
+		t_check_int(s.cpu[0].win[2].run, 100 * US);
 	}
-	t_check_int(s.cpu[1].nwin, 1);
-	if (s.cpu[1].nwin == 1) {
+	t_check_int(s.cpu[1].nwin, 2);
+	if (s.cpu[1].nwin == 2) {
 		t_check_int(s.cpu[1].win[0].a, T0 + 100 * US);
 		t_check_int(s.cpu[1].win[0].b, T0 + 8 * MS);
 		t_check_int(s.cpu[1].win[0].run, 0);
+		/* an account of no time still ends a window */
+		t_check_int(s.cpu[1].win[1].a, T0 + 8 * MS);
+		t_check_int(s.cpu[1].win[1].b, T0 + 9 * MS);
 	}
 	t_check_int(il_trace_stalled(&s, 0, T0, T0 + MS), 600 * US - K);
 	t_check_int(il_trace_stalled(&s, 0, T0 + 500 * US, T0 + MS),
@@ -996,7 +1014,7 @@ static void test_trace_stalls_runtime(void)
 	t_check_int(il_trace_stalled(&s, 0, T0 + 570 * US - 1, T0 + MS), 1);
 	t_check_int(il_trace_stalled(&s, 0, T0 + MS, T0 + 2 * MS), 0);
 	t_check_int(il_trace_stalled(&s, 0, T0, T0 + 10 * MS),
-		    600 * US - K + 800 * US - K + 900 * US - K);
+		    600 * US - K + 400 * US - K + 300 * US - K + 900 * US - K);
 	t_check_int(il_trace_stalled(&s, 0, T0 + 2 * MS, T0 + 5 * MS), 0);
 	t_check_int(il_trace_stalled(&s, 1, T0 + 2 * MS, T0 + 3 * MS), MS - K);
 	t_check_int(il_trace_stalled(&s, 0, T0 + MS, T0 + MS), 0);
