@@ -1084,10 +1084,12 @@ static void test_run_witness(void)
 }
 
 /*
- * A switch from idle missing from the trace (some kernels leave them out
- * on some CPUs): offense0 is woken on idle CPU 1 and runs there, but the
- * trace shows only its account and its switch out, while defense0 runs
- * on CPU 0.  Its run-time account on CPU 1 says it ran from then on.
+ * A switch from idle missing from the trace (this machine's kernel never
+ * traces one on CPU 1): offense0 is woken on idle CPU 1 and runs there,
+ * but the trace shows only its run-time account and its switch out,
+ * while defense0 runs on CPU 0.  il_trace_fill_idle() puts the switch
+ * back from the account; without it, or with an account that does not
+ * show offense0 on idle CPU 1, offense0 reads as waiting all along.
  */
 static void test_missing_switch_in(void)
 {
@@ -1096,35 +1098,111 @@ static void test_missing_switch_in(void)
 	struct il_check c;
 	uint64_t t = T0 + MS;
 
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		reset();
 		sw(T0 + 10 * US, 0, 0, DEF0, 0);
 		sw(T0 + 20 * US, 1, OFF1, 0, 0);
 		wake(t, 1, OFF0);
-		if (k == 1)
+		if (k == 1 || k == 4) /* ran 5 us of the 10 since its wakeup */
 			acct(t + 10 * US, 1, OFF0, 5 * US);
 		if (k == 2) /* made on CPU 0, which runs defense0 */
 			acct(t + 10 * US, 0, OFF0, 5 * US);
-		if (k == 3) /* on CPU 1, but offense0 is queued on CPU 0 */
+		if (k == 3) /* another task's, on CPU 1 */
 			acct(t + 10 * US, 1, DEF1, 5 * US);
 		sw(t + MS, 1, OFF0, 0, 0);
 		for (int j = 0; j < 20; j++)
 			wake(t + 10 * MS + (uint64_t)j * MS, 1, FAN);
 		tr.t1_ns = T0 + 100 * MS;
 		il_trace_sort(&tr);
+		if (k != 4)
+			t_check_int(il_trace_fill_idle(&tr), 0);
 		if (k == 1) {
+			t_check_int(tr.filled, 1);
 			t_check_int(judge(&in, &st, &c), IL_PASS);
-			t_check_int(st.inferred, 1);
-			t_check_int(st.longest_ns, 10 * US);
+			t_check_int(st.longest_ns, 5 * US);
 			t_check_contains(c.evidence,
 					 "; 1 switch from idle missing from "
-					 "the trace");
+					 "the trace, put back");
 		} else {
-			/* waiting, by the trace, all the while */
+			/* waiting, by the trace, all the while (defense1's
+			 * account puts it on CPU 1: lower than offense0) */
+			t_check_int(tr.filled, k == 3);
 			t_check_int(judge(&in, &st, &c), IL_FAIL);
-			t_check_int(st.inferred, 0);
 		}
 	}
+}
+
+/* where il_trace_fill_idle() puts a switch back, and where not */
+static void test_fill_idle(void)
+{
+	const struct il_trace_rec *x;
+	size_t k;
+
+	reset();
+	t_check_int(il_trace_fill_idle(&tr), 0);
+	t_check_int(il_trace_fill_idle(NULL), 0);
+	/* no switch: no CPU known, nothing */
+	acct(T0, 0, FAN, 5 * US);
+	t_check_int(il_trace_fill_idle(&tr), 0);
+	t_check_int(tr.filled, 0);
+
+	reset();
+	sw(T0, 0, FAN, 0, 0);
+	sw(T0, 1, 0, DEF0, 0);
+	/* before CPU 2's first switch its task is not known */
+	acct(T0 + 10 * US, 2, OFF0, 5 * US);
+	sw(T0 + 20 * US, 2, OFF1, DEF1, 0);
+	/* (a) woken at 100 us, accounted 300 us at 500 us: from 200 us */
+	wake(T0 + 100 * US, 0, OFF0);
+	acct(T0 + 500 * US, 0, OFF0, 300 * US);
+	/* a second account: it runs there now, nothing more */
+	acct(T0 + 600 * US, 0, OFF0, 100 * US);
+	sw(T0 + MS, 0, OFF0, 0, 0);
+	/* (b) an account larger than the time since its wakeup: just
+	 * after the wakeup */
+	wake(T0 + 1200 * US, 0, OFF1);
+	acct(T0 + 1300 * US, 0, OFF1, 500 * US);
+	sw(T0 + 1400 * US, 0, OFF1, 0, 0);
+	/* (c) no wakeup seen: just after the CPU's last switch */
+	acct(T0 + 1600 * US, 0, FAN, 900 * US);
+	sw(T0 + 1700 * US, 0, FAN, 0, 0);
+	/* (d) an account too large to record: at the account */
+	acct(T0 + 1900 * US, 0, FAN, -1);
+	sw(T0 + 2 * MS, 0, FAN, 0, 0);
+	/* not filled: defense0 runs on CPU 1 (a read from idle CPU 0);
+	 * pid 0; CPU 1 is not idle */
+	acct(T0 + 2100 * US, 0, DEF0, 5 * US);
+	acct(T0 + 2200 * US, 0, 0, 5 * US);
+	acct(T0 + 2300 * US, 1, FAN, 5 * US);
+	il_trace_sort(&tr);
+	t_check_int(il_trace_fill_idle(&tr), 0);
+	t_check_int(tr.filled, 4);
+	{
+		uint64_t want[4] = { T0 + 200 * US, T0 + 1200 * US + 1,
+				     T0 + 1400 * US + 1, T0 + 1900 * US };
+		int pid[4] = { OFF0, OFF1, FAN, FAN };
+		int got = 0;
+
+		for (k = 0; k < tr.n; k++) {
+			x = &tr.rec[k];
+			if (x->kind != IL_TR_SWITCH || x->prev_pid != 0 ||
+			    x->cpu != 0)
+				continue;
+			if (got < 4) {
+				t_check_int(x->ts, want[got]);
+				t_check_int(x->next_pid, pid[got]);
+				t_check_int(x->prev_runnable, 1);
+			}
+			got++;
+		}
+		t_check_int(got, 4);
+	}
+	/* in time order */
+	for (k = 1; k < tr.n; k++)
+		t_check(tr.rec[k - 1].ts <= tr.rec[k].ts);
+	/* a second pass finds nothing more */
+	t_check_int(il_trace_fill_idle(&tr), 0);
+	t_check_int(tr.filled, 4);
 }
 
 int main(void)
@@ -1149,6 +1227,7 @@ int main(void)
 	test_trace_stalls_runtime();
 	test_run_witness();
 	test_missing_switch_in();
+	test_fill_idle();
 	il_trace_free(&tr);
 	return t_done("football");
 }

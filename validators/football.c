@@ -135,23 +135,6 @@ static void apply(struct game *g, const struct il_trace_rec *r)
 			g->ts[p].qcpu = r->cpu;
 		return;
 	}
-	if (r->kind == IL_TR_RUNTIME) {
-		/*
-		 * Its run time accounted on an idle CPU it is queued on: it
-		 * runs there, and the switch that put it there is missing
-		 * (some kernels leave out the switch from idle on some CPUs).
-		 * An account made from another CPU (a read of its CPU clock)
-		 * comes from a CPU that runs the reader, not idle.
-		 */
-		if (p >= 0 && g->ts[p].st == ST_WAITING &&
-		    g->ts[p].qcpu == r->cpu &&
-		    g->cur_rank[r->cpu] == RANK_IDLE) {
-			g->cur_rank[r->cpu] = g->in->tasks[p].rank;
-			put_on(g, p, r->cpu);
-			g->st.inferred++;
-		}
-		return;
-	}
 	if (r->kind != IL_TR_SWITCH)
 		return;
 	if (p >= 0) {
@@ -524,13 +507,13 @@ int il_football_check(const struct il_football_input *in,
 			episode_text(in, &g.st.worst_stalled, out->evidence,
 				     sizeof(out->evidence));
 		}
-		if (g.st.inferred)
+		if (in->trace->filled)
 			il_appendf(out->evidence, sizeof(out->evidence),
-				   "; %zu switch%s from idle missing from the "
-				   "trace, read from the run-time account of "
-				   "the task that ran",
-				   g.st.inferred,
-				   g.st.inferred == 1 ? "" : "es");
+				   "; %" PRIu64 " switch%s from idle missing "
+				   "from the trace, put back from the run-time "
+				   "account of the task that ran",
+				   in->trace->filled,
+				   in->trace->filled == 1 ? "" : "es");
 		if (g.st.repaired)
 			il_appendf(out->evidence, sizeof(out->evidence),
 				   "; %zu switches contradicted the state "

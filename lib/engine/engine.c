@@ -164,10 +164,12 @@ static void read_trace(struct il_engine_result *res, struct il_tracer *tr)
 		il_format_duration(su, sizeof(su), res->trace->setup_cpu_ns);
 		snprintf(
 			res->trace_note, sizeof(res->trace_note),
-			"traced: %.170s, %zu records, %llu lost; recorder CPU: "
-			"setup %s, reading %s",
+			"traced: %.170s, %zu records, %llu lost, %llu switches "
+			"from idle put back; recorder CPU: setup %s, reading "
+			"%s",
 			res->trace->how, res->trace->n,
-			(unsigned long long)res->trace->lost, su, rd);
+			(unsigned long long)res->trace->lost,
+			(unsigned long long)res->trace->filled, su, rd);
 	}
 	il_trace_close(tr);
 }

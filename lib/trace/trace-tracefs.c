@@ -562,6 +562,12 @@ int il_trace_stop(struct il_tracer *tr, struct il_trace *t, char *why,
 		snprintf(why, len, "tracing: cannot read the buffers: %s",
 			 strerror(-ret));
 	il_trace_sort(t);
+	/* the switches from idle some kernels leave out (trace.h) */
+	if (!ret && tr->runtime) {
+		ret = il_trace_fill_idle(t);
+		if (ret)
+			snprintf(why, len, "tracing: %s", strerror(-ret));
+	}
 	t->read_cpu_ns = thread_cpu_ns() - cpu0;
 	t->setup_cpu_ns = tr->setup_cpu_ns;
 	snprintf(t->how, sizeof(t->how),

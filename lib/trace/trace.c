@@ -137,6 +137,128 @@ void il_trace_sort(struct il_trace *t)
 		qsort(t->rec, t->n, sizeof(*t->rec), by_time);
 }
 
+/* look back at most this many records for a task's wakeup */
+#define FILL_SCAN_MAX 100000
+
+/* pid's last wakeup before record k and after `after`, or NULL */
+static const struct il_trace_rec *
+woken_before(const struct il_trace *t, size_t k, int pid, uint64_t after)
+{
+	for (size_t m = 0; k > 0 && m < FILL_SCAN_MAX; m++) {
+		const struct il_trace_rec *r = &t->rec[--k];
+
+		if (r->ts < after)
+			break;
+		if (r->kind == IL_TR_WAKEUP && r->prev_pid == pid)
+			return r;
+	}
+	return NULL;
+}
+
+/* record k, if a run-time account on an idle CPU: the switch to add */
+static int fill_one(const struct il_trace *t, size_t k, int32_t *cur,
+		    uint64_t *last, int maxc, struct il_trace_rec **add,
+		    size_t *nadd)
+{
+	const struct il_trace_rec *r = &t->rec[k], *w;
+	const struct il_trace_task *tk;
+	struct il_trace_rec x = { .kind = IL_TR_SWITCH,
+				  .prev_runnable = 1,
+				  .prev_prio = 120,
+				  .next_prio = 120 };
+	int c = r->cpu;
+	void *p;
+
+	if (r->kind != IL_TR_RUNTIME || r->prev_pid <= 0 || c > maxc ||
+	    cur[c] != 0)
+		return 0;
+	for (int m = 0; m <= maxc; m++)
+		if (cur[m] == r->prev_pid)
+			return 0; /* it runs there: a read of its clock */
+	/* it runs on idle CPU c: its switch in is missing */
+	x.ts = r->next_pid >= 0 && r->ts > (uint64_t)r->next_pid
+		       ? r->ts - (uint64_t)r->next_pid
+		       : r->ts;
+	w = woken_before(t, k, r->prev_pid, last[c]);
+	tk = il_trace_task_of(t, r->prev_pid);
+	if (w) {
+		x.next_prio = w->prev_prio;
+		if (x.ts <= w->ts)
+			x.ts = w->ts + 1;
+	} else if (tk) {
+		x.next_prio = tk->prio;
+	}
+	if (x.ts <= last[c])
+		x.ts = last[c] + 1;
+	if (x.ts > r->ts)
+		x.ts = r->ts;
+	x.cpu = (uint16_t)c;
+	x.next_pid = r->prev_pid;
+	p = realloc(*add, (*nadd + 1) * sizeof(**add));
+	if (!p)
+		return -ENOMEM;
+	*add = p;
+	(*add)[(*nadd)++] = x;
+	cur[c] = r->prev_pid;
+	last[c] = x.ts;
+	return 0;
+}
+
+int il_trace_fill_idle(struct il_trace *t)
+{
+	struct il_trace_rec *add = NULL;
+	size_t nadd = 0, n0;
+	int32_t *cur;
+	uint64_t *last;
+	int maxc = -1, ret = 0;
+
+	if (!t)
+		return 0;
+	n0 = t->n;
+	for (size_t k = 0; k < n0; k++)
+		if (t->rec[k].kind == IL_TR_SWITCH && t->rec[k].cpu > maxc)
+			maxc = t->rec[k].cpu;
+	if (maxc < 0)
+		return 0;
+	cur = malloc(((size_t)maxc + 1) * sizeof(*cur));
+	last = calloc((size_t)maxc + 1, sizeof(*last));
+	if (!cur || !last) {
+		free(cur);
+		free(last);
+		return -ENOMEM;
+	}
+	for (int c = 0; c <= maxc; c++)
+		cur[c] = -1; /* not known before the CPU's first switch */
+	for (size_t k = 0; !ret && k < n0;) {
+		size_t end = k;
+
+		/* one instant: its switches first, whatever their order */
+		while (end < n0 && t->rec[end].ts == t->rec[k].ts)
+			end++;
+		for (size_t j = k; j < end; j++)
+			if (t->rec[j].kind == IL_TR_SWITCH) {
+				cur[t->rec[j].cpu] = t->rec[j].next_pid;
+				last[t->rec[j].cpu] = t->rec[j].ts;
+			}
+		for (; !ret && k < end; k++)
+			ret = fill_one(t, k, cur, last, maxc, &add, &nadd);
+	}
+	free(cur);
+	free(last);
+	for (size_t i = 0; !ret && i < nadd; i++)
+		ret = il_trace_add(t, &add[i]);
+	free(add);
+	if (ret) {
+		t->n = n0; /* unchanged */
+		return ret;
+	}
+	if (nadd) {
+		il_trace_sort(t);
+		t->filled += nadd;
+	}
+	return 0;
+}
+
 size_t il_trace_rec_from(const struct il_trace *t, uint64_t ts, bool strict)
 {
 	size_t lo = 0, hi = t->n;

@@ -85,6 +85,9 @@ struct il_trace {
 	size_t ntasks, tasks_cap;
 	uint64_t t0_ns, t1_ns; /* what was traced: on -> off */
 	uint64_t lost;	       /* events the buffers had no room for */
+	/* switches from idle the kernel left out, put back from run-time
+	 * accounts (il_trace_fill_idle) */
+	uint64_t filled;
 	/* the recorder's CPU time in the caller's thread: making and
 	 * switching on the instance, and reading and parsing the buffers */
 	uint64_t setup_cpu_ns, read_cpu_ns;
@@ -155,6 +158,19 @@ void il_trace_class_name(int kprio, char *buf, size_t len);
 size_t il_trace_remove_above(const struct il_trace *t, int cpu, int kprio,
 			     int self, const uint64_t *from, uint64_t *lat,
 			     size_t n);
+
+/*
+ * Put back the switches from idle the kernel left out of the trace (this
+ * machine's 6.18 guest kernel never traces one on CPU 1).  A run-time
+ * account (IL_TR_RUNTIME) of a task that runs on no CPU by the switches,
+ * made on a CPU the switches leave idle, shows the task running there:
+ * a switch from idle to it is added at the account's time less its run
+ * (when its scheduler clock started), but after the CPU's last switch
+ * and the task's last wakeup.  Counts them in t->filled; the reader calls
+ * it (a trace without accounts is left as it is).  0 or -ENOMEM (t
+ * unchanged).
+ */
+int il_trace_fill_idle(struct il_trace *t);
 
 /* the first record at or after ts (after it when strict), or t->n */
 size_t il_trace_rec_from(const struct il_trace *t, uint64_t ts, bool strict);

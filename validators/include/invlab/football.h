@@ -112,8 +112,6 @@ struct il_football_stats {
 				 their CPU stalled (not in over) */
 	size_t repaired;      /* switches that contradicted the state (a switch
 				 missing from the trace): state taken from them */
-	size_t inferred;      /* switches in missing from the trace, read from
-				 a task's run-time account on an idle CPU */
 	uint64_t deprived_ns; /* summed over the episodes */
 	uint64_t longest_ns;  /* the longest episode */
 	struct il_football_episode worst;	  /* the longest beyond steal */
