@@ -109,7 +109,8 @@ static void run_one(struct session *s, int c, int repeat)
 		/* who ran in the waits, from the scheduler's trace (attrib.h):
 		 * the judge and the result file both take it from here */
 		if (il_attribute_run(&sc, s->er) ||
-		    il_attribute_edf(&sc, r->env.declared, s->er))
+		    il_attribute_edf(&sc, r->env.declared, s->er,
+				     d->si.config_irq_time == 0))
 			fprintf(stderr, "%s: %s: trace not used: %s\n", f->prog,
 				r->name, strerror(ENOMEM));
 		__drv_judge(s, r);

@@ -777,7 +777,7 @@ static void test_jobs_edf(void)
 	sw(B + 130 * MS, 0, 120, LOW, 120, 0);
 	il_trace_sort(&tr);
 	t_er.trace = &tr;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq != NULL);
 	if (t_er.tasks[d].job_later_seq) {
 		const uint64_t *l = t_er.tasks[d].job_later_seq;
@@ -800,14 +800,14 @@ static void test_jobs_edf(void)
 	/* jobs at the trace's edges: looked at only when wholly inside */
 	tr.t0_ns = B;
 	tr.t1_ns = B + 136 * MS;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	if (t_er.tasks[d].job_later_seq) {
 		t_check_int(t_er.tasks[d].job_later_seq[0], 3 * MS);
 		t_check_int(t_er.tasks[d].job_later_seq[13], 6 * MS);
 	}
 	tr.t0_ns = B + 1;
 	tr.t1_ns = B + 136 * MS - 1;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	if (t_er.tasks[d].job_later_seq) {
 		t_check(t_er.tasks[d].job_later_seq[0] == IL_EDF_UNSEEN);
 		t_check(t_er.tasks[d].job_later_seq[13] == IL_EDF_UNSEEN);
@@ -818,11 +818,11 @@ static void test_jobs_edf(void)
 	/* a task that never started, or pinned to a CPU the trace never
 	 * saw: nothing known */
 	t_er.tasks[d].tid = 0;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq == NULL);
 	t_er.tasks[d].tid = HIGH;
 	t_er.tasks[d].cpu = 2;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq == NULL);
 	t_er.tasks[d].cpu = 1;
 	/* d run without its reservation (a negative control) is judged by
@@ -836,16 +836,16 @@ static void test_jobs_edf(void)
 					    sizeof(err)),
 			    0);
 	}
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq != NULL);
 	if (t_er.tasks[d].job_later_seq)
 		t_check_int(t_er.tasks[d].job_later_seq[0], 3 * MS);
 	/* without the declared one: not a deadline task, nothing known */
-	t_check_int(il_attribute_edf(&t_sc, NULL, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, NULL, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq == NULL);
 	/* a trace that lost events tells nothing */
 	tr.lost = 1;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq == NULL);
 	tr.lost = 0;
 	t_er.trace = NULL;
@@ -934,7 +934,7 @@ static void test_jobs_edf_wakeup(void)
 	sw(B + 75 * MS, HIGH, -1, 0, 120, 0);
 	il_trace_sort(&tr);
 	t_er.trace = &tr;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq != NULL);
 	if (t_er.tasks[d].job_later_seq) {
 		const uint64_t *l = t_er.tasks[d].job_later_seq;
@@ -947,7 +947,7 @@ static void test_jobs_edf_wakeup(void)
 	}
 	/* without a trace: what the last call kept is freed */
 	t_er.trace = NULL;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq == NULL);
 	il_trace_free(&tr);
 }
@@ -1039,7 +1039,7 @@ static void test_jobs_edf_stall(void)
 	sw(B + 28 * MS, HIGH, -1, LOW, 120, 0);
 	il_trace_sort(&tr);
 	t_er.trace = &tr;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq != NULL);
 	if (t_er.tasks[d].job_later_seq) {
 		const uint64_t *l = t_er.tasks[d].job_later_seq;
@@ -1048,8 +1048,35 @@ static void test_jobs_edf_stall(void)
 		t_check_int(l[1], 6 * MS);
 		t_check_int(l[2], 6 * MS);
 	}
+	/*
+	 * The run-time witness: f's accounts over job 1's wait leave all of
+	 * it but 1 ms to the host (f ran 2 ms from B + 8 ms, then 1 ms of
+	 * the 6 ms to its switch out): 1 ms and the 30 us slack, and 1 ns
+	 * (the window ends 1 ns before the switch), are f's.  Only when the
+	 * kernel is known to leave interrupts in run time.
+	 */
+	{
+		struct il_trace_rec a = { .ts = B + 10 * MS,
+					  .kind = IL_TR_RUNTIME,
+					  .cpu = 1,
+					  .prev_pid = LOW,
+					  .next_pid = 2 * MS };
+
+		t_check_int(il_trace_add(&tr, &a), 0);
+		a.ts = B + 16 * MS - 1;
+		a.next_pid = MS;
+		t_check_int(il_trace_add(&tr, &a), 0);
+		il_trace_sort(&tr);
+	}
+	for (int k = 0; k < 2; k++) {
+		t_check_int(il_attribute_edf(&t_sc, declared, &t_er, k), 0);
+		if (t_er.tasks[d].job_later_seq)
+			t_check_int(t_er.tasks[d].job_later_seq[1],
+				    k ? MS + IL_TRACE_RUN_SLACK_NS + 1
+				      : 6 * MS);
+	}
 	t_er.trace = NULL;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er), 0);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	il_trace_free(&tr);
 }
 

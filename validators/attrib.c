@@ -1029,7 +1029,7 @@ static int edf_stalls(const struct il_scenario *sc,
 
 int il_attribute_edf(const struct il_scenario *sc,
 		     const struct il_sched *const declared[IL_MAX_TASKS],
-		     struct il_engine_result *er)
+		     struct il_engine_result *er, bool run_witness)
 {
 	struct il_attr_input in = { .ntasks = 0 };
 	struct work w = { .in = &in, .t = er->trace };
@@ -1045,6 +1045,8 @@ int il_attribute_edf(const struct il_scenario *sc,
 	ret = build_index(&w);
 	if (!ret)
 		ret = edf_stalls(sc, er, &stalls);
+	if (!ret && run_witness)
+		ret = il_trace_stalls_runtime(er->trace, &stalls);
 	for (int i = 0; !ret && i < er->ntasks && i < sc->ntasks; i++) {
 		struct il_task_result *r = &er->tasks[i];
 		struct edf_ctx e = { sc, er, declared, i, 0, &stalls };

@@ -114,11 +114,15 @@ int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er);
  * else the scenario's class), each missed job's EDF inversion
  * (engine.h, job_later_seq): the CPU time that tasks of the set ranked
  * below it ran while it waited to run (attrib.c says how).  Nothing
- * without a trace, or with one that lost events.  0 or -ENOMEM.
+ * without a trace, or with one that lost events.  run_witness: the
+ * trace's run-time accounts may show where a CPU stalled
+ * (il_trace_stalls_runtime; only for a kernel known to leave its own
+ * interrupts in a task's run time, il_judge_env.run_witness).  0 or
+ * -ENOMEM.
  */
 int il_attribute_edf(const struct il_scenario *sc,
 		     const struct il_sched *const declared[IL_MAX_TASKS],
-		     struct il_engine_result *er);
+		     struct il_engine_result *er, bool run_witness);
 
 /*
  * The waits a check of task i's first lock judges: lr->traced when
