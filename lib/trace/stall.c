@@ -201,14 +201,6 @@ int il_trace_stalls_runtime(const struct il_trace *t, struct il_trace_stalls *s)
 		for (int m = 0; m < s->ncpus && c < 0; m++)
 			if (cur[m] == r->prev_pid)
 				c = m;
-		if (c < 0 && r->cpu < s->ncpus && cur[r->cpu] == 0) {
-			/* accounted on a CPU idle by the switches: it runs
-			 * there, its switch in missing (football.c); its
-			 * windows start here */
-			cur[r->cpu] = r->prev_pid;
-			from[r->cpu] = r->next_pid >= 0 ? r->ts : 0;
-			continue;
-		}
 		if (c < 0) {
 			if (r->cpu < s->ncpus)
 				from[r->cpu] = 0;

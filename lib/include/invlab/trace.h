@@ -223,12 +223,11 @@ int il_trace_stalls(const struct il_trace *t, const struct il_trace_sleeper *sl,
  * held the vCPU.  Adds each CPU's windows to s (made by il_trace_stalls
  * on t).  Only for a kernel that takes nothing but steal off a task's
  * run time: with CONFIG_IRQ_TIME_ACCOUNTING the kernel's own interrupts
- * would be counted as the host's.  An account of a task on a CPU the
- * switches leave idle shows it running there (its switch in missing from
- * the trace: some kernels leave out switches from idle) and starts its
- * windows; one the replay cannot place otherwise (a task not running on
- * any CPU by the switches, as a proxy-execution donor's) ends the window
- * of the CPU it was made on unused.
+ * would be counted as the host's.  An account the replay cannot place
+ * (a task not running on any CPU by the switches, as a proxy-execution
+ * donor's, or one whose switch in the kernel left out and
+ * il_trace_fill_idle() did not put back) ends the window of the CPU it
+ * was made on unused.
  * 0, -EINVAL or -ENOMEM (s keeps its timer stretches).
  */
 int il_trace_stalls_runtime(const struct il_trace *t, struct il_trace_stalls *s)
