@@ -27,6 +27,7 @@
 
 #include "driver-private.h"
 #include "driver-show.h"
+#include "judge-env.h"
 
 /* One run of configuration c. */
 static void run_one(struct session *s, int c, int repeat)
@@ -110,7 +111,7 @@ static void run_one(struct session *s, int c, int repeat)
 		 * the judge and the result file both take it from here */
 		if (il_attribute_run(&sc, s->er) ||
 		    il_attribute_edf(&sc, r->env.declared, s->er,
-				     d->si.config_irq_time == 0))
+				     judge_env_run_witness(&d->si)))
 			fprintf(stderr, "%s: %s: trace not used: %s\n", f->prog,
 				r->name, strerror(ENOMEM));
 		__drv_judge(s, r);

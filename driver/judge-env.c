@@ -21,6 +21,11 @@ static uint64_t steal_step(void)
 	return hz > 0 ? 1000000000ull / (uint64_t)hz : 10000000ull;
 }
 
+bool judge_env_run_witness(const struct il_sysinfo *si)
+{
+	return si && si->config_irq_time == 0;
+}
+
 int judge_env_measure(const struct il_scenario *sc,
 		      const struct il_engine_result *er,
 		      const struct il_sysinfo *si, unsigned mask,
@@ -37,7 +42,7 @@ int judge_env_measure(const struct il_scenario *sc,
 	env->ncpus = si->cpus_online;
 	env->rt_runtime_us = si->rt_runtime_us;
 	env->rt_period_us = si->rt_period_us;
-	env->run_witness = si->config_irq_time == 0;
+	env->run_witness = judge_env_run_witness(si);
 	il_judge_calib_needed(sc, er, mask, need);
 	for (int i = 0; i < sc->ntasks; i++) {
 		env->calib[i] = NULL;

@@ -9,6 +9,7 @@
 #ifndef INVLAB_JUDGE_ENV_H
 #define INVLAB_JUDGE_ENV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <invlab/engine.h>
@@ -17,6 +18,13 @@
 #include <invlab/report-judge.h>
 #include <invlab/scenario.h>
 #include <invlab/sysinfo.h>
+
+/*
+ * May the trace's run-time accounts witness a stalled CPU on this kernel
+ * (il_judge_env.run_witness; il_attribute_edf's run_witness)?  Only where
+ * CONFIG_IRQ_TIME_ACCOUNTING is known off.
+ */
+bool judge_env_run_witness(const struct il_sysinfo *si);
 
 /*
  * The judge's environment for one run: the tick, the steal step, the
