@@ -968,11 +968,18 @@ static void test_trace_stalls_runtime(void)
 	acct(T0 + 8 * MS, 1, DEF0, 0);
 	acct(T0 + 9 * MS, 1, DEF0, 0);
 	/* an account on CPU 0, idle by the switches: defense1 runs there,
-	 * its switch in missing; its windows start at the account, even
-	 * one of no time */
+	 * its switch in missing; put back (at the account: it counts no
+	 * time), its windows start there */
 	acct(T0 + 8500 * US, 0, DEF1, 0);
 	acct(T0 + 9500 * US, 0, DEF1, 100 * US);
 	il_trace_sort(&tr);
+	t_check_int(il_trace_stalls(&tr, NULL, 0, &s), 0);
+	t_check_int(il_trace_stalls_runtime(&tr, &s), 0);
+	/* not put back: the account ends CPU 0's window unused */
+	t_check_int(s.cpu && s.ncpus == 3 ? s.cpu[0].nwin : 0, 4);
+	il_trace_stalls_free(&s);
+	t_check_int(il_trace_fill_idle(&tr), 0);
+	t_check_int(tr.filled, 1);
 	t_check_int(il_trace_stalls(&tr, NULL, 0, &s), 0);
 	t_check_int(il_trace_stalls_runtime(&tr, &s), 0);
 	t_check_int(s.ncpus, 3);
@@ -1145,6 +1152,12 @@ static void test_fill_idle(void)
 	acct(T0, 0, FAN, 5 * US);
 	t_check_int(il_trace_fill_idle(&tr), 0);
 	t_check_int(tr.filled, 0);
+	/* one CPU, idle, then an account there */
+	sw(T0 + US, 0, FAN, 0, 0);
+	acct(T0 + 10 * US, 0, OFF0, 5 * US);
+	il_trace_sort(&tr);
+	t_check_int(il_trace_fill_idle(&tr), 0);
+	t_check_int(tr.filled, 1);
 
 	reset();
 	sw(T0, 0, FAN, 0, 0);
@@ -1154,6 +1167,8 @@ static void test_fill_idle(void)
 	sw(T0 + 20 * US, 2, OFF1, DEF1, 0);
 	/* (a) woken at 100 us, accounted 300 us at 500 us: from 200 us */
 	wake(T0 + 100 * US, 0, OFF0);
+	/* another task's wakeup does not count */
+	wake(T0 + 300 * US, 1, FAN);
 	acct(T0 + 500 * US, 0, OFF0, 300 * US);
 	/* a second account: it runs there now, nothing more */
 	acct(T0 + 600 * US, 0, OFF0, 100 * US);
@@ -1163,8 +1178,9 @@ static void test_fill_idle(void)
 	wake(T0 + 1200 * US, 0, OFF1);
 	acct(T0 + 1300 * US, 0, OFF1, 500 * US);
 	sw(T0 + 1400 * US, 0, OFF1, 0, 0);
-	/* (c) no wakeup seen: just after the CPU's last switch */
-	acct(T0 + 1600 * US, 0, FAN, 900 * US);
+	/* (c) no wakeup seen, the account reaching back to the CPU's last
+	 * switch: just after it */
+	acct(T0 + 1600 * US, 0, FAN, 200 * US);
 	sw(T0 + 1700 * US, 0, FAN, 0, 0);
 	/* (d) an account too large to record: at the account */
 	acct(T0 + 1900 * US, 0, FAN, -1);
@@ -1174,13 +1190,17 @@ static void test_fill_idle(void)
 	acct(T0 + 2100 * US, 0, DEF0, 5 * US);
 	acct(T0 + 2200 * US, 0, 0, 5 * US);
 	acct(T0 + 2300 * US, 1, FAN, 5 * US);
+	/* (e) an account reaching back to the wakeup: just after it */
+	wake(T0 + 2500 * US, 0, OFF1);
+	acct(T0 + 2800 * US, 0, OFF1, 300 * US);
 	il_trace_sort(&tr);
 	t_check_int(il_trace_fill_idle(&tr), 0);
-	t_check_int(tr.filled, 4);
+	t_check_int(tr.filled, 5);
 	{
-		uint64_t want[4] = { T0 + 200 * US, T0 + 1200 * US + 1,
-				     T0 + 1400 * US + 1, T0 + 1900 * US };
-		int pid[4] = { OFF0, OFF1, FAN, FAN };
+		uint64_t want[5] = { T0 + 200 * US, T0 + 1200 * US + 1,
+				     T0 + 1400 * US + 1, T0 + 1900 * US,
+				     T0 + 2500 * US + 1 };
+		int pid[5] = { OFF0, OFF1, FAN, FAN, OFF1 };
 		int got = 0;
 
 		for (k = 0; k < tr.n; k++) {
@@ -1188,21 +1208,21 @@ static void test_fill_idle(void)
 			if (x->kind != IL_TR_SWITCH || x->prev_pid != 0 ||
 			    x->cpu != 0)
 				continue;
-			if (got < 4) {
+			if (got < 5) {
 				t_check_int(x->ts, want[got]);
 				t_check_int(x->next_pid, pid[got]);
 				t_check_int(x->prev_runnable, 1);
 			}
 			got++;
 		}
-		t_check_int(got, 4);
+		t_check_int(got, 5);
 	}
 	/* in time order */
 	for (k = 1; k < tr.n; k++)
 		t_check(tr.rec[k - 1].ts <= tr.rec[k].ts);
 	/* a second pass finds nothing more */
 	t_check_int(il_trace_fill_idle(&tr), 0);
-	t_check_int(tr.filled, 4);
+	t_check_int(tr.filled, 5);
 }
 
 int main(void)
