@@ -637,6 +637,10 @@ def parse_args():
     ap.add_argument("--timeout", type=float, metavar="SEC",
                     help="per-test timeout of a mutant's run (default: "
                     "5x the slowest unmutated test, at least 20 s)")
+    ap.add_argument("--changed", metavar="REV",
+                    help="only the points on lines that differ from REV "
+                    "(git diff REV, the work tree included): a change's "
+                    "own decisions, without the whole file's")
     ap.add_argument("--min-rate", type=float, metavar="PCT",
                     help="exit 1 if the kill rate is below PCT")
     ap.add_argument("--verbose", "-v", action="store_true",
@@ -665,6 +669,27 @@ def select_files(args):
     return list(dict.fromkeys(files))
 
 
+def changed_lines(rev, files):
+    """{file: set of line numbers} that differ from rev in the work tree"""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(ROOT), "diff", "-U0", rev, "--"] + files,
+            check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        die("--changed %s: git diff failed: %s" %
+            (rev, getattr(e, "stderr", "") or e))
+    lines, cur = {}, None
+    for ln in out.splitlines():
+        if ln.startswith("+++ "):
+            cur = ln[6:] if ln.startswith("+++ b/") else None
+        elif ln.startswith("@@") and cur:
+            m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", ln)
+            if m:
+                a, n = int(m.group(1)), int(m.group(2) or "1")
+                lines.setdefault(cur, set()).update(range(a, a + n))
+    return lines
+
+
 def main():
     args = parse_args()
     ops = {o.strip() for o in args.ops.split(",") if o.strip()}
@@ -685,10 +710,13 @@ def main():
     for f in files:
         points += find_points(f, (ROOT / f).read_text(), ops, printf_names,
                               args.for_loops, args.messages)
+    if args.changed:
+        changed = changed_lines(args.changed, files)
+        points = [p for p in points if p.line in changed.get(p.file, ())]
     keys = {p.key for p in points}
     for key, (reason, where) in sorted(equiv.items()):
         f = key.split(":")[0]
-        if key not in keys and f in files:
+        if key not in keys and f in files and not args.changed:
             print("%s: stale entry %s: no decision point there" %
                   (where, key), file=sys.stderr)
         elif not (ROOT / f).is_file():

@@ -1139,6 +1139,62 @@ static void test_missing_switch_in(void)
 	}
 }
 
+/*
+ * The tick's lateness from the run-time accounts (il_trace_late_ticks):
+ * periods of 10 ms from T0, a tick of 4 ms.  Only a run past the tick
+ * counts, by what is past it, in every period its run overlaps.
+ */
+static void test_late_ticks(void)
+{
+	uint64_t late[4];
+	const uint64_t P = 10 * MS, TK = 4 * MS;
+
+	reset();
+	t_check_int(il_trace_late_ticks(&tr, DEF0, TK, T0, P, late, 4), 0);
+	/* a tick exactly: not late; 1 ns more: 1 ns late */
+	acct(T0 + 5 * MS, 0, DEF0, (int32_t)TK);
+	acct(T0 + 9 * MS, 0, DEF0, (int32_t)(TK + 1));
+	/* another task's, and an unknown run: no witness */
+	acct(T0 + 9 * MS, 0, DEF1, (int32_t)(9 * MS));
+	acct(T0 + 19 * MS, 0, DEF0, -1);
+	/* 9.3 ms ending 2 ms into period 2: in periods 1 and 2 */
+	acct(T0 + 22 * MS, 0, DEF0, (int32_t)(9300 * US));
+	/* before T0, and beyond the periods asked for */
+	acct(T0 - 1 * MS, 0, DEF0, (int32_t)(8 * MS));
+	acct(T0 + 50 * MS, 0, DEF0, (int32_t)(8 * MS));
+	il_trace_sort(&tr);
+	t_check_int(il_trace_late_ticks(&tr, DEF0, TK, T0, P, late, 4), 6);
+	t_check_int(late[0], 1);
+	t_check_int(late[1], 5300 * US);
+	t_check_int(late[2], 5300 * US);
+	t_check_int(late[3], 0);
+	/* a run from before T0 into period 0 counts there, as does one
+	 * that ends at T0 itself */
+	reset();
+	acct(T0 + 1 * MS, 0, DEF0, (int32_t)(6 * MS));
+	t_check_int(il_trace_late_ticks(&tr, DEF0, TK, T0, P, late, 4), 1);
+	t_check_int(late[0], 2 * MS);
+	t_check_int(late[1], 0);
+	acct(T0, 0, DEF0, (int32_t)(5 * MS));
+	il_trace_sort(&tr);
+	t_check_int(il_trace_late_ticks(&tr, DEF0, TK, T0, P, late, 4), 2);
+	t_check_int(late[0], 3 * MS);
+	reset();
+	acct(T0 + 1 * MS, 0, DEF0, (int32_t)(6 * MS));
+	/* none of the task's: 0 accounts, all periods 0 */
+	t_check_int(il_trace_late_ticks(&tr, DEF1, TK, T0, P, late, 4), 0);
+	t_check_int(late[0], 0);
+	t_check_int(il_trace_late_ticks(&tr, DEF0, TK, T0, P, NULL, 0), 1);
+	t_check_int(il_trace_late_ticks(NULL, DEF0, TK, T0, P, late, 4),
+		    -EINVAL);
+	t_check_int(il_trace_late_ticks(&tr, 0, TK, T0, P, late, 4), -EINVAL);
+	t_check_int(il_trace_late_ticks(&tr, DEF0, 0, T0, P, late, 4), -EINVAL);
+	t_check_int(il_trace_late_ticks(&tr, DEF0, TK, T0, 0, late, 4),
+		    -EINVAL);
+	t_check_int(il_trace_late_ticks(&tr, DEF0, TK, T0, P, NULL, 4),
+		    -EINVAL);
+}
+
 /* where il_trace_fill_idle() puts a switch back, and where not */
 static void test_fill_idle(void)
 {
@@ -1248,6 +1304,7 @@ int main(void)
 	test_run_witness();
 	test_missing_switch_in();
 	test_fill_idle();
+	test_late_ticks();
 	il_trace_free(&tr);
 	return t_done("football");
 }

@@ -13,6 +13,7 @@
 
 #include <invlab/judge.h>
 #include <invlab/time.h>
+#include <invlab/trace.h>
 
 #include "t_judge.h"
 #include "t_util.h"
@@ -1085,6 +1086,69 @@ static void test_bandwidth(void)
 			 "the worst of 30 periods");
 }
 
+/*
+ * The trace's run-time accounts of the task decide whether its CPU took
+ * its ticks: tauD's job 3 runs 6.5 ms of CPU in its period (Q 2 ms + a
+ * 4 ms tick: 0.5 ms over).  An account of 4.6 ms says the throttle came
+ * 0.6 ms late: not shown to be the kernel's.  One of a tick, another
+ * task's, or a trace without any of tauD's: the durations decide.
+ */
+static void test_bandwidth_late_tick(void)
+{
+	struct il_trace tr = { 0 };
+	struct il_trace_rec a = { .kind = IL_TR_RUNTIME };
+	uint64_t rel;
+	int n, d;
+
+	t_run_reset(job);
+	run();
+	d = t_task("tauD");
+	t_er.tasks[d].tid = 4242;
+	t_er.tasks[d].job_end_seq[3] = t_er.tasks[d].job_rel_seq[3] + 7 * MS;
+	t_er.tasks[d].job_cpu_seq[3] = 6500 * US;
+	rel = t_er.tasks[d].job_rel_seq[3];
+	t_er.trace = &tr;
+	/* another task's long account: no witness for tauD */
+	a.ts = rel + 6 * MS;
+	a.prev_pid = 4243;
+	a.next_pid = (int32_t)(4600 * US);
+	t_check_int(il_trace_add(&tr, &a), 0);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_FAIL);
+	t_check(!strstr(find(n, "tauD bandwidth")->c.evidence, "lateness"));
+	/* tauD's, of exactly a tick: it took its ticks */
+	a.prev_pid = 4242;
+	a.next_pid = (int32_t)(4 * MS);
+	t_check_int(il_trace_add(&tr, &a), 0);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_FAIL);
+	t_check_contains(find(n, "tauD bandwidth")->c.evidence,
+			 "and the ticks' lateness taken off");
+	/* and of 4.6 ms: 0.6 ms without a tick covers the 0.5 ms */
+	a.ts += 1;
+	a.next_pid = (int32_t)(4600 * US);
+	t_check_int(il_trace_add(&tr, &a), 0);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_UNDECIDED);
+	t_check_contains(find(n, "tauD bandwidth")->c.evidence,
+			 "accounts of tauD came 600us later than one tick");
+	/* no task id, or no trace: no witness */
+	t_er.tasks[d].tid = 0;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_FAIL);
+	t_er.tasks[d].tid = 4242;
+	t_er.trace = NULL;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_FAIL);
+	t_er.trace = &tr;
+	/* the tick not known: no witness */
+	t_env.tick_ns = 0;
+	t_check_int(judge(&n), 0);
+	t_check(!strstr(find(n, "tauD bandwidth")->c.evidence, "accounts"));
+	t_er.trace = NULL;
+	il_trace_free(&tr);
+}
+
 int main(void)
 {
 	test_pass();
@@ -1101,6 +1165,7 @@ int main(void)
 	test_sections();
 	test_kmutex_calls();
 	test_bandwidth();
+	test_bandwidth_late_tick();
 	il_scenario_free(&t_sc);
 	return t_done("judge-mbwi");
 }

@@ -112,6 +112,7 @@ static void test_worst_window_brute(void)
 }
 
 static void test_bandwidth_steal(struct il_bw_input *in, uint64_t *c);
+static void test_bandwidth_late_tick(struct il_bw_input *in, uint64_t *c);
 
 static void test_check_bandwidth(void)
 {
@@ -201,6 +202,7 @@ static void test_check_bandwidth(void)
 	t_check_int(il_check_bandwidth(&in, NULL, 5, &ck, NULL), -EINVAL);
 	c[2] = 2 * MS;
 	test_bandwidth_steal(&in, c);
+	test_bandwidth_late_tick(&in, c);
 }
 
 /*
@@ -280,6 +282,91 @@ static void test_bandwidth_steal(struct il_bw_input *in, uint64_t *c)
 	in->steal_step_ns = 0;
 	c[30] = 2 * MS;
 	in->steal_ns = NULL;
+}
+
+/*
+ * The tick's lateness in the periods (late_tick_ns), alone and beside
+ * the steal: what covers the excess makes it UNDECIDED, 1 ns less
+ * FAILs on the window with it taken off, and another period's excuses
+ * nothing.
+ */
+static void test_bandwidth_late_tick(struct il_bw_input *in, uint64_t *c)
+{
+	uint64_t lt[100] = { 0 }, st[100] = { 0 };
+	struct il_bw_window w;
+	struct il_check ck;
+
+	/* 9.2 ms in period 30: 2.2 ms beyond 3 + 4, 2 ms past tick + noise */
+	c[30] = 9 * MS + 200 * US;
+	in->late_tick_ns = lt;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_contains(ck.evidence, "with the ticks' lateness taken off");
+	t_check_int(ck.worst_ns, 9 * MS + 200 * US);
+	/* the accounts came 2 ms late: 7.2 ms, within tick + noise (the
+	 * steal counter's step has nothing to do with it) */
+	lt[30] = 2 * MS;
+	in->steal_step_ns = 10 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check_contains(ck.evidence, "accounts of holder came 2.00ms later "
+				      "than one tick apart");
+	t_check(!strstr(ck.evidence, "stole"));
+	t_check(!strstr(ck.evidence, "steps of"));
+	in->steal_step_ns = 0;
+	/* 1 ns less: 7.2 ms + 1 ns, past it */
+	lt[30] = 2 * MS - 1;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_int(ck.worst_ns, 7 * MS + 200 * US + 1);
+	t_check_int(w.first, 30);
+	t_check_contains(ck.evidence, "with the ticks' lateness taken off");
+	/* lateness in another period does not excuse this one */
+	lt[30] = 0;
+	lt[31] = 20 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_int(w.first, 30);
+	lt[31] = 0;
+	/* steal and lateness together cover it: both named */
+	in->steal_ns = st;
+	st[30] = MS;
+	lt[30] = MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check_contains(ck.evidence, "the host stole 1.00ms in those periods");
+	t_check_contains(ck.evidence, "; and the kernel's accounts of holder "
+				      "came 1.00ms later");
+	/* the step is named only on a host that stole in the run */
+	t_check(!strstr(ck.evidence, "steps of"));
+	in->steal_step_ns = 10 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_contains(ck.evidence, "steps of 10.0ms");
+	st[30] = 0;
+	lt[30] = 2 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check(!strstr(ck.evidence, "steps of"));
+	in->steal_step_ns = 0;
+	st[30] = MS;
+	lt[30] = MS;
+	/* 1 ns short together: FAIL, with both taken off */
+	lt[30] = MS - 1;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_int(ck.worst_ns, 7 * MS + 200 * US + 1);
+	t_check_contains(ck.evidence, "with the host's steal and the ticks' "
+				      "lateness taken off");
+	/* a window within tick + noise from the start is not looked at */
+	c[30] = 7 * MS + 200 * US;
+	lt[30] = 0;
+	st[30] = 0;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check(!strstr(ck.evidence, "taken off"));
+	in->steal_ns = NULL;
+	in->late_tick_ns = NULL;
+	c[30] = 2 * MS;
 }
 
 /* ------------------------------------------------------------------ */

@@ -127,6 +127,107 @@ static int judged_window(const struct il_bw_input *in,
 	return 0;
 }
 
+/* what of period k is not the task's: the host's steal and the lateness
+ * of the tick, each as far as measured */
+static uint64_t not_task(const struct il_bw_input *in, size_t k)
+{
+	return sat_add(in->steal_ns ? in->steal_ns[k] : 0,
+		       in->late_tick_ns ? in->late_tick_ns[k] : 0);
+}
+
+/*
+ * The worst window w exceeds n * Q + tick + noise: judge again with what
+ * was not the task's taken off each period (not_task).  Within the
+ * bound then: UNDECIDED, the evidence saying what was taken off;
+ * otherwise w becomes the window that exceeds it with that off, its
+ * consumption in the evidence, and the caller decides.
+ */
+static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
+		     size_t n, struct il_bw_window *w, struct il_check *out,
+		     struct il_bw_window *worst, uint64_t *over, size_t *off)
+{
+	char c[24], q[24], t[24], e[24], x[24], p[24], s_[24], l_[24];
+	uint64_t *net = malloc(n * sizeof(*net)), st = 0, all = 0, lt = 0;
+	uint64_t slack = sat_add(in->tick_ns, in->noise_ns);
+	const char *task = in->task ? in->task : "task";
+	struct il_bw_window wn;
+	int ret;
+
+	if (!net)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t o = not_task(in, k);
+
+		net[k] = consumed_ns[k] > o ? consumed_ns[k] - o : 0;
+		all = sat_add(all, in->steal_ns ? in->steal_ns[k] : 0);
+	}
+	for (size_t k = w->first; k < w->first + w->count; k++) {
+		st = sat_add(st, in->steal_ns ? in->steal_ns[k] : 0);
+		lt = sat_add(lt, in->late_tick_ns ? in->late_tick_ns[k] : 0);
+	}
+	ret = il_bw_worst_window(net, n, in->runtime_ns, &wn);
+	free(net);
+	if (ret)
+		return ret;
+	/* a host that stole: each figure can read a step short */
+	if (all > 0)
+		slack = sat_add(slack, in->steal_step_ns);
+	il_format_duration(q, sizeof(q), in->runtime_ns);
+	il_format_duration(t, sizeof(t), in->tick_ns);
+	il_format_duration(e, sizeof(e), in->noise_ns);
+	il_format_duration(p, sizeof(p), in->period_ns);
+	il_format_duration(s_, sizeof(s_), st);
+	il_format_duration(l_, sizeof(l_), lt);
+	if (wn.excess_ns <= 0 || (uint64_t)wn.excess_ns <= slack) {
+		out->verdict = IL_UNDECIDED;
+		il_format_duration(x, sizeof(x), *over - in->tick_ns);
+		addf(out->evidence, sizeof(out->evidence), off,
+		     ", %s beyond %zu x %s + %s tick (noise %s), but", x,
+		     w->count, q, t, e);
+		if (in->steal_ns)
+			addf(out->evidence, sizeof(out->evidence), off,
+			     " the host stole %s in those periods", s_);
+		if (all > 0 && in->steal_step_ns) {
+			char step[24];
+
+			il_format_duration(step, sizeof(step),
+					   in->steal_step_ns);
+			addf(out->evidence, sizeof(out->evidence), off,
+			     " (its counter moves in steps of %s, so up to "
+			     "one more goes unseen)",
+			     step);
+		}
+		if (in->late_tick_ns)
+			addf(out->evidence, sizeof(out->evidence), off,
+			     "%s the kernel's accounts of %s came %s later "
+			     "than one tick apart in those periods (its CPU "
+			     "took no tick for that long: a vCPU the host "
+			     "held, or interrupts off), so its throttle came "
+			     "as much later",
+			     in->steal_ns ? "; and" : "", task, l_);
+		addf(out->evidence, sizeof(out->evidence), off,
+		     ", and a thread's CPU clock counts that time: within "
+		     "the reservation with it taken off");
+		return 0;
+	}
+	/* the window that exceeds it with that taken off */
+	*w = wn;
+	ret = judged_window(in, w, out, worst, over);
+	if (ret)
+		return ret;
+	*off = 0;
+	il_format_duration(c, sizeof(c), w->consumed_ns);
+	addf(out->evidence, sizeof(out->evidence), off,
+	     "%s (Q %s every %s): periods %zu..%zu consumed %s with %s "
+	     "taken off",
+	     task, q, p, w->first, w->first + w->count - 1, c,
+	     in->steal_ns && in->late_tick_ns
+		     ? "the host's steal and the ticks' lateness"
+	     : in->steal_ns ? "the host's steal"
+			    : "the ticks' lateness");
+	return 0;
+}
+
 static int check_bandwidth_(const struct il_bw_input *in,
 			    const uint64_t *consumed_ns, size_t n,
 			    struct il_check *out, struct il_bw_window *worst)
@@ -166,64 +267,12 @@ static int check_bandwidth_(const struct il_bw_input *in,
 	     "%s (Q %s every %s): periods %zu..%zu consumed %s", task, q, p,
 	     w.first, w.first + w.count - 1, c);
 
-	if (over > sat_add(in->tick_ns, in->noise_ns) && in->steal_ns) {
-		/* the same judged with each period's steal taken off */
-		uint64_t *net = malloc(n * sizeof(*net)), st = 0, all = 0;
-		uint64_t slack = sat_add(in->tick_ns, in->noise_ns);
-		struct il_bw_window wn;
-
-		if (!net)
-			return -ENOMEM;
-		for (size_t k = 0; k < n; k++) {
-			net[k] = consumed_ns[k] > in->steal_ns[k]
-					 ? consumed_ns[k] - in->steal_ns[k]
-					 : 0;
-			all = sat_add(all, in->steal_ns[k]);
-		}
-		for (size_t k = w.first; k < w.first + w.count; k++)
-			st = sat_add(st, in->steal_ns[k]);
-		ret = il_bw_worst_window(net, n, in->runtime_ns, &wn);
-		free(net);
-		if (ret)
+	if (over > sat_add(in->tick_ns, in->noise_ns) &&
+	    (in->steal_ns || in->late_tick_ns)) {
+		ret = taken_off(in, consumed_ns, n, &w, out, worst, &over,
+				&off);
+		if (ret || out->verdict == IL_UNDECIDED)
 			return ret;
-		/* a host that steals: each figure can read a step short */
-		if (all > 0)
-			slack = sat_add(slack, in->steal_step_ns);
-		if (wn.excess_ns <= 0 || (uint64_t)wn.excess_ns <= slack) {
-			char s_[24], step[24];
-
-			out->verdict = IL_UNDECIDED;
-			il_format_duration(x, sizeof(x), over - in->tick_ns);
-			il_format_duration(s_, sizeof(s_), st);
-			addf(out->evidence, sizeof(out->evidence), &off,
-			     ", %s beyond %zu x %s + %s tick (noise %s), but "
-			     "the host stole %s in those periods",
-			     x, w.count, q, t, e, s_);
-			if (all > 0 && in->steal_step_ns) {
-				il_format_duration(step, sizeof(step),
-						   in->steal_step_ns);
-				addf(out->evidence, sizeof(out->evidence), &off,
-				     " (its counter moves in steps of %s, "
-				     "so up to one more goes unseen)",
-				     step);
-			}
-			addf(out->evidence, sizeof(out->evidence), &off,
-			     ", and a thread's CPU clock can be charged "
-			     "stolen time: within the reservation with it "
-			     "taken off");
-			return 0;
-		}
-		/* the window that exceeds it with the steal off */
-		w = wn;
-		ret = judged_window(in, &w, out, worst, &over);
-		if (ret)
-			return ret;
-		off = 0;
-		il_format_duration(c, sizeof(c), w.consumed_ns);
-		addf(out->evidence, sizeof(out->evidence), &off,
-		     "%s (Q %s every %s): periods %zu..%zu consumed %s with "
-		     "the host's steal taken off",
-		     task, q, p, w.first, w.first + w.count - 1, c);
 	}
 	if (over > sat_add(in->tick_ns, in->noise_ns)) {
 		out->verdict = IL_FAIL;

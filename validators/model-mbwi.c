@@ -422,7 +422,7 @@ static int bandwidth(const struct il_scenario *sc,
 	struct il_bw_input bw = { 0 };
 	struct il_judged *c;
 	char task[IL_NAME_MAX];
-	uint64_t *cons, *stolen;
+	uint64_t *cons, *stolen, *late;
 	size_t np;
 	int ret, err;
 
@@ -452,7 +452,18 @@ static int bandwidth(const struct il_scenario *sc,
 	}
 	bw.steal_ns = stolen;
 	bw.steal_step_ns = m->step;
+	/* each period's tick lateness, when the trace holds the task's
+	 * run-time accounts */
+	late = np ? calloc(np, sizeof(*late)) : NULL;
+	if (late && il_trace_late_ticks(er->trace, r->tid, env->tick_ns,
+					er->t_start_ns + t->k.offset_ns,
+					t->k.period_ns, late, np) <= 0) {
+		free(late);
+		late = NULL;
+	}
+	bw.late_tick_ns = late;
 	ret = il_check_bandwidth(&bw, cons, np, &c->c, NULL);
+	free(late);
 	free(stolen);
 	free(cons);
 	if (ret) {

@@ -249,6 +249,22 @@ uint64_t il_trace_stalled(const struct il_trace_stalls *s, int cpu, uint64_t x,
 void il_trace_stalls_free(struct il_trace_stalls *s);
 
 /*
+ * The third witness, for a running task: the kernel updates its account
+ * at every tick of its CPU (and when it leaves the CPU), so one account
+ * of run ns beyond a tick says the CPU took no tick for run - tick while
+ * the task ran (a vCPU the host held without its steal counted, or
+ * interrupts off), and whatever the scheduler enforces at the tick (a
+ * deadline task's throttle) came that much late.  Into late[p], for each
+ * period p < n of [t0 + p * period, t0 + (p + 1) * period): the sum of
+ * run - tick_ns over pid's accounts whose run ([ts - run, ts]) overlaps
+ * it.  Returns how many accounts of pid the trace holds (0: no witness,
+ * late all 0), or -EINVAL (t NULL, pid <= 0, tick_ns or period 0).
+ */
+long il_trace_late_ticks(const struct il_trace *t, int pid, uint64_t tick_ns,
+			 uint64_t t0, uint64_t period, uint64_t *late, size_t n)
+	__attribute__((warn_unused_result));
+
+/*
  * Building a trace (the reader, and fixtures in tests): append a record
  * (kept in time order by il_trace_sort()), note a task's comm and
  * priority.  0 or -ENOMEM.
