@@ -337,6 +337,14 @@ static void test_bandwidth_late_tick(struct il_bw_input *in, uint64_t *c)
 	t_check_contains(ck.evidence, "the host stole 1.00ms in those periods");
 	t_check_contains(ck.evidence, "; and the kernel's accounts of holder "
 				      "came 1.00ms later");
+	/* lateness of 0 in those periods is not named */
+	lt[30] = 0;
+	st[30] = 3 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check(!strstr(ck.evidence, "later than one tick"));
+	st[30] = MS;
+	lt[30] = MS;
 	/* the step is named only on a host that stole in the run */
 	t_check(!strstr(ck.evidence, "steps of"));
 	in->steal_step_ns = 10 * MS;

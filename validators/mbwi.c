@@ -197,7 +197,7 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 			     "one more goes unseen)",
 			     step);
 		}
-		if (in->late_tick_ns)
+		if (lt)
 			addf(out->evidence, sizeof(out->evidence), off,
 			     "%s the kernel's accounts of %s came %s later "
 			     "than one tick apart in those periods (its CPU "
