@@ -418,6 +418,163 @@ static void test_late_pattern(void)
 	}
 }
 
+/* the last wakeup of pid at ts: made on its target with need-resched */
+static void ask(uint64_t ts, int pid)
+{
+	for (size_t x = tr.n; x-- > 0;)
+		if (tr.rec[x].kind == IL_TR_WAKEUP &&
+		    tr.rec[x].prev_pid == pid && tr.rec[x].ts == ts) {
+			tr.rec[x].prev_runnable = 1;
+			return;
+		}
+	t_check(0);
+}
+
+/*
+ * Late preemptions the kernel chose at once: the wakeup asked its CPU
+ * to reschedule and that CPU's next switch was to the task.  However
+ * many, they are the CPU's lag, not a FAIL; one a switch to another
+ * task came before, or one not asked, or one queued behind a higher
+ * task, or one that began before the ask, is judged as before.
+ */
+static void test_dispatch(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+	uint64_t t = T0 + MS;
+
+	/* 7 late of 100: FAIL as a pattern; asked, the CPU's lag */
+	game(50, -1, 0);
+	for (int k = 0; k < 7; k++)
+		for (size_t x = 0; x < tr.n; x++)
+			if (tr.rec[x].kind == IL_TR_SWITCH &&
+			    tr.rec[x].next_pid == OFF0 &&
+			    tr.rec[x].ts ==
+				    T0 + MS + (uint64_t)k * 10 * MS + 10 * US)
+				tr.rec[x].ts += 2 * TOL;
+	il_trace_sort(&tr);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.late, 7);
+	t_check_int(st.dispatch, 0);
+	for (int k = 0; k < 7; k++)
+		ask(T0 + MS + (uint64_t)k * 10 * MS, OFF0);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.late, 0);
+	t_check_int(st.dispatch, 7);
+	t_check_int(st.worst_dispatch.task, I_OFF0);
+	t_check_int(st.worst_dispatch.dur_ns, 10 * US + 2 * TOL);
+	/* seven as long: the first is the one named */
+	t_check_int(st.worst_dispatch.start_ns, T0 + MS);
+	t_check_contains(c.evidence, "the top 2 always ran within 50.0us, or "
+				     "were chosen at once");
+	t_check_contains(c.evidence, "; 7 waits past 50.0us were the CPU's lag "
+				     "after the kernel chose at once");
+	t_check_contains(c.evidence, "the longest: offense0 waited 110us");
+	/* 6 asked, 1 not: that one is a late preemption, set aside */
+	for (size_t x = 0; x < tr.n; x++)
+		if (tr.rec[x].kind == IL_TR_WAKEUP && tr.rec[x].ts == t &&
+		    tr.rec[x].prev_pid == OFF0)
+			tr.rec[x].prev_runnable = 0;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.dispatch, 6);
+	t_check_int(st.late, 1);
+	t_check_contains(c.evidence,
+			 "; 6 waits past 50.0us were the CPU's lag");
+	t_check_contains(c.evidence, "; 1 late preemption on");
+
+	/* asked, but CPU 0 switched to the fan first: the kernel's choice */
+	reset();
+	sw(T0 + 10 * US, 0, 0, DEF0, 0);
+	sw(T0 + 10 * US, 1, 0, OFF1, 0);
+	wake(t, 0, OFF0);
+	ask(t, OFF0);
+	sw(t + 2 * TOL, 0, DEF0, FAN, 1);
+	sw(t + 4 * TOL, 0, FAN, OFF0, 1);
+	sw(t + 4 * TOL + MS, 0, OFF0, DEF0, 0);
+	for (int k = 0; k < 20; k++)
+		wake(t + 10 * MS + (uint64_t)k * MS, 1, FAN);
+	tr.t1_ns = T0 + 100 * MS;
+	il_trace_sort(&tr);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.dispatch, 0);
+	t_check_int(st.late, 1);
+	/* the same with the first switch to it: its CPU's lag */
+	one_wait(4 * TOL, 0);
+	ask(t, OFF0);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.dispatch, 1);
+	t_check_int(st.late, 0);
+	t_check_contains(c.evidence, "; 1 wait past 50.0us was the CPU's lag");
+	/* within the tolerance: no episode over it to set apart */
+	one_wait(TOL, 0);
+	ask(t, OFF0);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.dispatch, 0);
+	t_check(!strstr(c.evidence, "lag"));
+	/* a lag as long as the inversion it means to detect counts */
+	one_wait(MS / 2 + 1, 0);
+	ask(t, OFF0);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.dispatch, 0);
+
+	/* queued behind offense1 (placement): asked or not, it counts */
+	one_wait(4 * TOL, 1);
+	ask(t, OFF0);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.dispatch, 0);
+
+	/* asked on CPU 0, moved to CPU 1 before a switch: not that ask */
+	reset();
+	sw(T0 + 10 * US, 0, 0, DEF0, 0);
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	sw(T0 + 20 * US, 1, DEF1, OFF1, 1);
+	wake(t, 0, OFF0);
+	ask(t, OFF0);
+	{
+		struct il_trace_rec m = { .ts = t + TOL / 2,
+					  .kind = IL_TR_MIGRATE,
+					  .cpu = 1,
+					  .prev_pid = OFF0,
+					  .next_pid = 0 };
+
+		t_check_int(il_trace_add(&tr, &m), 0);
+	}
+	sw(t + 4 * TOL, 1, OFF1, OFF0, 1);
+	sw(t + 4 * TOL + MS, 1, OFF0, DEF1, 0);
+	for (int k = 0; k < 20; k++)
+		wake(t + 10 * MS + (uint64_t)k * MS, 0, FAN);
+	tr.t1_ns = T0 + 100 * MS;
+	il_trace_sort(&tr);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.dispatch, 0);
+	/* without the move, CPU 1 ran it: another CPU than the one asked */
+	for (size_t x = 0; x < tr.n; x++)
+		if (tr.rec[x].kind == IL_TR_MIGRATE)
+			tr.rec[x].cpu = 0;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.dispatch, 0);
+
+	/* preempted (deprived from then), woken again with an ask later:
+	 * the episode began before the ask */
+	reset();
+	sw(T0 + 10 * US, 0, 0, DEF0, 0);
+	sw(T0 + 10 * US, 1, 0, OFF1, 0);
+	sw(t, 0, DEF0, OFF0, 1);
+	sw(t + MS, 0, OFF0, FAN, 0);
+	wake(t + MS + 2 * TOL, 0, DEF0);
+	ask(t + MS + 2 * TOL, DEF0);
+	sw(t + MS + 4 * TOL, 0, FAN, DEF0, 1);
+	sw(t + 2 * MS, 0, DEF0, 0, 0);
+	for (int k = 0; k < 20; k++)
+		wake(t + 10 * MS + (uint64_t)k * MS, 1, FAN);
+	tr.t1_ns = T0 + 100 * MS;
+	il_trace_sort(&tr);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.dispatch, 0);
+	t_check_int(st.late, 1);
+}
+
 static void test_steal(void)
 {
 	/* steal in 10 ms steps around the wait at T0 + 1 ms */
@@ -1288,6 +1445,7 @@ int main(void)
 	test_tolerance();
 	test_late();
 	test_late_pattern();
+	test_dispatch();
 	test_steal();
 	test_steal_edges();
 	test_steal_worst();

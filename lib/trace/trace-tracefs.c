@@ -411,10 +411,16 @@ static int on_event(struct tep_event *ev, struct tep_record *r, int cpu,
 		x.prev_prio = (int16_t)fnum(rd->pi[F_OLDPRIO], r);
 		x.next_prio = (int16_t)fnum(rd->pi[F_NEWPRIO], r);
 	} else if (ev->id == rd->id_wakeup) {
+		int fl = tep_data_flags(ev->tep, r);
+
 		x.kind = IL_TR_WAKEUP;
 		x.prev_pid = (int32_t)fnum(rd->wk[F_PID], r);
 		x.prev_prio = (int16_t)fnum(rd->wk[F_PRIO], r);
 		x.cpu = (uint16_t)fnum(rd->wk[F_CPU], r);
+		/* the flags are the waking CPU's: they speak of the target's
+		 * reschedule only when the two are one */
+		x.prev_runnable = x.cpu == (uint16_t)cpu && fl > 0 &&
+				  (fl & TRACE_FLAG_NEED_RESCHED);
 	} else if (ev->id == rd->id_migrate) {
 		x.kind = IL_TR_MIGRATE;
 		x.prev_pid = (int32_t)fnum(rd->mg[F_PID], r);

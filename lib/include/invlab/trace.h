@@ -55,7 +55,13 @@ enum il_trace_kind {
 struct il_trace_rec {
 	uint64_t ts; /* CLOCK_MONOTONIC ns */
 	uint8_t kind;
-	uint8_t prev_runnable; /* switch: prev was preempted, not blocked */
+	/*
+	 * switch: prev was preempted, not blocked; wakeup: the wakeup was
+	 * made on cpu itself with a reschedule pending there (the event's
+	 * need-resched flag): the kernel asked cpu to switch at once, and
+	 * its next switch shows what it chose
+	 */
+	uint8_t prev_runnable;
 	uint16_t cpu;
 	/*
 	 * switch: prev and next; pi_setprio, wakeup, migrate, runtime: pid

@@ -18,7 +18,7 @@
  *
  *   FAIL       some episode lasted longer than the tolerance plus the
  *              host's steal on the machine while it lasted, other than
- *              the late preemptions set aside (above)
+ *              the late preemptions set aside or chosen at once (below)
  *   UNDECIDED  no trace (the reason given), a trace that lost events, a
  *              task that never started; an episode over the tolerance
  *              that steal covers; a tolerance too large to tell an
@@ -43,6 +43,15 @@
  * tolerance are set aside as noise while there are at most one in a
  * thousand of the episodes, plus one, and each stays within
  * IL_NOISE_MAX_PERCENT of detect_ns; more, or a longer one, count.
+ *
+ * Where the trace shows the kernel's choice, the rate does not matter:
+ * a late preemption whose wakeup was made on the CPU it queued on with
+ * a reschedule pending there (the event's need-resched flag, trace.h),
+ * and whose CPU's next switch was to it, was chosen at once; the wait
+ * is that CPU's lag in acting on it (interrupt exit, a section without
+ * preemption, or the host), counted apart (dispatch) and never a FAIL.
+ * A switch there to another task first is the kernel's choice, and the
+ * episode is judged as before.
  *
  * Only the scenario's tasks rank; foreign tasks and idle are neither
  * deprived nor lower (a CPU running one is not running a lower task of
@@ -108,15 +117,18 @@ struct il_football_stats {
 	size_t over;	      /* longer than the tolerance */
 	size_t stolen;	      /* of over: covered by steal */
 	size_t late;	      /* of over: late preemptions set aside */
+	size_t dispatch;      /* of over: late preemptions the kernel chose
+				 at once (the CPU's lag, not counted) */
 	size_t stalled;	      /* longer than the tolerance only by the time
 				 their CPU stalled (not in over) */
 	size_t repaired;      /* switches that contradicted the state (a switch
 				 missing from the trace): state taken from them */
 	uint64_t deprived_ns; /* summed over the episodes */
 	uint64_t longest_ns;  /* the longest episode */
-	struct il_football_episode worst;	  /* the longest beyond steal */
-	struct il_football_episode worst_late;	  /* the longest late one */
-	struct il_football_episode worst_stalled; /* the most stalled one */
+	struct il_football_episode worst;      /* the longest beyond steal */
+	struct il_football_episode worst_late; /* the longest late one */
+	struct il_football_episode worst_dispatch; /* the longest such lag */
+	struct il_football_episode worst_stalled;  /* the most stalled one */
 };
 
 /*
