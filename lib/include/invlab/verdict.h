@@ -40,8 +40,9 @@ struct il_check {
 	 * (order.h), not on durations */
 	int by_trace;
 	/* no verdict from the order check (order.h), although the trace
-	 * saw every wait: its windows past the tolerance came no more
-	 * often than the host makes them (il_order_durations) */
+	 * saw every wait: its windows past the tolerance, or past the
+	 * p99 within it, came no more often than the host makes them
+	 * (il_order_durations: a duration FAIL is then UNDECIDED) */
 	int trace_rare;
 	char evidence[1024];
 };
