@@ -47,6 +47,18 @@ trap 'rm -rf "$tmp"' EXIT
 has_verdict() { # file, "scenario check", verdict
 	grep -q "^ok [0-9]* - $2: $3 " "$1"
 }
+# every "not ok" line of the TAP file is the isolation FAIL, its
+# evidence (the next line) naming the kernel's charge of a sleep
+charged_only() { # file
+	awk '
+	next_ev { if ($0 !~ /after the kernel charged its sleep/) bad = 1
+		  next_ev = 0 }
+	/^not ok / { n++
+		     if ($0 !~ /^not ok [0-9]+ - steal-budget mbwi isolation: FAIL \(expected /)
+			     bad = 1
+		     next_ev = 1 }
+	END { exit !(n > 0 && !bad && !next_ev) }' "$1"
+}
 # v1 cpuset hierarchy, if any (where --partition works on this machine)
 cpuset_v1() {
 	awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break;
@@ -123,6 +135,14 @@ overrun0)
 	rc=$?
 	skip_if_77 $rc "$tmp/tap"
 	relay "$tmp/tap"
+	# exit 0; or 1 when the one verdict off what was expected is the
+	# isolation FAIL that names the kernel's charge of a task's sleep
+	# to its reservation (docs/m-bwi.md): the kernel's, and not what
+	# this case is about, the holder's bandwidth
+	if [ "$rc" -eq 1 ] && charged_only "$tmp/tap"; then
+		echo "# isolation FAIL: the kernel charged a task's sleep to its reservation; not this case's check"
+		rc=0
+	fi
 	[ "$rc" -eq 0 ]
 	check $? "steal-budget --overrun 0: exit status 0 (got $rc)"
 	# PASS, or UNDECIDED with its reason: on a host that stalls, a

@@ -9,6 +9,7 @@
  * and each threshold at and just past its boundary.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <invlab/football.h>
@@ -1352,6 +1353,66 @@ static void test_late_ticks(void)
 		    -EINVAL);
 }
 
+/*
+ * A sleep the kernel charged: a wakeup of a task that the switches show
+ * still current on the CPU it is woken on is listed, one woken on
+ * another CPU, after a switch away, before any switch on its CPU, or
+ * of another task is not; and the accounts over a span are counted for
+ * their overlap with it.
+ */
+static void test_woken_current(void)
+{
+	uint64_t *w = NULL;
+
+	reset();
+	t_check_int(il_trace_woken_current(&tr, DEF0, &w), 0);
+	t_check(w == NULL);
+	/* CPU 1's current unknown: a wakeup there is not listed */
+	wake(T0 + 1 * MS, 1, DEF0);
+	sw(T0 + 2 * MS, 0, 0, DEF0, 0);
+	/* woken on CPU 0 while current there: listed */
+	wake(T0 + 5 * MS, 0, DEF0);
+	/* another task's wakeup, and one on the other CPU */
+	wake(T0 + 6 * MS, 0, DEF1);
+	sw(T0 + 6 * MS + 1, 1, 0, DEF1, 0);
+	wake(T0 + 7 * MS, 1, DEF0);
+	/* switched away, then woken: a true sleep */
+	sw(T0 + 8 * MS, 0, DEF0, 0, 0);
+	wake(T0 + 9 * MS, 0, DEF0);
+	/* switched back in, woken again while current: listed */
+	sw(T0 + 10 * MS, 0, 0, DEF0, 0);
+	wake(T0 + 12 * MS, 0, DEF0);
+	il_trace_sort(&tr);
+	t_check_int(il_trace_woken_current(&tr, DEF0, &w), 2);
+	t_check(w && w[0] == T0 + 5 * MS && w[1] == T0 + 12 * MS);
+	free(w);
+	t_check_int(il_trace_woken_current(NULL, DEF0, &w), -EINVAL);
+	t_check_int(il_trace_woken_current(&tr, 0, &w), -EINVAL);
+	t_check_int(il_trace_woken_current(&tr, DEF0, NULL), -EINVAL);
+
+	/* accounts: [1, 3] ms, [3, 7] ms, [7, 9] ms of DEF0, one of DEF1,
+	 * one unknown; over [2, 8] ms: 1 + 4 + 1 ms */
+	reset();
+	acct(T0 + 3 * MS, 0, DEF0, (int32_t)(2 * MS));
+	acct(T0 + 7 * MS, 0, DEF0, (int32_t)(4 * MS));
+	acct(T0 + 7 * MS, 0, DEF1, (int32_t)(4 * MS));
+	acct(T0 + 8 * MS, 0, DEF0, -1);
+	acct(T0 + 9 * MS, 0, DEF0, (int32_t)(2 * MS));
+	/* after the one that reached the span's end: not looked at */
+	acct(T0 + 20 * MS, 0, DEF0, (int32_t)(19 * MS));
+	il_trace_sort(&tr);
+	t_check_int(il_trace_accounted(&tr, DEF0, T0 + 2 * MS, T0 + 8 * MS),
+		    6 * MS);
+	/* an account that ends at the span's start adds nothing */
+	t_check_int(il_trace_accounted(&tr, DEF0, T0 + 3 * MS, T0 + 4 * MS),
+		    1 * MS);
+	t_check_int(il_trace_accounted(&tr, DEF1, T0 + 2 * MS, T0 + 8 * MS),
+		    4 * MS);
+	t_check_int(il_trace_accounted(&tr, DEF0, T0 + 8 * MS, T0 + 8 * MS), 0);
+	t_check_int(il_trace_accounted(NULL, DEF0, T0, T0 + 8 * MS), 0);
+	t_check_int(il_trace_accounted(&tr, 0, T0, T0 + 8 * MS), 0);
+}
+
 /* where il_trace_fill_idle() puts a switch back, and where not */
 static void test_fill_idle(void)
 {
@@ -1463,6 +1524,7 @@ int main(void)
 	test_missing_switch_in();
 	test_fill_idle();
 	test_late_ticks();
+	test_woken_current();
 	il_trace_free(&tr);
 	return t_done("football");
 }

@@ -1149,12 +1149,103 @@ static void test_bandwidth_late_tick(void)
 	il_trace_free(&tr);
 }
 
+/*
+ * A late miss after the kernel charged the task's sleep to its
+ * reservation: tauD (Q 2 ms, C 1 ms) is woken for job 5 while the
+ * switches show it still current on CPU 0, and its accounts run on over
+ * the sleep since job 4 ended.  Beyond the slack Q - C the miss is named
+ * so, and stays a FAIL: the kernel's own accounting spent the budget.
+ * At the slack exactly, after a true sleep (switched away first), or
+ * without the task's id, it is not named.
+ */
+static void test_misses_charged(void)
+{
+	struct il_trace tr = { 0 };
+	struct il_trace_rec sw = { .kind = IL_TR_SWITCH, .cpu = 0 },
+			    wk = { .kind = IL_TR_WAKEUP, .cpu = 0 },
+			    a = { .kind = IL_TR_RUNTIME, .cpu = 0 };
+	struct il_task_result *r;
+	uint64_t end4, rel5;
+	int n;
+
+	t_run_reset(job);
+	run();
+	late(18 * MS + 20 * US);
+	r = &t_er.tasks[t_task("tauD")];
+	r->tid = 4242;
+	end4 = r->job_end_seq[4];
+	rel5 = r->job_rel_seq[5];
+	t_er.trace = &tr;
+	sw.ts = end4 - 100 * US;
+	sw.next_pid = 4242;
+	t_check_int(il_trace_add(&tr, &sw), 0);
+	wk.ts = rel5;
+	wk.prev_pid = 4242;
+	t_check_int(il_trace_add(&tr, &wk), 0);
+	/* the whole 6.5 ms sleep accounted as run time */
+	a.ts = rel5;
+	a.prev_pid = 4242;
+	a.next_pid = (int32_t)(rel5 - end4);
+	t_check_int(il_trace_add(&tr, &a), 0);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_contains(ck[0].c.evidence,
+			 "2 of 30 jobs missed, up to 10.0ms late (> 10.0ms "
+			 "noise), 1 after the kernel charged its sleep");
+	t_check_contains(ck[0].c.evidence,
+			 "1 late miss came after the kernel charged the "
+			 "task's sleep as run time, beyond its slack Q - C (up "
+			 "to 6.50ms;");
+	/* 1 ms of it, the slack exactly: not named */
+	il_trace_free(&tr);
+	tr = (struct il_trace){ 0 };
+	t_check_int(il_trace_add(&tr, &sw), 0);
+	t_check_int(il_trace_add(&tr, &wk), 0);
+	a.next_pid = (int32_t)MS;
+	t_check_int(il_trace_add(&tr, &a), 0);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check(!strstr(ck[0].c.evidence, "charged"));
+	/* 1 ns more: named */
+	tr.rec[2].next_pid = (int32_t)(MS + 1);
+	t_check_int(judge(&n), 0);
+	t_check_contains(ck[0].c.evidence, "charged its sleep");
+	/* switched away before the wakeup: a true sleep, whatever the
+	 * accounts say */
+	sw.ts = end4 + 10 * US;
+	sw.prev_pid = 4242;
+	sw.next_pid = 0;
+	t_check_int(il_trace_add(&tr, &sw), 0);
+	il_trace_sort(&tr);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check(!strstr(ck[0].c.evidence, "charged"));
+	/* no task id: nothing looked up */
+	il_trace_free(&tr);
+	tr = (struct il_trace){ 0 };
+	sw = (struct il_trace_rec){ .kind = IL_TR_SWITCH,
+				    .ts = end4 - 100 * US,
+				    .next_pid = 4242 };
+	a.next_pid = (int32_t)(rel5 - end4);
+	t_check_int(il_trace_add(&tr, &sw), 0);
+	t_check_int(il_trace_add(&tr, &wk), 0);
+	t_check_int(il_trace_add(&tr, &a), 0);
+	t_check_int(judge(&n), 0);
+	t_check_contains(ck[0].c.evidence, "charged its sleep");
+	r->tid = 0;
+	t_check_int(judge(&n), 0);
+	t_check(!strstr(ck[0].c.evidence, "charged"));
+	t_er.trace = NULL;
+	il_trace_free(&tr);
+}
+
 int main(void)
 {
 	test_pass();
 	test_misses();
 	test_misses_burst();
 	test_misses_edf();
+	test_misses_charged();
 	test_misses_without_timeline();
 	test_partitioned();
 	test_cap();

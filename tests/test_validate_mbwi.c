@@ -876,6 +876,16 @@ static void test_isolation(void)
 	t_check_contains(ck.evidence, "shares no lock");
 	t_check_contains(ck.evidence, "GFB");
 	t_check_int(v[3].verdict, IL_FAIL);
+	t_check(strstr(ck.evidence, "charged") == NULL);
+	/* the same misses, 2 after the kernel charged the probe's sleep
+	 * to its reservation: still the kernel's FAIL, the cause named */
+	t[3].late_charged = 2;
+	t_check_int(il_check_isolation(&s, &ck, v), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_contains(ck.evidence,
+			 "3.00ms late (> 500us noise), 2 after the kernel "
+			 "charged its sleep to its reservation");
+	t[3].late_charged = 0;
 
 	/*
 	 * The same misses when the set is not hard-schedulable (one CPU:

@@ -856,6 +856,11 @@ static void judge(const struct il_mbwi_set *s, size_t i,
 			 "%llu of %llu jobs missed, up to %s late (> %s noise)",
 			 (unsigned long long)t->late_misses,
 			 (unsigned long long)t->jobs, x, e);
+		if (t->late_charged)
+			il_appendf(v->why, sizeof(v->why),
+				   ", %llu after the kernel charged its "
+				   "sleep to its reservation",
+				   (unsigned long long)t->late_charged);
 	} else if (t->misses && t->misses_kept >= t->misses &&
 		   t->jobs >= s->min_jobs) {
 		/* the order of events: nothing ranked below ran while a

@@ -64,6 +64,13 @@ struct mbwi_model {
 	size_t edf_stolen;
 	uint64_t most_stolen;
 	uint64_t inherit; /* the longest section a deadline task held */
+	/*
+	 * Late misses after the kernel charged the task's sleep to its
+	 * reservation beyond Q - C (sleep_charged), and the most so
+	 * charged before one job
+	 */
+	size_t charged;
+	uint64_t most_charged;
 };
 
 /* does a task marked misbehaves lock a pthread mutex a deadline task
@@ -169,6 +176,34 @@ static uint64_t *per_period(const struct il_task_result *r, uint64_t t0,
  * trace saw whole with nothing ranked below them run while they waited
  * (at most the calibration's noise): EDF order kept.
  */
+/*
+ * The sleep before job k that the kernel charged as run time: from the
+ * end of job k - 1 (when the task went to sleep) to its first wakeup
+ * after it made while it was still current on its CPU (wake, n: the
+ * task's such wakeups, il_trace_woken_current), if that came before job
+ * k ended; the run-time accounts over that span.  0 for the first job
+ * (its sleep's start is not known) and without such a wakeup.
+ */
+static uint64_t sleep_charged(const struct il_engine_result *er,
+			      const struct il_task_result *r,
+			      const uint64_t *wake, long n, size_t k)
+{
+	uint64_t from, to;
+
+	if (!k || n <= 0 || !er->trace)
+		return 0;
+	from = r->job_end_seq[k - 1];
+	to = r->job_end_seq[k];
+	for (long i = 0; i < n; i++) {
+		if (wake[i] <= from)
+			continue;
+		if (wake[i] > to)
+			return 0;
+		return il_trace_accounted(er->trace, r->tid, from, wake[i]);
+	}
+	return 0;
+}
+
 static bool late_per_job(const struct il_engine_result *er,
 			 const struct il_task_result *r,
 			 struct il_mbwi_task *mt, struct mbwi_model *m)
@@ -177,8 +212,15 @@ static bool late_per_job(const struct il_engine_result *er,
 	uint64_t unattested = 0;
 	bool seen, kept, stolen;
 
+	uint64_t *wake = NULL, c = mt->wcet_ns ? mt->wcet_ns : mt->cpu_max_ns;
+	long nwake = 0;
+
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
+	/* without the list, no late miss is put down to a charged sleep */
+	if (er->trace && r->tid > 0 &&
+	    (nwake = il_trace_woken_current(er->trace, r->tid, &wake)) < 0)
+		nwake = 0;
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		uint64_t rel = r->job_rel_seq[k], end = r->job_end_seq[k];
 		uint64_t resp = end > rel ? end - rel : 0, st, fo, lo;
@@ -207,6 +249,17 @@ static bool late_per_job(const struct il_engine_result *er,
 			if (lo > m->most_stolen)
 				m->most_stolen = lo;
 		} else if (resp > base + st + fo) {
+			uint64_t ch = sleep_charged(er, r, wake, nwake, k);
+
+			/* the kernel took more of its budget for the sleep
+			 * before it than the job could spare */
+			if (ch && c && c < mt->runtime_ns &&
+			    ch > mt->runtime_ns - c) {
+				m->charged++;
+				mt->late_charged++;
+				if (ch > m->most_charged)
+					m->most_charged = ch;
+			}
 			/* attested: tasks ranked below it ran at least the
 			 * time it was late by */
 			if (seen && lo >= resp - (base + st + fo)) {
@@ -228,6 +281,7 @@ static bool late_per_job(const struct il_engine_result *er,
 		} else if (st > m->most)
 			m->most = st;
 	}
+	free(wake);
 	mt->late_misses = late;
 	mt->worst_response_ns = worst;
 	mt->late_attested = late && !unattested;
@@ -292,6 +346,17 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 		 * marked by the check) */
 		if (c->verdict == IL_FAIL)
 			c->by_trace = all_attested(m);
+	}
+	if (m->charged) {
+		il_format_duration(d, sizeof(d), m->most_charged);
+		il_appendf(c->evidence, sizeof(c->evidence),
+			   "; %zu late miss%s came after the kernel charged "
+			   "the task's sleep as run time, beyond its slack Q "
+			   "- C (up to %s; the trace: woken while still "
+			   "current on its CPU, its run-time accounts going "
+			   "on over the sleep): its own budget spent by the "
+			   "kernel's accounting, not by the others",
+			   m->charged, m->charged == 1 ? "" : "es", d);
 	}
 	if (m->edf_stolen) {
 		il_format_duration(d, sizeof(d), m->most_stolen);

@@ -315,3 +315,91 @@ long il_trace_late_ticks(const struct il_trace *t, int pid, uint64_t tick_ns,
 	}
 	return seen;
 }
+
+long il_trace_woken_current(const struct il_trace *t, int pid, uint64_t **wake)
+{
+	int32_t *cur = NULL;
+	uint64_t *w = NULL;
+	size_t ncpu = 0, n = 0, cap = 0;
+
+	if (!t || pid <= 0 || !wake)
+		return -EINVAL;
+	*wake = NULL;
+	for (size_t k = 0; k < t->n; k++)
+		if (t->rec[k].cpu >= ncpu)
+			ncpu = (size_t)t->rec[k].cpu + 1;
+	if (!ncpu)
+		return 0;
+	cur = malloc(ncpu * sizeof(*cur));
+	if (!cur)
+		return -ENOMEM;
+	/* who is current on a CPU is unknown until its first switch */
+	for (size_t c = 0; c < ncpu; c++)
+		cur[c] = -1;
+	for (size_t k = 0; k < t->n; k++) {
+		const struct il_trace_rec *r = &t->rec[k];
+
+		if (r->kind == IL_TR_SWITCH) {
+			cur[r->cpu] = r->next_pid;
+			continue;
+		}
+		if (r->kind != IL_TR_WAKEUP || r->prev_pid != pid ||
+		    cur[r->cpu] != pid)
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? 2 * cap : 16;
+			uint64_t *nw = realloc(w, nc * sizeof(*w));
+
+			if (!nw) {
+				free(w);
+				free(cur);
+				return -ENOMEM;
+			}
+			w = nw;
+			cap = nc;
+		}
+		w[n++] = r->ts;
+	}
+	free(cur);
+	*wake = w;
+	return (long)n;
+}
+
+uint64_t il_trace_accounted(const struct il_trace *t, int pid, uint64_t x,
+			    uint64_t y)
+{
+	size_t lo = 0, hi;
+	uint64_t sum = 0;
+
+	if (!t || pid <= 0 || y <= x)
+		return 0;
+	/* the first record at or after x: an account ends at its ts */
+	hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->rec[mid].ts < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < t->n; k++) {
+		const struct il_trace_rec *r = &t->rec[k];
+		uint64_t run, a, b;
+
+		if (r->kind != IL_TR_RUNTIME || r->prev_pid != pid ||
+		    r->next_pid < 0)
+			continue;
+		run = (uint64_t)r->next_pid;
+		a = r->ts > run ? r->ts - run : 0;
+		if (a < x)
+			a = x;
+		b = r->ts < y ? r->ts : y;
+		if (b > a)
+			sum += b - a;
+		/* the first account to reach y is the last to overlap */
+		if (r->ts >= y)
+			break;
+	}
+	return sum;
+}

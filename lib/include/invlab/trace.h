@@ -271,6 +271,24 @@ long il_trace_late_ticks(const struct il_trace *t, int pid, uint64_t tick_ns,
 	__attribute__((warn_unused_result));
 
 /*
+ * A sleep the kernel charged as run time: a wakeup of pid made while
+ * pid was, by the switches, still current on the CPU it is woken on
+ * says pid slept without that CPU ever switching away from it, and
+ * pid's run-time accounts then go on over the sleep (this machine's
+ * kernel idles so in the sleeper's context, and a deadline task's sleep
+ * is taken from its budget).  il_trace_woken_current() puts the times
+ * of pid's wakeups made so into *wake (sorted; the caller frees it) and
+ * returns how many, 0 with *wake NULL when none, or -EINVAL / -ENOMEM.
+ * il_trace_accounted() is the run time pid's accounts put in [x, y]:
+ * each account's run ([ts - run, ts]) overlapping it, counted for the
+ * overlap.
+ */
+long il_trace_woken_current(const struct il_trace *t, int pid, uint64_t **wake)
+	__attribute__((warn_unused_result));
+uint64_t il_trace_accounted(const struct il_trace *t, int pid, uint64_t x,
+			    uint64_t y);
+
+/*
  * Building a trace (the reader, and fixtures in tests): append a record
  * (kept in time order by il_trace_sort()), note a task's comm and
  * priority.  0 or -ENOMEM.

@@ -168,6 +168,14 @@ struct il_mbwi_task {
 	 * on the order of events (judge in mbwi.c).
 	 */
 	uint64_t misses_kept;
+	/*
+	 * Of its late misses, those after the kernel charged the task's
+	 * sleep to its reservation beyond its slack Q - C (the trace: woken
+	 * while still current on its CPU, its run-time accounts going on
+	 * over the sleep; il_trace_woken_current).  Still the kernel's
+	 * doing, and a FAIL: the evidence names the accounting as the cause.
+	 */
+	uint64_t late_charged;
 };
 
 /*
