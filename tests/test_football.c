@@ -1396,6 +1396,7 @@ static void test_woken_current(void)
 	acct(T0 + 3 * MS, 0, DEF0, (int32_t)(2 * MS));
 	acct(T0 + 7 * MS, 0, DEF0, (int32_t)(4 * MS));
 	acct(T0 + 7 * MS, 0, DEF1, (int32_t)(4 * MS));
+	acct(T0 + 7 * MS, 0, 0, (int32_t)(4 * MS));
 	acct(T0 + 8 * MS, 0, DEF0, -1);
 	acct(T0 + 9 * MS, 0, DEF0, (int32_t)(2 * MS));
 	/* after the one that reached the span's end: not looked at */

@@ -1196,6 +1196,26 @@ static void test_misses_charged(void)
 			 "1 late miss came after the kernel charged the "
 			 "task's sleep as run time, beyond its slack Q - C (up "
 			 "to 6.50ms;");
+	/* a wakeup at the very end of job 4 (woken before it slept) is
+	 * not the sleep's end: the next one is */
+	wk.ts = end4;
+	t_check_int(il_trace_add(&tr, &wk), 0);
+	il_trace_sort(&tr);
+	t_check_int(judge(&n), 0);
+	t_check_contains(ck[0].c.evidence, "1 after the kernel charged");
+	/* woken only as job 5 ended, the accounts running on to then */
+	il_trace_free(&tr);
+	tr = (struct il_trace){ 0 };
+	wk.ts = r->job_end_seq[5];
+	a.ts = wk.ts;
+	a.next_pid = (int32_t)(wk.ts - end4);
+	t_check_int(il_trace_add(&tr, &sw), 0);
+	t_check_int(il_trace_add(&tr, &wk), 0);
+	t_check_int(il_trace_add(&tr, &a), 0);
+	t_check_int(judge(&n), 0);
+	t_check_contains(ck[0].c.evidence, "1 after the kernel charged");
+	wk.ts = rel5;
+	a.ts = rel5;
 	/* 1 ms of it, the slack exactly: not named */
 	il_trace_free(&tr);
 	tr = (struct il_trace){ 0 };

@@ -176,6 +176,11 @@ static uint64_t *per_period(const struct il_task_result *r, uint64_t t0,
  * trace saw whole with nothing ranked below them run while they waited
  * (at most the calibration's noise): EDF order kept.
  */
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
 /*
  * The sleep before job k that the kernel charged as run time: from the
  * end of job k - 1 (when the task went to sleep) to its first wakeup
@@ -190,7 +195,8 @@ static uint64_t sleep_charged(const struct il_engine_result *er,
 {
 	uint64_t from, to;
 
-	if (!k || n <= 0 || !er->trace)
+	/* n > 0 only with a trace */
+	if (!k)
 		return 0;
 	from = r->job_end_seq[k - 1];
 	to = r->job_end_seq[k];
@@ -217,10 +223,10 @@ static bool late_per_job(const struct il_engine_result *er,
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
-	/* without the list, no late miss is put down to a charged sleep */
-	if (er->trace && r->tid > 0 &&
-	    (nwake = il_trace_woken_current(er->trace, r->tid, &wake)) < 0)
-		nwake = 0;
+	/* without the list (no trace, no task id, no memory: nwake <= 0),
+	 * no late miss is put down to a charged sleep */
+	if (er->trace)
+		nwake = il_trace_woken_current(er->trace, r->tid, &wake);
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		uint64_t rel = r->job_rel_seq[k], end = r->job_end_seq[k];
 		uint64_t resp = end > rel ? end - rel : 0, st, fo, lo;
@@ -253,8 +259,7 @@ static bool late_per_job(const struct il_engine_result *er,
 
 			/* the kernel took more of its budget for the sleep
 			 * before it than the job could spare */
-			if (ch && c && c < mt->runtime_ns &&
-			    ch > mt->runtime_ns - c) {
+			if (ch > sub0(mt->runtime_ns, c)) {
 				m->charged++;
 				mt->late_charged++;
 				if (ch > m->most_charged)

@@ -371,7 +371,7 @@ uint64_t il_trace_accounted(const struct il_trace *t, int pid, uint64_t x,
 	size_t lo = 0, hi;
 	uint64_t sum = 0;
 
-	if (!t || pid <= 0 || y <= x)
+	if (!t || pid <= 0)
 		return 0;
 	/* the first record at or after x: an account ends at its ts */
 	hi = t->n;
