@@ -26,9 +26,9 @@ enum { OFF0 = 201, OFF1, DEF0, DEF1, FAN, FOREIGN = 900 };
 enum { I_OFF0, I_OFF1, I_DEF0, I_DEF1, I_FAN };
 
 static const struct il_football_task tasks[] = {
-	{ "offense0", OFF0, 130 }, { "offense1", OFF1, 130 },
-	{ "defense0", DEF0, 120 }, { "defense1", DEF1, 120 },
-	{ "fan0", FAN, 110 },
+	{ "offense0", OFF0, 130, true }, { "offense1", OFF1, 130, true },
+	{ "defense0", DEF0, 120, true }, { "defense1", DEF1, 120, true },
+	{ "fan0", FAN, 110, true },
 };
 
 static struct il_trace tr;
@@ -954,7 +954,8 @@ static void test_stalled(void)
 	t_check_int(st.worst_stalled.stalled_ns, d - TOL);
 	t_check_contains(c.evidence,
 			 "; 1 wait past 50.0us only while the CPU of lower "
-			 "tasks it was queued on stalled");
+			 "tasks it was queued on, or could have moved to, "
+			 "stalled");
 	t_check_contains(c.evidence, "offense0 waited 500us");
 	/* 1 ns less of stall: TOL + 1 is the scheduler's */
 	se[1]--;
@@ -972,6 +973,85 @@ static void test_stalled(void)
 	one_wait(d, 1);
 	t_check_int(judge(&in, &st, &c), IL_FAIL);
 	t_check_int(st.stalled, 0);
+}
+
+/*
+ * Queued behind a task at or above it while the one CPU of lower tasks
+ * stalled: that CPU could neither take it nor switch to it.  offense0
+ * waits d behind offense1 on CPU 0 while defense1 "runs" on CPU 1.
+ */
+static void test_stalled_behind(void)
+{
+	struct il_football_input in = input();
+	struct il_football_stats st;
+	struct il_check c;
+	uint64_t t = T0 + MS, d = MS / 2 + 1;
+	uint64_t se[2] = { t, t + d - TOL };
+	struct il_trace_stall_cpu cpus[3] = { { NULL, 0, NULL, 0 },
+					      { se, 1, NULL, 0 },
+					      { NULL, 0, NULL, 0 } };
+	struct il_trace_stalls stalls = { cpus, 2 };
+	struct il_football_task pinned[5];
+
+	in.stalls = &stalls;
+	one_wait(d, 1);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.stalled, 1);
+	t_check_int(st.over, 0);
+	t_check_int(st.worst_stalled.stalled_ns, d - TOL);
+	t_check_contains(c.evidence,
+			 "; 1 wait past 50.0us only while the CPU of lower "
+			 "tasks it was queued on, or could have moved to, "
+			 "stalled");
+	/* 1 ns less of stall: TOL + 1 queued behind is placement */
+	se[1]--;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.stalled, 0);
+	se[1]++;
+	/* a stall longer than the stretch it is asked about counts no
+	 * more than the stretch: the whole wait stalled */
+	se[0] = t - MS;
+	se[1] = t + d + MS;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.worst_stalled.stalled_ns, d);
+	se[0] = t;
+	se[1] = t + d - TOL;
+	/* pinned where it waits: it could not have moved there */
+	memcpy(pinned, tasks, sizeof(pinned));
+	pinned[I_OFF0].movable = false;
+	in.tasks = pinned;
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.stalled, 0);
+	in.tasks = tasks;
+	/* lower tasks on two CPUs of three: which should have taken it is
+	 * not known, so neither stall excuses it */
+	reset();
+	sw(T0 + 10 * US, 0, 0, OFF1, 0);
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	sw(T0 + 10 * US, 2, 0, FAN, 0);
+	wake(t, 0, OFF0);
+	sw(t + d, 0, OFF1, OFF0, 0);
+	sw(t + d + MS, 0, OFF0, DEF0, 0);
+	for (int k = 0; k < 20; k++)
+		wake(t + 10 * MS + (uint64_t)k * MS, 1, DEF0);
+	tr.t1_ns = T0 + 100 * MS;
+	in.ncpus = 3;
+	stalls.ncpus = 3;
+	cpus[2] = cpus[1];
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
+	t_check_int(st.stalled, 0);
+	/* the same with the fan gone from CPU 2: one CPU of lower tasks */
+	reset();
+	sw(T0 + 10 * US, 0, 0, OFF1, 0);
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	wake(t, 0, OFF0);
+	sw(t + d, 0, OFF1, OFF0, 0);
+	sw(t + d + MS, 0, OFF0, DEF0, 0);
+	for (int k = 0; k < 20; k++)
+		wake(t + 10 * MS + (uint64_t)k * MS, 1, DEF0);
+	tr.t1_ns = T0 + 100 * MS;
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.stalled, 1);
 }
 
 /*
@@ -1235,8 +1315,8 @@ static void test_run_witness(void)
 			t_check_int(st.stalled, 1);
 			t_check_contains(c.evidence,
 					 "1 wait past 50.0us only while the "
-					 "CPU of lower tasks it was queued on "
-					 "stalled");
+					 "CPU of lower tasks it was queued on, "
+					 "or could have moved to, stalled");
 		} else {
 			/* 1 ns more run: T + 1 of it is the scheduler's */
 			t_check_int(judge(&in, &st, &c), IL_FAIL);
@@ -1519,6 +1599,7 @@ int main(void)
 	test_undecided();
 	test_args();
 	test_stalled();
+	test_stalled_behind();
 	test_trace_stalls();
 	test_trace_stalls_runtime();
 	test_run_witness();

@@ -183,6 +183,44 @@ static void test_run_witness(void)
 	t_env.calib[t_task("offense0")] = NULL;
 }
 
+/*
+ * Round 4 of game(): offense1 waits 400 us on CPU 0 behind offense0
+ * while defense0 runs on CPU 1, whose run-time account shows 10 us of
+ * it run: the CPU it could have moved to stalled.  Placement any: not
+ * the scheduler's (PASS); pinned: it could not have moved there (FAIL).
+ */
+static void test_stalled_behind(void)
+{
+	struct il_judged ck[4];
+	struct il_hist calib;
+	char why[256] = "";
+	int n = 0, o1;
+	uint64_t t = T0 + MS + 4 * 10 * MS;
+
+	reset();
+	o1 = t_task("offense1");
+	game(4, 400 * US);
+	rec(t, IL_TR_RUNTIME, 1, 14, 20 * US, 0);
+	rec(t + 399 * US, IL_TR_RUNTIME, 1, 14, 10 * US, 0);
+	il_trace_sort(&tr);
+	il_hist_init(&calib);
+	for (int i = 0; i < 100; i++)
+		il_hist_record(&calib, 100 * US);
+	t_env.calib[t_task("offense0")] = &calib;
+	t_env.run_witness = true;
+	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
+	t_check_int(ck[0].c.verdict, IL_PASS);
+	t_check_contains(ck[0].c.evidence, "or could have moved to, stalled");
+	t_check_contains(ck[0].c.evidence, "offense1 waited 400us");
+	t_sc.tasks[o1].place = IL_PLACE_CPUS;
+	n = 0;
+	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
+	t_check_int(ck[0].c.verdict, IL_FAIL);
+	t_check_contains(ck[0].c.evidence, "offense1 waited 400us");
+	t_env.run_witness = false;
+	t_env.calib[t_task("offense0")] = NULL;
+}
+
 static void test_inputs(void)
 {
 	struct il_judged ck[4];
@@ -273,6 +311,7 @@ int main(void)
 {
 	test_model();
 	test_run_witness();
+	test_stalled_behind();
 	test_inputs();
 	il_trace_free(&tr);
 	t_er.trace = NULL;

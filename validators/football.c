@@ -39,9 +39,11 @@ struct task_state {
 	uint64_t behind_ns, mark;
 	bool now_behind;
 	/* and how long, not behind, the CPU it was queued on (mcpu, as at
-	 * mark) was stalled (il_trace_stalled): not the scheduler's time */
+	 * mark) was stalled (il_trace_stalled), or, behind, the one CPU of
+	 * lower tasks it could have moved to (lcpu_mark, -1: none such):
+	 * not the scheduler's time */
 	uint64_t stalled_ns;
-	int mcpu;
+	int mcpu, lcpu_mark;
 	int lower, lcpu; /* at the start of the episode */
 	/* its wakeup asked the CPU it is queued on to switch at once (the
 	 * trace's need-resched), and no switch there chose another task
@@ -209,6 +211,26 @@ static bool deprived(const struct game *g, size_t i, int *lower)
 	return *lower >= 0;
 }
 
+/*
+ * The CPU of lower tasks a task of rank could have been moved to, when
+ * there is exactly one: -1 when it is pinned (not movable) or lower
+ * tasks run on several CPUs (which of them should have taken it is not
+ * known, so none excuses it)
+ */
+static int only_lower_cpu(const struct game *g, size_t i)
+{
+	int rank = g->in->tasks[i].rank, cpu = -1, n = 0;
+
+	if (!g->in->tasks[i].movable)
+		return -1;
+	for (size_t j = 0; j < g->in->ntasks; j++)
+		if (g->ts[j].st == ST_RUNNING && g->in->tasks[j].rank < rank) {
+			cpu = g->ts[j].cpu;
+			n++;
+		}
+	return n == 1 ? cpu : -1;
+}
+
 /* how long an episode lasted beyond the steal in it */
 static uint64_t beyond(const struct il_football_episode *e)
 {
@@ -216,16 +238,25 @@ static uint64_t beyond(const struct il_football_episode *e)
 }
 
 /* from mark to now: queued behind (behind_ns), or on a CPU of lower
- * tasks, which may have been stalled (stalled_ns) */
+ * tasks, which may have been stalled (stalled_ns); queued behind while
+ * the CPU of lower tasks it could have moved to stalled is not
+ * placement either: that CPU could neither take it nor switch */
 static void since_mark(struct game *g, struct task_state *t, uint64_t now)
 {
+	uint64_t held;
+
 	if (now <= t->mark)
 		return;
-	if (t->now_behind)
-		t->behind_ns += now - t->mark;
-	else
+	if (!t->now_behind) {
 		t->stalled_ns +=
 			il_trace_stalled(g->in->stalls, t->mcpu, t->mark, now);
+		return;
+	}
+	held = il_trace_stalled(g->in->stalls, t->lcpu_mark, t->mark, now);
+	if (held > now - t->mark)
+		held = now - t->mark;
+	t->stalled_ns += held;
+	t->behind_ns += now - t->mark - held;
 }
 
 static void close_episode(struct game *g, size_t i, uint64_t now)
@@ -315,6 +346,7 @@ static void look(struct game *g, uint64_t now)
 			t->now_behind =
 				t->qcpu < 0 ||
 				g->cur_rank[t->qcpu] >= g->in->tasks[i].rank;
+			t->lcpu_mark = only_lower_cpu(g, i);
 		}
 	}
 }
@@ -548,11 +580,11 @@ int il_football_check(const struct il_football_input *in,
 					   g.st.worst_stalled.stalled_ns);
 			il_appendf(out->evidence, sizeof(out->evidence),
 				   "; %zu wait%s past %s only while the CPU "
-				   "of lower tasks it was queued on stalled "
-				   "(timers due there taken late, or time its "
-				   "tasks' run-time accounts leave to the "
-				   "host: not the scheduler's), up to %s of "
-				   "it: ",
+				   "of lower tasks it was queued on, or "
+				   "could have moved to, stalled (timers due "
+				   "there taken late, or time its tasks' "
+				   "run-time accounts leave to the host: not "
+				   "the scheduler's), up to %s of it: ",
 				   g.st.stalled, g.st.stalled == 1 ? "" : "s",
 				   tol, sd);
 			episode_text(in, &g.st.worst_stalled, out->evidence,

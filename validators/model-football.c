@@ -99,6 +99,7 @@ int il_model_football(const struct il_scenario *sc,
 		tasks[in.ntasks].name = sc->tasks[i].name;
 		tasks[in.ntasks].tid = er->tasks[i].tid;
 		tasks[in.ntasks].rank = r;
+		tasks[in.ntasks].movable = sc->tasks[i].place == IL_PLACE_ANY;
 		in.ntasks++;
 	}
 	in.tasks = tasks;

@@ -60,6 +60,7 @@
 #ifndef INVLAB_FOOTBALL_H
 #define INVLAB_FOOTBALL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,6 +71,9 @@ struct il_football_task {
 	const char *name;
 	int32_t tid; /* its thread in the trace; <= 0: never started */
 	int rank;    /* higher runs first (il_model_rank) */
+	/* it may run on every CPU (placement any): queued behind a task at
+	 * or above it, it could have moved to the CPU of a lower task */
+	bool movable;
 };
 
 struct il_football_input {
@@ -97,7 +101,11 @@ struct il_football_input {
 	 * Where CPUs stalled, witnessed by the set's late timers (trace.h,
 	 * il_trace_stalls; NULL: none known).  The time a deprived task was
 	 * queued on a CPU of lower tasks while that CPU stalled is not
-	 * counted against the tolerance: that CPU ran nothing then.
+	 * counted against the tolerance: that CPU ran nothing then.  Nor,
+	 * for a movable task queued behind a task at or above it, the time
+	 * the one CPU running lower tasks stalled: that CPU could neither
+	 * take it (the kernel's move needs its run queue) nor switch to it.
+	 * With lower tasks on several CPUs, none excuses it.
 	 */
 	const struct il_trace_stalls *stalls;
 };
