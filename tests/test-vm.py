@@ -609,6 +609,32 @@ class TestResults(Tmp):
             {'configuration': 'chain', 'expected': 'PASS'}]}})
         self.assertEqual(rows, [('invlab-run chain', 'NONE', 'PASS')])
 
+    def test_copy_results(self):
+        share = os.path.join(self.dir, 'share')
+        out = os.path.join(self.dir, 'out')
+        self.write('share/status', '0\n')
+        self.write('share/status.tmp', '1\n')
+        self.write('share/tr/football.json', '{}')
+        self.write('share/tr/deep/pinned.json', '{}')
+        self.write('share/tr/half.json.tmp', '{')
+        os.symlink('/etc/hostname', os.path.join(share, 'link'))
+        os.symlink('/etc/hostname', os.path.join(share, 'tr', 'link'))
+        os.makedirs(out)
+        vm.copy_results(share, out)
+        self.assertEqual(sorted(os.listdir(out)), ['status', 'tr'])
+        self.assertTrue(
+            os.path.isfile(os.path.join(out, 'tr', 'football.json')))
+        self.assertTrue(os.path.isfile(
+            os.path.join(out, 'tr', 'deep', 'pinned.json')))
+        self.assertFalse(os.path.exists(os.path.join(out, 'tr',
+                                                     'half.json.tmp')))
+        # a link inside a directory is left behind too
+        self.assertFalse(os.path.lexists(os.path.join(out, 'tr', 'link')))
+        # again over the same directory: no error, the files kept
+        vm.copy_results(share, out)
+        self.assertTrue(
+            os.path.isfile(os.path.join(out, 'tr', 'football.json')))
+
     def test_no_status(self):
         os.makedirs(os.path.join(self.dir, 'out'))
         self.assertEqual(vm.read_results(os.path.join(self.dir, 'out')),
