@@ -321,6 +321,49 @@ static void test_mbwi(void)
 		for (int k = 9; k < 30; k += 5)
 			t_run_job_resp(2, (size_t)k, 1500 * US);
 	}
+	/* a job of a that read 9 ms of CPU (Q 3 ms, tick 4 ms): a bandwidth
+	 * FAIL, unless the trace's run-time account of a shows a tick 3 ms
+	 * late there; the file keeps that account, so the re-judge without
+	 * the trace gives the same verdict */
+	{
+		static struct il_trace tr;
+		struct il_trace_rec x = { .kind = IL_TR_RUNTIME, .cpu = 0 };
+		uint64_t rel = t_er.tasks[0].job_rel_seq[10];
+		char why[256];
+		int n = 0, bw = -1;
+		uint64_t step = t_env.steal_step_ns;
+
+		/* a steal counter read to the microsecond: 2 ms beyond the
+		 * bound is not steal it missed */
+		t_env.steal_step_ns = US;
+		t_er.tasks[0].tid = 11;
+		t_er.tasks[0].job_cpu_seq[10] = 9 * MS;
+		t_check_int(il_judge_run(&t_sc, &t_er, &t_env, IL_JUDGE_MBWI,
+					 ck, 32, &n, why, sizeof(why)),
+			    0);
+		for (int k = 0; k < n; k++)
+			if (!strcmp(ck[k].task, "a bandwidth"))
+				bw = k;
+		t_check(bw >= 0);
+		t_check_int(ck[bw].c.verdict, IL_FAIL);
+		x.prev_pid = 11;
+		x.ts = rel + 8 * MS;
+		x.next_pid = 7 * MS; /* 3 ms beyond one tick */
+		t_check_int(il_trace_add(&tr, &x), 0);
+		x.ts = rel + 9 * MS;
+		x.next_pid = MS; /* within one tick: not kept */
+		t_check_int(il_trace_add(&tr, &x), 0);
+		tr.t0_ns = t_er.t_start_ns;
+		tr.t1_ns = rel + 300 * MS;
+		t_er.trace = &tr;
+		replay(IL_JUDGE_MBWI, 4);
+		t_check(ck[bw].c.verdict != IL_FAIL);
+		t_check_contains(ck[bw].c.evidence, "later than one tick");
+		t_er.trace = NULL;
+		il_trace_free(&tr);
+		t_er.tasks[0].job_cpu_seq[10] = MS;
+		t_env.steal_step_ns = step;
+	}
 	/* partitioned */
 	for (int i = 0; i < 3; i++) {
 		t_er.tasks[i].partitioned = 1;

@@ -18,6 +18,7 @@
  * file that cannot be read or has no judge inputs (FILE: message).
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -280,6 +281,54 @@ static int sched_of(struct json_object *o, struct il_sched *s, char *err,
 	return 0;
 }
 
+/*
+ * The task's run-time accounts the trace held (engine.h naccounts,
+ * long_acct_*): absent from files written before them, and then none
+ */
+static int long_accounts(struct json_object *o, struct il_task_result *r,
+			 char *err, size_t len)
+{
+	struct json_object *a = get(o, "long_accounts");
+	uint64_t seen;
+	size_t n;
+
+	if (!get(o, "runtime_accounts"))
+		return 0;
+	if (unum(o, "runtime_accounts", &seen, err, len))
+		return -EINVAL;
+	r->naccounts = seen > LONG_MAX ? LONG_MAX : (long)seen;
+	if (!a || !json_object_is_type(a, json_type_array)) {
+		snprintf(err, len,
+			 "task %s: 'long_accounts' is missing or not "
+			 "an array",
+			 r->name);
+		return -EINVAL;
+	}
+	n = json_object_array_length(a);
+	if (!n)
+		return 0;
+	r->long_acct_ts = calloc(n, sizeof(uint64_t));
+	r->long_acct_run = calloc(n, sizeof(uint64_t));
+	if (!r->long_acct_ts || !r->long_acct_run) {
+		snprintf(err, len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct json_object *x = json_object_array_get_idx(a, k);
+
+		if (!json_object_is_type(x, json_type_array) ||
+		    json_object_array_length(x) != 2) {
+			snprintf(err, len, "task %s: account %zu is malformed",
+				 r->name, k);
+			return -EINVAL;
+		}
+		r->long_acct_ts[k] = elem(x, 0);
+		r->long_acct_run[k] = elem(x, 1);
+	}
+	r->nlong_acct = n;
+	return 0;
+}
+
 static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 		   size_t len)
 {
@@ -319,6 +368,8 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 	     k < json_object_array_length(a) && k < IL_MAX_RESOURCES;
 	     k++)
 		r->hold_p50[k] = elem(a, k);
+	if (long_accounts(o, r, err, len))
+		return -EINVAL;
 	a = array(o, "job_seq", err, len);
 	if (!a)
 		return -EINVAL;
@@ -437,6 +488,8 @@ static void run_free(struct run *rn)
 		free(r->job_rel_seq);
 		free(r->job_foreign_seq);
 		free(r->job_later_seq);
+		free(r->long_acct_ts);
+		free(r->long_acct_run);
 		for (int l = 0; l < r->nlocks; l++) {
 			free(r->locks[l]->traced);
 			free(r->locks[l]->samples);

@@ -525,9 +525,16 @@ static int bandwidth(const struct il_scenario *sc,
 	/* each period's tick lateness, when the trace holds the task's
 	 * run-time accounts */
 	late = np ? calloc(np, sizeof(*late)) : NULL;
-	if (late && il_trace_late_ticks(er->trace, r->tid, env->tick_ns,
-					er->t_start_ns + t->k.offset_ns,
-					t->k.period_ns, late, np) <= 0) {
+	if (late && !er->trace && r->naccounts > 0 && env->tick_ns) {
+		/* read back without the trace: the accounts it kept */
+		for (size_t k = 0; k < r->nlong_acct; k++)
+			il_trace_late_add(r->long_acct_ts[k],
+					  r->long_acct_run[k], env->tick_ns,
+					  er->t_start_ns + t->k.offset_ns,
+					  t->k.period_ns, late, np);
+	} else if (late && il_trace_late_ticks(er->trace, r->tid, env->tick_ns,
+					       er->t_start_ns + t->k.offset_ns,
+					       t->k.period_ns, late, np) <= 0) {
 		free(late);
 		late = NULL;
 	}

@@ -97,8 +97,38 @@ static void attr_obj(struct il_json *j, const struct il_lock_result *lr)
 	il_json_end_object(j);
 }
 
+/*
+ * The task's run-time accounts in the trace: how many, and those longer
+ * than one tick ([ts, run]), which the bandwidth check reads as a late
+ * tick (il_trace_late_ticks): kept so that a re-judge without the trace
+ * gives the same verdict
+ */
+static void accounts(struct il_json *j, const struct il_trace *t, int pid,
+		     uint64_t tick_ns)
+{
+	uint64_t n = 0;
+
+	il_json_begin_array(j, "long_accounts");
+	for (size_t k = 0; t && pid > 0 && k < t->n; k++) {
+		const struct il_trace_rec *x = &t->rec[k];
+
+		if (x->kind != IL_TR_RUNTIME || x->prev_pid != pid)
+			continue;
+		n++;
+		if (x->next_pid < 0 || (uint64_t)x->next_pid <= tick_ns)
+			continue;
+		il_json_begin_array(j, NULL);
+		il_json_uint(j, NULL, x->ts);
+		il_json_uint(j, NULL, (uint64_t)x->next_pid);
+		il_json_end_array(j);
+	}
+	il_json_end_array(j);
+	il_json_uint(j, "runtime_accounts", n);
+}
+
 static void task_obj(struct il_json *j, const struct il_task_result *r,
-		     int nres, const struct il_judge_record *rec, int i)
+		     int nres, const struct il_judge_record *rec, int i,
+		     const struct il_trace *t)
 {
 	il_json_begin_object(j, NULL);
 	il_json_str(j, "name", r->name);
@@ -117,6 +147,7 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 		uint_array(j, "hold_p50_ns", p50, nres);
 	}
 	il_json_hist(j, "calib_ns", rec->calib[i]);
+	accounts(j, t, r->tid, rec->tick_ns);
 	if (rec->declared[i])
 		sched_obj(j, "declared", rec->declared[i]);
 	else
@@ -231,7 +262,7 @@ void il_report_judge_inputs(struct il_json *j, const struct il_scenario *sc,
 	uint_array(j, "kmutex_cost_mean_ns", er->kmutex_cost_mean_ns, sc->nres);
 	il_json_begin_array(j, "tasks");
 	for (int i = 0; i < er->ntasks && i < IL_MAX_TASKS; i++)
-		task_obj(j, &er->tasks[i], sc->nres, rec, i);
+		task_obj(j, &er->tasks[i], sc->nres, rec, i, er->trace);
 	il_json_end_array(j);
 	if (rec->kmutex)
 		kmutex_obj(j, rec->kmutex, er);

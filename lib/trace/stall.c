@@ -285,6 +285,19 @@ void il_trace_stalls_free(struct il_trace_stalls *s)
 	s->ncpus = 0;
 }
 
+void il_trace_late_add(uint64_t ts, uint64_t run, uint64_t tick_ns, uint64_t t0,
+		       uint64_t period, uint64_t *late, size_t n)
+{
+	uint64_t a = ts > run ? ts - run : 0, p0, p1;
+
+	if (run <= tick_ns || ts < t0 || !n || !period || !late)
+		return;
+	p0 = a > t0 ? (a - t0) / period : 0;
+	p1 = (ts - t0) / period;
+	for (uint64_t p = p0; p <= p1 && p < n; p++)
+		late[p] += run - tick_ns;
+}
+
 long il_trace_late_ticks(const struct il_trace *t, int pid, uint64_t tick_ns,
 			 uint64_t t0, uint64_t period, uint64_t *late, size_t n)
 {
@@ -296,22 +309,15 @@ long il_trace_late_ticks(const struct il_trace *t, int pid, uint64_t tick_ns,
 		late[p] = 0;
 	for (size_t k = 0; k < t->n; k++) {
 		const struct il_trace_rec *r = &t->rec[k];
-		uint64_t run, a, p0, p1;
 
 		if (r->kind != IL_TR_RUNTIME || r->prev_pid != pid)
 			continue;
 		seen++;
 		/* an unknown run (over INT32_MAX ns) witnesses nothing */
-		if (r->next_pid < 0 || (uint64_t)r->next_pid <= tick_ns)
+		if (r->next_pid < 0)
 			continue;
-		run = (uint64_t)r->next_pid;
-		a = r->ts > run ? r->ts - run : 0;
-		if (r->ts < t0 || !n)
-			continue;
-		p0 = a > t0 ? (a - t0) / period : 0;
-		p1 = (r->ts - t0) / period;
-		for (uint64_t p = p0; p <= p1 && p < n; p++)
-			late[p] += run - tick_ns;
+		il_trace_late_add(r->ts, (uint64_t)r->next_pid, tick_ns, t0,
+				  period, late, n);
 	}
 	return seen;
 }

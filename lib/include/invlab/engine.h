@@ -104,6 +104,15 @@ struct il_task_result {
 	uint64_t *job_later_seq;
 	size_t njob_cpu, job_cpu_cap;
 	/*
+	 * Only in a result read back without its trace (invlab-judge): the
+	 * task's run-time accounts the trace held (naccounts; 0: none, no
+	 * witness) and, of them, those longer than one tick, the only ones
+	 * il_trace_late_ticks() counts (long_acct_ts[k], long_acct_run[k]).
+	 */
+	long naccounts;
+	uint64_t *long_acct_ts, *long_acct_run;
+	size_t nlong_acct;
+	/*
 	 * SCHED_DEADLINE tasks: the reservation's budget each job consumed,
 	 * from dl.runtime and dl.deadline read at the job's start and end
 	 * (dlstat.h, il_dl_budget_consumed); budget_unknown counts the jobs

@@ -269,6 +269,11 @@ void il_trace_stalls_free(struct il_trace_stalls *s);
 long il_trace_late_ticks(const struct il_trace *t, int pid, uint64_t tick_ns,
 			 uint64_t t0, uint64_t period, uint64_t *late, size_t n)
 	__attribute__((warn_unused_result));
+/* one account of run ns made at ts, added to late[] as
+ * il_trace_late_ticks() adds each (for accounts kept without their
+ * trace, engine.h long_acct_ts) */
+void il_trace_late_add(uint64_t ts, uint64_t run, uint64_t tick_ns, uint64_t t0,
+		       uint64_t period, uint64_t *late, size_t n);
 
 /*
  * A sleep the kernel charged as run time: a wakeup of pid made while
