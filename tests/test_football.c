@@ -1431,6 +1431,18 @@ static void test_late_ticks(void)
 		    -EINVAL);
 	t_check_int(il_trace_late_ticks(&tr, DEF0, TK, T0, P, NULL, 4),
 		    -EINVAL);
+	/* one account at a time: no period, no array, no room, or before
+	 * t0 adds nothing (and does not divide by 0 or write through
+	 * NULL); a tick and a ns later adds 1 ns */
+	late[0] = 0;
+	il_trace_late_add(T0 + P / 2, TK + 1, TK, T0, 0, late, 1);
+	il_trace_late_add(T0 + P / 2, TK + 1, TK, T0, P, NULL, 1);
+	il_trace_late_add(T0 + P / 2, TK + 1, TK, T0, P, late, 0);
+	il_trace_late_add(T0 - 1, TK + 1, TK, T0, P, late, 1);
+	il_trace_late_add(T0 + P / 2, TK, TK, T0, P, late, 1);
+	t_check_int(late[0], 0);
+	il_trace_late_add(T0 + P / 2, TK + 1, TK, T0, P, late, 1);
+	t_check_int(late[0], 1);
 }
 
 /*

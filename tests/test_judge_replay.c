@@ -353,12 +353,65 @@ static void test_mbwi(void)
 		x.ts = rel + 9 * MS;
 		x.next_pid = MS; /* within one tick: not kept */
 		t_check_int(il_trace_add(&tr, &x), 0);
+		x.ts = rel + 20 * MS;
+		x.next_pid = 4 * MS; /* one tick exactly: not kept */
+		t_check_int(il_trace_add(&tr, &x), 0);
+		x.prev_pid = 12; /* another task's, long: not a's */
+		x.next_pid = 20 * MS;
+		t_check_int(il_trace_add(&tr, &x), 0);
+		x.kind = IL_TR_WAKEUP; /* no account */
+		x.prev_pid = 11;
+		t_check_int(il_trace_add(&tr, &x), 0);
 		tr.t0_ns = t_er.t_start_ns;
 		tr.t1_ns = rel + 300 * MS;
 		t_er.trace = &tr;
 		replay(IL_JUDGE_MBWI, 4);
 		t_check(ck[bw].c.verdict != IL_FAIL);
 		t_check_contains(ck[bw].c.evidence, "later than one tick");
+		/* what the file kept of a: its 3 accounts, the long one;
+		 * then that list broken, or gone: bad input (exit 2); with
+		 * the count gone too, a file of before (the trace's account
+		 * unknown: FAIL, not as recorded, exit 1) */
+		write_file(IL_JUDGE_MBWI, 4, -1);
+		{
+			static const char kept[] =
+				"\"long_accounts\": [\n"
+				"              [\n"
+				"                1108000000,\n"
+				"                7000000\n"
+				"              ]\n"
+				"            ],\n"
+				"            \"runtime_accounts\": 3,";
+			static const char *const instead[] = {
+				"\"long_accounts\": 0, \"runtime_accounts\": "
+				"3,",
+				"\"long_accounts\": [[1]], "
+				"\"runtime_accounts\": 3,",
+				"\"long_accounts\": [1], \"runtime_accounts\": "
+				"3,",
+				"\"runtime_accounts\": 3,",
+				"",
+			};
+			static char buf[1 << 17];
+			FILE *f = fopen(path, "r");
+			size_t got = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+			char *at;
+
+			if (f)
+				fclose(f);
+			buf[got] = '\0';
+			at = strstr(buf, kept);
+			t_check(at != NULL);
+			for (size_t b = 0; at && b < 5; b++) {
+				f = fopen(path, "w");
+				if (!f)
+					exit(99);
+				fprintf(f, "%.*s%s%s", (int)(at - buf), buf,
+					instead[b], at + strlen(kept));
+				fclose(f);
+				t_check_int(run_judge(), b < 4 ? 2 : 1);
+			}
+		}
 		t_er.trace = NULL;
 		il_trace_free(&tr);
 		t_er.tasks[0].job_cpu_seq[10] = MS;

@@ -481,6 +481,21 @@ static bool is_control(const struct il_judge_env *env, int i)
 	       env->declared[i];
 }
 
+/*
+ * il_trace_late_ticks() for a result read back without its trace: the
+ * task's accounts the file kept (engine.h long_acct_*); returns how
+ * many accounts the trace held (0: no witness)
+ */
+static long kept_late_ticks(const struct il_task_result *r, uint64_t tick_ns,
+			    uint64_t t0, uint64_t period, uint64_t *late,
+			    size_t n)
+{
+	for (size_t k = 0; k < r->nlong_acct; k++)
+		il_trace_late_add(r->long_acct_ts[k], r->long_acct_run[k],
+				  tick_ns, t0, period, late, n);
+	return r->naccounts;
+}
+
 static int bandwidth(const struct il_scenario *sc,
 		     const struct il_engine_result *er,
 		     const struct il_judge_env *env, struct mbwi_model *m,
@@ -525,16 +540,13 @@ static int bandwidth(const struct il_scenario *sc,
 	/* each period's tick lateness, when the trace holds the task's
 	 * run-time accounts */
 	late = np ? calloc(np, sizeof(*late)) : NULL;
-	if (late && !er->trace && r->naccounts > 0 && env->tick_ns) {
-		/* read back without the trace: the accounts it kept */
-		for (size_t k = 0; k < r->nlong_acct; k++)
-			il_trace_late_add(r->long_acct_ts[k],
-					  r->long_acct_run[k], env->tick_ns,
-					  er->t_start_ns + t->k.offset_ns,
-					  t->k.period_ns, late, np);
-	} else if (late && il_trace_late_ticks(er->trace, r->tid, env->tick_ns,
-					       er->t_start_ns + t->k.offset_ns,
-					       t->k.period_ns, late, np) <= 0) {
+	if (late &&
+	    (er->trace ? il_trace_late_ticks(er->trace, r->tid, env->tick_ns,
+					     er->t_start_ns + t->k.offset_ns,
+					     t->k.period_ns, late, np)
+		       : kept_late_ticks(r, env->tick_ns,
+					 er->t_start_ns + t->k.offset_ns,
+					 t->k.period_ns, late, np)) <= 0) {
 		free(late);
 		late = NULL;
 	}
