@@ -59,9 +59,11 @@ partition-kill)
 	"$dl" basic cross-cpu --partition -d 5s --json "$tmp/out.json" \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	# partitions made: the state file names a cpuN group
+	# partitions made: the state file names a cpuN group (up to 30 s:
+	# on a loaded machine the setup before them took over 5 s; the run
+	# lasts longer, two configurations of 5 s)
 	wait_for "find /sys/fs/cgroup -maxdepth 4 -type d -path '*/invlab-$pid/cpu[0-9]*' |
-		grep -q ." 5
+		grep -q ." 30
 	made=$?
 	if ! kill -0 $pid 2>/dev/null; then
 		wait $pid
