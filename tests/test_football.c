@@ -976,6 +976,25 @@ static void test_stalled(void)
 }
 
 /*
+ * offense0 woken at t on CPU 0 behind offense1 for d, defense1 on CPU 1
+ * and, when fan, the fan on CPU 2; then 20 wakeups
+ */
+static void three_cpus(uint64_t t, uint64_t d, bool fan)
+{
+	reset();
+	sw(T0 + 10 * US, 0, 0, OFF1, 0);
+	sw(T0 + 10 * US, 1, 0, DEF1, 0);
+	if (fan)
+		sw(T0 + 10 * US, 2, 0, FAN, 0);
+	wake(t, 0, OFF0);
+	sw(t + d, 0, OFF1, OFF0, 0);
+	sw(t + d + MS, 0, OFF0, DEF0, 0);
+	for (int k = 0; k < 20; k++)
+		wake(t + 10 * MS + (uint64_t)k * MS, 1, DEF0);
+	tr.t1_ns = T0 + 100 * MS;
+}
+
+/*
  * Queued behind a task at or above it while the one CPU of lower tasks
  * stalled: that CPU could neither take it nor switch to it.  offense0
  * waits d behind offense1 on CPU 0 while defense1 "runs" on CPU 1.
@@ -1025,31 +1044,14 @@ static void test_stalled_behind(void)
 	in.tasks = tasks;
 	/* lower tasks on two CPUs of three: which should have taken it is
 	 * not known, so neither stall excuses it */
-	reset();
-	sw(T0 + 10 * US, 0, 0, OFF1, 0);
-	sw(T0 + 10 * US, 1, 0, DEF1, 0);
-	sw(T0 + 10 * US, 2, 0, FAN, 0);
-	wake(t, 0, OFF0);
-	sw(t + d, 0, OFF1, OFF0, 0);
-	sw(t + d + MS, 0, OFF0, DEF0, 0);
-	for (int k = 0; k < 20; k++)
-		wake(t + 10 * MS + (uint64_t)k * MS, 1, DEF0);
-	tr.t1_ns = T0 + 100 * MS;
+	three_cpus(t, d, true);
 	in.ncpus = 3;
 	stalls.ncpus = 3;
 	cpus[2] = cpus[1];
 	t_check_int(judge(&in, &st, &c), IL_FAIL);
 	t_check_int(st.stalled, 0);
 	/* the same with the fan gone from CPU 2: one CPU of lower tasks */
-	reset();
-	sw(T0 + 10 * US, 0, 0, OFF1, 0);
-	sw(T0 + 10 * US, 1, 0, DEF1, 0);
-	wake(t, 0, OFF0);
-	sw(t + d, 0, OFF1, OFF0, 0);
-	sw(t + d + MS, 0, OFF0, DEF0, 0);
-	for (int k = 0; k < 20; k++)
-		wake(t + 10 * MS + (uint64_t)k * MS, 1, DEF0);
-	tr.t1_ns = T0 + 100 * MS;
+	three_cpus(t, d, false);
 	t_check_int(judge(&in, &st, &c), IL_PASS);
 	t_check_int(st.stalled, 1);
 }
