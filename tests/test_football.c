@@ -1448,6 +1448,54 @@ static void test_late_ticks(void)
 }
 
 /*
+ * The longest silence of a CPU (il_trace_silence): between its own
+ * switches and accounts, from the start and to the end; a wakeup or a
+ * migration does not end it, nor does another CPU's record; a CPU
+ * without any is silent all along; no span known, nothing.
+ */
+static void test_silence(void)
+{
+	struct il_trace_rec m = { .kind = IL_TR_MIGRATE, .cpu = 1 };
+
+	reset();
+	tr.t1_ns = T0 + 100 * MS;
+	t_check_int(il_trace_silence(NULL, 2), 0);
+	t_check_int(il_trace_silence(&tr, 0), 0);
+	t_check_int(il_trace_silence(&tr, 2), 100 * MS); /* none at all */
+	sw(T0 + 10 * MS, 0, 0, DEF0, 0);
+	acct(T0 + 40 * MS, 0, DEF0, (int32_t)(30 * MS));
+	acct(T0 + 95 * MS, 0, DEF0, (int32_t)(55 * MS));
+	sw(T0 + 20 * MS, 1, 0, OFF0, 0);
+	sw(T0 + 80 * MS, 1, OFF0, 0, 0);
+	il_trace_sort(&tr);
+	/* CPU 0: 10, 30, 55, 5; CPU 1: 20, 60, 20 */
+	t_check_int(il_trace_silence(&tr, 2), 60 * MS);
+	t_check_int(il_trace_silence(&tr, 1), 55 * MS);
+	/* a migration to CPU 1 in its silence is recorded by another CPU */
+	m.ts = T0 + 50 * MS;
+	t_check_int(il_trace_add(&tr, &m), 0);
+	m.kind = IL_TR_WAKEUP;
+	t_check_int(il_trace_add(&tr, &m), 0);
+	il_trace_sort(&tr);
+	t_check_int(il_trace_silence(&tr, 2), 60 * MS);
+	/* its own account there ends it: 30, 30 */
+	acct(T0 + 50 * MS, 1, OFF0, (int32_t)(30 * MS));
+	il_trace_sort(&tr);
+	t_check_int(il_trace_silence(&tr, 2), 55 * MS);
+	/* a third CPU without any record: silent all along */
+	t_check_int(il_trace_silence(&tr, 3), 100 * MS);
+	/* the end of the span counts: CPU 0's last at 95 */
+	tr.t1_ns = T0 + 200 * MS;
+	t_check_int(il_trace_silence(&tr, 2), 120 * MS);
+	tr.t1_ns = 0;
+	t_check_int(il_trace_silence(&tr, 2), 0);
+	tr.t1_ns = T0 + 100 * MS;
+	tr.t0_ns = 0;
+	t_check_int(il_trace_silence(&tr, 2), 0);
+	reset();
+}
+
+/*
  * A sleep the kernel charged: a wakeup of a task that the switches show
  * still current on the CPU it is woken on is listed, one woken on
  * another CPU, after a switch away, before any switch on its CPU, or
@@ -1620,6 +1668,7 @@ int main(void)
 	test_missing_switch_in();
 	test_fill_idle();
 	test_late_ticks();
+	test_silence();
 	test_woken_current();
 	il_trace_free(&tr);
 	return t_done("football");

@@ -535,6 +535,34 @@ static void test_misses_burst(void)
 		t_check_int(judge(&n), 0);
 		t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 		t_check_contains(ck[0].c.evidence, "one burst");
+		/*
+		 * A stall of S delays a job by at most 2 S: job 5 is 52 ms
+		 * late (60 ms, D 8 ms), beyond 2 S + noise (10.01 ms) once
+		 * no CPU's trace went silent for 20.995 ms
+		 */
+		t_er.trace_silence_ns = 20995 * US;
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+		t_check_contains(ck[0].c.evidence, "one burst");
+		t_er.trace_silence_ns--;
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "isolation"), IL_FAIL);
+		t_check_contains(ck[0].c.evidence,
+				 "late (> 10.0ms noise); one burst, longer "
+				 "than a stall: no CPU's trace silent over "
+				 "21.0ms");
+		/* from the trace when there is one: a CPU silent all along */
+		{
+			static struct il_trace tr;
+
+			tr.t0_ns = t_er.t_start_ns;
+			tr.t1_ns = t_er.t_start_ns + 300 * MS;
+			t_er.trace = &tr;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+			t_er.trace = NULL;
+		}
+		t_er.trace_silence_ns = 0;
 		t_er.tasks[d].job_later_seq = NULL;
 	}
 }
@@ -1054,13 +1082,32 @@ static void test_bandwidth(void)
 	t_check_int(verdict(n, "tauD bandwidth"), IL_PASS);
 	t_er.tasks[d].job_cpu_seq[3] = 6500 * US;
 	t_er.tasks[d].job_start_seq[3] = t_er.tasks[d].job_rel_seq[3];
-	/* within its period, all of it lands there: Q 2 ms + 4 ms tick */
+	/*
+	 * Within its period, all of it lands there: 0.5 ms beyond Q 2 ms +
+	 * 4 ms tick, but the periods are the task's releases, and one of
+	 * them can hold two of the kernel's budgets: not shown
+	 */
 	t_er.tasks[d].job_end_seq[3] = t_er.tasks[d].job_rel_seq[3] + 7 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "tauD bandwidth"), IL_UNDECIDED);
+	t_check_contains(find(n, "tauD bandwidth")->c.evidence,
+			 "within one Q more");
+	/* three such periods: 19.5 ms > 3 x 2 + 4 + one Q more */
+	for (int k = 4; k <= 5; k++) {
+		t_er.tasks[d].job_end_seq[k] =
+			t_er.tasks[d].job_rel_seq[k] + 7 * MS;
+		t_er.tasks[d].job_cpu_seq[k] = 6500 * US;
+	}
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "tauD bandwidth"), IL_FAIL);
 	t_check_contains(find(n, "tauD bandwidth")->c.evidence,
-			 "tauD (Q 2.00ms every 8.00ms)");
-	/* the tick given */
+			 "tauD (Q 2.00ms every 8.00ms): periods 3..5");
+	for (int k = 4; k <= 5; k++) {
+		t_er.tasks[d].job_end_seq[k] =
+			t_er.tasks[d].job_rel_seq[k] + MS;
+		t_er.tasks[d].job_cpu_seq[k] = 1500 * US;
+	}
+	/* the tick given: 6.5 ms <= 2 + 5 */
 	t_env.tick_ns = 5 * MS;
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "tauD bandwidth"), IL_PASS);
@@ -1088,9 +1135,10 @@ static void test_bandwidth(void)
 
 /*
  * The trace's run-time accounts of the task decide whether its CPU took
- * its ticks: tauD's job 3 runs 6.5 ms of CPU in its period (Q 2 ms + a
- * 4 ms tick: 0.5 ms over).  An account of 4.6 ms says the throttle came
- * 0.6 ms late: not shown to be the kernel's.  One of a tick, another
+ * its ticks: tauD's job 3 runs 6.5 ms of CPU in its period, on a kernel
+ * of a 1 ms tick (Q 2 ms + tick + one Q more for periods that are the
+ * task's: 1.5 ms over).  An account of 4.6 ms says the throttle came
+ * 3.6 ms late: not shown to be the kernel's.  One of a tick, another
  * task's, or a trace without any of tauD's: the durations decide.
  */
 static void test_bandwidth_late_tick(void)
@@ -1107,6 +1155,7 @@ static void test_bandwidth_late_tick(void)
 	t_er.tasks[d].job_end_seq[3] = t_er.tasks[d].job_rel_seq[3] + 7 * MS;
 	t_er.tasks[d].job_cpu_seq[3] = 6500 * US;
 	rel = t_er.tasks[d].job_rel_seq[3];
+	t_env.tick_ns = MS;
 	t_er.trace = &tr;
 	/* another task's long account: no witness for tauD */
 	a.ts = rel + 6 * MS;
@@ -1118,20 +1167,20 @@ static void test_bandwidth_late_tick(void)
 	t_check(!strstr(find(n, "tauD bandwidth")->c.evidence, "lateness"));
 	/* tauD's, of exactly a tick: it took its ticks */
 	a.prev_pid = 4242;
-	a.next_pid = (int32_t)(4 * MS);
+	a.next_pid = (int32_t)MS;
 	t_check_int(il_trace_add(&tr, &a), 0);
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "tauD bandwidth"), IL_FAIL);
 	t_check_contains(find(n, "tauD bandwidth")->c.evidence,
 			 "and the ticks' lateness taken off");
-	/* and of 4.6 ms: 0.6 ms without a tick covers the 0.5 ms */
+	/* and of 4.6 ms: 3.6 ms without a tick covers the 1.5 ms */
 	a.ts += 1;
 	a.next_pid = (int32_t)(4600 * US);
 	t_check_int(il_trace_add(&tr, &a), 0);
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "tauD bandwidth"), IL_UNDECIDED);
 	t_check_contains(find(n, "tauD bandwidth")->c.evidence,
-			 "accounts of tauD came 600us later than one tick");
+			 "accounts of tauD came 3.60ms later than one tick");
 	/* no task id, or no trace: no witness */
 	t_er.tasks[d].tid = 0;
 	t_check_int(judge(&n), 0);
@@ -1147,6 +1196,78 @@ static void test_bandwidth_late_tick(void)
 	t_check(!strstr(find(n, "tauD bandwidth")->c.evidence, "accounts"));
 	t_er.trace = NULL;
 	il_trace_free(&tr);
+}
+
+/*
+ * A late miss of a job the kernel charged more than Q (its CPU time),
+ * or of one queued behind it (released before the one before ended):
+ * the reservation throttled it, outside the guarantee, so neither late
+ * nor kept: UNDECIDED, named.  A job of Q exactly, a job released as
+ * the one before ended, or a task run without its reservation (the
+ * control): FAIL as before.  tauD: Q 2 ms, D 8 ms, 20 ms is late.
+ */
+static void test_misses_overran(void)
+{
+	struct il_sched dd = { .policy = IL_SCHED_DEADLINE,
+			       .runtime_ns = 2 * MS,
+			       .deadline_ns = 8 * MS,
+			       .period_ns = 8 * MS };
+	struct il_task_result *r;
+	int n, d;
+
+	t_run_reset(job);
+	run();
+	d = t_task("tauD");
+	r = &t_er.tasks[d];
+	/* no CPU stalled long enough for one burst: 12 ms late, beyond
+	 * 2 x 100 us + 10.01 ms */
+	t_er.trace_silence_ns = 100 * US;
+	/* job 5 late, job 6 released behind it and late too */
+	t_run_job_resp(d, 5, 20 * MS);
+	t_run_job_resp(d, 6, 19 * MS);
+	r->job_cpu_seq[5] = 2 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_contains(ck[0].c.evidence, "2 of 30 jobs missed");
+	t_check(!strstr(ck[0].c.evidence, "charged more than Q"));
+	/* 1 ns over Q: both outside the guarantee */
+	r->job_cpu_seq[5] = 2 * MS + 1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence,
+			 "2 misses of a job charged more than Q (up to "
+			 "2.00ms of CPU), or queued behind one");
+	/* job 6 released after job 5 ended: its own miss */
+	t_run_job_resp(d, 5, 8 * MS);
+	t_run_job_resp(d, 6, 20 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_contains(ck[0].c.evidence, "1 of 30 jobs missed");
+	/* released before it ended, by 1 ns: behind it */
+	t_run_job_resp(d, 5, 8 * MS + 1);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "1 miss of a job charged");
+	/* the chain ends at a job released after the one before ended */
+	t_run_job_resp(d, 6, 8 * MS);
+	t_run_job_resp(d, 7, 20 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	/* the control, run without its reservation, was never throttled */
+	t_run_reset(job);
+	set("tauD.class=other");
+	run();
+	r = &t_er.tasks[d];
+	t_er.trace_silence_ns = 100 * US;
+	t_env.declared[d] = &dd;
+	t_env.unreserved = d;
+	t_run_job_resp(d, 5, 20 * MS);
+	r->job_cpu_seq[5] = 3 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check(!strstr(ck[0].c.evidence, "charged more than Q"));
+	t_env.declared[d] = NULL;
+	t_env.unreserved = -1;
 }
 
 /*
@@ -1266,6 +1387,7 @@ int main(void)
 	test_misses_burst();
 	test_misses_edf();
 	test_misses_charged();
+	test_misses_overran();
 	test_misses_without_timeline();
 	test_partitioned();
 	test_cap();

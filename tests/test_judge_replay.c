@@ -321,10 +321,11 @@ static void test_mbwi(void)
 		for (int k = 9; k < 30; k += 5)
 			t_run_job_resp(2, (size_t)k, 1500 * US);
 	}
-	/* a job of a that read 9 ms of CPU (Q 3 ms, tick 4 ms): a bandwidth
-	 * FAIL, unless the trace's run-time account of a shows a tick 3 ms
-	 * late there; the file keeps that account, so the re-judge without
-	 * the trace gives the same verdict */
+	/* a job of a that read 12 ms of CPU (Q 3 ms, tick 4 ms, one Q more
+	 * for periods that are the task's): a bandwidth FAIL, unless the
+	 * trace's run-time account of a shows a tick 3 ms late there; the
+	 * file keeps that account, so the re-judge without the trace gives
+	 * the same verdict */
 	{
 		static struct il_trace tr;
 		struct il_trace_rec x = { .kind = IL_TR_RUNTIME, .cpu = 0 };
@@ -337,7 +338,7 @@ static void test_mbwi(void)
 		 * bound is not steal it missed */
 		t_env.steal_step_ns = US;
 		t_er.tasks[0].tid = 11;
-		t_er.tasks[0].job_cpu_seq[10] = 9 * MS;
+		t_er.tasks[0].job_cpu_seq[10] = 12 * MS;
 		t_check_int(il_judge_run(&t_sc, &t_er, &t_env, IL_JUDGE_MBWI,
 					 ck, 32, &n, why, sizeof(why)),
 			    0);

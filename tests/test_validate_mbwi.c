@@ -113,6 +113,7 @@ static void test_worst_window_brute(void)
 
 static void test_bandwidth_steal(struct il_bw_input *in, uint64_t *c);
 static void test_bandwidth_late_tick(struct il_bw_input *in, uint64_t *c);
+static void test_bandwidth_unaligned(struct il_bw_input *in, uint64_t *c);
 
 static void test_check_bandwidth(void)
 {
@@ -203,6 +204,60 @@ static void test_check_bandwidth(void)
 	c[2] = 2 * MS;
 	test_bandwidth_steal(&in, c);
 	test_bandwidth_late_tick(&in, c);
+	test_bandwidth_unaligned(&in, c);
+}
+
+/*
+ * Periods that are the task's, not the kernel's: a window of n of them
+ * can hold n + 1 of the kernel's budgets, so beyond n Q + tick + noise
+ * by up to one Q is UNDECIDED, and 1 ns past that FAIL; below it the
+ * verdicts are as for aligned periods; steal and lateness are taken off
+ * against the same bound.
+ */
+static void test_bandwidth_unaligned(struct il_bw_input *in, uint64_t *c)
+{
+	uint64_t lt[100] = { 0 };
+	struct il_bw_window w;
+	struct il_check ck;
+
+	in->unaligned = true;
+	/* the well-behaved server: PASS as before */
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_PASS);
+	/* 4.1 ms over Q: within tick + noise, UNDECIDED as before */
+	c[20] = 7 * MS + 100 * US;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check_contains(ck.evidence, "within 200us noise");
+	/* 3 + 4 + 0.2 + 3 ms exactly: within one Q more */
+	c[20] = 10 * MS + 200 * US;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check_contains(ck.evidence, "within one Q more");
+	t_check_contains(ck.evidence, "1 of them span 2 of the kernel's");
+	t_check_int(ck.bound_ns, 7 * MS);
+	/* 1 ns more: the kernel's */
+	c[20]++;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_contains(ck.evidence, "exceeded");
+	/* the same with late ticks: taken off against Q more too */
+	in->late_tick_ns = lt;
+	lt[20] = 1;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check_contains(ck.evidence, "and one Q more");
+	lt[20] = 0;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	t_check_contains(ck.evidence, "with the ticks' lateness taken off");
+	/* the negative control's overrun stays a FAIL */
+	c[20] = 23 * MS;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_FAIL);
+	in->late_tick_ns = NULL;
+	in->unaligned = false;
+	c[20] = 2 * MS;
 }
 
 /*

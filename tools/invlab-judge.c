@@ -587,6 +587,10 @@ static int rebuild(struct json_object *ji, const char *text, const char *file,
 	    num(ji, "hung", &v, err, len))
 		return -EINVAL;
 	rn->er.hung = (int)v;
+	/* since the one-burst rule's bound; a file of before: unknown */
+	if (get(ji, "trace_silence_ns") &&
+	    unum(ji, "trace_silence_ns", &rn->er.trace_silence_ns, err, len))
+		return -EINVAL;
 	a = array(ji, "steal_timeline", err, len);
 	if (!a)
 		return -EINVAL;

@@ -127,6 +127,16 @@ static int judged_window(const struct il_bw_input *in,
 	return 0;
 }
 
+/* the excess over n * Q that shows the kernel's: one tick, the noise,
+ * and where the periods are the task's and not the kernel's one Q more
+ * (il_bw_input.unaligned) */
+static uint64_t fail_slack(const struct il_bw_input *in)
+{
+	uint64_t s = sat_add(in->tick_ns, in->noise_ns);
+
+	return in->unaligned ? sat_add(s, in->runtime_ns) : s;
+}
+
 /* what of period k is not the task's: the host's steal and the lateness
  * of the tick, each as far as measured */
 static uint64_t not_task(const struct il_bw_input *in, size_t k)
@@ -148,7 +158,7 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 {
 	char c[24], q[24], t[24], e[24], x[24], p[24], s_[24], l_[24];
 	uint64_t *net = malloc(n * sizeof(*net)), st = 0, all = 0, lt = 0;
-	uint64_t slack = sat_add(in->tick_ns, in->noise_ns);
+	uint64_t slack = fail_slack(in);
 	const char *task = in->task ? in->task : "task";
 	struct il_bw_window wn;
 	int ret;
@@ -207,7 +217,10 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 			     in->steal_ns ? "; and" : "", task, l_);
 		addf(out->evidence, sizeof(out->evidence), off,
 		     ", and a thread's CPU clock counts that time: within "
-		     "the reservation with it taken off");
+		     "the reservation with it taken off%s",
+		     in->unaligned ? " (and one Q more: the periods are the "
+				     "task's, not the kernel's)"
+				   : "");
 		return 0;
 	}
 	/* the window that exceeds it with that taken off */
@@ -267,20 +280,32 @@ static int check_bandwidth_(const struct il_bw_input *in,
 	     "%s (Q %s every %s): periods %zu..%zu consumed %s", task, q, p,
 	     w.first, w.first + w.count - 1, c);
 
-	if (over > sat_add(in->tick_ns, in->noise_ns) &&
-	    (in->steal_ns || in->late_tick_ns)) {
+	if (over > fail_slack(in) && (in->steal_ns || in->late_tick_ns)) {
 		ret = taken_off(in, consumed_ns, n, &w, out, worst, &over,
 				&off);
 		if (ret || out->verdict == IL_UNDECIDED)
 			return ret;
 	}
-	if (over > sat_add(in->tick_ns, in->noise_ns)) {
+	if (over > fail_slack(in)) {
 		out->verdict = IL_FAIL;
 		il_format_duration(x, sizeof(x), over - in->tick_ns);
 		addf(out->evidence, sizeof(out->evidence), &off,
 		     ", %s beyond %zu x %s + %s tick (noise %s): the "
 		     "reservation was exceeded",
 		     x, w.count, q, t, e);
+		return 0;
+	}
+	if (over > sat_add(in->tick_ns, in->noise_ns)) {
+		/* only unaligned comes here: within one Q more */
+		out->verdict = IL_UNDECIDED;
+		il_format_duration(x, sizeof(x), over - in->tick_ns);
+		addf(out->evidence, sizeof(out->evidence), &off,
+		     ", %s beyond %zu x %s + %s tick (noise %s), but within "
+		     "one Q more: these periods are the task's, from its "
+		     "releases, and the kernel's start later (a wake-up past "
+		     "the deadline, a throttle), so %zu of them span %zu of "
+		     "the kernel's budgets",
+		     x, w.count, q, t, e, w.count, w.count + 1);
 		return 0;
 	}
 	if (over > in->tick_ns) {
@@ -784,15 +809,18 @@ static bool covered(const struct il_mbwi_set *s, enum which w,
  * before another is released.  Nor is it a stall when the trace shows
  * tasks ranked below a late job running while it waited
  * (late_attested), in every late job or in more of them than a host's
- * stalls make (late_attested_n, the binomial rule).  *span is how long they
- * were pending together, from the last release to the first end.
+ * stalls make (late_attested_n, the binomial rule).  *span is how long
+ * they were pending together, from the last release to the first end.
+ * Nor when the trace shows no CPU stopped long enough (silence_ns):
+ * then *silent is set (a burst by its pending, but longer than a stall).
  */
-static bool one_burst(const struct il_mbwi_set *s, uint64_t *span)
+static bool one_burst(const struct il_mbwi_set *s, uint64_t *span, bool *silent)
 {
-	uint64_t rel = 0, end = UINT64_MAX;
+	uint64_t rel = 0, end = UINT64_MAX, worst = 0;
 	bool any = false;
 
 	*span = 0;
+	*silent = false;
 	for (size_t i = 0; i < s->ntasks; i++) {
 		const struct il_mbwi_task *t = &s->tasks[i];
 
@@ -807,9 +835,17 @@ static bool one_burst(const struct il_mbwi_set *s, uint64_t *span)
 			rel = t->late_rel_max_ns;
 		if (t->late_end_min_ns < end)
 			end = t->late_end_min_ns;
+		if (lateness(t) > worst)
+			worst = lateness(t);
 	}
 	if (!any || rel > end)
 		return false;
+	if (s->silence_ns &&
+	    worst > sat_add(sat_add(s->silence_ns, s->silence_ns),
+			    s->noise_ns)) {
+		*silent = true;
+		return false;
+	}
 	*span = end - rel;
 	return true;
 }
@@ -820,10 +856,11 @@ static void judge(const struct il_mbwi_set *s, size_t i,
 	const struct il_mbwi_task *t = &s->tasks[i];
 	char x[24], e[24], sp[24];
 	uint64_t span;
+	bool silent = false;
 
 	il_format_duration(x, sizeof(x), lateness(t));
 	il_format_duration(e, sizeof(e), s->noise_ns);
-	if (t->late_misses && one_burst(s, &span)) {
+	if (t->late_misses && one_burst(s, &span, &silent)) {
 		v->verdict = IL_UNDECIDED;
 		il_format_duration(sp, sizeof(sp), span);
 		il_setf(v->why, sizeof(v->why),
@@ -861,6 +898,13 @@ static void judge(const struct il_mbwi_set *s, size_t i,
 				   ", %llu after the kernel charged its "
 				   "sleep to its reservation",
 				   (unsigned long long)t->late_charged);
+		if (silent) {
+			il_format_duration(sp, sizeof(sp), s->silence_ns);
+			il_appendf(v->why, sizeof(v->why),
+				   "; one burst, longer than a stall: no "
+				   "CPU's trace silent over %s",
+				   sp);
+		}
 	} else if (t->misses && t->misses_kept >= t->misses &&
 		   t->jobs >= s->min_jobs) {
 		/* the order of events: nothing ranked below ran while a

@@ -246,6 +246,9 @@ void il_report_judge_inputs(struct il_json *j, const struct il_scenario *sc,
 	il_json_hist(j, "calib_any_ns", rec->calib_any);
 	il_json_uint(j, "t_start_ns", er->t_start_ns);
 	il_json_uint(j, "steal_ns", er->steal_ns);
+	il_json_uint(j, "trace_silence_ns",
+		     er->trace ? il_trace_silence(er->trace, rec->ncpus)
+			       : er->trace_silence_ns);
 	il_json_bool(j, "hung", er->hung != 0);
 	il_json_str(j, "trace_note", er->trace_note);
 	/* the steal timeline: [time, cumulative steal] */

@@ -409,3 +409,31 @@ uint64_t il_trace_accounted(const struct il_trace *t, int pid, uint64_t x,
 	}
 	return sum;
 }
+
+uint64_t il_trace_silence(const struct il_trace *t, int ncpus)
+{
+	uint64_t *last, most = 0;
+
+	if (!t || ncpus < 1 || !t->t0_ns || t->t1_ns <= t->t0_ns)
+		return 0;
+	last = malloc((size_t)ncpus * sizeof(*last));
+	if (!last)
+		return t->t1_ns - t->t0_ns; /* nothing known: all of it */
+	for (int c = 0; c < ncpus; c++)
+		last[c] = t->t0_ns;
+	for (size_t k = 0; k < t->n; k++) {
+		const struct il_trace_rec *r = &t->rec[k];
+
+		if ((r->kind != IL_TR_SWITCH && r->kind != IL_TR_RUNTIME) ||
+		    r->cpu >= ncpus || r->ts < last[r->cpu])
+			continue;
+		if (r->ts - last[r->cpu] > most)
+			most = r->ts - last[r->cpu];
+		last[r->cpu] = r->ts;
+	}
+	for (int c = 0; c < ncpus; c++)
+		if (t->t1_ns > last[c] && t->t1_ns - last[c] > most)
+			most = t->t1_ns - last[c];
+	free(last);
+	return most;
+}

@@ -184,7 +184,10 @@ struct il_engine_result {
 	 */
 	uint64_t *round_t, *round_end_t;
 	size_t nround_t, round_t_cap;
-	uint64_t steal_ns;   /* on the scenario's CPUs, whole run */
+	uint64_t steal_ns; /* on the scenario's CPUs, whole run */
+	/* the longest a CPU's trace was silent (il_trace_silence), as a
+	 * result file keeps it for a judge without the trace; 0: unknown */
+	uint64_t trace_silence_ns;
 	uint64_t t_start_ns; /* the run's start, CLOCK_MONOTONIC: periodic
 				releases are t_start + offset + k period */
 	/*

@@ -276,6 +276,19 @@ void il_trace_late_add(uint64_t ts, uint64_t run, uint64_t tick_ns, uint64_t t0,
 		       uint64_t period, uint64_t *late, size_t n);
 
 /*
+ * The longest time a CPU recorded nothing: between two of its switches
+ * or run-time accounts (the records a CPU makes of itself; a migration
+ * is recorded by another CPU, a wakeup maybe), from t0_ns to its first,
+ * or from its last to t1_ns, over the CPUs below ncpus; a CPU with none
+ * is silent from t0_ns to t1_ns.  A busy CPU makes a run-time account
+ * at every tick, so a silence longer than a tick is an idle CPU, or one
+ * that did not run: a vCPU the host held, whose stall is at most that
+ * long.  Returns the silence in ns, or 0 when t is NULL, ncpus < 1 or
+ * the traced span is not known (t0_ns or t1_ns 0).
+ */
+uint64_t il_trace_silence(const struct il_trace *t, int ncpus);
+
+/*
  * A sleep the kernel charged as run time: a wakeup of pid made while
  * pid was, by the switches, still current on the CPU it is woken on
  * says pid slept without that CPU ever switching away from it, and

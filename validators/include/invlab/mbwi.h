@@ -20,6 +20,7 @@
 #ifndef INVLAB_MBWI_H
 #define INVLAB_MBWI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -91,6 +92,19 @@ struct il_bw_input {
 	 * much past its budget, and the CPU clock counted it.
 	 */
 	const uint64_t *late_tick_ns;
+	/*
+	 * The periods are the task's own (t0 + k P, from its releases),
+	 * not the kernel's: the CBS replenishes at a wakeup past the
+	 * deadline (now + D) and at the deadline of a throttled task, so
+	 * its periods start a wake-up latency or more after the task's.
+	 * A window of n of the task's periods then overlaps n + 1 of the
+	 * kernel's, which grant up to (n + 1) Q + tick (measured here: a
+	 * 3.5 ms job of a 4 ms reservation read 8.59 ms in one of its
+	 * periods, its budget having run out once in each of two of the
+	 * kernel's).  Set: beyond n Q + tick + noise by no more than one
+	 * Q more is UNDECIDED, not FAIL.
+	 */
+	bool unaligned;
 };
 
 /*
@@ -102,6 +116,8 @@ struct il_bw_input {
  *    during the run, or only with the ticks' lateness (late_tick_ns)
  *    counted: UNDECIDED;
  *  - it exceeds n * Q + tick only by measurement noise: UNDECIDED;
+ *  - with unaligned set, it exceeds n * Q + tick + noise by no more
+ *    than one Q (with steal and lateness taken off as above): UNDECIDED;
  *  - otherwise PASS, given at least min_periods periods (else UNDECIDED).
  * out->bound_ns = n * Q + tick and out->worst_ns = the consumption, both
  * of the worst window; worst (may be NULL) receives the window.  Returns
@@ -221,6 +237,14 @@ struct il_mbwi_set {
 	int partitioned; /* tasks pinned through cpuset partitions */
 	uint64_t noise_ns;
 	uint64_t min_jobs; /* fewer jobs in a judged task: UNDECIDED */
+	/*
+	 * The longest time a CPU's trace was silent (il_trace_silence):
+	 * no stall was longer.  0: no trace, not known.  A stall of S
+	 * delays a job by at most 2 S on a set its CPUs can serve (what
+	 * piled up in S clears in S more), so one_burst excuses no task
+	 * late by more than 2 S + noise_ns.
+	 */
+	uint64_t silence_ns;
 };
 
 /* ------------------------------------------------------------------ */
