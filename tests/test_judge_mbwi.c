@@ -1237,6 +1237,12 @@ static void test_misses_overran(void)
 	t_check_contains(ck[0].c.evidence,
 			 "2 misses of a job charged more than Q (up to "
 			 "2.00ms of CPU), or queued behind one");
+	/* job 5 at D + 10 us + the 10 ms step exactly: not late, so not
+	 * one of them; job 6 still is */
+	t_run_job_resp(d, 5, 18 * MS + 10 * US);
+	t_check_int(judge(&n), 0);
+	t_check_contains(ck[0].c.evidence, "1 miss of a job charged");
+	t_run_job_resp(d, 5, 20 * MS);
 	/* job 6 released after job 5 ended: its own miss */
 	t_run_job_resp(d, 5, 8 * MS);
 	t_run_job_resp(d, 6, 20 * MS);

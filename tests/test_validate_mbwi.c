@@ -229,6 +229,12 @@ static void test_bandwidth_unaligned(struct il_bw_input *in, uint64_t *c)
 	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
 	t_check_int(ck.verdict, IL_UNDECIDED);
 	t_check_contains(ck.evidence, "within 200us noise");
+	/* exactly tick + noise over Q: noise, not yet the one Q more */
+	c[20] = 7 * MS + 200 * US;
+	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
+	t_check_int(ck.verdict, IL_UNDECIDED);
+	t_check_contains(ck.evidence, "within 200us noise");
+	t_check(!strstr(ck.evidence, "one Q more"));
 	/* 3 + 4 + 0.2 + 3 ms exactly: within one Q more */
 	c[20] = 10 * MS + 200 * US;
 	t_check_int(il_check_bandwidth(in, c, 100, &ck, &w), 0);
