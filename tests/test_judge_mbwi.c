@@ -1259,6 +1259,27 @@ static void test_misses_overran(void)
 	t_run_job_resp(d, 7, 20 * MS);
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	/*
+	 * One burst bounded by the silence counts the late misses only:
+	 * job 5 over Q and 52 ms late is set aside; job 20, 12 ms late,
+	 * is the one late miss: one stall of 1 ms covers 2 x 1 + 10.01,
+	 * one of 0.99 ms does not
+	 */
+	t_run_reset(job);
+	run();
+	r = &t_er.tasks[d];
+	r->job_cpu_seq[5] = 2 * MS + 1;
+	t_run_job_resp(d, 5, 60 * MS);
+	t_run_job_resp(d, 20, 20 * MS);
+	t_er.trace_silence_ns = MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "1 of 30 jobs missed, up to 12.0ms "
+					   "late, all the set's late jobs "
+					   "pending together");
+	t_er.trace_silence_ns = 990 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
 	/* the control, run without its reservation, was never throttled */
 	t_run_reset(job);
 	set("tauD.class=other");

@@ -835,8 +835,8 @@ static bool one_burst(const struct il_mbwi_set *s, uint64_t *span, bool *silent)
 			rel = t->late_rel_max_ns;
 		if (t->late_end_min_ns < end)
 			end = t->late_end_min_ns;
-		if (lateness(t) > worst)
-			worst = lateness(t);
+		if (t->late_worst_ns > worst)
+			worst = t->late_worst_ns;
 	}
 	if (!any || rel > end)
 		return false;
@@ -858,7 +858,9 @@ static void judge(const struct il_mbwi_set *s, size_t i,
 	uint64_t span;
 	bool silent = false;
 
-	il_format_duration(x, sizeof(x), lateness(t));
+	/* how late its late misses were, where known one by one */
+	il_format_duration(x, sizeof(x),
+			   t->late_worst_ns ? t->late_worst_ns : lateness(t));
 	il_format_duration(e, sizeof(e), s->noise_ns);
 	if (t->late_misses && one_burst(s, &span, &silent)) {
 		v->verdict = IL_UNDECIDED;

@@ -305,6 +305,8 @@ static bool late_per_job(const struct il_engine_result *er,
 				mt->late_rel_max_ns = rel;
 			if (late == 1 || end < mt->late_end_min_ns)
 				mt->late_end_min_ns = end;
+			if (resp - mt->deadline_ns > mt->late_worst_ns)
+				mt->late_worst_ns = resp - mt->deadline_ns;
 		} else if (resp > base + st) {
 			m->foreign_excused++;
 			if (fo > m->most_foreign)

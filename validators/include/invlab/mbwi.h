@@ -166,6 +166,9 @@ struct il_mbwi_task {
 	 * UNDECIDED, not FAIL (one_burst in mbwi.c).
 	 */
 	uint64_t late_rel_max_ns, late_end_min_ns;
+	/* of its late misses, the most one was late by (response - D),
+	 * known with them; the misses set aside are not in it */
+	uint64_t late_worst_ns;
 	/*
 	 * Each late miss attested by the scheduler's trace: tasks the
 	 * reservations rank below the job ran while it waited to run.  No
