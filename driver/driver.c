@@ -109,6 +109,7 @@ static void run_one(struct session *s, int c, int repeat)
 		d->nruns++;
 		/* who ran in the waits, from the scheduler's trace (attrib.h):
 		 * the judge and the result file both take it from here */
+		s->er->tick_ns = d->tick_ns;
 		if (il_attribute_run(&sc, s->er) ||
 		    il_attribute_edf(&sc, r->env.declared, s->er,
 				     judge_env_run_witness(&d->si)))

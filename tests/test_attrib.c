@@ -67,6 +67,23 @@ static void sw(uint64_t ts, int prev, int pp, int next, int np, int runnable)
 	t_check_int(il_trace_add(&tr, &r), 0);
 }
 
+/* pid's run-time account made on CPU 1 at ts */
+static void acct(uint64_t ts, int pid, uint64_t run)
+{
+	struct il_trace_rec r = {
+		.ts = ts,
+		.kind = IL_TR_RUNTIME,
+		.cpu = 1,
+		.prev_pid = pid,
+		.next_pid = (int32_t)run,
+	};
+
+	t_check_int(il_trace_add(&tr, &r), 0);
+}
+
+/* the holder's own kernel priority in build(): FIFO 10, or fair */
+static int low_prio = 89;
+
 static void setprio(uint64_t ts, int pid, int from, int to)
 {
 	struct il_trace_rec r = {
@@ -98,12 +115,12 @@ static void build(int x, int xp, int boost)
 	t_check_int(il_trace_note_task(&tr, FLOW, "flow", kp(15)), 0);
 	for (int k = 0; k < N; k++) {
 		uint64_t b = T0 + (uint64_t)k * 10 * MS;
-		int lp = boost ? kp(30) : kp(10), hit = x && k % 3 == 0;
+		int lp = boost ? kp(30) : low_prio, hit = x && k % 3 == 0;
 
 		sw(b, 0, 120, HIGH, kp(30), 0);
-		sw(b + 10 * US, HIGH, kp(30), LOW, kp(10), 0);
+		sw(b + 10 * US, HIGH, kp(30), LOW, low_prio, 0);
 		if (boost)
-			setprio(b + 15 * US, LOW, kp(10), kp(30));
+			setprio(b + 15 * US, LOW, low_prio, kp(30));
 		if (hit) {
 			sw(b + MS, LOW, lp, x, xp, 1);
 			sw(b + 4 * MS, x, xp, LOW, lp, 0);
@@ -112,7 +129,7 @@ static void build(int x, int xp, int boost)
 		sw(b + (hit ? 5010 : 2010) * US, LOW, lp, HIGH, kp(30), 1);
 		if (boost)
 			setprio(b + (hit ? 5012 : 2012) * US, LOW, kp(30),
-				kp(10));
+				low_prio);
 		sw(b + 5500 * US, HIGH, kp(30), 0, 120, 0);
 		s[k] = (struct il_wait_sample){
 			.delay_ns = (hit ? 5020 : 2020) * US,
@@ -219,6 +236,165 @@ static void test_scenario_hog(void)
 	t_check_int(out[0].lower_ns, 0);
 	il_attr_text(&a, "high", kp(30), text, sizeof(text));
 	t_check_contains(text, "(pid 600, nice 0)");
+}
+
+/*
+ * A fair-class holder (pi-classic's low at nice 0) and a foreign fair
+ * task that preempts it for 3 ms in every third wait: boosted to high's
+ * priority, the holder lost the CPU to the fair task only on the fair
+ * server's budget (interference); never boosted, the fair task ran in
+ * its place by the kernel's choice (a C library that ignored
+ * PTHREAD_PRIO_INHERIT, and a nice -5 foreign task: 141 of 142 waits
+ * 17 times the bound once read PASS, "fair class").
+ */
+static void test_fair_holder(void)
+{
+	struct il_attr_input fin = in;
+	struct il_attr_summary a;
+	struct il_check c;
+	char text[1024];
+
+	fin.boosts = true;
+	low_prio = 120;
+	build(FLOW, 115, 1);
+	t_check_int(il_attribute(&fin, &tr, s, N, out, &a), 0);
+	t_check_int(a.fair_ns, N / 3 * 3 * MS);
+	t_check_int(a.flow_ns, 0);
+	t_check_int(out[0].lower_ns, 0);
+	il_attr_text(&a, "high", kp(30), text, sizeof(text));
+	t_check_contains(text, "10 waits delayed by flow (pid 600, nice -5): "
+			       "30.0ms, lower priority than high (FIFO 30): "
+			       "fair class, on the fair server's budget");
+	build(FLOW, 115, 0);
+	t_check_int(il_attribute(&fin, &tr, s, N, out, &a), 0);
+	t_check_int(a.fair_ns, 0);
+	t_check_int(a.flow_ns, N / 3 * 3 * MS);
+	il_attr_text(&a, "high", kp(30), text, sizeof(text));
+	t_check_contains(text, "fair class, 30.0ms of it in the place of a "
+			       "holder left unboosted: inversion");
+	t_check_int(out[0].lower_ns, 3 * MS);
+	/* no tick known: none of it witnessed */
+	t_check_int(out[0].unseen_ns, 3 * MS);
+	t_check_int(il_check_blocking(&bound, out, N, &c), 0);
+	t_check_int(c.verdict, IL_FAIL);
+	/* a lock that promises no boost (a kernel mutex, `none`): the fair
+	 * task is the fair class's business, as before */
+	fin.boosts = false;
+	t_check_int(il_attribute(&fin, &tr, s, N, out, &a), 0);
+	t_check_int(a.fair_ns, N / 3 * 3 * MS);
+	t_check_int(a.flow_ns, 0);
+	/* a real-time holder left unboosted: the foreign fair task ran on
+	 * the budget real time leaves it, not in the holder's place */
+	fin.boosts = true;
+	low_prio = kp(10);
+	build(FLOW, 115, 0);
+	t_check_int(il_attribute(&fin, &tr, s, N, out, &a), 0);
+	t_check_int(a.fair_ns, N / 3 * 3 * MS);
+	t_check_int(a.flow_ns, 0);
+	/* the boundary of "fair": kernel priority 100 is fair, 99 is not */
+	low_prio = 100;
+	build(FLOW, 115, 0);
+	t_check_int(il_attribute(&fin, &tr, s, N, out, &a), 0);
+	t_check_int(a.flow_ns, N / 3 * 3 * MS);
+	low_prio = 99;
+	build(FLOW, 115, 0);
+	t_check_int(il_attribute(&fin, &tr, s, N, out, &a), 0);
+	t_check_int(a.flow_ns, 0);
+	low_prio = kp(10);
+}
+
+/*
+ * The fair server's budget caps what fair time a wait may hold as
+ * interference: 50 ms in each second it spans, and one more.  A boosted
+ * holder preempted by a foreign fair task for 50 or 60 ms: 50 ms are the
+ * budget's, the rest the kernel's, unwitnessed (the foreign task makes
+ * no account).
+ */
+static void test_fair_budget(void)
+{
+	struct il_attr_input fin = in;
+	struct il_attr_summary a;
+	struct il_wait_sample one;
+	uint64_t b = T0;
+
+	t_check_int(il_attr_fair_budget(0), 50 * MS);
+	t_check_int(il_attr_fair_budget(1000 * MS - 1), 50 * MS);
+	t_check_int(il_attr_fair_budget(1000 * MS), 100 * MS);
+	fin.boosts = true;
+	for (uint64_t len = 50 * MS; len <= 60 * MS; len += 10 * MS) {
+		il_trace_free(&tr);
+		tr.t0_ns = T0 - MS;
+		tr.t1_ns = T0 + 200 * MS;
+		sw(b, 0, 120, HIGH, kp(30), 0);
+		sw(b + 10 * US, HIGH, kp(30), LOW, kp(10), 0);
+		setprio(b + 15 * US, LOW, kp(10), kp(30));
+		sw(b + MS, LOW, kp(30), FLOW, 120, 1);
+		sw(b + MS + len, FLOW, 120, LOW, kp(30), 0);
+		sw(b + 2 * MS + len, LOW, kp(30), HIGH, kp(30), 1);
+		il_trace_sort(&tr);
+		one = (struct il_wait_sample){ .delay_ns = 2 * MS + len,
+					       .t_ns = b,
+					       .t_req_ns = b + 10 * US };
+		t_check_int(il_attribute(&fin, &tr, &one, 1, &one, &a), 0);
+		t_check_int(a.fair_ns, 50 * MS);
+		t_check_int(a.flow_ns, len - 50 * MS);
+		t_check_int(one.lower_ns, len - 50 * MS);
+		t_check_int(one.unseen_ns, len - 50 * MS);
+	}
+}
+
+/*
+ * The unseen part of a lower task's window: where its CPU made no
+ * record of its own for more than a tick.  The scenario's hog preempts
+ * the holder for 3 ms (build(MEDIUM)) on a kernel of 1 ms ticks; its
+ * accounts every tick witness all of it, a gap of two ticks leaves one
+ * unseen, a gap of a tick and a ns leaves that ns.
+ */
+static void test_unseen(void)
+{
+	struct il_attr_input tin = in;
+	struct il_attr_summary a;
+
+	tin.tick_ns = 1 * MS;
+	build(MEDIUM, kp(20), 0);
+	/* round 0's window is [T0 + 1 ms, T0 + 4 ms] */
+	acct(T0 + 2 * MS, MEDIUM, MS);
+	acct(T0 + 3 * MS, MEDIUM, MS);
+	il_trace_sort(&tr);
+	t_check_int(il_attribute(&tin, &tr, s, N, out, &a), 0);
+	t_check_int(out[0].lower_ns, 3 * MS);
+	t_check_int(out[0].unseen_ns, 0);
+	/* round 3 has no accounts: 3 ms, less a tick */
+	t_check_int(out[3].lower_ns, 3 * MS);
+	t_check_int(out[3].unseen_ns, 2 * MS);
+	/* a gap of a tick and a ns */
+	build(MEDIUM, kp(20), 0);
+	acct(T0 + 2 * MS + 1, MEDIUM, MS);
+	acct(T0 + 3 * MS, MEDIUM, MS);
+	il_trace_sort(&tr);
+	t_check_int(il_attribute(&tin, &tr, s, N, out, &a), 0);
+	t_check_int(out[0].unseen_ns, 1);
+	/* two ticks without one: one unseen */
+	build(MEDIUM, kp(20), 0);
+	acct(T0 + 3 * MS, MEDIUM, MS);
+	il_trace_sort(&tr);
+	t_check_int(il_attribute(&tin, &tr, s, N, out, &a), 0);
+	t_check_int(out[0].unseen_ns, MS);
+	/* an account another CPU made is no witness of this one */
+	build(MEDIUM, kp(20), 0);
+	{
+		struct il_trace_rec r = { .ts = T0 + 2 * MS,
+					  .kind = IL_TR_RUNTIME,
+					  .cpu = 0,
+					  .prev_pid = MEDIUM,
+					  .next_pid = (int32_t)MS };
+
+		t_check_int(il_trace_add(&tr, &r), 0);
+	}
+	acct(T0 + 3 * MS, MEDIUM, MS);
+	il_trace_sort(&tr);
+	t_check_int(il_attribute(&tin, &tr, s, N, out, &a), 0);
+	t_check_int(out[0].unseen_ns, MS);
 }
 
 static void test_not_used(void)
@@ -1093,6 +1269,9 @@ int main(void)
 	test_interference();
 	test_foreign_inversion();
 	test_scenario_hog();
+	test_fair_holder();
+	test_fair_budget();
+	test_unseen();
 	test_not_used();
 	test_roles();
 	il_trace_free(&tr);

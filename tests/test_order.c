@@ -284,6 +284,9 @@ static void test_rare(void)
 	in.rare_ns = 5 * MS;
 	for (int i = 0; i < 6; i++) {
 		w[i].lower_ns = 20 * MS;
+		/* each window on a CPU the host held: no record of its own
+		 * (test_magnitude: the one that ticked) */
+		w[i].unseen_ns = 20 * MS;
 		w[i].delay_ns = 2 * MS + 1; /* past the 2 ms bound */
 	}
 	t_check_int(judge(&in, N, &c), IL_FAIL);
@@ -293,9 +296,10 @@ static void test_rare(void)
 		       "than 5.00ms (the calibration's p99)") != NULL);
 	t_check(strstr(c.evidence, "(chance under 1e-06): inversion") != NULL);
 	/* one of them within the bound (at it exactly): it does not
-	 * count, and five are not enough */
+	 * count, and five are not enough; windows longer than a section
+	 * the host may have made read UNDECIDED, never PASS */
 	w[2].delay_ns = 2 * MS;
-	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
 	w[2].delay_ns = 2 * MS + 1;
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	/* no bound known: every rare window counts */
@@ -304,29 +308,98 @@ static void test_rare(void)
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	in.bound_ns = 2 * MS;
 	w[2].delay_ns = 2 * MS + 1;
-	/* five: not enough for the rule; 20 ms is past half the bound, so
-	 * the durations judge */
+	/* five: not enough for the rule; each past a section, on a CPU
+	 * that recorded nothing: undecided */
 	w[5].lower_ns = 0;
-	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
 	/* the window's edge: at rare_ns it is not one, a ns past it is */
 	w[5].lower_ns = 5 * MS;
-	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
 	w[5].lower_ns = 5 * MS + 1;
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	/* steal in the wait taken off first */
 	steal[5] = 2;
 	in.steal_ns = steal;
-	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
 	steal[5] = 0;
 	/* no rare window known (rare_ns 0): the rule does not apply */
 	in.rare_ns = 0;
-	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
 	/* past the tolerance in 4 waits the first rule FAILs */
 	in.rare_ns = 5 * MS;
 	for (int i = 0; i < 4; i++)
 		w[i].lower_ns = 30 * MS + 1;
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	t_check(strstr(c.evidence, "past steal (allowed 30.0ms)") != NULL);
+}
+
+/*
+ * Magnitude: one wait past the bound in which a lower-ranked task ran
+ * longer than a section, on a CPU that recorded its ticks, is an
+ * inversion on its own (PI lost in one wait of fifty, each an 18 ms
+ * inversion, once read UNDECIDED by the count rule).  Only the host's
+ * measured part of the window, the larger of steal and unrecorded time,
+ * comes off, and a window it could have made is UNDECIDED, never PASS.
+ */
+static void test_magnitude(void)
+{
+	struct il_order_input in = input();
+	struct il_check c;
+
+	clean();
+	w[4].delay_ns = 20 * MS;
+	w[4].lower_ns = 18 * MS;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check_int(c.by_trace, 1);
+	t_check(strstr(c.evidence, "in 1 of 8 waits past the bound 2.00ms a "
+				   "task below high ran longer than a section "
+				   "(2.00ms)") != NULL);
+	t_check(strstr(c.evidence, "the worst 18.0ms of 18.0ms in a wait of "
+				   "20.0ms") != NULL);
+	/* the CPU silent for 16 ms of it: the kernel's 2 ms are a section,
+	 * not more; a ns less silence and they are more */
+	w[4].unseen_ns = 16 * MS;
+	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	t_check(strstr(c.evidence, "recorded nothing, or the host stole, for "
+				   "up to 16.0ms") != NULL);
+	w[4].unseen_ns = 16 * MS - 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	/* steal the same, or the larger of the two, never their sum */
+	w[4].unseen_ns = 0;
+	steal[4] = 16 * MS;
+	in.steal_ns = steal;
+	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	steal[4] = 8 * MS;
+	w[4].unseen_ns = 8 * MS;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	w[4].unseen_ns = 16 * MS;
+	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	steal[4] = 0;
+	w[4].unseen_ns = 0;
+	in.steal_ns = NULL;
+	/* the window's size: at a section it is none, a ns past one it is;
+	 * the section is the typical one when known (a stretched longest
+	 * section does not widen it) */
+	in.typical_ns = 1 * MS;
+	w[4].lower_ns = 1 * MS;
+	t_check(judge(&in, N, &c) != IL_FAIL);
+	w[4].lower_ns = 1 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check(strstr(c.evidence, "longer than a section (1.00ms)") != NULL);
+	/* only in a wait past the bound: at the bound itself the promise
+	 * held, and the count rule alone judges (one window of 8 is not a
+	 * pattern) */
+	w[4].delay_ns = 2 * MS;
+	t_check(judge(&in, N, &c) != IL_FAIL);
+	w[4].delay_ns = 2 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	/* no bound known: no section to measure a window by */
+	in.bound_ns = 0;
+	in.typical_ns = 0;
+	w[4].delay_ns = 20 * MS;
+	w[4].lower_ns = 18 * MS;
+	t_check(judge(&in, N, &c) != IL_FAIL ||
+		strstr(c.evidence, "longer than a section") == NULL);
 }
 
 /*
@@ -420,6 +493,7 @@ int main(void)
 	test_binom();
 	test_durations();
 	test_rare();
+	test_magnitude();
 	test_pass();
 	test_fail();
 	test_undecided();

@@ -207,11 +207,12 @@ static int load_attr(struct json_object *lo, struct il_lock_result *lr,
 		struct json_object *w = json_object_array_get_idx(tr, k);
 
 		/* [foreign, lower] before the trace decided, then
-		 * [foreign, lower, covered]: an older file's waits are
-		 * not covered, and are judged on durations */
+		 * [foreign, lower, covered], then [..., unseen]: an older
+		 * file's waits are not covered, and are judged on
+		 * durations; without unseen, none of lower is witnessed */
 		if (!json_object_is_type(w, json_type_array) ||
 		    json_object_array_length(w) < 2 ||
-		    json_object_array_length(w) > 3) {
+		    json_object_array_length(w) > 4) {
 			snprintf(err, len,
 				 "task %s: traced wait %zu is malformed", task,
 				 k);
@@ -221,7 +222,10 @@ static int load_attr(struct json_object *lo, struct il_lock_result *lr,
 		lr->traced[k].foreign_ns = elem(w, 0);
 		lr->traced[k].lower_ns = elem(w, 1);
 		lr->traced[k].traced =
-			json_object_array_length(w) == 3 && elem(w, 2) == 1;
+			json_object_array_length(w) >= 3 && elem(w, 2) == 1;
+		lr->traced[k].unseen_ns = json_object_array_length(w) == 4
+						  ? elem(w, 3)
+						  : lr->traced[k].lower_ns;
 	}
 	return 0;
 }

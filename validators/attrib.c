@@ -44,6 +44,9 @@ struct work {
 	const struct il_attr_input *in;
 	const struct il_trace *t;
 	struct cpu_index *cpus;
+	/* per CPU, its run-time accounts (IL_TR_RUNTIME made there): with
+	 * its switches, the records that show it was running */
+	struct cpu_index *acct;
 	int ncpus;
 	struct il_attr_named named[WORK_NAMED];
 	size_t nnamed;
@@ -64,21 +67,23 @@ static const struct il_attr_task *scenario_task(const struct il_attr_input *in,
 /* this wait's time per foreign task, merged into w->named after it */
 struct wait_named {
 	int pid, kprio;
-	uint64_t ns;
+	uint64_t ns, counted;
 };
 
 static void add_foreign(struct wait_named *wn, size_t *nwn, size_t cap, int pid,
-			int kprio, uint64_t ns)
+			int kprio, uint64_t ns, uint64_t counted)
 {
 	for (size_t i = 0; i < *nwn; i++)
 		if (wn[i].pid == pid) {
 			wn[i].ns += ns;
+			wn[i].counted += counted;
 			return;
 		}
 	if (*nwn < cap) {
 		wn[*nwn].pid = pid;
 		wn[*nwn].kprio = kprio;
 		wn[*nwn].ns = ns;
+		wn[*nwn].counted = counted;
 		(*nwn)++;
 	}
 }
@@ -109,6 +114,7 @@ static void merge_named(struct work *w, const struct wait_named *wn, size_t nwn)
 			continue;
 		}
 		a->ns += wn[k].ns;
+		a->counted_ns += wn[k].counted;
 		a->waits++;
 		if (wn[k].ns > a->worst_ns)
 			a->worst_ns = wn[k].ns;
@@ -134,12 +140,73 @@ static size_t last_before(const struct work *w, int c, uint64_t ts)
 
 struct split {
 	uint64_t holder, lower, higher, fhigh, flow, fair, idle, waiter;
+	uint64_t unseen; /* of lower + flow: no record of the CPU's own */
 };
 
-static void account(const struct work *w, struct split *sp, int pid, int kprio,
-		    uint64_t ns, struct wait_named *wn, size_t *nwn, size_t cap)
+uint64_t il_attr_fair_budget(uint64_t d)
+{
+	return (d / IL_ATTR_FAIR_PERIOD_NS + 1) * IL_ATTR_FAIR_RUNTIME_NS;
+}
+
+/* the first index of ci whose record is at or after ts */
+static size_t first_from(const struct work *w, const struct cpu_index *ci,
+			 uint64_t ts)
+{
+	size_t lo = 0, hi = ci->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->t->rec[ci->ix[mid]].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Of [x, y] on CPU c (a piece between two of its switches), the time no
+ * run-time account of c witnesses: each gap between x, the accounts made
+ * on c inside and y, beyond one tick, less that tick.  A CPU that ran a
+ * task took a tick, and accounted it, at least every tick_ns; a longer
+ * gap is a CPU that did not run (a vCPU the host held) or took no
+ * interrupt.  Without a tick known, none of it is witnessed.
+ */
+static uint64_t unseen_in(const struct work *w, int c, uint64_t x, uint64_t y)
+{
+	const struct cpu_index *ci;
+	uint64_t tick = w->in->tick_ns, prev = x, sum = 0;
+
+	if (!tick || c >= w->ncpus || !w->acct)
+		return y - x;
+	ci = &w->acct[c];
+	for (size_t k = first_from(w, ci, x); k < ci->n; k++) {
+		uint64_t ts = w->t->rec[ci->ix[k]].ts;
+
+		if (ts > y)
+			break;
+		if (ts - prev > tick)
+			sum += ts - prev - tick;
+		prev = ts;
+	}
+	if (y - prev > tick)
+		sum += y - prev - tick;
+	return sum;
+}
+
+/*
+ * [x, y] on CPU c went to pid at kernel priority kprio.  holder_fair:
+ * the holders waiting there to run were all of the fair class then
+ * (none boosted to the waiter's priority), so a foreign fair task ran in
+ * their place by the kernel's choice, not on the fair server's budget.
+ */
+static void account(const struct work *w, struct split *sp, int c, uint64_t x,
+		    uint64_t y, int pid, int kprio, bool holder_fair,
+		    struct wait_named *wn, size_t *nwn, size_t cap)
 {
 	const struct il_attr_task *st = scenario_task(w->in, pid);
+	uint64_t ns = y - x;
 	int rank;
 
 	if (!ns)
@@ -158,6 +225,7 @@ static void account(const struct work *w, struct split *sp, int pid, int kprio,
 			break;
 		case IL_ROLE_LOWER:
 			sp->lower += ns;
+			sp->unseen += unseen_in(w, c, x, y);
 			break;
 		default:
 			sp->higher += ns;
@@ -166,13 +234,17 @@ static void account(const struct work *w, struct split *sp, int pid, int kprio,
 		return;
 	}
 	rank = il_attr_rank(kprio);
-	if (rank >= w->in->waiter_rank)
+	if (rank >= w->in->waiter_rank) {
 		sp->fhigh += ns;
-	else if (rank >= 100)
+		add_foreign(wn, nwn, cap, pid, kprio, ns, 0);
+	} else if (rank >= 100 || (holder_fair && w->in->boosts)) {
 		sp->flow += ns;
-	else
+		sp->unseen += unseen_in(w, c, x, y);
+		add_foreign(wn, nwn, cap, pid, kprio, ns, ns);
+	} else {
 		sp->fair += ns;
-	add_foreign(wn, nwn, cap, pid, kprio, ns);
+		add_foreign(wn, nwn, cap, pid, kprio, ns, 0);
+	}
 }
 
 /* the first record at or after ts (after it when strict), or t->n */
@@ -257,6 +329,9 @@ struct asleep {
 	/* gave its lock back in this wait: deboosted (a pi_setprio that
 	 * lowered it) and not boosted since; it holds nothing now */
 	bool released[IL_MAX_TASKS];
+	/* its kernel priority as the trace last showed it (boosts
+	 * included); INT16_MAX: not seen */
+	int prio[IL_MAX_TASKS];
 	int n;
 };
 
@@ -270,6 +345,7 @@ static void holders_at(const struct work *w, int c, uint64_t ts,
 	for (size_t i = 0; i < w->in->ntasks && hs->n < IL_MAX_TASKS; i++) {
 		const struct il_attr_task *tk = &w->in->tasks[i];
 		bool asleep = false;
+		int prio = INT16_MAX;
 
 		if (tk->role != IL_ROLE_HOLDER || tk->cpu != c)
 			continue;
@@ -277,16 +353,20 @@ static void holders_at(const struct work *w, int c, uint64_t ts,
 		     k--, m++) {
 			const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
 
-			if (r->next_pid == tk->tid)
+			if (r->next_pid == tk->tid) {
+				prio = r->next_prio;
 				break;
+			}
 			if (r->prev_pid == tk->tid) {
 				asleep = asleep_after(w->t, r) &&
 					 !woken_in(w->t, tk->tid, r->ts, ts);
+				prio = r->prev_prio;
 				break;
 			}
 			if (!k)
 				break;
 		}
+		hs->prio[hs->n] = prio;
 		hs->pid[hs->n] = tk->tid;
 		hs->released[hs->n] = false;
 		hs->asleep[hs->n++] = asleep;
@@ -300,6 +380,22 @@ static bool holder_live(const struct asleep *hs)
 		if (!hs->asleep[h] && !hs->released[h])
 			return true;
 	return false;
+}
+
+/* every holder on the CPU that is awake and holds its lock is of the
+ * fair class (kernel priority 100 or more), and there is one; a holder
+ * whose priority the trace never showed is not known to be boosted */
+static bool holders_fair(const struct asleep *hs)
+{
+	bool any = false;
+
+	for (int h = 0; h < hs->n; h++)
+		if (!hs->asleep[h] && !hs->released[h]) {
+			if (hs->prio[h] < 100)
+				return false;
+			any = true;
+		}
+	return any;
 }
 
 /*
@@ -322,10 +418,12 @@ static uint64_t advance(const struct work *w, struct asleep *hs, uint64_t x,
 		for (int h = 0; h < hs->n; h++) {
 			if (r->prev_pid != hs->pid[h])
 				continue;
-			if (r->kind == IL_TR_WAKEUP)
+			if (r->kind == IL_TR_WAKEUP) {
 				hs->asleep[h] = false;
-			else if (r->kind == IL_TR_PI_SETPRIO)
+			} else if (r->kind == IL_TR_PI_SETPRIO) {
 				hs->released[h] = r->next_prio > r->prev_prio;
+				hs->prio[h] = r->next_prio;
+			}
 		}
 		if (live == UINT64_MAX && holder_live(hs))
 			live = r->ts;
@@ -338,10 +436,13 @@ static void holders_after(const struct il_trace *t,
 			  const struct il_trace_rec *r, struct asleep *hs)
 {
 	for (int h = 0; h < hs->n; h++)
-		if (r->next_pid == hs->pid[h])
+		if (r->next_pid == hs->pid[h]) {
 			hs->asleep[h] = false;
-		else if (r->prev_pid == hs->pid[h])
+			hs->prio[h] = r->next_prio;
+		} else if (r->prev_pid == hs->pid[h]) {
 			hs->asleep[h] = asleep_after(t, r);
+			hs->prio[h] = r->prev_prio;
+		}
 }
 
 /*
@@ -382,8 +483,8 @@ static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 			break;
 		u = gate ? advance(w, &hs, from, r->ts) : from;
 		if (u < r->ts)
-			account(w, sp, r->prev_pid, r->prev_prio, r->ts - u, wn,
-				nwn, cap);
+			account(w, sp, c, u, r->ts, r->prev_pid, r->prev_prio,
+				gate && holders_fair(&hs), wn, nwn, cap);
 		holders_after(w->t, r, &hs);
 		from = r->ts;
 	}
@@ -394,13 +495,13 @@ static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 	if (k < ci->n) {
 		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
 
-		account(w, sp, r->prev_pid, r->prev_prio, b - from, wn, nwn,
-			cap);
+		account(w, sp, c, from, b, r->prev_pid, r->prev_prio,
+			gate && holders_fair(&hs), wn, nwn, cap);
 	} else {
 		const struct il_trace_rec *r = &w->t->rec[ci->ix[ci->n - 1]];
 
-		account(w, sp, r->next_pid, r->next_prio, b - from, wn, nwn,
-			cap);
+		account(w, sp, c, from, b, r->next_pid, r->next_prio,
+			gate && holders_fair(&hs), wn, nwn, cap);
 	}
 }
 
@@ -453,20 +554,31 @@ static int build_index(struct work *w)
 		free(count);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < t->n; i++)
-		if (t->rec[i].kind == IL_TR_SWITCH && t->rec[i].cpu < w->ncpus)
-			count[t->rec[i].cpu]++;
-	for (int c = 0; c < w->ncpus; c++)
-		if (count[c] &&
-		    !(w->cpus[c].ix = malloc(count[c] * sizeof(size_t)))) {
-			free(count);
-			return -ENOMEM;
-		}
-	for (size_t i = 0; i < t->n; i++) {
-		int c = t->rec[i].cpu;
+	w->acct = calloc((size_t)w->ncpus, sizeof(*w->acct));
+	if (!w->acct) {
+		free(count);
+		return -ENOMEM;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		uint8_t kind = pass ? IL_TR_RUNTIME : IL_TR_SWITCH;
+		struct cpu_index *ci = pass ? w->acct : w->cpus;
 
-		if (t->rec[i].kind == IL_TR_SWITCH && c < w->ncpus)
-			w->cpus[c].ix[w->cpus[c].n++] = i;
+		memset(count, 0, (size_t)w->ncpus * sizeof(*count));
+		for (size_t i = 0; i < t->n; i++)
+			if (t->rec[i].kind == kind && t->rec[i].cpu < w->ncpus)
+				count[t->rec[i].cpu]++;
+		for (int c = 0; c < w->ncpus; c++)
+			if (count[c] &&
+			    !(ci[c].ix = malloc(count[c] * sizeof(size_t)))) {
+				free(count);
+				return -ENOMEM;
+			}
+		for (size_t i = 0; i < t->n; i++) {
+			int c = t->rec[i].cpu;
+
+			if (t->rec[i].kind == kind && c < w->ncpus)
+				ci[c].ix[ci[c].n++] = i;
+		}
 	}
 	free(count);
 	return 0;
@@ -476,7 +588,10 @@ static void free_index(struct work *w)
 {
 	for (int c = 0; c < w->ncpus && w->cpus; c++)
 		free(w->cpus[c].ix);
+	for (int c = 0; c < w->ncpus && w->acct; c++)
+		free(w->acct[c].ix);
 	free(w->cpus);
+	free(w->acct);
 }
 
 int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
@@ -578,11 +693,25 @@ int il_attribute(const struct il_attr_input *in, const struct il_trace *t,
 			}
 		}
 		merge_named(&w, wn, nwn);
+		{
+			/* fair time past the fair server's budget was not
+			 * its to take: the kernel's choice, and no record
+			 * of the CPU's witnesses it (the foreign task makes
+			 * none) */
+			uint64_t fb = il_attr_fair_budget(s[i].delay_ns);
+
+			if (sp.fair > fb) {
+				sp.flow += sp.fair - fb;
+				sp.unseen += sp.fair - fb;
+				sp.fair = fb;
+			}
+		}
 		counted = sp.holder + sp.lower + sp.flow +
 			  (in->count_waiter ? sp.waiter : 0);
 		out[i] = s[i];
 		out[i].traced = 1;
 		out[i].lower_ns = sp.lower + sp.flow;
+		out[i].unseen_ns = sp.unseen;
 		out[i].foreign_ns =
 			counted < s[i].delay_ns ? s[i].delay_ns - counted : 0;
 		sum->traced++;
@@ -658,6 +787,13 @@ static bool kmutex_res(const struct il_scenario *sc, int res)
 {
 	return res >= 0 && res < sc->nres &&
 	       IL_RES_IS_KMUTEX(sc->res[res].k.type);
+}
+
+/* does resource res promise its holder the waiter's priority? */
+static bool boosts_res(const struct il_scenario *sc, int res)
+{
+	return res >= 0 && res < sc->nres && !kmutex_res(sc, res) &&
+	       sc->res[res].k.protocol != IL_PROTO_NONE;
 }
 
 void il_attr_roles(const struct il_scenario *sc,
@@ -1101,6 +1237,7 @@ int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
 			.tasks = tasks,
 			.ntasks = (size_t)sc->ntasks,
 			.waiter_rank = il_model_rank(&sc->tasks[i].sched),
+			.tick_ns = er->tick_ns,
 		};
 		struct il_lock_result *lr;
 
@@ -1108,6 +1245,7 @@ int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
 			continue;
 		lr = r->locks[0];
 		in.count_waiter = kmutex_res(sc, lr->res);
+		in.boosts = boosts_res(sc, lr->res);
 		il_attr_roles(sc, er, i, lr->res, tasks);
 		free(lr->traced);
 		lr->traced = malloc(lr->nsamples * sizeof(*lr->traced));
@@ -1130,7 +1268,7 @@ int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
 static size_t foreign_part(const struct il_attr_summary *a, const char *waiter,
 			   int wprio, char *buf, size_t len, size_t off)
 {
-	char wc[24], d[24];
+	char wc[24], d[24], k[24];
 	uint64_t rest_ns = 0;
 	uint32_t shown = 0, rest = 0;
 
@@ -1140,7 +1278,7 @@ static size_t foreign_part(const struct il_attr_summary *a, const char *waiter,
 		char fc[24];
 
 		/* the two with most time, and any inversion, by name */
-		if (shown >= 2 && (f->higher || il_attr_rank(f->kprio) < 100)) {
+		if (shown >= 2 && !f->counted_ns) {
 			rest++;
 			rest_ns += f->ns;
 			continue;
@@ -1148,17 +1286,34 @@ static size_t foreign_part(const struct il_attr_summary *a, const char *waiter,
 		shown++;
 		il_trace_class_name(f->kprio, fc, sizeof(fc));
 		il_format_duration(d, sizeof(d), f->ns);
+		il_format_duration(k, sizeof(k), f->counted_ns);
 		off += (size_t)snprintf(
 			buf + off, len - off,
 			"; %llu waits delayed by %s (pid %d, %s): %s, %s "
-			"priority than %s (%s): %s",
+			"priority than %s (%s): ",
 			(unsigned long long)f->waits, f->comm, f->pid, fc, d,
-			f->higher ? "higher" : "lower", waiter, wc,
-			f->higher ? "interference, not inversion"
-			: il_attr_rank(f->kprio) >= 100
-				? "inversion by a task outside the scenario"
-				: "fair class, only when real time could not "
-				  "run");
+			f->higher ? "higher" : "lower", waiter, wc);
+		if (off >= len)
+			break;
+		if (f->higher)
+			off += (size_t)snprintf(buf + off, len - off,
+						"interference, not inversion");
+		else if (il_attr_rank(f->kprio) >= 100)
+			off += (size_t)snprintf(
+				buf + off, len - off,
+				"inversion by a task outside the scenario");
+		else if (f->counted_ns)
+			off += (size_t)snprintf(
+				buf + off, len - off,
+				"fair class, %s of it in the place of a holder "
+				"left unboosted: inversion by a task outside "
+				"the scenario",
+				k);
+		else
+			off += (size_t)snprintf(
+				buf + off, len - off,
+				"fair class, on the fair server's budget "
+				"(50ms a second of a wait; past it, counted)");
 	}
 	if (rest && off < len) {
 		il_format_duration(d, sizeof(d), rest_ns);
@@ -1252,6 +1407,8 @@ const struct il_wait_sample *il_attr_judged(const struct il_scenario *sc,
 		.ntasks = (size_t)sc->ntasks,
 		.waiter_rank = il_model_rank(&sc->tasks[i].sched),
 		.count_waiter = kmutex_res(sc, lr->res),
+		.boosts = boosts_res(sc, lr->res),
+		.tick_ns = er->tick_ns,
 	};
 	*tmp = malloc(lr->nsamples * sizeof(**tmp));
 	if (!*tmp) {

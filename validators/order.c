@@ -46,7 +46,9 @@ static int check_order_(const struct il_order_input *in,
 {
 	char b[24], e[24], t[24], x[24], w[24], o[24], h[24], xo[24];
 	size_t inverted = 0, over = 0, untraced = 0, rare = 0;
+	size_t big = 0, big_host = 0; /* windows of a section's size */
 	uint64_t worst_inv = 0, worst = 0, worst_over = 0, over_steal = 0;
+	uint64_t big_kern = 0, big_unseen = 0, big_inv = 0, big_delay = 0;
 	uint64_t worst_out = 0; /* the longest wait past the tolerance */
 	uint64_t yard;		/* what an inversion of one section costs */
 	double chance;
@@ -79,6 +81,35 @@ static int check_order_(const struct il_order_input *in,
 		if (in->rare_ns && inv > in->rare_ns &&
 		    (!in->bound_ns || s[i].delay_ns > in->bound_ns))
 			rare++;
+		/*
+		 * Magnitude: in a wait past the bound, a lower-ranked task
+		 * ran longer than a (typical) section while a holder waited.
+		 * Of that window, the host can have taken at most the larger
+		 * of the steal measured and the time the CPU made no record
+		 * of its own (unseen_ns): past that, the CPU ran and ticked
+		 * and the kernel chose the lower task, and one such wait is
+		 * an inversion whatever the count rule says.  No more than
+		 * that: the host may have made it, undecided.
+		 */
+		if (in->bound_ns && s[i].lower_ns > yard &&
+		    s[i].delay_ns > in->bound_ns) {
+			uint64_t host =
+				s[i].unseen_ns > st ? s[i].unseen_ns : st;
+			uint64_t kern = sub0(s[i].lower_ns, host);
+
+			if (kern > yard) {
+				big++;
+				if (kern > big_kern) {
+					big_kern = kern;
+					big_inv = s[i].lower_ns;
+					big_delay = s[i].delay_ns;
+				}
+			} else {
+				big_host++;
+				if (host > big_unseen)
+					big_unseen = host;
+			}
+		}
 		if (inv > worst_inv)
 			worst_inv = inv;
 		if (s[i].delay_ns > worst)
@@ -125,6 +156,23 @@ static int check_order_(const struct il_order_input *in,
 			 inverted, n, in->waiter, x, t, w, b, e);
 		return 0;
 	}
+	if (big) {
+		char k[24], l[24], d[24], y[24];
+
+		il_format_duration(k, sizeof(k), big_kern);
+		il_format_duration(l, sizeof(l), big_inv);
+		il_format_duration(d, sizeof(d), big_delay);
+		il_format_duration(y, sizeof(y), yard);
+		out->verdict = IL_FAIL;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "trace: in %zu of %zu waits past the bound %s a task "
+			 "below %s ran longer than a section (%s) while a "
+			 "holder waited, on a CPU that recorded its ticks: the "
+			 "worst %s of %s in a wait of %s, past the host's "
+			 "steal and unrecorded time: inversion",
+			 big, n, b, in->waiter, y, k, l, d);
+		return 0;
+	}
 	if (in->rare_ns &&
 	    il_order_binom_tail(n, rare, IL_ORDER_RARE_P) < IL_ORDER_ALPHA) {
 		char r[24];
@@ -140,6 +188,22 @@ static int check_order_(const struct il_order_input *in,
 			 "+ %s noise",
 			 rare, n, in->waiter, r, x, rare, IL_ORDER_ALPHA, w, b,
 			 e);
+		return 0;
+	}
+	if (big_host) {
+		char u[24], y[24];
+
+		/* a window the host could have made: never a PASS */
+		il_format_duration(u, sizeof(u), big_unseen);
+		il_format_duration(y, sizeof(y), yard);
+		out->verdict = IL_UNDECIDED;
+		snprintf(out->evidence, sizeof(out->evidence),
+			 "in %zu of %zu waits past the bound %s a task below "
+			 "%s ran longer than a section (%s) while a holder "
+			 "waited, up to %s, but its CPU recorded nothing, or "
+			 "the host stole, for up to %s of it: not shown to be "
+			 "the kernel's, nor the host's",
+			 big_host, n, b, in->waiter, y, x, u);
 		return 0;
 	}
 	if (inverted && (!in->bound_ns || worst_out > in->bound_ns)) {

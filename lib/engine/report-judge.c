@@ -50,13 +50,15 @@ static void attr_obj(struct il_json *j, const struct il_lock_result *lr)
 
 	if (lr->traced) {
 		/* each wait, as the trace attributes it: [foreign, lower,
-		 * covered] (covered 1: the trace saw it whole) */
+		 * covered, unseen] (covered 1: the trace saw it whole;
+		 * unseen: of lower, what no record of its CPU witnesses) */
 		il_json_begin_array(j, "traced");
 		for (size_t k = 0; k < lr->nsamples; k++) {
 			il_json_begin_array(j, NULL);
 			il_json_uint(j, NULL, lr->traced[k].foreign_ns);
 			il_json_uint(j, NULL, lr->traced[k].lower_ns);
 			il_json_int(j, NULL, lr->traced[k].traced);
+			il_json_uint(j, NULL, lr->traced[k].unseen_ns);
 			il_json_end_array(j);
 		}
 		il_json_end_array(j);

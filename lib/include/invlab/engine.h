@@ -188,6 +188,9 @@ struct il_engine_result {
 	/* the longest a CPU's trace was silent (il_trace_silence), as a
 	 * result file keeps it for a judge without the trace; 0: unknown */
 	uint64_t trace_silence_ns;
+	/* 1/HZ of the kernel that ran it (0: not known), for the
+	 * attribution's witness of a CPU that ticked (attrib.h) */
+	uint64_t tick_ns;
 	uint64_t t_start_ns; /* the run's start, CLOCK_MONOTONIC: periodic
 				releases are t_start + offset + k period */
 	/*

@@ -116,6 +116,10 @@ struct il_attr_named {
 	uint64_t ns;	   /* its time inside the waits */
 	uint64_t worst_ns; /* in one wait */
 	uint64_t waits;	   /* waits it ran in */
+	/* of ns, what was counted as the kernel's: all of a real-time
+	 * task's below the waiter; a fair one's where it ran in place of a
+	 * holder left unboosted (attrib.h) */
+	uint64_t counted_ns;
 };
 
 struct il_attr_summary {

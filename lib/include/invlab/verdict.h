@@ -71,6 +71,14 @@ struct il_wait_sample {
 	/* the trace covered this wait whole (attrib.h): lower_ns and
 	 * foreign_ns are then the kernel's account, not inferred */
 	int traced;
+	/*
+	 * Of lower_ns, the part its CPU's own records do not witness: where
+	 * the CPU recorded nothing (no switch, no run-time account) for
+	 * longer than a tick, less that tick (attrib.h).  A busy CPU
+	 * accounts its task at every tick, so only there can the host have
+	 * held the vCPU while the trace shows a lower-ranked task on it.
+	 */
+	uint64_t unseen_ns;
 };
 
 /*

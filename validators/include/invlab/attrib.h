@@ -20,17 +20,27 @@
  *            protocol prevents; reported by name, not counted
  *   flow     a foreign real-time or deadline task below the waiter: an
  *            inversion by a task outside the scenario, counted and named
- *   fair     a foreign fair-class task under a real-time waiter: it runs
- *            only when no real-time task of that CPU can (RT throttling,
- *            the holder asleep), so it is not counted
+ *   fair     a foreign fair-class task under a real-time waiter, while
+ *            the holder waiting there to run was itself real time (its
+ *            own class or boosted): it ran on the fair server's or RT
+ *            throttling's budget, interference, counted up to that
+ *            budget (IL_ATTR_FAIR_RUNTIME_NS in every
+ *            IL_ATTR_FAIR_PERIOD_NS of the wait) and as flow beyond it;
+ *            while the holder was still fair class (never boosted), the
+ *            foreign fair task ran in its place by the kernel's choice:
+ *            flow
  *   idle, waiter
  *
  * The attributed sample keeps delay and timed_out; its lower time is
  * lower + flow, and its foreign time is the delay less what is counted
  * (holder + lower + flow), never below 0: so il_check_blocking() judges
- * on the kernel's account instead of the tasks' CPU clocks.  A wait the
- * trace does not cover (before it started, after it stopped, no start
- * time) keeps its inferred values.
+ * on the kernel's account instead of the tasks' CPU clocks.  Its unseen
+ * time (verdict.h) is the part of lower + flow in which the CPU that ran
+ * the lower task made no record of its own (a switch, a run-time
+ * account) for more than tick_ns, less one tick: time the host may have
+ * held that vCPU; the rest the CPU, ticking, shows the kernel chose.
+ * A wait the trace does not cover (before it started, after it stopped,
+ * no start time) keeps its inferred values.
  */
 #ifndef INVLAB_ATTRIB_H
 #define INVLAB_ATTRIB_H
@@ -67,7 +77,25 @@ struct il_attr_input {
 	/* the waiter's own running time is part of the wait and counted:
 	 * a kernel call's latency includes the waiter's own section */
 	bool count_waiter;
+	/* the lock promises a holder the waiter's priority (a PI or
+	 * ceiling pthread mutex; not a kernel mutex, not `none`): a fair
+	 * holder still fair while a foreign fair task runs in its place was
+	 * not boosted, and that time is the kernel's (flow) */
+	bool boosts;
+	/* 1/HZ of the kernel under test: a busy CPU records a run-time
+	 * account at least this often (0: not known, no lower time is
+	 * witnessed) */
+	uint64_t tick_ns;
 };
+
+/* the kernel's default budget for fair tasks under real-time load: the
+ * fair server's (6.12 on) and RT throttling's (950 ms of each second
+ * for real time) */
+#define IL_ATTR_FAIR_RUNTIME_NS 50000000ull
+#define IL_ATTR_FAIR_PERIOD_NS	1000000000ull
+/* the fair time a wait of d ns may hold on that budget: one runtime for
+ * every period it spans, and one more */
+uint64_t il_attr_fair_budget(uint64_t d);
 
 /* the rank of a kernel priority, on the judge's scale */
 int il_attr_rank(int kprio);
