@@ -3,11 +3,14 @@
  * Foreign load for the kernel tests: a SCHED_FIFO thread that spins for
  * --spin every --period on one CPU, for --time at most, and exits.  It is
  * not an invlab run (no run lock, no run state): what a lab's audio or
- * display thread looks like to a scenario.
+ * display thread looks like to a scenario.  With --nice it is a fair-class
+ * (SCHED_OTHER) task at that nice value instead: a build or a browser
+ * beside a fair-class lock holder.
  *
  *   fhog --prio 50 --cpu 1 --spin 15ms --period 100ms --time 10s
+ *   fhog --nice -5 --cpu 1 --spin 100ms --period 100ms --time 10s
  *
- * Exit 0 when done, 77 when SCHED_FIFO or the CPU cannot be had, 2 on a
+ * Exit 0 when done, 77 when the class or the CPU cannot be had, 2 on a
  * bad argument.  SIGINT and SIGTERM end it early.
  */
 #include <errno.h>
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static volatile sig_atomic_t stop;
@@ -57,8 +61,9 @@ static unsigned long long duration(const char *s)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: fhog [--prio N] [--cpu N] [--spin TIME] "
-			"[--period TIME] [--time TIME] [--name COMM]\n");
+	fprintf(stderr, "usage: fhog [--prio N | --nice N] [--cpu N] "
+			"[--spin TIME] [--period TIME] [--time TIME] "
+			"[--name COMM]\n");
 	return 2;
 }
 
@@ -66,7 +71,8 @@ int main(int argc, char **argv)
 {
 	unsigned long long spin = 15000000ull, period = 100000000ull,
 			   total = 10000000000ull, t0, next;
-	int prio = 50, cpu = -1;
+	int prio = 50, cpu = -1, nice = 0;
+	int fair = 0; /* --nice given: SCHED_OTHER */
 	const char *name = "fhog";
 	struct sched_param sp;
 	cpu_set_t set;
@@ -76,25 +82,30 @@ int main(int argc, char **argv)
 
 		if (!v)
 			return usage();
-		if (!strcmp(argv[i], "--prio"))
+		if (!strcmp(argv[i], "--prio")) {
 			prio = atoi(v);
-		else if (!strcmp(argv[i], "--cpu"))
+		} else if (!strcmp(argv[i], "--nice")) {
+			nice = atoi(v);
+			fair = 1;
+		} else if (!strcmp(argv[i], "--cpu")) {
 			cpu = atoi(v);
-		else if (!strcmp(argv[i], "--spin"))
+		} else if (!strcmp(argv[i], "--spin")) {
 			spin = duration(v);
-		else if (!strcmp(argv[i], "--period"))
+		} else if (!strcmp(argv[i], "--period")) {
 			period = duration(v);
-		else if (!strcmp(argv[i], "--time"))
+		} else if (!strcmp(argv[i], "--time")) {
 			total = duration(v);
-		else if (!strcmp(argv[i], "--name"))
+		} else if (!strcmp(argv[i], "--name")) {
 			name = v;
-		else
+		} else {
 			return usage();
+		}
 	}
-	if (prio < 1 || prio > 99 || !spin || !period || spin > period ||
-	    !total || total > 600000000000ull) {
-		fprintf(stderr, "fhog: --prio 1..99, 0 < --spin <= --period, "
-				"0 < --time <= 600s\n");
+	if (prio < 1 || prio > 99 || nice < -20 || nice > 19 || !spin ||
+	    !period || spin > period || !total || total > 600000000000ull) {
+		fprintf(stderr,
+			"fhog: --prio 1..99, --nice -20..19, 0 < --spin "
+			"<= --period, 0 < --time <= 600s\n");
 		return 2;
 	}
 	signal(SIGINT, on_signal);
@@ -111,7 +122,12 @@ int main(int argc, char **argv)
 	}
 	memset(&sp, 0, sizeof(sp));
 	sp.sched_priority = prio;
-	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+	if (fair && setpriority(PRIO_PROCESS, 0, nice)) {
+		fprintf(stderr, "fhog: nice %d: %s (needs CAP_SYS_NICE)\n",
+			nice, strerror(errno));
+		return 77;
+	}
+	if (!fair && sched_setscheduler(0, SCHED_FIFO, &sp)) {
 		fprintf(stderr,
 			"fhog: SCHED_FIFO %d: %s (needs CAP_SYS_NICE)\n", prio,
 			strerror(errno));

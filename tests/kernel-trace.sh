@@ -19,6 +19,17 @@
 #                        C library (SHIM, preloaded: tests/nopi.c) that says
 #                        yes and gives a plain mutex: FAIL on the trace,
 #                        the holder never boosted
+#   kernel-trace.sh PI-CLASSIC FHOG nopi-every SHIM  the same C library
+#                        losing inheritance in one round of 50 only
+#                        (INVLAB_NOPI_EVERY): each such wait is a whole
+#                        inversion, on a CPU that ticked: FAIL on the
+#                        trace by its size, not its count
+#   kernel-trace.sh PI-CLASSIC FHOG fair-holder SHIM INVLAB-RUN  a fair-class
+#                        holder (nice 0) and a FIFO 30 waiter, with a
+#                        foreign fair task at nice -5 on the CPU: with
+#                        inheritance the holder is boosted and does not
+#                        FAIL; under SHIM it is never boosted, and the
+#                        foreign fair task's time in its place must FAIL
 #   kernel-trace.sh PI-CLASSIC FHOG cleanup  no tracefs instance left, and
 #                        tracefs mounted after the run as it was before
 #   kernel-trace.sh PI-CLASSIC FHOG overlap  no tracefs mounted (in a mount
@@ -159,6 +170,68 @@ nopi)
 	sed 's/^/# /' "$tmp/out" | tail -3
 	grep -q "inherit: FAIL, expected PASS: trace: in [0-9]* of [0-9]* waits a task below high ran" "$tmp/out"
 	check $? "a C library without inheritance FAILs, on the trace"
+	grep -q "holder never boosted" "$tmp/out"
+	check $? "the trace shows no boost"
+	;;
+nopi-every)
+	shim=${4:-}
+	if [ ! -f "$shim" ]; then
+		echo "1..0 # SKIP the preload ${shim:-(none given)} is not there (a static build)"
+		exit 77
+	fi
+	# 150 waits at least: three or more lose inheritance
+	INVLAB_NOPI_EVERY=50 LD_PRELOAD=$shim run_pi --protocol inherit \
+		--samples 150 --duration 20s
+	sed 's/^/# /' "$tmp/out" | tail -3
+	grep -q "inherit: FAIL, expected PASS: trace: in [0-9]* of [0-9]* waits past the bound" "$tmp/out"
+	check $? "inheritance lost in one wait of 50 FAILs, by the window's size"
+	grep -q "holder boosted" "$tmp/out"
+	check $? "the trace shows the other waits boosted"
+	;;
+fair-holder)
+	shim=${4:-}
+	run=${5:-}
+	if [ ! -f "$shim" ]; then
+		echo "1..0 # SKIP the preload ${shim:-(none given)} is not there (a static build)"
+		exit 77
+	fi
+	# low at nice 0 holds M for 2 ms of CPU; high (FIFO 30) waits for it
+	cat >"$tmp/fair-holder.job" <<EOF
+[global]
+description = a fair-class holder and a real-time waiter on one CPU
+validate = pi
+[resource M]
+protocol = inherit
+[task low]
+class = other:0
+cpu = $cpu
+activation = round
+offset = 0
+body = lock M, signal held, run 2ms, unlock M
+[task high]
+class = fifo:30
+cpu = $cpu
+activation = round
+offset = 500us
+body = wait held, lock M, unlock M
+EOF
+	"$fhog" --nice -5 --cpu "$cpu" --spin 100ms --period 100ms \
+		--time 60s >"$tmp/hog" 2>&1 &
+	hog=$!
+	sleep 0.2
+	"$run" "$tmp/fair-holder.job" --duration 2s --trace=on >"$tmp/out" 2>&1
+	rc=$?
+	skip_if_77 $rc "$tmp/out"
+	sed 's/^/# /' "$tmp/out" | tail -2
+	grep -q "pi high: \(PASS\|UNDECIDED\)" "$tmp/out"
+	check $? "boosted, the fair holder does not FAIL beside a nice -5 task"
+	LD_PRELOAD=$shim "$run" "$tmp/fair-holder.job" --duration 2s \
+		--trace=on >"$tmp/out" 2>&1
+	rc=$?
+	skip_if_77 $rc "$tmp/out"
+	sed 's/^/# /' "$tmp/out" | tail -2
+	grep -q "pi high: FAIL" "$tmp/out"
+	check $? "never boosted, the fair holder FAILs"
 	grep -q "holder never boosted" "$tmp/out"
 	check $? "the trace shows no boost"
 	;;
