@@ -9,7 +9,12 @@
  *              scenario, or a foreign real-time one) ran where a holder
  *              waited to run, for longer than the tolerance once the
  *              host's steal in that wait is taken off: an inversion the
- *              kernel recorded
+ *              kernel recorded; or, in one wait past the bound, longer
+ *              than a section (typical_ns, else the bound) once the
+ *              larger of its steal and its unseen time (verdict.h) is
+ *              taken off: magnitude counts, whatever the count rules say
+ *   UNDECIDED  such a window in a wait past the bound that the host's
+ *              measured part could explain (never a PASS)
  *   PASS       in every wait, only holders, tasks at or above the
  *              waiter, foreign tasks at or above it and idle ran there
  *              (within the tolerance); or past the tolerance in no more
