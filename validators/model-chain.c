@@ -206,6 +206,9 @@ int il_model_chain(const struct il_scenario *sc,
 		}
 		free(tmp);
 		if (!ret)
+			il_order_set_aside(&c->c, lr->late, lr->nsamples,
+					   "a late owner");
+		if (!ret)
 			il_attr_append(c->c.evidence, sizeof(c->c.evidence),
 				       &as, er->trace_note,
 				       sc->tasks[head].name,

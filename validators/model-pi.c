@@ -174,6 +174,9 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 			}
 			free(tmp);
 			if (!ret)
+				il_order_set_aside(&c->c, r->locks[0]->late, ns,
+						   "a late holder");
+			if (!ret)
 				il_attr_append(c->c.evidence,
 					       sizeof(c->c.evidence), &as,
 					       er->trace_note, t->name,

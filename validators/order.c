@@ -312,6 +312,27 @@ void il_order_durations(struct il_check *dur, int trace_rare,
 			   "; judged on durations: %s", why_not);
 }
 
+void il_order_set_aside(struct il_check *c, size_t set_aside, size_t judged,
+			const char *what)
+{
+	if (!set_aside)
+		return;
+	if (c->verdict == IL_PASS && set_aside > judged) {
+		char was[sizeof(c->evidence)];
+
+		snprintf(was, sizeof(was), "%s", c->evidence);
+		c->verdict = IL_UNDECIDED;
+		il_setf(c->evidence, sizeof(c->evidence),
+			"%zu of %zu rounds set aside (%s), the majority: too "
+			"few judged to PASS; of the %zu judged: %s",
+			set_aside, set_aside + judged, what, judged, was);
+		return;
+	}
+	il_appendf(c->evidence, sizeof(c->evidence),
+		   "; %zu of %zu rounds set aside (%s), not judged", set_aside,
+		   set_aside + judged, what);
+}
+
 int il_check_order(const struct il_order_input *in,
 		   const struct il_wait_sample *s, size_t n,
 		   struct il_check *out)

@@ -121,6 +121,16 @@ bool il_order_pattern(size_t n, size_t k);
 void il_order_durations(struct il_check *dur, int trace_rare,
 			const char *why_not);
 
+/*
+ * Rounds set aside are evidence (a late owner, a request made before
+ * the holder locked): set_aside rounds of set_aside + judged were not
+ * judged, for the reason what.  When they are the majority a PASS is
+ * UNDECIDED ("too few judged to PASS"); any other verdict stands.  The
+ * evidence names them either way (none: unchanged).
+ */
+void il_order_set_aside(struct il_check *c, size_t set_aside, size_t judged,
+			const char *what);
+
 int il_check_order(const struct il_order_input *in,
 		   const struct il_wait_sample *s, size_t n,
 		   struct il_check *out) IL_MUST_CHECK;
