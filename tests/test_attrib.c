@@ -397,6 +397,132 @@ static void test_unseen(void)
 	t_check_int(out[0].unseen_ns, MS);
 }
 
+/*
+ * Which locks promise a boost (il_attribute_run): a fair holder left
+ * unboosted behind a foreign fair task is the kernel's under a PI or
+ * ceiling mutex, and the fair class's business under `none`.
+ */
+static void test_fair_holder_run(void)
+{
+	static const char *const proto[] = { "inherit", "protect", "none" };
+
+	low_prio = 120;
+	for (int p = 0; p < 3; p++) {
+		char job[512];
+		int h, l;
+
+		snprintf(job, sizeof(job),
+			 "[global]\nvalidate = pi\n"
+			 "[resource M]\nprotocol = %s\n"
+			 "[task low]\nclass = other:0\ncpu = 1\n"
+			 "body = lock M, run 2ms, unlock M\n"
+			 "[task high]\nclass = fifo:30\ncpu = 1\n"
+			 "body = lock M, unlock M\n",
+			 proto[p]);
+		t_run_reset(job);
+		h = t_task("high");
+		l = t_task("low");
+		t_er.tasks[h].tid = HIGH;
+		t_er.tasks[h].cpu = 1;
+		t_er.tasks[l].tid = LOW;
+		t_er.tasks[l].cpu = 1;
+		build(FLOW, 115, 0);
+		t_run_waits(h, 0, N, 0, 0, 0);
+		for (int k = 0; k < N; k++)
+			t_er.tasks[h].locks[0]->samples[k] = s[k];
+		t_er.trace = &tr;
+		t_check_int(il_attribute_run(&t_sc, &t_er), 0);
+		t_check(t_er.tasks[h].locks[0]->traced != NULL);
+		t_check_int(t_er.tasks[h].locks[0]->attr.flow_ns,
+			    p < 2 ? N / 3 * 3 * MS : 0);
+		t_check_int(t_er.tasks[h].locks[0]->attr.fair_ns,
+			    p < 2 ? 0 : N / 3 * 3 * MS);
+		free(t_er.tasks[h].locks[0]->traced);
+		t_er.tasks[h].locks[0]->traced = NULL;
+		t_er.trace = NULL;
+	}
+	low_prio = kp(10);
+}
+
+/*
+ * The piece of a wait after its CPU's last switch inside it is judged
+ * like the others: a boosted holder behind a foreign fair task that still
+ * runs when the wait ends (the end of a wait the engine timed a little
+ * early), with a switch after it or none, is on the fair server's budget.
+ * An account made on a CPU that never switched is no witness, and harms
+ * nothing.
+ */
+static void test_fair_tail(void)
+{
+	struct il_attr_input fin = in;
+	struct il_attr_summary a;
+	struct il_wait_sample one;
+	uint64_t b = T0;
+
+	fin.boosts = true;
+	for (int after = 0; after < 2; after++) {
+		il_trace_free(&tr);
+		tr.t0_ns = T0 - MS;
+		tr.t1_ns = T0 + 200 * MS;
+		sw(b, 0, 120, HIGH, kp(30), 0);
+		sw(b + 10 * US, HIGH, kp(30), LOW, kp(10), 0);
+		setprio(b + 15 * US, LOW, kp(10), kp(30));
+		sw(b + MS, LOW, kp(30), FLOW, 120, 1);
+		if (after)
+			sw(b + 9 * MS, FLOW, 120, LOW, kp(30), 0);
+		{
+			struct il_trace_rec r = { .ts = b + 2 * MS,
+						  .kind = IL_TR_RUNTIME,
+						  .cpu = 2,
+						  .prev_pid = MEDIUM,
+						  .next_pid = (int32_t)MS };
+
+			t_check_int(il_trace_add(&tr, &r), 0);
+		}
+		il_trace_sort(&tr);
+		one = (struct il_wait_sample){ .delay_ns = 5 * MS,
+					       .t_ns = b,
+					       .t_req_ns = b + 10 * US };
+		t_check_int(il_attribute(&fin, &tr, &one, 1, &one, &a), 0);
+		t_check_int(a.fair_ns, 4 * MS);
+		t_check_int(a.flow_ns, 0);
+		t_check_int(one.lower_ns, 0);
+	}
+}
+
+/*
+ * The two foreign tasks with most time are named, and every inversion;
+ * the rest of the interference is summed.
+ */
+static void test_named_text(void)
+{
+	struct il_attr_summary a = { .traced = 3, .nnamed = 3 };
+	char text[1024];
+
+	for (int i = 0; i < 3; i++) {
+		a.named[i] =
+			(struct il_attr_named){ .pid = 700 + i,
+						.kprio = kp(50),
+						.higher = 1,
+						.ns = (uint64_t)(3 - i) * MS,
+						.waits = 1 };
+		snprintf(a.named[i].comm, sizeof(a.named[i].comm), "t%d", i);
+	}
+	il_attr_text(&a, "high", kp(30), text, sizeof(text));
+	t_check_contains(text, "delayed by t0 (pid 700");
+	t_check_contains(text, "delayed by t1 (pid 701");
+	t_check_contains(text, "; 1 more foreign task, not counted: 1.00ms");
+	/* a counted one is named whatever its rank */
+	a.named[2].higher = 0;
+	a.named[2].kprio = 120;
+	a.named[2].counted_ns = MS;
+	il_attr_text(&a, "high", kp(30), text, sizeof(text));
+	t_check_contains(text,
+			 "delayed by t2 (pid 702, nice 0): 1.00ms, lower "
+			 "priority than high (FIFO 30): fair class, 1.00ms "
+			 "of it in the place of a holder left unboosted");
+}
+
 static void test_not_used(void)
 {
 	struct il_attr_task unpinned[3];
@@ -1272,6 +1398,9 @@ int main(void)
 	test_fair_holder();
 	test_fair_budget();
 	test_unseen();
+	test_fair_holder_run();
+	test_fair_tail();
+	test_named_text();
 	test_not_used();
 	test_roles();
 	il_trace_free(&tr);
