@@ -460,29 +460,45 @@ static void test_dispatch(void)
 	t_check_int(st.dispatch, 0);
 	for (int k = 0; k < 7; k++)
 		ask(T0 + MS + (uint64_t)k * 10 * MS, OFF0);
-	t_check_int(judge(&in, &st, &c), IL_PASS);
+	/* asked at once, and late all the same, as often: a kernel slow
+	 * to act on a reschedule it asked for is the kernel's */
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
 	t_check_int(st.late, 0);
 	t_check_int(st.dispatch, 7);
 	t_check_int(st.worst_dispatch.task, I_OFF0);
 	t_check_int(st.worst_dispatch.dur_ns, 10 * US + 2 * TOL);
 	/* seven as long: the first is the one named */
 	t_check_int(st.worst_dispatch.start_ns, T0 + MS);
-	t_check_contains(c.evidence, "the top 2 always ran within 50.0us, or "
-				     "were chosen at once");
-	t_check_contains(c.evidence, "; 7 waits past 50.0us were the CPU's lag "
-				     "after the kernel chose at once");
-	t_check_contains(c.evidence, "the longest: offense0 waited 110us");
-	/* 6 asked, 1 not: that one is a late preemption, set aside */
+	t_check_contains(c.evidence, "7 of 100 times a CPU switched to a task "
+				     "of the top 2 later than 50.0us (7 of "
+				     "them after the kernel asked it to at "
+				     "once), more often than the host "
+				     "explains");
+	t_check_contains(c.evidence, "worst: offense0 waited 110us");
+	/* 6 asked, 1 not: seven late in all, still a pattern */
 	for (size_t x = 0; x < tr.n; x++)
 		if (tr.rec[x].kind == IL_TR_WAKEUP && tr.rec[x].ts == t &&
 		    tr.rec[x].prev_pid == OFF0)
 			tr.rec[x].prev_runnable = 0;
-	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(judge(&in, &st, &c), IL_FAIL);
 	t_check_int(st.dispatch, 6);
 	t_check_int(st.late, 1);
+	t_check_contains(c.evidence, "(6 of them after the kernel asked");
+	/* that one on time: six, as often as the host makes them, set
+	 * aside and named */
+	for (size_t x = 0; x < tr.n; x++)
+		if (tr.rec[x].kind == IL_TR_SWITCH &&
+		    tr.rec[x].next_pid == OFF0 &&
+		    tr.rec[x].ts == T0 + MS + 10 * US + 2 * TOL)
+			tr.rec[x].ts -= 2 * TOL;
+	il_trace_sort(&tr);
+	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(st.dispatch, 6);
+	t_check_int(st.late, 0);
+	t_check_contains(c.evidence, "the top 2 always ran within 50.0us, or "
+				     "were chosen at once");
 	t_check_contains(c.evidence,
 			 "; 6 waits past 50.0us were the CPU's lag");
-	t_check_contains(c.evidence, "; 1 late preemption on");
 
 	/* asked, but CPU 0 switched to the fan first: the kernel's choice */
 	reset();
@@ -948,7 +964,12 @@ static void test_stalled(void)
 	one_wait(d, 0);
 	t_check_int(judge(&in, &st, &c), IL_FAIL);
 	in.stalls = &stalls;
-	t_check_int(judge(&in, &st, &c), IL_PASS);
+	/* the witness excuses the FAIL, and makes no PASS */
+	t_check_int(judge(&in, &st, &c), IL_UNDECIDED);
+	t_check_contains(c.evidence, "1 waits of a top task over 50.0us, each "
+				     "while a CPU it could run on recorded a "
+				     "stall: the host's, or the kernel's with "
+				     "interrupts off; not decided");
 	t_check_int(st.stalled, 1);
 	t_check_int(st.over, 0);
 	t_check_int(st.worst_stalled.stalled_ns, d - TOL);
@@ -1014,7 +1035,7 @@ static void test_stalled_behind(void)
 
 	in.stalls = &stalls;
 	one_wait(d, 1);
-	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(judge(&in, &st, &c), IL_UNDECIDED);
 	t_check_int(st.stalled, 1);
 	t_check_int(st.over, 0);
 	t_check_int(st.worst_stalled.stalled_ns, d - TOL);
@@ -1031,7 +1052,7 @@ static void test_stalled_behind(void)
 	 * more than the stretch: the whole wait stalled */
 	se[0] = t - MS;
 	se[1] = t + d + MS;
-	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(judge(&in, &st, &c), IL_UNDECIDED);
 	t_check_int(st.worst_stalled.stalled_ns, d);
 	se[0] = t;
 	se[1] = t + d - TOL;
@@ -1052,7 +1073,7 @@ static void test_stalled_behind(void)
 	t_check_int(st.stalled, 0);
 	/* the same with the fan gone from CPU 2: one CPU of lower tasks */
 	three_cpus(t, d, false);
-	t_check_int(judge(&in, &st, &c), IL_PASS);
+	t_check_int(judge(&in, &st, &c), IL_UNDECIDED);
 	t_check_int(st.stalled, 1);
 }
 
@@ -1313,7 +1334,7 @@ static void test_run_witness(void)
 		t_check_int(il_trace_stalls_runtime(&tr, &s), 0);
 		in.stalls = &s;
 		if (!k) {
-			t_check_int(judge(&in, &st, &c), IL_PASS);
+			t_check_int(judge(&in, &st, &c), IL_UNDECIDED);
 			t_check_int(st.stalled, 1);
 			t_check_contains(c.evidence,
 					 "1 wait past 50.0us only while the "

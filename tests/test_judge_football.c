@@ -176,7 +176,7 @@ static void test_run_witness(void)
 	t_env.run_witness = true;
 	n = 0;
 	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
-	t_check_int(ck[0].c.verdict, IL_PASS);
+	t_check_int(ck[0].c.verdict, IL_UNDECIDED);
 	t_check_contains(ck[0].c.evidence, "1 wait past");
 	t_check_contains(ck[0].c.evidence, "offense1 waited 1.51ms");
 	t_env.run_witness = false;
@@ -187,7 +187,8 @@ static void test_run_witness(void)
  * Round 4 of game(): offense1 waits 400 us on CPU 0 behind offense0
  * while defense0 runs on CPU 1, whose run-time account shows 10 us of
  * it run: the CPU it could have moved to stalled.  Placement any: not
- * the scheduler's (PASS); pinned: it could not have moved there (FAIL).
+ * shown to be the scheduler's (UNDECIDED: the witness excuses, never
+ * passes); pinned: it could not have moved there (FAIL).
  */
 static void test_stalled_behind(void)
 {
@@ -209,7 +210,7 @@ static void test_stalled_behind(void)
 	t_env.calib[t_task("offense0")] = &calib;
 	t_env.run_witness = true;
 	t_check_int(t_judge(IL_JUDGE_FOOTBALL, ck, 4, &n, why, sizeof(why)), 0);
-	t_check_int(ck[0].c.verdict, IL_PASS);
+	t_check_int(ck[0].c.verdict, IL_UNDECIDED);
 	t_check_contains(ck[0].c.evidence, "or could have moved to, stalled");
 	t_check_contains(ck[0].c.evidence, "offense1 waited 400us");
 	t_sc.tasks[o1].place = IL_PLACE_CPUS;

@@ -497,18 +497,38 @@ int il_football_check(const struct il_football_input *in,
 					      : "");
 			episode_text(in, &g.st.worst, out->evidence,
 				     sizeof(out->evidence));
-		} else if (il_order_pattern(g.st.episodes, g.st.late)) {
+		} else if (il_order_pattern(g.st.episodes,
+					    g.st.late + g.st.dispatch)) {
+			/*
+			 * A CPU slow to switch, asked at once or not, as
+			 * often as no host makes it: a kernel slow to act on
+			 * a reschedule is the kernel's, whoever chose.
+			 */
+			const struct il_football_episode *wl =
+				g.st.worst_dispatch.dur_ns >
+						g.st.worst_late.dur_ns
+					? &g.st.worst_dispatch
+					: &g.st.worst_late;
+			char asked[96] = "";
+
 			out->verdict = IL_FAIL;
 			out->by_trace = 1;
-			out->worst_ns = g.st.worst_late.dur_ns;
+			out->worst_ns = wl->dur_ns;
+			if (g.st.dispatch)
+				snprintf(asked, sizeof(asked),
+					 " (%zu of them after the kernel asked "
+					 "it to at once)",
+					 g.st.dispatch);
 			il_setf(out->evidence, sizeof(out->evidence),
 				"%zu of %zu times a CPU switched to a task of "
-				"the top %d later than %s, more often than the "
-				"host explains (chance %.1e); worst: ",
-				g.st.late, g.st.episodes, in->ncpus, tol,
-				il_order_binom_tail(g.st.episodes, g.st.late,
+				"the top %d later than %s%s, more often than "
+				"the host explains (chance %.1e); worst: ",
+				g.st.late + g.st.dispatch, g.st.episodes,
+				in->ncpus, tol, asked,
+				il_order_binom_tail(g.st.episodes,
+						    g.st.late + g.st.dispatch,
 						    IL_ORDER_OUTLIER_P));
-			episode_text(in, &g.st.worst_late, out->evidence,
+			episode_text(in, wl, out->evidence,
 				     sizeof(out->evidence));
 		} else if (g.st.stolen) {
 			out->verdict = IL_UNDECIDED;
@@ -525,6 +545,16 @@ int il_football_check(const struct il_football_input *in,
 				"inversion would last: it cannot tell one from "
 				"noise",
 				tol, IL_NOISE_MAX_PERCENT, det);
+		} else if (g.st.stalled) {
+			/* the stall witness may excuse a FAIL, never make
+			 * a PASS: a kernel with interrupts off makes it too */
+			out->verdict = IL_UNDECIDED;
+			il_setf(out->evidence, sizeof(out->evidence),
+				"%zu waits of a top task over %s, each while a "
+				"CPU it could run on recorded a stall: the "
+				"host's, or the kernel's with interrupts off; "
+				"not decided",
+				g.st.stalled, tol);
 		} else if (g.st.wakeups < in->min_wakeups) {
 			out->verdict = IL_UNDECIDED;
 			il_setf(out->evidence, sizeof(out->evidence),
