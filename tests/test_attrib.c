@@ -1382,6 +1382,80 @@ static void test_jobs_edf_stall(void)
 	il_trace_free(&tr);
 }
 
+/*
+ * The holder's priority is its own last switch's, not that of whoever
+ * ran last on its CPU: low (nice 0, CPU 1) is preempted by a foreign
+ * FIFO 50 task, high requests from CPU 0 meanwhile, then a foreign fair
+ * task runs 3 ms before low is back.  Low was never boosted: those 3 ms
+ * are the kernel's, although the switch just before the request put a
+ * real-time task on the CPU.
+ */
+static void test_holder_prio_back(void)
+{
+	static const struct il_attr_task two[] = {
+		{ HIGH, IL_ROLE_WAITER, 0 },
+		{ LOW, IL_ROLE_HOLDER, 1 },
+	};
+	struct il_attr_input tin = {
+		.tasks = two,
+		.ntasks = 2,
+		.waiter_rank = 130,
+		.boosts = true,
+	};
+	struct il_attr_summary a;
+	struct il_wait_sample one;
+	uint64_t b = T0;
+
+	il_trace_free(&tr);
+	tr.t0_ns = T0 - MS;
+	tr.t1_ns = T0 + 100 * MS;
+	sw_on(1, b, 0, 120, LOW, 120);
+	prev_runnable = 1; /* preempted, not asleep */
+	sw_on(1, b + 100 * US, LOW, 120, FHOG, kp(50));
+	prev_runnable = 0;
+	sw_on(0, b + 200 * US, 0, 120, HIGH, kp(30));
+	sw_on(0, b + 300 * US, HIGH, kp(30), 0, 120);
+	prev_runnable = 1;
+	sw_on(1, b + MS, FHOG, kp(50), FLOW, 115);
+	sw_on(1, b + 4 * MS, FLOW, 115, LOW, 120);
+	prev_runnable = 0;
+	sw_on(1, b + 6 * MS, LOW, 120, 0, 120);
+	sw_on(0, b + 6 * MS + 10 * US, 0, 120, HIGH, kp(30));
+	il_trace_sort(&tr);
+	one = (struct il_wait_sample){ .delay_ns = 6 * MS,
+				       .t_ns = b + 200 * US,
+				       .t_req_ns = b + 300 * US };
+	t_check_int(il_attribute(&tin, &tr, &one, 1, &one, &a), 0);
+	t_check_int(a.fhigh_ns, 700 * US);
+	t_check_int(a.flow_ns, 3 * MS);
+	t_check_int(a.fair_ns, 0);
+	/*
+	 * A second holder on CPU 1, real time (FIFO 20), asleep since
+	 * before the request (blocked further down a chain): it waits for
+	 * nothing there, and only the live fair holder says whose the fair
+	 * task's time was.
+	 */
+	{
+		static const struct il_attr_task three[] = {
+			{ HIGH, IL_ROLE_WAITER, 0 },
+			{ LOW, IL_ROLE_HOLDER, 1 },
+			{ MEDIUM, IL_ROLE_HOLDER, 1 },
+		};
+
+		tin.tasks = three;
+		tin.ntasks = 3;
+		sw_on(1, b - 2 * MS, 0, 120, MEDIUM, kp(20));
+		sw_on(1, b - MS, MEDIUM, kp(20), 0, 120);
+		il_trace_sort(&tr);
+		one = (struct il_wait_sample){ .delay_ns = 6 * MS,
+					       .t_ns = b + 200 * US,
+					       .t_req_ns = b + 300 * US };
+		t_check_int(il_attribute(&tin, &tr, &one, 1, &one, &a), 0);
+		t_check_int(a.flow_ns, 3 * MS);
+		t_check_int(a.fair_ns, 0);
+	}
+}
+
 int main(void)
 {
 	test_gate();
@@ -1401,6 +1475,7 @@ int main(void)
 	test_fair_holder_run();
 	test_fair_tail();
 	test_named_text();
+	test_holder_prio_back();
 	test_not_used();
 	test_roles();
 	il_trace_free(&tr);
