@@ -95,10 +95,11 @@ live)
 		echo "1..0 # SKIP $(grep SKIP "$tmp/out" | head -1)"
 		exit 77
 	fi
-	# 1 is a verdict not as expected (a noisy host; the pi-classic-*
-	# cases judge the verdicts): the live view must not change the exit
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]
-	check $? "exit status 0 or 1 under a terminal (got $rc)"
+	# 1 is a verdict not as expected, 3 one UNDECIDED (a noisy host;
+	# the pi-classic-* cases judge the verdicts): the live view must not
+	# change the exit
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ]
+	check $? "exit status 0, 1 or 3 under a terminal (got $rc)"
 	frames=$(grep -o "$(printf '\033')\[H" "$tmp/out" | wc -l)
 	[ "$frames" -ge 2 ]
 	check $? "the screen was redrawn in place ($frames frames)"
@@ -107,7 +108,8 @@ live)
 	grep -q "so far" "$tmp/out"
 	check $? "frames show the verdict forming"
 	# UNDECIDED with its reason is as good (a stolen vCPU, noise):
-	# the report is what is checked here, exit 0 the verdicts
+	# the report is what is checked here; the verdicts are the
+	# pi-classic-inherit case's, where UNDECIDED every time fails
 	grep -Eq "inherit #2: (PASS|UNDECIDED)" "$tmp/out"
 	check $? "the final report follows the live view"
 	;;
