@@ -10,6 +10,11 @@
 #   kernel-pi-classic.sh PROGRAM nopriv    without CAP_SYS_NICE: exit 77
 #   kernel-pi-classic.sh PROGRAM live      --live --repeat 2 under a pseudo
 #                                          terminal: redraws, then the report
+#   kernel-pi-classic.sh PROGRAM undecided [INVLAB_JUDGE]
+#                                          a run too short to decide: exit
+#                                          3, never 0, in the TAP, the result
+#                                          file and invlab-judge; tap-run.sh
+#                                          fails it when it stays so
 #
 # Exits 77 (SKIP) with the reason when SCHED_FIFO is not available.
 set -u
@@ -112,6 +117,52 @@ live)
 	# pi-classic-inherit case's, where UNDECIDED every time fails
 	grep -Eq "inherit #2: (PASS|UNDECIDED)" "$tmp/out"
 	check $? "the final report follows the live view"
+	;;
+undecided)
+	# 3 waits without a trace (20 needed to judge on durations): PASS
+	# is expected and cannot be decided, as on a kernel that leaves a
+	# check UNDECIDED every time
+	echo "TAP version 13"
+	judge=${3:-}
+	set -- "$prog" --protocol inherit --samples 3 --trace=off --tap \
+		--json "$tmp/out.json"
+	"$@" >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	skip_if_77 $rc "$tmp/err"
+	sed 's/^/# /' "$tmp/tap" | head -3
+	[ "$rc" -eq 3 ]
+	check $? "UNDECIDED where PASS is expected: exit 3, not 0 (got $rc)"
+	grep -q '^ok 1 - inherit: UNDECIDED (expected PASS) # SKIP undecided' "$tmp/tap"
+	check $? "the TAP test point is a SKIP that says undecided"
+	pycheck "$tmp/out.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["return_code"] == 3, d["return_code"]
+assert d["runs"][0]["verdict"] == "UNDECIDED", d["runs"][0]["verdict"]
+PY
+	check $? "the result file records the verdict and exit 3"
+	if [ -f "$judge" ] && [ -x "$judge" ]; then
+		"$judge" "$tmp/out.json" >"$tmp/judge" 2>&1
+		rc=$?
+		[ "$rc" -eq 3 ]
+		check $? "invlab-judge agrees, and ends 3 too (got $rc)"
+	else
+		skip_why="invlab-judge is not installed (it needs json-c)"
+		check 77 "invlab-judge agrees, and ends 3 too"
+	fi
+	taprun=$(dirname "$0")/tap-run.sh
+	if [ -f "$taprun" ]; then
+		sh "$taprun" "$@" >"$tmp/retry" 2>&1
+		rc=$?
+		[ "$rc" -eq 1 ] &&
+			grep -q '^not ok 1 - UNDECIDED in all 3 tries' "$tmp/retry"
+		check $? "the kernel suite's wrapper fails a case UNDECIDED in every try (exit $rc)"
+		[ "$(grep -c '^# try [0-9] of at most 3 ended 3' "$tmp/retry")" -eq 2 ]
+		check $? "after saying each try"
+	else
+		skip_why="no tap-run.sh beside this script (installed: the suite counts UNDECIDED itself)"
+		check 77 "the kernel suite's wrapper fails a case UNDECIDED in every try"
+	fi
 	;;
 *)
 	echo "unknown mode '$mode'" >&2
