@@ -206,6 +206,9 @@ static void test_exit_worse(void)
 	t_check_int(il_exit_worse(IL_EXIT_NOT_AS_EXPECTED, 128), 128);
 	t_check_int(il_exit_worse(143, 128), 128);
 	t_check_int(il_exit_worse(143, 256), 256);
+	/* of two of one rank the first stays: a signal the first caught */
+	t_check_int(il_exit_worse(130, 143), 130);
+	t_check_int(il_exit_worse(IL_EXIT_BROKEN, 127), IL_EXIT_BROKEN);
 	/* anything else ranks as broken: not hidden behind a 1 */
 	t_check_int(il_exit_worse(IL_EXIT_NOT_AS_EXPECTED, 127), 127);
 	t_check_int(il_exit_worse(IL_EXIT_USAGE, 127), IL_EXIT_USAGE);
