@@ -50,7 +50,8 @@ chmod +x "$tmp/case"
 
 run() { # statuses of the tries...: tap-run.sh's exit in rc, tries in tries
 	rm -f "$tmp/count"
-	sh "$taprun" "$tmp/case" "$tmp/count" "$@" >"$tmp/out" 2>&1
+	INVLAB_RETRY_PAUSE=0 sh "$taprun" "$tmp/case" "$tmp/count" "$@" \
+		>"$tmp/out" 2>&1
 	rc=$?
 	tries=$(cat "$tmp/count")
 }

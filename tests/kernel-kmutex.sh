@@ -34,7 +34,17 @@ recipe)
 	rc=$?
 	skip_if_77 $rc "$tmp/err"
 	relay "$tmp/tap"
-	check_verdicts $rc "$recipe: exit status 0, or 3 when UNDECIDED (got $rc)"
+	# UNDECIDED tolerated here, and only here: the contention check
+	# says whether fg's calls were slowed, which on a noisy host they
+	# often are not for fpos (docs/kmutex.md: 4 of 6 runs under its 25 %
+	# on a 2-vCPU guest, 5 of 6 here at a load of 4), and that is no
+	# fault of the kernel's.  The run still ends 3 (invlab-suite counts
+	# it), the case does not run again, and the check below still
+	# requires the contender to have held the lock.
+	[ "$rc" -eq 3 ] &&
+		echo "# contention UNDECIDED: fg's calls not slowed enough to tell; tolerated for a recipe (docs/kmutex.md)"
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]
+	check $? "$recipe: exit status 0, or 3 (contention UNDECIDED, tolerated) (got $rc)"
 	pycheck "$tmp/out.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

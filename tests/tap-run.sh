@@ -11,10 +11,14 @@
 # noise could hide gets it every time.  So the case runs again, at most
 # twice more: a try that ends 0 passes the case, the undecided tries'
 # output kept above it as comments; when every try is UNDECIDED the case
-# FAILS, with the reason.  Every other status is the case's.
+# FAILS, with the reason.  The tries are INVLAB_RETRY_PAUSE seconds apart
+# (default 5): the host's stalls come in bursts (another suite's run, a
+# build beside), and a try right after an undecided one would meet the
+# same burst.  Every other status is the case's.
 # invlab-suite runs the cases without this, keeps 77 for a lab's harness
 # and counts the UNDECIDED ones against its --max-undecided share.
 tries=3
+pause=${INVLAB_RETRY_PAUSE:-5}
 out=$(mktemp "${TMPDIR:-/tmp}/invlab-tap-run.XXXXXX") || exit 99
 trap 'rm -f "$out"' EXIT
 trap 'exit 130' INT
@@ -28,7 +32,8 @@ while :; do
 	[ "$rc" -eq 3 ] && [ "$try" -lt "$tries" ] || break
 	echo "# try $try of at most $tries ended 3: as expected, but UNDECIDED; its output:"
 	sed -e '/^TAP version/d' -e 's/^/#   /' "$out"
-	echo "# trying again"
+	echo "# trying again in $pause s"
+	sleep "$pause"
 	try=$((try + 1))
 done
 if [ "$rc" -eq 3 ]; then
