@@ -56,7 +56,8 @@ void demo_json_blocking(struct il_json *j, const struct il_blocking_stats *st);
  * verdicts do; so does UNDECIDED where PASS was expected: measured noise
  * (steal, a tick) could explain what was seen, which is neither a pass
  * nor a failure of the kernel, and is reported as such (a TAP SKIP,
- * "undecided" in the summary).  A negative control (FAIL expected) that
+ * "undecided" in the summary, and exit status 3 instead of 0: expect.h's
+ * il_exit_status).  A negative control (FAIL expected) that
  * ends UNDECIDED did not detect what it is there to detect: not as
  * expected.  *undecided (may be NULL) is set for the second case.
  */

@@ -70,8 +70,7 @@ const char *__drv_unsupported(const struct il_scenario *sc, char *why,
 
 void __drv_note_rc(struct session *s, int rc)
 {
-	if (!s->rc)
-		s->rc = rc;
+	s->rc = il_exit_worse(s->rc, rc);
 }
 
 /* Judge a run and count its outcomes. */

@@ -20,6 +20,7 @@
 
 #include <invlab/attrib.h>
 #include <invlab/cgroup.h>
+#include <invlab/expect.h>
 #include <invlab/kmutex.h>
 #include <invlab/runlock.h>
 #include <invlab/sched.h>
@@ -98,7 +99,8 @@ static void run_one(struct session *s, int c, int repeat)
 	if (ret && __drv_refused(f, ret) && f->skip_refused) {
 		fprintf(stderr, "%s: %s: SKIP: %s\n", f->prog, r->name, err);
 	} else if (ret && __drv_refused(f, ret)) {
-		s->rc = __drv_skip_here(s, err);
+		/* 77, unless an earlier run said more (1, 99) */
+		__drv_note_rc(s, __drv_skip_here(s, err));
 		s->stop = true;
 	} else if (ret) {
 		fprintf(stderr, "%s: %s\n", f->prog,
@@ -178,8 +180,18 @@ static int run_all(struct session *s, int argc, char **argv)
 	drv_show_free(s->show);
 	s->show = NULL;
 	s->out = stdout;
-	if (demo_signal)
+	if (demo_signal) {
 		s->rc = 128 + demo_signal;
+	} else if (d->nexp || d->nundec || d->nunexp) {
+		/* 3 when a check where PASS was expected is UNDECIDED, as
+		 * expected otherwise: an UNDECIDED is not a pass */
+		struct il_exit_tally t = { .as_expected = (unsigned)d->nexp,
+					   .undecided = (unsigned)d->nundec,
+					   .not_as_expected =
+						   (unsigned)d->nunexp };
+
+		__drv_note_rc(s, il_exit_status(&t, 100));
+	}
 	if ((f->skip_refused || s->nskipped) && !d->nruns && !s->rc &&
 	    !demo_signal)
 		s->rc = __drv_skip_here(s, "no configuration could run "

@@ -5,7 +5,9 @@
 # mistake ends with the same status whichever program it is made with.
 # Each program is run on a missing input file, an unknown option and an
 # output it cannot create; all three are 2 (bad usage or input), before
-# anything is measured.
+# anything is measured.  And an UNDECIDED where PASS was expected is 3,
+# never 0: invlab-judge on a result file whose one check is UNDECIDED
+# (tests/data/judge), invlab-suite on a case that ends 3.
 #
 #   check-exit.sh NAME PROGRAM [NAME PROGRAM]...
 #
@@ -46,6 +48,27 @@ expect() { # WANT DESCRIPTION PROGRAM ARGS...: the message names $name
 		fail=$((fail + 1))
 	fi
 }
+
+# expect_out WANT DESCRIPTION TEXT PROGRAM ARGS...: the status, and TEXT
+# in what the program printed (standard output or error)
+expect_out() {
+	want=$1 desc=$2 text=$3 prog=$4
+	shift 4
+	n=$((n + 1))
+	case $prog in
+	*invlab-suite) sh "$prog" "$@" >"$tmp/out" 2>&1 ;;
+	*) eval "$wrap \"\$prog\" \"\$@\"" >"$tmp/out" 2>&1 ;;
+	esac
+	got=$?
+	if [ "$got" = "$want" ] && grep -qF -- "$text" "$tmp/out"; then
+		echo "ok $n - $desc: exit $got"
+	else
+		echo "not ok $n - $desc: exit $got, expected $want and '$text'"
+		sed 's/^/# /' "$tmp/out"
+		fail=$((fail + 1))
+	fi
+}
+data=$(dirname "$0")/data
 
 echo "TAP version 13"
 while [ $# -ge 2 ]; do
@@ -101,12 +124,29 @@ while [ $# -ge 2 ]; do
 		;;
 	invlab-judge)
 		expect 2 "$name: a missing result file" "$prog" "$missing"
+		# every verdict as recorded, one UNDECIDED where PASS was
+		# expected: 3, not 0; recorded PASS instead, it differs: 1
+		und=$data/judge/kmutex-undecided.json
+		expect_out 3 "$name: an UNDECIDED where PASS was expected" \
+			"1 undecided where PASS was expected" "$prog" "$und"
+		sed 's/"verdict": "UNDECIDED"/"verdict": "PASS"/' "$und" \
+			>"$tmp/pass.json"
+		expect_out 1 "$name: the same recorded as a PASS differs" \
+			"DIFFERS" "$prog" "$tmp/pass.json"
 		;;
 	invlab-suite)
 		expect 2 "$name: a missing list of cases" "$prog" \
 			--cases "$missing"
 		expect 2 "$name: a missing gate profile" "$prog" \
 			--cases "$tmp/cases" --gate "$missing"
+		# a case that ends 3 where 0 was expected
+		mkdir -p "$tmp/bin"
+		printf '#!/bin/sh\nexit 3\n' >"$tmp/bin/undecided"
+		chmod +x "$tmp/bin/undecided"
+		echo "u undecided 0" >"$tmp/cases-u"
+		expect_out 3 "$name: a case that ends UNDECIDED" "1 undecided" \
+			"$prog" --cases "$tmp/cases-u" --bindir "$tmp/bin" \
+			-o "$tmp/suite-out"
 		;;
 	esac
 done

@@ -6,7 +6,8 @@ shell script with its params exported (as LAVA's test shell does), run
 against a stand-in install (the real invlab-suite, stand-in programs
 that pass, fail and skip) with a lava-test-case that records its calls.
 Checks the definition's shape and that every case, the gate and the
-suite's exit status are reported with the right result.  TAP out; exit
+suite's exit status are reported with the right result (an UNDECIDED
+case or suite as "unknown", never "pass").  TAP out; exit
 77 without PyYAML.
 
   check-lava.py LAVA-YAML INVLAB-SUITE
@@ -92,9 +93,10 @@ def main():
     check("run.steps: a list of strings",
           isinstance(steps, list) and len(steps) > 0
           and all(isinstance(s, str) for s in steps))
-    check("params: INVLAB_PREFIX, INVLAB_RESULTS, GATE, ONLY",
+    check("params: INVLAB_PREFIX, INVLAB_RESULTS, GATE, ONLY, MAX_UNDECIDED",
           all(k in defn.get("params", {})
-              for k in ("INVLAB_PREFIX", "INVLAB_RESULTS", "GATE", "ONLY")))
+              for k in ("INVLAB_PREFIX", "INVLAB_RESULTS", "GATE", "ONLY",
+                        "MAX_UNDECIDED")))
     with tempfile.TemporaryDirectory() as tmp:
         p, calls = dry_run(defn, suite, tmp,
                            ["a fake 0 0", "s fake 0 77", "f fake 0 1"],
@@ -121,6 +123,22 @@ def main():
         p, calls = dry_run(defn, suite, tmp, ["s fake 0 77"], {})
         check("all skipped: the suite is reported skip",
               calls.get("invlab-suite", [])[:2] == ["--result", "skip"])
+        # as expected but UNDECIDED (exit 3): never a pass
+        p, calls = dry_run(defn, suite, tmp, ["a fake 0 0", "u fake 0 3"],
+                           {})
+        check("an UNDECIDED case is reported unknown, not pass",
+              calls.get("u") == ["--result", "unknown"])
+        check("the share of UNDECIDED is a test case, within it a pass",
+              calls.get("undecided-share") == ["--result", "pass"])
+        check("the suite's exit 3 is reported unknown",
+              calls.get("invlab-suite", [])[:4]
+              == ["--result", "unknown", "--measurement", "3"])
+        p, calls = dry_run(defn, suite, tmp, ["a fake 0 0", "u fake 0 3"],
+                           {"MAX_UNDECIDED": "0"})
+        check("MAX_UNDECIDED 0: the share fails, and the suite",
+              calls.get("undecided-share") == ["--result", "fail"]
+              and calls.get("invlab-suite", [])[:4]
+              == ["--result", "fail", "--measurement", "1"])
         if failed or os.environ.get("LAVA_DEBUG"):
             sys.stdout.write("# " + p.stdout.decode(errors="replace")
                              .replace("\n", "\n# ") + "\n")

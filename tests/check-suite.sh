@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 #
 # invlab-suite without the real scenarios: stand-in programs that exit as
-# told (0 as expected, 1 a wrong verdict, 77 a skip with its reason, 99,
-# a hang) check its verdicts, its exit status, the TAP, JSON and JUnit
-# reports, the gate hook, --only, and that a report it cannot write is
-# exit 99 whatever the verdicts.  TAP out.
+# told (0 as expected, 1 a wrong verdict, 3 as expected but UNDECIDED, 77
+# a skip with its reason, 99, a hang) check its verdicts, its exit
+# status, the share of UNDECIDED cases it allows, the TAP, JSON and
+# JUnit reports, the gate hook, --only, and that a report it cannot
+# write is exit 99 whatever the verdicts.  TAP out.
 #
 #   check-suite.sh INVLAB-SUITE CASES.LIST [MANPAGE]
 set -u
@@ -49,7 +50,11 @@ esac
 [ "$code" = hang ] && exit 0
 echo "TAP version 13"
 echo "1..1"
-echo "ok 1 - fake"
+if [ "$code" = 3 ]; then
+	echo "ok 1 - inherit: UNDECIDED (expected PASS) # SKIP undecided: measured noise could explain it"
+else
+	echo "ok 1 - fake"
+fi
 exit "$code"
 EOS
 chmod +x "$tmp/bin/fake"
@@ -115,6 +120,53 @@ check "a case expected to exit 1 that does: exit 0" [ "$rc" = 0 ]
 cases "m nosuchprogram 0"
 run
 check "a program not installed: exit 99" [ "$rc" = 99 ]
+
+# UNDECIDED (a case's exit 3 where 0 was expected): never a silent 0
+cases "a fake 0 0" "u fake 0 3"
+run --json "$tmp/s.json" --junit "$tmp/s.xml"
+check "an UNDECIDED case: exit 3" [ "$rc" = 3 ]
+check "TAP: the UNDECIDED case is a SKIP that names the check" \
+	grep -q '^ok 2 - u # SKIP UNDECIDED (exit 3): .*: inherit: UNDECIDED (expected PASS)$' "$tmp/tap"
+check "TAP: the share is one more test point, within the default 100 %" \
+	grep -q '^ok 3 - undecided-share: 1 of 2 judged cases UNDECIDED (50 %), within the 100 %' "$tmp/tap"
+check "TAP: the plan counts it" grep -q '^1\.\.3$' "$tmp/tap"
+check "JSON: passed 1, undecided 1, the case's result" \
+	[ "$(grep -c '"passed": 1,\|"undecided": 1,\|"result": "undecided"' "$tmp/s.json")" = 3 ]
+check "JUnit: the UNDECIDED case is skipped with its reason" \
+	grep -q '<skipped message="UNDECIDED (exit 3)' "$tmp/s.xml"
+check "JUnit: the share is a test case, not a failure" \
+	grep -q 'tests="3" failures="0" errors="0" skipped="1"' "$tmp/s.xml"
+run --max-undecided 50
+check "--max-undecided 50, 1 of 2 UNDECIDED: within, exit 3" [ "$rc" = 3 ]
+run --max-undecided 49 --junit "$tmp/s.xml"
+check "--max-undecided 49, 1 of 2 UNDECIDED: over, exit 1" [ "$rc" = 1 ]
+check "TAP: over the share is not ok" \
+	grep -q '^not ok 3 - undecided-share: 1 of 2 .*over the 49 %' "$tmp/tap"
+check "JUnit: over the share is a failure" \
+	grep -q 'failures="1"' "$tmp/s.xml"
+run --max-undecided 0
+check "--max-undecided 0: any UNDECIDED fails, exit 1" [ "$rc" = 1 ]
+cases "u fake 0 3" "s fake 0 77"
+run
+check "UNDECIDED and skipped: exit 3, not 77" [ "$rc" = 3 ]
+cases "u fake 0 3" "f fake 0 1"
+run
+check "UNDECIDED and a failure: exit 1" [ "$rc" = 1 ]
+cases "u fake 0 3" "e fake 0 99"
+run
+check "UNDECIDED and a case that cannot run: exit 99" [ "$rc" = 99 ]
+cases "w fake 3 3"
+run
+check "a case expected to exit 3 that does: exit 0" [ "$rc" = 0 ]
+cases "x fake 1 3"
+run
+check "a case expected to exit 1 that ends 3: a failure, exit 1" [ "$rc" = 1 ]
+cases "a fake 0 0"
+run --max-undecided 101
+check "--max-undecided 101: exit 2" [ "$rc" = 2 ]
+check "--max-undecided 101: the range named" grep -q '0\.\.100' "$tmp/err"
+run --max-undecided half
+check "--max-undecided half: exit 2" [ "$rc" = 2 ]
 cases "h fake 0 hang"
 run --timeout 1
 check "a hung case is killed at --timeout: exit 99" [ "$rc" = 99 ]

@@ -35,7 +35,9 @@
 #                                           partitions removed
 #
 # Exits 77 (SKIP) with the reason when SCHED_DEADLINE, cpusets or a second
-# CPU are missing (the program says which).
+# CPU are missing (the program says which); 3 when a run's verdicts were
+# as expected but one where PASS was expected UNDECIDED (tap.sh
+# check_verdicts: tap-run.sh runs the case again).
 set -u
 prog=$1
 mode=$2
@@ -77,8 +79,7 @@ basic)
 	rc=$?
 	skip_if_77 $rc "$tmp/tap"
 	relay "$tmp/tap"
-	[ "$rc" -eq 0 ]
-	check $? "basic: exit status 0 (got $rc)"
+	check_verdicts $rc "basic: exit status 0, or 3 when UNDECIDED (got $rc)"
 	for c in isolation interference "tauA bandwidth" "tauB bandwidth" \
 		"tauC bandwidth" "tauD bandwidth"; do
 		grep -q -- "- basic mbwi $c: [A-Z]* (expected" "$tmp/tap"
@@ -120,8 +121,7 @@ steal-budget)
 	rc=$?
 	skip_if_77 $rc "$tmp/tap"
 	relay "$tmp/tap"
-	[ "$rc" -eq 0 ]
-	check $? "steal-budget: exit status 0 (got $rc)"
+	check_verdicts $rc "steal-budget: exit status 0, or 3 when UNDECIDED (got $rc)"
 	has_verdict "$tmp/tap" "steal-budget mbwi holder bandwidth" FAIL
 	check $? "negative control: the overrunning holder's bandwidth check FAILs"
 	grep -q -- "- steal-budget mbwi isolation: [A-Z]* (expected" "$tmp/tap"
@@ -142,9 +142,10 @@ overrun0)
 	if [ "$rc" -eq 1 ] && charged_only "$tmp/tap"; then
 		echo "# isolation FAIL: the kernel charged a task's sleep to its reservation; not this case's check"
 		rc=0
+		# what else the run said stays: an UNDECIDED is still 3
+		grep -q "# SKIP undecided" "$tmp/tap" && rc=3
 	fi
-	[ "$rc" -eq 0 ]
-	check $? "steal-budget --overrun 0: exit status 0 (got $rc)"
+	check_verdicts $rc "steal-budget --overrun 0: exit status 0, or 3 when UNDECIDED (got $rc)"
 	# PASS, or UNDECIDED with its reason: on a host that stalls, a
 	# period's budget can pass the bound within the measured noise
 	has_verdict "$tmp/tap" "steal-budget mbwi holder bandwidth" PASS ||
@@ -162,8 +163,7 @@ unreserve)
 	rc=$?
 	skip_if_77 $rc "$tmp/tap"
 	relay "$tmp/tap"
-	[ "$rc" -eq 0 ]
-	check $? "basic --unreserve tauD: exit status 0 (got $rc)"
+	check_verdicts $rc "basic --unreserve tauD: exit status 0, or 3 when UNDECIDED (got $rc)"
 	has_verdict "$tmp/tap" "basic mbwi isolation" FAIL
 	check $? "negative control: the probe without its reservation FAILs isolation"
 	;;
@@ -172,8 +172,7 @@ unreserve-covered)
 	rc=$?
 	skip_if_77 $rc "$tmp/tap"
 	relay "$tmp/tap"
-	[ "$rc" -eq 0 ]
-	check $? "basic --unreserve tauB: exit status 0 (got $rc)"
+	check_verdicts $rc "basic --unreserve tauB: exit status 0, or 3 when UNDECIDED (got $rc)"
 	has_verdict "$tmp/tap" "basic mbwi interference" FAIL
 	check $? "negative control: a covered task without its reservation FAILs interference"
 	;;
@@ -210,8 +209,7 @@ partition)
 	rc=$?
 	skip_if_77 $rc "$tmp/tap"
 	relay "$tmp/tap"
-	[ "$rc" -eq 0 ]
-	check $? "--partition: exit status 0 (got $rc)"
+	check_verdicts $rc "--partition: exit status 0, or 3 when UNDECIDED (got $rc)"
 	grep -q "partitioned EDF: CPU" "$tmp/tap"
 	check $? "--partition: schedulability decided by the per-CPU test"
 	grep -q "cpu 1 (partition)" "$tmp/tap"
@@ -250,4 +248,4 @@ PY
 	;;
 esac
 echo "1..$n"
-[ "$fail" -eq 0 ]
+script_exit

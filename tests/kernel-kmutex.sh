@@ -15,7 +15,9 @@
 #                                           temporary directory, prompt exit
 #
 # Exits 77 (SKIP) with the reason when cgroups, SCHED_FIFO or a second CPU
-# are missing (the program says which).
+# are missing (the program says which); 3 when a run's verdicts were as
+# expected but one where PASS was expected UNDECIDED (tap.sh
+# check_verdicts: tap-run.sh runs the case again).
 set -u
 prog=$1
 mode=$2
@@ -32,8 +34,17 @@ recipe)
 	rc=$?
 	skip_if_77 $rc "$tmp/err"
 	relay "$tmp/tap"
-	[ "$rc" -eq 0 ]
-	check $? "$recipe: exit status 0 (got $rc)"
+	# UNDECIDED tolerated here, and only here: the contention check
+	# says whether fg's calls were slowed, which on a noisy host they
+	# often are not for fpos (docs/kmutex.md: 4 of 6 runs under its 25 %
+	# on a 2-vCPU guest, 5 of 6 here at a load of 4), and that is no
+	# fault of the kernel's.  The run still ends 3 (invlab-suite counts
+	# it), the case does not run again, and the check below still
+	# requires the contender to have held the lock.
+	[ "$rc" -eq 3 ] &&
+		echo "# contention UNDECIDED: fg's calls not slowed enough to tell; tolerated for a recipe (docs/kmutex.md)"
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]
+	check $? "$recipe: exit status 0, or 3 (contention UNDECIDED, tolerated) (got $rc)"
 	pycheck "$tmp/out.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -69,8 +80,7 @@ print("# %s: %s, expected %s (%s); proxy_exec_active %s" % (sys.argv[2],
       d["kernel"]["proxy_exec_active"]))
 PY
 	check $? "$mode produced a verdict with the kernel's proxy-exec state"
-	[ "$rc" -eq 0 ]
-	check $? "$mode: the verdict this kernel should give (exit $rc)"
+	check_verdicts $rc "$mode: the verdict this kernel should give (exit $rc)"
 	;;
 cleanup)
 	# a whole run: what it made is gone when it ends
@@ -79,7 +89,8 @@ cleanup)
 	wait $pid
 	rc=$?
 	skip_if_77 $rc "$tmp/err"
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]
+	# the verdicts are not what is tested: 3 (UNDECIDED) is as normal
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ]
 	check $? "a short run ends normally (exit $rc)"
 	left=$(leftover_cgroups "invlab-$pid")
 	[ -z "$left" ]
@@ -126,4 +137,4 @@ PY
 	;;
 esac
 echo "1..$n"
-exit $fail
+script_exit

@@ -10,6 +10,11 @@
 #   kernel-pi-classic.sh PROGRAM nopriv    without CAP_SYS_NICE: exit 77
 #   kernel-pi-classic.sh PROGRAM live      --live --repeat 2 under a pseudo
 #                                          terminal: redraws, then the report
+#   kernel-pi-classic.sh PROGRAM undecided [INVLAB_JUDGE]
+#                                          a run too short to decide: exit
+#                                          3, never 0, in the TAP, the result
+#                                          file and invlab-judge; tap-run.sh
+#                                          fails it when it stays so
 #
 # Exits 77 (SKIP) with the reason when SCHED_FIFO is not available.
 set -u
@@ -95,10 +100,11 @@ live)
 		echo "1..0 # SKIP $(grep SKIP "$tmp/out" | head -1)"
 		exit 77
 	fi
-	# 1 is a verdict not as expected (a noisy host; the pi-classic-*
-	# cases judge the verdicts): the live view must not change the exit
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]
-	check $? "exit status 0 or 1 under a terminal (got $rc)"
+	# 1 is a verdict not as expected, 3 one UNDECIDED (a noisy host;
+	# the pi-classic-* cases judge the verdicts): the live view must not
+	# change the exit
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ]
+	check $? "exit status 0, 1 or 3 under a terminal (got $rc)"
 	frames=$(grep -o "$(printf '\033')\[H" "$tmp/out" | wc -l)
 	[ "$frames" -ge 2 ]
 	check $? "the screen was redrawn in place ($frames frames)"
@@ -107,9 +113,57 @@ live)
 	grep -q "so far" "$tmp/out"
 	check $? "frames show the verdict forming"
 	# UNDECIDED with its reason is as good (a stolen vCPU, noise):
-	# the report is what is checked here, exit 0 the verdicts
+	# the report is what is checked here; the verdicts are the
+	# pi-classic-inherit case's, where UNDECIDED every time fails
 	grep -Eq "inherit #2: (PASS|UNDECIDED)" "$tmp/out"
 	check $? "the final report follows the live view"
+	;;
+undecided)
+	# 3 waits without a trace (20 needed to judge on durations): PASS
+	# is expected and cannot be decided, as on a kernel that leaves a
+	# check UNDECIDED every time
+	echo "TAP version 13"
+	judge=${3:-}
+	set -- "$prog" --protocol inherit --samples 3 --trace=off --tap \
+		--json "$tmp/out.json"
+	"$@" >"$tmp/tap" 2>"$tmp/err"
+	rc=$?
+	skip_if_77 $rc "$tmp/err"
+	sed 's/^/# /' "$tmp/tap" | head -3
+	[ "$rc" -eq 3 ]
+	check $? "UNDECIDED where PASS is expected: exit 3, not 0 (got $rc)"
+	grep -q '^ok 1 - inherit: UNDECIDED (expected PASS) # SKIP undecided' "$tmp/tap"
+	check $? "the TAP test point is a SKIP that says undecided"
+	pycheck "$tmp/out.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["return_code"] == 3, d["return_code"]
+assert d["runs"][0]["verdict"] == "UNDECIDED", d["runs"][0]["verdict"]
+PY
+	check $? "the result file records the verdict and exit 3"
+	if [ -f "$judge" ] && [ -x "$judge" ]; then
+		"$judge" "$tmp/out.json" >"$tmp/judge" 2>&1
+		rc=$?
+		[ "$rc" -eq 3 ]
+		check $? "invlab-judge agrees, and ends 3 too (got $rc)"
+	else
+		skip_why="invlab-judge is not installed (it needs json-c)"
+		check 77 "invlab-judge agrees, and ends 3 too"
+	fi
+	taprun=$(dirname "$0")/tap-run.sh
+	if [ -f "$taprun" ]; then
+		# (no pause between tries: this run is undecided on any kernel)
+		INVLAB_RETRY_PAUSE=0 sh "$taprun" "$@" >"$tmp/retry" 2>&1
+		rc=$?
+		[ "$rc" -eq 1 ] &&
+			grep -q '^not ok 1 - UNDECIDED in all 3 tries' "$tmp/retry"
+		check $? "the kernel suite's wrapper fails a case UNDECIDED in every try (exit $rc)"
+		[ "$(grep -c '^# try [0-9] of at most 3 ended 3' "$tmp/retry")" -eq 2 ]
+		check $? "after saying each try"
+	else
+		skip_why="no tap-run.sh beside this script (installed: the suite counts UNDECIDED itself)"
+		check 77 "the kernel suite's wrapper fails a case UNDECIDED in every try"
+	fi
 	;;
 *)
 	echo "unknown mode '$mode'" >&2

@@ -52,7 +52,8 @@ histogram)
 		>"$tmp/stdout" 2>"$tmp/stderr"
 	rc=$?
 	skip_if_77 $rc "$tmp/stderr"
-	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]
+	# 3: as expected but UNDECIDED, tolerated as 1 is
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ]
 	check $? "ran to its verdicts (exit $rc; timing is not judged here)"
 	pycheck "$tmp/out.json" <<'PY'
 import json, sys

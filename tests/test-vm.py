@@ -199,7 +199,8 @@ class TestInitramfs(Tmp):
         if not shutil.which('sh') or not shutil.which('awk'):
             self.skipTest('no sh/awk')
         for statuses, want in (([0, 0], 0), ([0, 77], 77), ([77, 1, 99], 1),
-                               ([0, 99], 99), ([0], 0)):
+                               ([0, 99], 99), ([0], 0), ([0, 3], 3),
+                               ([77, 3], 3), ([3, 1], 1), ([3, 99], 99)):
             res = os.path.join(self.dir, 'res%d' % want)
             os.makedirs(res, exist_ok=True)
             runs = [['sh', '-c', 'exit %d' % s] for s in statuses]

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The expectation rule (validators/expect.c): every cell of the table in
- * expect.h, and what each outcome means under each UNDECIDED policy.
+ * expect.h, what each outcome means under each UNDECIDED policy, and the
+ * exit status for each tally of outcomes and of two statuses.
  */
 #include <invlab/expect.h>
 
@@ -14,6 +15,8 @@
 #define N IL_NONE
 
 static void test_mut_out_of_range(void);
+static void test_exit_status(void);
+static void test_exit_worse(void);
 
 int main(void)
 {
@@ -90,6 +93,8 @@ int main(void)
 		t_check(il_verdict_parse(NULL, &v) < 0);
 	}
 	test_mut_out_of_range();
+	test_exit_status();
+	test_exit_worse();
 	return t_done("expect");
 }
 
@@ -108,4 +113,103 @@ static void test_mut_out_of_range(void)
 	t_check_int(il_expect((enum il_verdict)(IL_VERDICT_N - 1), N),
 		    IL_OUT_SKIP);
 	t_check_int(il_expect(N, N), IL_OUT_NOT_AS_EXPECTED);
+}
+
+/* t as written, then status s for share pct */
+static int status_of(unsigned exp, unsigned und, unsigned not, unsigned skip,
+		     unsigned broken, int pct)
+{
+	struct il_exit_tally t = { .as_expected = exp,
+				   .undecided = und,
+				   .not_as_expected = not,
+				   .skipped = skip,
+				   .broken = broken };
+
+	return il_exit_status(&t, pct);
+}
+
+/* every row of il_exit_status's table, and the share at its edge */
+static void test_exit_status(void)
+{
+	struct il_exit_tally t = { 0 };
+
+	/* each outcome counts where it belongs, INFO nowhere */
+	il_exit_tally_add(&t, IL_OUT_AS_EXPECTED);
+	il_exit_tally_add(&t, IL_OUT_UNDECIDED);
+	il_exit_tally_add(&t, IL_OUT_UNDECIDED);
+	il_exit_tally_add(&t, IL_OUT_NOT_AS_EXPECTED);
+	il_exit_tally_add(&t, IL_OUT_NONE);
+	il_exit_tally_add(&t, IL_OUT_SKIP);
+	il_exit_tally_add(&t, IL_OUT_INFO);
+	t_check_int(t.as_expected, 1);
+	t_check_int(t.undecided, 2);
+	t_check_int(t.not_as_expected, 2);
+	t_check_int(t.skipped, 1);
+	t_check_int(t.broken, 0);
+
+	/* nothing decided: not a pass */
+	t_check_int(status_of(0, 0, 0, 0, 0, 100), IL_EXIT_SKIP);
+	t_check_int(status_of(0, 0, 0, 3, 0, 100), IL_EXIT_SKIP);
+	/* decided and as expected; skips beside it do not matter */
+	t_check_int(status_of(1, 0, 0, 0, 0, 0), IL_EXIT_OK);
+	t_check_int(status_of(4, 0, 0, 5, 0, 0), IL_EXIT_OK);
+	/* one UNDECIDED is never a silent 0, whatever the share */
+	t_check_int(status_of(9, 1, 0, 0, 0, 100), IL_EXIT_UNDECIDED);
+	t_check_int(status_of(0, 1, 0, 0, 0, 100), IL_EXIT_UNDECIDED);
+	t_check_int(status_of(0, 1, 0, 7, 0, 100), IL_EXIT_UNDECIDED);
+	/* share 0: any UNDECIDED fails */
+	t_check_int(status_of(99, 1, 0, 0, 0, 0), IL_EXIT_NOT_AS_EXPECTED);
+	/* at the share exactly: within; one more: over (1 of 4 is 25 %) */
+	t_check_int(status_of(3, 1, 0, 0, 0, 25), IL_EXIT_UNDECIDED);
+	t_check_int(status_of(3, 1, 0, 0, 0, 24), IL_EXIT_NOT_AS_EXPECTED);
+	t_check_int(status_of(2, 2, 0, 0, 0, 50), IL_EXIT_UNDECIDED);
+	t_check_int(status_of(1, 2, 0, 0, 0, 50), IL_EXIT_NOT_AS_EXPECTED);
+	/* skips are not in the share: 1 of 2 judged, not 1 of 10 */
+	t_check_int(status_of(1, 1, 0, 8, 0, 10), IL_EXIT_NOT_AS_EXPECTED);
+	/* all UNDECIDED is within 100 % only */
+	t_check_int(status_of(0, 3, 0, 0, 0, 99), IL_EXIT_NOT_AS_EXPECTED);
+	/* a share out of range is 0 */
+	t_check_int(status_of(9, 1, 0, 0, 0, -1), IL_EXIT_NOT_AS_EXPECTED);
+	t_check_int(status_of(9, 1, 0, 0, 0, 101), IL_EXIT_NOT_AS_EXPECTED);
+	/* not as expected before undecided, broken before everything */
+	t_check_int(status_of(5, 1, 1, 0, 0, 100), IL_EXIT_NOT_AS_EXPECTED);
+	t_check_int(status_of(0, 0, 1, 0, 0, 100), IL_EXIT_NOT_AS_EXPECTED);
+	t_check_int(status_of(5, 1, 1, 1, 1, 100), IL_EXIT_BROKEN);
+	t_check_int(status_of(0, 0, 0, 0, 1, 100), IL_EXIT_BROKEN);
+	t_check_int(status_of(1, 0, 0, 0, 1, 100), IL_EXIT_BROKEN);
+}
+
+/* every pair of the precedence 2, 99, 128+N, 1, 3, 77, 0, both ways */
+static void test_exit_worse(void)
+{
+	static const int order[] = { IL_EXIT_USAGE,
+				     IL_EXIT_BROKEN,
+				     143,
+				     IL_EXIT_NOT_AS_EXPECTED,
+				     IL_EXIT_UNDECIDED,
+				     IL_EXIT_SKIP,
+				     IL_EXIT_OK };
+	const int n = (int)(sizeof(order) / sizeof(order[0]));
+
+	for (int i = 0; i < n; i++) {
+		t_check_int(il_exit_worse(order[i], order[i]), order[i]);
+		for (int j = i + 1; j < n; j++) {
+			t_check_int(il_exit_worse(order[i], order[j]),
+				    order[i]);
+			t_check_int(il_exit_worse(order[j], order[i]),
+				    order[i]);
+		}
+	}
+	/* signals: 129 and 255 are, 128 and 256 are not (broken) */
+	t_check_int(il_exit_worse(129, IL_EXIT_NOT_AS_EXPECTED), 129);
+	t_check_int(il_exit_worse(255, IL_EXIT_NOT_AS_EXPECTED), 255);
+	t_check_int(il_exit_worse(IL_EXIT_NOT_AS_EXPECTED, 128), 128);
+	t_check_int(il_exit_worse(143, 128), 128);
+	t_check_int(il_exit_worse(143, 256), 256);
+	/* of two of one rank the first stays: a signal the first caught */
+	t_check_int(il_exit_worse(130, 143), 130);
+	t_check_int(il_exit_worse(IL_EXIT_BROKEN, 127), IL_EXIT_BROKEN);
+	/* anything else ranks as broken: not hidden behind a 1 */
+	t_check_int(il_exit_worse(IL_EXIT_NOT_AS_EXPECTED, 127), 127);
+	t_check_int(il_exit_worse(IL_EXIT_USAGE, 127), IL_EXIT_USAGE);
 }

@@ -14,8 +14,11 @@
  * verdict and compares it with the recorded one.
  *
  * Exit: 0 when every re-derived verdict and expectation equals the
- * recorded one, 1 when any differs (both printed), 2 for bad usage or a
- * file that cannot be read or has no judge inputs (FILE: message).
+ * recorded one, 3 when they all do but a check where PASS was expected
+ * is UNDECIDED (as the program that wrote the file ended: an UNDECIDED
+ * is not a pass, docs/exit-status.md), 1 when any differs (both
+ * printed), 2 for bad usage or a file that cannot be read or has no
+ * judge inputs (FILE: message).
  */
 #include <errno.h>
 #include <limits.h>
@@ -33,6 +36,7 @@
 
 #include <invlab/emulated.h>
 #include <invlab/engine.h>
+#include <invlab/expect.h>
 #include <invlab/hist.h>
 #include <invlab/judge.h>
 #include <invlab/kmutex-bounds.h>
@@ -671,9 +675,13 @@ static const char *esc(const char *s)
 /* the file's kernel.emulated: 1 true, 0 false, -1 unknown */
 static int file_emulated = -1;
 
-/* judge one run again; 0 agrees, 1 differs, -errno with err */
+/*
+ * judge one run again; 0 agrees, 1 differs, -errno with err.  The
+ * re-judged checks' outcomes are added to *t.
+ */
 static int judge_run(struct json_object *run, int idx, const char *text,
-		     const char *file, char *err, size_t len)
+		     const char *file, struct il_exit_tally *t, char *err,
+		     size_t len)
 {
 	static struct il_judged ck[MAX_CHECKS];
 	struct json_object *ji = get(run, "judge_inputs"), *checks;
@@ -748,6 +756,8 @@ static int judge_run(struct json_object *run, int idx, const char *text,
 			    !strcmp(str_of(c, "task"), ck[i].task) &&
 			    !strcmp(rv, got) && !strcmp(re, exp);
 
+		il_exit_tally_add(t,
+				  il_expect(ck[i].c.verdict, ck[i].expected));
 		printf("%s #%d %s %s: %s, expected %s: %s\n", esc(name),
 		       idx + 1, ck[i].validator, esc(ck[i].task), got, exp,
 		       same ? "as recorded" : "DIFFERS");
@@ -793,10 +803,12 @@ int main(int argc, char **argv)
 		"Judge every run of an invlab-run, dl-mbwi, pi-classic, "
 		"pi-chain or kmutex result file "
 		"again from the inputs it recorded, and compare with the "
-		"recorded verdicts.  Exit status: 0 all agree, 1 some differ, "
-		"2 bad usage or input.";
+		"recorded verdicts.  Exit status: 0 all agree, 3 all agree "
+		"but a check where PASS was expected is UNDECIDED, 1 some "
+		"differ, 2 bad usage or input.";
 	struct json_object *root, *runs;
 	const char *text = NULL, *file;
+	struct il_exit_tally t = { 0 };
 	struct cfg cfg;
 	char err[768];
 	int rc = 0, first, ret;
@@ -843,7 +855,7 @@ int main(int argc, char **argv)
 		text = json_object_get_string(get(get(root, "job"), "text"));
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
 		ret = judge_run(json_object_array_get_idx(runs, i), (int)i,
-				text, file, err, sizeof(err));
+				text, file, &t, err, sizeof(err));
 		if (ret < 0) {
 			fprintf(stderr, "%s: %s: %s\n", PROG, esc(file),
 				esc(err));
@@ -854,7 +866,15 @@ int main(int argc, char **argv)
 			rc = 1;
 	}
 	json_object_put(root);
-	if (!rc)
+	if (!rc && t.undecided)
+		printf("%s: %s: every verdict as recorded; %u undecided where "
+		       "PASS was expected (exit %d)\n",
+		       PROG, esc(file), t.undecided, IL_EXIT_UNDECIDED);
+	else if (!rc)
 		printf("%s: %s: every verdict as recorded\n", PROG, esc(file));
+	/* agreeing is not passing: an UNDECIDED still ends 3 */
+	if (rc != 2)
+		rc = il_exit_worse(rc, t.undecided ? IL_EXIT_UNDECIDED
+						   : IL_EXIT_OK);
 	return rc;
 }

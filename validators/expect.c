@@ -100,3 +100,71 @@ void il_expect_add_check(struct il_run_judgement *rj, enum il_verdict got,
 		rj->outcome = o;
 	rj->nchecks++;
 }
+
+void il_exit_tally_add(struct il_exit_tally *t, enum il_outcome o)
+{
+	switch (o) {
+	case IL_OUT_AS_EXPECTED:
+		t->as_expected++;
+		break;
+	case IL_OUT_UNDECIDED:
+		t->undecided++;
+		break;
+	case IL_OUT_SKIP:
+		t->skipped++;
+		break;
+	case IL_OUT_INFO:
+		break;
+	default: /* NOT_AS_EXPECTED, NONE: nothing counts it as a pass */
+		t->not_as_expected++;
+		break;
+	}
+}
+
+int il_exit_status(const struct il_exit_tally *t, int undecided_max_pct)
+{
+	unsigned long long judged;
+
+	if (t->broken)
+		return IL_EXIT_BROKEN;
+	if (t->not_as_expected)
+		return IL_EXIT_NOT_AS_EXPECTED;
+	if (t->undecided) {
+		if (undecided_max_pct < 0 || undecided_max_pct > 100)
+			undecided_max_pct = 0;
+		judged = (unsigned long long)t->as_expected + t->undecided;
+		/* undecided / judged > pct / 100, without rounding */
+		if (100ull * t->undecided >
+		    (unsigned long long)undecided_max_pct * judged)
+			return IL_EXIT_NOT_AS_EXPECTED;
+		return IL_EXIT_UNDECIDED;
+	}
+	if (t->as_expected)
+		return IL_EXIT_OK;
+	return IL_EXIT_SKIP;
+}
+
+/* how much an exit status says: the higher wins (expect.h) */
+static int exit_rank(int rc)
+{
+	switch (rc) {
+	case IL_EXIT_OK:
+		return 0;
+	case IL_EXIT_SKIP:
+		return 1;
+	case IL_EXIT_UNDECIDED:
+		return 2;
+	case IL_EXIT_NOT_AS_EXPECTED:
+		return 3;
+	case IL_EXIT_USAGE:
+		return 6;
+	default:
+		/* stopped by a signal; anything else is broken */
+		return rc > 128 && rc < 256 ? 4 : 5;
+	}
+}
+
+int il_exit_worse(int a, int b)
+{
+	return exit_rank(b) > exit_rank(a) ? b : a;
+}

@@ -14,8 +14,9 @@
  * - NONE expected: judged for information only (nothing is expected of
  *   this case on this kernel); it never changes the exit status.
  * - UNDECIDED where PASS was expected: measured noise could explain what
- *   was seen.  The policy says what it counts as: tolerated (reported,
- *   exit status unchanged: the demos' default), a failure, or a skip.
+ *   was seen.  The policy says what it counts as: tolerated (not a
+ *   failure, but never a pass either: the run ends with IL_EXIT_UNDECIDED,
+ *   3, below; the demos' default), a failure, or a skip.
  * - UNDECIDED where FAIL was expected: a negative control that did not
  *   detect what it is there to detect.  Not as expected, whatever the
  *   policy: a control that detects nothing must never pass.
@@ -40,7 +41,7 @@ enum il_outcome {
 
 /* what an UNDECIDED where PASS was expected counts as */
 enum il_undecided_policy {
-	IL_UNDECIDED_TOLERATE = 0, /* reported; the exit status is unchanged */
+	IL_UNDECIDED_TOLERATE = 0, /* not a failure; exit 3, not 0 */
 	IL_UNDECIDED_FAILS,	   /* counts as not as expected */
 	IL_UNDECIDED_SKIPS,	   /* counts as a skip */
 };
@@ -90,5 +91,62 @@ struct il_run_judgement {
 /* Add one check: its verdict and the verdict it expected. */
 void il_expect_add_check(struct il_run_judgement *rj, enum il_verdict got,
 			 enum il_verdict expected);
+
+/*
+ * The exit status every program ends with (docs/exit-status.md), one
+ * table for the demos, invlab-run, invlab-judge, invlab-gate and
+ * invlab-suite.  128+N (stopped by signal N) is not here: the program
+ * that caught the signal sets it.
+ */
+enum il_exit {
+	IL_EXIT_OK = 0,		     /* done; everything decided, as expected */
+	IL_EXIT_NOT_AS_EXPECTED = 1, /* done; something not as expected */
+	IL_EXIT_USAGE = 2,	     /* bad usage or input, before anything */
+	IL_EXIT_UNDECIDED = 3,	     /* done; as expected but some undecided */
+	IL_EXIT_SKIP = 77,	     /* could not run here */
+	IL_EXIT_BROKEN = 99,	     /* the setup or the machine failed */
+};
+
+/*
+ * How a program's checks (or a suite's cases) fell, for its exit status.
+ * undecided: UNDECIDED where PASS was expected (IL_OUT_UNDECIDED under
+ * the tolerating policy); informational checks are not counted.
+ */
+struct il_exit_tally {
+	unsigned as_expected;
+	unsigned undecided;
+	unsigned not_as_expected; /* IL_OUT_NOT_AS_EXPECTED and IL_OUT_NONE */
+	unsigned skipped;
+	unsigned broken; /* could not run or crashed: the machine's */
+};
+
+/* Count one outcome into the tally (INFO counts nothing). */
+void il_exit_tally_add(struct il_exit_tally *t, enum il_outcome o);
+
+/*
+ * The exit status for a tally, undecided_max_pct the share of the
+ * decided-or-undecided checks (as_expected + undecided) that may be
+ * UNDECIDED, in percent (0..100):
+ *
+ *   broken                               99
+ *   not as expected                      1
+ *   undecided, over the share            1
+ *   undecided, within the share          3  ("as expected but undecided")
+ *   as expected                          0
+ *   skipped only                         77
+ *   nothing at all                       77 (nothing was decided)
+ *
+ * 100 lets no number of UNDECIDED fail the run, but still ends 3, never
+ * 0: an UNDECIDED is not a pass.  0 fails the run on any UNDECIDED.  A
+ * share out of range is taken as 0 (fail closed).
+ */
+int il_exit_status(const struct il_exit_tally *t,
+		   int undecided_max_pct) IL_MUST_CHECK;
+
+/*
+ * Of two exit statuses the one to end with: 2, then 99, then 128+N,
+ * then 1, then 3, then 77, then 0.  An unknown status ranks as 99.
+ */
+int il_exit_worse(int a, int b) IL_MUST_CHECK;
 
 #endif

@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# tap-run.sh, the wrapper every kernel case runs through under meson,
+# with a stand-in case that ends as told, try by try: a skip is 0 for
+# meson, an UNDECIDED (3) is run again, at most three tries in all, and
+# passes only when a try ends 0, the undecided tries kept as comments;
+# UNDECIDED every time fails with the reason.  TAP out.
+#
+#   check-tap-run.sh TAP-RUN.SH
+set -u
+taprun=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-tap-run-test.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+
+check() { # description, command...
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		sed 's/^/# /' "$tmp/out"
+		fail=$((fail + 1))
+	fi
+}
+
+# the stand-in: its Nth try ends with the Nth of its statuses
+cat >"$tmp/case" <<'EOS'
+#!/bin/sh
+count=$1
+shift
+k=$(($(cat "$count" 2>/dev/null || echo 0) + 1))
+echo "$k" >"$count"
+eval "rc=\${$k:-0}"
+echo "TAP version 13"
+case $rc in
+77) echo "1..0 # SKIP no SCHED_FIFO here" ;;
+3) echo "ok 1 - inherit: UNDECIDED (expected PASS) # SKIP undecided: measured noise could explain it"
+	echo "1..1" ;;
+1) echo "not ok 1 - inherit: FAIL (expected PASS)"; echo "1..1" ;;
+*) echo "ok 1 - inherit: PASS (expected PASS) try $k"; echo "1..1" ;;
+esac
+exit "$rc"
+EOS
+chmod +x "$tmp/case"
+
+run() { # statuses of the tries...: tap-run.sh's exit in rc, tries in tries
+	rm -f "$tmp/count"
+	INVLAB_RETRY_PAUSE=0 sh "$taprun" "$tmp/case" "$tmp/count" "$@" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	tries=$(cat "$tmp/count")
+}
+plans() { grep -c '^1\.\.' "$tmp/out"; }
+
+echo "TAP version 13"
+run 0
+check "a pass: exit 0, one try" [ "$rc" = 0 -a "$tries" = 1 ]
+run 77
+check "a skip: exit 0 for meson, one try" [ "$rc" = 0 -a "$tries" = 1 ]
+check "the skip plan kept" grep -q '^1\.\.0 # SKIP no SCHED_FIFO' "$tmp/out"
+run 1
+check "not as expected: exit 1, not tried again" [ "$rc" = 1 -a "$tries" = 1 ]
+run 3 0
+check "UNDECIDED, then a pass: exit 0 on the second try" \
+	[ "$rc" = 0 -a "$tries" = 2 ]
+check "the undecided try is kept, as comments, and said" \
+	grep -q '^# try 1 of at most 3 ended 3' "$tmp/out"
+check "its lines are visible" \
+	grep -q '^#   ok 1 - inherit: UNDECIDED' "$tmp/out"
+check "one TAP version line, one plan: meson reads one report" \
+	[ "$(grep -c '^TAP version' "$tmp/out")" = 1 -a "$(plans)" = 1 ]
+check "the passing try's test point is the result" \
+	grep -q '^ok 1 - inherit: PASS (expected PASS) try 2' "$tmp/out"
+run 3 3 0
+check "UNDECIDED twice, then a pass: exit 0 on the third try" \
+	[ "$rc" = 0 -a "$tries" = 3 ]
+run 3 3 3 0
+check "UNDECIDED in all three tries: exit 1, no fourth try" \
+	[ "$rc" = 1 -a "$tries" = 3 ]
+check "the failure is a test point with the reason" \
+	grep -q '^not ok 1 - UNDECIDED in all 3 tries (exit 3 each time): inherit: UNDECIDED (expected PASS)$' "$tmp/out"
+check "and one plan" [ "$(plans)" = 1 ]
+run 3 1
+check "UNDECIDED, then not as expected: exit 1" [ "$rc" = 1 -a "$tries" = 2 ]
+
+echo "1..$n"
+[ "$fail" -eq 0 ]
