@@ -515,6 +515,8 @@ static void test_compare_sets(char **base, char **same, char **shift,
 	il_res_set_free(&b);
 }
 
+static int write_runs(const char *path, size_t n, const char *extra);
+
 static void test_cli(char **base, char **same, char **shift, char **noise)
 {
 	char *out = NULL, *err = NULL;
@@ -584,6 +586,20 @@ static void test_cli(char **base, char **same, char **shift, char **noise)
 	t_check_int(rc, 1);
 	t_check(!strstr(out, "too few runs:"));
 	t_check(!strstr(out, "no claim"));
+	free(out), free(err);
+	/*
+	 * One run against forty is enough for the rank test (2/41 <
+	 * 0.05), not for Welch's t: the mean has no test, and reads too
+	 * few runs without a count it could not name.
+	 */
+	t_check_int(write_runs(t_tmp("r1.json"), 1, ""), 0);
+	t_check_int(write_runs(t_tmp("r40.json"), 40, ""), 0);
+	rc = run(&out, &err, "-q", "-s", "mean,max", t_tmp("r1.json"),
+		 t_tmp("r40.json"), NULL);
+	t_check_contains(out, "1:40");
+	t_check_contains(out, "U-exact");
+	t_check_contains(out, "too few runs\n");
+	t_check(!strstr(out, "need 0"));
 	free(out), free(err);
 	/* four against four: worse, and the closing line claims it */
 	rc = run(&out, &err, "-s", "p50", base[0], base[1], base[2], base[3],
@@ -2308,6 +2324,14 @@ static void test_dl_mbwi(void)
 	free(out), free(err);
 }
 
+/* the runs a side of the closing plan line, 0 without one */
+static size_t plan_of(const char *out)
+{
+	const char *p = strstr(out, "\nplan: ");
+
+	return p ? (size_t)strtoul(p + 7, NULL, 10) : 0;
+}
+
 /*
  * Boots of one kernel differ: each run below is a boot, its samples
  * around a median that the boot moved (a CV of some 3 % from boot to
@@ -2418,6 +2442,20 @@ static void test_boots(const struct il_sysinfo *si)
 	t_check(!strstr(out, "  worse\n") && !strstr(out, "  better\n"));
 	t_check_contains(out, "too few runs: 2 a side, need 4");
 	t_check_contains(out, "\n0 worse, 0 better, 0 no change, ");
+	/*
+	 * the plan is for the family the rows would be with enough runs:
+	 * more runs under Holm than for a row alone
+	 */
+	{
+		size_t holm = plan_of(out), alone;
+
+		free(out), free(err);
+		rc = run(&out, &err, "--correction", "none", b[0], b[1], "--",
+			 c[0], c[1], NULL);
+		t_check_int(rc, 77);
+		alone = plan_of(out);
+		t_check(alone >= 4 && holm > alone);
+	}
 	free(out), free(err);
 	free_files(b, 2), free_files(c, 2);
 

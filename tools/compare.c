@@ -1218,20 +1218,21 @@ static void block_header(const struct cmp *c, size_t i, size_t end, char *buf,
 								 : "lower");
 }
 
-/* the runs a side that would detect --plan on row r; 0: no spread seen */
+/*
+ * The runs a side that would detect --plan on row r, tested or not (a
+ * row with too few runs is planned for the family it would join); 0: no
+ * spread seen (a side of one run has no CV, and il_res_plan_runs plans
+ * nothing from a CV that is not a number).
+ */
 static size_t row_plan(const struct cmp *c, const struct il_res_cmp *r)
 {
-	/* the rows with too few runs would be tested with enough */
 	size_t m = c->o.correction == IL_RES_CORR_NONE
 			   ? 1
 			   : c->family + c->too_few_runs;
-	double cv;
+	double cv = sqrt(
+		(r->sb.cv_pct * r->sb.cv_pct + r->sc.cv_pct * r->sc.cv_pct) /
+		2);
 
-	if ((r->test == IL_RES_T_NONE && !r->runs_needed) ||
-	    isnan(r->sb.cv_pct) || isnan(r->sc.cv_pct))
-		return 0;
-	cv = sqrt((r->sb.cv_pct * r->sb.cv_pct + r->sc.cv_pct * r->sc.cv_pct) /
-		  2);
 	return il_res_plan_runs(cv, c->plan, &c->o, m);
 }
 
