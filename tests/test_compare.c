@@ -569,7 +569,8 @@ static void test_cli(char **base, char **same, char **shift, char **noise)
 	t_check_contains(out,
 			 "\nno claim: 2 rows have too few runs a side (the "
 			 "fewest: 1) for a test over runs to reach alpha "
-			 "0.05 at all: 4 a side are needed");
+			 "0.05 at all: 4 a side are needed; one run a "
+			 "side shows how samples vary within a boot");
 	t_check_contains(out, "give at least 4 runs a side");
 	t_check_contains(err, "invlab-compare: no claim: every row has too "
 			      "few runs a side (the fewest: 1; 4 a side are "
@@ -594,12 +595,15 @@ static void test_cli(char **base, char **same, char **shift, char **noise)
 	 */
 	t_check_int(write_runs(t_tmp("r1.json"), 1, ""), 0);
 	t_check_int(write_runs(t_tmp("r40.json"), 40, ""), 0);
-	rc = run(&out, &err, "-q", "-s", "mean,max", t_tmp("r1.json"),
+	rc = run(&out, &err, "-s", "mean,max", t_tmp("r1.json"),
 		 t_tmp("r40.json"), NULL);
 	t_check_contains(out, "1:40");
 	t_check_contains(out, "U-exact");
 	t_check_contains(out, "too few runs\n");
 	t_check(!strstr(out, "need 0"));
+	/* forty runs of one file are one invocation's; one run is not */
+	t_check_contains(out, "note: the candidate's 40 runs are from one");
+	t_check(!strstr(out, "note: the baseline's"));
 	free(out), free(err);
 	/* four against four: worse, and the closing line claims it */
 	rc = run(&out, &err, "-s", "p50", base[0], base[1], base[2], base[3],
@@ -614,6 +618,8 @@ static void test_cli(char **base, char **same, char **shift, char **noise)
 	t_check_int(rc, 0);
 	t_check_contains(out, "too few runs: 0 a side, need 4");
 	t_check_contains(out, "\nno claim on those: 1 row has too few runs");
+	/* no run has a p999: nothing about one run a side to say */
+	t_check(!strstr(out, "one run a side shows"));
 	free(out), free(err);
 
 	/* the threshold decides the exit, both sides of the 25 % change */
@@ -2492,6 +2498,34 @@ static void test_boots(const struct il_sysinfo *si)
 	t_check_int(rc, 1);
 	t_check_int((int)t_count(out, "  worse\n"), 4);
 	t_check(!strstr(out, "too few runs"));
+	t_check(!strstr(out, "runs are from one file"));
+	free(out), free(err);
+	/*
+	 * Runs of one file are one invocation's: the tests count them, and
+	 * the closing lines say that they share a boot.
+	 */
+	t_check_int(write_runs(t_tmp("inv-a.json"), 5, ""), 0);
+	t_check_int(write_runs(t_tmp("inv-b.json"), 5, ""), 0);
+	rc = run(&out, &err, "-s", "mean", t_tmp("inv-a.json"),
+		 t_tmp("inv-b.json"), NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "\nnote: the baseline's 5 runs are from one "
+			      "file: runs of one invocation share its boot");
+	t_check_contains(out, "\nnote: the candidate's 5 runs are from one "
+			      "file");
+	free(out), free(err);
+	/* one run against five claims nothing, and needs no such note */
+	t_check_int(write_runs(t_tmp("inv-1.json"), 1, ""), 0);
+	rc = run(&out, &err, "-s", "mean", t_tmp("inv-a.json"),
+		 t_tmp("inv-1.json"), NULL);
+	t_check_int(rc, 77);
+	t_check_contains(out, "too few runs: 5:1, need 4 a side");
+	t_check(!strstr(out, "runs are from one file"));
+	free(out), free(err);
+	rc = run(&out, &err, "-s", "mean", t_tmp("inv-a.json"), "--",
+		 t_tmp("inv-b.json"), t_tmp("inv-a.json"), NULL);
+	t_check_contains(out, "note: the baseline's 5 runs are from one");
+	t_check(!strstr(out, "note: the candidate's"));
 	free(out), free(err);
 	/* and with every default statistic in the family */
 	rc = run(&out, &err, b[0], b[1], b[2], b[3], b[4], "--", c[0], c[1],

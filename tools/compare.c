@@ -1313,8 +1313,7 @@ static void print_summary(FILE *f, const struct cmp *c, bool md)
 		fprintf(f,
 			"%s%s: %zu %s too few runs a side (the fewest: %zu) "
 			"for a test over runs to reach alpha %g at all: "
-			"%zu a side are needed; one run a side shows how "
-			"samples vary within a boot, not how boots vary%s\n",
+			"%zu a side are needed%s%s\n",
 			md ? "\n" : "",
 			claims(c) ? "no claim on those" : "no claim",
 			c->too_few_runs,
@@ -1324,7 +1323,26 @@ static void print_summary(FILE *f, const struct cmp *c, bool md)
 							: "rows have"),
 			c->fewest_runs, c->o.alpha,
 			il_res_runs_needed(c->o.alpha),
+			c->fewest_runs == 1
+				? "; one run a side shows how samples vary "
+				  "within a boot, not how boots vary"
+				: "",
 			claims(c) ? "" : " (exit 77: not enough runs to tell)");
+	/*
+	 * The tests count runs; the runs of one file are one invocation's,
+	 * in one boot and the machine's state of that moment, and two such
+	 * files of one kernel can differ by more than their runs do.
+	 */
+	for (size_t k = 0; k < c->nsides && claims(c); k++)
+		if (c->sides[k].nfiles == 1 && c->sides[k].nruns > 1)
+			fprintf(f,
+				"%snote: %s's %zu runs are from one file: runs "
+				"of one invocation share its boot and the "
+				"machine's state then, and a difference may be "
+				"the invocations'; files of several boots tell "
+				"(invlab-vm --boots)\n",
+				md ? "\n" : "", side_ref(c, k),
+				c->sides[k].nruns);
 }
 
 /* ---- text ------------------------------------------------------------ */
