@@ -409,6 +409,14 @@ class TestArgs(unittest.TestCase):
         self.assertEqual(self.parse(base + ['--timeout', '10']).timeout, 10)
         self.usage(base + ['--timeout', '9'])
         self.usage(base + ['--accel', 'hvf'])
+        self.assertEqual(self.parse(base).boots, vm.DEFAULT_BOOTS)
+        self.assertEqual(vm.DEFAULT_BOOTS, 1)
+        self.assertEqual(self.parse(base + ['--boots', '5']).boots, 5)
+        self.assertEqual(self.parse(base + ['--boots', '1']).boots, 1)
+        self.assertEqual(self.parse(base + ['--boots', '100']).boots, 100)
+        self.usage(base + ['--boots', '0'])
+        self.usage(base + ['--boots', '101'])
+        self.usage(base + ['--boots', 'many'])
         a = self.parse(base + ['-d', '2s'])
         self.assertEqual(a.mode, ('suite', ['-d', '2s']))
 
@@ -798,17 +806,61 @@ class TestCompare(Tmp):
                           for n, sides in plan], [
             ('kmutex.json', ['A', 'B', 'C']),
             ('pi-classic.json', ['A', 'C'])])
-        self.assertEqual(plan[0][1][0], ('A', os.path.join(a, 'kmutex.json')))
-        self.assertEqual(plan[0][1][1], ('B', os.path.join(b, 'kmutex.json')))
-        self.assertEqual(plan[0][1][2], ('C', os.path.join(c, 'kmutex.json')))
+        # a side the files of its boots: here one
+        self.assertEqual(plan[0][1][0],
+                         ('A', [os.path.join(a, 'kmutex.json')]))
+        self.assertEqual(plan[0][1][1],
+                         ('B', [os.path.join(b, 'kmutex.json')]))
+        self.assertEqual(plan[0][1][2],
+                         ('C', [os.path.join(c, 'kmutex.json')]))
         # a file only the baseline has is not compared
         self.assertEqual(vm.compare_plan([('A', a), ('B', b)]),
                          [('kmutex.json', [
-                             ('A', os.path.join(a, 'kmutex.json')),
-                             ('B', os.path.join(b, 'kmutex.json'))])])
+                             ('A', [os.path.join(a, 'kmutex.json')]),
+                             ('B', [os.path.join(b, 'kmutex.json')])])])
         # no baseline result: nothing to compare against
         self.assertEqual(vm.compare_plan([('A', None), ('B', b)]), [])
         self.assertEqual(vm.compare_plan([]), [])
+
+    def test_plan_boots(self):
+        # a column's boots are one side: every boot's file, in boot order
+        a1 = self.results('A/boot-1', ['pi-classic.json', 'kmutex.json'])
+        a2 = self.results('A/boot-2', ['pi-classic.json'])
+        b1 = self.results('B/boot-1', ['pi-classic.json', 'kmutex.json'])
+        b2 = self.results('B/boot-2', ['pi-classic.json', 'kmutex.json'])
+        plan = vm.compare_plan([('A', [a1, a2]), ('B', [b1, b2])])
+        self.assertEqual(plan, [
+            ('kmutex.json', [('A', [os.path.join(a1, 'kmutex.json')]),
+                             ('B', [os.path.join(b1, 'kmutex.json'),
+                                    os.path.join(b2, 'kmutex.json')])]),
+            ('pi-classic.json', [
+                ('A', [os.path.join(a1, 'pi-classic.json'),
+                       os.path.join(a2, 'pi-classic.json')]),
+                ('B', [os.path.join(b1, 'pi-classic.json'),
+                       os.path.join(b2, 'pi-classic.json')])])])
+        # a file only a later boot of the baseline brought back counts
+        c1 = self.results('C/boot-1', [])
+        c2 = self.results('C/boot-2', ['kmutex.json'])
+        self.assertEqual(vm.compare_plan([('C', [c1, c2]), ('B', [b1])]),
+                         [('kmutex.json', [
+                             ('C', [os.path.join(c2, 'kmutex.json')]),
+                             ('B', [os.path.join(b1, 'kmutex.json')])])])
+        # no boot of the baseline gave a result: nothing to compare
+        self.assertEqual(vm.compare_plan([('A', []), ('B', [b1])]), [])
+        self.assertEqual(vm.compare_argv('ic', plan[1][1]), [
+            'ic', '--label', 'A', '--label', 'B',
+            os.path.join(a1, 'pi-classic.json'),
+            os.path.join(a2, 'pi-classic.json'), '--',
+            os.path.join(b1, 'pi-classic.json'),
+            os.path.join(b2, 'pi-classic.json')])
+
+    def test_boot_dir(self):
+        self.assertEqual(vm.boot_dir('out', 'A', 1, 1), os.path.join('out',
+                                                                     'A'))
+        self.assertEqual(vm.boot_dir('out', 'A', 1, 2),
+                         os.path.join('out', 'A', 'boot-1'))
+        self.assertEqual(vm.boot_dir('out', 'A', 5, 5),
+                         os.path.join('out', 'A', 'boot-5'))
 
     def test_argv(self):
         # a --label a column as the matrix names it, options before the
@@ -840,6 +892,15 @@ class TestCompare(Tmp):
         self.assertEqual(vm.compare_outcome(1), 'something worse')
         self.assertEqual(vm.compare_outcome(77),
                          'nothing in common to compare')
+        # 77 as compare's "not enough runs to tell": said so, and how
+        self.assertEqual(vm.compare_outcome(77, 'x\nthe end\n'),
+                         'nothing in common to compare')
+        said = vm.compare_outcome(77, 'table\nno claim: 2 rows have too '
+                                  'few runs a side\n')
+        self.assertIn('no claim: too few runs a side', said)
+        self.assertIn('--boots N', said)
+        self.assertEqual(vm.compare_outcome(0, 'no claim: x'),
+                         'nothing worse')
         self.assertEqual(vm.compare_outcome(99), 'compare failed (exit 99)')
         self.assertIn('no invlab-compare', vm.compare_outcome(None))
 
@@ -887,20 +948,37 @@ class TestCompare(Tmp):
         if not os.access(tool, os.X_OK):
             self.skipTest('no invlab-compare beside ' + SCRIPT)
 
-        def doc(edges):
+        def doc(edges, more=0):
             return json.dumps({'schema_version': 1, 'program': 'pi-classic',
                                'runs': [{'configuration': 'inherit',
                                          'blocked_ns': {
-                                             'count': 300, 'bins': [
-                                                 [e, 100] for e in edges]}}]})
+                                             'count': 300 + more, 'bins': [
+                                                 [e, 100 + more * (i == 0)]
+                                                 for i, e in enumerate(
+                                                     edges)]}}]})
         for name, edges in (('A', [100, 200, 256]), ('B', [512, 1024, 2048]),
                             ('C', [100, 200, 256])):
             self.write('r/%s/pi-classic.json' % name, doc(edges))
+            for boot in range(1, 5):
+                self.write('r/%s/boot-%d/pi-classic.json' % (name, boot),
+                           doc(edges, 10 * boot))
         top = os.path.join(self.dir, 'r')
+        # one boot a column: one run a side, no claim, and it says why
         plan = vm.compare_plan([(n, os.path.join(top, n)) for n in 'ABC'])
         out = io.StringIO()
         rcs = vm.compare_section(plan, tool, top, out)
+        self.assertEqual(rcs, [77])
+        self.assertIn('too few runs: 1 a side, need 4', out.getvalue())
+        self.assertIn('compare pi-classic.json: B, C vs A: no claim: too '
+                      'few runs a side', out.getvalue())
+        self.assertEqual(vm.compare_status(rcs, True), 77)
+        # four boots a column: the runs of all of them, a side each
+        plan = vm.compare_plan([(n, [vm.boot_dir(top, n, k, 4)
+                                     for k in range(1, 5)]) for n in 'ABC'])
+        out = io.StringIO()
+        rcs = vm.compare_section(plan, tool, top, out)
         self.assertEqual(rcs, [1])
+        self.assertRegex(out.getvalue(), r' 4:4:4 ')
         text = out.getvalue()
         self.assertIn('pi-classic/inherit blocked_ns', text)
         # the three-side table: a column group a column, by its label
@@ -925,6 +1003,67 @@ class TestCompare(Tmp):
         here = os.path.join(os.path.dirname(os.path.realpath(SCRIPT)),
                             'invlab-compare')
         self.assertEqual(found, here if os.access(here, os.X_OK) else tool)
+
+
+class TestBoots(Tmp):
+    def test_main_boots(self):
+        # main's loop with the boot itself stood in for: every column
+        # booted --boots times, each boot's results in its directory,
+        # the matrix a column a boot, one compare of every boot's files
+        booted = []
+
+        def fake_run_kernel(args, kernel, progs, busybox, outdir, workdir,
+                            state, extra=None):
+            booted.append((kernel.label, outdir))
+            os.makedirs(outdir, exist_ok=True)
+            with open(os.path.join(outdir, 'pi-classic.json'), 'w') as f:
+                f.write('{}')
+            with open(os.path.join(outdir, 'output.log'), 'w') as f:
+                f.write('kernel fake\n')
+            return 0, {'accel': 'tcg', 'boot_to_result_s': 1.0,
+                       'kernel_release': kernel.label,
+                       'fingerprint': 'kernel fake'}, [
+                ('pi-classic inherit', 'PASS', 'PASS')]
+
+        def fake_kernel(spec, workdir, arch):
+            return vm.Kernel(spec)
+
+        saved = (vm.run_kernel, vm.resolve_kernel, vm.find_programs,
+                 vm.elf_is_static)
+        vm.run_kernel = fake_run_kernel
+        vm.resolve_kernel = fake_kernel
+        vm.find_programs = lambda *a: {'pi-classic': '/x/demos/pi-classic'}
+        vm.elf_is_static = lambda *a: True
+        fake = self.write('bin/fake-compare', '#!/bin/sh\necho "compared '
+                          '$*"\nexit 0\n', 0o755)
+        top = os.path.join(self.dir, 'out')
+        out, err = io.StringIO(), io.StringIO()
+        try:
+            with redirect_stderr(err):
+                saved_out, sys.stdout = sys.stdout, out
+                try:
+                    rc = vm.main(['--kernel', 'A', '--kernel', 'B',
+                                  '--boots', '3', '--qemu', '/bin/true',
+                                  '--busybox', '/bin/true', '--compare',
+                                  fake, '-o', top, '-q', '--',
+                                  'pi-classic'])
+                finally:
+                    sys.stdout = saved_out
+        finally:
+            (vm.run_kernel, vm.resolve_kernel, vm.find_programs,
+             vm.elf_is_static) = saved
+        self.assertEqual(rc, 0)
+        self.assertEqual(booted, [
+            ('A', os.path.join(top, 'A', 'boot-%d' % k)) for k in (1, 2, 3)
+        ] + [('B', os.path.join(top, 'B', 'boot-%d' % k)) for k in (1, 2, 3)])
+        text = out.getvalue()
+        self.assertRegex(text, r'configuration +A #1 +A #2 +A #3 +B #1 +B #2 '
+                         r'+B #3')
+        files = ['%s/%s/boot-%d/pi-classic.json' % (top, n, k)
+                 for n in 'AB' for k in (1, 2, 3)]
+        self.assertIn('compared --label A --label B %s -- %s' % (
+            ' '.join(files[:3]), ' '.join(files[3:])), text)
+        self.assertIn('A#2: exit status 0', err.getvalue())
 
 
 class TestQemu(unittest.TestCase):

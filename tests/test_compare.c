@@ -404,7 +404,6 @@ static void test_compare_sets(char **base, char **same, char **shift,
 		t_check(r.p_adj == r.p);
 		t_check_int(r.change, IL_RES_SAME);
 		t_check_int(r.test, want[i]);
-		t_check(!r.pooled);
 		/* the interval holds 0 */
 		t_check(r.ci_lo <= 0 && r.ci_hi >= 0);
 	}
@@ -452,27 +451,28 @@ static void test_compare_sets(char **base, char **same, char **shift,
 		il_res_compare(&m2b, &m2c, IL_RES_P50, &o, &r);
 		t_check_int(r.change, IL_RES_TOO_FEW);
 		t_check(isnan(r.p));
-		/* one run a side: a pooled-sample test, named so */
+		t_check_int(r.runs_needed, 4);
+		/*
+		 * One run a side, 25 % slower: the samples alone would call
+		 * it certain, but one run cannot show how runs vary: no
+		 * test of any statistic, too few runs.
+		 */
 		m2b.nruns = m2c.nruns = 1;
 		o.mode = IL_RES_TEST_AUTO;
-		il_res_compare(&m2b, &m2c, IL_RES_P50, &o, &r);
-		t_check(r.pooled);
-		t_check_int(r.test, IL_RES_T_BOOT_QUANTILE);
-		t_check_str(il_res_test_name(r.test),
-			    "pooled-bootstrap(1 run)");
-		il_res_compare(&m2b, &m2c, IL_RES_MEAN, &o, &r);
-		t_check(r.pooled);
-		t_check_int(r.test, IL_RES_T_Z_MEAN);
-		/* a maximum has no pooled test */
-		il_res_compare(&m2b, &m2c, IL_RES_MAX, &o, &r);
-		t_check_int(r.change, IL_RES_TOO_FEW);
+		for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
+			il_res_compare(&m2b, &m2c, st[i], &o, &r);
+			t_check_int(r.test, IL_RES_T_NONE);
+			t_check(isnan(r.p) && isnan(r.ci_lo));
+			t_check_int(r.change, IL_RES_TOO_FEW);
+			t_check_int(r.runs_needed, 4);
+		}
 		/*
-		 * Three runs a side: auto tests a percentile by Welch's t,
+		 * Four runs a side: auto tests a percentile by Welch's t,
 		 * with Welch's interval; --test bootstrap draws the
 		 * bootstrap for its p all the same, and shows Welch's
 		 * interval too (the bootstrap's is over-confident there).
 		 */
-		m2b.nruns = m2c.nruns = 3;
+		m2b.nruns = m2c.nruns = 4;
 		{
 			struct il_res_cmp w;
 
@@ -515,6 +515,8 @@ static void test_compare_sets(char **base, char **same, char **shift,
 	il_res_set_free(&b);
 }
 
+static int write_runs(const char *path, size_t n, const char *extra);
+
 static void test_cli(char **base, char **same, char **shift, char **noise)
 {
 	char *out = NULL, *err = NULL;
@@ -552,12 +554,72 @@ static void test_cli(char **base, char **same, char **shift, char **noise)
 	t_check_contains(out, "\nplan: ");
 	free(out), free(err);
 
-	/* one file against one: the pooled-sample test, named as such */
+	/*
+	 * One file against one, 25 % slower: the samples alone would call
+	 * it certain, but one run a side cannot show how runs vary.  No
+	 * claim, and exit 77, not 0: "nothing worse" from one run a side
+	 * would read as a finding.
+	 */
 	rc = run(&out, &err, "-m", "blocked_ns", "-s", "p50", base[0], shift[0],
 		 NULL);
-	t_check_int(rc, 1);
-	t_check_contains(out, "pooled-bootstrap(1 run)");
+	t_check_int(rc, 77);
+	t_check_contains(out, "too few runs: 1 a side, need 4");
 	t_check_contains(out, "1:1");
+	t_check_contains(out, "\n0 worse, 0 better, 0 no change, 2 too few");
+	t_check_contains(out,
+			 "\nno claim: 2 rows have too few runs a side (the "
+			 "fewest: 1) for a test over runs to reach alpha "
+			 "0.05 at all: 4 a side are needed; one run a "
+			 "side shows how samples vary within a boot");
+	t_check_contains(out, "give at least 4 runs a side");
+	t_check_contains(err, "invlab-compare: no claim: every row has too "
+			      "few runs a side (the fewest: 1; 4 a side are "
+			      "needed at alpha 0.05)");
+	free(out), free(err);
+	/* three against three: still too few at 0.05; at 0.2, enough */
+	rc = run(&out, &err, "-q", "-s", "p50", base[0], base[1], base[2], "--",
+		 shift[0], shift[1], shift[2], NULL);
+	t_check_int(rc, 77);
+	t_check_contains(out, "too few runs: 3 a side, need 4");
+	free(out), free(err);
+	rc = run(&out, &err, "-q", "-s", "p50", "--alpha", "0.2", base[0],
+		 base[1], base[2], "--", shift[0], shift[1], shift[2], NULL);
+	t_check_int(rc, 1);
+	t_check(!strstr(out, "too few runs:"));
+	t_check(!strstr(out, "no claim"));
+	free(out), free(err);
+	/*
+	 * One run against forty is enough for the rank test (2/41 <
+	 * 0.05), not for Welch's t: the mean has no test, and reads too
+	 * few runs without a count it could not name.
+	 */
+	t_check_int(write_runs(t_tmp("r1.json"), 1, ""), 0);
+	t_check_int(write_runs(t_tmp("r40.json"), 40, ""), 0);
+	rc = run(&out, &err, "-s", "mean,max", t_tmp("r1.json"),
+		 t_tmp("r40.json"), NULL);
+	t_check_contains(out, "1:40");
+	t_check_contains(out, "U-exact");
+	t_check_contains(out, "too few runs\n");
+	t_check(!strstr(out, "need 0"));
+	/* forty runs of one file are one invocation's; one run is not */
+	t_check_contains(out, "note: the candidate's 40 runs are from one");
+	t_check(!strstr(out, "note: the baseline's"));
+	free(out), free(err);
+	/* four against four: worse, and the closing line claims it */
+	rc = run(&out, &err, "-s", "p50", base[0], base[1], base[2], base[3],
+		 "--", shift[0], shift[1], shift[2], shift[3], NULL);
+	t_check_int(rc, 1);
+	t_check_contains(out, "\n2 worse, 0 better, 0 no change, 0 too few");
+	t_check(!strstr(out, "no claim"));
+	free(out), free(err);
+	/* rows with enough runs decide the exit; the others say so */
+	rc = run(&out, &err, "-s", "p50,p999", base[0], base[1], base[2],
+		 base[3], "--", same[0], same[1], same[2], same[3], NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "too few runs: 0 a side, need 4");
+	t_check_contains(out, "\nno claim on those: 1 row has too few runs");
+	/* no run has a p999: nothing about one run a side to say */
+	t_check(!strstr(out, "one run a side shows"));
 	free(out), free(err);
 
 	/* the threshold decides the exit, both sides of the 25 % change */
@@ -674,7 +736,7 @@ static void test_exact_format(const struct il_sysinfo *si)
 	files("cv", 3, d);
 	rc = run(&out, &err, "-q", "-s", "p50", d[0], d[1], d[2], "--", d[0],
 		 d[1], d[2], NULL);
-	t_check_int(rc, 0);
+	t_check_int(rc, 77); /* three runs a side claim nothing */
 	t_check_contains(out, "1.00 [  0.00](20.00)");
 	free(out), free(err);
 
@@ -756,7 +818,7 @@ static void test_fingerprints(const struct il_sysinfo *si, char **base)
 	snprintf(other.hypervisor, sizeof(other.hypervisor), "tcg");
 	write_file("k.json", &other, 3 * MS, 100, 1.0);
 	rc = run(&out, &err, base[0], t_tmp("k.json"), NULL);
-	t_check(rc == 0 || rc == 1);
+	t_check_int(rc, 77); /* one run a side */
 	t_check_contains(out, "DIFFERS");
 	t_check_contains(out, "release differs: 6.18.0-test (baseline) vs "
 			      "6.19.0-test (candidate)");
@@ -884,7 +946,7 @@ static void test_untrusted(const struct il_sysinfo *si0)
 		static const char *const fmt[] = { "text", "markdown", "json" };
 
 		rc = run(&out, &err, "--format", fmt[f], esc, esc, NULL);
-		t_check_int(rc, 0);
+		t_check_int(rc, 77);
 		t_check_printable(fmt[f], out);
 		t_check_printable(fmt[f], err);
 		if (f < 2) {
@@ -1358,7 +1420,7 @@ static void test_nway(const struct il_sysinfo *si, char **base, char **same,
 	n = side_args(argv, n, d, 2, false);
 	argv[n] = NULL;
 	rc = t_run_tool(argv, &out, &err);
-	t_check_int(rc, 1);
+	t_check_int(rc, 77); /* two runs a side claim nothing */
 	t_check_contains(out, "cand1[pct imp](CV)");
 	t_check_contains(out, "stat   baseline (CV)");
 	t_check_contains(out, "note: the sides are named baseline, cand1 and "
@@ -1389,7 +1451,7 @@ static void test_nway(const struct il_sysinfo *si, char **base, char **same,
 		r[i] = strdup(t_tmp(name));
 	}
 	rc = run(&out, &err, "-s", "p50", r[0], "--", r[1], "--", b[0], NULL);
-	t_check_int(rc, 1);
+	t_check_int(rc, 77); /* one run a side */
 	t_check_contains(out, "6.18.0-v21[pct imp](CV)");
 	t_check_contains(out, "6.18.0-test[pct imp](CV)");
 	t_check_contains(out, "6.18.0-tip (CV)");
@@ -2012,7 +2074,7 @@ static void test_by(const struct il_sysinfo *si, char **base, char **shift)
 	}
 	rc = run(&out, &err, "-s", "p50", "--by", "cs_ns", b[0], b[1], b[2],
 		 "--", c[0], c[1], c[2], NULL);
-	t_check_int(rc, 1);
+	t_check_int(rc, 77); /* a value is one run a side */
 	t_check_contains(out, "pi-classic/inherit blocked_ns: Median of "
 			      "per-run p50; lower is better\n"
 			      "stat     cs_ns  baseline  candidate  ");
@@ -2020,8 +2082,8 @@ static void test_by(const struct il_sysinfo *si, char **base, char **shift)
 			      "0.00](  n/a)  1.25 [-25.00](  n/a)");
 	t_check(at(out, "p50     500000") < at(out, "p50    2000000"));
 	t_check(at(out, "p50    2000000") < at(out, "p50   10000000"));
-	t_check_contains(out, "0 better, 2 no change, 0 too few runs (Holm "
-			      "correction over 3 tested rows");
+	t_check_contains(out, "0 better, 0 no change, 3 too few runs (Holm "
+			      "correction over 0 tested rows");
 	free(out), free(err);
 	/* every statistic, then every value, in a block */
 	rc = run(&out, &err, "-q", "-s", "p50,max", "--by", "cs_ns", b[0], b[1],
@@ -2036,7 +2098,7 @@ static void test_by(const struct il_sysinfo *si, char **base, char **shift)
 	x = json_object_array_get_idx(json_object_object_get(o, "comparisons"),
 				      1);
 	t_check_str(json_str_at(x, "by"), "2000000");
-	t_check_str(json_str_at(x, "change"), "worse");
+	t_check_str(json_str_at(x, "change"), "too few runs");
 	json_object_put(o);
 	free(out), free(err);
 
@@ -2080,7 +2142,7 @@ static void test_by(const struct il_sysinfo *si, char **base, char **shift)
 	}
 	rc = run(&out, &err, "-q", "-s", "mean", "--by", "M.protocol", j[0],
 		 j[1], j[2], "--", j[0], j[1], j[2], "--", j[2], j[3], NULL);
-	t_check_int(rc, 0);
+	t_check_int(rc, 77); /* one run a side */
 	t_check(at(out, " none ") < at(out, " inherit "));
 	t_check(at(out, " inherit ") < at(out, " protect "));
 	t_check_contains(out, "stat  M.protocol  baseline (CV)");
@@ -2118,6 +2180,39 @@ static void test_by(const struct il_sysinfo *si, char **base, char **shift)
  * locks, and their counts (misses of jobs, late waits of those judged)
  * are compared like any histogram, in the one corrected family.
  */
+/*
+ * The result file in with its one run made five, tauA's deadline
+ * misses m0, m0 + step, ... in turn, written to out.
+ */
+static void five_runs(const char *in, const char *out, int m0, int step)
+{
+	struct json_object *src = json_object_from_file(in), *runs, *run = NULL;
+
+	t_check(src != NULL);
+	if (!src)
+		return;
+	runs = json_object_object_get(src, "runs");
+	t_check_int(json_object_deep_copy(json_object_array_get_idx(runs, 0),
+					  &run, NULL),
+		    0);
+	for (int i = 0; i < 5; i++) {
+		struct json_object *r = NULL, *task;
+
+		t_check_int(json_object_deep_copy(run, &r, NULL), 0);
+		task = json_object_array_get_idx(
+			json_object_object_get(r, "tasks"), 0);
+		json_object_object_add(task, "deadline_misses",
+				       json_object_new_int(m0 + i * step));
+		if (i)
+			json_object_array_add(runs, r);
+		else
+			json_object_array_put_idx(runs, 0, r);
+	}
+	json_object_put(run);
+	t_check_int(json_object_to_file(out, src), 0);
+	json_object_put(src);
+}
+
 static void test_dl_mbwi(void)
 {
 	char a[512], b[512], *out = NULL, *err = NULL;
@@ -2129,7 +2224,7 @@ static void test_dl_mbwi(void)
 	snprintf(a, sizeof(a), "%s/dl-mbwi-a.json", data);
 	snprintf(b, sizeof(b), "%s/dl-mbwi-b.json", data);
 	rc = run(&out, &err, "--json", j, a, b, NULL);
-	t_check_int(rc, 0);
+	t_check_int(rc, 77); /* one run a side */
 	t_check_contains(out, "dl-mbwi/basic tauA/response_ns: Median of "
 			      "per-run p50, p99, max; AMean of per-run mean");
 	t_check_contains(out, "dl-mbwi/basic tauA/deadline_misses: AMean of "
@@ -2158,11 +2253,29 @@ static void test_dl_mbwi(void)
 	r = json_row(doc, "tauA/deadline_misses", "rate");
 	t_check(near(json_num_at(r, "baseline", "rate"), 0, 1e-12));
 	t_check(near(json_num_at(r, "candidate", "rate"), 0.01, 1e-12));
-	t_check_str(json_str_at(r, "test"), "pooled-z(1 run)");
-	t_check_str(json_str_at(r, "change"), "no change");
+	/* one run a side: a rate over its jobs is no test over runs */
+	t_check(json_str_at(r, "test") == NULL);
+	t_check_str(json_str_at(r, "change"), "too few runs");
 	json_object_put(doc);
 
-	/* 40 misses of 100 jobs against none: worse, through the correction */
+	/*
+	 * 38 to 42 misses of 100 jobs in five runs against none in five:
+	 * worse, through the correction, by Welch's t over the runs' rates
+	 */
+	five_runs(a, t_tmp("dl-a5.json"), 0, 0);
+	five_runs(b, t_tmp("dl-b5.json"), 38, 1);
+	rc = run(&out, &err, "--json", j, t_tmp("dl-a5.json"),
+		 t_tmp("dl-b5.json"), NULL);
+	t_check_int(rc, 1);
+	free(out), free(err);
+	doc = json_object_from_file(j);
+	r = json_row(doc, "tauA/deadline_misses", "rate");
+	t_check(near(json_num_at(r, "candidate", "rate"), 0.4, 1e-12));
+	t_check_str(json_str_at(r, "test"), "Welch-t");
+	t_check_str(json_str_at(r, "change"), "worse");
+	json_object_put(doc);
+
+	/* 40 misses of 100 jobs against none, one run a side: no claim */
 	src = json_object_from_file(b);
 	task = json_object_array_get_idx(
 		json_object_object_get(
@@ -2174,12 +2287,12 @@ static void test_dl_mbwi(void)
 			       json_object_new_int(40));
 	json_object_to_file(more, src);
 	rc = run(&out, &err, "--json", j, a, more, NULL);
-	t_check_int(rc, 1);
+	t_check_int(rc, 77);
 	free(out), free(err);
 	doc = json_object_from_file(j);
 	r = json_row(doc, "tauA/deadline_misses", "rate");
 	t_check(near(json_num_at(r, "candidate", "rate"), 0.4, 1e-12));
-	t_check_str(json_str_at(r, "change"), "worse");
+	t_check_str(json_str_at(r, "change"), "too few runs");
 	json_object_put(doc);
 
 	/*
@@ -2196,7 +2309,7 @@ static void test_dl_mbwi(void)
 		json_object_object_add(lk, "late", json_object_new_int(150));
 		json_object_to_file(more, src);
 		rc = run(&out, &err, "--json", j, a, more, NULL);
-		t_check(rc == 0 || rc == 1);
+		t_check_int(rc, 77);
 		free(out), free(err);
 		doc = json_object_from_file(j);
 		r = json_row(doc, "tauA/R1/late", "rate");
@@ -2215,6 +2328,219 @@ static void test_dl_mbwi(void)
 	t_check_contains(err, "runs[0].tasks[0].deadline_misses: not a count "
 			      "of at most jobs");
 	free(out), free(err);
+}
+
+/* the runs a side of the closing plan line, 0 without one */
+static size_t plan_of(const char *out)
+{
+	const char *p = strstr(out, "\nplan: ");
+
+	return p ? (size_t)strtoul(p + 7, NULL, 10) : 0;
+}
+
+/*
+ * Boots of one kernel differ: each run below is a boot, its samples
+ * around a median that the boot moved (a CV of some 3 % from boot to
+ * boot, as on a shared machine), and within a boot 400 samples that a
+ * pooled test would take as independent.
+ */
+static void boot_files(const struct il_sysinfo *si, const char *prefix,
+		       const double *scale, int n, uint64_t seed, char **argv)
+{
+	for (int i = 0; i < n; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s%d.json", prefix, i);
+		write_file(name, si, 2 * MS, seed + (uint64_t)i, scale[i]);
+	}
+	files(prefix, n, argv);
+}
+
+static void free_files(char **argv, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(argv[i]);
+}
+
+/* a boot's scale, exp(cv z) with z a seeded normal (Box-Muller) */
+static double boot_scale(uint64_t *x, double cv)
+{
+	double u1, u2;
+
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	u1 = ((double)(*x >> 11) + 1) / 9007199254740993.0;
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	u2 = (double)(*x >> 11) / 9007199254740992.0;
+	return exp(cv * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2));
+}
+
+static void test_boots(const struct il_sysinfo *si)
+{
+	/* two boots of one kernel, 6 % apart by the boot alone */
+	static const double b1[] = { 1.00 }, c1[] = { 1.06 };
+	/* two a side, both candidate boots above both baseline boots */
+	static const double b2[] = { 0.98, 1.01 }, c2[] = { 1.03, 1.05 };
+	/* five a side, CV about 3 %, and a real 10 % shift */
+	static const double b5[] = { 0.97, 1.03, 1.00, 0.96, 1.04 };
+	static const double c5[] = { 1.122, 1.078, 1.133, 1.067, 1.10 };
+	char *out = NULL, *err = NULL, *b[5], *c[5];
+	struct il_res_set sb, sc;
+	struct json_object *doc;
+	double p;
+	int rc;
+
+	/*
+	 * One run a side: the pooled samples call the boots' 6 % certain,
+	 * and the comparison used to read "worse" on it.  Now no row
+	 * claims, and the exit says there was nothing to tell it with.
+	 */
+	boot_files(si, "aa1b", b1, 1, 300, b);
+	boot_files(si, "aa1c", c1, 1, 310, c);
+	load_set(&sb, b, 1);
+	load_set(&sc, c, 1);
+	t_check_int(
+		il_res_boot_quantile(
+			il_res_group_metric(il_res_set_find(&sb, "pi-classic",
+							    "inherit", 0),
+					    "blocked_ns")
+				->merged,
+			il_res_group_metric(il_res_set_find(&sc, "pi-classic",
+							    "inherit", 0),
+					    "blocked_ns")
+				->merged,
+			0.5, &p),
+		0);
+	t_check(p < 0.001);
+	il_res_set_free(&sb);
+	il_res_set_free(&sc);
+	rc = run(&out, &err, "--format=json", b[0], c[0], NULL);
+	t_check_int(rc, 77);
+	doc = json_tokener_parse(out);
+	t_check(doc != NULL);
+	if (doc) {
+		struct json_object *sum =
+			json_object_object_get(doc, "summary");
+
+		t_check_int(json_object_get_int(
+				    json_object_object_get(sum, "worse")),
+			    0);
+		t_check_int(json_object_get_int(
+				    json_object_object_get(sum, "better")),
+			    0);
+		t_check(!json_object_get_boolean(
+			json_object_object_get(sum, "claims")));
+		t_check_int(json_object_get_int(json_object_object_get(
+				    sum, "runs_needed_per_side")),
+			    4);
+		t_check_int(json_object_get_int(
+				    json_object_object_get(doc, "return_code")),
+			    77);
+		json_object_put(doc);
+	}
+	free(out), free(err);
+	free_files(b, 1), free_files(c, 1);
+
+	/* two a side, the unlucky A/A draw: still no claim */
+	boot_files(si, "aa2b", b2, 2, 320, b);
+	boot_files(si, "aa2c", c2, 2, 330, c);
+	rc = run(&out, &err, b[0], b[1], "--", c[0], c[1], NULL);
+	t_check_int(rc, 77);
+	t_check(!strstr(out, "  worse\n") && !strstr(out, "  better\n"));
+	t_check_contains(out, "too few runs: 2 a side, need 4");
+	t_check_contains(out, "\n0 worse, 0 better, 0 no change, ");
+	/*
+	 * the plan is for the family the rows would be with enough runs:
+	 * more runs under Holm than for a row alone
+	 */
+	{
+		size_t holm = plan_of(out), alone;
+
+		free(out), free(err);
+		rc = run(&out, &err, "--correction", "none", b[0], b[1], "--",
+			 c[0], c[1], NULL);
+		t_check_int(rc, 77);
+		alone = plan_of(out);
+		t_check(alone >= 4 && holm > alone);
+	}
+	free(out), free(err);
+	free_files(b, 2), free_files(c, 2);
+
+	/* any draw of two boots a side: no claim */
+	{
+		uint64_t x = 7;
+		double sb2[2], sc2[2];
+		int claims = 0;
+
+		for (int k = 0; k < 10; k++) {
+			for (int i = 0; i < 2; i++) {
+				sb2[i] = boot_scale(&x, 0.03);
+				sc2[i] = boot_scale(&x, 0.03);
+			}
+			boot_files(si, "aarb", sb2, 2, 400 + 10 * (uint64_t)k,
+				   b);
+			boot_files(si, "aarc", sc2, 2, 405 + 10 * (uint64_t)k,
+				   c);
+			rc = run(&out, &err, "-q", b[0], b[1], "--", c[0], c[1],
+				 NULL);
+			claims += rc != 77 || strstr(out, "  worse\n") ||
+				  strstr(out, "  better\n");
+			free(out), free(err);
+			free_files(b, 2), free_files(c, 2);
+		}
+		t_check_int(claims, 0);
+	}
+
+	/* five a side with a real 10 % shift: found */
+	boot_files(si, "s5b", b5, 5, 340, b);
+	boot_files(si, "s5c", c5, 5, 350, c);
+	rc = run(&out, &err, "-q", "-s", "p50,mean", b[0], b[1], b[2], b[3],
+		 b[4], "--", c[0], c[1], c[2], c[3], c[4], NULL);
+	t_check_int(rc, 1);
+	t_check_int((int)t_count(out, "  worse\n"), 4);
+	t_check(!strstr(out, "too few runs"));
+	t_check(!strstr(out, "runs are from one file"));
+	free(out), free(err);
+	/*
+	 * Runs of one file are one invocation's: the tests count them, and
+	 * the closing lines say that they share a boot.
+	 */
+	t_check_int(write_runs(t_tmp("inv-a.json"), 5, ""), 0);
+	t_check_int(write_runs(t_tmp("inv-b.json"), 5, ""), 0);
+	rc = run(&out, &err, "-s", "mean", t_tmp("inv-a.json"),
+		 t_tmp("inv-b.json"), NULL);
+	t_check_int(rc, 0);
+	t_check_contains(out, "\nnote: the baseline's 5 runs are from one "
+			      "file: runs of one invocation share its boot");
+	t_check_contains(out, "\nnote: the candidate's 5 runs are from one "
+			      "file");
+	free(out), free(err);
+	/* one run against five claims nothing, and needs no such note */
+	t_check_int(write_runs(t_tmp("inv-1.json"), 1, ""), 0);
+	rc = run(&out, &err, "-s", "mean", t_tmp("inv-a.json"),
+		 t_tmp("inv-1.json"), NULL);
+	t_check_int(rc, 77);
+	t_check_contains(out, "too few runs: 5:1, need 4 a side");
+	t_check(!strstr(out, "runs are from one file"));
+	free(out), free(err);
+	rc = run(&out, &err, "-s", "mean", t_tmp("inv-a.json"), "--",
+		 t_tmp("inv-b.json"), t_tmp("inv-a.json"), NULL);
+	t_check_contains(out, "note: the baseline's 5 runs are from one");
+	t_check(!strstr(out, "note: the candidate's"));
+	free(out), free(err);
+	/* and with every default statistic in the family */
+	rc = run(&out, &err, b[0], b[1], b[2], b[3], b[4], "--", c[0], c[1],
+		 c[2], c[3], c[4], NULL);
+	t_check_int(rc, 1);
+	t_check(!strstr(out, "  better\n"));
+	t_check(!strstr(out, "\nno claim: "));
+	free(out), free(err);
+	/* five against five of the same boots' spread: no change, exit 0 */
+	rc = run(&out, &err, "-q", b[0], b[1], b[2], b[3], b[4], "--", b[4],
+		 b[3], b[2], b[1], b[0], NULL);
+	t_check_int(rc, 0);
+	t_check(!strstr(out, "  worse\n") && !strstr(out, "  better\n"));
+	free(out), free(err);
+	free_files(b, 5), free_files(c, 5);
 }
 
 int main(int argc, char **argv)
@@ -2260,6 +2586,7 @@ int main(int argc, char **argv)
 	test_fingerprints(&si, base);
 	test_errors(&si, base);
 	test_dl_mbwi();
+	test_boots(&si);
 	test_escape();
 	test_untrusted(&si);
 	test_sides_once();

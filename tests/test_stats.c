@@ -236,7 +236,6 @@ static void test_hboot(void)
 		t_check(pooled < 1e-6);
 		il_res_compare(&a, &w, IL_RES_P90, &o, &r);
 		t_check_int(r.test, IL_RES_T_HBOOT);
-		t_check(!r.pooled);
 		t_check(r.p > 0.05);
 		t_check_int(r.change, IL_RES_SAME);
 		/* AMean over runs would move by 40 %: the interval is wide */
@@ -249,48 +248,67 @@ static void test_hboot(void)
 	/*
 	 * Two runs a side, the candidate's two above the baseline's two (as
 	 * one A/A row in six is): resampling so few runs finds the gap
-	 * certain, so below IL_RES_HBOOT_MIN_RUNS the row is Welch's, which
-	 * pays for two runs with its degrees of freedom.
+	 * certain, and no test over two runs a side can be significant
+	 * without taking their distribution on trust: too few runs, no
+	 * test, no interval.  Four a side are Welch's, with Welch's
+	 * interval (the bootstrap's would be as over-confident as its p).
 	 */
 	{
-		static const double two_lo[] = { 1.00, 1.01 },
-				    two_hi[] = { 1.02, 1.03 };
+		static const double two_lo[] = { 1.00, 1.01, 1.005, 0.995 },
+				    two_hi[] = { 1.02, 1.03, 1.025, 1.015 };
 		struct il_res_cmp_opts o = { .mode = IL_RES_TEST_AUTO,
 					     .alpha = 0.05 };
 		struct il_res_metric x, y;
 		struct il_res_cmp r;
+		double ma = 0, mb = 0, va = 0, vb = 0;
 
 		metric_init(&x, "blocked_ns");
 		metric_init(&y, "blocked_ns");
-		metric_runs(&x, 41, 2, 1000, 1000 * US, two_lo);
-		metric_runs(&y, 43, 2, 1000, 1000 * US, two_hi);
+		metric_runs(&x, 41, 4, 1000, 1000 * US, two_lo);
+		metric_runs(&y, 43, 4, 1000, 1000 * US, two_hi);
+		x.nruns = y.nruns = 2;
 		il_res_hboot(&x, &y, IL_RES_P50, IL_RES_SUM_MEDIAN, 2000, 7,
 			     0.05, &p, &lo, &hi);
 		t_check(p < 0.01);
 		il_res_compare(&x, &y, IL_RES_P50, &o, &r);
+		t_check_int(r.test, IL_RES_T_NONE);
+		t_check(isnan(r.p) && isnan(r.ci_lo) && isnan(r.ci_hi));
+		t_check_int(r.change, IL_RES_TOO_FEW);
+		t_check_int(r.runs_needed, 4);
+		/* --test bootstrap asks for no more than auto does */
+		o.mode = IL_RES_TEST_BOOTSTRAP;
+		il_res_compare(&x, &y, IL_RES_P50, &o, &r);
+		t_check_int(r.test, IL_RES_T_NONE);
+		t_check_int(r.change, IL_RES_TOO_FEW);
+		o.mode = IL_RES_TEST_AUTO;
+		/* three against four: 2 / C(7, 3) = 0.057, still too few */
+		x.nruns = 3;
+		y.nruns = 4;
+		il_res_compare(&x, &y, IL_RES_P50, &o, &r);
+		t_check_int(r.change, IL_RES_TOO_FEW);
+		t_check_int(r.runs_needed, 4);
+		x.nruns = 4;
+		il_res_compare(&x, &y, IL_RES_P50, &o, &r);
 		t_check_int(r.test, IL_RES_T_WELCH);
-		t_check(r.p > 0.05);
-		t_check_int(r.change, IL_RES_SAME);
-		/* and Welch's interval, not the bootstrap's, which is narrow */
+		t_check_int(r.runs_needed, 0);
+		for (int i = 0; i < 4; i++) {
+			ma += x.run[i][IL_RES_P50] / 4;
+			mb += y.run[i][IL_RES_P50] / 4;
+		}
+		for (int i = 0; i < 4; i++) {
+			va += pow(x.run[i][IL_RES_P50] - ma, 2) / 3 / 4;
+			vb += pow(y.run[i][IL_RES_P50] - mb, 2) / 3 / 4;
+		}
 		{
-			double ma =
-				(x.run[0][IL_RES_P50] + x.run[1][IL_RES_P50]) /
-				2;
-			double mb =
-				(y.run[0][IL_RES_P50] + y.run[1][IL_RES_P50]) /
-				2;
-			double va = pow(x.run[0][IL_RES_P50] - ma, 2) * 2 / 2;
-			double vb = pow(y.run[0][IL_RES_P50] - mb, 2) * 2 / 2;
 			double se = sqrt(va + vb);
-			double df = (va + vb) * (va + vb) / (va * va + vb * vb);
+			double df = (va + vb) * (va + vb) /
+				    (va * va / 3 + vb * vb / 3);
 			double t = il_res_t_quantile(0.975, df);
 
 			t_check(near(r.ci_lo, -(mb - ma + t * se) / ma * 100,
 				     1e-9));
 			t_check(near(r.ci_hi, -(mb - ma - t * se) / ma * 100,
 				     1e-9));
-			t_check(r.ci_lo < 0 && r.ci_hi > 0);
-			t_check(r.ci_hi - r.ci_lo > 100 * (hi - lo));
 		}
 		/* five a side: the bootstrap */
 		il_res_compare(&a, &b, IL_RES_P50, &o, &r);
@@ -299,7 +317,7 @@ static void test_hboot(void)
 		x.nruns = 1;
 		il_res_compare(&x, &a, IL_RES_P50, &o, &r);
 		t_check_int(r.change, IL_RES_TOO_FEW);
-		x.nruns = 2;
+		x.nruns = 4;
 		metric_free(&x);
 		metric_free(&y);
 	}
@@ -543,6 +561,49 @@ static void test_decisions(void)
 	c.pct_imp = -c.pct_imp;
 	il_res_decide(&c, &o);
 	t_check_int(c.change, IL_RES_BETTER);
+	/*
+	 * Runs a side: a claim needs runs that a test assuming nothing of
+	 * their distribution could find significant at alpha at all, 2 /
+	 * C(na + nb, na) < alpha: 4 a side at 0.05 (2/70), not 3 (0.1),
+	 * and not at the level exactly; whatever p the row's test gave.
+	 */
+	t_check(il_res_runs_enough(4, 4, 0.05));
+	t_check(!il_res_runs_enough(3, 3, 0.05));
+	t_check(!il_res_runs_enough(4, 4, 2.0 / 70));
+	t_check(il_res_runs_enough(4, 4, 2.0 / 70 + 1e-12));
+	t_check(il_res_runs_enough(3, 5, 0.05)); /* 2/56 */
+	t_check(!il_res_runs_enough(1, 1, 0.5));
+	t_check(!il_res_runs_enough(0, 40, 0.5));
+	t_check_int(il_res_runs_needed(0.05), 4);
+	t_check_int(il_res_runs_needed(2.0 / 70), 5);
+	t_check_int(il_res_runs_needed(2.0 / 70 + 1e-12), 4);
+	t_check_int(il_res_runs_needed(0.01), 5);
+	t_check_int(il_res_runs_needed(0.5), 2);
+	/* a level no double's floor misses: the loop's bound is not hit */
+	t_check(il_res_runs_needed(1e-300) < 1000);
+	c = row(100, 200, 1e-9);
+	c.sb.n = c.sc.n = 3;
+	il_res_decide(&c, &o);
+	t_check_int(c.change, IL_RES_TOO_FEW);
+	t_check_int(c.runs_needed, 4);
+	c = row(100, 200, 1e-9);
+	c.sb.n = 1;
+	c.sc.n = 1;
+	il_res_decide(&c, &o);
+	t_check_int(c.change, IL_RES_TOO_FEW);
+	t_check_int(c.runs_needed, 4);
+	c = row(100, 200, 1e-9);
+	c.sb.n = c.sc.n = 4;
+	c.runs_needed = 7;
+	il_res_decide(&c, &o);
+	t_check_int(c.change, IL_RES_WORSE);
+	t_check_int(c.runs_needed, 0);
+	/* no value is n/a before too few runs */
+	c = row(NAN, 200, 1e-9);
+	c.sb.n = 0;
+	il_res_decide(&c, &o);
+	t_check_int(c.change, IL_RES_NA);
+	t_check_int(c.runs_needed, 0);
 	/* no test: too few runs, never no change; no value: n/a */
 	c = row(100, 200, NAN);
 	c.test = IL_RES_T_NONE;
@@ -620,6 +681,8 @@ static void test_decisions(void)
 		t_check(f * 5 * sqrt(2.0 / (double)n5) <= 5);
 		t_check(g * 5 * sqrt(2.0 / (double)(n5 - 1)) > 5);
 		t_check(il_res_plan_runs(5, 5, &o, 25) > n5);
+		/* never fewer than a claim needs, however large the change */
+		t_check_int(il_res_plan_runs(1, 50, &o, 1), 4);
 		t_check_int(il_res_plan_runs(0, 5, &o, 1), 0);
 	}
 }

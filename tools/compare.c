@@ -21,6 +21,10 @@
  * the comparison are corrected together (Holm by default, --correction),
  * and a difference only counts as better or worse when it is significant
  * after the correction and beyond --threshold; otherwise "no change".
+ * A row whose runs a side are too few for any test over runs to reach
+ * --alpha at all (il_res_runs_enough: 4 a side at 0.05) claims nothing:
+ * "too few runs: 1 a side, need 4".  One run a side is such a row: its
+ * samples show how a boot varies within itself, not how boots differ.
  * Each row also shows the 95 % interval of its change and the smallest
  * change its runs could detect; the closing line how many runs a side
  * would detect a --plan change.
@@ -32,7 +36,9 @@
  *
  * Exit: 0 compared and nothing worse, 1 something is worse (significant
  * after the correction and beyond the threshold), 2 bad usage, 77
- * nothing in common to compare, 99 a result file cannot be read.
+ * nothing in common to compare, or no claim at all (every row too few
+ * runs: "nothing worse" would be no finding), 99 a result file cannot
+ * be read.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -151,8 +157,10 @@ static const struct il_opt opts[] = {
 		  "bootstrap the hierarchical bootstrap (runs resampled, then "
 		  "samples within each run); auto takes the bootstrap for "
 		  "percentiles, welch for the mean and rank for min and max.  "
-		  "When each side is a single run, a pooled-sample test, "
-		  "labelled so, whatever TEST is" },
+		  "Whatever TEST is, a row with too few runs a side for a "
+		  "test over runs to reach --alpha at all (fewer than 4 a "
+		  "side at 0.05; one run a side always) is not tested and "
+		  "reads 'too few runs'" },
 	IL_RES_OPT_ALPHA(O(alpha),
 			 "significance level of the whole comparison: a row is "
 			 "significant when its corrected p-value is below P "
@@ -262,6 +270,9 @@ struct cmp {
 	size_t nmiss;
 	size_t count[IL_RES_WORSE + 1];
 	size_t family; /* tests that ran: what the correction counts */
+	/* rows with too few runs a side for any test (il_res_runs_enough) */
+	size_t too_few_runs;
+	size_t fewest_runs; /* the fewest runs a side of such a row */
 	double threshold, plan;
 	/* --summary: "metric", "metric.stat" or "" (every row) -> summary */
 	char **sum_key;
@@ -682,9 +693,51 @@ static int decide(struct cmp *c)
 	free(v);
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < n; i++)
-		c->count[c->rows[i / nc].c[i % nc].change]++;
+	c->fewest_runs = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct il_res_cmp *x = &c->rows[i / nc].c[i % nc];
+
+		c->count[x->change]++;
+		if (x->runs_needed) {
+			c->too_few_runs++;
+			if (x->sb.n < c->fewest_runs)
+				c->fewest_runs = x->sb.n;
+			if (x->sc.n < c->fewest_runs)
+				c->fewest_runs = x->sc.n;
+		}
+	}
 	return 0;
+}
+
+/*
+ * Whether the comparison could claim anything: a row (or a counters
+ * row) decided better, worse or no change.  When every row has too few
+ * runs, "nothing is worse" is no finding.
+ */
+static bool claims(const struct cmp *c)
+{
+	if (c->count[IL_RES_SAME] || c->count[IL_RES_BETTER] ||
+	    c->count[IL_RES_WORSE])
+		return true;
+	for (size_t i = 0; i < c->ctr.n; i++)
+		if (c->ctr.rows[i].c.change >= IL_RES_SAME)
+			return true;
+	return false;
+}
+
+/* "too few runs: 1 a side, need 4": what a row lacks, when it does */
+static const char *change_text(const struct il_res_cmp *x, char *buf,
+			       size_t len)
+{
+	if (x->change != IL_RES_TOO_FEW || !x->runs_needed)
+		return il_res_change_name(x->change);
+	if (x->sb.n == x->sc.n)
+		snprintf(buf, len, "too few runs: %zu a side, need %zu",
+			 x->sb.n, x->runs_needed);
+	else
+		snprintf(buf, len, "too few runs: %zu:%zu, need %zu a side",
+			 x->sb.n, x->sc.n, x->runs_needed);
+	return buf;
 }
 
 /* "1.00 [ -3.94]( 1.51)" */
@@ -1165,17 +1218,21 @@ static void block_header(const struct cmp *c, size_t i, size_t end, char *buf,
 								 : "lower");
 }
 
-/* the runs a side that would detect --plan on row r; 0: no spread seen */
+/*
+ * The runs a side that would detect --plan on row r, tested or not (a
+ * row with too few runs is planned for the family it would join); 0: no
+ * spread seen (a side of one run has no CV, and il_res_plan_runs plans
+ * nothing from a CV that is not a number).
+ */
 static size_t row_plan(const struct cmp *c, const struct il_res_cmp *r)
 {
-	size_t m = c->o.correction == IL_RES_CORR_NONE ? 1 : c->family;
-	double cv;
+	size_t m = c->o.correction == IL_RES_CORR_NONE
+			   ? 1
+			   : c->family + c->too_few_runs;
+	double cv = sqrt(
+		(r->sb.cv_pct * r->sb.cv_pct + r->sc.cv_pct * r->sc.cv_pct) /
+		2);
 
-	if (r->test == IL_RES_T_NONE || isnan(r->sb.cv_pct) ||
-	    isnan(r->sc.cv_pct))
-		return 0;
-	cv = sqrt((r->sb.cv_pct * r->sb.cv_pct + r->sc.cv_pct * r->sc.cv_pct) /
-		  2);
 	return il_res_plan_runs(cv, c->plan, &c->o, m);
 }
 
@@ -1250,8 +1307,42 @@ static void print_summary(FILE *f, const struct cmp *c, bool md)
 	else
 		fprintf(f,
 			"%splan: no row has two runs a side with a spread: "
-			"give at least 2 runs a side (5 or more are usual)\n",
-			md ? "\n" : "");
+			"give at least %zu runs a side (5 or more are usual)\n",
+			md ? "\n" : "", il_res_runs_needed(c->o.alpha));
+	if (c->too_few_runs)
+		fprintf(f,
+			"%s%s: %zu %s too few runs a side (the fewest: %zu) "
+			"for a test over runs to reach alpha %g at all: "
+			"%zu a side are needed%s%s\n",
+			md ? "\n" : "",
+			claims(c) ? "no claim on those" : "no claim",
+			c->too_few_runs,
+			nway(c) ? (c->too_few_runs == 1 ? "test has"
+							: "tests have")
+				: (c->too_few_runs == 1 ? "row has"
+							: "rows have"),
+			c->fewest_runs, c->o.alpha,
+			il_res_runs_needed(c->o.alpha),
+			c->fewest_runs == 1
+				? "; one run a side shows how samples vary "
+				  "within a boot, not how boots vary"
+				: "",
+			claims(c) ? "" : " (exit 77: not enough runs to tell)");
+	/*
+	 * The tests count runs; the runs of one file are one invocation's,
+	 * in one boot and the machine's state of that moment, and two such
+	 * files of one kernel can differ by more than their runs do.
+	 */
+	for (size_t k = 0; k < c->nsides && claims(c); k++)
+		if (c->sides[k].nfiles == 1 && c->sides[k].nruns > 1)
+			fprintf(f,
+				"%snote: %s's %zu runs are from one file: runs "
+				"of one invocation share its boot and the "
+				"machine's state then, and a difference may be "
+				"the invocations'; files of several boots tell "
+				"(invlab-vm --boots)\n",
+				md ? "\n" : "", side_ref(c, k),
+				c->sides[k].nruns);
 }
 
 /* ---- text ------------------------------------------------------------ */
@@ -1356,6 +1447,7 @@ static void runs_cell(const struct cmp *c, const struct row *r, size_t k0,
 static void print_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
 {
 	char nb[64], nc[64], vb[24], vc[24], p[64], pa[64], ci[64], mde[64];
+	char chb[64];
 	struct il_table t;
 
 	il_table_init(&t);
@@ -1393,7 +1485,8 @@ static void print_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
 		il_table_cell(&t, "%s", pa);
 		il_table_cell(&t, "%s", il_res_test_name(r->c[0].test));
 		il_table_cell(&t, "%s", mde);
-		il_table_cell(&t, "%s", il_res_change_name(r->c[0].change));
+		il_table_cell(&t, "%s",
+			      change_text(&r->c[0], chb, sizeof(chb)));
 	}
 	il_table_print(&t, f);
 	il_table_free(&t);
@@ -1412,6 +1505,7 @@ static void print_block_nway(FILE *f, const struct cmp *c, size_t i0,
 			     size_t end)
 {
 	char nc[64], p[64], pa[64], ci[64], mde[64], b[64], runs[256];
+	char chb[64];
 
 	for (size_t k0 = 0; k0 < ncand(c); k0 += NWAY_SIDES) {
 		size_t k1 =
@@ -1446,9 +1540,9 @@ static void print_block_nway(FILE *f, const struct cmp *c, size_t i0,
 				il_table_cell(&t, "%s", nc);
 				il_table_cell(&t, "%s", ci);
 				il_table_cell(&t, "%s", pa);
-				il_table_cell(
-					&t, "%s",
-					il_res_change_name(r->c[k].change));
+				il_table_cell(&t, "%s",
+					      change_text(&r->c[k], chb,
+							  sizeof(chb)));
 			}
 		}
 		il_table_print(&t, f);
@@ -1508,7 +1602,7 @@ static void md_cell(FILE *f, const char *s, bool code)
 /* "worse" and "better" stand out */
 static const char *md_change(const struct il_res_cmp *x, char *buf, size_t len)
 {
-	const char *ch = il_res_change_name(x->change);
+	const char *ch = change_text(x, buf, len);
 
 	if (x->change != IL_RES_WORSE && x->change != IL_RES_BETTER)
 		return ch;
@@ -1551,7 +1645,7 @@ static void md_fingerprints(FILE *f, const struct cmp *c)
 static void md_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
 {
 	char nb[64], nc[64], vb[24], vc[24], p[64], pa[64], ci[64], mde[64];
-	char runs[32], chb[32];
+	char runs[32], chb[64];
 
 	if (c->labeled || c->by) {
 		fputc('|', f);
@@ -1604,7 +1698,7 @@ static void md_block_pair(FILE *f, const struct cmp *c, size_t i, size_t end)
 /* three sides or more: one table, a column group a side */
 static void md_block_nway(FILE *f, const struct cmp *c, size_t i, size_t end)
 {
-	char nc[64], p[64], pa[64], ci[64], mde[64], b[64], runs[256], chb[32];
+	char nc[64], p[64], pa[64], ci[64], mde[64], b[64], runs[256], chb[64];
 
 	fputc('|', f);
 	md_cell(f, "stat", false);
@@ -1729,7 +1823,6 @@ static void json_verdict(struct il_json *j, const struct cmp *c,
 		il_json_null(j, "test");
 	else
 		il_json_str(j, "test", il_res_test_name(x->test));
-	il_json_bool(j, "pooled_samples", x->pooled);
 	json_num(j, "p_value", x->p);
 	json_num(j, "p_adjusted", x->p_adj);
 	if (isinf(x->mde_pct))
@@ -1738,6 +1831,7 @@ static void json_verdict(struct il_json *j, const struct cmp *c,
 		json_num(j, "detectable_pct", x->mde_pct);
 	il_json_uint(j, "plan_runs_per_side", row_plan(c, x));
 	il_json_str(j, "change", il_res_change_name(x->change));
+	il_json_uint(j, "runs_needed_per_side", x->runs_needed);
 }
 
 /* the differences between the sides: [{field or key, baseline, ...}] */
@@ -1910,6 +2004,9 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 	il_json_uint(&j, "better", c->count[IL_RES_BETTER]);
 	il_json_uint(&j, "no_change", c->count[IL_RES_SAME]);
 	il_json_uint(&j, "too_few_runs", c->count[IL_RES_TOO_FEW]);
+	il_json_bool(&j, "claims", claims(c));
+	il_json_uint(&j, "runs_needed_per_side",
+		     il_res_runs_needed(c->o.alpha));
 	il_json_end_object(&j);
 	il_json_int(&j, "return_code", rc);
 	il_json_end_object(&j);
@@ -2257,7 +2354,11 @@ int main(int argc, char **argv)
 		"block's header).  Every row is tested over the runs, all rows "
 		"are corrected together (Holm by default), and a row reads "
 		"worse or better only when significant after the correction "
-		"and beyond --threshold (default 2%); else 'no change'.  Each "
+		"and beyond --threshold (default 2%); else 'no change'.  A row "
+		"whose runs a side are too few for any test over runs to "
+		"reach --alpha (4 a side at 0.05; one run a side shows one "
+		"boot, not how boots differ) claims nothing: 'too few runs: "
+		"N a side, need M'.  Each "
 		"row shows the 95% interval of its change and the smallest "
 		"change its runs detect; the closing line how many runs a "
 		"side would detect a --plan change.  With two "
@@ -2278,8 +2379,8 @@ int main(int argc, char **argv)
 		"test over runs (the wall time decided, lower is better; the "
 		"counters shown, not judged).  Exit "
 		"status: 0 nothing is worse, 1 a row is worse, 2 "
-		"bad usage, 77 nothing in common to compare, 99 a file cannot "
-		"be read.";
+		"bad usage, 77 nothing in common to compare or no claim at "
+		"all (every row too few runs), 99 a file cannot be read.";
 	struct cfg cfg;
 	struct cmp c;
 	char err[512];
@@ -2385,6 +2486,8 @@ int main(int argc, char **argv)
 		rc = 77;
 	else if (c.count[IL_RES_WORSE] || c.ctr.worse)
 		rc = 1;
+	else if (!claims(&c))
+		rc = 77;
 
 	switch (cfg.format) {
 	case F_MARKDOWN:
@@ -2397,12 +2500,19 @@ int main(int argc, char **argv)
 		print_text(stdout, &c);
 		break;
 	}
-	if (rc == 77)
+	if (rc == 77 && !any)
 		fprintf(stderr,
 			"invlab-compare: nothing to compare: no "
 			"configuration and histogram with values on %s\n",
 			nway(&c) ? "the baseline and another side"
 				 : "both sides");
+	else if (rc == 77)
+		fprintf(stderr,
+			"invlab-compare: no claim: every row has too few runs "
+			"a side (the fewest: %zu; %zu a side are needed at "
+			"alpha %g)\n",
+			c.fewest_runs, il_res_runs_needed(c.o.alpha),
+			c.o.alpha);
 	if (cfg.json) {
 		struct il_afile af;
 

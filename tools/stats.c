@@ -11,8 +11,8 @@
  * - A side's value is its per-run values summarized as kernel
  *   reviewers' tables do: AMean for a mean, Median for percentiles, HMean
  *   for throughput.  The merged histogram (adding bins is exact) is kept
- *   for what needs all the samples: the limits of invlab-gate, a p999
- *   that no run alone has, and the pooled tests of one run a side.
+ *   for what needs all the samples: the limits of invlab-gate and a p999
+ *   that no run alone has.
  * - The spread is the coefficient of variation of the per-run values, as
  *   kernel reviewers show it, because run-to-run noise (boot, placement,
  *   host steal) is the noise that decides whether a change is real.
@@ -22,11 +22,17 @@
  *   the mean, and percentiles over fewer runs: Welch's t over the per-run
  *   values, whose degrees of freedom pay for few runs; min and max: the
  *   rank test (Mann-Whitney U, no normality assumed), whose smallest p
- *   with n runs a side is 2 / C(2n, n), 0.0079 with five.  Only when each
- *   side is a single run, so that run-to-run noise cannot be seen at
- *   all, a pooled-sample test over the bins: it sees sample-to-sample
- *   noise only, and calls a difference real that another boot might not
- *   reproduce; its name says "pooled" so nobody mistakes it.
+ *   with n runs a side is 2 / C(2n, n), 0.0079 with five.
+ * - A claim needs runs: a row is tested only when that floor of the
+ *   rank test is below alpha (il_res_runs_enough: 4 runs a side at
+ *   0.05), the least any correction asks.  Welch's t and the bootstrap
+ *   can give any p from two runs, but only by trusting what two runs
+ *   cannot show (normal run values, a spread seen in two draws); one
+ *   run a side shows sample-to-sample noise only, and a pooled test of
+ *   its samples called a boot's difference a kernel's (16 rows worse or
+ *   better between two boots of kernels that differ in code the
+ *   scenario never reaches).  il_res_boot_quantile and il_res_mean_z
+ *   remain for what pools samples knowingly, not for a claim.
  * - The rows of one comparison are tested together: Holm's or Benjamini
  *   and Hochberg's correction over all of them, and a row is decided
  *   better or worse only when significant after it and beyond a
@@ -196,6 +202,21 @@ double il_res_mann_whitney_min_p(size_t na, size_t nb)
 	for (size_t i = 1; i <= na; i++)
 		c = c * (double)(nb + i) / (double)i;
 	return na && nb ? fmin(1, 2 / c) : 1;
+}
+
+bool il_res_runs_enough(size_t na, size_t nb, double alpha)
+{
+	return il_res_mann_whitney_min_p(na, nb) < alpha;
+}
+
+size_t il_res_runs_needed(double alpha)
+{
+	size_t n = 1;
+
+	/* 2 / C(2n, n) falls by nearly 4 a run: bounded for any alpha > 0 */
+	while (n < 1000 && !il_res_runs_enough(n, n, alpha))
+		n++;
+	return n;
 }
 
 /*
@@ -1172,10 +1193,6 @@ const char *il_res_test_name(enum il_res_test t)
 		return "U-normal";
 	case IL_RES_T_WELCH:
 		return "Welch-t";
-	case IL_RES_T_BOOT_QUANTILE:
-		return "pooled-bootstrap(1 run)";
-	case IL_RES_T_Z_MEAN:
-		return "pooled-z(1 run)";
 	case IL_RES_T_HBOOT:
 		return "h-bootstrap";
 	case IL_RES_T_NONE:
@@ -1297,7 +1314,6 @@ static void run_test(const struct il_res_metric *base,
 {
 	enum il_res_test_mode mode = o->mode;
 	double q = il_res_stat_quantile(st), *a, lo, hi, pb;
-	bool pooled;
 	size_t na, nb;
 	int hb = -ENODATA;
 
@@ -1306,10 +1322,15 @@ static void run_test(const struct il_res_metric *base,
 		return;
 	na = run_values(base, st, a);
 	nb = run_values(cand, st, a + na);
-	if (!na || !nb)
+	/*
+	 * Runs that no test over them could find significant without
+	 * assumptions they cannot check have no test and no interval:
+	 * one run a side shows sample-to-sample noise only and would call
+	 * a boot's difference a kernel's.
+	 */
+	if (!il_res_runs_enough(na, nb, o->alpha))
 		goto out;
-	pooled = na == 1 && nb == 1;
-	if (!pooled && mode == IL_RES_TEST_AUTO) {
+	if (mode == IL_RES_TEST_AUTO) {
 		/*
 		 * Resampling few runs understates their spread: with 2 a
 		 * side, one A/A row in 6 has every candidate run above every
@@ -1318,12 +1339,8 @@ static void run_test(const struct il_res_metric *base,
 		 * values, whose degrees of freedom pay for the few runs;
 		 * one run against several has no test.
 		 */
-		if (na < 2 || nb < 2)
-			mode = st == IL_RES_MIN || st == IL_RES_MAX
-				       ? IL_RES_TEST_RANK
-				       : IL_RES_TEST_WELCH;
-		else if (q > 0 && na >= IL_RES_HBOOT_MIN_RUNS &&
-			 nb >= IL_RES_HBOOT_MIN_RUNS)
+		if (q > 0 && na >= IL_RES_HBOOT_MIN_RUNS &&
+		    nb >= IL_RES_HBOOT_MIN_RUNS)
 			mode = IL_RES_TEST_BOOTSTRAP;
 		else if (q > 0 || st == IL_RES_MEAN)
 			mode = IL_RES_TEST_WELCH;
@@ -1336,8 +1353,7 @@ static void run_test(const struct il_res_metric *base,
 	 * row of many runs would otherwise draw every run a replicate for
 	 * an interval it throws away).
 	 */
-	if (pooled || mode == IL_RES_TEST_BOOTSTRAP ||
-	    !welch_interval(na, nb, mode))
+	if (mode == IL_RES_TEST_BOOTSTRAP || !welch_interval(na, nb, mode))
 		hb = il_res_hboot(base, cand, st, out->summary, o->resamples,
 				  row_seed(o->seed, base->name, st),
 				  1 - IL_RES_CI_LEVEL, &pb, &lo, &hi);
@@ -1353,25 +1369,13 @@ static void run_test(const struct il_res_metric *base,
 			out->ci_hi = t;
 		}
 	}
-	if (pooled) {
-		/* each side one run: only sample-to-sample noise is seen */
-		out->pooled = true;
-		if (q > 0 && !il_res_boot_quantile(base->merged, cand->merged,
-						   q, &out->p))
-			out->test = IL_RES_T_BOOT_QUANTILE;
-		else if (st == IL_RES_MEAN &&
-			 !il_res_mean_z(base->merged, cand->merged, &out->p))
-			out->test = IL_RES_T_Z_MEAN;
-		goto out;
-	}
 	if (mode == IL_RES_TEST_BOOTSTRAP) {
 		if (!hb) {
 			out->p = pb;
 			out->test = IL_RES_T_HBOOT;
 		}
 	} else if (mode == IL_RES_TEST_RANK) {
-		if (il_res_mann_whitney_min_p(na, nb) <= o->alpha)
-			rank_or_welch(a, na, nb, true, out);
+		rank_or_welch(a, na, nb, true, out);
 	} else {
 		rank_or_welch(a, na, nb, false, out);
 	}
@@ -1389,8 +1393,14 @@ out:
 
 void il_res_decide(struct il_res_cmp *c, const struct il_res_cmp_opts *o)
 {
+	c->runs_needed = 0;
 	if (isnan(c->base) || isnan(c->cand)) {
 		c->change = IL_RES_NA;
+		return;
+	}
+	if (!il_res_runs_enough(c->sb.n, c->sc.n, o->alpha)) {
+		c->change = IL_RES_TOO_FEW;
+		c->runs_needed = il_res_runs_needed(o->alpha);
 		return;
 	}
 	if (c->test == IL_RES_T_NONE || isnan(c->p_adj)) {
@@ -1443,7 +1453,8 @@ size_t il_res_plan_runs(double cv_pct, double change_pct,
 {
 	double a = o->alpha / (double)(m ? m : 1);
 	double pw = o->power > 0 && o->power < 1 ? o->power : 0.8;
-	size_t n = 2;
+	/* fewer runs than il_res_runs_enough asks for claim nothing */
+	size_t n = il_res_runs_needed(o->alpha);
 
 	if (!(cv_pct > 0) || !(change_pct > 0) || isinf(cv_pct))
 		return 0;

@@ -74,6 +74,21 @@ int il_res_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			double *p, bool *exact);
 /* the smallest two-sided p the rank test can reach with na and nb runs */
 double il_res_mann_whitney_min_p(size_t na, size_t nb);
+/*
+ * Whether na and nb runs can support a claim at level alpha: whether a
+ * test over the runs that assumes nothing of their distribution (the
+ * exact rank test) could give p < alpha at all, i.e. whether
+ * il_res_mann_whitney_min_p(na, nb) < alpha.  No correction makes a p
+ * smaller, and alpha is the least any correction asks of a row (Holm's
+ * last step, Benjamini-Hochberg's largest p), so with fewer runs no row
+ * can be significant whatever the data, unless a test's assumptions
+ * (normal run values for Welch's t, a bootstrap of a handful of runs)
+ * are taken on trust: what they say from two runs a side is not what
+ * the runs show.
+ */
+bool il_res_runs_enough(size_t na, size_t nb, double alpha);
+/* the fewest runs a side that are enough at alpha (4 at 0.05, 5 at 0.01) */
+size_t il_res_runs_needed(double alpha);
 
 /*
  * Welch's two-sample t test of a against b (NAN ignored), two-sided:
@@ -253,14 +268,9 @@ enum il_res_test {
 	IL_RES_T_RANK_EXACT,
 	IL_RES_T_RANK_NORMAL,
 	IL_RES_T_WELCH,
-	IL_RES_T_BOOT_QUANTILE, /* pooled samples: each side one run */
-	IL_RES_T_Z_MEAN,	/* pooled samples: each side one run */
 	IL_RES_T_HBOOT,
 };
-/*
- * "U-exact", "U-normal", "Welch-t", "pooled-bootstrap(1 run)",
- * "pooled-z(1 run)", "h-bootstrap", "-"
- */
+/* "U-exact", "U-normal", "Welch-t", "h-bootstrap", "-" */
 const char *il_res_test_name(enum il_res_test t);
 
 enum il_res_change {
@@ -296,7 +306,6 @@ struct il_res_cmp {
 	double ci_lo, ci_hi;	     /* IL_RES_CI_LEVEL interval of pct_imp */
 	enum il_res_summary summary;
 	bool higher_better;
-	bool pooled; /* each side a single run: a pooled-sample test */
 	enum il_res_test test;
 	double p;     /* NAN when no test ran */
 	double p_adj; /* after the correction (il_res_compare: = p) */
@@ -308,28 +317,37 @@ struct il_res_cmp {
 	 */
 	double mde_pct;
 	enum il_res_change change;
+	/*
+	 * too few runs: the runs a side il_res_runs_enough asks for at the
+	 * level (il_res_decide), else 0
+	 */
+	size_t runs_needed;
 };
 
 /*
  * Compare statistic st of one metric between two sides (results.h), as
- * a family of one: p_adj = p, mde_pct at alpha.  The test, by statistic
- * (mode AUTO): a percentile, by the hierarchical bootstrap with
- * IL_RES_HBOOT_MIN_RUNS or more runs a side, else by Welch's t over the
- * per-run values; a mean, by Welch's t over the per-run means; min and
- * max, by the rank test over the per-run values; when each side is one
- * run, a pooled-sample test (pooled set); one run against several, none.  A row
- * whose runs lack st (a p999 needs 1000 samples a run) shows the merged values
- * and has no test.
+ * a family of one: p_adj = p, mde_pct at alpha.  Runs that are not
+ * enough at alpha (il_res_runs_enough: one run a side, two, three) have
+ * no test and no interval: the row reads "too few runs".  Else the
+ * test, by statistic (mode AUTO): a percentile, by the hierarchical
+ * bootstrap with IL_RES_HBOOT_MIN_RUNS or more runs a side, else by
+ * Welch's t over the per-run values; a mean, by Welch's t over the
+ * per-run means; min and max, by the rank test over the per-run values.
+ * A row whose runs lack st (a p999 needs 1000 samples a run) shows the
+ * merged values and has no test.
  */
 struct il_res_metric;
 void il_res_compare(const struct il_res_metric *base,
 		    const struct il_res_metric *cand, enum il_res_stat st,
 		    const struct il_res_cmp_opts *o, struct il_res_cmp *out);
 /*
- * The decision of one row from its p_adj: "worse" or "better" only when
+ * The decision of one row from its runs and p_adj: "too few runs" when
+ * its runs a side (sb.n, sc.n) are not enough at alpha
+ * (il_res_runs_enough; runs_needed says how many are), whatever its
+ * test said, or when it has no test; else "worse" or "better" only when
  * p_adj < alpha and |pct_imp| > threshold_pct (a baseline of 0 and a
  * candidate that is not counts as beyond any threshold), else "no
- * change"; "too few runs" without a test.
+ * change".
  */
 void il_res_decide(struct il_res_cmp *c, const struct il_res_cmp_opts *o);
 /* mde_pct for a family of m rows tested together */
@@ -344,8 +362,9 @@ int il_res_decide_family(struct il_res_cmp *const *rows, size_t n,
 			 const struct il_res_cmp_opts *o);
 /*
  * Runs a side that detect a change of change_pct with power o->power at
- * the level alpha / m (two-sided), for per-run values with CV cv_pct;
- * 0 when cv_pct or change_pct is not a positive number.
+ * the level alpha / m (two-sided), for per-run values with CV cv_pct,
+ * never fewer than il_res_runs_needed(o->alpha); 0 when cv_pct or
+ * change_pct is not a positive number.
  */
 size_t il_res_plan_runs(double cv_pct, double change_pct,
 			const struct il_res_cmp_opts *o, size_t m);
