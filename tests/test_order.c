@@ -297,9 +297,9 @@ static void test_rare(void)
 	t_check(strstr(c.evidence, "(chance under 1e-06): inversion") != NULL);
 	/* one of them within the bound (at it exactly): it does not
 	 * count, and five are not enough; windows longer than a section
-	 * the host may have made read UNDECIDED, never PASS */
+	 * the host may have made leave it to the durations, with no PASS */
 	w[2].delay_ns = 2 * MS;
-	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	t_check_int(judge(&in, N, &c), IL_NONE);
 	w[2].delay_ns = 2 * MS + 1;
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	/* no bound known: every rare window counts */
@@ -309,22 +309,22 @@ static void test_rare(void)
 	in.bound_ns = 2 * MS;
 	w[2].delay_ns = 2 * MS + 1;
 	/* five: not enough for the rule; each past a section, on a CPU
-	 * that recorded nothing: undecided */
+	 * that recorded nothing: the durations, with no PASS */
 	w[5].lower_ns = 0;
-	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	t_check_int(judge(&in, N, &c), IL_NONE);
 	/* the window's edge: at rare_ns it is not one, a ns past it is */
 	w[5].lower_ns = 5 * MS;
-	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	t_check_int(judge(&in, N, &c), IL_NONE);
 	w[5].lower_ns = 5 * MS + 1;
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	/* steal in the wait taken off first */
 	steal[5] = 2;
 	in.steal_ns = steal;
-	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	t_check_int(judge(&in, N, &c), IL_NONE);
 	steal[5] = 0;
 	/* no rare window known (rare_ns 0): the rule does not apply */
 	in.rare_ns = 0;
-	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	t_check_int(judge(&in, N, &c), IL_NONE);
 	/* past the tolerance in 4 waits the first rule FAILs */
 	in.rare_ns = 5 * MS;
 	for (int i = 0; i < 4; i++)
@@ -359,21 +359,43 @@ static void test_magnitude(void)
 	/* the CPU silent for 16 ms of it: the kernel's 2 ms are a section,
 	 * not more; a ns less silence and they are more */
 	w[4].unseen_ns = 16 * MS;
-	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	t_check_int(c.trace_rare, IL_ORDER_NO_PASS);
 	t_check(strstr(c.evidence, "recorded nothing, or the host stole, for "
 				   "up to 16.0ms") != NULL);
+	/* the durations then judge, with no PASS: theirs is UNDECIDED, a
+	 * FAIL of theirs stands */
+	{
+		struct il_check d = { .verdict = IL_PASS };
+
+		il_order_durations(&d, IL_ORDER_NO_PASS, "");
+		t_check_int(d.verdict, IL_UNDECIDED);
+		t_check(strstr(d.evidence, "no PASS") != NULL);
+		d = (struct il_check){ .verdict = IL_FAIL };
+		il_order_durations(&d, IL_ORDER_NO_PASS, "");
+		t_check_int(d.verdict, IL_FAIL);
+		d = (struct il_check){ .verdict = IL_PASS };
+		il_order_durations(&d, 1, "");
+		t_check_int(d.verdict, IL_PASS);
+		d = (struct il_check){ .verdict = IL_FAIL };
+		il_order_durations(&d, 1, "");
+		t_check_int(d.verdict, IL_UNDECIDED);
+		d = (struct il_check){ .verdict = IL_FAIL };
+		il_order_durations(&d, 0, "");
+		t_check_int(d.verdict, IL_FAIL);
+	}
 	w[4].unseen_ns = 16 * MS - 1;
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	/* steal the same, or the larger of the two, never their sum */
 	w[4].unseen_ns = 0;
 	steal[4] = 16 * MS;
 	in.steal_ns = steal;
-	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	t_check_int(judge(&in, N, &c), IL_NONE);
 	steal[4] = 8 * MS;
 	w[4].unseen_ns = 8 * MS;
 	t_check_int(judge(&in, N, &c), IL_FAIL);
 	w[4].unseen_ns = 16 * MS;
-	t_check_int(judge(&in, N, &c), IL_UNDECIDED);
+	t_check_int(judge(&in, N, &c), IL_NONE);
 	steal[4] = 0;
 	w[4].unseen_ns = 0;
 	in.steal_ns = NULL;

@@ -97,7 +97,7 @@ int il_model_order(const struct il_engine_result *er, const char *waiter,
 	in.steal_ns = steal;
 	ret = il_check_order(&in, s, n, out);
 	free(steal);
-	*trace_rare = !ret && out->trace_rare;
+	*trace_rare = ret ? 0 : out->trace_rare;
 	if (!ret && out->verdict == IL_NONE)
 		il_setf(why_not, len, "%s", out->evidence);
 	return ret;

@@ -193,10 +193,13 @@ static int check_order_(const struct il_order_input *in,
 	if (big_host) {
 		char u[24], y[24];
 
-		/* a window the host could have made: never a PASS */
+		/* a window the host could have made: never a PASS; the
+		 * durations judge, and a FAIL of theirs stands (the trace
+		 * shows the window) */
 		il_format_duration(u, sizeof(u), big_unseen);
 		il_format_duration(y, sizeof(y), yard);
-		out->verdict = IL_UNDECIDED;
+		out->by_trace = 0;
+		out->trace_rare = IL_ORDER_NO_PASS;
 		snprintf(out->evidence, sizeof(out->evidence),
 			 "in %zu of %zu waits past the bound %s a task below "
 			 "%s ran longer than a section (%s) while a holder "
@@ -291,7 +294,17 @@ static int check_order_(const struct il_order_input *in,
 void il_order_durations(struct il_check *dur, int trace_rare,
 			const char *why_not)
 {
-	if (trace_rare && dur->verdict == IL_FAIL) {
+	if (trace_rare == IL_ORDER_NO_PASS && dur->verdict == IL_PASS) {
+		char was[sizeof(dur->evidence)];
+
+		snprintf(was, sizeof(was), "%s", dur->evidence);
+		dur->verdict = IL_UNDECIDED;
+		il_setf(dur->evidence, sizeof(dur->evidence),
+			"durations within the bound, but the trace shows a "
+			"window longer than a section that only the host's "
+			"part of it keeps from being the kernel's: no PASS: %s",
+			was);
+	} else if (trace_rare == 1 && dur->verdict == IL_FAIL) {
 		/*
 		 * The durations alone call it an inversion, but the trace
 		 * saw every wait and a task below the waiter ran where a

@@ -13,8 +13,10 @@
  *              than a section (typical_ns, else the bound) once the
  *              larger of its steal and its unseen time (verdict.h) is
  *              taken off: magnitude counts, whatever the count rules say
- *   UNDECIDED  such a window in a wait past the bound that the host's
- *              measured part could explain (never a PASS)
+ *   no verdict such a window in a wait past the bound that the host's
+ *              measured part could explain: out->trace_rare is then
+ *              IL_ORDER_NO_PASS, and the durations judge with no PASS
+ *              (il_order_durations)
  *   PASS       in every wait, only holders, tasks at or above the
  *              waiter, foreign tasks at or above it and idle ran there
  *              (within the tolerance); or past the tolerance in no more
@@ -118,6 +120,11 @@ bool il_order_pattern(size_t n, size_t k);
  * not shown to be the kernel's and reads UNDECIDED; PASS and UNDECIDED
  * stand.
  */
+/* trace_rare's value for a window of a section's size that the host's
+ * measured part could explain (il_check_order's UNDECIDED of the
+ * magnitude rule, left to the durations): their PASS is UNDECIDED, their
+ * FAIL stands */
+#define IL_ORDER_NO_PASS 2
 void il_order_durations(struct il_check *dur, int trace_rare,
 			const char *why_not);
 
