@@ -1080,6 +1080,76 @@ static void test_jobs_edf_stall(void)
 	il_trace_free(&tr);
 }
 
+/*
+ * The kernel's choice includes its CPUs idle while the job was runnable
+ * with budget left: a lone deadline task d (Q 2 ms, D 8 ms, P 10 ms) on
+ * CPU 1, nothing else in the set, as a kernel that grants less than it
+ * admitted runs it:
+ *   job 0: runs 0.6 ms, is switched out runnable (throttled) and the CPU
+ *          idles until 9 ms, then runs 0.9 ms: 8.4 ms the kernel's;
+ *   job 2: runs its Q (2 ms), is throttled, as a CBS must, and the CPU
+ *          idles 6.5 ms: none (its own overrun).
+ * Unpinned, with CPU 0 idle as well, the sum of both CPUs is capped by
+ * the time the job waited.
+ */
+static void test_jobs_edf_idle(void)
+{
+	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
+	uint64_t B;
+	int d;
+
+	t_run_reset(
+		"[global]\nvalidate = mbwi\n"
+		"[task d]\nclass = deadline:2ms/8ms/10ms\ncpu = 1\n"
+		"activation = periodic\nperiod = 10ms\nbody = run 1500us\n");
+	d = t_task("d");
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[d].cpu = 1;
+	t_run_jobs(d, 4, 10 * MS, 1500 * US, 1500 * US);
+	t_run_job_resp(d, 0, 9900 * US);
+	t_run_job_resp(d, 2, 9 * MS);
+	il_trace_free(&tr);
+	B = t_er.t_start_ns;
+	tr.t0_ns = B - 2 * MS;
+	tr.t1_ns = B + 40 * MS;
+	prev_runnable = 0;
+	sw_on(0, B - MS, FLOW, kp(5), 0, 120);
+	wake_at(B, HIGH);
+	sw(B, 0, 120, HIGH, -1, 0);
+	sw(B + 600 * US, HIGH, -1, 0, 120, 1);
+	sw(B + 9 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 9900 * US, HIGH, -1, 0, 120, 0);
+	wake_at(B + 20 * MS, HIGH);
+	sw(B + 20 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 22 * MS, HIGH, -1, 0, 120, 1);
+	sw(B + 28500 * US, 0, 120, HIGH, -1, 0);
+	sw(B + 29 * MS, HIGH, -1, 0, 120, 0);
+	il_trace_sort(&tr);
+	t_er.trace = &tr;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	t_check(t_er.tasks[d].job_later_seq != NULL);
+	if (t_er.tasks[d].job_later_seq) {
+		t_check_int(t_er.tasks[d].job_later_seq[0], 8400 * US);
+		t_check_int(t_er.tasks[d].job_later_seq[1], 0);
+		t_check_int(t_er.tasks[d].job_later_seq[2], 0);
+	}
+	/* 1 ns less than its Q run before the throttle: budget left */
+	for (size_t k = 0; k < tr.n; k++)
+		if (tr.rec[k].kind == IL_TR_SWITCH &&
+		    tr.rec[k].ts == B + 22 * MS)
+			tr.rec[k].ts--;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	if (t_er.tasks[d].job_later_seq)
+		t_check_int(t_er.tasks[d].job_later_seq[2], 6500 * US + 1);
+	/* not pinned: CPU 0 idle too, but the job waited 8.4 ms */
+	t_er.tasks[d].cpu = -1;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	if (t_er.tasks[d].job_later_seq)
+		t_check_int(t_er.tasks[d].job_later_seq[0], 8400 * US);
+	t_er.trace = NULL;
+	il_trace_free(&tr);
+}
+
 int main(void)
 {
 	test_gate();
@@ -1088,6 +1158,7 @@ int main(void)
 	test_jobs_edf();
 	test_jobs_edf_wakeup();
 	test_jobs_edf_stall();
+	test_jobs_edf_idle();
 	test_cross_cpu_request();
 	test_donor_migrated();
 	test_interference();

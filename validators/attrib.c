@@ -775,13 +775,20 @@ static int jobs_foreign(const struct il_scenario *sc,
 }
 
 /*
- * EDF order on the trace (job_later_seq).  While a job of deadline task i
- * waited to run (released and runnable, not running), which CPU time went
- * to tasks of the set the reservations rank below it: a task without a
- * reservation (a lower class than SCHED_DEADLINE), or a deadline task
- * whose job then running has a later absolute deadline (its release + D,
- * by the reservation the run set up) than this job's.  The CPUs looked at
- * are the job's own when it is pinned, every traced CPU otherwise.
+ * The kernel's share of a missed job on the trace (job_later_seq).  While
+ * a job of deadline task i waited to run (released and runnable, not
+ * running), the CPU time on the CPUs it could use that the kernel gave to
+ * what it ranks below the job: a task of the set without a reservation (a
+ * lower class than SCHED_DEADLINE), a deadline task whose job then
+ * running has a later absolute deadline (its release + D, by the
+ * reservation the run set up) than this job's; and, while the job had run
+ * less than its Q since its release, nothing at all (the CPU idle): a
+ * runnable job with budget left that does not run is the kernel's choice,
+ * whether it left it queued or throttled it early (a throttled task is
+ * switched out runnable and put back without a wakeup).  The CPUs looked
+ * at are the job's own when it is pinned, every traced CPU otherwise; the
+ * sum is capped by the time the job waited, and the stretches a witness
+ * shows a CPU stalled in are the host's, not counted.
  *
  * Absolute deadlines are the nominal ones (release + D), the waiting
  * job's moved a period on for each Q it ran and renewed as the wakeup + D
@@ -797,6 +804,7 @@ struct edf_ctx {
 	const struct il_sched *const *declared;
 	int self;
 	uint64_t dl;
+	bool budget; /* the job has run less than its Q: idle is the kernel's */
 	const struct il_trace_stalls *stalls; /* NULL: none known */
 };
 
@@ -839,18 +847,22 @@ static int task_of_pid(const struct il_engine_result *er, int pid)
 	return -1;
 }
 
-/* a piece [x, y) run by pid: the part that ranks below the job */
+/* a piece [x, y) run by pid: the part that is the kernel's choice */
 static uint64_t edf_piece(const struct edf_ctx *e, int pid, uint64_t x,
 			  uint64_t y)
 {
 	int j = task_of_pid(e->er, pid);
 
-	if (y <= x || j < 0 || j == e->self || j >= e->sc->ntasks)
+	if (y <= x)
+		return 0;
+	if (!pid)
+		return e->budget ? y - x : 0;
+	if (j < 0 || j == e->self || j >= e->sc->ntasks)
 		return 0;
 	return ranks_below(e, j, x) ? y - x : 0;
 }
 
-/* a piece [x, y) on CPU c that ranks below the job, but for the
+/* a piece [x, y) on CPU c that is the kernel's choice, but for the
  * stretches c was stalled in */
 static uint64_t edf_piece_on(int c, const struct edf_ctx *e, int pid,
 			     uint64_t x, uint64_t y)
@@ -891,7 +903,7 @@ static uint64_t edf_on_cpu(const struct work *w, const struct edf_ctx *e, int c,
 	return sum;
 }
 
-/* the job [a, b] of task i waited [x, y): what ranked below it ran then */
+/* the job [a, b] of task i waited [x, y): the kernel's choice then */
 static uint64_t edf_wait(const struct work *w, const struct edf_ctx *e, int cpu,
 			 uint64_t x, uint64_t y)
 {
@@ -944,7 +956,7 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 	uint64_t period = s->period_ns ? s->period_ns : s->deadline_ns;
 	struct edf_ctx e = *e0;
 	int st = edf_state_at(t, pid, a);
-	uint64_t since = a, sum = 0, ran = 0, base = e0->dl;
+	uint64_t since = a, sum = 0, ran = 0, base = e0->dl, waited = 0;
 	/* woken for this job already: its first switch says so too (it
 	 * ran or waited at its release) */
 	bool woken = false;
@@ -954,8 +966,11 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 		const struct il_trace_rec *r = &t->rec[k];
 
 		if (r->kind == IL_TR_SWITCH && r->next_pid == pid) {
-			if (st == EDF_WAITING || st < 0)
+			if (st == EDF_WAITING || st < 0) {
+				e.budget = ran < s->runtime_ns;
 				sum += edf_wait(w, &e, cpu, since, r->ts);
+				waited += r->ts - since;
+			}
 			woken = true;
 			st = EDF_RUNNING;
 			since = r->ts;
@@ -996,9 +1011,13 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 			woken = true;
 		}
 	}
-	if (st == EDF_WAITING)
+	if (st == EDF_WAITING) {
+		e.budget = ran < s->runtime_ns;
 		sum += edf_wait(w, &e, cpu, since, b);
-	return sum;
+		waited += b - since;
+	}
+	/* every CPU it could use counted: never more than it waited */
+	return sum < waited ? sum : waited;
 }
 
 /*
@@ -1049,7 +1068,11 @@ int il_attribute_edf(const struct il_scenario *sc,
 		ret = il_trace_stalls_runtime(er->trace, &stalls);
 	for (int i = 0; !ret && i < er->ntasks && i < sc->ntasks; i++) {
 		struct il_task_result *r = &er->tasks[i];
-		struct edf_ctx e = { sc, er, declared, i, 0, &stalls };
+		struct edf_ctx e = { .sc = sc,
+				     .er = er,
+				     .declared = declared,
+				     .self = i,
+				     .stalls = &stalls };
 		const struct il_sched *s = sched_of(&e, i);
 		const struct il_trace *t = er->trace;
 
