@@ -1085,17 +1085,19 @@ static void test_jobs_edf_stall(void)
  * with budget left: a lone deadline task d (Q 2 ms, D 8 ms, P 10 ms) on
  * CPU 1, nothing else in the set, as a kernel that grants less than it
  * admitted runs it:
- *   job 0: runs 0.6 ms, is switched out runnable (throttled) and the CPU
- *          idles until 9 ms, then runs 0.9 ms: 8.4 ms the kernel's;
+ *   job 0: runs 0.6 ms, is switched out runnable (throttled), a task
+ *          outside the set runs 2 ms and the CPU idles until 9 ms, then
+ *          d runs 0.9 ms: 6.4 ms the kernel's, 2 ms foreign;
  *   job 2: runs its Q (2 ms), is throttled, as a CBS must, and the CPU
  *          idles 6.5 ms: none (its own overrun).
  * Unpinned, with CPU 0 idle as well, the sum of both CPUs is capped by
- * the time the job waited.
+ * the time the job waited.  A missed job's foreign time is what ran
+ * while it waited.
  */
 static void test_jobs_edf_idle(void)
 {
 	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
-	uint64_t B;
+	uint64_t B, fo[4] = { 7, 7, 7, 7 };
 	int d;
 
 	t_run_reset(
@@ -1116,7 +1118,8 @@ static void test_jobs_edf_idle(void)
 	sw_on(0, B - MS, FLOW, kp(5), 0, 120);
 	wake_at(B, HIGH);
 	sw(B, 0, 120, HIGH, -1, 0);
-	sw(B + 600 * US, HIGH, -1, 0, 120, 1);
+	sw(B + 600 * US, HIGH, -1, FLOW, kp(5), 1);
+	sw(B + 2600 * US, FLOW, kp(5), 0, 120, 0);
 	sw(B + 9 * MS, 0, 120, HIGH, -1, 0);
 	sw(B + 9900 * US, HIGH, -1, 0, 120, 0);
 	wake_at(B + 20 * MS, HIGH);
@@ -1126,10 +1129,14 @@ static void test_jobs_edf_idle(void)
 	sw(B + 29 * MS, HIGH, -1, 0, 120, 0);
 	il_trace_sort(&tr);
 	t_er.trace = &tr;
+	t_er.tasks[d].job_foreign_seq = fo;
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq != NULL);
+	t_check_int(fo[0], 2 * MS);
+	t_check_int(fo[1], 7); /* met: not looked at */
+	t_check_int(fo[2], 0);
 	if (t_er.tasks[d].job_later_seq) {
-		t_check_int(t_er.tasks[d].job_later_seq[0], 8400 * US);
+		t_check_int(t_er.tasks[d].job_later_seq[0], 6400 * US);
 		t_check_int(t_er.tasks[d].job_later_seq[1], 0);
 		t_check_int(t_er.tasks[d].job_later_seq[2], 0);
 	}
@@ -1146,6 +1153,8 @@ static void test_jobs_edf_idle(void)
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	if (t_er.tasks[d].job_later_seq)
 		t_check_int(t_er.tasks[d].job_later_seq[0], 8400 * US);
+	t_check_int(fo[0], 2 * MS);
+	t_er.tasks[d].job_foreign_seq = NULL;
 	t_er.trace = NULL;
 	il_trace_free(&tr);
 }

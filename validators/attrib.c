@@ -788,7 +788,11 @@ static int jobs_foreign(const struct il_scenario *sc,
  * switched out runnable and put back without a wakeup).  The CPUs looked
  * at are the job's own when it is pinned, every traced CPU otherwise; the
  * sum is capped by the time the job waited, and the stretches a witness
- * shows a CPU stalled in are the host's, not counted.
+ * shows a CPU stalled in are the host's, not counted.  What tasks outside
+ * the set ran there meanwhile, capped the same, replaces the missed job's
+ * foreign time (job_foreign_seq): the fair server's, a foreign deadline
+ * task's whose deadline the trace does not give, or the kernel's choice,
+ * which the trace does not tell apart.
  *
  * Absolute deadlines are the nominal ones (release + D), the waiting
  * job's moved a period on for each Q it ran and renewed as the wakeup + D
@@ -806,6 +810,7 @@ struct edf_ctx {
 	uint64_t dl;
 	bool budget; /* the job has run less than its Q: idle is the kernel's */
 	const struct il_trace_stalls *stalls; /* NULL: none known */
+	uint64_t *foreign; /* adds what tasks outside the set ran meanwhile */
 };
 
 static const struct il_sched *sched_of(const struct edf_ctx *e, int j)
@@ -857,6 +862,8 @@ static uint64_t edf_piece(const struct edf_ctx *e, int pid, uint64_t x,
 		return 0;
 	if (!pid)
 		return e->budget ? y - x : 0;
+	if (j < 0 && e->foreign)
+		*e->foreign += y - x;
 	if (j < 0 || j == e->self || j >= e->sc->ntasks)
 		return 0;
 	return ranks_below(e, j, x) ? y - x : 0;
@@ -949,7 +956,7 @@ static int edf_state_at(const struct il_trace *t, int pid, uint64_t ts)
  * woken, asleep), then each switch and wakeup of it.
  */
 static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
-			int cpu, uint64_t a, uint64_t b)
+			int cpu, uint64_t a, uint64_t b, uint64_t *foreign)
 {
 	const struct il_trace *t = w->t;
 	const struct il_sched *s = sched_of(e0, e0->self);
@@ -1017,6 +1024,8 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 		waited += b - since;
 	}
 	/* every CPU it could use counted: never more than it waited */
+	if (*foreign > waited)
+		*foreign = waited;
 	return sum < waited ? sum : waited;
 }
 
@@ -1087,6 +1096,7 @@ int il_attribute_edf(const struct il_scenario *sc,
 		}
 		for (size_t k = 0; k < r->njob_cpu; k++) {
 			uint64_t a = r->job_rel_seq[k], b = r->job_end_seq[k];
+			uint64_t fo;
 
 			/* only a missed job is looked at, and only one the
 			 * trace saw whole */
@@ -1097,8 +1107,14 @@ int il_attribute_edf(const struct il_scenario *sc,
 				continue;
 			}
 			e.dl = a + s->deadline_ns;
+			e.foreign = &fo;
+			fo = 0;
 			r->job_later_seq[k] =
-				edf_job(&w, &e, r->tid, r->cpu, a, b);
+				edf_job(&w, &e, r->tid, r->cpu, a, b, &fo);
+			/* a missed job: what foreign tasks ran while it
+			 * waited, not over all of it */
+			if (r->job_foreign_seq)
+				r->job_foreign_seq[k] = fo;
 		}
 	}
 	il_trace_stalls_free(&stalls);
