@@ -657,8 +657,9 @@ static void wake_at(uint64_t ts, int pid)
  *          the release is not d's);
  *   job 11: f preempts d 1 ms before job 12's release: 1 ms;
  *   job 12 (deadline 124), waiting since job 11: g, released at 120 and
- *          running at once (deadline 130), 0.5 ms; then a foreign task,
- *          then h, whose deadline is the same 124 ms: 0.5 ms;
+ *          running at once (deadline 130), 0.5 ms; then a foreign
+ *          real-time task, a lower class, while d had budget left, 1.5
+ *          ms; then h, whose deadline is the same 124 ms: 2 ms;
  *   job 13: woken just before its release, f runs to its end and past
  *          the CPU's last switch: 6 ms.
  * The jobs that met their deadline are not looked at.  f is the
@@ -792,7 +793,7 @@ static void test_jobs_edf(void)
 		t_check_int(l[9], 0);
 		t_check_int(l[10], 0);
 		t_check_int(l[11], 1 * MS);
-		t_check_int(l[12], 500 * US);
+		t_check_int(l[12], 2 * MS);
 		t_check_int(l[13], 6 * MS);
 	}
 	/* a fair task has no deadline to rank by */
@@ -1085,9 +1086,10 @@ static void test_jobs_edf_stall(void)
  * with budget left: a lone deadline task d (Q 2 ms, D 8 ms, P 10 ms) on
  * CPU 1, nothing else in the set, as a kernel that grants less than it
  * admitted runs it:
- *   job 0: runs 0.6 ms, is switched out runnable (throttled), a task
- *          outside the set runs 2 ms and the CPU idles until 9 ms, then
- *          d runs 0.9 ms: 6.4 ms the kernel's, 2 ms foreign;
+ *   job 0: runs 0.6 ms, is switched out runnable (throttled), a
+ *          real-time task outside the set runs 1 ms, a deadline one 1 ms
+ *          (its deadline not in the trace) and the CPU idles until 9 ms,
+ *          then d runs 0.9 ms: 7.4 ms the kernel's, 2 ms foreign;
  *   job 2: runs its Q (2 ms), is throttled, as a CBS must, and the CPU
  *          idles 6.5 ms: none (its own overrun).
  * Unpinned, with CPU 0 idle as well, the sum of both CPUs is capped by
@@ -1119,7 +1121,8 @@ static void test_jobs_edf_idle(void)
 	wake_at(B, HIGH);
 	sw(B, 0, 120, HIGH, -1, 0);
 	sw(B + 600 * US, HIGH, -1, FLOW, kp(5), 1);
-	sw(B + 2600 * US, FLOW, kp(5), 0, 120, 0);
+	sw(B + 1600 * US, FLOW, kp(5), FHOG, -1, 0);
+	sw(B + 2600 * US, FHOG, -1, 0, 120, 0);
 	sw(B + 9 * MS, 0, 120, HIGH, -1, 0);
 	sw(B + 9900 * US, HIGH, -1, 0, 120, 0);
 	wake_at(B + 20 * MS, HIGH);
@@ -1136,7 +1139,7 @@ static void test_jobs_edf_idle(void)
 	t_check_int(fo[1], 7); /* met: not looked at */
 	t_check_int(fo[2], 0);
 	if (t_er.tasks[d].job_later_seq) {
-		t_check_int(t_er.tasks[d].job_later_seq[0], 6400 * US);
+		t_check_int(t_er.tasks[d].job_later_seq[0], 7400 * US);
 		t_check_int(t_er.tasks[d].job_later_seq[1], 0);
 		t_check_int(t_er.tasks[d].job_later_seq[2], 0);
 	}

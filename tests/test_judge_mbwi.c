@@ -307,9 +307,31 @@ static void test_misses(void)
 		t_check_contains(
 			ck[0].c.evidence,
 			"2 misses within the time foreign tasks ran on "
-			"the task's CPU (or the set's), as the trace "
-			"shows (up to 12.0ms): the fair server's or the "
-			"kernel's");
+			"the task's CPU (or the set's) while the job waited, "
+			"as the trace shows (up to 12.0ms; within the fair "
+			"server's 100ms over the run): the fair server's or "
+			"the kernel's");
+		/* no more than the fair server may have run: its runtime
+		 * in each of the two periods the run touched (ncpus 0 is
+		 * one CPU), 23.98 ms for both misses, 2 ns short not (the
+		 * second one late alone, and no CPU's trace silent long
+		 * enough for one burst) */
+		t_er.trace_silence_ns = 100 * US;
+		t_env.fair_runtime_ns = 11990 * US;
+		t_env.fair_period_ns = 1000 * MS;
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+		t_check_contains(ck[0].c.evidence,
+				 "within the fair server's 24.0ms");
+		t_env.fair_runtime_ns = 11990 * US - 1;
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "isolation"), IL_FAIL);
+		/* a period of 100 ms: five of them, 59.95 ms */
+		t_env.fair_period_ns = 100 * MS;
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+		t_env.fair_runtime_ns = t_env.fair_period_ns = 0;
+		t_er.trace_silence_ns = 0;
 		fo[5] = fo[25] = 12 * MS - 10 * US - 1;
 		t_check_int(judge(&n), 0);
 		t_check_int(verdict(n, "isolation"), IL_FAIL);

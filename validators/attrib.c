@@ -782,10 +782,11 @@ static int jobs_foreign(const struct il_scenario *sc,
  * lower class than SCHED_DEADLINE), a deadline task whose job then
  * running has a later absolute deadline (its release + D, by the
  * reservation the run set up) than this job's; and, while the job had run
- * less than its Q since its release, nothing at all (the CPU idle): a
- * runnable job with budget left that does not run is the kernel's choice,
- * whether it left it queued or throttled it early (a throttled task is
- * switched out runnable and put back without a wakeup).  The CPUs looked
+ * less than its Q since its release, nothing at all (the CPU idle) or a
+ * task outside the set of a lower class: a runnable job with budget left
+ * that does not run is the kernel's choice, whether it left it queued or
+ * throttled it early (a throttled task is switched out runnable and put
+ * back without a wakeup).  The CPUs looked
  * at are the job's own when it is pinned, every traced CPU otherwise; the
  * sum is capped by the time the job waited, and the stretches a witness
  * shows a CPU stalled in are the host's, not counted.  What tasks outside
@@ -852,9 +853,16 @@ static int task_of_pid(const struct il_engine_result *er, int pid)
 	return -1;
 }
 
-/* a piece [x, y) run by pid: the part that is the kernel's choice */
-static uint64_t edf_piece(const struct edf_ctx *e, int pid, uint64_t x,
-			  uint64_t y)
+/*
+ * A piece [x, y) run by pid at kernel priority prio: the part that is the
+ * kernel's choice.  A task outside the set of a lower class (prio >= 0:
+ * real-time or fair) is, while the job had budget left, and it is
+ * foreign time too: the fair server's budget may have run it (the model
+ * takes that off, capped by the server's budget); one of the deadline
+ * class (prio < 0) ranks by a deadline the trace does not give.
+ */
+static uint64_t edf_piece(const struct edf_ctx *e, int pid, int prio,
+			  uint64_t x, uint64_t y)
 {
 	int j = task_of_pid(e->er, pid);
 
@@ -862,19 +870,22 @@ static uint64_t edf_piece(const struct edf_ctx *e, int pid, uint64_t x,
 		return 0;
 	if (!pid)
 		return e->budget ? y - x : 0;
-	if (j < 0 && e->foreign)
-		*e->foreign += y - x;
-	if (j < 0 || j == e->self || j >= e->sc->ntasks)
+	if (j < 0) {
+		if (e->foreign)
+			*e->foreign += y - x;
+		return e->budget && prio >= 0 ? y - x : 0;
+	}
+	if (j == e->self || j >= e->sc->ntasks)
 		return 0;
 	return ranks_below(e, j, x) ? y - x : 0;
 }
 
 /* a piece [x, y) on CPU c that is the kernel's choice, but for the
  * stretches c was stalled in */
-static uint64_t edf_piece_on(int c, const struct edf_ctx *e, int pid,
+static uint64_t edf_piece_on(int c, const struct edf_ctx *e, int pid, int prio,
 			     uint64_t x, uint64_t y)
 {
-	uint64_t v = edf_piece(e, pid, x, y), st;
+	uint64_t v = edf_piece(e, pid, prio, x, y), st;
 
 	if (!v)
 		return 0;
@@ -898,15 +909,19 @@ static uint64_t edf_on_cpu(const struct work *w, const struct edf_ctx *e, int c,
 
 		if (r->ts > b)
 			break;
-		sum += edf_piece_on(c, e, r->prev_pid, from, r->ts);
+		sum += edf_piece_on(c, e, r->prev_pid, r->prev_prio, from,
+				    r->ts);
 		from = r->ts;
 	}
-	if (from < b)
-		sum += edf_piece_on(
-			c, e,
-			k < ci->n ? w->t->rec[ci->ix[k]].prev_pid
-				  : w->t->rec[ci->ix[ci->n - 1]].next_pid,
-			from, b);
+	if (from < b) {
+		const struct il_trace_rec *r =
+			&w->t->rec[ci->ix[k < ci->n ? k : ci->n - 1]];
+
+		sum += k < ci->n ? edf_piece_on(c, e, r->prev_pid, r->prev_prio,
+						from, b)
+				 : edf_piece_on(c, e, r->next_pid, r->next_prio,
+						from, b);
+	}
 	return sum;
 }
 

@@ -42,8 +42,13 @@ struct mbwi_model {
 	 * task's jobs told it */
 	uint64_t overhead;
 	bool overhead_known;
-	/* misses within the foreign time the trace shows on the CPU */
-	uint64_t most_foreign;
+	/*
+	 * Misses within the time foreign tasks ran on the job's CPUs while
+	 * it waited, drawn from what the fair server may have run over the
+	 * run (fair_left; fair_pool its whole): beyond it, that time was
+	 * the kernel's choice
+	 */
+	uint64_t most_foreign, fair_left, fair_pool;
 	size_t foreign_excused;
 	/*
 	 * Late misses whose trace (job_later_seq) shows the kernel's choice
@@ -207,10 +212,11 @@ static uint64_t sleep_charged(const struct il_engine_result *er,
  *    (il_steal_between), with one step of the counter (1/USER_HZ: a
  *    window's figure can read up to a step short) only where the counter
  *    moved in that window; and the time foreign tasks ran on its CPUs
- *    (job_foreign_seq: the fair server, or a foreign deadline task whose
- *    deadline the trace does not give).  Either may be the cause or the
- *    kernel's choice, so a miss they cover is set aside: never late,
- *    never met;
+ *    while it waited (job_foreign_seq: the fair server's, up to its
+ *    budget over the run, m->fair_left, or a foreign deadline task's
+ *    whose deadline the trace does not give).  Either may be the cause
+ *    or the kernel's choice, so a miss they cover is set aside: never
+ *    late, never met;
  *  - the kernel's (job_later_seq, il_attribute_edf): what it ranks below
  *    the job ran on its CPUs while the job was runnable, or they idled
  *    while it had budget left.  A late miss with at least its unexplained
@@ -247,7 +253,7 @@ static bool late_per_job(const struct il_engine_result *er,
 		nwake = il_trace_woken_current(er->trace, r->tid, &wake);
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		uint64_t rel = r->job_rel_seq[k], end = r->job_end_seq[k];
-		uint64_t resp = end > rel ? end - rel : 0, x, st, host, lo;
+		uint64_t resp = end > rel ? end - rel : 0, x, st, host, lo, fo;
 
 		if (resp > worst)
 			worst = resp;
@@ -266,6 +272,9 @@ static bool late_per_job(const struct il_engine_result *er,
 		/* the counter's step only where it moved */
 		host = st ? st + m->step : 0;
 		lo = r->job_later_seq ? r->job_later_seq[k] : IL_EDF_UNSEEN;
+		fo = r->job_foreign_seq ? r->job_foreign_seq[k] : 0;
+		if (fo > m->fair_left)
+			fo = m->fair_left;
 		if (x <= m->eps) {
 			/* within the calibration: met when the trace saw
 			 * nothing of the kernel's in it */
@@ -277,15 +286,13 @@ static bool late_per_job(const struct il_engine_result *er,
 		} else if (x <= m->eps + host) {
 			if (st > m->most)
 				m->most = st;
-		} else if (r->job_foreign_seq &&
-			   x <= m->eps + host + r->job_foreign_seq[k]) {
+		} else if (x <= m->eps + host + fo) {
 			m->foreign_excused++;
-			if (r->job_foreign_seq[k] > m->most_foreign)
-				m->most_foreign = r->job_foreign_seq[k];
+			m->fair_left -= x - (m->eps + host);
+			if (fo > m->most_foreign)
+				m->most_foreign = fo;
 		} else {
 			uint64_t ch = sleep_charged(er, r, wake, nwake, k);
-			uint64_t fo =
-				r->job_foreign_seq ? r->job_foreign_seq[k] : 0;
 
 			/* the kernel took more of its budget for the sleep
 			 * before it than the job could spare */
@@ -408,14 +415,19 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 			   m->overran, m->overran == 1 ? "" : "es", d);
 	}
 	if (m->foreign_excused) {
+		char p[24];
+
 		il_format_duration(d, sizeof(d), m->most_foreign);
-		il_appendf(c->evidence, sizeof(c->evidence),
-			   "; %zu miss%s within the time foreign tasks ran on "
-			   "the task's CPU (or the set's), as the trace shows "
-			   "(up to %s): the fair server's or the kernel's, "
-			   "which the trace does not tell",
-			   m->foreign_excused,
-			   m->foreign_excused == 1 ? "" : "es", d);
+		il_format_duration(p, sizeof(p), m->fair_pool);
+		il_appendf(
+			c->evidence, sizeof(c->evidence),
+			"; %zu miss%s within the time foreign tasks ran on "
+			"the task's CPU (or the set's) while the job waited, "
+			"as the trace shows (up to %s; within the fair "
+			"server's %s over the run): the fair server's or the "
+			"kernel's, which the trace does not tell",
+			m->foreign_excused, m->foreign_excused == 1 ? "" : "es",
+			d, p);
 	}
 }
 
@@ -670,6 +682,28 @@ static void add_overhead(const struct il_scenario *sc,
 			m->tasks[i].wcet_ns += m->overhead;
 }
 
+/*
+ * What the fair server may have run on the CPUs over the run, ahead of
+ * deadline tasks: its runtime on each CPU in every period the run
+ * touched (the kernel's default, 50 ms every 1 s, when not read)
+ */
+static uint64_t fair_budget(const struct il_scenario *sc,
+			    const struct il_engine_result *er,
+			    const struct il_judge_env *env, int ncpus)
+{
+	uint64_t q = env->fair_runtime_ns > 0 ? (uint64_t)env->fair_runtime_ns
+					      : 50 * IL_NSEC_PER_MSEC;
+	uint64_t p = env->fair_period_ns > 0 ? (uint64_t)env->fair_period_ns
+					     : IL_NSEC_PER_SEC;
+	uint64_t last = er->t_start_ns;
+
+	for (int i = 0; i < sc->ntasks && i < er->ntasks; i++)
+		for (size_t k = 0; k < er->tasks[i].njob_cpu; k++)
+			if (er->tasks[i].job_end_seq[k] > last)
+				last = er->tasks[i].job_end_seq[k];
+	return (uint64_t)ncpus * q * ((last - er->t_start_ns) / p + 2);
+}
+
 /* does the task take a pthread mutex or call a kernel-mutex resource? */
 static bool takes_lock(const struct il_task *t)
 {
@@ -707,6 +741,7 @@ int il_model_mbwi(const struct il_scenario *sc,
 	}
 	m->eps = il_noise_ns(env->calib_any);
 	m->step = env->steal_step_ns ? env->steal_step_ns : DEFAULT_STEAL_STEP;
+	m->fair_pool = m->fair_left = fair_budget(sc, er, env, ncpus);
 	/* the longest section a deadline task held: what deadline
 	 * inheritance, which the trace does not show (a boosted deadline
 	 * task keeps prio -1), can make a job wait behind a holder whose
