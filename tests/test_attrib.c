@@ -670,7 +670,7 @@ static void test_jobs_edf(void)
 	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
 	struct il_sched dl;
 	int d, e, f, g, h;
-	uint64_t B;
+	uint64_t B, fo[14] = { 0 };
 
 	t_run_reset("[global]\nvalidate = mbwi\n"
 		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
@@ -778,7 +778,14 @@ static void test_jobs_edf(void)
 	sw(B + 130 * MS, 0, 120, LOW, 120, 0);
 	il_trace_sort(&tr);
 	t_er.trace = &tr;
+	t_er.tasks[d].job_foreign_seq = fo;
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	/* a missed job's foreign time: tasks outside the set while it
+	 * waited (f, the set's first task, is not one) */
+	t_check_int(fo[0], 0);
+	t_check_int(fo[11], 0);
+	t_check_int(fo[12], 1500 * US);
+	t_er.tasks[d].job_foreign_seq = NULL;
 	t_check(t_er.tasks[d].job_later_seq != NULL);
 	if (t_er.tasks[d].job_later_seq) {
 		const uint64_t *l = t_er.tasks[d].job_later_seq;
@@ -859,11 +866,13 @@ static void test_jobs_edf(void)
  * CPU 1, nothing else in the set, as a kernel that grants less than it
  * admitted runs it:
  *   job 0: runs 0.6 ms, is switched out runnable (throttled), a
- *          real-time task outside the set runs 1 ms, a deadline one 1 ms
+ *          FIFO 99 task outside the set runs 1 ms, a deadline one 1 ms
  *          (its deadline not in the trace) and the CPU idles until 9 ms,
  *          then d runs 0.9 ms: 7.4 ms the kernel's, 2 ms foreign;
  *   job 2: runs its Q (2 ms), is throttled, as a CBS must, and the CPU
- *          idles 6.5 ms: none (its own overrun).
+ *          idles 6.5 ms: none (its own overrun);
+ *   job 3: the same, its end taken while the trace still shows it
+ *          throttled: none.
  * Unpinned, with CPU 0 idle as well, the sum of both CPUs is capped by
  * the time the job waited.  A missed job's foreign time is what ran
  * while it waited.
@@ -884,6 +893,7 @@ static void test_jobs_edf_idle(void)
 	t_run_jobs(d, 4, 10 * MS, 1500 * US, 1500 * US);
 	t_run_job_resp(d, 0, 9900 * US);
 	t_run_job_resp(d, 2, 9 * MS);
+	t_run_job_resp(d, 3, 9 * MS);
 	il_trace_free(&tr);
 	B = t_er.t_start_ns;
 	tr.t0_ns = B - 2 * MS;
@@ -892,8 +902,8 @@ static void test_jobs_edf_idle(void)
 	sw_on(0, B - MS, FLOW, kp(5), 0, 120);
 	wake_at(B, HIGH);
 	sw(B, 0, 120, HIGH, -1, 0);
-	sw(B + 600 * US, HIGH, -1, FLOW, kp(5), 1);
-	sw(B + 1600 * US, FLOW, kp(5), FHOG, -1, 0);
+	sw(B + 600 * US, HIGH, -1, FLOW, kp(99), 1);
+	sw(B + 1600 * US, FLOW, kp(99), FHOG, -1, 0);
 	sw(B + 2600 * US, FHOG, -1, 0, 120, 0);
 	sw(B + 9 * MS, 0, 120, HIGH, -1, 0);
 	sw(B + 9900 * US, HIGH, -1, 0, 120, 0);
@@ -902,6 +912,9 @@ static void test_jobs_edf_idle(void)
 	sw(B + 22 * MS, HIGH, -1, 0, 120, 1);
 	sw(B + 28500 * US, 0, 120, HIGH, -1, 0);
 	sw(B + 29 * MS, HIGH, -1, 0, 120, 0);
+	wake_at(B + 30 * MS, HIGH);
+	sw(B + 30 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 32 * MS, HIGH, -1, 0, 120, 1);
 	il_trace_sort(&tr);
 	t_er.trace = &tr;
 	t_er.tasks[d].job_foreign_seq = fo;
@@ -914,6 +927,7 @@ static void test_jobs_edf_idle(void)
 		t_check_int(t_er.tasks[d].job_later_seq[0], 7400 * US);
 		t_check_int(t_er.tasks[d].job_later_seq[1], 0);
 		t_check_int(t_er.tasks[d].job_later_seq[2], 0);
+		t_check_int(t_er.tasks[d].job_later_seq[3], 0);
 	}
 	/* 1 ns less than its Q run before the throttle: budget left */
 	for (size_t k = 0; k < tr.n; k++)

@@ -253,6 +253,8 @@ static void test_misses(void)
 	steal_at(210 * MS, 2 * MS);
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "(up to 2.00ms forgiven here)");
+	t_check(!strstr(ck[0].c.evidence, "foreign tasks ran"));
 	late(20 * MS + 10 * US + 1);
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_FAIL);
@@ -649,6 +651,10 @@ static void test_misses_without_timeline(void)
 	t_check_int(judge(&n), 0);
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 	t_check_int(ck[0].c.noise_ns, 10 * US + 15 * MS);
+	/* a timeline of two points is one: each job its own steal */
+	t_er.nsteal = 2;
+	t_check_int(judge(&n), 0);
+	t_check_int(ck[0].c.noise_ns, 10 * US);
 	/* a timeline of one point is none */
 	t_er.nsteal = 1;
 	t_check_int(judge(&n), 0);

@@ -914,13 +914,16 @@ static uint64_t edf_on_cpu(const struct work *w, const struct edf_ctx *e, int c,
 		from = r->ts;
 	}
 	if (from < b) {
+		/* the piece up to b: the next switch's prev, or past the
+		 * CPU's last switch, that switch's next */
+		bool past = k == ci->n;
 		const struct il_trace_rec *r =
-			&w->t->rec[ci->ix[k < ci->n ? k : ci->n - 1]];
+			&w->t->rec[ci->ix[past ? ci->n - 1 : k]];
 
-		sum += k < ci->n ? edf_piece_on(c, e, r->prev_pid, r->prev_prio,
-						from, b)
-				 : edf_piece_on(c, e, r->next_pid, r->next_prio,
-						from, b);
+		sum += past ? edf_piece_on(c, e, r->next_pid, r->next_prio,
+					   from, b)
+			    : edf_piece_on(c, e, r->prev_pid, r->prev_prio,
+					   from, b);
 	}
 	return sum;
 }
