@@ -42,6 +42,10 @@ int judge_env_measure(const struct il_scenario *sc,
 	env->ncpus = si->cpus_online;
 	env->rt_runtime_us = si->rt_runtime_us;
 	env->rt_period_us = si->rt_period_us;
+	env->fair_runtime_ns =
+		si->fair_server_runtime_ns > 0 ? si->fair_server_runtime_ns : 0;
+	env->fair_period_ns =
+		si->fair_server_period_ns > 0 ? si->fair_server_period_ns : 0;
 	env->run_witness = judge_env_run_witness(si);
 	il_judge_calib_needed(sc, er, mask, need);
 	for (int i = 0; i < sc->ntasks; i++) {
@@ -78,6 +82,8 @@ void judge_env_record(const struct il_judge_env *env, unsigned mask,
 	rec->ncpus = env->ncpus;
 	rec->rt_runtime_us = env->rt_runtime_us;
 	rec->rt_period_us = env->rt_period_us;
+	rec->fair_runtime_ns = env->fair_runtime_ns;
+	rec->fair_period_ns = env->fair_period_ns;
 	rec->calib_any = env->calib_any;
 	rec->unreserved = env->unreserved;
 	for (int i = 0; i < IL_MAX_TASKS; i++) {

@@ -45,7 +45,8 @@ check "invlab-suite is installed" [ -x "$suite" ]
 check "the check scripts are installed in libexec/invlab" \
 	[ -s "$libexec/tap.sh" -a -s "$libexec/kernel-pi-classic.sh" \
 	-a -s "$libexec/kernel-reliab.sh" -a -s "$libexec/kernel-judge.sh" ]
-check "their helper fhog too" [ -x "$libexec/fhog" ]
+check "their helpers fhog and dlthief too" \
+	[ -x "$libexec/fhog" -a -x "$libexec/dlthief" ]
 
 # the installed list names the script cases, resolved from the prefix
 "$suite" --list >"$tmp/list" 2>"$tmp/err"

@@ -26,6 +26,15 @@
 #                                           admission refusal, a pinned
 #                                           deadline task, a partition on
 #                                           a CPU that is not online
+#   kernel-dl-mbwi.sh INVLAB_RUN lone       a lone reservation (C 1.5 ms,
+#                                           Q 2 ms, D = P = 8 ms): no
+#                                           isolation FAIL
+#   kernel-dl-mbwi.sh INVLAB_RUN thief DLTHIEF
+#                                           the same beside DLTHIEF, which
+#                                           cuts its runtime to 0.6 ms for
+#                                           20 ms in every 100 ms, as a
+#                                           kernel that grants less than
+#                                           it admitted: isolation FAILs
 #   kernel-dl-mbwi.sh PROGRAM partition     partitioned EDF through cpuset
 #                                           partitions, then nothing left:
 #                                           no invlab-* cpuset, load
@@ -175,6 +184,54 @@ unreserve-covered)
 	check_verdicts $rc "basic --unreserve tauB: exit status 0, or 3 when UNDECIDED (got $rc)"
 	has_verdict "$tmp/tap" "basic mbwi interference" FAIL
 	check $? "negative control: a covered task without its reservation FAILs interference"
+	;;
+lone | thief)
+	cat >"$tmp/lone.job" <<'EOF'
+[global]
+validate = mbwi
+[task lone]
+class = deadline:2ms/8ms/8ms
+cpu = any
+activation = periodic
+period = 8ms
+body = run 1500us
+EOF
+	"$prog" "$tmp/lone.job" -d 3s --tap >"$tmp/tap" 2>"$tmp/err" &
+	pid=$!
+	if [ "$mode" = thief ]; then
+		# the run may wait for CPUs another run holds: the thief
+		# waits as long for the deadline thread to appear
+		"$3" --pid "$pid" --runtime 600us --for 20ms --every 100ms \
+			--time 60s --wait 60s >"$tmp/thief" 2>&1 &
+		tpid=$!
+	fi
+	wait "$pid"
+	rc=$?
+	if [ "$mode" = thief ]; then
+		kill "$tpid" 2>/dev/null
+		wait "$tpid"
+		trc=$?
+		sed 's/^/# /' "$tmp/thief"
+	fi
+	skip_if_77 $rc "$tmp/tap"
+	if [ "$mode" = lone ]; then
+		relay "$tmp/tap"
+		[ "$rc" -eq 0 ]
+		check $? "lone: exit status 0 (got $rc)"
+		! grep -q -- "- lone mbwi isolation: FAIL" "$tmp/tap"
+		check $? "lone: a lone reservation on a healthy kernel does not FAIL isolation"
+	else
+		[ "$trc" -eq 77 ] && skip_if_77 77 "$tmp/thief"
+		# the run's checks as comments: its isolation FAIL is this
+		# case's pass
+		sed 's/^/# /' "$tmp/tap"
+		grep -q "^dlthief: [1-9][0-9]* cuts" "$tmp/thief"
+		check $? "thief: the reservation was cut (exit $trc)"
+		grep -q -- "^not ok [0-9]* - lone mbwi isolation: FAIL" "$tmp/tap"
+		check $? "thief: a reservation granted less than it was admitted FAILs isolation"
+		[ "$rc" -eq 1 ]
+		check $? "thief: exit status 1, the run not as its job expects (got $rc)"
+	fi
 	;;
 refusals)
 	job=$3

@@ -959,8 +959,9 @@ static void wake_at(uint64_t ts, int pid)
  *          the release is not d's);
  *   job 11: f preempts d 1 ms before job 12's release: 1 ms;
  *   job 12 (deadline 124), waiting since job 11: g, released at 120 and
- *          running at once (deadline 130), 0.5 ms; then a foreign task,
- *          then h, whose deadline is the same 124 ms: 0.5 ms;
+ *          running at once (deadline 130), 0.5 ms; then a foreign
+ *          real-time task, a lower class, while d had budget left, 1.5
+ *          ms; then h, whose deadline is the same 124 ms: 2 ms;
  *   job 13: woken just before its release, f runs to its end and past
  *          the CPU's last switch: 6 ms.
  * The jobs that met their deadline are not looked at.  f is the
@@ -971,7 +972,7 @@ static void test_jobs_edf(void)
 	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
 	struct il_sched dl;
 	int d, e, f, g, h;
-	uint64_t B;
+	uint64_t B, fo[14] = { 0 };
 
 	t_run_reset("[global]\nvalidate = mbwi\n"
 		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
@@ -1079,7 +1080,14 @@ static void test_jobs_edf(void)
 	sw(B + 130 * MS, 0, 120, LOW, 120, 0);
 	il_trace_sort(&tr);
 	t_er.trace = &tr;
+	t_er.tasks[d].job_foreign_seq = fo;
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	/* a missed job's foreign time: tasks outside the set while it
+	 * waited (f, the set's first task, is not one) */
+	t_check_int(fo[0], 0);
+	t_check_int(fo[11], 0);
+	t_check_int(fo[12], 1500 * US);
+	t_er.tasks[d].job_foreign_seq = NULL;
 	t_check(t_er.tasks[d].job_later_seq != NULL);
 	if (t_er.tasks[d].job_later_seq) {
 		const uint64_t *l = t_er.tasks[d].job_later_seq;
@@ -1094,7 +1102,7 @@ static void test_jobs_edf(void)
 		t_check_int(l[9], 0);
 		t_check_int(l[10], 0);
 		t_check_int(l[11], 1 * MS);
-		t_check_int(l[12], 500 * US);
+		t_check_int(l[12], 2 * MS);
 		t_check_int(l[13], 6 * MS);
 	}
 	/* a fair task has no deadline to rank by */
@@ -1150,6 +1158,94 @@ static void test_jobs_edf(void)
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq == NULL);
 	tr.lost = 0;
+	t_er.trace = NULL;
+	il_trace_free(&tr);
+}
+
+/*
+ * The kernel's choice includes its CPUs idle while the job was runnable
+ * with budget left: a lone deadline task d (Q 2 ms, D 8 ms, P 10 ms) on
+ * CPU 1, nothing else in the set, as a kernel that grants less than it
+ * admitted runs it:
+ *   job 0: runs 0.6 ms, is switched out runnable (throttled), a
+ *          FIFO 99 task outside the set runs 1 ms, a deadline one 1 ms
+ *          (its deadline not in the trace) and the CPU idles until 9 ms,
+ *          then d runs 0.9 ms: 7.4 ms the kernel's, 2 ms foreign;
+ *   job 2: runs its Q (2 ms), is throttled, as a CBS must, and the CPU
+ *          idles 6.5 ms: none (its own overrun);
+ *   job 3: the same, its end taken while the trace still shows it
+ *          throttled: none.
+ * Unpinned, with CPU 0 idle as well, the sum of both CPUs is capped by
+ * the time the job waited.  A missed job's foreign time is what ran
+ * while it waited.
+ */
+static void test_jobs_edf_idle(void)
+{
+	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
+	uint64_t B, fo[4] = { 7, 7, 7, 7 };
+	int d;
+
+	t_run_reset(
+		"[global]\nvalidate = mbwi\n"
+		"[task d]\nclass = deadline:2ms/8ms/10ms\ncpu = 1\n"
+		"activation = periodic\nperiod = 10ms\nbody = run 1500us\n");
+	d = t_task("d");
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[d].cpu = 1;
+	t_run_jobs(d, 4, 10 * MS, 1500 * US, 1500 * US);
+	t_run_job_resp(d, 0, 9900 * US);
+	t_run_job_resp(d, 2, 9 * MS);
+	t_run_job_resp(d, 3, 9 * MS);
+	il_trace_free(&tr);
+	B = t_er.t_start_ns;
+	tr.t0_ns = B - 2 * MS;
+	tr.t1_ns = B + 40 * MS;
+	prev_runnable = 0;
+	sw_on(0, B - MS, FLOW, kp(5), 0, 120);
+	wake_at(B, HIGH);
+	sw(B, 0, 120, HIGH, -1, 0);
+	sw(B + 600 * US, HIGH, -1, FLOW, kp(99), 1);
+	sw(B + 1600 * US, FLOW, kp(99), FHOG, -1, 0);
+	sw(B + 2600 * US, FHOG, -1, 0, 120, 0);
+	sw(B + 9 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 9900 * US, HIGH, -1, 0, 120, 0);
+	wake_at(B + 20 * MS, HIGH);
+	sw(B + 20 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 22 * MS, HIGH, -1, 0, 120, 1);
+	sw(B + 28500 * US, 0, 120, HIGH, -1, 0);
+	sw(B + 29 * MS, HIGH, -1, 0, 120, 0);
+	wake_at(B + 30 * MS, HIGH);
+	sw(B + 30 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 32 * MS, HIGH, -1, 0, 120, 1);
+	il_trace_sort(&tr);
+	t_er.trace = &tr;
+	t_er.tasks[d].job_foreign_seq = fo;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	t_check(t_er.tasks[d].job_later_seq != NULL);
+	t_check_int(fo[0], 2 * MS);
+	t_check_int(fo[1], 7); /* met: not looked at */
+	t_check_int(fo[2], 0);
+	if (t_er.tasks[d].job_later_seq) {
+		t_check_int(t_er.tasks[d].job_later_seq[0], 7400 * US);
+		t_check_int(t_er.tasks[d].job_later_seq[1], 0);
+		t_check_int(t_er.tasks[d].job_later_seq[2], 0);
+		t_check_int(t_er.tasks[d].job_later_seq[3], 0);
+	}
+	/* 1 ns less than its Q run before the throttle: budget left */
+	for (size_t k = 0; k < tr.n; k++)
+		if (tr.rec[k].kind == IL_TR_SWITCH &&
+		    tr.rec[k].ts == B + 22 * MS)
+			tr.rec[k].ts--;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	if (t_er.tasks[d].job_later_seq)
+		t_check_int(t_er.tasks[d].job_later_seq[2], 6500 * US + 1);
+	/* not pinned: CPU 0 idle too, but the job waited 8.4 ms */
+	t_er.tasks[d].cpu = -1;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	if (t_er.tasks[d].job_later_seq)
+		t_check_int(t_er.tasks[d].job_later_seq[0], 8400 * US);
+	t_check_int(fo[0], 2 * MS);
+	t_er.tasks[d].job_foreign_seq = NULL;
 	t_er.trace = NULL;
 	il_trace_free(&tr);
 }
@@ -1464,6 +1560,7 @@ int main(void)
 	test_jobs_edf();
 	test_jobs_edf_wakeup();
 	test_jobs_edf_stall();
+	test_jobs_edf_idle();
 	test_cross_cpu_request();
 	test_donor_migrated();
 	test_interference();

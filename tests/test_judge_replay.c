@@ -49,6 +49,8 @@ static void write_file(unsigned mask, int n, int flip)
 	rec.ncpus = t_env.ncpus;
 	rec.rt_runtime_us = t_env.rt_runtime_us;
 	rec.rt_period_us = t_env.rt_period_us;
+	rec.fair_runtime_ns = t_env.fair_runtime_ns;
+	rec.fair_period_ns = t_env.fair_period_ns;
 	rec.calib_any = t_env.calib_any;
 	rec.unreserved = t_env.unreserved;
 	rec.kmutex = km_rec;
@@ -304,7 +306,8 @@ static void test_mbwi(void)
 	t_run_jobs(1, 30, 12 * MS, 1500 * US, 1100 * US);
 	t_run_jobs(2, 30, 8 * MS, 1500 * US, MS);
 	t_run_job_resp(2, 4, 30 * MS);
-	t_run_job_resp(1, 7, 13 * MS);
+	/* b missed by the calibration (10 us): within noise */
+	t_run_job_resp(1, 7, 12 * MS + 10 * US);
 	for (int k = 0; k < 40; k++) {
 		steal_t[k] = t_er.t_start_ns + (uint64_t)k * 10 * MS;
 		steal_v[k] = k > 20 ? 3 * MS : 0;
@@ -335,6 +338,49 @@ static void test_mbwi(void)
 		t_er.tasks[2].job_later_seq = lo;
 		replay(IL_JUDGE_MBWI, 4);
 		t_check_int(ck[0].c.by_trace, 1);
+		/* foreign tasks ran longer than each late job was late:
+		 * set aside within the fair server's default budget, late
+		 * beyond the one the file records (1 ns a period) */
+		for (int k = 4; k < 30; k += 5) {
+			lo[k] = 0;
+			fo[k] = 25 * MS;
+		}
+		replay(IL_JUDGE_MBWI, 4);
+		t_check_int(ck[0].c.verdict, IL_UNDECIDED);
+		t_env.fair_runtime_ns = 1;
+		t_env.fair_period_ns = IL_NSEC_PER_SEC;
+		replay(IL_JUDGE_MBWI, 4);
+		t_check_int(ck[0].c.verdict, IL_FAIL);
+		/* the budget unreadable: bad input */
+		{
+			FILE *f;
+			char buf[1 << 16], *p;
+			size_t len;
+
+			write_file(IL_JUDGE_MBWI, 4, -1);
+			f = fopen(path, "r");
+			if (!f)
+				exit(99);
+			len = fread(buf, 1, sizeof(buf) - 1, f);
+			fclose(f);
+			buf[len] = 0;
+			p = strstr(buf, "\"fair_period_ns\": ");
+			t_check(p != NULL);
+			if (p) {
+				char *q = p + strlen("\"fair_period_ns\": ");
+
+				/* a string where a number belongs */
+				q += strspn(q, "-0123456789");
+				f = fopen(path, "w");
+				if (!f)
+					exit(99);
+				fprintf(f, "%.*s\"fair_period_ns\": \"x\"%s",
+					(int)(p - buf), buf, q);
+				fclose(f);
+				t_check_int(run_judge(), 2);
+			}
+		}
+		t_env.fair_runtime_ns = t_env.fair_period_ns = 0;
 		t_er.tasks[2].job_foreign_seq = NULL;
 		t_er.tasks[2].job_later_seq = NULL;
 		for (int k = 9; k < 30; k += 5)

@@ -585,6 +585,12 @@ static int rebuild(struct json_object *ji, const char *text, const char *file,
 	    num(ji, "unreserved", &v, err, len))
 		return -EINVAL;
 	rn->env.unreserved = (int)v;
+	/* since the fair server's cap; a file of before: unknown */
+	if ((get(ji, "fair_runtime_ns") &&
+	     num(ji, "fair_runtime_ns", &rn->env.fair_runtime_ns, err, len)) ||
+	    (get(ji, "fair_period_ns") &&
+	     num(ji, "fair_period_ns", &rn->env.fair_period_ns, err, len)))
+		return -EINVAL;
 	if (hist(get(ji, "calib_any_ns"), &rn->calib_any, &set, err, len))
 		return -EINVAL;
 	rn->env.calib_any = set ? &rn->calib_any : NULL;

@@ -911,13 +911,25 @@ static int jobs_foreign(const struct il_scenario *sc,
 }
 
 /*
- * EDF order on the trace (job_later_seq).  While a job of deadline task i
- * waited to run (released and runnable, not running), which CPU time went
- * to tasks of the set the reservations rank below it: a task without a
- * reservation (a lower class than SCHED_DEADLINE), or a deadline task
- * whose job then running has a later absolute deadline (its release + D,
- * by the reservation the run set up) than this job's.  The CPUs looked at
- * are the job's own when it is pinned, every traced CPU otherwise.
+ * The kernel's share of a missed job on the trace (job_later_seq).  While
+ * a job of deadline task i waited to run (released and runnable, not
+ * running), the CPU time on the CPUs it could use that the kernel gave to
+ * what it ranks below the job: a task of the set without a reservation (a
+ * lower class than SCHED_DEADLINE), a deadline task whose job then
+ * running has a later absolute deadline (its release + D, by the
+ * reservation the run set up) than this job's; and, while the job had run
+ * less than its Q since its release, nothing at all (the CPU idle) or a
+ * task outside the set of a lower class: a runnable job with budget left
+ * that does not run is the kernel's choice, whether it left it queued or
+ * throttled it early (a throttled task is switched out runnable and put
+ * back without a wakeup).  The CPUs looked
+ * at are the job's own when it is pinned, every traced CPU otherwise; the
+ * sum is capped by the time the job waited, and the stretches a witness
+ * shows a CPU stalled in are the host's, not counted.  What tasks outside
+ * the set ran there meanwhile, capped the same, replaces the missed job's
+ * foreign time (job_foreign_seq): the fair server's, a foreign deadline
+ * task's whose deadline the trace does not give, or the kernel's choice,
+ * which the trace does not tell apart.
  *
  * Absolute deadlines are the nominal ones (release + D), the waiting
  * job's moved a period on for each Q it ran and renewed as the wakeup + D
@@ -933,7 +945,9 @@ struct edf_ctx {
 	const struct il_sched *const *declared;
 	int self;
 	uint64_t dl;
+	bool budget; /* the job has run less than its Q: idle is the kernel's */
 	const struct il_trace_stalls *stalls; /* NULL: none known */
+	uint64_t *foreign; /* adds what tasks outside the set ran meanwhile */
 };
 
 static const struct il_sched *sched_of(const struct edf_ctx *e, int j)
@@ -975,23 +989,39 @@ static int task_of_pid(const struct il_engine_result *er, int pid)
 	return -1;
 }
 
-/* a piece [x, y) run by pid: the part that ranks below the job */
-static uint64_t edf_piece(const struct edf_ctx *e, int pid, uint64_t x,
-			  uint64_t y)
+/*
+ * A piece [x, y) run by pid at kernel priority prio: the part that is the
+ * kernel's choice.  A task outside the set of a lower class (prio >= 0:
+ * real-time or fair) is, while the job had budget left, and it is
+ * foreign time too: the fair server's budget may have run it (the model
+ * takes that off, capped by the server's budget); one of the deadline
+ * class (prio < 0) ranks by a deadline the trace does not give.
+ */
+static uint64_t edf_piece(const struct edf_ctx *e, int pid, int prio,
+			  uint64_t x, uint64_t y)
 {
 	int j = task_of_pid(e->er, pid);
 
-	if (y <= x || j < 0 || j == e->self || j >= e->sc->ntasks)
+	if (y <= x)
+		return 0;
+	if (!pid)
+		return e->budget ? y - x : 0;
+	if (j < 0) {
+		if (e->foreign)
+			*e->foreign += y - x;
+		return e->budget && prio >= 0 ? y - x : 0;
+	}
+	if (j == e->self || j >= e->sc->ntasks)
 		return 0;
 	return ranks_below(e, j, x) ? y - x : 0;
 }
 
-/* a piece [x, y) on CPU c that ranks below the job, but for the
+/* a piece [x, y) on CPU c that is the kernel's choice, but for the
  * stretches c was stalled in */
-static uint64_t edf_piece_on(int c, const struct edf_ctx *e, int pid,
+static uint64_t edf_piece_on(int c, const struct edf_ctx *e, int pid, int prio,
 			     uint64_t x, uint64_t y)
 {
-	uint64_t v = edf_piece(e, pid, x, y), st;
+	uint64_t v = edf_piece(e, pid, prio, x, y), st;
 
 	if (!v)
 		return 0;
@@ -1015,19 +1045,26 @@ static uint64_t edf_on_cpu(const struct work *w, const struct edf_ctx *e, int c,
 
 		if (r->ts > b)
 			break;
-		sum += edf_piece_on(c, e, r->prev_pid, from, r->ts);
+		sum += edf_piece_on(c, e, r->prev_pid, r->prev_prio, from,
+				    r->ts);
 		from = r->ts;
 	}
-	if (from < b)
-		sum += edf_piece_on(
-			c, e,
-			k < ci->n ? w->t->rec[ci->ix[k]].prev_pid
-				  : w->t->rec[ci->ix[ci->n - 1]].next_pid,
-			from, b);
+	if (from < b) {
+		/* the piece up to b: the next switch's prev, or past the
+		 * CPU's last switch, that switch's next */
+		bool past = k == ci->n;
+		const struct il_trace_rec *r =
+			&w->t->rec[ci->ix[past ? ci->n - 1 : k]];
+
+		sum += past ? edf_piece_on(c, e, r->next_pid, r->next_prio,
+					   from, b)
+			    : edf_piece_on(c, e, r->prev_pid, r->prev_prio,
+					   from, b);
+	}
 	return sum;
 }
 
-/* the job [a, b] of task i waited [x, y): what ranked below it ran then */
+/* the job [a, b] of task i waited [x, y): the kernel's choice then */
 static uint64_t edf_wait(const struct work *w, const struct edf_ctx *e, int cpu,
 			 uint64_t x, uint64_t y)
 {
@@ -1073,14 +1110,14 @@ static int edf_state_at(const struct il_trace *t, int pid, uint64_t ts)
  * woken, asleep), then each switch and wakeup of it.
  */
 static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
-			int cpu, uint64_t a, uint64_t b)
+			int cpu, uint64_t a, uint64_t b, uint64_t *foreign)
 {
 	const struct il_trace *t = w->t;
 	const struct il_sched *s = sched_of(e0, e0->self);
 	uint64_t period = s->period_ns ? s->period_ns : s->deadline_ns;
 	struct edf_ctx e = *e0;
 	int st = edf_state_at(t, pid, a);
-	uint64_t since = a, sum = 0, ran = 0, base = e0->dl;
+	uint64_t since = a, sum = 0, ran = 0, base = e0->dl, waited = 0;
 	/* woken for this job already: its first switch says so too (it
 	 * ran or waited at its release) */
 	bool woken = false;
@@ -1090,8 +1127,11 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 		const struct il_trace_rec *r = &t->rec[k];
 
 		if (r->kind == IL_TR_SWITCH && r->next_pid == pid) {
-			if (st == EDF_WAITING || st < 0)
+			if (st == EDF_WAITING || st < 0) {
+				e.budget = ran < s->runtime_ns;
 				sum += edf_wait(w, &e, cpu, since, r->ts);
+				waited += r->ts - since;
+			}
 			woken = true;
 			st = EDF_RUNNING;
 			since = r->ts;
@@ -1132,9 +1172,15 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 			woken = true;
 		}
 	}
-	if (st == EDF_WAITING)
+	if (st == EDF_WAITING) {
+		e.budget = ran < s->runtime_ns;
 		sum += edf_wait(w, &e, cpu, since, b);
-	return sum;
+		waited += b - since;
+	}
+	/* every CPU it could use counted: never more than it waited */
+	if (*foreign > waited)
+		*foreign = waited;
+	return sum < waited ? sum : waited;
 }
 
 /*
@@ -1185,7 +1231,11 @@ int il_attribute_edf(const struct il_scenario *sc,
 		ret = il_trace_stalls_runtime(er->trace, &stalls);
 	for (int i = 0; !ret && i < er->ntasks && i < sc->ntasks; i++) {
 		struct il_task_result *r = &er->tasks[i];
-		struct edf_ctx e = { sc, er, declared, i, 0, &stalls };
+		struct edf_ctx e = { .sc = sc,
+				     .er = er,
+				     .declared = declared,
+				     .self = i,
+				     .stalls = &stalls };
 		const struct il_sched *s = sched_of(&e, i);
 		const struct il_trace *t = er->trace;
 
@@ -1200,6 +1250,7 @@ int il_attribute_edf(const struct il_scenario *sc,
 		}
 		for (size_t k = 0; k < r->njob_cpu; k++) {
 			uint64_t a = r->job_rel_seq[k], b = r->job_end_seq[k];
+			uint64_t fo;
 
 			/* only a missed job is looked at, and only one the
 			 * trace saw whole */
@@ -1210,8 +1261,14 @@ int il_attribute_edf(const struct il_scenario *sc,
 				continue;
 			}
 			e.dl = a + s->deadline_ns;
+			e.foreign = &fo;
+			fo = 0;
 			r->job_later_seq[k] =
-				edf_job(&w, &e, r->tid, r->cpu, a, b);
+				edf_job(&w, &e, r->tid, r->cpu, a, b, &fo);
+			/* a missed job: what foreign tasks ran while it
+			 * waited, not over all of it */
+			if (r->job_foreign_seq)
+				r->job_foreign_seq[k] = fo;
 		}
 	}
 	il_trace_stalls_free(&stalls);

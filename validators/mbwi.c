@@ -882,9 +882,9 @@ static void judge(const struct il_mbwi_set *s, size_t i,
 		 */
 		v->verdict = IL_UNDECIDED;
 		il_setf(v->why, sizeof(v->why),
-			"%llu of %llu jobs missed, up to %s late, with tasks "
-			"ranked below them running on the trace, but no more "
-			"often than a host's stalls make it (chance %.1e)",
+			"%llu of %llu jobs missed, up to %s late, with the "
+			"kernel's choice on the trace, but no more often than "
+			"a host's stalls make it (chance %.1e)",
 			(unsigned long long)t->late_misses,
 			(unsigned long long)t->jobs, x,
 			il_order_binom_tail(t->jobs, t->late_misses,
@@ -909,20 +909,22 @@ static void judge(const struct il_mbwi_set *s, size_t i,
 		}
 	} else if (t->misses && t->misses_kept >= t->misses &&
 		   t->jobs >= s->min_jobs) {
-		/* the order of events: nothing ranked below ran while a
-		 * missed job waited, so the kernel did not make the miss */
+		/* each miss within the calibration, and the trace shows
+		 * nothing of the kernel's choice in it */
 		v->verdict = IL_PASS;
 		v->by_trace = 1;
 		snprintf(v->why, sizeof(v->why),
-			 "%llu of %llu jobs missed, each within %s noise, the "
-			 "trace showing EDF order kept in each: not the "
-			 "kernel's",
+			 "%llu of %llu jobs missed, each by no more than %s "
+			 "noise, the trace showing nothing of the kernel's "
+			 "choice in each",
 			 (unsigned long long)t->misses,
 			 (unsigned long long)t->jobs, e);
 	} else if (t->misses) {
 		v->verdict = IL_UNDECIDED;
 		snprintf(v->why, sizeof(v->why),
-			 "%llu of %llu jobs missed, each within %s noise",
+			 "%llu of %llu jobs missed, none beyond %s noise and "
+			 "the time measured around it that may not be the "
+			 "kernel's",
 			 (unsigned long long)t->misses,
 			 (unsigned long long)t->jobs, e);
 	} else if (t->jobs < s->min_jobs) {

@@ -42,27 +42,22 @@ struct mbwi_model {
 	 * task's jobs told it */
 	uint64_t overhead;
 	bool overhead_known;
-	/* misses within the foreign time the trace shows on the CPU */
-	uint64_t most_foreign;
+	/*
+	 * Misses within the time foreign tasks ran on the job's CPUs while
+	 * it waited, drawn from what the fair server may have run over the
+	 * run (fair_left; fair_pool its whole): beyond it, that time was
+	 * the kernel's choice
+	 */
+	uint64_t most_foreign, fair_left, fair_pool;
 	size_t foreign_excused;
 	/*
-	 * Misses beyond the allowance of jobs whose trace (job_later_seq)
-	 * shows tasks ranked below them ran while they waited (attested:
-	 * the kernel's doing; most_later the most in one job), or nothing of
-	 * the kind (excused: EDF order held, the time went elsewhere).
+	 * Late misses whose trace (job_later_seq) shows the kernel's choice
+	 * covering their lateness (attested; most_later the most in one
+	 * job), and late misses the trace saw whole that it does not
+	 * explain (unexplained: nothing measured says what delayed them).
 	 */
-	size_t edf_attested, edf_excused;
+	size_t edf_attested, edf_unexplained;
 	uint64_t most_later;
-	/*
-	 * Misses beyond the allowance whose lower-ranked time the host's
-	 * steal during the job covers, with one step of its counter (a
-	 * stall shorter than a step may show no steal at all): a vCPU the
-	 * host holds keeps its current task "running" in the trace, so
-	 * that time may be the host's, not the kernel's order.  Neither
-	 * late nor kept: the check cannot decide on them.
-	 */
-	size_t edf_stolen;
-	uint64_t most_stolen;
 	uint64_t inherit; /* the longest section a deadline task held */
 	/*
 	 * Late misses after the kernel charged the task's sleep to its
@@ -174,21 +169,6 @@ static uint64_t *per_period(const struct il_task_result *r, uint64_t t0,
 	return out;
 }
 
-/*
- * Misses of a periodic task judged job by job: late when the response
- * passes D + eps + one steal step + the steal between the job's release
- * and its end (il_steal_between).  Only the steal that happened while
- * this job was pending can excuse it, not the whole run's; so can the
- * time foreign tasks ran on its CPU (the set's CPUs for a task not
- * pinned) meanwhile, when the trace shows it (job_foreign_seq: a
- * foreign task, or the fair server running one, is outside the task set
- * the guarantee is about).  false when
- * the run has no timeline or not every job was kept (then the whole
- * run's steal is the allowance).  m->most is raised to the largest steal
- * forgiven a missed job.  mt->misses_kept counts the missed jobs the
- * trace saw whole with nothing ranked below them run while they waited
- * (at most the calibration's noise): EDF order kept.
- */
 static uint64_t sub0(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : 0;
@@ -223,17 +203,47 @@ static uint64_t sleep_charged(const struct il_engine_result *er,
 	return 0;
 }
 
+/*
+ * Misses of a periodic task judged job by job, on one ledger per missed
+ * job: its lateness (response - D) against what was measured while it
+ * was pending.
+ *
+ *  - the host's: the steal between its release and its end
+ *    (il_steal_between), with one step of the counter (1/USER_HZ: a
+ *    window's figure can read up to a step short) only where the counter
+ *    moved in that window; and the time foreign tasks ran on its CPUs
+ *    while it waited (job_foreign_seq: the fair server's, up to its
+ *    budget over the run, m->fair_left, or a foreign deadline task's
+ *    whose deadline the trace does not give).  Either may be the cause
+ *    or the kernel's choice, so a miss they cover is set aside: never
+ *    late, never met;
+ *  - the kernel's (job_later_seq, il_attribute_edf): what it ranks below
+ *    the job ran on its CPUs while the job was runnable, or they idled
+ *    while it had budget left.  A late miss with at least its unexplained
+ *    lateness of that is attested: the kernel's by the trace.  No more
+ *    of it than the host's steal with a step, one section of deadline
+ *    inheritance (not in the trace) and the calibration attests nothing:
+ *    a vCPU the host holds shows its task running;
+ *  - a miss by no more than the calibration is met when the trace saw it
+ *    whole with nothing of the kernel's (misses_kept), else within noise.
+ *
+ * Beyond the calibration and the host's time the miss is late, whatever
+ * else the trace says: a job late with nothing measured to explain it is
+ * not excused by the order of events being kept.  Jobs charged more than
+ * Q (or queued behind one) are set aside too: the reservation throttled
+ * them, as it must.  false when the run has no timeline or not every job
+ * was kept (then the whole run's steal is the allowance).  m->most is
+ * raised to the largest steal forgiven a missed job.
+ */
 static bool late_per_job(const struct il_engine_result *er,
 			 const struct il_task_result *r,
 			 struct il_mbwi_task *mt, struct mbwi_model *m,
 			 bool reserved)
 {
-	uint64_t late = 0, worst = 0, base = mt->deadline_ns + m->eps + m->step;
-	uint64_t unattested = 0, over = 0;
-	bool seen, kept, stolen, owed = false;
-
+	uint64_t late = 0, worst = 0, unattested = 0, over = 0;
 	uint64_t *wake = NULL, c = mt->wcet_ns ? mt->wcet_ns : mt->cpu_max_ns;
 	long nwake = 0;
+	bool owed = false;
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
@@ -243,7 +253,7 @@ static bool late_per_job(const struct il_engine_result *er,
 		nwake = il_trace_woken_current(er->trace, r->tid, &wake);
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		uint64_t rel = r->job_rel_seq[k], end = r->job_end_seq[k];
-		uint64_t resp = end > rel ? end - rel : 0, st, fo, lo;
+		uint64_t resp = end > rel ? end - rel : 0, x, st, host, lo, fo;
 
 		if (resp > worst)
 			worst = resp;
@@ -257,30 +267,31 @@ static bool late_per_job(const struct il_engine_result *er,
 		}
 		if (resp <= mt->deadline_ns)
 			continue;
+		x = resp - mt->deadline_ns;
 		st = il_steal_between(er, rel, end);
-		fo = r->job_foreign_seq ? r->job_foreign_seq[k] : 0;
+		/* the counter's step only where it moved */
+		host = st ? st + m->step : 0;
 		lo = r->job_later_seq ? r->job_later_seq[k] : IL_EDF_UNSEEN;
-		seen = lo != IL_EDF_UNSEEN;
-		kept = seen && lo <= m->eps;
-		/* no more lower-ranked time than the steal seen during the
-		 * job, one step of its counter (a stall under it is not seen,
-		 * as the allowance's own step says), one section of deadline
-		 * inheritance (not in the trace) and the calibration */
-		stolen = lo <= st + m->step + m->inherit + m->eps;
-		mt->misses_kept += kept;
-		if (resp > base + st + fo && kept) {
-			/* the trace: nothing the set ranks below it ran while
-			 * it waited, so the kernel kept EDF order */
-			m->edf_excused++;
-		} else if (resp > base + st + fo && stolen) {
-			m->edf_stolen++;
-			if (lo > m->most_stolen)
-				m->most_stolen = lo;
-		} else if (resp > base + st + fo && owed) {
+		fo = r->job_foreign_seq ? r->job_foreign_seq[k] : 0;
+		if (fo > m->fair_left)
+			fo = m->fair_left;
+		if (x <= m->eps) {
+			/* within the calibration: met when the trace saw
+			 * nothing of the kernel's in it */
+			mt->misses_kept += lo <= m->eps;
+		} else if (owed) {
 			m->overran++;
 			if (over > m->most_overran)
 				m->most_overran = over;
-		} else if (resp > base + st + fo) {
+		} else if (x <= m->eps + host) {
+			if (st > m->most)
+				m->most = st;
+		} else if (x <= m->eps + host + fo) {
+			m->foreign_excused++;
+			m->fair_left -= x - (m->eps + host);
+			if (fo > m->most_foreign)
+				m->most_foreign = fo;
+		} else {
 			uint64_t ch = sleep_charged(er, r, wake, nwake, k);
 
 			/* the kernel took more of its budget for the sleep
@@ -291,28 +302,28 @@ static bool late_per_job(const struct il_engine_result *er,
 				if (ch > m->most_charged)
 					m->most_charged = ch;
 			}
-			/* attested: tasks ranked below it ran at least the
-			 * time it was late by */
-			if (seen && lo >= resp - (base + st + fo)) {
+			/* attested: the kernel's choice covers what the
+			 * host and foreign tasks leave of its lateness, and
+			 * is more than a held vCPU or a section could show */
+			if (lo != IL_EDF_UNSEEN &&
+			    lo > host + m->inherit + m->eps &&
+			    lo >= x - (m->eps + host + fo)) {
 				m->edf_attested++;
 				mt->late_attested_n++;
 				if (lo > m->most_later)
 					m->most_later = lo;
 			} else {
 				unattested++;
+				if (lo != IL_EDF_UNSEEN)
+					m->edf_unexplained++;
 			}
 			if (!late++ || rel > mt->late_rel_max_ns)
 				mt->late_rel_max_ns = rel;
 			if (late == 1 || end < mt->late_end_min_ns)
 				mt->late_end_min_ns = end;
-			if (resp - mt->deadline_ns > mt->late_worst_ns)
-				mt->late_worst_ns = resp - mt->deadline_ns;
-		} else if (resp > base + st) {
-			m->foreign_excused++;
-			if (fo > m->most_foreign)
-				m->most_foreign = fo;
-		} else if (st > m->most)
-			m->most = st;
+			if (x > mt->late_worst_ns)
+				mt->late_worst_ns = x;
+		}
 	}
 	free(wake);
 	mt->late_misses = late;
@@ -358,23 +369,25 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 	il_format_duration(d, sizeof(d), m->most);
 	if (er->nsteal >= 2)
 		il_appendf(c->evidence, sizeof(c->evidence),
-			   "; a miss counts beyond D + %s calibration + %s "
-			   "(one steal step) + the host steal around that "
-			   "job (up to %s forgiven here)",
+			   "; a miss counts beyond D + %s calibration + the "
+			   "host steal around that job, with %s (one step of "
+			   "its counter) where the counter moved then (up to "
+			   "%s forgiven here)",
 			   a, b, d);
 	else
 		il_appendf(c->evidence, sizeof(c->evidence),
 			   "; a miss counts beyond D + %s calibration + the "
 			   "run's host steal",
 			   a);
-	if (m->edf_attested || m->edf_excused) {
+	if (m->edf_attested || m->edf_unexplained) {
 		il_format_duration(d, sizeof(d), m->most_later);
 		il_appendf(c->evidence, sizeof(c->evidence),
-			   "; trace: %zu such misses with tasks ranked below "
-			   "the job run while it waited, at least its lateness "
-			   "(up to %s: the kernel's), %zu with none (EDF order "
-			   "kept)",
-			   m->edf_attested, d, m->edf_excused);
+			   "; trace: %zu late misses with the kernel's choice "
+			   "(tasks ranked below the job, or its CPUs idle "
+			   "while it had budget left) at least their lateness "
+			   "(up to %s), %zu with nothing measured to explain "
+			   "them",
+			   m->edf_attested, d, m->edf_unexplained);
 		/* the order of events decided a FAIL (a PASS on it was
 		 * marked by the check) */
 		if (c->verdict == IL_FAIL)
@@ -391,17 +404,6 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 			   "kernel's accounting, not by the others",
 			   m->charged, m->charged == 1 ? "" : "es", d);
 	}
-	if (m->edf_stolen) {
-		il_format_duration(d, sizeof(d), m->most_stolen);
-		il_appendf(c->evidence, sizeof(c->evidence),
-			   "; %zu miss%s with tasks ranked below the job run "
-			   "while it waited, no longer than the host's steal "
-			   "during it, one step of its counter and one "
-			   "section (up to %s): a held vCPU shows its task "
-			   "running and deadline inheritance is not in the "
-			   "trace, so whose it was the trace cannot tell",
-			   m->edf_stolen, m->edf_stolen == 1 ? "" : "es", d);
-	}
 	if (m->overran) {
 		il_format_duration(d, sizeof(d), m->most_overran);
 		il_appendf(c->evidence, sizeof(c->evidence),
@@ -413,13 +415,19 @@ static void note_noise(struct il_check *c, const struct il_engine_result *er,
 			   m->overran, m->overran == 1 ? "" : "es", d);
 	}
 	if (m->foreign_excused) {
+		char p[24];
+
 		il_format_duration(d, sizeof(d), m->most_foreign);
-		il_appendf(c->evidence, sizeof(c->evidence),
-			   "; %zu miss%s within the time foreign tasks ran on "
-			   "the task's CPU (or the set's), as the trace shows "
-			   "(up to %s): not the set's doing",
-			   m->foreign_excused,
-			   m->foreign_excused == 1 ? "" : "es", d);
+		il_format_duration(p, sizeof(p), m->fair_pool);
+		il_appendf(
+			c->evidence, sizeof(c->evidence),
+			"; %zu miss%s within the time foreign tasks ran on "
+			"the task's CPU (or the set's) while the job waited, "
+			"as the trace shows (up to %s; within the fair "
+			"server's %s over the run): the fair server's or the "
+			"kernel's, which the trace does not tell",
+			m->foreign_excused, m->foreign_excused == 1 ? "" : "es",
+			d, p);
 	}
 }
 
@@ -674,6 +682,28 @@ static void add_overhead(const struct il_scenario *sc,
 			m->tasks[i].wcet_ns += m->overhead;
 }
 
+/*
+ * What the fair server may have run on the CPUs over the run, ahead of
+ * deadline tasks: its runtime on each CPU in every period the run
+ * touched (the kernel's default, 50 ms every 1 s, when not read)
+ */
+static uint64_t fair_budget(const struct il_scenario *sc,
+			    const struct il_engine_result *er,
+			    const struct il_judge_env *env, int ncpus)
+{
+	uint64_t q = env->fair_runtime_ns > 0 ? (uint64_t)env->fair_runtime_ns
+					      : 50 * IL_NSEC_PER_MSEC;
+	uint64_t p = env->fair_period_ns > 0 ? (uint64_t)env->fair_period_ns
+					     : IL_NSEC_PER_SEC;
+	uint64_t last = er->t_start_ns;
+
+	for (int i = 0; i < sc->ntasks && i < er->ntasks; i++)
+		for (size_t k = 0; k < er->tasks[i].njob_cpu; k++)
+			if (er->tasks[i].job_end_seq[k] > last)
+				last = er->tasks[i].job_end_seq[k];
+	return (uint64_t)ncpus * q * ((last - er->t_start_ns) / p + 2);
+}
+
 /* does the task take a pthread mutex or call a kernel-mutex resource? */
 static bool takes_lock(const struct il_task *t)
 {
@@ -711,6 +741,7 @@ int il_model_mbwi(const struct il_scenario *sc,
 	}
 	m->eps = il_noise_ns(env->calib_any);
 	m->step = env->steal_step_ns ? env->steal_step_ns : DEFAULT_STEAL_STEP;
+	m->fair_pool = m->fair_left = fair_budget(sc, er, env, ncpus);
 	/* the longest section a deadline task held: what deadline
 	 * inheritance, which the trace does not show (a boosted deadline
 	 * task keeps prio -1), can make a job wait behind a holder whose
@@ -771,12 +802,11 @@ int il_model_mbwi(const struct il_scenario *sc,
 			? (double)env->rt_runtime_us / (double)env->rt_period_us
 			: 0.95;
 	/*
-	 * A miss is judged against the calibration, one steal step and the
-	 * host steal around that job (late_per_job); the set's noise, which
-	 * the evidence quotes, is the part every job gets.
+	 * A miss is judged against the calibration and the host steal
+	 * around that job (late_per_job); the set's noise, which the
+	 * evidence quotes, is the part every job gets.
 	 */
-	m->set.noise_ns =
-		er->nsteal >= 2 ? m->eps + m->step : m->eps + er->steal_ns;
+	m->set.noise_ns = er->nsteal >= 2 ? m->eps : m->eps + er->steal_ns;
 	m->set.min_jobs = IL_JUDGE_MIN_SAMPLES;
 	m->set.silence_ns = er->trace ? il_trace_silence(er->trace, ncpus)
 				      : er->trace_silence_ns;

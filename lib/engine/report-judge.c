@@ -244,6 +244,8 @@ void il_report_judge_inputs(struct il_json *j, const struct il_scenario *sc,
 	il_json_int(j, "ncpus", rec->ncpus);
 	il_json_int(j, "rt_runtime_us", rec->rt_runtime_us);
 	il_json_int(j, "rt_period_us", rec->rt_period_us);
+	il_json_int(j, "fair_runtime_ns", rec->fair_runtime_ns);
+	il_json_int(j, "fair_period_ns", rec->fair_period_ns);
 	il_json_int(j, "unreserved", rec->unreserved);
 	il_json_hist(j, "calib_any_ns", rec->calib_any);
 	il_json_uint(j, "t_start_ns", er->t_start_ns);

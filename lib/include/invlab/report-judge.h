@@ -45,6 +45,7 @@ struct il_judge_record {
 	uint64_t steal_step_ns;
 	int ncpus;
 	int64_t rt_runtime_us, rt_period_us;
+	int64_t fair_runtime_ns, fair_period_ns; /* 0: unknown */
 	/* calibrations (NULL: not measured) */
 	const struct il_hist *calib[IL_MAX_TASKS];
 	const struct il_hist *calib_any;

@@ -74,6 +74,12 @@ struct il_judge_env {
 	 */
 	int64_t rt_runtime_us, rt_period_us;
 	/*
+	 * M-BWI: the fair server's runtime and period (debugfs, cpu0): what
+	 * fair tasks may take from deadline tasks on each CPU; 0: unknown,
+	 * taken as the kernel's default, 50 ms every 1 s
+	 */
+	int64_t fair_runtime_ns, fair_period_ns;
+	/*
 	 * The trace's run-time accounts may witness a stalled CPU
 	 * (il_trace_stalls_runtime, trace.h): the kernel is known to take
 	 * nothing but the host's steal off a task's run time

@@ -180,11 +180,11 @@ struct il_mbwi_task {
 	 * excuse the others either */
 	uint64_t late_attested_n;
 	/*
-	 * Of its misses, those the trace shows EDF order kept for: nothing
-	 * the reservations rank below the job ran while it waited (the time
-	 * went to earlier deadlines, foreign tasks or the host).  When it is
-	 * every miss and none is late, the misses are not the kernel's: PASS
-	 * on the order of events (judge in mbwi.c).
+	 * Of its misses, those by no more than the calibration in which the
+	 * trace shows nothing of the kernel's choice (nothing the
+	 * reservations rank below the job ran while it waited, its CPUs did
+	 * not idle while it had budget left).  When it is every miss, the
+	 * misses are not the kernel's: PASS on the trace (judge in mbwi.c).
 	 */
 	uint64_t misses_kept;
 	/*
@@ -362,9 +362,9 @@ struct il_mbwi_task_verdict {
  *   - no judged task (every one shares a lock with a misbehaving task or
  *     needs more than its budget): UNDECIDED;
  *   - a judged task missed only within noise, or ran fewer than min_jobs
- *     jobs: UNDECIDED, unless the trace shows EDF order kept for each of
- *     its misses (misses_kept): those are not the kernel's, and the task
- *     counts as met (its verdict's by_trace set);
+ *     jobs: UNDECIDED, unless each of its misses is one the trace shows
+ *     nothing of the kernel's choice in (misses_kept): those are not the
+ *     kernel's, and the task counts as met (its verdict's by_trace set);
  *   - otherwise PASS (out->by_trace when a task's misses were so).
  * Tasks that are not judged never make the verdict; their misses are
  * still named in the evidence.  out->bound_ns is D and out->worst_ns the
