@@ -291,19 +291,25 @@ static int check_order_(const struct il_order_input *in,
 	return 0;
 }
 
+/* c becomes UNDECIDED, its evidence kept after why */
+static void undecided_because(struct il_check *c, const char *why)
+{
+	char was[sizeof(c->evidence)];
+
+	snprintf(was, sizeof(was), "%s", c->evidence);
+	c->verdict = IL_UNDECIDED;
+	il_setf(c->evidence, sizeof(c->evidence), "%s: %s", why, was);
+}
+
 void il_order_durations(struct il_check *dur, int trace_rare,
 			const char *why_not)
 {
 	if (trace_rare == IL_ORDER_NO_PASS && dur->verdict == IL_PASS) {
-		char was[sizeof(dur->evidence)];
-
-		snprintf(was, sizeof(was), "%s", dur->evidence);
-		dur->verdict = IL_UNDECIDED;
-		il_setf(dur->evidence, sizeof(dur->evidence),
-			"durations within the bound, but the trace shows a "
-			"window longer than a section that only the host's "
-			"part of it keeps from being the kernel's: no PASS: %s",
-			was);
+		undecided_because(dur, "durations within the bound, but the "
+				       "trace shows a window longer than a "
+				       "section that only the host's part of "
+				       "it keeps from being the kernel's: no "
+				       "PASS");
 	} else if (trace_rare == 1 && dur->verdict == IL_FAIL) {
 		/*
 		 * The durations alone call it an inversion, but the trace
@@ -311,14 +317,8 @@ void il_order_durations(struct il_check *dur, int trace_rare,
 		 * holder waited no more often than the host stretches a
 		 * wakeup: the excess is not shown to be the kernel's.
 		 */
-		char was[sizeof(dur->evidence)];
-
-		snprintf(was, sizeof(was), "%s", dur->evidence);
-		dur->verdict = IL_UNDECIDED;
-		il_setf(dur->evidence, sizeof(dur->evidence),
-			"durations over the bound, not shown to be the "
-			"kernel's: %s",
-			was);
+		undecided_because(dur, "durations over the bound, not shown "
+				       "to be the kernel's");
 	}
 	if (why_not && why_not[0])
 		il_appendf(dur->evidence, sizeof(dur->evidence),
@@ -331,14 +331,13 @@ void il_order_set_aside(struct il_check *c, size_t set_aside, size_t judged,
 	if (!set_aside)
 		return;
 	if (c->verdict == IL_PASS && set_aside > judged) {
-		char was[sizeof(c->evidence)];
+		char why[256];
 
-		snprintf(was, sizeof(was), "%s", c->evidence);
-		c->verdict = IL_UNDECIDED;
-		il_setf(c->evidence, sizeof(c->evidence),
-			"%zu of %zu rounds set aside (%s), the majority: too "
-			"few judged to PASS; of the %zu judged: %s",
-			set_aside, set_aside + judged, what, judged, was);
+		snprintf(why, sizeof(why),
+			 "%zu of %zu rounds set aside (%s), the majority: too "
+			 "few judged to PASS; of the %zu judged",
+			 set_aside, set_aside + judged, what, judged);
+		undecided_because(c, why);
 		return;
 	}
 	il_appendf(c->evidence, sizeof(c->evidence),
