@@ -34,6 +34,7 @@
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
 #include <invlab/membind.h>
+#include <invlab/runlock.h>
 #include <invlab/scenario.h>
 
 #include "t_util.h"
@@ -359,6 +360,10 @@ int main(void)
 {
 	int nodes;
 
+	/* where memory lands is checked, not timing: another invlab run
+	 * beside it (a second copy of the suite) need not wait for it, nor
+	 * it for that run */
+	il_runlock_configure(true, 0);
 	page = sysconf(_SC_PAGESIZE);
 	test_scenario_keeps_node();
 	if (numa_available() < 0) {
