@@ -1552,6 +1552,68 @@ static void test_holder_prio_back(void)
 	}
 }
 
+/*
+ * A lower task already running when the holder it keeps off the CPU
+ * wakes (the pi-chain middle owner, blocked further down the chain, woken
+ * while the hog runs): the CPU had to act on a reschedule, and until it
+ * switched the time is not witnessed as the kernel's choice, whatever
+ * the ticks say.  One the CPU switched to while the holder was ready is.
+ * A chain that read FAIL on a healthy kernel under load: hog1 ran 7.1 ms
+ * after owner1's wakeup, ticking, before the CPU switched.
+ */
+static void test_lag_unseen(void)
+{
+	static const struct il_attr_task two[] = {
+		{ HIGH, IL_ROLE_WAITER, 0 },
+		{ LOW, IL_ROLE_HOLDER, 1 },
+	};
+	struct il_attr_input tin = {
+		.tasks = two,
+		.ntasks = 2,
+		.waiter_rank = 130,
+		.tick_ns = MS,
+	};
+	struct il_attr_summary a;
+	struct il_wait_sample one;
+	uint64_t b = T0;
+
+	for (int woken = 0; woken < 2; woken++) {
+		il_trace_free(&tr);
+		tr.t0_ns = T0 - MS;
+		tr.t1_ns = T0 + 100 * MS;
+		sw_on(1, b, 0, 120, LOW, kp(10));
+		/* low runnable, preempted by medium; or asleep, then woken */
+		prev_runnable = !woken;
+		sw_on(1, b + 100 * US, LOW, kp(10), MEDIUM, kp(20));
+		prev_runnable = 0;
+		if (woken)
+			wake_on(b + MS, LOW, 1);
+		sw_on(0, b + 200 * US, 0, 120, HIGH, kp(30));
+		sw_on(0, b + 300 * US, HIGH, kp(30), 0, 120);
+		for (int k = 1; k <= 5; k++)
+			acct(b + 100 * US + (uint64_t)k * MS, MEDIUM, MS);
+		prev_runnable = 1;
+		sw_on(1, b + 6 * MS, MEDIUM, kp(20), LOW, kp(10));
+		prev_runnable = 0;
+		sw_on(1, b + 7 * MS, LOW, kp(10), 0, 120);
+		sw_on(0, b + 7 * MS + 10 * US, 0, 120, HIGH, kp(30));
+		il_trace_sort(&tr);
+		one = (struct il_wait_sample){ .delay_ns = 7 * MS - 200 * US,
+					       .t_ns = b + 200 * US,
+					       .t_req_ns = b + 300 * US };
+		t_check_int(il_attribute(&tin, &tr, &one, 1, &one, &a), 0);
+		if (!woken) {
+			/* from the request on: chosen, and ticking */
+			t_check_int(one.lower_ns, 5700 * US);
+			t_check_int(one.unseen_ns, 0);
+		} else {
+			/* from the wakeup on: the CPU's lag, unseen */
+			t_check_int(one.lower_ns, 5 * MS);
+			t_check_int(one.unseen_ns, 5 * MS);
+		}
+	}
+}
+
 int main(void)
 {
 	test_gate();
@@ -1573,6 +1635,7 @@ int main(void)
 	test_fair_tail();
 	test_named_text();
 	test_holder_prio_back();
+	test_lag_unseen();
 	test_not_used();
 	test_roles();
 	il_trace_free(&tr);

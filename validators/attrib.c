@@ -200,11 +200,20 @@ static uint64_t unseen_in(const struct work *w, int c, uint64_t x, uint64_t y)
  * the holders waiting there to run were all of the fair class then
  * (none boosted to the waiter's priority), so a foreign fair task ran in
  * their place by the kernel's choice, not on the fair server's budget.
+ * ask: when in [x, y] a holder there was woken or boosted (UINT64_MAX:
+ * never): from then on the kernel had asked the CPU to reschedule, and
+ * until it switched, the time may be that CPU's lag in acting on it (a
+ * late IPI, the host), not witnessed as the kernel's choice, whatever
+ * the ticks say.  Before it, pid ran while a holder was ready and not
+ * boosted above it: the kernel's choice, where the CPU ticked.
  */
 static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 		    uint64_t y, int pid, int kprio, bool holder_fair,
-		    struct wait_named *wn, size_t *nwn, size_t cap)
+		    uint64_t ask, struct wait_named *wn, size_t *nwn,
+		    size_t cap)
 {
+	uint64_t m = ask < x ? x : ask < y ? ask : y;
+
 	const struct il_attr_task *st = scenario_task(w->in, pid);
 	uint64_t ns = y - x;
 	int rank;
@@ -225,7 +234,7 @@ static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 			break;
 		case IL_ROLE_LOWER:
 			sp->lower += ns;
-			sp->unseen += unseen_in(w, c, x, y);
+			sp->unseen += unseen_in(w, c, x, m) + (y - m);
 			break;
 		default:
 			sp->higher += ns;
@@ -239,7 +248,7 @@ static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 		add_foreign(wn, nwn, cap, pid, kprio, ns, 0);
 	} else if (rank >= 100 || (holder_fair && w->in->boosts)) {
 		sp->flow += ns;
-		sp->unseen += unseen_in(w, c, x, y);
+		sp->unseen += unseen_in(w, c, x, m) + (y - m);
 		add_foreign(wn, nwn, cap, pid, kprio, ns, ns);
 	} else {
 		sp->fair += ns;
@@ -404,13 +413,17 @@ static bool holders_fair(const struct asleep *hs)
  * lock: x when one is at x, the first wakeup or boost that makes one so,
  * or UINT64_MAX when none is all through.  What ran on the CPU before
  * that delayed nobody: every holder there slept (blocked further down a
- * chain) or had given its lock back.
+ * chain) or had given its lock back.  *ask (when not NULL): the first
+ * wakeup or boost of a holder in (x, y], where the kernel asked the CPU
+ * to reschedule, or UINT64_MAX.
  */
 static uint64_t advance(const struct work *w, struct asleep *hs, uint64_t x,
-			uint64_t y)
+			uint64_t y, uint64_t *ask)
 {
 	uint64_t live = holder_live(hs) ? x : UINT64_MAX;
 
+	if (ask)
+		*ask = UINT64_MAX;
 	for (size_t k = rec_from(w->t, x, true);
 	     k < w->t->n && w->t->rec[k].ts <= y; k++) {
 		const struct il_trace_rec *r = &w->t->rec[k];
@@ -424,6 +437,11 @@ static uint64_t advance(const struct work *w, struct asleep *hs, uint64_t x,
 				hs->released[h] = r->next_prio > r->prev_prio;
 				hs->prio[h] = r->next_prio;
 			}
+			if (ask && *ask == UINT64_MAX &&
+			    (r->kind == IL_TR_WAKEUP ||
+			     (r->kind == IL_TR_PI_SETPRIO &&
+			      r->next_prio < r->prev_prio)))
+				*ask = r->ts;
 		}
 		if (live == UINT64_MAX && holder_live(hs))
 			live = r->ts;
@@ -462,7 +480,7 @@ static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 	const struct cpu_index *ci = &w->cpus[c];
 	struct asleep hs = { .n = 0 };
 	size_t k;
-	uint64_t from = a;
+	uint64_t from = a, ask = UINT64_MAX;
 
 	if (c >= w->ncpus || !ci->n) {
 		/* nobody switched there all along: who ran is unknown,
@@ -481,27 +499,27 @@ static void walk_cpu(const struct work *w, int c, uint64_t a, uint64_t b,
 
 		if (r->ts > b)
 			break;
-		u = gate ? advance(w, &hs, from, r->ts) : from;
+		u = gate ? advance(w, &hs, from, r->ts, &ask) : from;
 		if (u < r->ts)
 			account(w, sp, c, u, r->ts, r->prev_pid, r->prev_prio,
-				gate && holders_fair(&hs), wn, nwn, cap);
+				gate && holders_fair(&hs), ask, wn, nwn, cap);
 		holders_after(w->t, r, &hs);
 		from = r->ts;
 	}
 	if (gate)
-		from = advance(w, &hs, from, b);
+		from = advance(w, &hs, from, b, &ask);
 	if (from >= b)
 		return;
 	if (k < ci->n) {
 		const struct il_trace_rec *r = &w->t->rec[ci->ix[k]];
 
 		account(w, sp, c, from, b, r->prev_pid, r->prev_prio,
-			gate && holders_fair(&hs), wn, nwn, cap);
+			gate && holders_fair(&hs), ask, wn, nwn, cap);
 	} else {
 		const struct il_trace_rec *r = &w->t->rec[ci->ix[ci->n - 1]];
 
 		account(w, sp, c, from, b, r->next_pid, r->next_prio,
-			gate && holders_fair(&hs), wn, nwn, cap);
+			gate && holders_fair(&hs), ask, wn, nwn, cap);
 	}
 }
 

@@ -72,11 +72,12 @@ struct il_wait_sample {
 	 * foreign_ns are then the kernel's account, not inferred */
 	int traced;
 	/*
-	 * Of lower_ns, the part its CPU's own records do not witness: where
-	 * the CPU recorded nothing (no switch, no run-time account) for
-	 * longer than a tick, less that tick (attrib.h).  A busy CPU
-	 * accounts its task at every tick, so only there can the host have
-	 * held the vCPU while the trace shows a lower-ranked task on it.
+	 * Of lower_ns, the part the trace does not witness as the kernel's
+	 * choice (attrib.h): where the CPU recorded nothing (no switch, no
+	 * run-time account) for longer than a tick, less that tick (a busy
+	 * CPU accounts its task at every tick, so only there can the host
+	 * have held the vCPU), and what followed a holder's wakeup or boost
+	 * while the lower task already ran (the CPU's lag in acting on it).
 	 */
 	uint64_t unseen_ns;
 };
