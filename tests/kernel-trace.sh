@@ -19,12 +19,16 @@
 #                        C library (SHIM, preloaded: tests/nopi.c) that says
 #                        yes and gives a plain mutex: FAIL on the trace,
 #                        the holder never boosted
-#   kernel-trace.sh PI-CLASSIC FHOG cleanup  no tracefs instance left, and
-#                        tracefs mounted after the run as it was before
+#   kernel-trace.sh PI-CLASSIC FHOG cleanup  no tracefs instance of the run
+#                        left, and tracefs mounted after the run as it
+#                        was before
 #   kernel-trace.sh PI-CLASSIC FHOG overlap  no tracefs mounted (in a mount
 #                        namespace of the test's own): two runs that
 #                        overlap each keep their trace, and neither leaves
 #                        a mount or an instance when the first ends first
+#
+# The leftovers looked for are the runs' own (their PIDs in the names,
+# tests/tap.sh): another suite may be tracing beside this one.
 #
 # Exits 77 (SKIP) with the reason when SCHED_FIFO or tracefs is not
 # available.
@@ -171,15 +175,20 @@ ignored)
 	check $? "the trace shows no boost"
 	;;
 cleanup)
-	before=$(grep -c ' tracefs ' /proc/self/mounts)
-	run_pi --protocol inherit --duration 500ms
-	after=$(grep -c ' tracefs ' /proc/self/mounts)
+	# this run's own: its instance invlab-PID, its mount point
+	# /run/invlab/tracefs-PID, and no tracefs mount more than before
+	# that is not another run's (another suite may be tracing beside)
+	before=$(tracefs_mounts_not_others)
+	"$prog" --cpu "$cpu" --duration 500ms --trace=on --protocol inherit \
+		>"$tmp/out" 2>&1 &
+	pid=$!
+	wait $pid
+	rc=$?
+	skip_if_77 $rc "$tmp/out"
+	after=$(tracefs_mounts_not_others $pid)
 	[ "$before" = "$after" ]
-	check $? "tracefs mounts as before the run ($before, $after)"
-	left=$(ls -d /sys/kernel/tracing/instances/invlab-* 2>/dev/null |
-		wc -l)
-	[ "$left" -eq 0 ]
-	check $? "no invlab tracefs instance left ($left)"
+	check $? "tracefs mounts as before the run ($before, $after; other runs' not counted)"
+	check_trace_left "no invlab-$pid tracefs instance or mount left" $pid
 	grep -q "trace: \|holder" "$tmp/out"
 	check $? "the report says what the trace showed"
 	;;
@@ -193,16 +202,23 @@ overlap)
 		exit 77
 	fi
 	# in a namespace of its own: tracefs unmounted without touching the
-	# host's mounts; instances are the kernel's, seen from any mount
+	# host's mounts (another run's /run/invlab/tracefs-PID too, copied in
+	# with the namespace); instances are the kernel's, seen from any
+	# mount, so only the two runs' own invlab-PID count
 	unshare --mount --propagation private sh -c '
 		umount /sys/kernel/debug/tracing 2>/dev/null
 		umount /sys/kernel/debug 2>/dev/null
 		umount /sys/kernel/tracing 2>/dev/null
+		awk "\$3 == \"tracefs\" { print \$2 }" /proc/self/mounts |
+			while read -r m; do umount -l "$m"; done
 		grep -c " tracefs " /proc/self/mounts >"$3/before"
 		"$1" --cpu "$2" --duration 1s --trace=on -p inherit \
 			>"$3/a" 2>&1 &
+		echo $! >"$3/a.pid"
 		sleep 0.4
-		"$1" --cpu 0 --duration 2s --trace=on -p inherit >"$3/b" 2>&1
+		"$1" --cpu 0 --duration 2s --trace=on -p inherit >"$3/b" 2>&1 &
+		echo $! >"$3/b.pid"
+		wait $!
 		echo $? >"$3/b.rc"
 		wait
 		grep -c " tracefs " /proc/self/mounts >"$3/after"
@@ -211,6 +227,8 @@ overlap)
 		umount "$3/tfs"
 	' sh "$prog" "$cpu" "$tmp"
 	skip_if_77 "$(cat "$tmp/b.rc" 2>/dev/null || echo 99)" "$tmp/b"
+	a=$(cat "$tmp/a.pid")
+	b=$(cat "$tmp/b.pid")
 	sed 's/^/# /' "$tmp/a" "$tmp/b" | grep "inherit:" | cut -c1-200
 	[ "$(cat "$tmp/before")" = 0 ]
 	check $? "no tracefs mounted in the namespace before the runs"
@@ -218,10 +236,10 @@ overlap)
 	check $? "both runs kept their trace"
 	[ "$(cat "$tmp/after")" = 0 ]
 	check $? "no tracefs mount left ($(cat "$tmp/after"))"
-	! grep -q "^invlab-" "$tmp/inst"
-	check $? "no invlab tracefs instance left ($(tr '\n' ' ' <"$tmp/inst"))"
-	! ls -d /run/invlab/tracefs-* >/dev/null 2>&1
-	check $? "no mount point left under /run/invlab"
+	[ -f "$tmp/inst" ] && ! grep -Eqx "invlab-($a|$b)" "$tmp/inst"
+	check $? "no tracefs instance of either run left (invlab-$a, invlab-$b; all there now: $(tr '\n' ' ' <"$tmp/inst" 2>/dev/null))"
+	[ ! -e "/run/invlab/tracefs-$a" ] && [ ! -e "/run/invlab/tracefs-$b" ]
+	check $? "no mount point of either run left under /run/invlab"
 	;;
 *)
 	echo "unknown mode '$mode'" >&2
