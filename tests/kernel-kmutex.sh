@@ -93,7 +93,9 @@ cleanup)
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	# mid-run: throttled's groups and the directory made (polled, not a
-	# fixed sleep), then a moment inside the configuration
+	# fixed sleep, once it has its CPUs: another suite's run may hold
+	# them first), then a moment inside the configuration
+	wait_locked $pid 35
 	wait_for "ls -d /tmp/invlab-kmutex-$pid-* &&
 		find /sys/fs/cgroup -maxdepth 4 -type d -name invlab-$pid |
 		grep -q ." 10
