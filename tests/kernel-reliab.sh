@@ -21,6 +21,11 @@
 #                   written
 #   lock            a second run on the same CPUs waits, says for whom,
 #                   and gives up with 77 naming the first; --no-lock runs
+#   pair            two cases at once on two CPUs: pi-classic -p inherit
+#                   traced and kmutex throttled, each with --json: both
+#                   verdicts as expected, neither waited for the other,
+#                   and neither left a cgroup, a state file, a
+#                   temporary directory or a tracefs instance or mount
 #   nopriv          kmutex as nobody: 77 naming the capability, never 99
 #
 # Every leftover looked for is one of this test's own runs (their PIDs in
@@ -237,6 +242,82 @@ lock)
 	rc=$?
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]
 	check $? "the first run ended normally (exit $rc)"
+	;;
+pair)
+	# two cases at once, on two CPUs (neither waits for the other's
+	# lock): pi-classic with its trace on CPU 0 (a tracefs instance, a
+	# mount where tracefs is not mounted) and kmutex throttled on the
+	# last CPU (cgroups, a temporary directory)
+	last=$(($(cpu_count) - 1))
+	if [ "$last" -lt 1 ]; then
+		echo "1..0 # SKIP two runs on two CPUs need two CPUs"
+		exit 77
+	fi
+	"$pic" --cpu 0 -p inherit -d 1500ms --trace=on --json "$tmp/pc.json" \
+		>"$tmp/pc.out" 2>"$tmp/pc.err" &
+	a=$!
+	"$km" --config throttled --cpu "$last" -d 1500ms --json "$tmp/km.json" \
+		>"$tmp/km.out" 2>"$tmp/km.err" &
+	b=$!
+	own_pids="$a $b"
+	wait $a
+	rca=$?
+	wait $b
+	rcb=$?
+	skip_if_77 $rca "$tmp/pc.err"
+	skip_if_77 $rcb "$tmp/km.err"
+	grep -h "^pi-classic: waiting\|^kmutex: waiting" "$tmp/pc.err" \
+		"$tmp/km.err" | sed 's/^/# /'
+	! grep -q "in use by PID $b " "$tmp/pc.err" &&
+		! grep -q "in use by PID $a " "$tmp/km.err"
+	check $? "neither run waited for the other's CPU (PIDs $a, $b)"
+	[ "$rca" -eq 0 ]
+	check $? "pi-classic -p inherit: the verdict expected (exit $rca)"
+	[ "$rcb" -eq 0 ]
+	check $? "kmutex throttled: the verdict this kernel should give (exit $rcb)"
+	pycheck "$tmp/pc.json" "$tmp/km.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+b = json.load(open(sys.argv[2]))
+for d in (a, b):
+    for r in d["runs"]:
+        print("# %s %s: %s, expected %s" % (d["program"], r["configuration"],
+              r["verdict"], r["expected"]))
+        assert r["verdict"] == r["expected"], r["configuration"]
+assert a["program"] == "pi-classic" and b["program"] == "kmutex"
+assert a["runs"] and b["runs"]
+assert not a["interrupted"] and not b["interrupted"]
+# ISO 8601 UTC of one format: compared as strings
+print("# pi-classic %s to %s, kmutex %s to %s" % (a["start_time"],
+      a["end_time"], b["start_time"], b["end_time"]))
+PY
+	check $? "both result files: every verdict the one expected"
+	pycheck "$tmp/pc.json" "$tmp/km.json" "$tmp/pc.err" "$tmp/km.err" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+b = json.load(open(sys.argv[2]))
+waited = any("waiting for CPU" in open(f).read() for f in sys.argv[3:])
+both = a["start_time"] < b["end_time"] and b["start_time"] < a["end_time"]
+if not both and waited:
+    # another suite's run held a CPU: they ran apart, not a fault here
+    print("# they did not overlap: one waited for another suite's run")
+    sys.exit(0)
+assert both, "the runs did not overlap"
+PY
+	check $? "the two runs overlapped (unless another suite's run made one wait)"
+	for p in $a $b; do
+		left=$(leftover_cgroups "invlab-$p")
+		[ -z "$left" ]
+		check $? "no invlab-$p cgroup left${left:+ ($left)}"
+		[ ! -e "/run/invlab/$p.state" ]
+		check $? "no state file of PID $p left"
+	done
+	left=$(ls -d /tmp/invlab-kmutex-$b-* 2>/dev/null)
+	[ -z "$left" ]
+	check $? "no temporary directory of kmutex ($b) left${left:+ ($left)}"
+	check_trace_left "no tracefs instance or mount of either run left (invlab-$a, invlab-$b)" $a $b
+	[ -z "$(ls "$tmp" | grep '\.tmp\.')" ]
+	check $? "no temporary result file left"
 	;;
 nopriv)
 	need_util_linux setpriv prlimit
