@@ -34,6 +34,7 @@
 #include <invlab/cpu.h>
 #include <invlab/engine.h>
 #include <invlab/membind.h>
+#include <invlab/runlock.h>
 #include <invlab/scenario.h>
 
 #include "t_util.h"
@@ -359,6 +360,9 @@ int main(void)
 {
 	int nodes;
 
+	/* a unit test measures nothing: it must not take (or wait for) the
+	 * CPUs of a kernel suite running beside it (runlock.h) */
+	il_runlock_configure(true, 0);
 	page = sysconf(_SC_PAGESIZE);
 	test_scenario_keeps_node();
 	if (numa_available() < 0) {
@@ -405,6 +409,9 @@ int main(void)
 	size_t present = 1, on = 1;
 	int x = 0;
 
+	/* a unit test measures nothing: it must not take (or wait for) the
+	 * CPUs of a kernel suite running beside it (runlock.h) */
+	il_runlock_configure(true, 0);
 	page = sysconf(_SC_PAGESIZE);
 	test_scenario_keeps_node();
 	t_check_str(il_membind_missing(),
