@@ -78,7 +78,7 @@ partition-kill)
 	# after it got its CPUs, which another suite's run may hold up to
 	# the 30 s --lock-wait: on a loaded machine the setup before them
 	# took over 5 s; the run lasts longer, two configurations of 5 s)
-	wait_locked $pid 35
+	wait_locked $pid "$tmp/err" 35
 	wait_for "find /sys/fs/cgroup -maxdepth 4 -type d -path '*/invlab-$pid/cpu[0-9]*' |
 		grep -q ." 30
 	made=$?
@@ -128,7 +128,8 @@ partition-kill)
 kmutex-kill)
 	"$km" --config throttled -d 5s --quiet >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	wait_locked $pid 35
+	wait_locked $pid "$tmp/err" 35
+	skip_if_gave_up $pid "$tmp/err"
 	wait_for "ls -d /tmp/invlab-kmutex-$pid-* &&
 		find /sys/fs/cgroup -maxdepth 4 -type d -name invlab-$pid |
 		grep -q ." 5
@@ -171,7 +172,8 @@ symlink-swap)
 	"$km" --config alone --dir "$tmp/udir" -d 2s --quiet \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	wait_locked $pid 35
+	wait_locked $pid "$tmp/err" 35
+	skip_if_gave_up $pid "$tmp/err"
 	wait_for "ls -d $tmp/udir/invlab-kmutex-$pid-*" 5
 	t=$(ls -d "$tmp/udir/invlab-kmutex-$pid-"* 2>/dev/null | head -n 1)
 	[ -n "$t" ]
@@ -219,8 +221,10 @@ json-refused)
 lock)
 	"$km" --config alone -d 4s --quiet >"$tmp/out1" 2>"$tmp/err1" &
 	first=$!
-	# another suite's run may hold the CPU first (up to --lock-wait)
-	wait_for "grep -q '^$first ' /run/invlab/cpu*.lock" 35
+	# another suite's run may hold the CPUs first (up to --lock-wait)
+	wait_locked $first "$tmp/err1" 35
+	skip_if_gave_up $first "$tmp/err1"
+	grep -q "^$first " /run/invlab/cpu*.lock
 	check $? "the first run holds a CPU lock naming it"
 	t0=$(now_ns)
 	"$km" --config alone -d 1s --lock-wait 1s --quiet >"$tmp/out2" \

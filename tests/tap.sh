@@ -146,11 +146,42 @@ own_procs() {
 	done
 }
 
-# wait_locked PID SECONDS: wait until the run of PID holds its CPUs' locks
-# (what a run makes, it makes after that) or has ended; another suite's
-# run on those CPUs makes it wait up to its --lock-wait (30 s) first
+# wait_locked PID ERR SECONDS: wait until the run of PID (its standard
+# error in ERR) holds all its CPUs' locks (what a run makes, it makes
+# after that) or has ended.  Another suite's run on those CPUs makes it
+# wait, up to its --lock-wait (30 s): it takes the locks one CPU at a
+# time, so its PID in one lock file is not enough; a run that waited
+# says "CPUs free" once it has them all.  Seen twice, 0.2 s apart: the
+# "waiting" line follows the first lock taken within microseconds.
 wait_locked() {
-	wait_for "grep -q '^$1 ' /run/invlab/cpu*.lock || ! kill -0 $1" "$2"
+	t="grep -q '^$1 ' /run/invlab/cpu*.lock &&
+		{ ! grep -q 'waiting for CPU' '$2' || grep -q 'CPUs free' '$2'; }"
+	i=0
+	while [ $i -lt $(($3 * 10)) ] && kill -0 "$1" 2>/dev/null; do
+		if sh -c "$t" 2>/dev/null; then
+			sleep 0.2
+			sh -c "$t" 2>/dev/null && return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
+# skip_if_gave_up PID ERR: a run that ended before it had its CPUs (waited
+# past --lock-wait for another suite's run: exit 77): the whole script
+# is a SKIP with its reason
+skip_if_gave_up() {
+	if ! kill -0 "$1" 2>/dev/null; then
+		wait "$1"
+		skip_if_77 $? "$2"
+	fi
+}
+
+# lock_refused FILE: the run's exit 77 was the run lock's: another invlab
+# run (another suite's) held its CPUs past --lock-wait
+lock_refused() {
+	grep -q "in use by .*another invlab run" "$1"
 }
 
 # balance_quiet: the v1 top cpuset's cpuset.sched_load_balance at a moment
