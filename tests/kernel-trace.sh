@@ -40,7 +40,9 @@ dur=${INVLAB_TEST_DURATION:-1500ms}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-test.XXXXXX") || exit 99
 hog=
-trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$tmp"' EXIT
+pi=
+trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null
+	[ -n "$pi" ] && kill "$pi" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 cpu=$(($(cpu_count) - 1))
 if [ ! -x "$fhog" ]; then
@@ -53,6 +55,25 @@ run_pi() {
 	"$prog" --cpu "$cpu" --duration "$dur" --trace=on "$@" \
 		>"$tmp/out" 2>&1
 	rc=$?
+	skip_if_77 $rc "$tmp/out"
+}
+
+# run_pi_hog PRIO SPIN ARGS...: run_pi with the hog on $cpu, started once
+# the run holds its CPU's lock and stopped when it ends: a hog started
+# before, while the run waited for a CPU another suite's run held, would
+# be foreign load on that run (the hog is no invlab run and takes no lock)
+run_pi_hog() {
+	hp=$1
+	hs=$2
+	shift 2
+	"$prog" --cpu "$cpu" --duration "$dur" --trace=on "$@" \
+		>"$tmp/out" 2>&1 &
+	pi=$!
+	wait_locked $pi "$tmp/out" 35
+	kill -0 $pi 2>/dev/null && start_hog "$hp" "$hs"
+	wait $pi
+	rc=$?
+	stop_hog
 	skip_if_77 $rc "$tmp/out"
 }
 
@@ -80,9 +101,7 @@ inherit)
 	# as in lower below: up to 3 runs until a judged wait met a burst of
 	# the hog (20 of 20 runs here had 2 to 7), stopping at a FAIL
 	for attempt in 1 2 3; do
-		start_hog
-		run_pi --protocol inherit
-		stop_hog
+		run_pi_hog 50 15ms --protocol inherit
 		grep -q "inherit: FAIL" "$tmp/out" && break
 		grep -q "delayed by fhog" "$tmp/out" && break
 	done
@@ -100,9 +119,7 @@ inherit)
 	check $? "the holder was boosted to high's priority"
 	;;
 none)
-	start_hog
-	run_pi --protocol none
-	stop_hog
+	run_pi_hog 50 15ms --protocol none
 	sed 's/^/# /' "$tmp/out" | tail -3
 	grep -q "none: FAIL, expected FAIL" "$tmp/out"
 	check $? "no protocol still FAILs with the hog"
@@ -127,9 +144,7 @@ lower)
 	dur=3s
 	best=-1
 	for attempt in 1 2 3; do
-		start_hog 15 30ms
-		run_pi --protocol none --hog 1ms
-		stop_hog
+		run_pi_hog 15 30ms --protocol none --hog 1ms
 		met=$(grep -o '[0-9]* waits\{0,1\} delayed by fhog' "$tmp/out" |
 			grep -o '^[0-9]*')
 		met=${met:-0}
