@@ -235,6 +235,9 @@ sigterm)
 	# (another suite's run holds them; up to its 30 s --lock-wait)
 	wait_locked $pid "$tmp/err" 40
 	sleep 1.5
+	# a run refused before any check (77: the CPUs or an exclusive
+	# cpuset held by another suite's run): the script is a SKIP
+	skip_if_gave_up $pid "$tmp/err"
 	stop_within "$pid" 6
 	check $? "SIGTERM: ended within 6 s ($stop_ms ms)"
 	skip_if_77 $rc "$tmp/err"
