@@ -45,6 +45,8 @@ sigterm)
 	"$prog" --protocol none --duration 20s --json "$tmp/out.json" \
 		>"$tmp/stdout" 2>"$tmp/stderr" &
 	pid=$!
+	# mid-run: once it has its CPUs (another suite's run may hold them)
+	wait_locked $pid "$tmp/stderr" 35
 	sleep 1.5
 	stop_within "$pid" 10
 	check $? "exits within 10 s of SIGTERM ($stop_ms ms)"

@@ -204,9 +204,9 @@ print("# cyclictest %d stopped and reaped, %d wakeups kept" %
       (p["pid"], d["runs"][0]["probe_cyclictest_ns"]["count"]))
 PY
 	check $? "cyclictest is gone and its figures are in the partial result"
-	left=$(ls /tmp | grep -c '^invlab-probe-' || true)
+	left=$(ls /tmp | grep -c "^invlab-probe-$pid\\." || true)
 	[ "$left" -eq 0 ]
-	check $? "no probe output file left in /tmp"
+	check $? "no probe output file of this run left in /tmp ($left)"
 	;;
 *)
 	echo "unknown mode '$mode'" >&2

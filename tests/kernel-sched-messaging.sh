@@ -21,9 +21,13 @@ tmp=$(mktemp -d /tmp/invlab-test.XXXXXX) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-# workers: processes named like the program, children of PID $1
+# this test's own workers: the program's processes started with the
+# mark in their environment (another suite's sched-messaging may be
+# running beside this one; a leftover worker is no child of the run)
+mark="INVLAB_TEST_MARK=$$.${tmp##*.}"
+export "$mark"
 workers() {
-	pgrep -P "$1" 2>/dev/null | wc -l
+	own_procs "$(basename "$prog")" "$mark" | wc -l | tr -d ' '
 }
 
 case $mode in
@@ -66,7 +70,7 @@ bound)
 	check $? "the run is marked not completed"
 	grep -q 'within the bound' "$tmp/out"
 	check $? "and says why"
-	check "$(pgrep -c -x sched-messaging)" "no worker left behind"
+	check "$(workers)" "no worker of this run left behind"
 	;;
 sigterm)
 	"$prog" -g 2 -l 5000000 -d 60s --no-lock --json "$tmp/r.json" \
@@ -81,7 +85,7 @@ sigterm)
 	grep -q '"interrupted": true' "$tmp/r.json"
 	check $? "the JSON says interrupted"
 	sleep 0.2
-	check "$(pgrep -c -x sched-messaging)" "no worker left behind"
+	check "$(workers)" "no worker of this run left behind"
 	;;
 *)
 	echo "kernel-sched-messaging.sh: unknown mode '$mode'" >&2

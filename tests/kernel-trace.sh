@@ -30,12 +30,16 @@
 #                        inheritance the holder is boosted and does not
 #                        FAIL; under SHIM it is never boosted, and the
 #                        foreign fair task's time in its place must FAIL
-#   kernel-trace.sh PI-CLASSIC FHOG cleanup  no tracefs instance left, and
-#                        tracefs mounted after the run as it was before
+#   kernel-trace.sh PI-CLASSIC FHOG cleanup  no tracefs instance of the run
+#                        left, and tracefs mounted after the run as it
+#                        was before
 #   kernel-trace.sh PI-CLASSIC FHOG overlap  no tracefs mounted (in a mount
 #                        namespace of the test's own): two runs that
 #                        overlap each keep their trace, and neither leaves
 #                        a mount or an instance when the first ends first
+#
+# The leftovers looked for are the runs' own (their PIDs in the names,
+# tests/tap.sh): another suite may be tracing beside this one.
 #
 # Exits 77 (SKIP) with the reason when SCHED_FIFO or tracefs is not
 # available.
@@ -47,7 +51,9 @@ dur=${INVLAB_TEST_DURATION:-1500ms}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/invlab-test.XXXXXX") || exit 99
 hog=
-trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$tmp"' EXIT
+pi=
+trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null
+	[ -n "$pi" ] && kill "$pi" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 cpu=$(($(cpu_count) - 1))
 if [ ! -x "$fhog" ]; then
@@ -60,6 +66,25 @@ run_pi() {
 	"$prog" --cpu "$cpu" --duration "$dur" --trace=on "$@" \
 		>"$tmp/out" 2>&1
 	rc=$?
+	skip_if_77 $rc "$tmp/out"
+}
+
+# run_pi_hog PRIO SPIN ARGS...: run_pi with the hog on $cpu, started once
+# the run holds its CPU's lock and stopped when it ends: a hog started
+# before, while the run waited for a CPU another suite's run held, would
+# be foreign load on that run (the hog is no invlab run and takes no lock)
+run_pi_hog() {
+	hp=$1
+	hs=$2
+	shift 2
+	"$prog" --cpu "$cpu" --duration "$dur" --trace=on "$@" \
+		>"$tmp/out" 2>&1 &
+	pi=$!
+	wait_locked $pi "$tmp/out" 35
+	kill -0 $pi 2>/dev/null && start_hog "$hp" "$hs"
+	wait $pi
+	rc=$?
+	stop_hog
 	skip_if_77 $rc "$tmp/out"
 }
 
@@ -87,9 +112,7 @@ inherit)
 	# as in lower below: up to 3 runs until a judged wait met a burst of
 	# the hog (20 of 20 runs here had 2 to 7), stopping at a FAIL
 	for attempt in 1 2 3; do
-		start_hog
-		run_pi --protocol inherit
-		stop_hog
+		run_pi_hog 50 15ms --protocol inherit
 		grep -q "inherit: FAIL" "$tmp/out" && break
 		grep -q "delayed by fhog" "$tmp/out" && break
 	done
@@ -110,9 +133,7 @@ inherit)
 	check $? "the holder was boosted to high's priority"
 	;;
 none)
-	start_hog
-	run_pi --protocol none
-	stop_hog
+	run_pi_hog 50 15ms --protocol none
 	sed 's/^/# /' "$tmp/out" | tail -3
 	grep -q "none: FAIL, expected FAIL" "$tmp/out"
 	check $? "no protocol still FAILs with the hog"
@@ -137,9 +158,7 @@ lower)
 	dur=3s
 	best=-1
 	for attempt in 1 2 3; do
-		start_hog 15 30ms
-		run_pi --protocol none --hog 1ms
-		stop_hog
+		run_pi_hog 15 30ms --protocol none --hog 1ms
 		met=$(grep -o '[0-9]* waits\{0,1\} delayed by fhog' "$tmp/out" |
 			grep -o '^[0-9]*')
 		met=${met:-0}
@@ -218,20 +237,29 @@ activation = round
 offset = 500us
 body = wait held, lock M, unlock M
 EOF
-	"$fhog" --nice -5 --cpu "$cpu" --spin 100ms --period 100ms \
-		--time 60s >"$tmp/hog" 2>&1 &
-	hog=$!
-	sleep 0.2
-	"$run" "$tmp/fair-holder.job" --duration 2s --trace=on >"$tmp/out" 2>&1
-	rc=$?
-	skip_if_77 $rc "$tmp/out"
+	# run_job [ENV...]: the job, with the nice -5 hog on $cpu from the
+	# moment the run holds its CPU (as run_pi_hog) until it ends
+	run_job() {
+		env "$@" "$run" "$tmp/fair-holder.job" --duration 2s \
+			--trace=on >"$tmp/out" 2>&1 &
+		pi=$!
+		wait_locked $pi "$tmp/out" 35
+		if kill -0 $pi 2>/dev/null; then
+			"$fhog" --nice -5 --cpu "$cpu" --spin 100ms \
+				--period 100ms --time 60s >"$tmp/hog" 2>&1 &
+			hog=$!
+		fi
+		wait $pi
+		rc=$?
+		pi=
+		stop_hog
+		skip_if_77 $rc "$tmp/out"
+	}
+	run_job
 	sed 's/^/# /' "$tmp/out" | tail -2
 	grep -q "pi high: \(PASS\|UNDECIDED\)" "$tmp/out"
 	check $? "boosted, the fair holder does not FAIL beside a nice -5 task"
-	LD_PRELOAD=$shim "$run" "$tmp/fair-holder.job" --duration 2s \
-		--trace=on >"$tmp/out" 2>&1
-	rc=$?
-	skip_if_77 $rc "$tmp/out"
+	run_job LD_PRELOAD="$shim"
 	sed 's/^/# /' "$tmp/out" | tail -2
 	grep -q "pi high: FAIL" "$tmp/out"
 	check $? "never boosted, the fair holder FAILs"
@@ -247,15 +275,20 @@ ignored)
 	check $? "the trace shows no boost"
 	;;
 cleanup)
-	before=$(grep -c ' tracefs ' /proc/self/mounts)
-	run_pi --protocol inherit --duration 500ms
-	after=$(grep -c ' tracefs ' /proc/self/mounts)
+	# this run's own: its instance invlab-PID, its mount point
+	# /run/invlab/tracefs-PID, and no tracefs mount more than before
+	# that is not another run's (another suite may be tracing beside)
+	before=$(tracefs_mounts_not_others)
+	"$prog" --cpu "$cpu" --duration 500ms --trace=on --protocol inherit \
+		>"$tmp/out" 2>&1 &
+	pid=$!
+	wait $pid
+	rc=$?
+	skip_if_77 $rc "$tmp/out"
+	after=$(tracefs_mounts_not_others $pid)
 	[ "$before" = "$after" ]
-	check $? "tracefs mounts as before the run ($before, $after)"
-	left=$(ls -d /sys/kernel/tracing/instances/invlab-* 2>/dev/null |
-		wc -l)
-	[ "$left" -eq 0 ]
-	check $? "no invlab tracefs instance left ($left)"
+	check $? "tracefs mounts as before the run ($before, $after; other runs' not counted)"
+	check_trace_left "no invlab-$pid tracefs instance or mount left" $pid
 	grep -q "trace: \|holder" "$tmp/out"
 	check $? "the report says what the trace showed"
 	;;
@@ -269,16 +302,23 @@ overlap)
 		exit 77
 	fi
 	# in a namespace of its own: tracefs unmounted without touching the
-	# host's mounts; instances are the kernel's, seen from any mount
+	# host's mounts (another run's /run/invlab/tracefs-PID too, copied in
+	# with the namespace); instances are the kernel's, seen from any
+	# mount, so only the two runs' own invlab-PID count
 	unshare --mount --propagation private sh -c '
 		umount /sys/kernel/debug/tracing 2>/dev/null
 		umount /sys/kernel/debug 2>/dev/null
 		umount /sys/kernel/tracing 2>/dev/null
+		awk "\$3 == \"tracefs\" { print \$2 }" /proc/self/mounts |
+			while read -r m; do umount -l "$m"; done
 		grep -c " tracefs " /proc/self/mounts >"$3/before"
 		"$1" --cpu "$2" --duration 1s --trace=on -p inherit \
 			>"$3/a" 2>&1 &
+		echo $! >"$3/a.pid"
 		sleep 0.4
-		"$1" --cpu 0 --duration 2s --trace=on -p inherit >"$3/b" 2>&1
+		"$1" --cpu 0 --duration 2s --trace=on -p inherit >"$3/b" 2>&1 &
+		echo $! >"$3/b.pid"
+		wait $!
 		echo $? >"$3/b.rc"
 		wait
 		grep -c " tracefs " /proc/self/mounts >"$3/after"
@@ -287,6 +327,8 @@ overlap)
 		umount "$3/tfs"
 	' sh "$prog" "$cpu" "$tmp"
 	skip_if_77 "$(cat "$tmp/b.rc" 2>/dev/null || echo 99)" "$tmp/b"
+	a=$(cat "$tmp/a.pid")
+	b=$(cat "$tmp/b.pid")
 	sed 's/^/# /' "$tmp/a" "$tmp/b" | grep "inherit:" | cut -c1-200
 	[ "$(cat "$tmp/before")" = 0 ]
 	check $? "no tracefs mounted in the namespace before the runs"
@@ -294,10 +336,10 @@ overlap)
 	check $? "both runs kept their trace"
 	[ "$(cat "$tmp/after")" = 0 ]
 	check $? "no tracefs mount left ($(cat "$tmp/after"))"
-	! grep -q "^invlab-" "$tmp/inst"
-	check $? "no invlab tracefs instance left ($(tr '\n' ' ' <"$tmp/inst"))"
-	! ls -d /run/invlab/tracefs-* >/dev/null 2>&1
-	check $? "no mount point left under /run/invlab"
+	[ -f "$tmp/inst" ] && ! grep -Eqx "invlab-($a|$b)" "$tmp/inst"
+	check $? "no tracefs instance of either run left (invlab-$a, invlab-$b; all there now: $(tr '\n' ' ' <"$tmp/inst" 2>/dev/null))"
+	[ ! -e "/run/invlab/tracefs-$a" ] && [ ! -e "/run/invlab/tracefs-$b" ]
+	check $? "no mount point of either run left under /run/invlab"
 	;;
 *)
 	echo "unknown mode '$mode'" >&2

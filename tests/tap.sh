@@ -92,6 +92,167 @@ leftover_cgroups() {
 	done
 }
 
+# The checks below look for what THIS test's runs left, never for
+# anything of the kind: another suite (a second checkout, a lab's run) may
+# be running beside this one, and what its live runs hold is theirs.  A
+# run's leftovers carry its PID (docs/reliability.md): cgroups and
+# tracefs instances invlab-PID, the tracefs mount point
+# /run/invlab/tracefs-PID, the state file /run/invlab/PID.state, kmutex's
+# /tmp/invlab-kmutex-PID-*, the probe's /tmp/invlab-probe-PID.tmp.*.  So
+# a check runs the program in the background to learn its PID.
+
+# trace_instances: the tracefs instances (one name a line), seen through
+# a tracefs mounted in a mount namespace of its own (unshare, util-linux
+# or busybox) so that the host's mounts are not touched; else through
+# /sys/kernel/tracing when it is mounted.  Returns 77 when neither can be
+# had (skip_why says why).
+trace_instances() {
+	if command -v unshare >/dev/null 2>&1 &&
+		unshare --mount --propagation private sh -c '
+			d=$(mktemp -d "${TMPDIR:-/tmp}/invlab-tfs.XXXXXX") || exit 1
+			mount -t tracefs tracefs "$d" && ls "$d/instances"
+			rc=$?
+			umount "$d" 2>/dev/null
+			rmdir "$d"
+			exit $rc' 2>/dev/null; then
+		return 0
+	fi
+	if grep -q ' /sys/kernel/tracing tracefs ' /proc/self/mounts; then
+		ls /sys/kernel/tracing/instances
+		return 0
+	fi
+	skip_why="no tracefs to look at (no unshare, /sys/kernel/tracing not mounted)"
+	return 77
+}
+
+# own_trace_left PID...: what the runs of these PIDs left of their
+# tracing: instances invlab-PID and mounts or mount points
+# /run/invlab/tracefs-PID (one a line; nothing when all is clean).
+# Returns 77 when the instances cannot be seen here.
+own_trace_left() {
+	inst=$(trace_instances) || return 77
+	for p; do
+		printf '%s\n' "$inst" | grep -x "invlab-$p"
+		grep -o " /run/invlab/tracefs-$p " /proc/self/mounts |
+			tr -d ' ' | sed 's/^/mount /'
+		[ -e "/run/invlab/tracefs-$p" ] &&
+			echo "mount point /run/invlab/tracefs-$p"
+	done
+	return 0
+}
+
+# check_trace_left DESCRIPTION PID...: one check that the runs of these
+# PIDs left nothing of their tracing (own_trace_left), the leftovers named;
+# a SKIP where the instances cannot be seen
+check_trace_left() {
+	d=$1
+	shift
+	left=$(own_trace_left "$@")
+	st=$?
+	if [ $st -eq 77 ]; then
+		skip_why="no tracefs to look at (no unshare, /sys/kernel/tracing not mounted)"
+	elif [ -n "$left" ]; then
+		st=1
+	fi
+	check $st "$d${left:+ (left: $(echo $left))}"
+}
+
+# tracefs_mounts_not_others [PID]: tracefs mounts (a count) other than the
+# mount points of other runs (/run/invlab/tracefs-N, N not PID): a run
+# that leaves any mount of its own, wherever, changes this count
+tracefs_mounts_not_others() {
+	awk -v own="/run/invlab/tracefs-${1:-none}" '$3 == "tracefs" &&
+		($2 == own || $2 !~ "^/run/invlab/tracefs-[0-9]+$")' \
+		/proc/self/mounts | wc -l | tr -d ' '
+}
+
+# own_procs NAME MARK: processes called NAME that carry MARK (NAME=VALUE)
+# in their environment, that is, were started by this test with it (forked
+# workers keep it; they are no longer children of the run once it died)
+own_procs() {
+	for p in $(pgrep -x "$1" 2>/dev/null); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "$2" &&
+			echo "$p"
+	done
+}
+
+# wait_locked PID ERR SECONDS: wait until the run of PID (its standard
+# error in ERR) holds all its CPUs' locks (what a run makes, it makes
+# after that) or has ended.  Another suite's run on those CPUs makes it
+# wait, up to its --lock-wait (30 s): it takes the locks one CPU at a
+# time, so its PID in one lock file is not enough; a run that waited
+# says "CPUs free" once it has them all.  Seen twice, 0.2 s apart: the
+# "waiting" line follows the first lock taken within microseconds.
+wait_locked() {
+	t="grep -q '^$1 ' /run/invlab/cpu*.lock &&
+		{ ! grep -q 'waiting for CPU' '$2' || grep -q 'CPUs free' '$2'; }"
+	i=0
+	while [ $i -lt $(($3 * 10)) ] && kill -0 "$1" 2>/dev/null; do
+		if sh -c "$t" 2>/dev/null; then
+			sleep 0.2
+			sh -c "$t" 2>/dev/null && return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
+# skip_if_gave_up PID ERR: a run that ended before it had its CPUs (waited
+# past --lock-wait for another suite's run: exit 77): the whole script
+# is a SKIP with its reason
+skip_if_gave_up() {
+	if ! kill -0 "$1" 2>/dev/null; then
+		wait "$1"
+		skip_if_77 $? "$2"
+	fi
+}
+
+# lock_refused FILE: the run's exit 77 was the run lock's: another invlab
+# run (another suite's) held its CPUs past --lock-wait
+lock_refused() {
+	grep -q "in use by .*another invlab run" "$1"
+}
+
+# balance_quiet: the v1 top cpuset's cpuset.sched_load_balance at a moment
+# when no other run has it recorded as turned off (a "balance" record in
+# its state file): another suite's partitioned run turns it off while it
+# runs (and a killed one until the next run repairs it), which says
+# nothing of this test's runs.  Waits up to 90 s for that to end; empty
+# without a v1 cpuset hierarchy.  The runs of $own_pids are this test's:
+# a record of theirs is never waited for, the value is read as it is.
+balance_quiet() {
+	m=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") break;
+		   if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)cpuset(,|$)/)
+			   print $5 }' /proc/self/mountinfo | head -n 1)
+	[ -n "$m" ] || return 0
+	i=0
+	while :; do
+		busy=$(balance_holders)
+		v=$(cat "$m/cpuset.sched_load_balance" 2>/dev/null)
+		[ -z "$busy" ] && [ -z "$(balance_holders)" ] && break
+		if [ $i -ge 900 ]; then
+			echo "# sched_load_balance read while PID $busy holds it" >&2
+			break
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$v"
+}
+
+# balance_holders: the runs (PIDs) other than $own_pids whose state file
+# records a sched_load_balance they turned off
+balance_holders() {
+	for f in /run/invlab/*.state; do
+		[ -f "$f" ] || continue
+		p=${f##*/}
+		p=${p%.state}
+		case " ${own_pids:-} " in *" $p "*) continue ;; esac
+		grep -q '^balance ' "$f" 2>/dev/null && echo "$p"
+	done
+}
+
 # now_ns: the time in nanoseconds (date +%s%N); whole seconds where date
 # has no %N (busybox without its nanosecond feature)
 now_ns() {

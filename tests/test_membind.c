@@ -360,9 +360,8 @@ int main(void)
 {
 	int nodes;
 
-	/* where memory lands is checked, not timing: another invlab run
-	 * beside it (a second copy of the suite) need not wait for it, nor
-	 * it for that run */
+	/* a unit test measures nothing: it must not take (or wait for) the
+	 * CPUs of a kernel suite running beside it (runlock.h) */
 	il_runlock_configure(true, 0);
 	page = sysconf(_SC_PAGESIZE);
 	test_scenario_keeps_node();
@@ -410,6 +409,9 @@ int main(void)
 	size_t present = 1, on = 1;
 	int x = 0;
 
+	/* a unit test measures nothing: it must not take (or wait for) the
+	 * CPUs of a kernel suite running beside it (runlock.h) */
+	il_runlock_configure(true, 0);
 	page = sysconf(_SC_PAGESIZE);
 	test_scenario_keeps_node();
 	t_check_str(il_membind_missing(),
