@@ -50,8 +50,8 @@ chmod +x "$tmp/case"
 
 run() { # statuses of the tries...: tap-run.sh's exit in rc, tries in tries
 	rm -f "$tmp/count"
-	INVLAB_RETRY_PAUSE=0 sh "$taprun" "$tmp/case" "$tmp/count" "$@" \
-		>"$tmp/out" 2>&1
+	INVLAB_RETRY_PAUSE=0 INVLAB_UNDECIDED=${strict:-skip} sh "$taprun" \
+		"$tmp/case" "$tmp/count" "$@" >"$tmp/out" 2>&1
 	rc=$?
 	tries=$(cat "$tmp/count")
 }
@@ -80,11 +80,19 @@ run 3 3 0
 check "UNDECIDED twice, then a pass: exit 0 on the third try" \
 	[ "$rc" = 0 -a "$tries" = 3 ]
 run 3 3 3 0
-check "UNDECIDED in all three tries: exit 1, no fourth try" \
+check "UNDECIDED in all three tries: a skip for meson (exit 0), no fourth try" \
+	[ "$rc" = 0 -a "$tries" = 3 ]
+check "the skip plan says it was UNDECIDED, with the reason" \
+	grep -q '^1\.\.0 # SKIP UNDECIDED in all 3 tries (exit 3 each time): inherit: UNDECIDED (expected PASS); INVLAB_UNDECIDED=fail fails it$' "$tmp/out"
+check "and one plan, no OK" [ "$(plans)" = 1 -a "$(grep -c '^ok' "$tmp/out")" = 0 ]
+strict=fail
+run 3 3 3 0
+check "INVLAB_UNDECIDED=fail: exit 1, no fourth try" \
 	[ "$rc" = 1 -a "$tries" = 3 ]
 check "the failure is a test point with the reason" \
 	grep -q '^not ok 1 - UNDECIDED in all 3 tries (exit 3 each time): inherit: UNDECIDED (expected PASS)$' "$tmp/out"
 check "and one plan" [ "$(plans)" = 1 ]
+strict=
 run 3 1
 check "UNDECIDED, then not as expected: exit 1" [ "$rc" = 1 -a "$tries" = 2 ]
 
