@@ -1245,6 +1245,8 @@ static void test_jobs_edf_idle(void)
 	if (t_er.tasks[d].job_later_seq)
 		t_check_int(t_er.tasks[d].job_later_seq[0], 8400 * US);
 	t_check_int(fo[0], 2 * MS);
+	free(t_er.tasks[d].job_later_seq);
+	t_er.tasks[d].job_later_seq = NULL;
 	t_er.tasks[d].job_foreign_seq = NULL;
 	t_er.trace = NULL;
 	il_trace_free(&tr);

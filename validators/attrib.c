@@ -1261,6 +1261,8 @@ int il_attribute_edf(const struct il_scenario *sc,
 		    r->tid <= 0 || !w.ncpus || !r->njob_cpu ||
 		    !r->job_rel_seq || !r->job_end_seq || r->cpu >= w.ncpus)
 			continue;
+		/* a second attribution replaces the first's */
+		free(r->job_later_seq);
 		r->job_later_seq = calloc(r->njob_cpu, sizeof(uint64_t));
 		if (!r->job_later_seq) {
 			ret = -ENOMEM;
