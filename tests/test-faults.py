@@ -240,7 +240,8 @@ class TestGallery(unittest.TestCase):
             changed = [x for x in text.split('\n---\n', 1)[1].splitlines()
                        if x[:1] in '+-' and not x.startswith(('+++', '---'))]
             self.assertLessEqual(len(changed), 12, path)
-            self.assertIn(h['append'], ('', 'sched_proxy_exec=1'), path)
+            self.assertIn(h['append'], ('', 'sched_proxy_exec=0',
+                                        'sched_proxy_exec=1'), path)
             areas.add(h['area'].split()[0])
         # the areas the gallery covers
         for a in ('rt_mutex', 'SCHED_DEADLINE', 'RT', 'proxy'):
