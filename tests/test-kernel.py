@@ -622,6 +622,17 @@ class TestPatch(Tmp):
         # the order of a series counts
         self.assertNotEqual(two[-16:], ik.cache_key(
             '7.2.13-1', frags, 'pe', patches=other + p)[-16:])
+        # the header patch skips is not the kernel: the key is the same
+        reworded = A_PATCH.replace('Breaks: nothing', 'Breaks: all')
+        self.assertEqual(kp, ik.cache_key('7.2.13-1', frags, 'pe', patches=[
+            (p[0][0], reworded.encode())]))
+        self.assertEqual(ik.patch_body(A_PATCH.encode()),
+                         A_PATCH[A_PATCH.index('--- a/'):].encode())
+        self.assertEqual(ik.patch_body(b'diff -up a/x b/x\n--- a/x\n'),
+                         b'diff -up a/x b/x\n--- a/x\n')
+        self.assertEqual(ik.patch_body(b'--- x\n-- y\n'), b'--- x\n-- y\n')
+        self.assertEqual(ik.patch_body(b'words\n--- x\n+++ y\n'),
+                         b'--- x\n+++ y\n')
         # the same content elsewhere is the same kernel
         self.assertEqual(kp, ik.cache_key('7.2.13-1', frags, 'pe', patches=[
             ('/elsewhere/rtmutex-no-boost.patch', A_PATCH.encode())]))
