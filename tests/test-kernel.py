@@ -5,7 +5,11 @@
 # kernel: the fragment parser, the merge of fragments and the check of the
 # final .config against it (a dropped option is an error), the cache key,
 # the repository's fragments themselves, the private apt sources, the
-# slim tree and the command line's errors.
+# slim tree, the command line's errors, and --patch: the overlay that
+# keeps the pristine tree as it was, the key, a patch that does not
+# apply, and the incremental build on a base's objects (on a fake kernel
+# whose Makefile compiles by copying, so make's own timestamp logic
+# decides what is rebuilt).
 #
 #   python3 tests/test-kernel.py tools/invlab-kernel build/tools/invlab-vm \
 #           docs/man/invlab-kernel.1
@@ -13,6 +17,7 @@
 import importlib.machinery
 import importlib.util
 import io
+import json
 import os
 import shutil
 import signal
@@ -522,6 +527,253 @@ class TestArgs(Tmp):
                                  cache, '--print-path'])
         self.assertEqual((rc, out), (1, ''))
         self.assertFalse(os.path.exists(cache))
+
+
+FAKE_MAKEFILE = """\
+O ?= .
+SRCS := $(sort $(wildcard kernel/*.c))
+OBJS := $(patsubst %.c,$(O)/%.o,$(SRCS))
+kernelversion:
+	@echo 7.2.13
+defconfig:
+	@mkdir -p $(O) && echo CONFIG_FAKE=y > $(O)/.config
+olddefconfig:
+	@true
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo '  CC      $*.o'
+	@cp $< $@
+bzImage: $(OBJS)
+	@mkdir -p $(O)/arch/x86/boot $(O)/include/config
+	@cat $(OBJS) > $(O)/arch/x86/boot/bzImage
+	@cp $(O)/arch/x86/boot/bzImage $(O)/vmlinux
+	@echo 7.2.13-fake > $(O)/include/config/kernel.release
+.PHONY: kernelversion defconfig olddefconfig bzImage
+"""
+
+# merge_config.sh -m -O OBJ CONFIG FRAGMENT...: appended in order, so the
+# last value of an option wins, as with the kernel's
+FAKE_MERGE = """#!/bin/sh
+shift 3
+cfg=$1
+shift
+cat "$@" >> "$cfg"
+"""
+
+A_PATCH = """Fault: a test fault
+Breaks: nothing
+
+--- a/kernel/a.c
++++ b/kernel/a.c
+@@ -1,3 +1,3 @@
+ int a(void)
+ {
+-\treturn 1;
++\treturn 0;
+"""
+
+
+class TestPatch(Tmp):
+    def fake_kernel(self):
+        self.write('src/Makefile', FAKE_MAKEFILE)
+        self.write('src/kernel/configs/kvm_guest.config', 'CONFIG_KVM_G=y\n')
+        self.write('src/scripts/kconfig/merge_config.sh', FAKE_MERGE, 0o755)
+        self.write('src/kernel/a.c', 'int a(void)\n{\n\treturn 1;\n}\n')
+        self.write('src/kernel/b.c', 'int b(void)\n{\n\treturn 2;\n}\n')
+        return os.path.join(self.dir, 'src')
+
+    def snapshot(self, root):
+        """{path: (content, mtime_ns)} of every file under root."""
+        out = {}
+        for d, _, files in os.walk(root):
+            for f in files:
+                p = os.path.join(d, f)
+                with open(p, 'rb') as fh:
+                    out[os.path.relpath(p, root)] = (
+                        fh.read(), os.stat(p).st_mtime_ns)
+        return out
+
+    def test_patched_files(self):
+        text = ('header\n--- a/kernel/sched/rt.c\t2026-01-01\n'
+                '+++ b/kernel/sched/rt.c\t2026-01-01\n@@ -1 +1 @@\n'
+                '--- /dev/null\n+++ b/kernel/new.c\n@@ -0,0 +1 @@\n'
+                '--- a/kernel/sched/rt.c\n+++ b/kernel/sched/rt.c\n')
+        self.assertEqual(ik.patched_files(text),
+                         ['kernel/sched/rt.c', 'kernel/new.c'])
+        self.assertEqual(ik.patched_files('--- a\n+++ b\n'), [])
+        # a removed line that starts with '-- ' is not a file header
+        self.assertEqual(ik.patched_files('--- x/y\n-- z\n'), [])
+
+    def test_key(self):
+        frags = TestCacheKey.FRAGS
+        k = ik.cache_key('7.2.13-1', frags, 'pe')
+        p = [('tests/faults/rtmutex-no-boost.patch', A_PATCH.encode())]
+        kp = ik.cache_key('7.2.13-1', frags, 'pe', patches=p)
+        # without patches the key is as it was: the base's tree stays
+        self.assertEqual(k, ik.cache_key('7.2.13-1', frags, 'pe',
+                                         patches=[]))
+        self.assertRegex(kp, r'^7\.2\.13-1-pe\+rtmutex-no-boost-[0-9a-f]{16}$')
+        self.assertNotEqual(k[-16:], kp[-16:])
+        other = [(p[0][0], A_PATCH.replace('0;', '2;').encode())]
+        self.assertNotEqual(kp, ik.cache_key('7.2.13-1', frags, 'pe',
+                                             patches=other))
+        two = ik.cache_key('7.2.13-1', frags, 'pe', patches=p + other)
+        self.assertRegex(two, r'\+rtmutex-no-boost\+1-')
+        # the order of a series counts
+        self.assertNotEqual(two[-16:], ik.cache_key(
+            '7.2.13-1', frags, 'pe', patches=other + p)[-16:])
+        # the header patch skips is not the kernel: the key is the same
+        reworded = A_PATCH.replace('Breaks: nothing', 'Breaks: all')
+        self.assertEqual(kp, ik.cache_key('7.2.13-1', frags, 'pe', patches=[
+            (p[0][0], reworded.encode())]))
+        self.assertEqual(ik.patch_body(A_PATCH.encode()),
+                         A_PATCH[A_PATCH.index('--- a/'):].encode())
+        self.assertEqual(ik.patch_body(b'diff -up a/x b/x\n--- a/x\n'),
+                         b'diff -up a/x b/x\n--- a/x\n')
+        self.assertEqual(ik.patch_body(b'--- x\n-- y\n'), b'--- x\n-- y\n')
+        self.assertEqual(ik.patch_body(b'words\n--- x\n+++ y\n'),
+                         b'--- x\n+++ y\n')
+        # the same content elsewhere is the same kernel
+        self.assertEqual(kp, ik.cache_key('7.2.13-1', frags, 'pe', patches=[
+            ('/elsewhere/rtmutex-no-boost.patch', A_PATCH.encode())]))
+
+    @unittest.skipUnless(shutil.which('patch') and shutil.which('cp'),
+                         'no patch or cp')
+    def test_overlay_keeps_the_pristine_tree(self):
+        src = self.fake_kernel()
+        before = self.snapshot(src)
+        pf = self.write('a.patch', A_PATCH)
+        dest = os.path.join(self.dir, 'ovl')
+        ik.make_overlay(src, dest)
+        ik.apply_patches(dest, [(pf, A_PATCH.encode())])
+        self.assertEqual(self.snapshot(src), before)
+        with open(os.path.join(dest, 'kernel/a.c')) as f:
+            self.assertIn('return 0;', f.read())
+        # the untouched file is the pristine one (a link, not a copy);
+        # the patched one is the overlay's own
+        same = os.path.samefile
+        self.assertTrue(same(os.path.join(src, 'kernel/b.c'),
+                             os.path.join(dest, 'kernel/b.c')))
+        self.assertFalse(same(os.path.join(src, 'kernel/a.c'),
+                              os.path.join(dest, 'kernel/a.c')))
+        self.assertEqual(os.stat(os.path.join(src, 'kernel/a.c')).st_nlink,
+                         1)
+        self.assertFalse([f for f in os.listdir(os.path.join(dest, 'kernel'))
+                          if f.endswith(('.orig', '.rej', '.invlab-copy'))])
+
+    @unittest.skipUnless(shutil.which('patch') and shutil.which('cp'),
+                         'no patch or cp')
+    def test_does_not_apply(self):
+        src = self.fake_kernel()
+        before = self.snapshot(src)
+        bad = A_PATCH.replace('return 1;', 'return 7;')
+        pf = self.write('faults/bad.patch', bad)
+        dest = os.path.join(self.dir, 'ovl')
+        ik.make_overlay(src, dest)
+        with self.assertRaises(ik.Fail) as e:
+            ik.apply_patches(dest, [(pf, bad.encode())])
+        self.assertEqual(e.exception.status, ik.EXIT_USAGE)
+        self.assertIn('--patch %s does not apply' % pf, str(e.exception))
+        self.assertIn('FAILED', str(e.exception))
+        self.assertEqual(self.snapshot(src), before)
+
+    def test_unreadable_or_not_a_diff(self):
+        src = self.fake_tree()
+        for name, data, said in [
+                ('none.patch', None, 'No such file'),
+                ('text.patch', 'only words\n', 'not a unified diff')]:
+            path = os.path.join(self.dir, name)
+            if data is not None:
+                self.write(name, data)
+            rc, out, err = run_main(['--source', src, '--cache',
+                                     os.path.join(self.dir, 'cache'),
+                                     '--patch', path, '--print-path'])
+            self.assertEqual((rc, out), (2, ''), err)
+            self.assertIn('--patch %s: %s' % (path, said), err)
+
+    fake_tree = TestArgs.fake_tree
+
+    @unittest.skipUnless(shutil.which('make'), 'no make')
+    def test_print_path(self):
+        src = self.fake_tree()
+        cache = os.path.join(self.dir, 'cache')
+        pf = self.write('f.patch', A_PATCH)
+        argv = ['--source', src, '--cache', cache, '--print-path']
+        frags = [(p, d) for p, d, _ in ik.load_fragments(
+            ik.fragment_files('pe'))]
+        base = os.path.join(cache, ik.cache_key('7.2.13', frags, 'pe'))
+        for rel in ('arch/x86/boot/bzImage', '.config', ik.INFO):
+            self.write(os.path.relpath(os.path.join(base, rel), self.dir),
+                       'x')
+        self.assertEqual(run_main(argv), (0, base + '\n', ''))
+        # the base built is not the patched kernel
+        self.assertEqual(run_main(argv + ['--patch', pf]), (1, '', ''))
+
+    def run_build(self, argv):
+        rc, out, err = run_main(argv)
+        self.assertEqual(rc, 0, err)
+        tree = out.strip()
+        with open(os.path.join(tree, ik.INFO)) as f:
+            return tree, json.load(f), err
+
+    @unittest.skipIf(ik.missing_tools(ik.TOOLS + ik.PATCH_TOOLS),
+                     'a build tool is missing')
+    def test_incremental(self):
+        src = self.fake_kernel()
+        before = self.snapshot(src)
+        cache = os.path.join(self.dir, 'cache')
+        pf = self.write('faults/a-returns-0.patch', A_PATCH)
+        argv = ['--source', src, '--cache', cache, '--nice', '0', '-j', '1']
+        # the base first, since its objects are not kept
+        tree, info, err = self.run_build(argv + ['--patch', pf])
+        self.assertIn('building it first', err)
+        self.assertEqual(info['files_compiled'], 1, err)
+        self.assertEqual(info['patches'][0]['files'], ['kernel/a.c'])
+        self.assertRegex(os.path.basename(tree), r'\+a-returns-0-')
+        with open(os.path.join(tree, 'arch/x86/boot/bzImage')) as f:
+            image = f.read()
+        self.assertIn('return 0;', image)
+        self.assertIn('return 2;', image)
+        base = os.path.join(cache, info['base'])
+        objects = os.path.join(cache, ik.OBJECTS, info['base'])
+        self.assertTrue(ik.has_objects(objects))
+        with open(os.path.join(base, ik.INFO)) as f:
+            self.assertEqual(json.load(f)['files_compiled'], 2)
+        with open(os.path.join(base, 'arch/x86/boot/bzImage')) as f:
+            self.assertIn('return 1;', f.read())
+        kept = self.snapshot(objects)
+        # a second fault on the kept objects: only its file compiled
+        pb = self.write('faults/b.patch', A_PATCH.replace('a.c', 'b.c')
+                        .replace('a(void)', 'b(void)')
+                        .replace('return 1;', 'return 2;'))
+        tree2, info2, err = self.run_build(argv + ['--patch', pb])
+        self.assertNotIn('building it first', err)
+        self.assertEqual(info2['files_compiled'], 1, err)
+        with open(os.path.join(tree2, 'arch/x86/boot/bzImage')) as f:
+            image = f.read()
+        self.assertIn('return 1;', image)
+        self.assertNotIn('return 2;', image)
+        # neither the pristine tree nor the base's objects were written to
+        self.assertEqual(self.snapshot(src), before)
+        self.assertEqual(self.snapshot(objects), kept)
+        # cached, and nothing left behind
+        self.assertEqual(run_main(argv + ['--patch', pb])[:2],
+                         (0, tree2 + '\n'))
+        self.assertFalse([n for n in os.listdir(cache)
+                          if n.startswith(ik.TMP_PREFIX)])
+
+    @unittest.skipIf(ik.missing_tools(ik.TOOLS + ik.PATCH_TOOLS),
+                     'a build tool is missing')
+    def test_does_not_apply_exits_2(self):
+        src = self.fake_kernel()
+        cache = os.path.join(self.dir, 'cache')
+        pf = self.write('bad.patch', A_PATCH.replace('return 1;', 'x'))
+        rc, out, err = run_main(['--source', src, '--cache', cache,
+                                 '--nice', '0', '--patch', pf])
+        self.assertEqual((rc, out), (2, ''), err)
+        self.assertIn('--patch %s does not apply' % pf, err)
+        # found before anything was built, and nothing left
+        self.assertEqual(sorted(os.listdir(cache)), ['.lock'])
 
 
 if __name__ == '__main__':
