@@ -361,16 +361,18 @@ static void test_misses_edf(void)
 	struct il_task_result *r;
 	int n;
 
-	/* the faulty kernel that under-grants a lone reservation: two
-	 * jobs 12 ms late, no steal, nothing ranked below them run: the
-	 * trace explains nothing, FAIL on the durations, never PASS */
+	/* two jobs 12 ms late, no steal, nothing ranked below them run,
+	 * the trace seeing both whole: it explains nothing, so not shown
+	 * to be the kernel's: UNDECIDED, never PASS (the live thief,
+	 * kernel-dl-mbwi.sh, FAILs: the trace attests its throttling in
+	 * 257 of 289 misses) */
 	t_run_reset(job);
 	run();
 	late(20 * MS);
 	r = &t_er.tasks[t_task("tauD")];
 	r->job_later_seq = lo;
 	t_check_int(judge(&n), 0);
-	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 	t_check_int(ck[0].c.by_trace, 0);
 	t_check_contains(ck[0].c.evidence,
 			 "trace: 0 late misses with the kernel's choice (tasks "
@@ -418,7 +420,7 @@ static void test_misses_edf(void)
 	/* 1 ns past the calibration: late, whatever the trace kept */
 	late(8 * MS + 10 * US + 1);
 	t_check_int(judge(&n), 0);
-	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 
 	/* 32 ms late: the kernel's choice for all of it but the
 	 * calibration attests it; two such jobs are no more than a host's
@@ -459,7 +461,7 @@ static void test_misses_edf(void)
 	for (int k = 10; k <= 22; k += 4)
 		lo[k] = 10 * US;
 	t_check_int(judge(&n), 0);
-	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 	t_check_int(ck[0].c.by_trace, 0);
 	for (int k = 10; k <= 22; k += 4)
 		lo[k] = 10 * US + 1;
@@ -612,11 +614,12 @@ static void test_misses_burst(void)
 		t_check_contains(ck[0].c.evidence, "one burst");
 		t_er.trace_silence_ns--;
 		t_check_int(judge(&n), 0);
-		t_check_int(verdict(n, "isolation"), IL_FAIL);
+		/* no burst then; the trace saw every late job and attests
+		 * too few for a pattern: not shown to be the kernel's */
+		t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 		t_check_contains(ck[0].c.evidence,
-				 "late (> 10.0us noise); one burst, longer "
-				 "than a stall: no CPU's trace silent over "
-				 "26.0ms");
+				 "too few for a pattern: not shown to be the "
+				 "kernel's");
 		/* from the trace when there is one: a CPU silent all along */
 		{
 			static struct il_trace tr;

@@ -889,6 +889,23 @@ static void judge(const struct il_mbwi_set *s, size_t i,
 			(unsigned long long)t->jobs, x,
 			il_order_binom_tail(t->jobs, t->late_misses,
 					    IL_ORDER_OUTLIER_P));
+	} else if (t->late_misses && t->late_seen_n >= t->late_misses &&
+		   !il_order_pattern(t->jobs, t->late_attested_n)) {
+		/*
+		 * The trace saw every late job whole and shows the kernel's
+		 * choice in too few of them for a pattern: what made the
+		 * rest late (a vCPU held unseen, a CPU slow to act) is not
+		 * shown to be the kernel's.  Durations decide only what the
+		 * trace did not see.
+		 */
+		v->verdict = IL_UNDECIDED;
+		il_setf(v->why, sizeof(v->why),
+			"%llu of %llu jobs missed, up to %s late (> %s noise), "
+			"%llu of them with the kernel's choice on the trace, "
+			"too few for a pattern: not shown to be the kernel's",
+			(unsigned long long)t->late_misses,
+			(unsigned long long)t->jobs, x, e,
+			(unsigned long long)t->late_attested_n);
 	} else if (t->late_misses) {
 		v->verdict = IL_FAIL;
 		snprintf(v->why, sizeof(v->why),

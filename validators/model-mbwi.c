@@ -273,8 +273,13 @@ static bool late_per_job(const struct il_engine_result *er,
 		host = st ? st + m->step : 0;
 		lo = r->job_later_seq ? r->job_later_seq[k] : IL_EDF_UNSEEN;
 		fo = r->job_foreign_seq ? r->job_foreign_seq[k] : 0;
-		if (fo > m->fair_left)
+		/* foreign time past the fair server's budget was the
+		 * kernel's choice: it joins the trace's account */
+		if (fo > m->fair_left) {
+			if (lo != IL_EDF_UNSEEN)
+				lo += fo - m->fair_left;
 			fo = m->fair_left;
+		}
 		if (x <= m->eps) {
 			/* within the calibration: met when the trace saw
 			 * nothing of the kernel's in it */
@@ -317,6 +322,7 @@ static bool late_per_job(const struct il_engine_result *er,
 				if (lo != IL_EDF_UNSEEN)
 					m->edf_unexplained++;
 			}
+			mt->late_seen_n += lo != IL_EDF_UNSEEN;
 			if (!late++ || rel > mt->late_rel_max_ns)
 				mt->late_rel_max_ns = rel;
 			if (late == 1 || end < mt->late_end_min_ns)

@@ -310,6 +310,12 @@ void il_order_durations(struct il_check *dur, int trace_rare,
 				       "section that only the host's part of "
 				       "it keeps from being the kernel's: no "
 				       "PASS");
+	} else if (trace_rare == IL_ORDER_NO_PASS && dur->verdict == IL_FAIL) {
+		undecided_because(dur,
+				  "durations over the bound, and the "
+				  "trace's windows past a section the "
+				  "host's part could explain: not shown to "
+				  "be the kernel's");
 	} else if (trace_rare == 1 && dur->verdict == IL_FAIL) {
 		/*
 		 * The durations alone call it an inversion, but the trace

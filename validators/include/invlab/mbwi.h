@@ -179,6 +179,10 @@ struct il_mbwi_task {
 	 * a host's stalls make (the binomial rule), one_burst does not
 	 * excuse the others either */
 	uint64_t late_attested_n;
+	/* how many of its late misses the trace saw whole (attested or
+	 * not): when it saw every one and attests too few of them for a
+	 * pattern, the rest are not shown to be the kernel's */
+	uint64_t late_seen_n;
 	/*
 	 * Of its misses, those by no more than the calibration in which the
 	 * trace shows nothing of the kernel's choice (nothing the
