@@ -235,6 +235,30 @@ static uint64_t sleep_charged(const struct il_engine_result *er,
  * was kept (then the whole run's steal is the allowance).  m->most is
  * raised to the largest steal forgiven a missed job.
  */
+/*
+ * The task's own run time on the jobs before job k inside k's window,
+ * at most: a job released while its predecessors were still pending
+ * waits for the thread to finish them.  Each pending predecessor counts
+ * its CPU time, no more than its part of the window.  0 without start
+ * times.
+ */
+static uint64_t backlog_run(const struct il_task_result *r, size_t k)
+{
+	uint64_t rel = r->job_rel_seq[k], sum = 0;
+
+	if (!r->job_start_seq || !r->job_cpu_seq)
+		return 0;
+	for (size_t j = k; j-- > 0 && r->job_end_seq[j] > rel;) {
+		uint64_t from =
+			r->job_start_seq[j] > rel ? r->job_start_seq[j] : rel;
+		uint64_t in =
+			r->job_end_seq[j] > from ? r->job_end_seq[j] - from : 0;
+
+		sum += r->job_cpu_seq[j] < in ? r->job_cpu_seq[j] : in;
+	}
+	return sum;
+}
+
 static bool late_per_job(const struct il_engine_result *er,
 			 const struct il_task_result *r,
 			 struct il_mbwi_task *mt, struct mbwi_model *m,
@@ -243,7 +267,7 @@ static bool late_per_job(const struct il_engine_result *er,
 	uint64_t late = 0, worst = 0, unattested = 0, over = 0;
 	uint64_t *wake = NULL, c = mt->wcet_ns ? mt->wcet_ns : mt->cpu_max_ns;
 	long nwake = 0;
-	bool owed = false;
+	bool owed = false, prev_attested = false;
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
@@ -254,6 +278,10 @@ static bool late_per_job(const struct il_engine_result *er,
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		uint64_t rel = r->job_rel_seq[k], end = r->job_end_seq[k];
 		uint64_t resp = end > rel ? end - rel : 0, x, st, host, lo, fo;
+		uint64_t carried;
+		/* queued behind the last job, and that one attested */
+		bool attested = false,
+		     behind = prev_attested && k && r->job_end_seq[k - 1] > rel;
 
 		if (resp > worst)
 			worst = resp;
@@ -265,6 +293,7 @@ static bool late_per_job(const struct il_engine_result *er,
 		} else if (!k || rel >= r->job_end_seq[k - 1]) {
 			owed = false;
 		}
+		prev_attested = false;
 		if (resp <= mt->deadline_ns)
 			continue;
 		x = resp - mt->deadline_ns;
@@ -310,9 +339,16 @@ static bool late_per_job(const struct il_engine_result *er,
 			/* attested: the kernel's choice covers what the
 			 * host and foreign tasks leave of its lateness, and
 			 * is more than a held vCPU or a section could show */
+			/*
+			 * A job queued behind an attested one: the thread's
+			 * own run on those jobs inside its window is that
+			 * job's lateness carried over, the kernel's too
+			 */
+			carried = behind ? backlog_run(r, k) : 0;
 			if (lo != IL_EDF_UNSEEN &&
 			    lo > host + m->inherit + m->eps &&
-			    lo >= x - (m->eps + host + fo)) {
+			    lo + carried >= x - (m->eps + host + fo)) {
+				attested = true;
 				m->edf_attested++;
 				mt->late_attested_n++;
 				if (lo > m->most_later)
@@ -323,6 +359,7 @@ static bool late_per_job(const struct il_engine_result *er,
 					m->edf_unexplained++;
 			}
 			mt->late_seen_n += lo != IL_EDF_UNSEEN;
+			prev_attested = attested;
 			if (!late++ || rel > mt->late_rel_max_ns)
 				mt->late_rel_max_ns = rel;
 			if (late == 1 || end < mt->late_end_min_ns)
