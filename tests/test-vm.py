@@ -198,9 +198,15 @@ class TestInitramfs(Tmp):
         """The guest's combination of statuses, run with the host's sh."""
         if not shutil.which('sh') or not shutil.which('awk'):
             self.skipTest('no sh/awk')
-        for statuses, want in (([0, 0], 0), ([0, 77], 77), ([77, 1, 99], 1),
+        # docs/exit-status.md: 2, 99, another status that is no verdict,
+        # 1, 3, 77, 0; a column without a result (99) is not hidden
+        # behind another's FAIL
+        for statuses, want in (([0, 0], 0), ([0, 77], 77), ([77, 1, 99], 99),
                                ([0, 99], 99), ([0], 0), ([0, 3], 3),
-                               ([77, 3], 3), ([3, 1], 1), ([3, 99], 99)):
+                               ([77, 3], 3), ([3, 1], 1), ([3, 99], 99),
+                               ([1, 99], 99), ([99, 1], 99), ([1, 130], 130),
+                               ([143, 130], 130), ([130, 99], 99),
+                               ([2, 99, 1], 2), ([1, 77], 1), ([77, 0], 77)):
             res = os.path.join(self.dir, 'res%d' % want)
             os.makedirs(res, exist_ok=True)
             runs = [['sh', '-c', 'exit %d' % s] for s in statuses]
@@ -697,11 +703,54 @@ class TestResults(Tmp):
                       vm.diagnose(vm.INIT_MARK + '\ninvlab-init: cannot '
                                   'mount the result share', False, False, 60))
 
+    def test_console_faults(self):
+        """The kernel's reports quoted from their first line to their end
+        marker; a healthy console has none."""
+        self.assertEqual(vm.console_faults('Booting\n' + vm.INIT_MARK +
+                                           '\nclocksource: tsc unstable\n'),
+                         [])
+        oops = ('[ 1.0] ok\n[ 1.2] Oops: int3: 0000 [#1] PREEMPT SMP\n'
+                '[ 1.2] RIP: 0010:__schedule+0x1\n[ 1.2] ---[ end trace '
+                '0000000000000000 ]---\n[ 1.3] after\n')
+        got = vm.console_faults(oops)
+        self.assertEqual(got, ['[ 1.2] Oops: int3: 0000 [#1] PREEMPT SMP\n'
+                               '[ 1.2] RIP: 0010:__schedule+0x1\n'
+                               '[ 1.2] ---[ end trace 0000000000000000 ]---'])
+        self.assertTrue(vm.CONSOLE_BROKEN.search(got[0]))
+        warn = 'WARNING: CPU: 1 PID: 9 at kernel/sched/core.c:1 x\nnext\n'
+        self.assertEqual(len(vm.console_faults(warn)), 1)
+        self.assertFalse(vm.CONSOLE_BROKEN.search(vm.console_faults(warn)[0]))
+        # a report inside one already quoted is part of it; at most 3
+        self.assertEqual(len(vm.console_faults(
+            'BUG: a\nOops: b\n' + 'x\n' * 20 + 'BUG: c\n')), 2)
+        self.assertEqual(len(vm.console_faults('BUG: a\n' * 60)), 3)
+        self.assertEqual(len(vm.console_faults('BUG: a\n' * 60)[0]
+                             .splitlines()), 16)
+
+    def test_status_with_faults(self):
+        oops = vm.console_faults('Oops: int3\n')
+        warn = vm.console_faults('WARNING: CPU: 0 PID: 1 at x\n')
+        for status in (0, 3, 77):
+            self.assertEqual(vm.status_with_faults(status, oops), 1)
+            self.assertEqual(vm.status_with_faults(status, warn), status)
+            self.assertEqual(vm.status_with_faults(status, []), status)
+        for status in (1, 99, 2, 130):
+            self.assertEqual(vm.status_with_faults(status, oops), status)
+
     def test_labels(self):
         ks = [vm.Kernel('/a/vmlinuz'), vm.Kernel('/b/vmlinuz'),
               vm.Kernel('/c/x y')]
         self.assertEqual(vm.column_labels(ks),
                          ['vmlinuz', 'vmlinuz-2', 'x_y'])
+        # two trees of one release: told apart by their directories
+        trees = [vm.Kernel('/c/7.2.13-1-pe-4d49'),
+                 vm.Kernel('/c/7.2.13-1-pe+rtmutex-no-boost-9989/'),
+                 vm.Kernel('/c/6.1-tree')]
+        for k, rel in zip(trees, ('7.2.13', '7.2.13', '6.1.0')):
+            k.label = rel
+        self.assertEqual(vm.column_labels(trees),
+                         ['7.2.13-1-pe-4d49', '7.2.13-1-pe+rtmutex-no-boost-9989',
+                          '6.1.0'])
         dots = vm.Kernel('x')
         dots.label = '..'
         self.assertEqual(vm.column_labels([dots]), ['kernel'])
@@ -1013,7 +1062,7 @@ class TestBoots(Tmp):
         booted = []
 
         def fake_run_kernel(args, kernel, progs, busybox, outdir, workdir,
-                            state, extra=None):
+                            state, extra=None, name=None):
             booted.append((kernel.label, outdir))
             os.makedirs(outdir, exist_ok=True)
             with open(os.path.join(outdir, 'pi-classic.json'), 'w') as f:
