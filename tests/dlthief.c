@@ -30,21 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE 6
-#endif
-
-/* the kernel's struct sched_attr, first version (48 bytes) */
-struct dl_attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-};
+#include "t_dlattr.h"
 
 static volatile sig_atomic_t stop;
 
@@ -52,17 +38,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-static int get_attr(int tid, struct dl_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	return (int)syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0);
-}
-
-static int set_attr(int tid, const struct dl_attr *a)
-{
-	return (int)syscall(SYS_sched_setattr, tid, a, 0);
 }
 
 static unsigned long long now_ns(void)

@@ -5,10 +5,15 @@
  * not an invlab run (no run lock, no run state): what a lab's audio or
  * display thread looks like to a scenario.  With --nice it is a fair-class
  * (SCHED_OTHER) task at that nice value instead: a build or a browser
- * beside a fair-class lock holder.
+ * beside a fair-class lock holder.  With --deadline it is a
+ * SCHED_DEADLINE task whose reservation is its load (runtime --spin,
+ * deadline and period --period), on whichever CPU the kernel gives it:
+ * a deadline task cannot be pinned to one CPU of its root domain, so
+ * --cpu is refused with it.
  *
  *   fhog --prio 50 --cpu 1 --spin 15ms --period 100ms --time 10s
  *   fhog --nice -5 --cpu 1 --spin 100ms --period 100ms --time 10s
+ *   fhog --deadline --spin 15ms --period 50ms --time 10s
  *
  * Exit 0 when done, 77 when the class or the CPU cannot be had, 2 on a
  * bad argument.  SIGINT and SIGTERM end it early.
@@ -22,6 +27,8 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
+
+#include "t_dlattr.h"
 
 static volatile sig_atomic_t stop;
 
@@ -61,7 +68,8 @@ static unsigned long long duration(const char *s)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: fhog [--prio N | --nice N] [--cpu N] "
+	fprintf(stderr, "usage: fhog [--prio N | --nice N | --deadline] "
+			"[--cpu N] "
 			"[--spin TIME] [--period TIME] [--time TIME] "
 			"[--name COMM]\n");
 	return 2;
@@ -73,6 +81,7 @@ int main(int argc, char **argv)
 			   total = 10000000000ull, t0, next;
 	int prio = 50, cpu = -1, nice = 0;
 	int fair = 0; /* --nice given: SCHED_OTHER */
+	int dl = 0;   /* --deadline given */
 	const char *name = "fhog";
 	struct sched_param sp;
 	cpu_set_t set;
@@ -80,6 +89,11 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i += 2) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(argv[i], "--deadline")) {
+			dl = 1;
+			i--; /* takes no value */
+			continue;
+		}
 		if (!v)
 			return usage();
 		if (!strcmp(argv[i], "--prio")) {
@@ -102,10 +116,12 @@ int main(int argc, char **argv)
 		}
 	}
 	if (prio < 1 || prio > 99 || nice < -20 || nice > 19 || !spin ||
-	    !period || spin > period || !total || total > 600000000000ull) {
+	    !period || spin > period || !total || total > 600000000000ull ||
+	    (dl && (fair || cpu >= 0))) {
 		fprintf(stderr,
 			"fhog: --prio 1..99, --nice -20..19, 0 < --spin "
-			"<= --period, 0 < --time <= 600s\n");
+			"<= --period, 0 < --time <= 600s; --deadline "
+			"without --nice or --cpu\n");
 		return 2;
 	}
 	signal(SIGINT, on_signal);
@@ -127,7 +143,22 @@ int main(int argc, char **argv)
 			nice, strerror(errno));
 		return 77;
 	}
-	if (!fair && sched_setscheduler(0, SCHED_FIFO, &sp)) {
+	if (dl) {
+		struct dl_attr a = { .size = sizeof(a),
+				     .sched_policy = SCHED_DEADLINE,
+				     .sched_runtime = spin,
+				     .sched_deadline = period,
+				     .sched_period = period };
+
+		if (set_attr(0, &a)) {
+			fprintf(stderr,
+				"fhog: SCHED_DEADLINE %llu/%llu ns: %s (needs "
+				"CAP_SYS_NICE and room in the admission "
+				"test)\n",
+				spin, period, strerror(errno));
+			return 77;
+		}
+	} else if (!fair && sched_setscheduler(0, SCHED_FIFO, &sp)) {
 		fprintf(stderr,
 			"fhog: SCHED_FIFO %d: %s (needs CAP_SYS_NICE)\n", prio,
 			strerror(errno));

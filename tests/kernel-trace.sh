@@ -30,6 +30,11 @@
 #                        inheritance the holder is boosted and does not
 #                        FAIL; under SHIM it is never boosted, and the
 #                        foreign fair task's time in its place must FAIL
+#   kernel-trace.sh PI-CLASSIC FHOG dl-foreign  a foreign SCHED_DEADLINE
+#                        task (20 ms every 50 ms, on whichever CPU the
+#                        kernel gives it) beside inheritance: it ranks
+#                        above every real-time task, so what it runs in
+#                        a wait is interference: no FAIL
 #   kernel-trace.sh PI-CLASSIC FHOG cleanup  no tracefs instance of the run
 #                        left, and tracefs mounted after the run as it
 #                        was before
@@ -131,6 +136,47 @@ inherit)
 	check $? "as interference"
 	grep -q "holder boosted 10->30" "$tmp/out"
 	check $? "the holder was boosted to high's priority"
+	;;
+dl-foreign)
+	# up to 3 runs until the deadline task ran on the scenario's CPU in
+	# a judged wait (it goes where the kernel puts it), stopping at a
+	# FAIL
+	for attempt in 1 2 3; do
+		"$prog" --cpu "$cpu" --duration "$dur" --trace=on \
+			--protocol inherit >"$tmp/out" 2>&1 &
+		pi=$!
+		wait_locked $pi "$tmp/out" 35
+		if kill -0 $pi 2>/dev/null; then
+			"$fhog" --deadline --spin 20ms --period 50ms --time 60s \
+				>"$tmp/hog" 2>&1 &
+			hog=$!
+			sleep 0.2
+			if ! kill -0 "$hog" 2>/dev/null; then
+				wait "$hog"
+				skip_if_77 $? "$tmp/hog"
+			fi
+		fi
+		wait $pi
+		rc=$?
+		pi=
+		stop_hog
+		skip_if_77 $rc "$tmp/out"
+		grep -q "inherit: FAIL" "$tmp/out" && break
+		grep -q "delayed by fhog" "$tmp/out" && break
+	done
+	echo "# run $attempt of at most 3"
+	grep "^inherit: " "$tmp/out" | cut -c1-600 | sed "s/^/# /"
+	! grep -q "inherit: FAIL" "$tmp/out"
+	check $? "inheritance beside a foreign deadline task is not a FAIL"
+	grep -Eq "inherit: (PASS|UNDECIDED)" "$tmp/out"
+	check $? "PASS, or UNDECIDED with the reason (exit $rc)"
+	if grep -q "delayed by fhog" "$tmp/out"; then
+		grep -q "delayed by fhog (pid [0-9]*, DL): .*higher priority" \
+			"$tmp/out"
+		check $? "the trace names the deadline task, above high"
+	else
+		echo "# the deadline task ran in no judged wait in 3 runs"
+	fi
 	;;
 none)
 	run_pi_hog 50 15ms --protocol none
