@@ -267,7 +267,7 @@ static bool late_per_job(const struct il_engine_result *er,
 	uint64_t late = 0, worst = 0, unattested = 0, over = 0;
 	uint64_t *wake = NULL, c = mt->wcet_ns ? mt->wcet_ns : mt->cpu_max_ns;
 	long nwake = 0;
-	bool owed = false, prev_attested = false;
+	bool owed = false;
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
@@ -279,9 +279,6 @@ static bool late_per_job(const struct il_engine_result *er,
 		uint64_t rel = r->job_rel_seq[k], end = r->job_end_seq[k];
 		uint64_t resp = end > rel ? end - rel : 0, x, st, host, lo, fo;
 		uint64_t carried;
-		/* queued behind the last job, and that one attested */
-		bool attested = false,
-		     behind = prev_attested && k && r->job_end_seq[k - 1] > rel;
 
 		if (resp > worst)
 			worst = resp;
@@ -293,7 +290,6 @@ static bool late_per_job(const struct il_engine_result *er,
 		} else if (!k || rel >= r->job_end_seq[k - 1]) {
 			owed = false;
 		}
-		prev_attested = false;
 		if (resp <= mt->deadline_ns)
 			continue;
 		x = resp - mt->deadline_ns;
@@ -340,15 +336,15 @@ static bool late_per_job(const struct il_engine_result *er,
 			 * host and foreign tasks leave of its lateness, and
 			 * is more than a held vCPU or a section could show */
 			/*
-			 * A job queued behind an attested one: the thread's
-			 * own run on those jobs inside its window is that
-			 * job's lateness carried over, the kernel's too
+			 * A job queued behind earlier ones waits for the
+			 * thread to finish them: its own run on them inside
+			 * this job's window is measured, the task's own, and
+			 * leaves the rest of the lateness to explain
 			 */
-			carried = behind ? backlog_run(r, k) : 0;
+			carried = backlog_run(r, k);
 			if (lo != IL_EDF_UNSEEN &&
 			    lo > host + m->inherit + m->eps &&
 			    lo + carried >= x - (m->eps + host + fo)) {
-				attested = true;
 				m->edf_attested++;
 				mt->late_attested_n++;
 				if (lo > m->most_later)
@@ -359,7 +355,6 @@ static bool late_per_job(const struct il_engine_result *er,
 					m->edf_unexplained++;
 			}
 			mt->late_seen_n += lo != IL_EDF_UNSEEN;
-			prev_attested = attested;
 			if (!late++ || rel > mt->late_rel_max_ns)
 				mt->late_rel_max_ns = rel;
 			if (late == 1 || end < mt->late_end_min_ns)
