@@ -153,35 +153,51 @@ static void value(char *buf, size_t len, const struct drv_default *r, int which)
 			 il_hist_samples_for(r->tail), p, b);
 }
 
+/* whether d runs the configuration a default row names (NULL d: say
+ * every row, as --help does) */
+static bool row_runs(const struct drv *d, const struct drv_default *r)
+{
+	if (!d || !r->config)
+		return true;
+	for (int c = 0; c < d->nconfigs; c++)
+		if (!strcmp(d->configs[c].name, r->config))
+			return d->want[c];
+	return false;
+}
+
 /*
  * The default rows grouped by what they give (which, as value()): "none
  * 100 (p99), inherit and protect 1000 (p999)"; a row for every
- * configuration reads "each".
+ * configuration reads "each".  With d, only the rows of what it runs.
  */
-static void default_list(const struct drv_family *f, int which, char *buf,
-			 size_t len)
+static void default_list(const struct drv_family *f, const struct drv *d,
+			 int which, char *buf, size_t len)
 {
-	const struct drv_default *t = f->defaults;
+	const struct drv_default *t[DRV_MAX_CONFIGS];
 	bool done[DRV_MAX_CONFIGS] = { false };
-	int n = 0;
+	int nt = 0, n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; t && t[i].bound_ns && i < DRV_MAX_CONFIGS; i++) {
+	for (const struct drv_default *r = f->defaults;
+	     r && r->bound_ns && nt < DRV_MAX_CONFIGS; r++)
+		if (row_runs(d, r))
+			t[nt++] = r;
+	for (int i = 0; i < nt; i++) {
 		char v[96], w[96];
 		int same[DRV_MAX_CONFIGS], k = 0;
 
 		if (done[i])
 			continue;
-		value(v, sizeof(v), &t[i], which);
-		for (int j = i; t[j].bound_ns && j < DRV_MAX_CONFIGS; j++) {
-			value(w, sizeof(w), &t[j], which);
+		value(v, sizeof(v), t[i], which);
+		for (int j = i; j < nt; j++) {
+			value(w, sizeof(w), t[j], which);
 			if (!done[j] && !strcmp(v, w)) {
 				done[j] = true;
 				same[k++] = j;
 			}
 		}
 		il_appendf(buf, len, "%s", n++ ? ", " : "");
-		if (!i && !t[k].bound_ns && !t[same[k - 1]].config) {
+		if (k == nt && !t[same[k - 1]]->config) {
 			/* every row, one of them for every configuration */
 			il_appendf(buf, len, "%s each", v);
 			continue;
@@ -191,8 +207,8 @@ static void default_list(const struct drv_family *f, int which, char *buf,
 				   !m	       ? ""
 				   : m < k - 1 ? ", "
 					       : " and ",
-				   t[same[m]].config ? t[same[m]].config
-						     : "the others");
+				   t[same[m]]->config ? t[same[m]]->config
+						      : "the others");
 		il_appendf(buf, len, " %s", v);
 	}
 }
@@ -207,11 +223,11 @@ void __drv_default_help(struct drv *d)
 	d->common[n] = (struct il_opt){ .name = NULL };
 	if (!d->fam->defaults || !d->fam->defaults[0].bound_ns)
 		return;
-	default_list(d->fam, 1, d->def_duration, sizeof(d->def_duration));
+	default_list(d->fam, NULL, 1, d->def_duration, sizeof(d->def_duration));
 	il_appendf(d->def_duration, sizeof(d->def_duration),
 		   ", or sooner at the sample target; 60s with --samples "
 		   "or --percentile");
-	default_list(d->fam, 0, d->def_samples, sizeof(d->def_samples));
+	default_list(d->fam, NULL, 0, d->def_samples, sizeof(d->def_samples));
 	il_appendf(d->def_samples, sizeof(d->def_samples),
 		   "; 0 with -d or --percentile");
 	for (int i = 0; i < n; i++)
@@ -225,7 +241,7 @@ void drv_default_plan(const struct drv *d, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (d->default_run)
-		default_list(d->fam, 2, buf, len);
+		default_list(d->fam, d, 2, buf, len);
 }
 
 int drv_build(struct drv *d, int c, struct il_scenario *sc, char *err,
