@@ -32,14 +32,18 @@ void km_header(struct drv *d, FILE *f)
 		.size = cfg->size,
 		.source = cfg->source,
 	};
-	char dur[24], desc[160], q[24];
+	char dur[64] = "", desc[160], q[24];
 
-	il_format_duration(dur, sizeof(dur), cfg->common.duration_ns);
+	/* the default run says its own (the driver's "runs:" line) */
+	if (!d->default_run) {
+		il_format_duration(q, sizeof(q), cfg->common.duration_ns);
+		snprintf(dur, sizeof(dur), "; %s per configuration", q);
+	}
 	il_format_duration(q, sizeof(q), su->quantum_ns);
 	fprintf(f,
 		KM_PROG
 		": %s on %s, fg on CPU %d, the owner's CPU in cross-cpu "
-		"and rt-waiter %d; %s per configuration\n",
+		"and rt-waiter %d%s\n",
 		il_kmutex_describe(&p, IL_KM_OP_DEFAULT, desc, sizeof(desc)),
 		il_kmutex_lock_name((enum il_km_recipe)cfg->recipe), su->cpu,
 		su->other, dur);
@@ -63,9 +67,11 @@ static void ratio(char *buf, size_t len, const struct il_hist *h, double p,
 		snprintf(buf, len, "%.1fx", (double)x / (double)alone);
 }
 
-/* the table of every run, printed at the end */
+/* the table of every run, printed at the end; the most samples a row
+ * had (p9999 is shown when one has its 10000) */
 static struct il_table table;
 static int nrows;
+static uint64_t most;
 
 void km_run_note(struct drv *d, const struct drv_run *r, FILE *f,
 		 const char *pfx)
@@ -76,17 +82,21 @@ void km_run_note(struct drv *d, const struct drv_run *r, FILE *f,
 
 	if (!nrows++) {
 		static const char *const col[] = {
-			"configuration", "samples", "p50", "p99",
-			"p999",		 "p9999",   "max", "p99/alone",
-			"max/alone",	 "verdict",
+			"configuration", "samples",   "ended",	 "p50",
+			"p99",		 "p999",      "p9999",	 "max",
+			"p99/alone",	 "max/alone", "verdict",
 		};
 
 		il_table_init(&table);
-		for (int k = 0; k < 10; k++)
-			il_table_col(&table, col[k], k && k < 9);
+		for (int k = 0; k < 11; k++)
+			il_table_col(&table, col[k], k && k != 2 && k < 10);
 	}
+	if (h->count > most)
+		most = h->count;
 	il_table_cell(&table, "%s%s", r->name, r->tag);
 	il_table_cell(&table, "%" PRIu64, h->count);
+	drv_ended_cell(r->er, s, sizeof(s));
+	il_table_cell(&table, "%s", s);
 	for (int k = 0; k < 5; k++) {
 		il_format_stat(s, sizeof(s), h, pct[k]);
 		il_table_cell(&table, "%s", s);
@@ -116,12 +126,31 @@ void km_run_note(struct drv *d, const struct drv_run *r, FILE *f,
 		r->er->cgroups[0] ? "; cgroups " : "", r->er->cgroups);
 }
 
+/*
+ * The table, without its p9999 column when no row has the 10000 calls
+ * it needs and --percentile does not ask for it (then the line under
+ * the table says why p999 is missing where it is).
+ */
 void km_end_text(struct drv *d, FILE *f, const char *pfx)
 {
+	const int p9999 = 6; /* the column */
+	bool all = most >= il_hist_samples_for(0.9999) ||
+		   il_opt_percentile(d->c) > 0.999;
+	struct il_table t;
+
 	if (!nrows)
 		return;
-	il_table_print_prefixed(&table, f, pfx);
+	il_table_init(&t);
+	for (int k = 0; k < table.ncols; k++)
+		if (all || k != p9999)
+			il_table_col(&t, table.header[k], table.right[k]);
+	for (int i = 0; i < table.nrows * table.ncols; i++)
+		if (all || i % table.ncols != p9999)
+			il_table_cell(&t, "%s", table.cells[i]);
+	il_table_print_prefixed(&t, f, pfx);
+	il_table_free(&t);
 	il_table_free(&table);
+	drv_print_short(d, f, pfx, all ? 0.9999 : 0.999);
 }
 
 void km_json_head(struct drv *d, struct il_json *j)

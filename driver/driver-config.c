@@ -15,8 +15,10 @@
 #include <string.h>
 
 #include <invlab/cpu.h>
+#include <invlab/hist.h>
 #include <invlab/sched.h>
 #include <invlab/strbuf.h>
+#include <invlab/time.h>
 
 #include "driver-private.h"
 
@@ -88,10 +90,165 @@ int drv_pick(struct drv *d, int argc, char **argv, int pos, const char *what)
 	return -1;
 }
 
+/* the default row of configuration name, or NULL */
+static const struct drv_default *default_of(const struct drv_family *f,
+					    const char *name)
+{
+	const struct drv_default *any = NULL;
+
+	for (const struct drv_default *r = f->defaults; r && r->bound_ns; r++)
+		if (!r->config && !any)
+			any = r;
+		else if (r->config && name && !strcmp(r->config, name))
+			return r;
+	return any;
+}
+
+void drv_run_limit(const struct drv *d, int c, struct il_run_limit *out)
+{
+	const struct drv_default *r = default_of(
+		d->fam, c >= 0 && c < d->nconfigs ? d->configs[c].name : NULL);
+
+	il_opt_run_limit(d->c, r ? r->tail : 0, r ? r->bound_ns : 0, out);
+}
+
+void __drv_format_bound(char *buf, size_t len, uint64_t ns)
+{
+	if (ns % IL_NSEC_PER_SEC && !(ns % (IL_NSEC_PER_SEC / 10)))
+		snprintf(buf, len, "%.1fs", (double)ns / IL_NSEC_PER_SEC);
+	else
+		il_format_duration_exact(buf, len, ns);
+}
+
+/* "p999" of 0.999 */
+static void tail_name(char *buf, size_t len, double tail)
+{
+	char v[32];
+
+	/* the digits after "0.", two at least: p50, p99, p999 */
+	snprintf(v, sizeof(v), "%.6g", tail);
+	if (strncmp(v, "0.", 2))
+		snprintf(buf, len, "p%.20s", v);
+	else
+		snprintf(buf, len, "p%.20s%s", v + 2, v[3] ? "" : "0");
+}
+
+/* what the default rows say, grouped: 0 the target, 1 the bound, 2
+ * both ("to 100 samples (p99) within 5.5s") */
+static void value(char *buf, size_t len, const struct drv_default *r, int which)
+{
+	char p[32], b[24];
+
+	tail_name(p, sizeof(p), r->tail);
+	__drv_format_bound(b, sizeof(b), r->bound_ns);
+	if (which == 1)
+		snprintf(buf, len, "%s", b);
+	else if (r->tail <= 0)
+		snprintf(buf, len, which ? "for %s" : "0", b);
+	else if (which == 0)
+		snprintf(buf, len, "%" PRIu64 " (%s)",
+			 il_hist_samples_for(r->tail), p);
+	else
+		snprintf(buf, len, "to %" PRIu64 " samples (%s) within %s",
+			 il_hist_samples_for(r->tail), p, b);
+}
+
+/* whether d runs the configuration a default row names (NULL d: say
+ * every row, as --help does) */
+static bool row_runs(const struct drv *d, const struct drv_default *r)
+{
+	if (!d || !r->config)
+		return true;
+	for (int c = 0; c < d->nconfigs; c++)
+		if (!strcmp(d->configs[c].name, r->config))
+			return d->want[c];
+	return false;
+}
+
+/*
+ * The default rows grouped by what they give (which, as value()): "none
+ * 100 (p99), inherit and protect 1000 (p999)"; a row for every
+ * configuration reads "each".  With d, only the rows of what it runs.
+ */
+static void default_list(const struct drv_family *f, const struct drv *d,
+			 int which, char *buf, size_t len)
+{
+	const struct drv_default *t[DRV_MAX_CONFIGS];
+	bool done[DRV_MAX_CONFIGS] = { false };
+	int nt = 0, n = 0;
+
+	buf[0] = '\0';
+	for (const struct drv_default *r = f->defaults;
+	     r && r->bound_ns && nt < DRV_MAX_CONFIGS; r++)
+		if (row_runs(d, r))
+			t[nt++] = r;
+	for (int i = 0; i < nt; i++) {
+		char v[96], w[96];
+		int same[DRV_MAX_CONFIGS], k = 0;
+
+		if (done[i])
+			continue;
+		value(v, sizeof(v), t[i], which);
+		for (int j = i; j < nt; j++) {
+			value(w, sizeof(w), t[j], which);
+			if (!done[j] && !strcmp(v, w)) {
+				done[j] = true;
+				same[k++] = j;
+			}
+		}
+		il_appendf(buf, len, "%s", n++ ? ", " : "");
+		if (k == nt && !t[same[k - 1]]->config) {
+			/* every row, one of them for every configuration */
+			il_appendf(buf, len, "%s each", v);
+			continue;
+		}
+		for (int m = 0; m < k; m++)
+			il_appendf(buf, len, "%s%s",
+				   !m	       ? ""
+				   : m < k - 1 ? ", "
+					       : " and ",
+				   t[same[m]]->config ? t[same[m]]->config
+						      : "the others");
+		il_appendf(buf, len, " %s", v);
+	}
+}
+
+void __drv_default_help(struct drv *d)
+{
+	int n = 0;
+
+	for (const struct il_opt *o = il_common_opts;
+	     o->name && n < IL_OPT_MAX_ROWS - 1; o++)
+		d->common[n++] = *o;
+	d->common[n] = (struct il_opt){ .name = NULL };
+	if (!d->fam->defaults || !d->fam->defaults[0].bound_ns)
+		return;
+	default_list(d->fam, NULL, 1, d->def_duration, sizeof(d->def_duration));
+	il_appendf(d->def_duration, sizeof(d->def_duration),
+		   ", or sooner at the sample target; 60s with --samples "
+		   "or --percentile");
+	default_list(d->fam, NULL, 0, d->def_samples, sizeof(d->def_samples));
+	il_appendf(d->def_samples, sizeof(d->def_samples),
+		   "; 0 with -d or --percentile");
+	for (int i = 0; i < n; i++)
+		if (!strcmp(d->common[i].name, "duration"))
+			d->common[i].def_help = d->def_duration;
+		else if (!strcmp(d->common[i].name, "samples"))
+			d->common[i].def_help = d->def_samples;
+}
+
+void drv_default_plan(const struct drv *d, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (d->default_run)
+		default_list(d->fam, d, 2, buf, len);
+}
+
 int drv_build(struct drv *d, int c, struct il_scenario *sc, char *err,
 	      size_t len)
 {
 	const struct drv_config *cf = &d->configs[c];
+	struct il_run_limit lim;
 	int ret;
 
 	ret = cf->text ? il_scenario_parse(cf->text, cf->file, sc, err, len)
@@ -99,12 +256,14 @@ int drv_build(struct drv *d, int c, struct il_scenario *sc, char *err,
 	for (int i = 0; !ret && i < DRV_MAX_SETS && cf->set[i]; i++)
 		ret = il_scenario_set(sc, cf->set[i], err, len);
 	d->unreserved[c] = -1;
-	/* --duration, unless the job's own counts (then adjust decides) */
-	if (!ret && !d->fam->job_duration)
-		sc->g.duration_ns = d->c->duration_ns;
-	/* --samples, --percentile: over the job's `samples` */
-	if (!ret && il_opt_samples(d->c))
-		sc->g.samples = (int64_t)il_opt_samples(d->c);
+	/* --duration (a job's own counts unless given: then adjust decides),
+	 * or the family's default run for this configuration */
+	drv_run_limit(d, c, &lim);
+	if (!ret && (!d->fam->job_duration || lim.by_default))
+		sc->g.duration_ns = lim.duration_ns;
+	/* the sample target, over the job's `samples` */
+	if (!ret && lim.samples)
+		sc->g.samples = (int64_t)lim.samples;
 	if (!ret && d->fam->adjust)
 		ret = d->fam->adjust(d, c, sc, err, len);
 	if (!ret)

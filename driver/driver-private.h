@@ -29,13 +29,16 @@
 
 struct drv_show;
 
-/* one line of the subject table */
-#define DRV_ROW_CELLS 11
+/* one run: how it ended, and its line of the subject table */
+#define DRV_ROW_CELLS 12
 struct drv_row {
 	char cell[DRV_ROW_CELLS][48];
-	/* the subject's judged waits and the run's time: the pace at
-	 * which a percentile's samples come (the table's footnote) */
-	uint64_t waits, elapsed_ns;
+	/* the run's judged samples (the target's count) and its time: the
+	 * pace at which a percentile's samples come; how it ended, and
+	 * what the samples were ("waits") (the tables' footnote) */
+	uint64_t samples, elapsed_ns, duration_ns;
+	enum il_run_end ended;
+	char what[16];
 };
 
 /* the state of one drv_main */
@@ -64,6 +67,12 @@ struct session {
  * exit status.
  */
 int __drv_build_all(struct drv *d, int *prio);
+
+/* --help's defaults of --duration and --samples for a family with a
+ * default run (f->defaults), into d->common */
+void __drv_default_help(struct drv *d);
+/* a time bound as it was given: "6s", "5.5s" (not "5500ms"), "150ms" */
+void __drv_format_bound(char *buf, size_t len, uint64_t ns);
 
 /* ---- driver-judge.c: judging, the exit status, skips ---- */
 

@@ -214,23 +214,56 @@ static bool with_p9999(const struct drv *d)
 	return il_opt_percentile(d->c) > 0.999;
 }
 
+void drv_ended_cell(const struct il_engine_result *er, char *buf, size_t len)
+{
+	char t[24];
+
+	il_format_duration(t, sizeof(t), er->elapsed_ns);
+	switch (er->ended) {
+	case IL_END_SAMPLES:
+		snprintf(buf, len, "target %s", t);
+		return;
+	case IL_END_DURATION:
+		__drv_format_bound(t, sizeof(t), er->duration_ns);
+		snprintf(buf, len, "bound %s", t);
+		return;
+	case IL_END_STOPPED:
+	case IL_END_HUNG:
+		snprintf(buf, len, "%s %s", il_engine_end_name(er->ended), t);
+		return;
+	case IL_END_NONE:
+		break;
+	}
+	snprintf(buf, len, "-");
+}
+
+/* every run's end (the footnote); the subject table's cells */
 static void keep_row(struct drv *d, const struct drv_run *r)
 {
 	const struct il_task_result *t = drv_subject(d, r);
 	const struct il_lock_result *lr = t ? t->locks[0] : NULL;
 	const double pct[] = { 0.5, 0.99, 0.999, with_p9999(d) ? 0.9999 : -1,
 			       -1 };
+	const char *of = strrchr(r->er->samples_of, ' ');
 	struct drv_row *w;
 	bool und = false;
-	int c = 2;
+	int c = 3;
 
-	if (!lr || d->nrows >= d->nconfigs * d->c->repeat)
+	if (d->nrows >= d->nconfigs * d->c->repeat)
 		return;
 	w = &d->rows[d->nrows++];
-	w->waits = lr->nsamples;
+	w->samples = r->er->samples;
 	w->elapsed_ns = r->er->elapsed_ns;
+	w->duration_ns = r->er->duration_ns;
+	w->ended = r->er->ended;
+	snprintf(w->what, sizeof(w->what), "%s", of ? of + 1 : "samples");
 	snprintf(w->cell[0], 48, "%s%s", r->name, r->tag);
+	if (!d->fam->subject_table || !lr)
+		return;
+	/* the table counts the subject's waits, as the target does */
+	w->samples = lr->nsamples;
 	snprintf(w->cell[1], 48, "%zu", lr->nsamples);
+	drv_ended_cell(r->er, w->cell[2], 48);
 	for (int k = 0; k < 5; k++)
 		if (k < 4 || pct[3] > 0)
 			il_format_stat(w->cell[c++], 48, &lr->blocked, pct[k]);
@@ -251,44 +284,71 @@ static void keep_row(struct drv *d, const struct drv_run *r)
 }
 
 /*
- * Under the table, when a row has too few waits for its highest
- * percentile: what "n/a (<1000)" means, and what the samples would
- * cost at the pace each such run had (its time over its waits).
+ * The runs of one end short of need samples, into list: "stopped at the
+ * target: none (100 waits; 1000 in about 46.2s)", "stopped at the bound:
+ * throttled (563 calls; 1000 in about 5.33s), cross-cpu (815; 3.68s)";
+ * how many there were.
  */
-static void print_cost(struct drv *d, FILE *f, const char *pfx)
+static int short_runs(const struct drv *d, uint64_t need, enum il_run_end e,
+		      char *list, size_t len)
 {
-	double p = with_p9999(d) ? 0.9999 : 0.999;
-	uint64_t need = il_hist_samples_for(p);
-	char list[512] = "", msg[768], out[1024];
 	int n = 0;
 
 	for (int i = 0; i < d->nrows; i++) {
 		const struct drv_row *w = &d->rows[i];
 		char t[24];
 
-		if (w->waits >= need)
+		if (w->samples >= need || w->ended != e)
 			continue;
-		if (!w->waits) {
-			il_appendf(list, sizeof(list), "%s%s had none",
-				   n++ ? ", " : "", w->cell[0]);
+		if (!n)
+			il_appendf(list, len, "%s%s: ", list[0] ? "; " : "",
+				   e == IL_END_SAMPLES ? "stopped at the target"
+				   : e == IL_END_DURATION
+					   ? "stopped at the bound"
+				   : e == IL_END_HUNG ? "hung"
+						      : "interrupted");
+		il_appendf(list, len, "%s%s", n ? ", " : "", w->cell[0]);
+		if (!w->samples) {
+			il_appendf(list, len, " (none)");
+			n++;
 			continue;
 		}
-		il_format_duration(t, sizeof(t),
-				   (uint64_t)((double)w->elapsed_ns *
-					      (double)need / (double)w->waits));
-		il_appendf(list, sizeof(list), "%s%s %s", n++ ? ", " : "",
-			   w->cell[0], t);
+		/* what they would cost at the pace this run had */
+		il_format_duration(
+			t, sizeof(t),
+			(uint64_t)((double)w->elapsed_ns * (double)need /
+				   (double)w->samples));
+		if (n++)
+			il_appendf(list, len, " (%" PRIu64 "; %s)", w->samples,
+				   t);
+		else
+			il_appendf(list, len,
+				   " (%" PRIu64 " %s; %" PRIu64 " in about %s)",
+				   w->samples, w->what, need, t);
 	}
+	return n;
+}
+
+void drv_print_short(const struct drv *d, FILE *f, const char *pfx, double p)
+{
+	static const enum il_run_end ends[] = { IL_END_SAMPLES, IL_END_DURATION,
+						IL_END_STOPPED, IL_END_HUNG };
+	uint64_t need = il_hist_samples_for(p);
+	char list[768] = "", msg[1024], out[1280], pname[16];
+	int n = 0;
+
+	for (int k = 0; k < 4; k++)
+		n += short_runs(d, need, ends[k], list, sizeof(list));
 	if (!n)
 		return;
+	snprintf(pname, sizeof(pname), "p%s",
+		 p > 0.9995  ? "9999"
+		 : p > 0.995 ? "999"
+			     : "99");
 	snprintf(msg, sizeof(msg),
-		 "n/a (<N): fewer waits than the percentile needs (p99 100, "
-		 "p999 1000%s); at this run's pace %llu waits would take "
-		 "about: %s; --percentile %s runs each until it has them "
-		 "(bound: -d, else %llus)",
-		 with_p9999(d) ? ", p9999 10000" : "", (unsigned long long)need,
-		 list, with_p9999(d) ? "p9999" : "p999",
-		 (unsigned long long)(IL_SAMPLES_BOUND_NS / IL_NSEC_PER_SEC));
+		 "n/a (<%" PRIu64
+		 "): %s; --percentile %s runs each to %" PRIu64,
+		 need, list, pname, need);
 	/* prose: wrapped to 80 columns, the prefix on every line */
 	il_board_wrap(msg, NULL, 2, 80 - (int)strlen(pfx), out, sizeof(out));
 	for (char *l = out, *nl; *l; l = nl) {
@@ -302,14 +362,15 @@ static void print_cost(struct drv *d, FILE *f, const char *pfx)
 void __drv_print_rows(struct drv *d, FILE *f, const char *pfx)
 {
 	const char *col[DRV_ROW_CELLS] = {
-		d->fam->config_label, "rounds", "blocked p50", "p99", "p999",
+		d->fam->config_label, "rounds", "ended",
+		"blocked p50",	      "p99",	"p999",
 	};
 	const char *rest[] = { "max",	"wakeup p99", "p999",
 			       "bound", "verdict",    NULL };
 	struct il_table t;
-	int ncol = 5;
+	int ncol = 6;
 
-	if (d->c->quiet || !d->nrows)
+	if (d->c->quiet || !d->nrows || !d->fam->subject_table)
 		return;
 	if (with_p9999(d))
 		col[ncol++] = "p9999";
@@ -317,13 +378,13 @@ void __drv_print_rows(struct drv *d, FILE *f, const char *pfx)
 		col[ncol++] = rest[k];
 	il_table_init(&t);
 	for (int k = 0; k < ncol; k++)
-		il_table_col(&t, col[k], k && k < ncol - 1);
+		il_table_col(&t, col[k], k == 1 || (k > 2 && k < ncol - 1));
 	for (int i = 0; i < d->nrows; i++)
 		for (int k = 0; k < ncol; k++)
 			il_table_cell(&t, "%s", d->rows[i].cell[k]);
 	il_table_print_prefixed(&t, f, pfx);
 	il_table_free(&t);
-	print_cost(d, f, pfx);
+	drv_print_short(d, f, pfx, with_p9999(d) ? 0.9999 : 0.999);
 }
 
 /*
@@ -485,8 +546,7 @@ void __drv_report_run(struct session *s, struct drv_run *r)
 			r->er->probe->reason);
 		d->probe_said = true;
 	}
-	if (f->subject_table)
-		keep_row(d, r);
+	keep_row(d, r);
 	if (f->run_note && !d->c->quiet)
 		f->run_note(d, r, s->out, pfx);
 	/* a run with a sample target says what ended it (engine.h) */

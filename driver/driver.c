@@ -158,8 +158,14 @@ static int run_all(struct session *s, int argc, char **argv)
 		il_json_begin_array(&s->j, "runs");
 	}
 	if (!d->c->quiet && !d->c->tap) {
+		char plan[512];
+
 		if (f->header)
 			f->header(d, s->out);
+		drv_default_plan(d, plan, sizeof(plan));
+		if (plan[0])
+			fprintf(s->out, "runs: %s, whichever comes first\n",
+				plan);
 		demo_kernel_line(s->out, &d->si);
 		fflush(s->out);
 	}
@@ -240,16 +246,34 @@ int drv_main(const struct drv_family *f, int argc, char **argv)
 	}
 	d->fam = f;
 	d->c = d->cfg; /* first member, see opt.h */
-	d->tables[0] = il_common_opts;
+	/* the common options, their --help saying the default run's */
+	__drv_default_help(d);
+	d->tables[0] = d->common;
 	d->tables[1] = f->opts;
 	rc = demo_args(argc, argv, d->tables, d->cfg, f->prog, f->usage,
 		       f->summary, f->max_pos, &pos);
 	if (rc >= 0)
 		goto out;
-	/* a sample target without --duration: each run is bounded by the
-	 * target's bound instead (opt.h); a job's own duration stands */
-	if (il_opt_samples(d->c) && !il_opt_was_set(d->c, "duration"))
-		d->c->duration_ns = IL_SAMPLES_BOUND_NS;
+	{
+		/* how the runs end (opt.h il_opt_run_limit): the family's
+		 * default run, or the command line's; --duration as the
+		 * reports and result files give it: a target's 60s without
+		 * it (a job's own duration stands), the default run's
+		 * longest bound */
+		struct il_run_limit lim;
+
+		il_opt_run_limit(d->c, 0, 0, &lim);
+		d->c->duration_ns = lim.duration_ns;
+		for (const struct drv_default *r = f->defaults;
+		     r && r->bound_ns; r++) {
+			il_opt_run_limit(d->c, r->tail, r->bound_ns, &lim);
+			if (!lim.by_default)
+				break;
+			if (!d->default_run || r->bound_ns > d->c->duration_ns)
+				d->c->duration_ns = r->bound_ns;
+			d->default_run = true;
+		}
+	}
 	if (d->c->probe &&
 	    (il_probe_parse(d->c->probe, &d->probe, err, sizeof(err)) ||
 	     il_probe_check_cpus(&d->probe, err, sizeof(err)))) {
@@ -282,10 +306,9 @@ int drv_main(const struct drv_family *f, int argc, char **argv)
 		goto out;
 	if (f->setup && (rc = f->setup(d, argc, argv, pos)) >= 0)
 		goto out;
-	if (f->subject_table)
-		d->rows = calloc((size_t)(d->nconfigs * d->c->repeat),
-				 sizeof(*d->rows));
-	if (f->subject_table && !d->rows) {
+	d->rows =
+		calloc((size_t)(d->nconfigs * d->c->repeat), sizeof(*d->rows));
+	if (!d->rows) {
 		fprintf(stderr, "%s: out of memory\n", f->prog);
 		rc = 99;
 		goto out;

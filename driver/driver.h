@@ -85,6 +85,20 @@ struct drv_run {
 
 struct drv;
 
+/*
+ * The default run: what a configuration runs to when the command line
+ * names none of --duration, --samples and --percentile.  tail is the
+ * percentile its table shows, taken as a sample target (0.99: 100
+ * samples, 0.999: 1000; il_hist_samples_for), bound_ns the longest it
+ * may take (opt.h il_opt_run_limit).  A family's table of them ends
+ * with a row whose bound_ns is 0.
+ */
+struct drv_default {
+	const char *config; /* a configuration's name; NULL: every one */
+	double tail;
+	uint64_t bound_ns;
+};
+
 /* a family's live row (drv_family.live_rows): a figure and the verdict
  * forming, read while the tasks still record */
 #define DRV_LIVE_MAX_ROWS 32
@@ -152,6 +166,8 @@ struct drv_family {
 	bool job_duration;
 	/* engine options every run takes */
 	const char *boost_from;
+	/* the default run (NULL: --duration's default, no sample target) */
+	const struct drv_default *defaults;
 };
 
 struct drv {
@@ -169,8 +185,13 @@ struct drv {
 	/* M-BWI negative control (judge.h il_judge_env), set by adjust */
 	struct il_sched declared[DRV_MAX_CONFIGS][IL_MAX_TASKS];
 	int unreserved[DRV_MAX_CONFIGS];
-	struct drv_row *rows; /* f->subject_table */
+	struct drv_row *rows; /* every run's end; the subject table's cells */
 	int nrows;
+	/* no --duration, --samples or --percentile: f->defaults decide */
+	bool default_run;
+	/* the common options, with the default run's defaults in --help */
+	struct il_opt common[IL_OPT_MAX_ROWS];
+	char def_duration[160], def_samples[160];
 	int wrap; /* verdict lines wrapped at this width (0: not) */
 	/* counts, for the exit status and the summary */
 	int ntap, nexp, nundec, nunexp, nruns;
@@ -210,6 +231,27 @@ int drv_pick(struct drv *d, int argc, char **argv, int pos, const char *what);
 /* --cpu: that CPU (-1: the last online), or -1 when it is not online
  * (printed) */
 int drv_cpu(const struct drv *d, int64_t v);
+/*
+ * How configuration c runs here (opt.h il_opt_run_limit): its sample
+ * target and time bound, from the command line or the family's default
+ * run.
+ */
+void drv_run_limit(const struct drv *d, int c, struct il_run_limit *out);
+/*
+ * The default run in words, for the header: "none to 100 samples (p99)
+ * within 5.5s, inherit and protect to 1000 (p999) within 6s"; "" when
+ * this is not the default run.
+ */
+void drv_default_plan(const struct drv *d, char *buf, size_t len);
+/* What ended a run, for a table cell: "target 4.41s" (its sample
+ * target, after that long), "bound 6s", "stopped 1.20s", "hung 2.00s". */
+void drv_ended_cell(const struct il_engine_result *er, char *buf, size_t len);
+/*
+ * Under a table with a column for percentile p: one line on the runs
+ * with too few samples for it, and why ("none stopped at its target,
+ * 100 waits (1000: about 44.1s)"); nothing when every run has them.
+ */
+void drv_print_short(const struct drv *d, FILE *f, const char *pfx, double p);
 /* The verdict lines of a run (text or TAP). */
 void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f);
 /* Each task's figures as a table (deadline tasks: dl_tasks_print). */

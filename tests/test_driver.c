@@ -82,6 +82,13 @@ static struct drv_config configs[2] = {
 	  .set = { "a.body=lock M, run 200us, unlock M" } },
 };
 
+/* the default run: one to 4 waits (p75) within 5 s, two for 150 ms */
+static const struct drv_default defaults[] = {
+	{ .config = "one", .tail = 0.75, .bound_ns = 5 * IL_NSEC_PER_SEC },
+	{ .bound_ns = 150 * IL_NSEC_PER_MSEC },
+	{ .bound_ns = 0 },
+};
+
 static struct drv_family fam = {
 	.prog = "test-driver",
 	.usage = "[OPTIONS]",
@@ -93,6 +100,7 @@ static struct drv_family fam = {
 	.judge = judge,
 	.cannot_run = cannot_run,
 	.skip_refused = true,
+	.defaults = defaults,
 };
 
 /* drv_main with these arguments after the program name */
@@ -113,6 +121,22 @@ static int run(const char *a1, const char *a2, const char *a3)
 		argv[argc++] = (char *)a3;
 	judged = 0;
 	return drv_main(&fam, argc, argv);
+}
+
+/* prose wrapped under a table, unwrapped: "\n  " read as " " */
+static void unwrap(char *text)
+{
+	char *w = text;
+
+	for (const char *r = text; *r; r++) {
+		if (r[0] == '\n' && r[1] == ' ' && r[2] == ' ') {
+			*w++ = ' ';
+			r += 2;
+			continue;
+		}
+		*w++ = *r;
+	}
+	*w = '\0';
 }
 
 static int outcome(enum il_verdict g, enum il_verdict w)
@@ -290,6 +314,105 @@ int main(void)
 		seen_duration[0] = 0;
 		t_check_int(drv_main(&fam, 5, argv), 0);
 		t_check_int(seen_duration[0], IL_SAMPLES_BOUND_NS);
+	}
+
+	/*
+	 * The default run (no -d, --samples or --percentile): each
+	 * configuration its own target and bound, said before the runs,
+	 * after each and in the table; the runs above named -d or
+	 * --samples, and no default applied to them.
+	 */
+	{
+		char *argv[] = { (char *)"test-driver", (char *)"--no-lock",
+				 (char *)"--json", path, NULL };
+
+		fam.subject = "a";
+		fam.subject_table = true;
+		fam.config_label = "config";
+		seen_duration[0] = seen_duration[1] = 0;
+		fflush(stdout);
+		fd = dup(1);
+		t_check(freopen(file, "w", stdout) != NULL);
+		t_check_int(drv_main(&fam, 4, argv), 0);
+		fflush(stdout);
+		dup2(fd, 1);
+		close(fd);
+		fam.subject = NULL;
+		fam.subject_table = false;
+		fam.config_label = NULL;
+		t_check_int(seen_duration[0], 5 * IL_NSEC_PER_SEC);
+		t_check_int(seen_duration[1], 150 * IL_NSEC_PER_MSEC);
+		text = slurp(file);
+		t_check(text != NULL);
+		if (text) {
+			t_check_contains(text,
+					 "runs: one to 4 samples (p75) "
+					 "within 5s, the others for "
+					 "150ms, whichever comes first\n");
+			/* (the target is checked every 10 ms: a wait
+			 * or two more may come first) */
+			const char *row = strstr(text, "\none  ");
+
+			t_check_contains(text, "one: ended: ");
+			t_check_contains(text, " samples (a's waits) in ");
+			t_check(row && strstr(row, "  target ") &&
+				strstr(row, "  target ") <
+					strchr(row + 1, '\n'));
+			t_check_contains(text, "  bound 150ms  ");
+			unwrap(text);
+			t_check_contains(text, "n/a (<1000): stopped at the "
+					       "target: one (");
+			t_check_contains(text, " waits; 1000 in about ");
+			t_check_contains(text, "; stopped at the bound: two (");
+			t_check_contains(text, "; --percentile p999 runs each "
+					       "to 1000\n");
+			t_check(!strstr(text, "two: ended:"));
+		}
+		free(text);
+		text = slurp(path);
+		t_check(text != NULL);
+		if (text) {
+			const char *two = strstr(text, "\"configuration\": "
+						       "\"two\"");
+
+			t_check_contains(text, "\"ended_by\": \"samples\"");
+			t_check_contains(text, "\"samples_target\": 4,");
+			t_check_contains(text, "\"duration_bound_ns\": "
+					       "5000000000,");
+			t_check(two != NULL);
+			if (two) {
+				t_check_contains(two, "\"ended_by\": "
+						      "\"duration\"");
+				t_check_contains(two, "\"samples_target\": "
+						      "null");
+				t_check_contains(two, "\"duration_bound_ns\": "
+						      "150000000,");
+			}
+		}
+		free(text);
+		unlink(path);
+		unlink(file);
+	}
+	/* --help says what the defaults are */
+	{
+		char *argv[] = { (char *)"test-driver", (char *)"--help",
+				 NULL };
+
+		fflush(stdout);
+		fd = dup(1);
+		t_check(freopen(file, "w", stdout) != NULL);
+		t_check_int(drv_main(&fam, 2, argv), 0);
+		fflush(stdout);
+		dup2(fd, 1);
+		close(fd);
+		text = slurp(file);
+		t_check(text != NULL);
+		if (text) {
+			t_check_contains(text, "(default: one 5s, the others");
+			t_check_contains(text, "(default: one 4 (p75), the");
+		}
+		free(text);
+		unlink(file);
 	}
 
 	/* no judge: measured only, as expected when every task ran */

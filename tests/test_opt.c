@@ -530,7 +530,7 @@ static void test_help(void)
 		}
 	t_check_contains(h, "  -d, --duration=TIME ");
 	t_check_contains(h, "      --json=FILE ");
-	t_check_contains(h, "measurement time per configuration");
+	t_check_contains(h, "how long each configuration runs: alone, its");
 	t_check_contains(h, "default: 3s");
 	t_check_contains(h, "range: 100ms..60m");
 	t_check_contains(h, "default: 2ms");
@@ -556,10 +556,10 @@ static void test_help(void)
 			longest = (int)(nl - line);
 	}
 	t_check(longest <= 79);
-	t_check(column_of(h, "measurement time") > 21);
-	t_check_int(column_of(h, "measurement time"),
+	t_check(column_of(h, "how long each configuration") > 21);
+	t_check_int(column_of(h, "how long each configuration"),
 		    column_of(h, "write results as JSON"));
-	t_check_int(column_of(h, "measurement time"),
+	t_check_int(column_of(h, "how long each configuration"),
 		    column_of(h, "print the version"));
 	free(h);
 }
@@ -579,8 +579,10 @@ static void test_man(void)
 	t_check_contains(buf, "\\fB\\-\\-tap\\fR\n");
 	t_check_contains(buf, "range: 100ms..60m");
 	/* sentences: a capital first, a full stop last */
-	t_check_contains(buf, "\nMeasurement time per configuration (default: "
-			      "3s; range: 100ms..60m).\n");
+	t_check_contains(buf, "\nHow long each configuration runs: alone, its "
+			      "length; ");
+	t_check_contains(buf, " the most it runs short of the target "
+			      "(default: 3s; range: 100ms..60m).\n");
 	t_check_contains(buf, "\nSay more.\n");
 	for (const struct il_opt *const *t = tables; *t; t++)
 		for (const struct il_opt *o = *t; o->name; o++) {
@@ -823,9 +825,139 @@ static void test_samples(void)
 	t_check(il_opt_percentile(NULL) == 0);
 }
 
+/*
+ * How a run ends (il_opt_run_limit): a program's default run applies
+ * only when the command line names none of --duration, --samples and
+ * --percentile; any of them decides alone.
+ */
+static void test_run_limit(void)
+{
+	const uint64_t six = 6 * IL_NSEC_PER_SEC;
+	struct il_run_limit l;
+	struct tcfg cfg;
+
+	/* nothing named: the default run, its tail as a target */
+	t_check_int(parse(&cfg, NULL), 1);
+	il_opt_run_limit(&cfg.c, 0.999, six, &l);
+	t_check_int(l.samples, 1000);
+	t_check_int(l.duration_ns, six);
+	t_check(l.by_default);
+	il_opt_run_limit(&cfg.c, 0.99, 5 * IL_NSEC_PER_SEC, &l);
+	t_check_int(l.samples, 100);
+	t_check_int(l.duration_ns, 5 * IL_NSEC_PER_SEC);
+	t_check(l.by_default);
+	/* a default with no tail: its bound, no target */
+	il_opt_run_limit(&cfg.c, 0, six, &l);
+	t_check_int(l.samples, 0);
+	t_check_int(l.duration_ns, six);
+	t_check(l.by_default);
+	/* no default: --duration's default, no target */
+	il_opt_run_limit(&cfg.c, 0.999, 0, &l);
+	t_check_int(l.samples, 0);
+	t_check_int(l.duration_ns, 3 * IL_NSEC_PER_SEC);
+	t_check(!l.by_default);
+	/* -d alone: how long each run lasts, the default target off */
+	t_check_int(parse(&cfg, "-d", "10s"), 3);
+	il_opt_run_limit(&cfg.c, 0.999, six, &l);
+	t_check_int(l.samples, 0);
+	t_check_int(l.duration_ns, 10 * IL_NSEC_PER_SEC);
+	t_check(!l.by_default);
+	/* even when it is the default's value */
+	t_check_int(parse(&cfg, "--duration=3s"), 2);
+	il_opt_run_limit(&cfg.c, 0.999, six, &l);
+	t_check_int(l.samples, 0);
+	t_check_int(l.duration_ns, 3 * IL_NSEC_PER_SEC);
+	/* --samples alone: its target, bounded by the target's bound */
+	t_check_int(parse(&cfg, "--samples", "500"), 3);
+	il_opt_run_limit(&cfg.c, 0.999, six, &l);
+	t_check_int(l.samples, 500);
+	t_check_int(l.duration_ns, IL_SAMPLES_BOUND_NS);
+	t_check(!l.by_default);
+	/* with -d: that bound */
+	t_check_int(parse(&cfg, "--samples", "500", "-d", "2s"), 5);
+	il_opt_run_limit(&cfg.c, 0.999, six, &l);
+	t_check_int(l.samples, 500);
+	t_check_int(l.duration_ns, 2 * IL_NSEC_PER_SEC);
+	/* --percentile: its own target, not the default's */
+	t_check_int(parse(&cfg, "--percentile", "p99"), 3);
+	il_opt_run_limit(&cfg.c, 0.999, six, &l);
+	t_check_int(l.samples, 100);
+	t_check_int(l.duration_ns, IL_SAMPLES_BOUND_NS);
+	t_check(!l.by_default);
+	/* --samples 0: no target at all, --duration's default */
+	t_check_int(parse(&cfg, "--samples", "0"), 3);
+	il_opt_run_limit(&cfg.c, 0.999, six, &l);
+	t_check_int(l.samples, 0);
+	t_check_int(l.duration_ns, 3 * IL_NSEC_PER_SEC);
+	t_check(!l.by_default);
+	/* options that do not size a run leave the default run alone */
+	t_check_int(parse(&cfg, "-q", "--repeat", "2"), 4);
+	il_opt_run_limit(&cfg.c, 0.999, six, &l);
+	t_check_int(l.samples, 1000);
+	t_check(l.by_default);
+	il_opt_run_limit(NULL, 0.999, six, &l);
+	t_check_int(l.samples, 0);
+	t_check_int(l.duration_ns, 0);
+}
+
+/*
+ * What --help gives as a default: def_help when a row has it (shown,
+ * never parsed), and a copy of il_common_opts that says so still records
+ * which options argv named.
+ */
+static void test_def_help(void)
+{
+	struct il_opt common[IL_OPT_MAX_ROWS];
+	const struct il_opt *const t2[] = { common, test_opts, NULL };
+	struct tcfg cfg;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int n = 0;
+
+	for (const struct il_opt *o = il_common_opts; o->name; o++)
+		common[n++] = *o;
+	common[n] = (struct il_opt){ .name = NULL };
+	for (int i = 0; i < n; i++)
+		if (!strcmp(common[i].name, "duration"))
+			common[i].def_help = "none 6s, inherit 5s";
+	f = open_memstream(&buf, &len);
+	il_opt_help(f, "test-opt", NULL, NULL, t2);
+	fclose(f);
+	t_check_contains(buf, "default: none 6s,");
+	t_check(!strstr(buf, "default: 3s"));
+	free(buf);
+	/* the default applied is .def's */
+	memset(&cfg, 0, sizeof(cfg));
+	t_check_int(il_opt_parse(1, (char *[]){ (char *)"prog", NULL }, t2,
+				 &cfg, err, sizeof(err)),
+		    1);
+	t_check_int(cfg.c.duration_ns, 3 * IL_NSEC_PER_SEC);
+	t_check(!il_opt_was_set(&cfg, "duration"));
+	t_check_int(il_opt_parse(3,
+				 (char *[]){ (char *)"prog", (char *)"-d",
+					     (char *)"2s", NULL },
+				 t2, &cfg, err, sizeof(err)),
+		    3);
+	t_check(il_opt_was_set(&cfg, "duration"));
+	t_check(!il_opt_was_set(&cfg, "samples"));
+	/* a table that is not a copy (a row changed) is no common one:
+	 * nothing is recorded */
+	common[0].type = IL_OPT_INT;
+	memset(&cfg, 0, sizeof(cfg));
+	t_check_int(il_opt_parse(3,
+				 (char *[]){ (char *)"prog", (char *)"-d",
+					     (char *)"2s", NULL },
+				 t2, &cfg, err, sizeof(err)),
+		    3);
+	t_check(!il_opt_was_set(&cfg, "duration"));
+}
+
 int main(void)
 {
 	test_samples();
+	test_run_limit();
+	test_def_help();
 	test_defaults();
 	test_forms();
 	test_operands();

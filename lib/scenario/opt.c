@@ -117,7 +117,9 @@ const struct il_opt il_common_opts[] = {
 		.min = 100 * (int64_t)IL_NSEC_PER_MSEC,
 		.max = 3600 * (int64_t)IL_NSEC_PER_SEC,
 		.metavar = "TIME",
-		.help = "measurement time per configuration",
+		.help = "how long each configuration runs: alone, its length; "
+			"beside a sample target (--samples, --percentile, a "
+			"default run's), the most it runs short of the target",
 	},
 	{
 		.name = "samples",
@@ -284,6 +286,28 @@ uint64_t il_opt_samples(const struct il_common_cfg *c)
 	uint64_t need = il_hist_samples_for(il_opt_percentile(c));
 
 	return need > n ? need : n;
+}
+
+void il_opt_run_limit(const struct il_common_cfg *c, double tail,
+		      uint64_t bound_ns, struct il_run_limit *out)
+{
+	bool asked = il_opt_was_set(c, "duration") ||
+		     il_opt_was_set(c, "samples") ||
+		     il_opt_was_set(c, "percentile");
+
+	memset(out, 0, sizeof(*out));
+	if (!c)
+		return;
+	out->duration_ns = c->duration_ns;
+	if (asked) {
+		out->samples = il_opt_samples(c);
+		if (out->samples && !il_opt_was_set(c, "duration"))
+			out->duration_ns = IL_SAMPLES_BOUND_NS;
+	} else if (bound_ns) {
+		out->samples = tail > 0 ? il_hist_samples_for(tail) : 0;
+		out->duration_ns = bound_ns;
+		out->by_default = true;
+	}
 }
 
 static const struct il_opt *find_n(const struct il_opt *const *tables,
@@ -758,10 +782,25 @@ static int count_rows(const struct il_opt *const *tables)
 	return n;
 }
 
+/* il_common_opts, or a copy of its rows in order (what --help says of
+ * them may differ: a program's own def_help) */
+static bool is_common(const struct il_opt *t)
+{
+	const struct il_opt *o = il_common_opts;
+
+	if (t == il_common_opts)
+		return true;
+	for (; o->name && t->name; o++, t++)
+		if (strcmp(o->name, t->name) || o->offset != t->offset ||
+		    o->type != t->type)
+			return false;
+	return !o->name && !t->name;
+}
+
 static bool has_common(const struct il_opt *const *tables)
 {
 	for (const struct il_opt *const *t = tables; t && *t; t++)
-		if (*t == il_common_opts)
+		if (is_common(*t))
 			return true;
 	return false;
 }
@@ -1018,8 +1057,9 @@ static void describe(const struct il_opt *o, char *buf, size_t len)
 		il_appendf(buf, len, "%sone of: %s", sep, o->choices);
 		sep = "; ";
 	}
-	if (o->def) {
-		il_appendf(buf, len, "%sdefault: %s", sep, o->def);
+	if (o->def_help || o->def) {
+		il_appendf(buf, len, "%sdefault: %s", sep,
+			   o->def_help ? o->def_help : o->def);
 		sep = "; ";
 	}
 	fmt_range(o, range, sizeof(range));

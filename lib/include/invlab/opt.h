@@ -26,7 +26,9 @@
  * il_opt_parse records there which rows argv named (il_opt_was_set).
  * That is the one way to let a value from elsewhere (a job file) win over
  * a table default but not over the user: "--duration 3s" counts as given
- * even when 3s is also the default.
+ * even when 3s is also the default.  A copy of il_common_opts (its rows
+ * in order, with another def_help: what a program's --help says of its
+ * own defaults) counts as il_common_opts.
  *
  * The man pages' OPTIONS sections are generated from the tables at build
  * time: "PROG --help=man" (hidden: not listed by --help) sets the help
@@ -75,6 +77,10 @@ struct il_opt {
 	const char *help;    /* one sentence */
 	const char *unsupported; /* non-NULL: the feature was compiled out; the
 				    option is refused with this reason */
+	/* what --help and the man page give as the default when .def alone
+	 * would mislead (a program whose default depends on the case);
+	 * NULL: .def.  It is shown, never parsed. */
+	const char *def_help;
 };
 
 /*
@@ -164,6 +170,31 @@ bool il_opt_was_set(const void *cfg, const char *name);
  */
 double il_opt_percentile(const struct il_common_cfg *c);
 uint64_t il_opt_samples(const struct il_common_cfg *c);
+/*
+ * How one run ends, from the command line and the program's default for
+ * that run.  The default (tail, bound_ns) is the program's default run of
+ * one configuration: the percentile its table shows, taken as a sample
+ * target of il_hist_samples_for(tail) (0.99: 100, 0.999: 1000; 0: none),
+ * and the longest it may take; bound_ns 0: the program has none, and a
+ * run lasts --duration as before.
+ *
+ *   - --duration, --samples or --percentile named: the command line
+ *     decides alone: the target il_opt_samples(c), the bound --duration,
+ *     or IL_SAMPLES_BOUND_NS for a target without --duration;
+ *   - none of them, and a default: its target and bound (by_default);
+ *   - none of them, no default: --duration's default, no target.
+ *
+ * So --duration alone is how long each run lasts, as it always was, and
+ * --samples 0 turns a default target off.  c as parsed with
+ * il_common_opts among the tables.
+ */
+struct il_run_limit {
+	uint64_t samples;     /* the sample target; 0: none */
+	uint64_t duration_ns; /* the run's time bound */
+	bool by_default;      /* the program's default run, not argv's */
+};
+void il_opt_run_limit(const struct il_common_cfg *c, double tail,
+		      uint64_t bound_ns, struct il_run_limit *out);
 /* Apply one option by name, e.g. from a job file or --set key=value. */
 int il_opt_set(const struct il_opt *const *tables, void *cfg, const char *name,
 	       const char *value, char *err, size_t errlen);
