@@ -49,6 +49,9 @@ struct session {
 	int rc;
 	bool stop;    /* a skip or a broken setup ends the runs */
 	int nskipped; /* runs of configurations this build cannot run */
+	/* --ktap: why nothing could run, for the plan written at the end
+	 * (demo_ktap_release); "" while something may */
+	char skip_why[512];
 	struct drv_show *show; /* --live, --stage; NULL: neither */
 	FILE *out;	       /* the runs' reports (drv_show_out) */
 	/* the run's worst wait, from its trace (trace-export.h) */
