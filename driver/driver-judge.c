@@ -171,6 +171,18 @@ int __drv_skip_here(struct session *s, const char *why)
 	return 77;
 }
 
+void __drv_tap_skip(struct drv *d, const struct drv_run *r, const char *why)
+{
+	char desc[256], skip[600];
+
+	if (!d->c->tap)
+		return;
+	snprintf(desc, sizeof(desc), "%s%s", r->name, r->tag);
+	snprintf(skip, sizeof(skip), "SKIP %s", why);
+	il_tap_result_in(stdout, demo_tap_dialect(d->c), true, ++d->ntap, desc,
+			 skip);
+}
+
 /* A run this build cannot make: SKIP with the reason, in the text, the
  * TAP and the result file (a run whose verdict is SKIP); the others go on */
 void __drv_skip_run(struct session *s, const struct drv_run *r, const char *why)
@@ -180,14 +192,7 @@ void __drv_skip_run(struct session *s, const struct drv_run *r, const char *why)
 	if (r->repeat == 1)
 		fprintf(stderr, "%s: %s: SKIP: %s\n", d->fam->prog, r->name,
 			why);
-	if (d->c->tap) {
-		char desc[256], skip[600];
-
-		snprintf(desc, sizeof(desc), "%s%s", r->name, r->tag);
-		snprintf(skip, sizeof(skip), "SKIP %s", why);
-		il_tap_result_in(stdout, demo_tap_dialect(d->c), true,
-				 ++d->ntap, desc, skip);
-	}
+	__drv_tap_skip(d, r, why);
 	s->nskipped++;
 	if (!s->json)
 		return;

@@ -81,6 +81,8 @@ void __drv_note_rc(struct session *s, int rc);
 void __drv_judge(struct session *s, struct drv_run *r);
 /* Cannot run here, found once the runs began: 77 with the reason. */
 int __drv_skip_here(struct session *s, const char *why);
+/* A run's TAP (or KTAP) test when it is skipped: "ok N - NAME # SKIP why" */
+void __drv_tap_skip(struct drv *d, const struct drv_run *r, const char *why);
 /* A run this build cannot make: SKIP with the reason; the others go on. */
 void __drv_skip_run(struct session *s, const struct drv_run *r,
 		    const char *why);

@@ -66,6 +66,8 @@ static void run_one(struct session *s, int c, int repeat)
 		if (repeat == 1)
 			fprintf(stderr, "%s: %s: SKIP: %s\n", f->prog, r->name,
 				err);
+		/* a test of its own: a configuration skipped, and why */
+		__drv_tap_skip(d, r, err);
 		free(r);
 		return;
 	}
@@ -102,6 +104,7 @@ static void run_one(struct session *s, int c, int repeat)
 	il_kmutex_cleanup_all();
 	if (ret && __drv_refused(f, ret) && f->skip_refused) {
 		fprintf(stderr, "%s: %s: SKIP: %s\n", f->prog, r->name, err);
+		__drv_tap_skip(d, r, err);
 	} else if (ret && __drv_refused(f, ret)) {
 		/* 77, unless an earlier run said more (1, 99) */
 		__drv_note_rc(s, __drv_skip_here(s, err));

@@ -6,6 +6,7 @@
  * are one CFS task for 100 ms (no privilege needed); the verdicts come
  * from a judge of the test's own, so nothing depends on timing.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,14 +266,15 @@ static void test_ktap(void)
 	}
 	free(text);
 
-	/* nothing can run here: the skip plan right after the version
-	 * line, 77, and kselftest's 4 */
+	/* nothing can run here: each configuration a SKIP with its
+	 * reason, 77, and kselftest's 4 */
 	cannot = 1;
 	text = run_out(&rc, "--ktap", NULL);
 	t_check_int(rc, 77);
 	t_check_int(judged, 0);
-	t_check(text && starts(text, "KTAP version 1\n1..0 # SKIP no "
-				     "configuration could run here"));
+	t_check(text && starts(text, "KTAP version 1\n1..2\n"
+				     "ok 1 - one # SKIP not here\n"
+				     "ok 2 - two # SKIP not here\n"));
 	free(text);
 	text = run_out(&rc, "--ktap", "--exit-status=kselftest", NULL);
 	t_check_int(rc, 4);
@@ -322,6 +324,42 @@ static void test_ktap(void)
 				       "none): every task ran\n");
 	free(text);
 	fam.judge = judge;
+}
+
+/*
+ * The hold under --ktap (demo.h): what was written meanwhile comes after
+ * the version line and the plan, or the skip plan when nothing ran.
+ */
+static void test_ktap_hold(void)
+{
+	char path[] = "/tmp/test-driver-hold-XXXXXX", *text;
+	int fd = mkstemp(path), out;
+
+	t_check(fd >= 0);
+	fflush(stdout);
+	out = dup(1);
+	dup2(fd, 1);
+	close(fd);
+	demo_ktap_release(3, NULL); /* no hold: nothing */
+	t_check_int(demo_ktap_hold(), 0);
+	t_check_int(demo_ktap_hold(), -EBUSY);
+	printf("# held\n");
+	fflush(stdout);
+	/* written past the stdio buffer, as a child process would */
+	t_check_int((int)write(1, "# raw\n", 6), 6);
+	demo_ktap_release(0, "not here\nat all");
+	t_check_int(demo_ktap_hold(), 0);
+	printf("ok 1 - x\n");
+	demo_ktap_release(1, "ignored: a test was written");
+	fflush(stdout);
+	dup2(out, 1);
+	close(out);
+	text = slurp(path);
+	unlink(path);
+	t_check_str(text, "KTAP version 1\n1..0 # SKIP not here at all\n"
+			  "# held\n# raw\n"
+			  "KTAP version 1\n1..1\nok 1 - x\n");
+	free(text);
 }
 
 static char *slurp(const char *path)
@@ -498,6 +536,7 @@ int main(void)
 	fam.judge = judge;
 
 	test_ktap();
+	test_ktap_hold();
 	drv_protocol_missing = protect_missing;
 	return t_done("driver");
 }
