@@ -34,7 +34,6 @@
 #include <stddef.h>
 
 #include <invlab/strbuf.h>
-#include <invlab/tap.h>
 #include <invlab/time.h>
 
 #include "pi-chain.h"
@@ -156,10 +155,7 @@ static int setup(struct drv *d, int argc, char **argv, int pos)
 	}
 	if (chain_write_job(g, err, sizeof(err))) {
 		/* the machine's, not the command line's: cannot run here */
-		if (d->c->tap)
-			il_tap_skip_all(stdout, err);
-		fprintf(stderr, "pi-chain: SKIP: %s\n", err);
-		return 77;
+		return demo_skip(d->c, "pi-chain", err);
 	}
 	for (int c = 0; c < 2; c++) {
 		d->configs[c].text = chain_job;

@@ -269,22 +269,25 @@ static void progress_clear(void)
 		fputs("\r\033[K", stderr);
 }
 
-int main(int argc, char **argv)
+/* the program; *common: its common options, for the exit status */
+static int messaging(int argc, char **argv, const struct il_common_cfg **common)
 {
 	static struct conf confs[IL_SWEEP_MAX_VALUES];
-	struct cfg cfg;
+	static struct cfg cfg;
 	struct il_sysinfo si;
 	struct il_afile af;
 	struct il_json j;
 	struct il_sweep sw;
 	struct il_run_info ri = { .program = PROG, .argc = argc, .argv = argv };
 	char why[512] = "", line[1024], pre[80];
+	const char *skip_why = NULL; /* --ktap: why nothing ran */
 	uint64_t bound, t0;
 	int rc = 0, first, ncpu, cpus[1024], ntap = 0, nconf, at = 0;
 	bool json = false, stop = false;
 
 	memset(&cfg, 0, sizeof(cfg));
 	memset(&sw, 0, sizeof(sw));
+	*common = &cfg.common;
 	rc = demo_args(argc, argv, tables, &cfg, PROG, "[OPTIONS]",
 		       "The scheduler's messaging workload (hackbench, perf "
 		       "bench sched messaging): groups of senders and "
@@ -386,8 +389,19 @@ int main(int argc, char **argv)
 		il_json_begin_array(&j, "runs");
 	}
 	rc = 0;
-	if (cfg.common.tap) {
-		il_tap_version(stdout);
+	if (cfg.common.ktap && (rc = demo_ktap_hold())) {
+		/* the version line and the plan come at the end */
+		fprintf(stderr,
+			PROG ": --ktap: cannot hold standard output in a "
+			     "temporary file: %s\n",
+			strerror(-rc));
+		if (json)
+			il_afile_abort(&af);
+		il_sweep_free(&sw);
+		return 99;
+	} else if (cfg.common.tap) {
+		if (!cfg.common.ktap)
+			il_tap_version(stdout);
 	} else if (!cfg.common.quiet && !sw.n) {
 		printf("%s: ", PROG);
 		describe(stdout, &cfg.m);
@@ -423,14 +437,22 @@ int main(int argc, char **argv)
 						     ret == -EAGAIN
 					     ? 77
 					     : 99;
-				if (rc == 77 && cfg.common.tap && !ntap)
+				if (rc == 77 && cfg.common.tap && !ntap &&
+				    !cfg.common.ktap)
 					il_tap_skip_all(stdout, why);
+				else if (rc == 77 && cfg.common.ktap && !ntap)
+					skip_why = why;
 				stop = true;
 				break;
 			}
 			if (demo_signal)
 				break;
-			demo_run_tag(cfg.common.repeat, k, tag, sizeof(tag));
+			/* KTAP has no escape for '#': " run 2" there */
+			if (cfg.common.ktap && cfg.common.repeat > 1)
+				snprintf(tag, sizeof(tag), " run %d", k);
+			else
+				demo_run_tag(cfg.common.repeat, k, tag,
+					     sizeof(tag));
 			il_counters_line(&r.counts, line, sizeof(line));
 			/* "groups=4 run 1", or "run 1" without a sweep */
 			if (sw.n)
@@ -448,13 +470,24 @@ int main(int argc, char **argv)
 				cf->done++;
 			}
 			if (cfg.common.tap) {
-				printf("%s %d - %s%s %s: wall %.3f s "
-				       "(throughput guard: measured, not "
-				       "judged)\n# counters: %s\n",
-				       r.completed ? "ok" : "not ok", ++ntap,
-				       cf->name, tag,
-				       r.completed ? "completed" : r.why,
-				       (double)r.wall_ns / 1e9, line);
+				char desc[640];
+
+				snprintf(desc, sizeof(desc),
+					 "%s%s %s: wall %.3f s (throughput "
+					 "guard: measured, not judged)",
+					 cf->name, tag,
+					 r.completed ? "completed" : r.why,
+					 (double)r.wall_ns / 1e9);
+				/* KTAP: the diagnostics before the test */
+				if (cfg.common.ktap)
+					il_tap_diag(stdout, "counters: %s",
+						    line);
+				il_tap_result_in(
+					stdout, demo_tap_dialect(&cfg.common),
+					r.completed, ++ntap, desc, NULL);
+				if (!cfg.common.ktap)
+					il_tap_diag(stdout, "counters: %s",
+						    line);
 			} else if (!cfg.common.quiet) {
 				printf("%s: Total time: %.3f [sec]%s\n  "
 				       "counters: %s\n",
@@ -471,7 +504,7 @@ int main(int argc, char **argv)
 		}
 	if (demo_signal)
 		rc = 128 + demo_signal;
-	if (cfg.common.tap && rc != 77)
+	if (cfg.common.tap && rc != 77 && !cfg.common.ktap)
 		il_tap_plan(stdout, ntap);
 	else if (!cfg.common.quiet)
 		for (int c = 0; c < nconf; c++) {
@@ -508,6 +541,17 @@ int main(int argc, char **argv)
 			PROG ": interrupted by signal %d; results so far "
 			     "written\n",
 			(int)demo_signal);
+	if (cfg.common.ktap)
+		demo_ktap_release(ntap, skip_why);
 	il_sweep_free(&sw);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const struct il_common_cfg *common = NULL;
+	int rc = messaging(argc, argv, &common);
+
+	/* --exit-status=kselftest */
+	return demo_exit(common, rc);
 }

@@ -40,7 +40,7 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 	      void *cfg, const char *prog, const char *usage,
 	      const char *summary, int max_pos, int *first)
 {
-	const struct il_common_cfg *c = cfg; /* first member, see opt.h */
+	struct il_common_cfg *c = cfg; /* first member, see opt.h */
 	char err[512];
 	int kc, ret = il_opt_parse(argc, argv, tables, cfg, err, sizeof(err));
 
@@ -61,6 +61,20 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 			argv[ret + max_pos]);
 		return 2;
 	}
+	if (c->ktap && (c->tap || c->live || c->stage)) {
+		fprintf(stderr,
+			"%s: --ktap: standard output is the KTAP alone: not "
+			"with --%s\nTry '%s --help'.\n",
+			prog,
+			c->tap	  ? "tap"
+			: c->live ? "live"
+				  : "stage",
+			prog);
+		return 2;
+	}
+	/* KTAP is TAP in the kernel's dialect: every TAP path prints it */
+	if (c->ktap)
+		c->tap = 1;
 	notice_prog = prog;
 	il_runstate_set_notice(notice);
 	il_runlock_configure(c->no_lock, c->lock_wait_ns);
@@ -98,11 +112,76 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 int demo_skip(const struct il_common_cfg *c, const char *prog, const char *why)
 {
 	if (c->tap) {
-		il_tap_version(stdout);
+		il_tap_version_in(stdout, demo_tap_dialect(c));
 		il_tap_skip_all(stdout, why);
 	}
 	fprintf(stderr, "%s: SKIP: %s\n", prog, why);
 	return 77;
+}
+
+enum il_tap_dialect demo_tap_dialect(const struct il_common_cfg *c)
+{
+	return c && c->ktap ? IL_KTAP_1 : IL_TAP_13;
+}
+
+/* --ktap: what standard output was, and the file that stands in for it */
+static int held_fd = -1;
+static FILE *held;
+
+int demo_ktap_hold(void)
+{
+	FILE *t;
+	int fd, e;
+
+	if (held)
+		return -EBUSY;
+	fflush(stdout);
+	t = tmpfile();
+	if (!t)
+		return -errno;
+	fd = dup(STDOUT_FILENO);
+	if (fd < 0 || dup2(fileno(t), STDOUT_FILENO) < 0) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		fclose(t);
+		return -e;
+	}
+	held = t;
+	held_fd = fd;
+	return 0;
+}
+
+void demo_ktap_release(int n, const char *why)
+{
+	char buf[8192];
+	size_t k;
+
+	if (!held)
+		return;
+	fflush(stdout);
+	dup2(held_fd, STDOUT_FILENO);
+	close(held_fd);
+	held_fd = -1;
+	il_tap_version_in(stdout, IL_KTAP_1);
+	if (why && !n)
+		il_tap_skip_all(stdout, why);
+	else
+		il_tap_plan(stdout, n);
+	/* what was written went through the descriptor: read it from 0 */
+	rewind(held);
+	while ((k = fread(buf, 1, sizeof(buf), held)) > 0)
+		fwrite(buf, 1, k, stdout);
+	fclose(held);
+	held = NULL;
+	fflush(stdout);
+}
+
+int demo_exit(const struct il_common_cfg *c, int rc)
+{
+	return c && c->exit_status == IL_EXIT_STYLE_KSELFTEST
+		       ? il_exit_kselftest(rc)
+		       : rc;
 }
 
 void demo_kernel_line(FILE *f, const struct il_sysinfo *si)

@@ -19,6 +19,7 @@
 #include <invlab/report.h>
 #include <invlab/runlock.h>
 #include <invlab/sysinfo.h>
+#include <invlab/tap.h>
 #include <invlab/validate.h>
 
 /* set by SIGINT/SIGTERM once demo_signals() ran */
@@ -36,6 +37,21 @@ int demo_args(int argc, char **argv, const struct il_opt *const *tables,
 	      const char *summary, int max_pos, int *first);
 /* Print why the demo cannot run (a TAP skip plan with --tap); 77. */
 int demo_skip(const struct il_common_cfg *c, const char *prog, const char *why);
+/*
+ * --ktap: the TAP paths (c->tap is set with it, demo_args) write KTAP
+ * version 1 instead of TAP 13.  KTAP's plan follows its version line,
+ * and how many tests a run makes is known only at its end, so standard
+ * output is held in a temporary file from demo_ktap_hold() on;
+ * demo_ktap_release() writes the version line, the plan ("1..n", or
+ * "1..0 # SKIP why" when why is given and no test was written), then
+ * what was held.  Without a hold, release does nothing.  hold: 0 or a
+ * negative errno.
+ */
+enum il_tap_dialect demo_tap_dialect(const struct il_common_cfg *c);
+int demo_ktap_hold(void);
+void demo_ktap_release(int n, const char *why);
+/* The exit status rc as --exit-status asks (expect.h il_exit_kselftest). */
+int demo_exit(const struct il_common_cfg *c, int rc);
 /* Stop on SIGINT and SIGTERM: sets demo_stop and demo_signal. */
 void demo_signals(void);
 /* "kernel 6.18.44, preempt=none (dynamic), HZ=250, proxy-exec=off, 2 CPUs,

@@ -141,26 +141,46 @@ void __drv_judge(struct session *s, struct drv_run *r)
 		d->nunexp++;
 		__drv_note_rc(s, 1);
 	}
-	if (d->c->tap)
-		printf("%s %d - %s%s measured only (validate = %s): %s%s\n",
-		       idle || r->er->hung ? "not ok" : "ok", ++d->ntap,
-		       r->name, r->tag, r->sc->g.validate,
-		       idle ? "a task never ran: " : "",
-		       idle	     ? idle
-		       : r->er->hung ? r->er->hung_why
-				     : "every task ran");
+	if (d->c->tap) {
+		char desc[640];
+
+		snprintf(desc, sizeof(desc),
+			 "%s%s measured only (validate = %s): %s%s", r->name,
+			 r->tag, r->sc->g.validate,
+			 idle ? "a task never ran: " : "",
+			 idle	       ? idle
+			 : r->er->hung ? r->er->hung_why
+				       : "every task ran");
+		il_tap_result_in(stdout, demo_tap_dialect(d->c),
+				 !idle && !r->er->hung, ++d->ntap, desc, NULL);
+	}
 }
 
 /*
  * Cannot run here, found once the runs began: 77 with the reason (with
- * --tap the version line is out already: a skip plan when no test was).
+ * --tap the version line is out already: a skip plan when no test was;
+ * with --ktap the plan is written at the end, with this reason).
  */
 int __drv_skip_here(struct session *s, const char *why)
 {
-	if (s->d->c->tap && !s->d->ntap)
+	if (s->d->c->ktap && !s->d->ntap && !s->skip_why[0])
+		snprintf(s->skip_why, sizeof(s->skip_why), "%s", why);
+	else if (s->d->c->tap && !s->d->ntap && !s->d->c->ktap)
 		il_tap_skip_all(stdout, why);
 	fprintf(stderr, "%s: SKIP: %s\n", s->d->fam->prog, why);
 	return 77;
+}
+
+void __drv_tap_skip(struct drv *d, const struct drv_run *r, const char *why)
+{
+	char desc[256], skip[600];
+
+	if (!d->c->tap)
+		return;
+	snprintf(desc, sizeof(desc), "%s%s", r->name, r->tag);
+	snprintf(skip, sizeof(skip), "SKIP %s", why);
+	il_tap_result_in(stdout, demo_tap_dialect(d->c), true, ++d->ntap, desc,
+			 skip);
 }
 
 /* A run this build cannot make: SKIP with the reason, in the text, the
@@ -172,9 +192,7 @@ void __drv_skip_run(struct session *s, const struct drv_run *r, const char *why)
 	if (r->repeat == 1)
 		fprintf(stderr, "%s: %s: SKIP: %s\n", d->fam->prog, r->name,
 			why);
-	if (d->c->tap)
-		printf("ok %d - %s%s # SKIP %s\n", ++d->ntap, r->name, r->tag,
-		       why);
+	__drv_tap_skip(d, r, why);
 	s->nskipped++;
 	if (!s->json)
 		return;

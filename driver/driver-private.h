@@ -52,6 +52,9 @@ struct session {
 	int rc;
 	bool stop;    /* a skip or a broken setup ends the runs */
 	int nskipped; /* runs of configurations this build cannot run */
+	/* --ktap: why nothing could run, for the plan written at the end
+	 * (demo_ktap_release); "" while something may */
+	char skip_why[512];
 	struct drv_show *show; /* --live, --stage; NULL: neither */
 	FILE *out;	       /* the runs' reports (drv_show_out) */
 	/* the run's worst wait, from its trace (trace-export.h) */
@@ -87,6 +90,8 @@ void __drv_note_rc(struct session *s, int rc);
 void __drv_judge(struct session *s, struct drv_run *r);
 /* Cannot run here, found once the runs began: 77 with the reason. */
 int __drv_skip_here(struct session *s, const char *why);
+/* A run's TAP (or KTAP) test when it is skipped: "ok N - NAME # SKIP why" */
+void __drv_tap_skip(struct drv *d, const struct drv_run *r, const char *why);
 /* A run this build cannot make: SKIP with the reason; the others go on. */
 void __drv_skip_run(struct session *s, const struct drv_run *r,
 		    const char *why);

@@ -79,11 +79,17 @@ void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f)
 			 info ? "informational: " : "expected ",
 			 info ? (because[0] ? because : "nothing expected")
 			      : exp);
-		il_tap_result(f, ok || info, ++d->ntap, desc,
-			      und ? "SKIP undecided: measured noise could "
-				    "explain it"
-				  : NULL);
-		il_tap_diag(f, "%s", k->c.evidence);
+		/* KTAP: "diagnostic lines regarding a test are directly
+		 * before the test result line" (ktap.rst) */
+		if (d->c->ktap)
+			il_tap_diag(f, "%s", k->c.evidence);
+		il_tap_result_in(f, demo_tap_dialect(d->c), ok || info,
+				 ++d->ntap, desc,
+				 und ? "SKIP undecided: measured noise could "
+				       "explain it"
+				     : NULL);
+		if (!d->c->ktap)
+			il_tap_diag(f, "%s", k->c.evidence);
 	}
 }
 

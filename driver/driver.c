@@ -54,7 +54,11 @@ static void run_one(struct session *s, int c, int repeat)
 	r->config = c;
 	r->name = d->configs[c].name;
 	r->repeat = repeat;
-	demo_run_tag(d->c->repeat, repeat, r->tag, sizeof(r->tag));
+	/* KTAP has no escape for '#': " run 2" there, " #2" elsewhere */
+	if (d->c->ktap && d->c->repeat > 1)
+		snprintf(r->tag, sizeof(r->tag), " run %d", repeat);
+	else
+		demo_run_tag(d->c->repeat, repeat, r->tag, sizeof(r->tag));
 	r->sc = &sc;
 	r->er = s->er;
 	r->env.unreserved = -1;
@@ -62,6 +66,8 @@ static void run_one(struct session *s, int c, int repeat)
 		if (repeat == 1)
 			fprintf(stderr, "%s: %s: SKIP: %s\n", f->prog, r->name,
 				err);
+		/* a test of its own: a configuration skipped, and why */
+		__drv_tap_skip(d, r, err);
 		free(r);
 		return;
 	}
@@ -98,6 +104,7 @@ static void run_one(struct session *s, int c, int repeat)
 	il_kmutex_cleanup_all();
 	if (ret && __drv_refused(f, ret) && f->skip_refused) {
 		fprintf(stderr, "%s: %s: SKIP: %s\n", f->prog, r->name, err);
+		__drv_tap_skip(d, r, err);
 	} else if (ret && __drv_refused(f, ret)) {
 		/* 77, unless an earlier run said more (1, 99) */
 		__drv_note_rc(s, __drv_skip_here(s, err));
@@ -169,7 +176,8 @@ static int run_all(struct session *s, int argc, char **argv)
 		demo_kernel_line(s->out, &d->si);
 		fflush(s->out);
 	}
-	if (d->c->tap)
+	/* --ktap: the version line and the plan come at the end (drv_main) */
+	if (d->c->tap && !d->c->ktap)
 		il_tap_version(stdout);
 	for (int k = 1, n = 0; k <= d->c->repeat && !demo_signal && !s->stop;
 	     k++)
@@ -202,15 +210,17 @@ static int run_all(struct session *s, int argc, char **argv)
 	    !demo_signal)
 		s->rc = __drv_skip_here(s, "no configuration could run "
 					   "here (reasons above)");
-	if (s->rc == 77 && d->c->tap && d->ntap)
+	if (s->rc == 77 && d->c->tap && d->ntap && !d->c->ktap)
 		il_tap_plan(stdout, d->ntap);
 	if (s->rc != 77) {
 		if (f->end_text)
 			f->end_text(d, stdout, d->c->tap ? "# " : "");
 		__drv_print_rows(d, stdout, d->c->tap ? "# " : "");
-		if (d->c->tap)
-			il_tap_plan(stdout, d->ntap);
-		else if (f->count_line)
+		/* --ktap: its plan comes first (demo_ktap_release) */
+		if (d->c->tap) {
+			if (!d->c->ktap)
+				il_tap_plan(stdout, d->ntap);
+		} else if (f->count_line)
 			printf("\n%s: %d check%s as expected, %d undecided "
 			       "(noise could explain them), %d not as "
 			       "expected\n",
@@ -325,8 +335,23 @@ int drv_main(const struct drv_family *f, int argc, char **argv)
 		fprintf(stderr, "%s: note: %s\n", f->prog, err);
 	/* signals go to this thread only: the task threads block them */
 	demo_signals();
+	/* --ktap: what run_all writes is held until its plan is known */
+	if (d->c->ktap && (rc = demo_ktap_hold())) {
+		fprintf(stderr,
+			"%s: --ktap: cannot hold standard output in a "
+			"temporary file: %s\n",
+			f->prog, strerror(-rc));
+		rc = 99;
+		goto out;
+	}
 	rc = run_all(&s, argc, argv);
+	if (d->c->ktap)
+		demo_ktap_release(d->ntap, s.skip_why[0] ? s.skip_why : NULL);
 out:
+	/* --exit-status=kselftest (demo_exit); d->cfg starts with the
+	 * common options (opt.h) */
+	if (d && d->cfg)
+		rc = demo_exit(d->cfg, rc);
 	if (d) {
 		free(d->cfg);
 		free(d->rows);

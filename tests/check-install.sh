@@ -61,6 +61,11 @@ for job in "$src"/demos/jobs/*.job; do
 done
 check "invlab-suite's list of cases in share/invlab" \
 	-s "$share/invlab/cases.list"
+check "the kselftest target in share/invlab/kselftest" \
+	-x "$share/invlab/kselftest/invlab.sh" -a \
+	-s "$share/invlab/kselftest/Makefile" -a \
+	-s "$share/invlab/kselftest/config" -a \
+	-s "$share/invlab/kselftest/settings"
 check "gate profile in share/invlab/gate" \
 	-s "$share/invlab/gate/gate-example.ini" -a -s "$share/invlab/gate/suite.ini"
 for doc in "$src"/README.md "$src"/docs/*.md; do

@@ -6,6 +6,8 @@
  * are one CFS task for 100 ms (no privilege needed); the verdicts come
  * from a judge of the test's own, so nothing depends on timing.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -146,6 +148,242 @@ static int outcome(enum il_verdict g, enum il_verdict w)
 	got[1] = g;
 	want[1] = w;
 	return run(NULL, NULL, NULL);
+}
+
+static char *slurp(const char *path);
+
+/*
+ * drv_main with the arguments after -q --no-lock -d 100ms (NULL ends
+ * them); its standard output is returned (free it), its exit status in
+ * *rc.  The driver holds standard output under --ktap (demo.h): what it
+ * writes into the file that stands in for it must come back here too.
+ */
+static char *run_out(int *rc, ...)
+{
+	char *argv[16] = { (char *)"test-driver", (char *)"-q",
+			   (char *)"--no-lock", (char *)"-d", (char *)"100ms" };
+	char path[] = "/tmp/test-driver-out-XXXXXX", *text;
+	int argc = 5, fd, out;
+	const char *a;
+	va_list ap;
+
+	va_start(ap, rc);
+	while ((a = va_arg(ap, const char *)) && argc < 15)
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	fd = mkstemp(path);
+	t_check(fd >= 0);
+	fflush(stdout);
+	out = dup(1);
+	dup2(fd, 1);
+	close(fd);
+	judged = 0;
+	*rc = drv_main(&fam, argc, argv);
+	fflush(stdout);
+	dup2(out, 1);
+	close(out);
+	text = slurp(path);
+	unlink(path);
+	return text;
+}
+
+/* text begins with prefix */
+static bool starts(const char *text, const char *prefix)
+{
+	return !strncmp(text, prefix, strlen(prefix));
+}
+
+/* no result line of text has a '#' in its description: its first '#'
+ * is a directive's " # SKIP", if it has one */
+static bool ktap_descriptions_clean(const char *text)
+{
+	const char *l = text, *nl, *h;
+
+	for (; l && (nl = strchr(l, '\n')); l = nl + 1) {
+		if (strncmp(l, "ok ", 3) && strncmp(l, "not ok ", 7))
+			continue;
+		h = memchr(l, '#', (size_t)(nl - l));
+		if (h && strncmp(h - 1, " # SKIP ", 8))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * --ktap and --exit-status=kselftest (docs/kselftest.md): the version
+ * line and the plan first, a test per check with its verdict, an
+ * UNDECIDED one a SKIP with its reason, nothing to run a skip plan; and
+ * each invlab exit status mapped as kselftest's runner reads it.
+ */
+static void test_ktap(void)
+{
+	char *text;
+	int rc;
+
+	got[0] = got[1] = want[0] = want[1] = IL_PASS;
+	got[1] = IL_FAIL;
+	/* the closing count line is the text report's, not a KTAP line */
+	fam.count_line = true;
+	text = run_out(&rc, "--ktap", NULL);
+	t_check_int(rc, 1);
+	t_check(text && starts(text, "KTAP version 1\n1..2\n"));
+	if (text) {
+		t_check(!strstr(text, "undecided (noise could"));
+		/* the evidence right before its test (ktap.rst) */
+		t_check_contains(text, "# test\nok 1 - one t a: PASS "
+				       "(expected PASS)\n");
+		t_check_contains(text, "# test\nnot ok 2 - two t a: FAIL "
+				       "(expected PASS)\n");
+		t_check(!strstr(text, "TAP version 13"));
+		/* the plan once, at the top */
+		t_check(!strstr(text + 21, "1..2"));
+	}
+	free(text);
+	text = run_out(&rc, "--ktap", "--exit-status=kselftest", NULL);
+	t_check_int(rc, 1); /* FAIL */
+	free(text);
+	text = run_out(&rc, NULL);
+	t_check(text && strstr(text, "1 check as expected"));
+	free(text);
+	fam.count_line = false;
+
+	/* UNDECIDED where PASS was expected: a SKIP that says why */
+	got[1] = IL_UNDECIDED;
+	text = run_out(&rc, "--ktap", NULL);
+	t_check_int(rc, 3);
+	t_check(text != NULL);
+	if (text)
+		t_check_contains(text, "ok 2 - two t a: UNDECIDED (expected "
+				       "PASS) # SKIP undecided: measured "
+				       "noise could explain it\n");
+	free(text);
+	text = run_out(&rc, "--ktap", "--exit-status=kselftest", NULL);
+	t_check_int(rc, 4); /* not a pass, and no failure: a skip */
+	free(text);
+	/* the same in TAP 13 and invlab's statuses as before */
+	text = run_out(&rc, "--tap", NULL);
+	t_check_int(rc, 3);
+	t_check(text && starts(text, "TAP version 13\n"));
+	if (text) {
+		t_check_contains(text, "ok 1 - one t a: PASS (expected "
+				       "PASS)\n# test\n");
+		t_check_contains(text, "\n1..2\n");
+	}
+	free(text);
+
+	/* PASS: 0 either way */
+	got[1] = IL_PASS;
+	text = run_out(&rc, "--ktap", "--exit-status=kselftest", NULL);
+	t_check_int(rc, 0);
+	free(text);
+	text = run_out(&rc, "--exit-status=kselftest", NULL);
+	t_check_int(rc, 0);
+	free(text);
+
+	/* --repeat: no '#' in a KTAP description (" run 2", not " #2") */
+	text = run_out(&rc, "--ktap", "--repeat", "2", NULL);
+	t_check_int(rc, 0);
+	t_check(text && starts(text, "KTAP version 1\n1..4\n"));
+	if (text) {
+		t_check_contains(text, "ok 4 - two run 2 t a: PASS");
+		t_check(ktap_descriptions_clean(text));
+	}
+	free(text);
+
+	/* nothing can run here: each configuration a SKIP with its
+	 * reason, 77, and kselftest's 4 */
+	cannot = 1;
+	text = run_out(&rc, "--ktap", NULL);
+	t_check_int(rc, 77);
+	t_check_int(judged, 0);
+	t_check(text && starts(text, "KTAP version 1\n1..2\n"
+				     "ok 1 - one # SKIP not here\n"
+				     "ok 2 - two # SKIP not here\n"));
+	free(text);
+	text = run_out(&rc, "--ktap", "--exit-status=kselftest", NULL);
+	t_check_int(rc, 4);
+	free(text);
+	cannot = 0;
+
+	/* bad usage stays 2, never kselftest's 4, nor 0 */
+	text = run_out(&rc, "--ktap", "--tap", NULL);
+	t_check_int(rc, 2);
+	free(text);
+	text = run_out(&rc, "--ktap", "--live", NULL);
+	t_check_int(rc, 2);
+	free(text);
+	text = run_out(&rc, "--exit-status=kselftest", "--bogus", NULL);
+	t_check_int(rc, 2);
+	free(text);
+	text = run_out(&rc, "--exit-status=ksft", NULL);
+	t_check_int(rc, 2);
+	free(text);
+	/* a configuration that cannot be built: bad input, 2 */
+	configs[1].set[1] = "a.clas=other";
+	text = run_out(&rc, "--ktap", "--exit-status=kselftest", NULL);
+	t_check_int(rc, 2);
+	t_check_int(judged, 0);
+	free(text);
+	configs[1].set[1] = NULL;
+
+	/* a run this build cannot make: a SKIP test of its own */
+	drv_protocol_missing = no_inherit;
+	configs[1].set[1] = "M.protocol=inherit";
+	text = run_out(&rc, "--ktap", "--exit-status=kselftest", NULL);
+	t_check_int(rc, 0);
+	t_check(text && starts(text, "KTAP version 1\n1..2\n"));
+	if (text)
+		t_check_contains(text, "ok 2 - two # SKIP resource 'M': fake: "
+				       "no inheritance in this build\n");
+	free(text);
+	configs[1].set[1] = NULL;
+
+	/* measured only: one test per run */
+	fam.judge = NULL;
+	text = run_out(&rc, "--ktap", NULL);
+	t_check_int(rc, 0);
+	t_check(text && starts(text, "KTAP version 1\n1..2\n"));
+	if (text)
+		t_check_contains(text, "ok 1 - one measured only (validate = "
+				       "none): every task ran\n");
+	free(text);
+	fam.judge = judge;
+}
+
+/*
+ * The hold under --ktap (demo.h): what was written meanwhile comes after
+ * the version line and the plan, or the skip plan when nothing ran.
+ */
+static void test_ktap_hold(void)
+{
+	char path[] = "/tmp/test-driver-hold-XXXXXX", *text;
+	int fd = mkstemp(path), out;
+
+	t_check(fd >= 0);
+	fflush(stdout);
+	out = dup(1);
+	dup2(fd, 1);
+	close(fd);
+	demo_ktap_release(3, NULL); /* no hold: nothing */
+	t_check_int(demo_ktap_hold(), 0);
+	t_check_int(demo_ktap_hold(), -EBUSY);
+	printf("# held\n");
+	fflush(stdout);
+	/* written past the stdio buffer, as a child process would */
+	t_check_int((int)write(1, "# raw\n", 6), 6);
+	demo_ktap_release(0, "not here\nat all");
+	t_check_int(demo_ktap_hold(), 0);
+	printf("ok 1 - x\n");
+	demo_ktap_release(1, "ignored: a test was written");
+	fflush(stdout);
+	dup2(out, 1);
+	close(out);
+	text = slurp(path);
+	unlink(path);
+	t_check_str(text, "KTAP version 1\n1..0 # SKIP not here at all\n"
+			  "# held\n# raw\n"
+			  "KTAP version 1\n1..1\nok 1 - x\n");
+	free(text);
 }
 
 static char *slurp(const char *path)
@@ -419,5 +657,9 @@ int main(void)
 	fam.judge = NULL;
 	t_check_int(run(NULL, NULL, NULL), 0);
 	fam.judge = judge;
+
+	test_ktap();
+	test_ktap_hold();
+	drv_protocol_missing = protect_missing;
 	return t_done("driver");
 }

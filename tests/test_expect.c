@@ -2,7 +2,8 @@
 /*
  * The expectation rule (validators/expect.c): every cell of the table in
  * expect.h, what each outcome means under each UNDECIDED policy, and the
- * exit status for each tally of outcomes and of two statuses.
+ * exit status for each tally of outcomes and of two statuses, and the
+ * kselftest mapping of every exit status.
  */
 #include <invlab/expect.h>
 
@@ -17,6 +18,7 @@
 static void test_mut_out_of_range(void);
 static void test_exit_status(void);
 static void test_exit_worse(void);
+static void test_exit_kselftest(void);
 
 int main(void)
 {
@@ -95,6 +97,7 @@ int main(void)
 	test_mut_out_of_range();
 	test_exit_status();
 	test_exit_worse();
+	test_exit_kselftest();
 	return t_done("expect");
 }
 
@@ -212,4 +215,45 @@ static void test_exit_worse(void)
 	/* anything else ranks as broken: not hidden behind a 1 */
 	t_check_int(il_exit_worse(IL_EXIT_NOT_AS_EXPECTED, 127), 127);
 	t_check_int(il_exit_worse(IL_EXIT_USAGE, 127), IL_EXIT_USAGE);
+}
+
+/*
+ * --exit-status=kselftest (expect.h): each invlab status to what
+ * kselftest's runner reads.  Only 77 and 3 may become 4 (SKIP), only 0
+ * may be 0, and nothing may become 2 or 3 that was not 2 (XFAIL and
+ * XPASS there: 2 "ok # XFAIL").
+ */
+static void test_exit_kselftest(void)
+{
+	/* PASS: done, everything decided and as expected */
+	t_check_int(il_exit_kselftest(IL_EXIT_OK), 0);
+	/* FAIL: a verdict not as expected */
+	t_check_int(il_exit_kselftest(IL_EXIT_NOT_AS_EXPECTED), 1);
+	/* UNDECIDED where PASS was expected: a skip, never a pass */
+	t_check_int(il_exit_kselftest(IL_EXIT_UNDECIDED), 4);
+	/* cannot run here: kselftest's skip */
+	t_check_int(il_exit_kselftest(IL_EXIT_SKIP), 4);
+	/* broken setup and bad usage: never read as a skip or a pass */
+	t_check_int(il_exit_kselftest(IL_EXIT_BROKEN), 99);
+	t_check_int(il_exit_kselftest(IL_EXIT_USAGE), 2);
+	/* stopped by a signal: as it is */
+	t_check_int(il_exit_kselftest(130), 130);
+	t_check_int(il_exit_kselftest(143), 143);
+	t_check_int(il_exit_kselftest(255), 255);
+	/* anything else is broken: not 0, 4, or kselftest's XPASS */
+	t_check_int(il_exit_kselftest(4), 99);
+	t_check_int(il_exit_kselftest(128), 99);
+	t_check_int(il_exit_kselftest(256), 99);
+	t_check_int(il_exit_kselftest(-1), 99);
+	t_check_int(il_exit_kselftest(127), 99);
+	for (int rc = -2; rc < 300; rc++) {
+		int k = il_exit_kselftest(rc);
+
+		if (k == IL_KSFT_SKIP)
+			t_check(rc == IL_EXIT_SKIP || rc == IL_EXIT_UNDECIDED);
+		if (k == IL_KSFT_PASS)
+			t_check_int(rc, IL_EXIT_OK);
+		if (k == 2 || k == 3)
+			t_check_int(rc, k == 2 ? IL_EXIT_USAGE : -1);
+	}
 }

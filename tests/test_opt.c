@@ -388,7 +388,17 @@ static void test_lookup(void)
 	const struct il_opt *o = il_opt_find(tables, "protocol");
 
 	t_check(o != NULL && o->type == IL_OPT_CHOICE);
-	t_check(il_opt_find(tables, "duration") == &il_common_opts[5]);
+	t_check(il_opt_find(tables, "duration") == &il_common_opts[7]);
+	/* --exit-status's choices in the order of enum il_exit_style */
+	o = il_opt_find(tables, "exit-status");
+	t_check_str(
+		il_opt_choice_name(o, IL_EXIT_STYLE_INVLAB, buf, sizeof(buf)),
+		"invlab");
+	t_check_str(il_opt_choice_name(o, IL_EXIT_STYLE_KSELFTEST, buf,
+				       sizeof(buf)),
+		    "kselftest");
+	t_check_str(o->def, "invlab");
+	o = il_opt_find(tables, "protocol");
 	t_check(il_opt_find(tables, "dur") == NULL);
 	t_check(il_opt_find(tables, "") == NULL);
 	t_check_str(il_opt_choice_name(o, 0, buf, sizeof(buf)), "none");

@@ -481,6 +481,49 @@ static void test_tap(void)
 	free(buf);
 }
 
+/*
+ * KTAP version 1 (Documentation/dev-tools/ktap.rst): its version line;
+ * a description has no escape for '#', so a '#' there must not survive
+ * (it would start a directive: "ok 2 - run \#2" is a test named "run \"
+ * with a directive "2" to a KTAP parser); the rest as TAP 13.
+ */
+static void test_ktap(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	il_tap_version_in(f, IL_KTAP_1);
+	il_tap_plan(f, 4);
+	il_tap_result_in(f, IL_KTAP_1, true, 1, "inherit pi high: PASS", NULL);
+	il_tap_result_in(f, IL_KTAP_1, false, 2, "none #2\nFAIL", NULL);
+	il_tap_result_in(f, IL_KTAP_1, true, 3, "inherit: UNDECIDED",
+			 "SKIP undecided: measured noise could\nexplain it");
+	il_tap_result_in(f, IL_KTAP_1, true, 4, "two", "SKIP not # here");
+	il_tap_diag(f, "evidence\nmore");
+	t_check_str(mem_text(f, &buf),
+		    "KTAP version 1\n"
+		    "1..4\n"
+		    "ok 1 - inherit pi high: PASS\n"
+		    "not ok 2 - none _2 FAIL\n"
+		    "ok 3 - inherit: UNDECIDED # SKIP undecided: measured "
+		    "noise could explain it\n"
+		    "ok 4 - two # SKIP not # here\n"
+		    "# evidence\n"
+		    "# more\n");
+	free(buf);
+
+	/* the TAP 13 calls are the TAP 13 dialect's */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	il_tap_version_in(f, IL_TAP_13);
+	il_tap_result_in(f, IL_TAP_13, false, 1, "a #2", NULL);
+	il_tap_version_in(NULL, IL_KTAP_1);
+	il_tap_result_in(NULL, IL_KTAP_1, true, 1, "x", NULL);
+	t_check_str(mem_text(f, &buf), "TAP version 13\nnot ok 1 - a \\#2\n");
+	free(buf);
+}
+
 /* ------------------------------------------------------------------ */
 
 static void test_table(void)
@@ -673,6 +716,7 @@ int main(void)
 	test_json_layout();
 	test_json_report();
 	test_tap();
+	test_ktap();
 	test_table();
 	test_afile();
 	return t_done("test-report");

@@ -168,3 +168,22 @@ int il_exit_worse(int a, int b)
 {
 	return exit_rank(b) > exit_rank(a) ? b : a;
 }
+
+int il_exit_kselftest(int rc)
+{
+	switch (rc) {
+	case IL_EXIT_OK:
+		return IL_KSFT_PASS;
+	case IL_EXIT_NOT_AS_EXPECTED:
+		return IL_KSFT_FAIL;
+	case IL_EXIT_UNDECIDED: /* UNDECIDED is not a pass */
+	case IL_EXIT_SKIP:
+		return IL_KSFT_SKIP;
+	case IL_EXIT_USAGE:
+	case IL_EXIT_BROKEN:
+		return rc;
+	default:
+		/* stopped by a signal; anything else is broken */
+		return rc > 128 && rc < 256 ? rc : IL_EXIT_BROKEN;
+	}
+}

@@ -100,6 +100,29 @@ const struct il_opt il_common_opts[] = {
 		.help = "print results as TAP 13 on stdout",
 	},
 	{
+		.name = "ktap",
+		.type = IL_OPT_FLAG,
+		.offset = COMMON(ktap),
+		.help = "print results as KTAP version 1, the kernel's TAP, on "
+			"stdout: a test per check with its verdict, an "
+			"UNDECIDED one a SKIP with the reason, the plan after "
+			"the version line (stdout is held until the end); not "
+			"with --tap (docs/kselftest.md)",
+	},
+	{
+		.name = "exit-status",
+		.type = IL_OPT_CHOICE,
+		.offset = COMMON(exit_status),
+		.def = "invlab",
+		.choices = "invlab|kselftest",
+		.metavar = "STYLE",
+		.help = "invlab: the exit status of docs/exit-status.md; "
+			"kselftest: kselftest's, 0 pass, 1 fail, 4 skip (77 "
+			"cannot run here, and 3, UNDECIDED, which is not a "
+			"pass), 2 bad usage and 99 broken as they are, never "
+			"4",
+	},
+	{
 		.name = "json",
 		.type = IL_OPT_STRING,
 		.offset = COMMON(json),

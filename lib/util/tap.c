@@ -2,12 +2,14 @@
 /*
  * TAP 13 output, for the kernel suite: meson runs those tests with
  * protocol 'tap', so every check of a demo shows up as its own result
- * and a SKIP carries its reason.
+ * and a SKIP carries its reason.  The same lines in KTAP version 1, the
+ * kernel's dialect, for kselftest (docs/kselftest.md).
  *
  * A description or diagnostic may come from anywhere (a kernel string,
  * an error message), so the writer keeps the stream parseable: '#' in a
- * description is escaped, a newline cannot start a new TAP line, and
- * every line of a diagnostic is a "# " comment.
+ * description is escaped (TAP) or replaced (KTAP, which has no escape),
+ * a newline cannot start a new line, and every line of a diagnostic is
+ * a "# " comment.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -18,10 +20,16 @@
 
 #include <invlab/tap.h>
 
-void il_tap_version(FILE *f)
+void il_tap_version_in(FILE *f, enum il_tap_dialect d)
 {
 	if (f)
-		fputs("TAP version 13\n", f);
+		fputs(d == IL_KTAP_1 ? "KTAP version 1\n" : "TAP version 13\n",
+		      f);
+}
+
+void il_tap_version(FILE *f)
+{
+	il_tap_version_in(f, IL_TAP_13);
 }
 
 void il_tap_plan(FILE *f, int n)
@@ -40,8 +48,8 @@ void il_tap_skip_all(FILE *f, const char *why)
 	fputc('\n', f);
 }
 
-void il_tap_result(FILE *f, bool ok, int n, const char *desc,
-		   const char *directive)
+void il_tap_result_in(FILE *f, enum il_tap_dialect d, bool ok, int n,
+		      const char *desc, const char *directive)
 {
 	const char *p;
 
@@ -53,7 +61,7 @@ void il_tap_result(FILE *f, bool ok, int n, const char *desc,
 		for (p = desc; *p; p++) {
 			/* '#' would start a directive, a newline a new line */
 			if (*p == '#')
-				fputs("\\#", f);
+				fputs(d == IL_KTAP_1 ? "_" : "\\#", f);
 			else if (*p == '\n' || *p == '\r')
 				fputc(' ', f);
 			else
@@ -66,6 +74,12 @@ void il_tap_result(FILE *f, bool ok, int n, const char *desc,
 			fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
 	}
 	fputc('\n', f);
+}
+
+void il_tap_result(FILE *f, bool ok, int n, const char *desc,
+		   const char *directive)
+{
+	il_tap_result_in(f, IL_TAP_13, ok, n, desc, directive);
 }
 
 void il_tap_diag(FILE *f, const char *fmt, ...)

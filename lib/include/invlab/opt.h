@@ -95,12 +95,20 @@ struct il_opt {
 /* Rows a command line can be checked against (all tables together). */
 #define IL_OPT_MAX_ROWS 128
 
+/* --exit-status's choices, in the order of its row ("invlab|kselftest") */
+enum il_exit_style {
+	IL_EXIT_STYLE_INVLAB = 0, /* docs/exit-status.md */
+	IL_EXIT_STYLE_KSELFTEST,  /* expect.h il_exit_kselftest */
+};
+
 /* Options every program takes; their fields live in struct il_common_cfg. */
 struct il_common_cfg {
 	int help;
 	int version;
 	int quiet;
 	int tap;
+	int ktap;	 /* --ktap; the TAP paths run too (demo_args) */
+	int exit_status; /* --exit-status: enum il_exit_style */
 	const char *json;
 	uint64_t duration_ns;
 	int64_t samples; /* --samples N; 0: none (il_opt_samples) */

@@ -149,4 +149,36 @@ int il_exit_status(const struct il_exit_tally *t,
  */
 int il_exit_worse(int a, int b) IL_MUST_CHECK;
 
+/*
+ * kselftest's exit statuses (tools/testing/selftests/kselftest.h), as
+ * its runner (kselftest/runner.sh) reads them: 0 "ok", 4 "ok # SKIP",
+ * 2 "ok # XFAIL", anything else "not ok".  3 is kselftest's XPASS.
+ */
+enum il_ksft_exit {
+	IL_KSFT_PASS = 0,
+	IL_KSFT_FAIL = 1,
+	IL_KSFT_SKIP = 4,
+};
+
+/*
+ * The exit status of --exit-status=kselftest for an invlab exit status
+ * rc (docs/kselftest.md):
+ *
+ *   0   done, as expected and decided      0  pass
+ *   1   not as expected                    1  fail
+ *   3   as expected but UNDECIDED          4  skip: not a pass, and no
+ *                                             failure of the kernel
+ *   77  cannot run here                    4  skip
+ *   2   bad usage                          2  as it is
+ *   99  broken setup                       99 as it is
+ *   128+N  stopped by signal N             as it is
+ *
+ * Anything else is 99: an unknown status is never read as a pass or a
+ * skip.  2 stays 2 because a usage error can come before the option
+ * that asks for this mapping is read (or from an invlab without it);
+ * kselftest's runner reads 2 as XFAIL, so the kselftest wrapper
+ * (kselftest/invlab.sh) reports it as a failure.
+ */
+int il_exit_kselftest(int rc) IL_MUST_CHECK;
+
 #endif
