@@ -47,6 +47,7 @@ sigterm)
 	pid=$!
 	# mid-run: once it has its CPUs (another suite's run may hold them)
 	wait_locked $pid "$tmp/stderr" 35
+	skip_if_gave_up $pid "$tmp/stderr"
 	sleep 1.5
 	stop_within "$pid" 10
 	check $? "exits within 10 s of SIGTERM ($stop_ms ms)"
