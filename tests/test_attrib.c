@@ -957,11 +957,14 @@ static void wake_at(uint64_t ts, int pid)
  *   job 9 runs on into job 10 (deadline 104 ms), which runs its Q before
  *          g (deadline 110) preempts it: none (a wakeup of f just before
  *          the release is not d's);
- *   job 11: f preempts d 1 ms before job 12's release: 1 ms;
+ *   job 11: f preempts d 1 ms before job 12's release: 1 ms (d ran 9
+ *          ms of its 2 ms Q: the kernel did not throttle it as a CBS
+ *          does, and no throttle is assumed);
  *   job 12 (deadline 124), waiting since job 11: g, released at 120 and
  *          running at once (deadline 130), 0.5 ms; then a foreign
  *          real-time task, a lower class, while d had budget left, 1.5
- *          ms; then h, whose deadline is the same 124 ms: 2 ms;
+ *          ms; then h, whose deadline is the same 124 ms: 2 ms; d
+ *          runs 1.5 ms, less than its Q, and sleeps;
  *   job 13: woken just before its release, f runs to its end and past
  *          the CPU's last switch: 6 ms.
  * The jobs that met their deadline are not looked at.  f is the
@@ -1074,7 +1077,7 @@ static void test_jobs_edf(void)
 	sw(B + 120 * MS + 500 * US, FHOG - 1, -1, FLOW, kp(5), 0);
 	sw(B + 122 * MS, FLOW, kp(5), 700, -1, 0);
 	sw(B + 123 * MS, 700, -1, HIGH, -1, 0);
-	sw(B + 125 * MS, HIGH, -1, 0, 120, 0);
+	sw(B + 124 * MS + 500 * US, HIGH, -1, 0, 120, 0);
 	/* job 13 */
 	wake_at(B + 129 * MS + 500 * US, HIGH);
 	sw(B + 130 * MS, 0, 120, LOW, 120, 0);
@@ -1253,6 +1256,105 @@ static void test_jobs_edf_idle(void)
 }
 
 /*
+ * The reservation carried from job to job (cbs_walk, edf_job: the
+ * kernel's CBS): d (Q 2 ms, D 5 ms, P 10 ms) and g (Q 1 ms, D 17 ms, P
+ * 20 ms) on CPU 1:
+ *   job 0: the host held the vCPU: d is woken 4 ms late (deadline 9
+ *          ms), runs its Q and is throttled until its next period, 14
+ *          ms (deadline 19 ms); g runs at 10 ms, the CPU idles: d could
+ *          not run, none;
+ *   job 1, released at 10 ms behind job 0: it carries the throttle and
+ *          the deadline (19 ms, not 15): none (a fresh deadline and Q
+ *          at the release would count g's 1 ms and 3 ms idle);
+ *   job 2: d runs at 20 ms, while its model has it throttled (a kernel
+ *          that did not throttle it): the carried state is dropped,
+ *          and the CPU idling 3 ms after d is switched out runnable
+ *          with budget left counts: 3 ms;
+ *   job 4: d runs 0.6 ms and is switched out runnable, the CPU idles
+ *          3.4 ms (a kernel that took its budget early): 3.4 ms;
+ *   job 6: d is woken while it runs (it never left the CPU), runs its
+ *          Q and is throttled until 70 ms; f runs, the CPU idles: none
+ *          (read as a wait from that wakeup, its run would not count
+ *          towards Q: 8 ms).
+ */
+static void test_jobs_edf_cbs(void)
+{
+	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
+	int d, f, g;
+	uint64_t B;
+
+	t_run_reset("[global]\nvalidate = mbwi\n"
+		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
+		    "[task d]\nclass = deadline:2ms/5ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\nbody = run 2ms\n"
+		    "[task g]\nclass = deadline:1ms/17ms/20ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 20ms\nbody = run 1ms\n");
+	d = t_task("d");
+	f = t_task("f");
+	g = t_task("g");
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[g].tid = MEDIUM;
+	t_er.tasks[f].tid = LOW;
+	t_er.tasks[d].cpu = t_er.tasks[g].cpu = t_er.tasks[f].cpu = 1;
+	t_run_jobs(d, 8, 10 * MS, 2 * MS, 2 * MS);
+	t_run_jobs(g, 4, 20 * MS, 12 * MS, MS);
+	t_run_job_resp(d, 0, 14 * MS + 500 * US);
+	t_run_job_resp(d, 1, 6 * MS);
+	t_run_job_resp(d, 2, 5 * MS + 500 * US);
+	t_run_job_resp(d, 4, 5 * MS + 400 * US);
+	t_run_job_resp(d, 6, 10 * MS + 500 * US);
+	il_trace_free(&tr);
+	B = t_er.t_start_ns;
+	tr.t0_ns = B - MS;
+	tr.t1_ns = B + 90 * MS;
+	/* jobs 0 and 1 */
+	wake_at(B + 4 * MS, HIGH);
+	sw(B + 4 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 6 * MS, HIGH, -1, 0, 120, 1);
+	wake_at(B + 10 * MS, MEDIUM);
+	sw(B + 10 * MS, 0, 120, MEDIUM, -1, 0);
+	sw(B + 11 * MS, MEDIUM, -1, 0, 120, 0);
+	sw(B + 14 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 16 * MS, HIGH, -1, 0, 120, 0);
+	/* job 2 */
+	wake_at(B + 20 * MS, HIGH);
+	sw(B + 20 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 21 * MS, HIGH, -1, 0, 120, 1);
+	sw(B + 24 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 25 * MS + 500 * US, HIGH, -1, 0, 120, 0);
+	/* job 4 */
+	wake_at(B + 40 * MS, HIGH);
+	sw(B + 40 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 40 * MS + 600 * US, HIGH, -1, 0, 120, 1);
+	sw(B + 44 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 45 * MS + 400 * US, HIGH, -1, 0, 120, 0);
+	/* job 6 */
+	wake_at(B + 60 * MS, HIGH);
+	sw(B + 60 * MS, 0, 120, HIGH, -1, 0);
+	wake_at(B + 61 * MS, HIGH);
+	sw(B + 62 * MS, HIGH, -1, LOW, 120, 1);
+	sw(B + 66 * MS + 500 * US, LOW, 120, 0, 120, 0);
+	sw(B + 70 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 70 * MS + 500 * US, HIGH, -1, 0, 120, 0);
+	il_trace_sort(&tr);
+	t_er.trace = &tr;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	t_check(t_er.tasks[d].job_later_seq != NULL);
+	if (t_er.tasks[d].job_later_seq) {
+		const uint64_t *l = t_er.tasks[d].job_later_seq;
+
+		t_check_int(l[0], 0);
+		t_check_int(l[1], 0);
+		t_check_int(l[2], 3 * MS);
+		t_check_int(l[4], 3 * MS + 400 * US);
+		t_check_int(l[6], 0);
+	}
+	t_er.trace = NULL;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	il_trace_free(&tr);
+}
+
+/*
  * The kernel's own deadline for a job woken late (CBS's wakeup rule, as
  * edf_job applies it): d (Q 2 ms, D 4 ms, P 10 ms) and e (Q 1 ms, D 6
  * ms, P 20 ms), both released together on CPU 1, e's deadline 2 ms
@@ -1322,10 +1424,11 @@ static void test_jobs_edf_wakeup(void)
 		sw(r + at + 2 * MS, MEDIUM, -1, HIGH, -1, 0);
 		sw(r + at + 3 * MS, HIGH, -1, 0, 120, 0);
 	}
-	/* job 7: woken before its release and running at it, asleep, woken
-	 * 2 ms before its deadline (74 ms): kept, g's (75 ms) 2 ms count */
-	wake_at(B + 69 * MS, HIGH);
-	sw(B + 69 * MS, 0, 120, HIGH, -1, 0);
+	/* job 7: woken before its release and running at it (1.5 ms, less
+	 * than its Q: not throttled), asleep, woken 2 ms before its
+	 * deadline (74 ms): kept, g's (75 ms) 2 ms count */
+	wake_at(B + 69 * MS + 500 * US, HIGH);
+	sw(B + 69 * MS + 500 * US, 0, 120, HIGH, -1, 0);
 	sw(B + 71 * MS, HIGH, -1, 0, 120, 0);
 	wake_at(B + 72 * MS, 700);
 	wake_at(B + 72 * MS, HIGH);
@@ -1623,6 +1726,7 @@ int main(void)
 	test_jobs_foreign();
 	test_jobs_edf();
 	test_jobs_edf_wakeup();
+	test_jobs_edf_cbs();
 	test_jobs_edf_stall();
 	test_jobs_edf_idle();
 	test_cross_cpu_request();

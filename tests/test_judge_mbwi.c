@@ -1481,6 +1481,65 @@ static void test_misses_charged(void)
 }
 
 /*
+ * The fair server ran the foreign time jobs waited through once, however
+ * many jobs waited through it: tauD's jobs 5, 6 and 7 (released 40, 48
+ * and 56 ms) each end 20 ms after their release, 12 ms late, each with
+ * 11.99 ms of foreign time.  Their windows overlap: the first draws its
+ * 11.99 ms on the server's budget, the second and third only what their
+ * CPU (one) had outside the windows before them, 8 ms each: 27.99 ms in
+ * all.  A budget of 15.99 ms in each of the run's two periods (31.98
+ * ms) leaves the third 11.99 ms: every miss set aside, UNDECIDED; 1 ns
+ * less a period and the third is past the budget: FAIL.  Apart (jobs 5,
+ * 15 and 25) each draws its whole 11.99 ms: FAIL with the same budget.
+ */
+static void test_misses_foreign_once(void)
+{
+	uint64_t fo[T_MAX_JOBS] = { 0 };
+	struct il_task_result *r;
+	int n, d;
+
+	t_run_reset(job);
+	run();
+	d = t_task("tauD");
+	r = &t_er.tasks[d];
+	for (size_t k = 5; k <= 7; k++) {
+		t_run_job_resp(d, k, 20 * MS);
+		fo[k] = 12 * MS - 10 * US;
+	}
+	r->job_foreign_seq = fo;
+	t_er.trace_silence_ns = 100 * US;
+	t_env.fair_runtime_ns = 15990 * US;
+	t_env.fair_period_ns = 1000 * MS;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_check_contains(ck[0].c.evidence, "3 misses within the time foreign");
+	t_env.fair_runtime_ns = 15990 * US - 1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	/* apart, the same foreign time each is drawn three times */
+	t_run_reset(job);
+	run();
+	d = t_task("tauD");
+	r = &t_er.tasks[d];
+	memset(fo, 0, sizeof(fo));
+	for (size_t k = 5; k <= 25; k += 10) {
+		t_run_job_resp(d, k, 20 * MS);
+		fo[k] = 12 * MS - 10 * US;
+	}
+	r->job_foreign_seq = fo;
+	t_er.trace_silence_ns = 100 * US;
+	t_env.fair_runtime_ns = 15990 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_env.fair_runtime_ns = 17985 * US;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	r->job_foreign_seq = NULL;
+	t_env.fair_runtime_ns = t_env.fair_period_ns = 0;
+	t_er.trace_silence_ns = 0;
+}
+
+/*
  * A job released while the one before it still ran waits for the thread
  * to finish it: the thread's own run on the queued jobs inside its
  * window is measured (the task's own time), and leaves the rest of the
@@ -1567,6 +1626,7 @@ int main(void)
 	test_misses_burst();
 	test_misses_edf();
 	test_misses_backlog();
+	test_misses_foreign_once();
 	test_misses_charged();
 	test_misses_overran();
 	test_misses_without_timeline();

@@ -963,7 +963,11 @@ struct edf_ctx {
 	const struct il_sched *const *declared;
 	int self;
 	uint64_t dl;
+	/* of its current Q, what it had run at the job's release, and
+	 * until when its reservation was throttled then (0: it was not) */
+	uint64_t used, thr;
 	bool budget; /* the job has run less than its Q: idle is the kernel's */
+	bool throttled; /* its reservation throttled: nothing is */
 	const struct il_trace_stalls *stalls; /* NULL: none known */
 	uint64_t *foreign; /* adds what tasks outside the set ran meanwhile */
 };
@@ -1022,13 +1026,14 @@ static uint64_t edf_piece(const struct edf_ctx *e, int pid, int prio,
 
 	if (y <= x)
 		return 0;
+	if (j < 0 && pid && e->foreign)
+		*e->foreign += y - x;
+	if (e->throttled)
+		return 0;
 	if (!pid)
 		return e->budget ? y - x : 0;
-	if (j < 0) {
-		if (e->foreign)
-			*e->foreign += y - x;
+	if (j < 0)
 		return e->budget && prio >= 0 ? y - x : 0;
-	}
 	if (j == e->self || j >= e->sc->ntasks)
 		return 0;
 	return ranks_below(e, j, x) ? y - x : 0;
@@ -1097,6 +1102,90 @@ static uint64_t edf_wait(const struct work *w, const struct edf_ctx *e, int cpu,
 }
 
 /*
+ * The reservation's state at each job's release (at[k]), by the kernel's
+ * rules (CBS) applied to the task's own events from its first on the
+ * trace: woken from sleep at or past its deadline, or with more of its Q
+ * left than the time to its deadline allows at Q/D, it gets the deadline
+ * wakeup + D and a whole Q; once it has run its Q it is throttled until
+ * its next period begins (its deadline - D + P), then its deadline moves
+ * a period on and it has a Q again, or a new deadline, now + D, when the
+ * moved one has passed too; woken while throttled, nothing changes.  A
+ * job released while the thread still works on the jobs before it (a
+ * backlog, as every task of the set has after the host held the guest)
+ * starts from what the reservation carries, not from a fresh deadline
+ * and Q: the kernel ranks it after the tasks whose deadlines fall before
+ * the one it carries, and leaves it throttled with the CPU idle.
+ * The state is carried only while the trace agrees with it: a task
+ * switched in while throttled, or run more than a tick past its Q (the
+ * kernel's accounting differs from the switches', or it did not
+ * throttle), starts again from its next event.  at[k].dl is 0 when the
+ * trace has nothing of the task before the release.
+ */
+struct cbs_state {
+	uint64_t dl, used, thr;
+};
+
+/* the reservation after it ran (used) up to ts */
+static void cbs_ran(struct cbs_state *c, const struct il_sched *s, uint64_t ts)
+{
+	uint64_t period = s->period_ns ? s->period_ns : s->deadline_ns;
+	uint64_t q = s->runtime_ns;
+
+	if (c->used < q)
+		return;
+	/* throttled at once, replenished when its next period begins */
+	if (c->dl + period > ts + s->deadline_ns)
+		c->thr = c->dl + period - s->deadline_ns;
+	c->dl += period * (c->used / q);
+	c->used %= q;
+	if (c->dl < ts) {
+		c->dl = ts + s->deadline_ns;
+		c->used = 0;
+	}
+}
+
+/*
+ * CBS's wakeup rule: woken from sleep (not throttled) at or past its
+ * deadline, or with more of its Q left than the time to it allows at
+ * Q/D, the task gets a new deadline
+ */
+static bool cbs_renews(const struct cbs_state *c, const struct il_sched *s,
+		       uint64_t ts)
+{
+	double left = (double)(s->runtime_ns - c->used);
+
+	if (ts < c->thr)
+		return false;
+	return ts >= c->dl ||
+	       left * (double)s->deadline_ns >
+		       (double)s->runtime_ns * (double)(c->dl - ts);
+}
+
+/*
+ * A wait [x, y) of the job whose reservation is c: while it was
+ * throttled (before c->thr, the replenishment it waited for) it could
+ * not run, and nothing is the kernel's choice (what foreign tasks ran is
+ * still counted); then what ranks below its deadline, with budget
+ * unless the trace left the reservation's model (lost)
+ */
+static uint64_t edf_wait_cbs(const struct work *w, struct edf_ctx *e,
+			     const struct cbs_state *c, bool lost, int cpu,
+			     uint64_t x, uint64_t y)
+{
+	uint64_t sum = 0;
+
+	e->dl = c->dl;
+	if (x < c->thr) {
+		e->throttled = true;
+		sum += edf_wait(w, e, cpu, x, y < c->thr ? y : c->thr);
+		e->throttled = false;
+		x = c->thr;
+	}
+	e->budget = !lost;
+	return sum + edf_wait(w, e, cpu, x, y);
+}
+
+/*
  * The state of pid at ts from its last event before it (switched in:
  * running; switched out: asleep or waiting; woken: waiting), looked back
  * at most SCAN_BACK_EDF records; -1 when none was found.
@@ -1107,6 +1196,7 @@ enum edf_state { EDF_RUNNING, EDF_WAITING, EDF_ASLEEP };
 static int edf_state_at(const struct il_trace *t, int pid, uint64_t ts)
 {
 	size_t k = rec_from(t, ts, false);
+	bool woken = false;
 
 	for (size_t m = 0; k > 0 && m < SCAN_BACK_EDF; m++) {
 		const struct il_trace_rec *r = &t->rec[--k];
@@ -1114,11 +1204,15 @@ static int edf_state_at(const struct il_trace *t, int pid, uint64_t ts)
 		if (r->kind == IL_TR_SWITCH && r->next_pid == pid)
 			return EDF_RUNNING;
 		if (r->kind == IL_TR_SWITCH && r->prev_pid == pid)
-			return asleep_after(t, r) ? EDF_ASLEEP : EDF_WAITING;
+			return woken		    ? EDF_WAITING
+			       : asleep_after(t, r) ? EDF_ASLEEP
+						    : EDF_WAITING;
+		/* woken while it ran (never switched out) it still runs:
+		 * the switch before tells */
 		if (r->kind == IL_TR_WAKEUP && r->prev_pid == pid)
-			return EDF_WAITING;
+			woken = true;
 	}
-	return -1;
+	return woken ? EDF_WAITING : -1;
 }
 
 /*
@@ -1132,13 +1226,16 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 {
 	const struct il_trace *t = w->t;
 	const struct il_sched *s = sched_of(e0, e0->self);
-	uint64_t period = s->period_ns ? s->period_ns : s->deadline_ns;
+	uint64_t q = s->runtime_ns, d = s->deadline_ns, tick = e0->er->tick_ns;
 	struct edf_ctx e = *e0;
+	struct cbs_state c = { .dl = e0->dl, .used = e0->used, .thr = e0->thr };
 	int st = edf_state_at(t, pid, a);
-	uint64_t since = a, sum = 0, ran = 0, base = e0->dl, waited = 0;
+	uint64_t since = a, sum = 0, waited = 0;
 	/* woken for this job already: its first switch says so too (it
 	 * ran or waited at its release) */
 	bool woken = false;
+	/* the trace left the reservation's model: no budget is assumed */
+	bool lost = !q;
 
 	for (size_t k = rec_from(t, a, false); k < t->n && t->rec[k].ts <= b;
 	     k++) {
@@ -1146,44 +1243,63 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 
 		if (r->kind == IL_TR_SWITCH && r->next_pid == pid) {
 			if (st == EDF_WAITING || st < 0) {
-				e.budget = ran < s->runtime_ns;
-				sum += edf_wait(w, &e, cpu, since, r->ts);
+				sum += edf_wait_cbs(w, &e, &c, lost, cpu, since,
+						    r->ts);
 				waited += r->ts - since;
+			}
+			/* run while throttled: not the model's kernel */
+			if (r->ts < c.thr) {
+				lost = true;
+				c.thr = 0;
 			}
 			woken = true;
 			st = EDF_RUNNING;
 			since = r->ts;
 		} else if (r->kind == IL_TR_SWITCH && r->prev_pid == pid) {
 			if (st == EDF_RUNNING || st < 0)
-				ran += r->ts - since;
+				c.used += r->ts - since;
 			woken = true;
 			/*
 			 * Each Q it ran moves its deadline a period on
-			 * (the reservation's own rule, CBS): what runs
-			 * after that before a later nominal deadline is
-			 * the kernel keeping the reservation, not an
-			 * inversion.
+			 * (the reservation's own rule, CBS), after a
+			 * throttle until its next period: what runs then
+			 * is the kernel keeping the reservation, not an
+			 * inversion.  More than a tick past its Q, the
+			 * kernel did not throttle it as the model does.
 			 */
-			if (s->runtime_ns)
-				e.dl = base + period * (ran / s->runtime_ns);
+			if (c.used > q + tick)
+				lost = true;
+			if (q)
+				cbs_ran(&c, s, r->ts);
+			if (lost)
+				c.thr = 0;
 			st = asleep_after(t, r) ? EDF_ASLEEP : EDF_WAITING;
 			since = r->ts;
 		} else if (r->kind == IL_TR_WAKEUP && r->prev_pid == pid) {
+			/* woken while it ran: it never left the CPU, and
+			 * the kernel enqueued nothing (no new deadline) */
+			if (st == EDF_RUNNING) {
+				woken = true;
+				continue;
+			}
 			if (st != EDF_WAITING) {
 				/*
 				 * The reservation's wakeup rule (CBS): woken
-				 * past its deadline, a task gets a new one,
-				 * the wakeup + D; so does a job woken after
-				 * its release (the last job's deadline, one
-				 * period back at most, has passed).  A vCPU
-				 * the host held when the job was due wakes
-				 * it late, and the tasks woken before it
-				 * rank above it in the kernel's order.
+				 * past its deadline, or with more of its Q
+				 * left than the time to it allows, a task
+				 * gets a new one, the wakeup + D; so does a
+				 * job woken after its release (the last
+				 * job's deadline, one period back at most,
+				 * has passed).  A vCPU the host held when
+				 * the job was due wakes it late, and the
+				 * tasks woken before it rank above it in the
+				 * kernel's order.  Woken while throttled,
+				 * nothing changes until the replenishment.
 				 */
-				if (!woken ? r->ts > a : r->ts >= e.dl) {
-					base = e.dl = r->ts + s->deadline_ns;
-					ran = 0;
-				}
+				if (!woken ? r->ts > a && r->ts >= c.thr
+					   : cbs_renews(&c, s, r->ts))
+					c = (struct cbs_state){ .dl = r->ts +
+								      d };
 				st = EDF_WAITING;
 				since = r->ts;
 			}
@@ -1191,14 +1307,65 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 		}
 	}
 	if (st == EDF_WAITING) {
-		e.budget = ran < s->runtime_ns;
-		sum += edf_wait(w, &e, cpu, since, b);
+		sum += edf_wait_cbs(w, &e, &c, lost, cpu, since, b);
 		waited += b - since;
 	}
 	/* every CPU it could use counted: never more than it waited */
 	if (*foreign > waited)
 		*foreign = waited;
 	return sum < waited ? sum : waited;
+}
+
+static void cbs_walk(const struct il_trace *t, int pid,
+		     const struct il_sched *s, uint64_t tick,
+		     const uint64_t *rel, size_t n, struct cbs_state *at)
+{
+	struct cbs_state c = { 0 };
+	uint64_t q = s->runtime_ns, d = s->deadline_ns, since = 0;
+	bool seen = false, running = false, waiting = false;
+	size_t k = 0;
+
+	if (!q || !d)
+		return;
+	for (size_t i = 0; k < n; i++) {
+		const struct il_trace_rec *r = i < t->n ? &t->rec[i] : NULL;
+		uint64_t ts = r ? r->ts : UINT64_MAX;
+
+		/* the state at each release before this record */
+		for (; k < n && rel[k] < ts; k++) {
+			struct cbs_state x = c;
+
+			if (running && rel[k] > since)
+				x.used += rel[k] - since;
+			cbs_ran(&x, s, rel[k]);
+			if (x.thr <= rel[k])
+				x.thr = 0;
+			if (seen)
+				at[k] = x;
+		}
+		if (!r)
+			break;
+		if (r->kind == IL_TR_SWITCH && r->next_pid == pid) {
+			if (!seen || ts < c.thr)
+				c = (struct cbs_state){ .dl = ts + d };
+			seen = running = true;
+			waiting = false;
+			since = ts;
+		} else if (r->kind == IL_TR_SWITCH && r->prev_pid == pid) {
+			if (running && ts > since)
+				c.used += ts - since;
+			if (c.used > q + tick)
+				seen = false;
+			cbs_ran(&c, s, ts);
+			running = false;
+			waiting = !asleep_after(t, r);
+		} else if (r->kind == IL_TR_WAKEUP && r->prev_pid == pid &&
+			   !running && !waiting) {
+			if (!seen || cbs_renews(&c, s, ts))
+				c = (struct cbs_state){ .dl = ts + d };
+			seen = waiting = true;
+		}
+	}
 }
 
 /*
@@ -1256,6 +1423,7 @@ int il_attribute_edf(const struct il_scenario *sc,
 				     .stalls = &stalls };
 		const struct il_sched *s = sched_of(&e, i);
 		const struct il_trace *t = er->trace;
+		struct cbs_state *at;
 
 		if (s->policy != IL_SCHED_DEADLINE || !s->deadline_ns ||
 		    r->tid <= 0 || !w.ncpus || !r->njob_cpu ||
@@ -1264,10 +1432,14 @@ int il_attribute_edf(const struct il_scenario *sc,
 		/* a second attribution replaces the first's */
 		free(r->job_later_seq);
 		r->job_later_seq = calloc(r->njob_cpu, sizeof(uint64_t));
-		if (!r->job_later_seq) {
+		at = calloc(r->njob_cpu, sizeof(*at));
+		if (!r->job_later_seq || !at) {
+			free(at);
 			ret = -ENOMEM;
 			break;
 		}
+		cbs_walk(t, r->tid, s, er->tick_ns, r->job_rel_seq, r->njob_cpu,
+			 at);
 		for (size_t k = 0; k < r->njob_cpu; k++) {
 			uint64_t a = r->job_rel_seq[k], b = r->job_end_seq[k];
 			uint64_t fo;
@@ -1280,7 +1452,13 @@ int il_attribute_edf(const struct il_scenario *sc,
 				r->job_later_seq[k] = IL_EDF_UNSEEN;
 				continue;
 			}
+			/* what it had run of its current Q, and the
+			 * deadline its reservation carried, when later */
 			e.dl = a + s->deadline_ns;
+			e.used = at[k].used;
+			e.thr = at[k].thr;
+			if (at[k].dl > e.dl)
+				e.dl = at[k].dl;
 			e.foreign = &fo;
 			fo = 0;
 			r->job_later_seq[k] =
@@ -1290,6 +1468,7 @@ int il_attribute_edf(const struct il_scenario *sc,
 			if (r->job_foreign_seq)
 				r->job_foreign_seq[k] = fo;
 		}
+		free(at);
 	}
 	il_trace_stalls_free(&stalls);
 	free_index(&w);

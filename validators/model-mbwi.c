@@ -51,6 +51,18 @@ struct mbwi_model {
 	uint64_t most_foreign, fair_left, fair_pool;
 	size_t foreign_excused;
 	/*
+	 * The windows of the misses drawn on it so far, merged and sorted
+	 * (drawn, ndrawn): jobs queued behind each other, and jobs of
+	 * different tasks, wait through the same foreign time, which the
+	 * server ran once.  A miss draws no more than its CPUs' time
+	 * outside those windows (cpus of them, the run's count).
+	 */
+	struct drawn_span {
+		uint64_t a, b;
+	} * drawn;
+	size_t ndrawn;
+	int cpus;
+	/*
 	 * Late misses whose trace (job_later_seq) shows the kernel's choice
 	 * covering their lateness (attested; most_later the most in one
 	 * job), and late misses the trace saw whole that it does not
@@ -259,6 +271,49 @@ static uint64_t backlog_run(const struct il_task_result *r, size_t k)
 	return sum;
 }
 
+/*
+ * The part of [a, b) outside every window drawn on the fair server's
+ * budget so far, which [a, b) then joins; UINT64_MAX when the list
+ * cannot grow (then the caller draws all it would have).
+ */
+static uint64_t draw_window(struct mbwi_model *m, uint64_t a, uint64_t b)
+{
+	struct drawn_span *d;
+	uint64_t fresh = b > a ? b - a : 0, lo = a, hi = b;
+	size_t i, j, n = m->ndrawn;
+
+	if (b <= a)
+		return 0;
+	/* the windows it touches: [i, j) */
+	for (i = 0; i < n && m->drawn[i].b < a; i++)
+		;
+	for (j = i; j < n && m->drawn[j].a <= b; j++) {
+		uint64_t x = m->drawn[j].a > a ? m->drawn[j].a : a;
+		uint64_t y = m->drawn[j].b < b ? m->drawn[j].b : b;
+
+		fresh -= y > x ? y - x : 0;
+		if (m->drawn[j].a < lo)
+			lo = m->drawn[j].a;
+		if (m->drawn[j].b > hi)
+			hi = m->drawn[j].b;
+	}
+	if (i == j) {
+		d = realloc(m->drawn, (n + 1) * sizeof(*d));
+		if (!d)
+			return UINT64_MAX;
+		m->drawn = d;
+		memmove(&d[i + 1], &d[i], (n - i) * sizeof(*d));
+		m->ndrawn++;
+	} else {
+		memmove(&m->drawn[i + 1], &m->drawn[j],
+			(n - j) * sizeof(*m->drawn));
+		m->ndrawn -= j - i - 1;
+	}
+	m->drawn[i].a = lo;
+	m->drawn[i].b = hi;
+	return fresh;
+}
+
 static bool late_per_job(const struct il_engine_result *er,
 			 const struct il_task_result *r,
 			 struct il_mbwi_task *mt, struct mbwi_model *m,
@@ -317,8 +372,16 @@ static bool late_per_job(const struct il_engine_result *er,
 			if (st > m->most)
 				m->most = st;
 		} else if (x <= m->eps + host + fo) {
+			uint64_t d = x - (m->eps + host);
+			uint64_t fresh = draw_window(m, rel, end);
+
+			/* the server ran that time once, for every job
+			 * waiting through it */
+			if (fresh != UINT64_MAX &&
+			    fresh <= d / (uint64_t)m->cpus)
+				d = fresh * (uint64_t)m->cpus;
 			m->foreign_excused++;
-			m->fair_left -= x - (m->eps + host);
+			m->fair_left -= d;
 			if (fo > m->most_foreign)
 				m->most_foreign = fo;
 		} else {
@@ -780,6 +843,7 @@ int il_model_mbwi(const struct il_scenario *sc,
 	m->eps = il_noise_ns(env->calib_any);
 	m->step = env->steal_step_ns ? env->steal_step_ns : DEFAULT_STEAL_STEP;
 	m->fair_pool = m->fair_left = fair_budget(sc, er, env, ncpus);
+	m->cpus = ncpus;
 	/* the longest section a deadline task held: what deadline
 	 * inheritance, which the trace does not show (a boosted deadline
 	 * task keeps prio -1), can make a job wait behind a holder whose
@@ -937,6 +1001,7 @@ int il_model_mbwi(const struct il_scenario *sc,
 		}
 	}
 out:
+	free(m->drawn);
 	free(m);
 	return ret;
 }
