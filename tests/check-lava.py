@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """
-A dry run of the LAVA test definition (automated/linux/invlab): its run
+A dry run of the LAVA test definition (lava/automated/linux/invlab): its run
 step, with its params set as LAVA's test shell sets them (shell
 variables, not exported), from a copy of the definition's directory,
 against a stand-in install (the real invlab-suite, stand-in programs
@@ -31,6 +31,9 @@ except ImportError:
     print("1..0 # SKIP PyYAML (python3-yaml) is not installed")
     sys.exit(77)
 
+# where the definition sits in the repository a lab's job pulls: its
+# step names invlab.sh by this path, from the repository's root
+DEFN_DIR = os.path.join("lava", "automated", "linux", "invlab")
 n = 0
 failed = 0
 
@@ -113,8 +116,7 @@ def dry_run(defn, defn_dir, suite, tmp, cases, params, lava=True):
     prefix = install(tmp, suite, cases)
     repo = os.path.join(tmp, "repo")
     shutil.rmtree(repo, ignore_errors=True)
-    shutil.copytree(defn_dir, os.path.join(repo, "automated", "linux",
-                                           "invlab"))
+    shutil.copytree(defn_dir, os.path.join(repo, DEFN_DIR))
     log = os.path.join(tmp, "lava.log")
     if os.path.exists(log):
         os.remove(log)
@@ -138,8 +140,7 @@ def dry_run(defn, defn_dir, suite, tmp, cases, params, lava=True):
     calls = []
     if os.path.exists(log):
         calls = [line.rstrip("\n") for line in open(log)]
-    rfile = os.path.join(repo, "automated", "linux", "invlab", "output",
-                         "result.txt")
+    rfile = os.path.join(repo, DEFN_DIR, "output", "result.txt")
     result = open(rfile).read().splitlines() if os.path.exists(rfile) else None
     return p, calls, result
 
@@ -166,7 +167,7 @@ def main():
     check("run.steps: one step, calling invlab.sh",
           isinstance(steps, list) and len(steps) == 1
           and isinstance(steps[0], str)
-          and steps[0].startswith("./automated/linux/invlab/invlab.sh "))
+          and steps[0].startswith("./%s/invlab.sh " % DEFN_DIR))
     # LAVA's guide: a step is one command, no shell constructs
     check("the step has no shell constructs (; && || | > < $( `)",
           bool(steps) and not re.search(r";|&&|\|\||\||>|<|\$\(|`",
@@ -229,8 +230,7 @@ def main():
               result is not None and all(
                   re.fullmatch(r"[A-Za-z0-9._-]+ (pass|fail|skip|unknown)"
                                r"( [0-9.]+ [a-z]+)?", r) for r in result))
-        out = os.path.join(tmp, "repo", "automated", "linux", "invlab",
-                           "output", "invlab")
+        out = os.path.join(tmp, "repo", DEFN_DIR, "output", "invlab")
         check("the TAP, JUnit and JSON reports are kept",
               all(os.path.exists(os.path.join(out, f))
                   for f in ("suite.tap", "suite.xml", "suite.json")))
