@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 try:
     import yaml
@@ -38,12 +39,14 @@ n = 0
 failed = 0
 
 
-def check(desc, ok):
+def check(desc, ok, why=None):
     global n, failed
     n += 1
     print(("ok" if ok else "not ok") + " %d - %s" % (n, desc))
     if not ok:
         failed += 1
+        if why is not None:
+            print("#   " + str(why).replace("\n", "\n#   "))
 
 
 def fake(path, body):
@@ -64,6 +67,7 @@ def hist(p99, p999, mx):
 PROGRAM_RESULT = {
     "schema_version": 1, "program": "pi-classic",
     "runs": [{"configuration": "inherit", "repeat": 1, "verdict": "PASS",
+              "expected": "PASS",
               "evidence": "worst wait 1.89ms <= 2.09ms {not a brace} [x",
               "bound_ns": 2092472, "worst_ns": 1894886,
               "blocked_ns": hist(1590000, None, 2030778),
@@ -79,7 +83,28 @@ JOB_RESULT = {
                       {"resource": "M",
                        "blocked_ns": hist(1683000, 1700000, 1711000)}]}],
               "checks": [{"validator": "pi", "task": "high",
+                          "verdict": "PASS", "expected": "PASS",
                           "bound_ns": 2085431, "worst_ns": 1891416}]}]}
+
+
+def run_of(conf, repeat, verdict, expected):
+    return {"configuration": conf, "repeat": repeat, "verdict": verdict,
+            "expected": expected}
+
+
+# the runs of a program with several configurations, repeated: each
+# verdict against the one expected (il_expect's rule), no figures
+CONFIGS_RESULT = {
+    "schema_version": 1, "program": "pi-chain",
+    "runs": [run_of("inherit", 1, "PASS", "PASS"),
+             run_of("none", 1, "FAIL", "FAIL"),
+             run_of("inherit", 2, "UNDECIDED", "PASS"),
+             run_of("none", 2, "UNDECIDED", "FAIL"),
+             run_of("ceiling", 1, "FAIL", "PASS"),
+             run_of("nopi", 1, "PASS", "FAIL"),
+             run_of("cfs", 1, "SKIP", "PASS"),
+             run_of("info", 1, "PASS", None),
+             run_of("bogus", 1, "NONE", "PASS")]}
 
 
 def install(tmp, suite, cases):
@@ -90,11 +115,14 @@ def install(tmp, suite, cases):
     shutil.copy(suite, os.path.join(prefix, "bin", "invlab-suite"))
     os.chmod(os.path.join(prefix, "bin", "invlab-suite"), 0o755)
     for name, doc in (("program.json", PROGRAM_RESULT),
-                      ("job.json", JOB_RESULT)):
+                      ("job.json", JOB_RESULT),
+                      ("configs.json", CONFIGS_RESULT)):
         with open(os.path.join(prefix, "share", "invlab", name), "w") as f:
             json.dump(doc, f, indent=2)
-    # fake EXIT [RESULT-FILE]: writes that file (or {}) to --json
+    # fake EXIT [RESULT-FILE]: writes that file (or {}) to --json, its
+    # arguments to args.log
     fake(os.path.join(prefix, "bin", "fake"),
+         'echo "$*" >>"%s"\n' % os.path.join(prefix, "args.log") +
          'code=$1 src=${2:-}\nshift\n'
          '[ "$code" = 77 ] && echo "fake: SKIP: needs CAP_SYS_NICE" >&2\n'
          '[ "$code" = 3 ] && echo "ok 1 - high # SKIP undecided: noise"\n'
@@ -145,6 +173,17 @@ def dry_run(defn, defn_dir, suite, tmp, cases, params, lava=True):
     return p, calls, result
 
 
+def running(pidfile):
+    """whether the process whose pid is in pidfile still runs (a zombie
+    does not)"""
+    try:
+        pid = int(open(pidfile).read())
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, ValueError, IndexError):
+        return False
+
+
 def cases_of(calls):
     """test name -> its lava-test-case arguments"""
     out = {}
@@ -174,10 +213,12 @@ def main():
                                         re.sub(r'"\$\{[A-Z_]+\}"', "",
                                                str(steps[0]))))
     params = defn.get("params", {})
-    check("params: INVLAB_PREFIX, ONLY, GATE, CASE_TIMEOUT, MAX_UNDECIDED,"
-          " each passed to invlab.sh",
+    check("params: INVLAB_PREFIX, CASES, DURATION, REPEAT, GATE,"
+          " BACKGROUND_CMD, CASE_TIMEOUT, MAX_UNDECIDED, each passed to"
+          " invlab.sh",
           all(k in params and "${%s}" % k in str(steps)
-              for k in ("INVLAB_PREFIX", "ONLY", "GATE", "CASE_TIMEOUT",
+              for k in ("INVLAB_PREFIX", "CASES", "DURATION", "REPEAT",
+                        "GATE", "BACKGROUND_CMD", "CASE_TIMEOUT",
                         "MAX_UNDECIDED")))
     with tempfile.TemporaryDirectory() as tmp:
         p, calls, result = dry_run(
@@ -191,6 +232,13 @@ def main():
               c.get("f") == ["--result", "fail"])
         check("the skip's reason is in the log",
               b"s: skip: needs CAP_SYS_NICE" in p.stdout)
+        check("a run whose configuration the case's name does not say:"
+              " a line with its verdict",
+              c.get("a-inherit") == ["--result", "pass"])
+        check("a job file's check: a line with its verdict",
+              c.get("job-pi-classic-high") == ["--result", "pass"])
+        check("a case named after its run has no second verdict line",
+              "job-pi-classic-pi-classic" not in c)
         check("a run's p99 is a measurement in ms",
               c.get("a-inherit-p99") == ["--result", "pass", "--measurement",
                                          "1.590", "--units", "ms"])
@@ -236,6 +284,53 @@ def main():
                   for f in ("suite.tap", "suite.xml", "suite.json")))
         check("invlab.sh exits 0 when the results were reported",
               p.returncode == 0)
+        # each configuration and repeat of a run, its verdict read as
+        # il_expect reads it
+        p, calls, result = dry_run(
+            defn, defn_dir, suite, tmp,
+            ["m fake 0 0 @SHARE@/configs.json", "s fake 0 77",
+             "x fake 0 0"], {"CASES": "m,s"})
+        c = cases_of(calls)
+        want = {"m-inherit": "pass", "m-none": "pass",
+                "m-inherit-r2": "unknown", "m-none-r2": "fail",
+                "m-ceiling": "fail", "m-nopi": "fail", "m-cfs": "skip",
+                "m-bogus": "fail"}
+        for k, r in want.items():
+            check("a run's verdict: %s is %s" % (k, r),
+                  c.get(k) == ["--result", r], c.get(k))
+        check("a run nothing was expected of has no verdict line",
+              "m-info" not in c)
+        check("CASES with two patterns: the cases of both, no other",
+              "m" in c and "s" in c and "x" not in c)
+        p, calls, result = dry_run(defn, defn_dir, suite, tmp,
+                                   ["a fake 0 0", "t fake 0 0 -d 1s"],
+                                   {"DURATION": "5s", "REPEAT": "3"})
+        args = open(os.path.join(tmp, "prefix", "args.log")).read()
+        check("DURATION and REPEAT reach each program",
+              args.count("-d 5s") == 2 and args.count("--repeat 3") == 2
+              and "-d 1s" not in args, args)
+        # a background load: there while the suite runs, stopped after
+        sh_pid = os.path.join(tmp, "bg-sh.pid")
+        sleep_pid = os.path.join(tmp, "bg-sleep.pid")
+        p, calls, result = dry_run(
+            defn, defn_dir, suite, tmp, ["a fake 0 0"],
+            {"BACKGROUND_CMD": "echo $$ >%s; sleep 60 & echo $! >%s; wait"
+             % (sh_pid, sleep_pid)})
+        c = cases_of(calls)
+        time.sleep(0.2)
+        check("BACKGROUND_CMD: a line that it ran throughout, pass",
+              c.get("background-load") == ["--result", "pass"]
+              and c.get("a") == ["--result", "pass"])
+        check("BACKGROUND_CMD: stopped with what it started",
+              os.path.exists(sh_pid) and os.path.exists(sleep_pid)
+              and not running(sh_pid) and not running(sleep_pid))
+        p, calls, result = dry_run(defn, defn_dir, suite, tmp, ["a fake 0 0"],
+                                   {"BACKGROUND_CMD": "echo gone; exit 3"})
+        c = cases_of(calls)
+        check("BACKGROUND_CMD that ended early: a fail, its reason logged",
+              c.get("background-load") == ["--result", "fail"]
+              and b"background-load: the background load ended (exit 3)"
+              b" before the suite did: gone" in p.stdout, p.stdout[-800:])
         profile = os.path.join(tmp, "gate.ini")
         open(profile, "w").write("[x]\n")
         p, calls, result = dry_run(defn, defn_dir, suite, tmp, ["a fake 0 0"],
@@ -287,7 +382,7 @@ def main():
         check("exit 99: invlab.sh ends 99", p.returncode == 99)
         # exit 2: bad input, nothing ran
         p, calls, result = dry_run(defn, defn_dir, suite, tmp, ["a fake 0 0"],
-                                   {"ONLY": "nomatch"})
+                                   {"CASES": "nomatch"})
         raises = [x for x in calls if x.startswith("raise ")]
         check("exit 2: lava-test-raise with the suite's message",
               len(raises) == 1 and "exit 2" in raises[0]

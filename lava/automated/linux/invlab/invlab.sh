@@ -5,12 +5,16 @@
 # installed invlab-suite, writes output/result.txt (one line a result,
 # "NAME pass|fail|skip|unknown [MEASUREMENT UNITS]") and sends each line
 # with lava-test-case; outside LAVA (no lava-test-case on PATH) it
-# prints them.  Each case is a line with its verdict, followed by the
-# figures its result file holds (the judged wait's p99, p999 and max,
-# the bound it was judged by, the worst wait), then the share of
-# UNDECIDED cases, the gate, and the suite with its run time.
+# prints them.  Each case is a line with its verdict, followed by each
+# run of its result file (a configuration, a repeat) with its verdict
+# when the case's name does not already say which, and the figures the
+# run holds (the judged wait's p99, p999 and max, the bound it was
+# judged by, the worst wait); then the share of UNDECIDED cases, the
+# gate, and the suite with its run time.  A case that was not a pass
+# has its reason printed just before its line is sent.
 #
-#   ./invlab.sh -p /data/local/invlab -O 'pi-chain-*'
+#   ./invlab.sh -p /data/local/invlab -O 'pi-chain-*' -d 5s -r 3
+#   ./invlab.sh -p /usr/local -b 'sched-messaging -g 4 -l 100000 -d 600s'
 #
 # An UNDECIDED case is "unknown", never "pass".  Linaro's send-to-lava.sh
 # drops "unknown" lines without a word (it matches pass|fail|skip only),
@@ -29,17 +33,29 @@ here=$(cd "$(dirname "$0")" && pwd)
 OUTPUT=$here/output
 PREFIX=
 ONLY=
+DURATION=
+REPEAT=
 GATE=
+BACKGROUND=
 CASE_TIMEOUT=60
 MAX_UNDECIDED=100
 
 usage() {
 	cat <<EOF
-Usage: $0 [-p PREFIX] [-O PATTERN] [-g PROFILE] [-t SECS] [-u PERCENT] [-o DIR]
+Usage: $0 [-p PREFIX] [-O PATTERNS] [-d TIME] [-r N] [-g PROFILE]
+          [-b COMMAND] [-t SECS] [-u PERCENT] [-o DIR]
   -p PREFIX   where invlab is installed (PREFIX/bin/invlab-suite); empty:
               invlab-suite from PATH
-  -O PATTERN  only the cases whose name matches the shell PATTERN
+  -O PATTERNS only the cases whose name matches one of the shell
+              PATTERNS, separated by blanks or commas (invlab-suite
+              --only); empty: every case
+  -d TIME     each program's run takes TIME (invlab-suite --duration,
+              e.g. 5s); empty: each case's own
+  -r N        each program runs every configuration N times
+              (invlab-suite --repeat); empty: once
   -g PROFILE  a gate profile on the device (invlab-suite --gate)
+  -b COMMAND  a background load: COMMAND runs (sh -c, in a session of
+              its own) from before the suite starts until it ends
   -t SECS     a case still running after SECS is killed (default: 60)
   -u PERCENT  the share of judged cases that may be UNDECIDED before the
               suite fails (invlab-suite --max-undecided; default: 100)
@@ -48,11 +64,14 @@ Usage: $0 [-p PREFIX] [-O PATTERN] [-g PROFILE] [-t SECS] [-u PERCENT] [-o DIR]
 EOF
 }
 
-while getopts "p:O:g:t:u:o:h" opt; do
+while getopts "p:O:d:r:g:b:t:u:o:h" opt; do
 	case $opt in
 	p) PREFIX=$OPTARG ;;
 	O) ONLY=$OPTARG ;;
+	d) DURATION=$OPTARG ;;
+	r) REPEAT=$OPTARG ;;
 	g) GATE=$OPTARG ;;
+	b) BACKGROUND=$OPTARG ;;
 	t) CASE_TIMEOUT=$OPTARG ;;
 	u) MAX_UNDECIDED=$OPTARG ;;
 	o) OUTPUT=$OPTARG ;;
@@ -69,6 +88,8 @@ done
 
 RESULT_FILE=$OUTPUT/result.txt
 REPORTS=$OUTPUT/invlab
+# the reason of each case that was not a pass, NAME<tab>REASON
+REASONS=$REPORTS/reasons.txt
 
 # lava-test-raise, or outside LAVA the message; then the suite's status
 raise() { # exit status, message
@@ -81,7 +102,9 @@ raise() { # exit status, message
 	exit "$1"
 }
 
-# each line of result.txt as a lava-test-case, "unknown" included
+# each line of result.txt as a lava-test-case, "unknown" included; a
+# case that was not a pass has its reason in the log just before it
+# (LAVA's test case has no field for one)
 send_results() {
 	lava=0
 	command -v lava-test-case >/dev/null 2>&1 && lava=1
@@ -90,6 +113,8 @@ send_results() {
 		pass | fail | skip | unknown) ;;
 		*) continue ;;
 		esac
+		awk -F '\t' -v n="$test" '$1 == n { print "invlab: " n ": " $2 }' \
+			"$REASONS" >&2 2>/dev/null
 		if [ "$lava" = 0 ]; then
 			echo "$test $result${measurement:+ $measurement}${units:+ $units}"
 		elif [ -n "$measurement" ]; then
@@ -101,12 +126,18 @@ send_results() {
 	done <"$RESULT_FILE"
 }
 
-# The figures of one case's result file (docs/results.md), as result.txt
-# lines: per run, the judged wait's histogram (blocked_ns: p99, p999,
-# max), bound_ns and worst_ns; per check of a job file, the checked
-# task's bound and worst and its locks' blocked_ns.  A percentile the
-# run had too few samples for is null there and left out here.  The
-# files are written one member a line, which is all this reads.
+# The runs of one case's result file (docs/results.md), as result.txt
+# lines: per run, its verdict against the one expected when the case's
+# name does not already say which run it is, the judged wait's
+# histogram (blocked_ns: p99, p999, max), bound_ns and worst_ns; per
+# check of a job file, the checked task's verdict, bound and worst and
+# its locks' blocked_ns.  A percentile the run had too few samples for
+# is null there and left out here.  The verdict is read as il_expect
+# (validators/expect.c) reads it, here in awk: as expected is "pass", a
+# SKIP "skip", UNDECIDED where PASS was expected "unknown", anything
+# else "fail"; a run nothing was expected of (measured, not judged) has
+# no verdict line.  The files are written one member a line, which is
+# all this reads.
 figures() { # case name, result file
 	awk -v case_name="$1" '
 	function clean(s) { gsub(/[^A-Za-z0-9._-]/, "_", s); return s }
@@ -162,6 +193,8 @@ figures() { # case name, result file
 				pre = pre "-" conf
 			if ((b "repeat") in v && v[b "repeat"] + 0 > 1)
 				pre = pre "-r" v[b "repeat"]
+			if (pre != case_name)
+				verdict(pre, b)
 			# (a test with "in": reading v[x] would create x)
 			own = (b "bound_ns") in v
 			out(pre, b "blocked_ns.")
@@ -180,6 +213,7 @@ figures() { # case name, result file
 				if (tp in seen)
 					continue
 				seen[tp] = 1
+				verdict(tp, k)
 				if (v[k "bound_ns"] + 0 > 0)
 					print tp "-bound pass " ms(v[k "bound_ns"]) " ms"
 				if (v[k "worst_ns"] + 0 > 0)
@@ -195,6 +229,24 @@ figures() { # case name, result file
 			}
 		}
 	}
+	function verdict(name, k,    got, want) {
+		if (!((k "verdict") in v))
+			return
+		got = v[k "verdict"]
+		want = ((k "expected") in v) ? v[k "expected"] : "null"
+		if (got !~ /^(PASS|FAIL|UNDECIDED|SKIP)$/)
+			print name " fail"
+		else if (got == "SKIP")
+			print name " skip"
+		else if (want !~ /^(PASS|FAIL|UNDECIDED)$/)
+			return
+		else if (got == want)
+			print name " pass"
+		else if (got == "UNDECIDED" && want == "PASS")
+			print name " unknown"
+		else
+			print name " fail"
+	}
 	function out(name, h,    s, i, st) {
 		split("p99 p999 max", st, " ")
 		for (i = 1; i <= 3; i++) {
@@ -206,7 +258,7 @@ figures() { # case name, result file
 }
 
 # result.txt from the suite's JSON summary (one case a line there):
-# each case's verdict with its figures, the reasons printed beside
+# each case's verdict with its runs and figures; the reasons to REASONS
 suite_results() { # suite status, run seconds
 	summary=$REPORTS/suite.json
 	sed -n 's/^ *{"name": "\([^"]*\)",.*"result": "\([a-z]*\)",.*"reason": "\(.*\)"}.*$/\1 \2 \3/p' \
@@ -217,8 +269,8 @@ suite_results() { # suite status, run seconds
 		*) r=unknown ;;
 		esac
 		echo "$name $r"
-		[ -z "$reason" ] || echo "invlab: $name: $result: $reason" |
-			sed -e 's/\\"/"/g' -e 's/\\\\/\\/g' >&2
+		[ -z "$reason" ] || printf '%s\t%s: %s\n' "$name" "$result" "$reason" |
+			sed -e 's/\\"/"/g' -e 's/\\\\/\\/g' >>"$REASONS"
 		[ -f "$REPORTS/$name.json" ] && figures "$name" "$REPORTS/$name.json"
 	done
 	und=$(sed -n 's/^ *"undecided": \([0-9]*\),$/\1/p' "$summary")
@@ -266,10 +318,42 @@ set -- -o "$REPORTS" --tap "$REPORTS/suite.tap" --json "$REPORTS/suite.json" \
 	--max-undecided "$MAX_UNDECIDED"
 [ -z "$GATE" ] || set -- "$@" --gate "$GATE"
 [ -z "$ONLY" ] || set -- "$@" --only "$ONLY"
+[ -z "$DURATION" ] || set -- "$@" --duration "$DURATION"
+[ -z "$REPEAT" ] || set -- "$@" --repeat "$REPEAT"
+
+# the background load, in a session of its own so that all it started
+# is stopped with it (setsid does not fork here: a background job of a
+# shell without job control leads no process group)
+bg=
+bg_end=
+if [ -n "$BACKGROUND" ]; then
+	if command -v setsid >/dev/null 2>&1; then
+		setsid sh -c "$BACKGROUND" </dev/null >"$REPORTS/background.log" 2>&1 &
+	else
+		sh -c "$BACKGROUND" </dev/null >"$REPORTS/background.log" 2>&1 &
+	fi
+	bg=$!
+	echo "invlab: background load (pid $bg): $BACKGROUND" >&2
+fi
+stop_background() {
+	[ -n "$bg" ] || return 0
+	kill -TERM -"$bg" 2>/dev/null || kill -TERM "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	bg=
+}
+trap stop_background EXIT
+
 t0=$(date +%s)
 "$suite" "$@" 2>"$REPORTS/suite.err"
 rc=$?
 t1=$(date +%s)
+# a load that ended before the suite did was not there for all of it
+if [ -n "$bg" ] && ! kill -0 "$bg" 2>/dev/null; then
+	wait "$bg"
+	bg_end="ended (exit $?) before the suite did: $(tail -n 1 "$REPORTS/background.log")"
+	bg=
+fi
+stop_background
 # the TAP (the reasons, each program's own TAP) and the suite's words in
 # the job's log
 cat "$REPORTS/suite.tap" 2>/dev/null
@@ -284,6 +368,14 @@ if [ -s "$REPORTS/suite.json" ]; then
 	suite_results "$rc" $((t1 - t0)) >"$RESULT_FILE"
 else
 	: >"$RESULT_FILE"
+fi
+if [ -n "$BACKGROUND" ]; then
+	if [ -n "$bg_end" ]; then
+		echo "background-load fail" >>"$RESULT_FILE"
+		printf 'background-load\tthe background load %s\n' "$bg_end" >>"$REASONS"
+	else
+		echo "background-load pass" >>"$RESULT_FILE"
+	fi
 fi
 send_results
 case $rc in
