@@ -291,15 +291,17 @@ def main():
             ["m fake 0 0 @SHARE@/configs.json", "s fake 0 77",
              "x fake 0 0"], {"CASES": "m,s"})
         c = cases_of(calls)
-        want = {"m-inherit": "pass", "m-none": "pass",
+        want = {"m-inherit-r1": "pass", "m-none-r1": "pass",
                 "m-inherit-r2": "unknown", "m-none-r2": "fail",
-                "m-ceiling": "fail", "m-nopi": "fail", "m-cfs": "skip",
-                "m-bogus": "fail"}
+                "m-ceiling-r1": "fail", "m-nopi-r1": "fail",
+                "m-cfs-r1": "skip", "m-bogus-r1": "fail"}
         for k, r in want.items():
             check("a run's verdict: %s is %s" % (k, r),
                   c.get(k) == ["--result", r], c.get(k))
         check("a run nothing was expected of has no verdict line",
-              "m-info" not in c)
+              "m-info-r1" not in c and "m-info" not in c)
+        check("repeated: the first run is named -r1 too",
+              "m-inherit" not in c and "m-none" not in c)
         check("CASES with two patterns: the cases of both, no other",
               "m" in c and "s" in c and "x" not in c)
         p, calls, result = dry_run(defn, defn_dir, suite, tmp,

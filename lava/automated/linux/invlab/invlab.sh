@@ -184,6 +184,12 @@ figures() { # case name, result file
 		v[p key] = val
 	}
 	END {
+		# repeated (--repeat): every run is named by its repeat, the
+		# first too, so that each has a verdict line of its own
+		reps = 0
+		for (r = 0; ("runs." r ".configuration") in v; r++)
+			if (("runs." r ".repeat") in v && v["runs." r ".repeat"] + 0 > 1)
+				reps = 1
 		for (r = 0; ("runs." r ".configuration") in v; r++) {
 			b = "runs." r "."
 			conf = clean(v[b "configuration"])
@@ -191,8 +197,8 @@ figures() { # case name, result file
 			n = length(case_name) - length(conf)
 			if (case_name != conf && substr(case_name, n) != "-" conf)
 				pre = pre "-" conf
-			if ((b "repeat") in v && v[b "repeat"] + 0 > 1)
-				pre = pre "-r" v[b "repeat"]
+			if (reps && (b "repeat") in v)
+				pre = pre "-r" (v[b "repeat"] + 0)
 			if (pre != case_name)
 				verdict(pre, b)
 			# (a test with "in": reading v[x] would create x)
