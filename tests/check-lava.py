@@ -116,7 +116,9 @@ def install(tmp, suite, cases):
     os.chmod(os.path.join(prefix, "bin", "invlab-suite"), 0o755)
     for name, doc in (("program.json", PROGRAM_RESULT),
                       ("job.json", JOB_RESULT),
-                      ("configs.json", CONFIGS_RESULT)):
+                      ("configs.json", CONFIGS_RESULT),
+                      ("interrupted.json",
+                       dict(PROGRAM_RESULT, interrupted=True))):
         with open(os.path.join(prefix, "share", "invlab", name), "w") as f:
             json.dump(doc, f, indent=2)
     # fake EXIT [RESULT-FILE]: writes that file (or {}) to --json, its
@@ -304,6 +306,13 @@ def main():
               "m-inherit" not in c and "m-none" not in c)
         check("CASES with two patterns: the cases of both, no other",
               "m" in c and "s" in c and "x" not in c)
+        p, calls, result = dry_run(
+            defn, defn_dir, suite, tmp,
+            ["i fake 0 143 @SHARE@/interrupted.json"], {})
+        c = cases_of(calls)
+        check("an interrupted run: its case unknown, none of its figures",
+              c.get("i") == ["--result", "unknown"]
+              and not any(k.startswith("i-") for k in c), sorted(c))
         p, calls, result = dry_run(defn, defn_dir, suite, tmp,
                                    ["a fake 0 0", "t fake 0 0 -d 1s"],
                                    {"DURATION": "5s", "REPEAT": "3"})

@@ -132,7 +132,8 @@ send_results() {
 # histogram (blocked_ns: p99, p999, max), bound_ns and worst_ns; per
 # check of a job file, the checked task's verdict, bound and worst and
 # its locks' blocked_ns.  A percentile the run had too few samples for
-# is null there and left out here.  The verdict is read as il_expect
+# is null there and left out here, and so is every figure of a file
+# whose run was interrupted.  The verdict is read as il_expect
 # (validators/expect.c) reads it, here in awk: as expected is "pass", a
 # SKIP "skip", UNDECIDED where PASS was expected "unknown", anything
 # else "fail"; a run nothing was expected of (measured, not judged) has
@@ -184,6 +185,11 @@ figures() { # case name, result file
 		v[p key] = val
 	}
 	END {
+		# a run stopped part way (killed at the --timeout of the suite, a
+		# signal) measured only part of what it was asked to: its
+		# figures are no point of a trend
+		if (v["interrupted"] == "true")
+			exit
 		# repeated (--repeat): every run is named by its repeat, the
 		# first too, so that each has a verdict line of its own
 		reps = 0
