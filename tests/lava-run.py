@@ -60,7 +60,7 @@ DEFN_DIR = os.path.join("lava", "automated", "linux", "invlab")
 # the shell prompt of the ramdisk's console, which the boot waits for
 PROMPT = "invlab-ramdisk# "
 # each job's lava-run, and the whole test, are stopped past these (s)
-JOB_LIMIT = 300
+JOB_LIMIT = 330
 TEST_LIMIT = 600
 # where lava-run keeps a job's files (DISPATCHER_DOWNLOAD_DIR)
 LAVA_TMP = "/var/lib/lava/dispatcher/tmp"
@@ -279,8 +279,8 @@ def device_dict(path):
             },
         },
         "timeouts": {
-            "actions": {"apply-overlay-image": {"minutes": 2}},
-            "connections": {"lava-test-shell": {"minutes": 4}},
+            "actions": {"lava-test-shell": {"minutes": 3}},
+            "connections": {"lava-test-shell": {"minutes": 2}},
         },
     }
     with open(path, "w") as f:
@@ -291,14 +291,16 @@ def job_def(path, name, kernel, ramdisk, repo, params):
     job = {
         "device_type": "qemu",
         "job_name": "invlab " + name,
-        "timeouts": {"job": {"minutes": 6}, "action": {"minutes": 5},
+        # a job took 35 to 75 s here: LAVA ends one past these, the
+        # test (JOB_LIMIT) a little after
+        "timeouts": {"job": {"minutes": 5}, "action": {"minutes": 4},
                      "connection": {"minutes": 2}},
         "priority": "medium",
         "visibility": "public",
         "context": {"arch": "amd64"},
         "actions": [
             {"deploy": {
-                "timeout": {"minutes": 2},
+                "timeout": {"minutes": 1},
                 "to": "tmpfs",
                 "images": {
                     "kernel": {
@@ -318,13 +320,13 @@ def job_def(path, name, kernel, ramdisk, repo, params):
                 },
             }},
             {"boot": {
-                "timeout": {"minutes": 3},
+                "timeout": {"minutes": 2},
                 "method": "qemu",
                 "media": "tmpfs",
                 "prompts": [PROMPT],
             }},
             {"test": {
-                "timeout": {"minutes": 4},
+                "timeout": {"minutes": 3},
                 "definitions": [{
                     "repository": "file://" + repo,
                     "from": "git",

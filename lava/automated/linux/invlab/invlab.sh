@@ -22,8 +22,9 @@
 # judge (exit 99: a case crashed, hung or is missing, or a report could
 # not be written; exit 2: bad usage or input; interrupted) that is no
 # kernel verdict: the lines it did decide are sent, then lava-test-raise
-# ends the job as an infrastructure error with the suite's own message.
-# Needs a POSIX shell and the tools of busybox or toybox.
+# ends the job with the suite's own message (LAVA's TestError: the job
+# incomplete, error_type Test), never a fail of a case.  Needs a POSIX
+# shell and the tools of busybox or toybox.
 #
 # Exit: 0 the results were reported (whatever they say), the suite's own
 # status (99, 2, 130, 143) when it could not judge, 2 bad usage here.
