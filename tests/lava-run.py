@@ -11,7 +11,8 @@ cases), with the libraries the programs link copied beside them.  Two
 jobs:
 
   measured  pi-chain-2-inherit for 8 s, twice, and pi-classic-nopriv,
-            which the ramdisk must skip: the job completes; every case
+            which the ramdisk must skip, beside a background command:
+            the job completes; every case
             is in LAVA's results as the suite's TAP says, each run of
             pi-chain with its verdict as its own TAP says and its
             figures (max, bound, worst, and p99 when it had 100 waits:
@@ -551,9 +552,13 @@ def check_measured(rc, results, jr, log):
           and c.get("invlab-suite", {}).get("result") == suite
           and c.get("invlab-suite-time", {}).get("units") == "s",
           [c.get("invlab-suite"), c.get("invlab-suite-time")])
+    check("measured: the background command ran until the suite ended",
+          c.get("background-load", {}).get("result") == "pass",
+          c.get("background-load"))
     check("measured: LAVA has no other result of the definition",
           all(k in tap or k.startswith("pi-chain-2-inherit-r")
-              or k in ("invlab-suite", "invlab-suite-time") for k in c),
+              or k in ("invlab-suite", "invlab-suite-time",
+                       "background-load") for k in c),
           sorted(c))
 
 
@@ -622,11 +627,14 @@ def main():
 
         # a case with figures, long enough for a p99 (100 waits; about
         # 24 a second here under TCG, when the host lets it run), twice;
-        # and a case the ramdisk skips: busybox has no setpriv
+        # a case the ramdisk skips: busybox has no setpriv; and a
+        # background command through LAVA's params (blanks, ';'), one
+        # that loads nothing: TCG is slow enough
         job = os.path.join(tmp, "measured.yaml")
         job_def(job, "measured", kernel, ramdisk, repo,
                 dict(base, CASES="pi-chain-2-inherit pi-classic-nopriv",
-                     DURATION="8s", REPEAT="2", CASE_TIMEOUT="120"))
+                     DURATION="8s", REPEAT="2", CASE_TIMEOUT="120",
+                     BACKGROUND_CMD="while :; do sleep 1; done"))
         rc, results, jr, secs, log = lava_run(tmp, "measured", job_id,
                                               device, job)
         print("# measured: lava-run exit %s in %.0f s" % (rc, secs))
