@@ -5,8 +5,9 @@
 # told (0 as expected, 1 a wrong verdict, 3 as expected but UNDECIDED, 77
 # a skip with its reason, 99, a hang) check its verdicts, its exit
 # status, the share of UNDECIDED cases it allows, the TAP, JSON and
-# JUnit reports, the gate hook, --only, and that a report it cannot
-# write is exit 99 whatever the verdicts.  TAP out.
+# JUnit reports, the gate hook, --only, --duration and --repeat, and
+# that a report it cannot write is exit 99 whatever the verdicts.  TAP
+# out.
 #
 #   check-suite.sh INVLAB-SUITE CASES.LIST [MANPAGE]
 set -u
@@ -171,6 +172,20 @@ cases "h fake 0 hang"
 run --timeout 1
 check "a hung case is killed at --timeout: exit 99" [ "$rc" = 99 ]
 check "the hung case's reason" grep -q 'killed' "$tmp/tap"
+# busybox's timeout ends as the TERM it sent (143), not 124
+if bb=$(command -v busybox) && "$bb" timeout 5 true 2>/dev/null; then
+	mkdir "$tmp/bb-timeout"
+	ln -s "$bb" "$tmp/bb-timeout/timeout"
+	(
+		PATH=$tmp/bb-timeout:$PATH
+		run --timeout 1
+		exit "$rc"
+	)
+	rc=$?
+	check "busybox's timeout: a hung case is exit 99" [ "$rc" = 99 ]
+	check "busybox's timeout: its reason, 'still running'" \
+		grep -q 'still running after 1 s: killed' "$tmp/tap"
+fi
 
 # SIGTERM: the running case is stopped, the reports so far are written
 cases "h fake 0 hang" "i fake 0 0"
@@ -210,6 +225,40 @@ run --only 'a*'
 check "--only runs the matching cases" [ "$rc" = 0 ]
 run --only 'zz*'
 check "--only matching nothing: exit 2" [ "$rc" = 2 ]
+cases "a fake 0 0" "b fake 0 1" "c fake 0 0"
+run --only 'a*,c'
+check "--only with two patterns runs the cases of both" \
+	[ "$rc" = 0 -a "$(grep -c '^ok [12] - [ac]$' "$tmp/tap")" = 2 ]
+run --only 'a* zz*'
+check "--only: a pattern of several that matches nothing: exit 2, named" \
+	grep -q "'zz\*' matches no case" "$tmp/err"
+
+# --duration and --repeat reach the programs, not the check scripts
+cat >"$tmp/bin/args" <<'EOS'
+#!/bin/sh
+for a; do echo "# arg $a"; done
+echo "1..0"
+exit 77
+EOS
+chmod +x "$tmp/bin/args"
+cases "d args 77 --depth 2 -d 1s --tap" "e args 77 --duration=1s" \
+	"f args 77 --tap"
+run --duration 5s --repeat 3
+check "--duration replaces a row's -d" \
+	[ "$(grep -c '^# arg 5s$' "$tmp/out/d.log")" = 1 -a \
+	-z "$(grep '^# arg 1s$' "$tmp/out/d.log")" ]
+check "--duration replaces a row's --duration=" \
+	grep -q '^# arg --duration=5s$' "$tmp/out/e.log"
+check "--duration: a row without one gets -d" \
+	[ "$(sed -n 's/^# arg //p' "$tmp/out/f.log" | tr '\n' ' ')" = \
+	"--tap -d 5s --repeat 3 --json $tmp/out/f.json " ]
+check "--repeat is added to every program" \
+	[ "$(cat "$tmp"/out/[def].log | grep -c '^# arg --repeat$')" = 3 ]
+run --repeat 0
+check "--repeat 0: exit 2" [ "$rc" = 2 ]
+check "--repeat 0: the range named" grep -q '1\.\.1000' "$tmp/err"
+run --duration '1 s'
+check "--duration that is not one word: exit 2" [ "$rc" = 2 ]
 if [ -w /dev/full ]; then
 	cases "s fake 0 77" "f fake 0 1"
 	run --json /dev/full
