@@ -66,6 +66,8 @@ check "the kselftest target in share/invlab/kselftest" \
 	-s "$share/invlab/kselftest/Makefile" -a \
 	-s "$share/invlab/kselftest/config" -a \
 	-s "$share/invlab/kselftest/settings"
+check "the result files' schema in share/invlab" \
+	-s "$share/invlab/results.schema.json"
 check "gate profile in share/invlab/gate" \
 	-s "$share/invlab/gate/gate-example.ini" -a -s "$share/invlab/gate/suite.ini"
 for doc in "$src"/README.md "$src"/docs/*.md; do
