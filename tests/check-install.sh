@@ -54,6 +54,8 @@ for p in "$@"; do
 	if [ "$name" = "$p" ]; then
 		check "man1/$name.1 is installed" -s "$man/$name.1"
 	fi
+	check "its bash completion in share/bash-completion/completions" \
+		-s "$share/bash-completion/completions/$name"
 done
 for job in "$src"/demos/jobs/*.job; do
 	j=${job##*/}
