@@ -54,6 +54,8 @@ for p in "$@"; do
 	if [ "$name" = "$p" ]; then
 		check "man1/$name.1 is installed" -s "$man/$name.1"
 	fi
+	check "its bash completion in share/bash-completion/completions" \
+		-s "$share/bash-completion/completions/$name"
 done
 for job in "$src"/demos/jobs/*.job; do
 	j=${job##*/}
@@ -66,6 +68,8 @@ check "the kselftest target in share/invlab/kselftest" \
 	-s "$share/invlab/kselftest/Makefile" -a \
 	-s "$share/invlab/kselftest/config" -a \
 	-s "$share/invlab/kselftest/settings"
+check "the result files' schema in share/invlab" \
+	-s "$share/invlab/results.schema.json"
 check "gate profile in share/invlab/gate" \
 	-s "$share/invlab/gate/gate-example.ini" -a -s "$share/invlab/gate/suite.ini"
 for doc in "$src"/README.md "$src"/docs/*.md; do

@@ -64,6 +64,17 @@ check "its TAP: the case passes" grep -q '^ok 1 - pi-classic-nopriv$' "$tmp/tap"
 check "the script's own checks under it" \
 	grep -q '^#   ok 1 - exit 77 without CAP_SYS_NICE' "$tmp/tap"
 check "the JSON summary: 1 passed" grep -q '"passed": 1,' "$tmp/s.json"
+# the installed validator finds the installed schema (a SKIP where
+# python3-jsonschema is not here)
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 "$libexec/check-schema.py" "$tmp/s.json" >"$tmp/schema" 2>&1
+	st=$?
+	sed 's/^/# /' "$tmp/schema"
+	check "the installed check-schema.py validates the summary" [ "$st" = 0 ]
+else
+	n=$((n + 1))
+	echo "ok $n - the installed check-schema.py validates the summary # SKIP no python3-jsonschema"
+fi
 
 # a program a script needs is not installed (a build without json-c):
 # that case is a SKIP naming it, not an error

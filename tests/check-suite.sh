@@ -77,6 +77,22 @@ run() { # cases..., then runs the suite with "$@" in $tmp/out: rc in $rc
 	rc=$?
 }
 cases() { printf '%s\n' "$@" >"$tmp/cases"; }
+# check_schema DESCRIPTION FILE: the summary validates against
+# docs/results.schema.json (tests/check-schema.py); a SKIP without
+# python3 or its jsonschema module
+here=$(dirname "$0")
+check_schema() {
+	why=$(python3 "$here/check-schema.py" "$2" 2>&1)
+	st=$?
+	command -v python3 >/dev/null 2>&1 || st=77 why="no python3 here"
+	if [ "$st" = 77 ]; then
+		n=$((n + 1))
+		echo "ok $n - $1 # SKIP $why"
+		return
+	fi
+	printf '%s\n' "$why" | sed 's/^/# /'
+	check "$1" [ "$st" = 0 ]
+}
 
 echo "TAP version 13"
 
@@ -88,6 +104,7 @@ check "TAP: a plan and a test point per case" \
 check "TAP: the cases pass" [ "$(grep -c '^ok [12] - [ab]$' "$tmp/tap")" = 2 ]
 check "JSON: the summary counts" \
 	grep -q '"passed": 2,' "$tmp/s.json"
+check_schema "JSON: the summary validates against the schema" "$tmp/s.json"
 check "JUnit: two test cases" \
 	[ "$(grep -c '<testcase ' "$tmp/s.xml")" = 2 ]
 check "each case's result file in the output directory" \
@@ -133,6 +150,7 @@ check "TAP: the share is one more test point, within the default 100 %" \
 check "TAP: the plan counts it" grep -q '^1\.\.3$' "$tmp/tap"
 check "JSON: passed 1, undecided 1, the case's result" \
 	[ "$(grep -c '"passed": 1,\|"undecided": 1,\|"result": "undecided"' "$tmp/s.json")" = 3 ]
+check_schema "JSON: an UNDECIDED case's summary validates" "$tmp/s.json"
 check "JUnit: the UNDECIDED case is skipped with its reason" \
 	grep -q '<skipped message="UNDECIDED (exit 3)' "$tmp/s.xml"
 check "JUnit: the share is a test case, not a failure" \
@@ -308,6 +326,7 @@ check "script cases: JUnit has the skip's reason" \
 	grep -q '<skipped message="prlimit (util-linux) not found"' "$tmp/s.xml"
 check "script cases: JSON counts 2 passed, 1 failed, 1 skipped" \
 	[ "$(grep -c '"passed": 2,\|"failed": 1,\|"skipped": 1,' "$tmp/s.json")" = 3 ]
+check_schema "script cases: the summary validates" "$tmp/s.json"
 check "script cases: @BIN@/NAME is the installed program" \
 	grep -q "^# arg $tmp/bin/fake\$" "$tmp/out/a.log"
 check "script cases: @LIBEXEC@/NAME is the helper" \

@@ -96,5 +96,47 @@ strict=
 run 3 1
 check "UNDECIDED, then not as expected: exit 1" [ "$rc" = 1 -a "$tries" = 2 ]
 
+# --result: the case's result file, validated after its own test points
+here=$(dirname "$taprun")
+cat >"$tmp/prog" <<'EOS'
+#!/bin/sh
+# a program that writes "$1" as its result (--json FILE added last)
+doc=$1
+shift 2
+cp "$doc" "$1"
+echo "TAP version 13"
+echo "ok 1 - inherit: PASS (expected PASS)"
+echo "1..1"
+EOS
+chmod +x "$tmp/prog"
+python3 - "$tmp/good.json" "$tmp/bad.json" <<'PY'
+import json, sys
+d = {"schema_version": 1, "program": "p", "version": "0", "command_line": ["p"],
+     "start_time": "2026-01-01T00:00:00Z", "end_time": "2026-01-01T00:00:01Z",
+     "features": "", "kernel": None, "return_code": 0,
+     "runs": [{"configuration": "c", "verdict": "PASS", "expected": "PASS"}]}
+json.dump(d, open(sys.argv[1], "w"))
+d["runs"][0]["verdict"] = "GOOD"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+if [ $? -ne 0 ] || ! python3 -c 'import jsonschema' 2>/dev/null ||
+	[ ! -f "$here/check-schema.py" ]; then
+	n=$((n + 1))
+	echo "ok $n - --result # SKIP no python3-jsonschema or no check-schema.py"
+else
+	sh "$taprun" --result "$tmp/prog" "$tmp/good.json" >"$tmp/out" 2>&1
+	rc=$?
+	check "--result, a valid result file: exit 0" [ "$rc" = 0 ]
+	check "its test point after the program's, and the plan counts it" \
+		grep -q '^ok 2 - its result file validates' "$tmp/out"
+	check "one plan, at the end" [ "$(plans)" = 1 -a "$(tail -n 1 "$tmp/out")" = 1..2 ]
+	sh "$taprun" --result "$tmp/prog" "$tmp/bad.json" >"$tmp/out" 2>&1
+	rc=$?
+	check "--result, a verdict that is not one: exit 1" [ "$rc" = 1 ]
+	check "a failing test point, the error said" \
+		grep -q '^not ok 2 - its result file validates' "$tmp/out"
+	check "the error said" grep -q "^# .*'GOOD' is not valid" "$tmp/out"
+fi
+
 echo "1..$n"
 [ "$fail" -eq 0 ]

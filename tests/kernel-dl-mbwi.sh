@@ -115,9 +115,11 @@ for t in run["tasks"]:
 assert {c["task"] for c in run["checks"]} >= {"isolation", "interference"}
 PY
 	check $? "basic: JSON has every task's jobs, misses, percentiles, CPU, budget and blocking"
+	check_schema "$tmp/out.json"
 	;;
 steal-budget)
-	"$prog" steal-budget -d 2s --tap >"$tmp/tap" 2>"$tmp/err"
+	"$prog" steal-budget -d 2s --tap --json "$tmp/out.json" >"$tmp/tap" \
+		2>"$tmp/err"
 	rc=$?
 	skip_if_77 $rc "$tmp/tap"
 	relay "$tmp/tap"
@@ -126,6 +128,7 @@ steal-budget)
 	check $? "negative control: the overrunning holder's bandwidth check FAILs"
 	grep -q -- "- steal-budget mbwi isolation: [A-Z]* (expected" "$tmp/tap"
 	check $? "steal-budget: the isolation verdict is reported"
+	check_schema "$tmp/out.json"
 	;;
 overrun0)
 	# with --json -, standard output is the JSON alone; the TAP report
@@ -157,24 +160,29 @@ d=json.load(open(sys.argv[1]))
 assert d["runs"][0]["overrun_ns"] == 0
 PY
 	check $? "--json -: standard output is the JSON alone"
+	check_schema "$tmp/json"
 	;;
 unreserve)
-	"$prog" basic --unreserve tauD -d 2s --tap >"$tmp/tap" 2>"$tmp/err"
+	"$prog" basic --unreserve tauD -d 2s --tap --json "$tmp/out.json" \
+		>"$tmp/tap" 2>"$tmp/err"
 	rc=$?
 	skip_if_77 $rc "$tmp/tap"
 	relay "$tmp/tap"
 	check_verdicts $rc "basic --unreserve tauD: exit status 0, or 3 when UNDECIDED (got $rc)"
 	has_verdict "$tmp/tap" "basic mbwi isolation" FAIL
 	check $? "negative control: the probe without its reservation FAILs isolation"
+	check_schema "$tmp/out.json"
 	;;
 unreserve-covered)
-	"$prog" basic --unreserve tauB -d 2s --tap >"$tmp/tap" 2>"$tmp/err"
+	"$prog" basic --unreserve tauB -d 2s --tap --json "$tmp/out.json" \
+		>"$tmp/tap" 2>"$tmp/err"
 	rc=$?
 	skip_if_77 $rc "$tmp/tap"
 	relay "$tmp/tap"
 	check_verdicts $rc "basic --unreserve tauB: exit status 0, or 3 when UNDECIDED (got $rc)"
 	has_verdict "$tmp/tap" "basic mbwi interference" FAIL
 	check $? "negative control: a covered task without its reservation FAILs interference"
+	check_schema "$tmp/out.json"
 	;;
 lone | thief)
 	cat >"$tmp/lone.job" <<'EOF'
@@ -187,7 +195,8 @@ activation = periodic
 period = 8ms
 body = run 1500us
 EOF
-	"$prog" "$tmp/lone.job" -d 3s --tap >"$tmp/tap" 2>"$tmp/err" &
+	"$prog" "$tmp/lone.job" -d 3s --tap --json "$tmp/out.json" \
+		>"$tmp/tap" 2>"$tmp/err" &
 	pid=$!
 	if [ "$mode" = thief ]; then
 		# the run may wait for CPUs another run holds: the thief
@@ -222,6 +231,7 @@ EOF
 		[ "$rc" -eq 1 ]
 		check $? "thief: exit status 1, the run not as its job expects (got $rc)"
 	fi
+	check_schema "$tmp/out.json"
 	;;
 refusals)
 	job=$3
@@ -261,7 +271,8 @@ refusals)
 	;;
 partition)
 	before=$(balance_quiet)
-	"$prog" basic cross-cpu --partition -d 2s --tap >"$tmp/tap" 2>"$tmp/err" &
+	"$prog" basic cross-cpu --partition -d 2s --tap --json "$tmp/out.json" \
+		>"$tmp/tap" 2>"$tmp/err" &
 	pid=$!
 	wait $pid
 	rc=$?
@@ -272,6 +283,7 @@ partition)
 	check $? "--partition: schedulability decided by the per-CPU test"
 	grep -q "cpu 1 (partition)" "$tmp/tap"
 	check $? "--partition: cross-cpu's holder ran in CPU 1's partition"
+	check_schema "$tmp/out.json"
 	left=$(leftover_cgroups "invlab-$pid")
 	[ -z "$left" ]
 	check $? "--partition: no invlab-$pid cpuset left behind${left:+ ($left)}"
@@ -304,6 +316,7 @@ assert d["interrupted"] is True
 assert d["runs"][0]["tasks"][0]["jobs"] > 0
 PY
 	check $? "SIGTERM: the partial result was written, marked interrupted"
+	check_schema "$tmp/out.json"
 	left=$(leftover_cgroups "invlab-$pid")
 	[ -z "$left" ]
 	check $? "SIGTERM: no invlab-$pid cpuset left behind${left:+ ($left)}"

@@ -42,6 +42,7 @@ for job in pi-classic dl-basic ${kmutex:+kmutex}; do
 	# the verdicts are not what is tested: UNDECIDED (3) is tolerated
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ]
 	check $? "$job: ran and was judged (exit $rc)"
+	check_schema "$tmp/$job.json"
 	run_rc=$rc
 	"$judge" "$tmp/$job.json" >"$tmp/$job.judge" 2>&1
 	rc=$?

@@ -58,6 +58,7 @@ print("# %s: %d calls, mean %.1f us vs uncontended %.1f us (median); "
       b["mean"] / 1e3, r["uncontended_cost_ns"] / 1e3, r["contender_calls"]))
 PY
 	check $? "$recipe: the contender held the lock, and the result file says so"
+	check_schema "$tmp/out.json"
 	;;
 throttled | rt-waiter)
 	# timed from when it has its CPUs: another suite's run may hold
@@ -85,6 +86,7 @@ print("# %s: %s, expected %s (%s); proxy_exec_active %s" % (sys.argv[2],
       d["kernel"]["proxy_exec_active"]))
 PY
 	check $? "$mode produced a verdict with the kernel's proxy-exec state"
+	check_schema "$tmp/out.json"
 	check_verdicts $rc "$mode: the verdict this kernel should give (exit $rc)"
 	;;
 cleanup)
@@ -138,6 +140,7 @@ assert d["interrupted"] is True and d["return_code"] == 143
 print("# partial JSON: %s" % [r["configuration"] for r in d["runs"]])
 PY
 	check $? "partial results written, marked interrupted"
+	check_schema "$tmp/int.json"
 	;;
 *)
 	echo "unknown mode '$mode'" >&2

@@ -64,6 +64,7 @@ print("# partial JSON: %d run(s), %s rounds" % (len(d["runs"]),
       [r["rounds"] for r in d["runs"]]))
 PY
 	check $? "partial results written as valid JSON, marked interrupted"
+	check_schema "$tmp/out.json"
 	left=$(ls "$tmp" | grep -c '\.tmp\.' || true)
 	[ "$left" -eq 0 ]
 	check $? "no temporary result file left behind"
@@ -144,6 +145,7 @@ assert d["return_code"] == 3, d["return_code"]
 assert d["runs"][0]["verdict"] == "UNDECIDED", d["runs"][0]["verdict"]
 PY
 	check $? "the result file records the verdict and exit 3"
+	check_schema "$tmp/out.json"
 	if [ -f "$judge" ] && [ -x "$judge" ]; then
 		"$judge" "$tmp/out.json" >"$tmp/judge" 2>&1
 		rc=$?

@@ -76,6 +76,7 @@ print("# probe on cpus %s: %d wakeups, max %d ns, overflow %d" %
       (p["cpus"], all_["count"], all_["max"], all_["overflow"]))
 PY
 	check $? "the result holds the probe's histogram per CPU"
+	check_schema "$tmp/out.json"
 	grep -q "^  cpu [0-9]*: [0-9]* wakeups, p50 .*, p99 .*, max .*, overflow [0-9]*$" \
 		"$tmp/stdout"
 	check $? "the report has a line per CPU: $(grep -m1 'wakeups' "$tmp/stdout")"
@@ -140,6 +141,7 @@ assert d["return_code"] == e["return_code"]
 print("# verdicts with and without: %s" % v)
 PY
 	check $? "the result records the skip; verdicts as without the probe"
+	check_schema "$tmp/out.json" "$tmp/plain.json"
 	# a mistake in the option costs nothing: exit 2, the range said
 	"$prog" -p none -d "$dur" --probe cyclictest=prio=0 >/dev/null \
 		2>"$tmp/usage.err"
@@ -204,6 +206,7 @@ print("# cyclictest %d stopped and reaped, %d wakeups kept" %
       (p["pid"], d["runs"][0]["probe_cyclictest_ns"]["count"]))
 PY
 	check $? "cyclictest is gone and its figures are in the partial result"
+	check_schema "$tmp/out.json"
 	left=$(ls /tmp | grep -c "^invlab-probe-$pid\\." || true)
 	[ "$left" -eq 0 ]
 	check $? "no probe output file of this run left in /tmp ($left)"

@@ -328,6 +328,7 @@ print("# pi-classic %s to %s, kmutex %s to %s" % (a["start_time"],
       a["end_time"], b["start_time"], b["end_time"]))
 PY
 	check $? "both result files: every verdict the one expected"
+	check_schema "$tmp/pc.json" "$tmp/km.json"
 	pycheck "$tmp/pc.json" "$tmp/km.json" "$tmp/pc.err" "$tmp/km.err" <<'PY'
 import json, sys
 a = json.load(open(sys.argv[1]))

@@ -56,6 +56,7 @@ result)
 	check $? "the text report has the wall time"
 	grep -q 'AMean wall time' "$tmp/out"
 	check $? "and its AMean over the runs"
+	check_schema "$tmp/r.json"
 	;;
 bound)
 	t0=$(date +%s%N)
@@ -70,6 +71,7 @@ bound)
 	check $? "the run is marked not completed"
 	grep -q 'within the bound' "$tmp/out"
 	check $? "and says why"
+	check_schema "$tmp/r.json"
 	check "$(workers)" "no worker of this run left behind"
 	;;
 sigterm)
@@ -84,6 +86,7 @@ sigterm)
 	check $((rc != 143)) "exit 143 on SIGTERM: $rc"
 	grep -q '"interrupted": true' "$tmp/r.json"
 	check $? "the JSON says interrupted"
+	check_schema "$tmp/r.json"
 	sleep 0.2
 	check "$(workers)" "no worker of this run left behind"
 	;;

@@ -23,17 +23,34 @@
 # same burst.  Every other status is the case's.
 # invlab-suite runs the cases without this, keeps 77 for a lab's harness
 # and counts the UNDECIDED ones against its --max-undecided share.
+#
+# tap-run.sh --result PROGRAM ARGS...: a case that is a program (not a
+# check script) also writes its result file, as invlab-suite runs it
+# (--json added), and one test point more says whether that file
+# validates against docs/results.schema.json (check-schema.py beside
+# this script; a SKIP without python3-jsonschema), after the program's
+# own, numbered on from them.
 tries=3
 pause=${INVLAB_RETRY_PAUSE:-5}
 out=$(mktemp "${TMPDIR:-/tmp}/invlab-tap-run.XXXXXX") || exit 99
-trap 'rm -f "$out"' EXIT
+res=
+if [ "${1:-}" = --result ]; then
+	shift
+	res=$out.json
+fi
+trap 'rm -f "$out" ${res:+"$res"}' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
 echo "TAP version 13"
 try=1
 while :; do
-	"$@" >"$out"
+	if [ -n "$res" ]; then
+		rm -f "$res"
+		"$@" --json "$res" >"$out"
+	else
+		"$@" >"$out"
+	fi
 	rc=$?
 	[ "$rc" -eq 3 ] && [ "$try" -lt "$tries" ] || break
 	echo "# try $try of at most $tries ended 3: as expected, but UNDECIDED; its output:"
@@ -56,6 +73,33 @@ if [ "$rc" -eq 3 ]; then
 	exit 0
 fi
 [ "$try" -gt 1 ] && echo "# try $try of at most $tries ended $rc"
-sed '/^TAP version/d' "$out"
-[ "$rc" -eq 77 ] && exit 0
+plan=$(grep -E '^1\.\.[0-9]+$' "$out" | tail -n 1)
+if [ -z "$res" ] || [ "$rc" -eq 77 ] || [ -z "$plan" ]; then
+	sed '/^TAP version/d' "$out"
+	[ "$rc" -eq 77 ] && exit 0
+	exit "$rc"
+fi
+# the program's test points, then the result file's, then the plan
+sed -e '/^TAP version/d' -e '/^1\.\.[0-9]*$/d' "$out"
+k=$((${plan#1..} + 1))
+desc="its result file validates against the schema"
+if [ ! -s "$res" ]; then
+	echo "not ok $k - $desc: no result file written (exit $rc)"
+	[ "$rc" -eq 0 ] && rc=1
+elif ! command -v python3 >/dev/null 2>&1; then
+	echo "ok $k - $desc # SKIP no python3 here"
+else
+	why=$(python3 "$(dirname "$0")/check-schema.py" "$res" 2>&1)
+	st=$?
+	if [ "$st" -eq 0 ]; then
+		echo "ok $k - $desc"
+	elif [ "$st" -eq 77 ]; then
+		echo "ok $k - $desc # SKIP $(echo $why)"
+	else
+		printf '%s\n' "$why" | sed 's/^/# /'
+		echo "not ok $k - $desc"
+		[ "$rc" -eq 0 ] && rc=1
+	fi
+fi
+echo "1..$k"
 exit "$rc"

@@ -338,6 +338,31 @@ except BaseException as e:
 ' "$@"
 }
 
+# check_schema FILE...: one check that these result files validate
+# against docs/results.schema.json (check-schema.py beside this file,
+# which finds the schema in the source tree or where it is installed),
+# the errors as comments; a SKIP without python3 or its jsonschema
+# module (a device), or where the schema is not installed
+check_schema() {
+	names=
+	for f; do names="$names ${f##*/}"; done
+	if ! command -v python3 >/dev/null 2>&1; then
+		skip_why="no python3 here to validate the result files"
+		check 77 "the result files validate against the schema:$names"
+		skip_why=
+		return 0
+	fi
+	why=$(python3 "$(dirname "$0")/check-schema.py" "$@" 2>&1)
+	st=$?
+	if [ $st -eq 77 ]; then
+		skip_why=$why
+	else
+		printf '%s\n' "$why" | grep -v ': valid$' | sed 's/^/# /'
+	fi
+	check $st "the result files validate against the schema:$names"
+	skip_why=
+}
+
 # need_util_linux TOOL...: the script cannot run here without these
 # util-linux tools (busybox's setpriv lacks --reuid, toybox has no
 # prlimit): a skip naming the first one missing

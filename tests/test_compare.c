@@ -1121,9 +1121,10 @@ static void test_errors(const struct il_sysinfo *si, char **base)
 	static struct il_hist h;
 	struct t_run r = { "x", NULL, NULL, 1, { { "other_ns", &h } } };
 	char *out = NULL, *err = NULL;
+	struct json_object *doc;
 	uint64_t s = 5;
 	FILE *f;
-	int rc;
+	int rc, rc0;
 
 	rc = run(&out, &err, base[0], base[1], base[2], NULL);
 	t_check_int(rc, 2);
@@ -1174,6 +1175,39 @@ static void test_errors(const struct il_sysinfo *si, char **base)
 	t_check_contains(err, "runs[0].x_ns.bins[0]: 257 is not a bucket "
 			      "edge");
 	free(out), free(err);
+
+	/*
+	 * schema_version: a file without one (of before it) reads as
+	 * version 1, as the same file with it; a newer one, or one that is
+	 * not a number, is refused (a newer schema may mean something else
+	 * by the same keys)
+	 */
+	doc = json_object_from_file(base[0]);
+	t_check(doc != NULL);
+	json_object_object_del(doc, "schema_version");
+	t_check_int(json_object_to_file(t_tmp("old.json"), doc), 0);
+	rc0 = run(&out, &err, base[0], base[0], NULL);
+	t_check(rc0 == 0 || rc0 == 77);
+	free(out), free(err);
+	rc = run(&out, &err, base[0], t_tmp("old.json"), NULL);
+	t_check_int(rc, rc0);
+	t_check(!strstr(err, "schema_version"));
+	free(out), free(err);
+	json_object_object_add(doc, "schema_version", json_object_new_int(2));
+	t_check_int(json_object_to_file(t_tmp("newer.json"), doc), 0);
+	rc = run(&out, &err, base[0], t_tmp("newer.json"), NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "newer.json: schema_version 2, this tool reads "
+			      "version 1");
+	free(out), free(err);
+	json_object_object_add(doc, "schema_version",
+			       json_object_new_string("1"));
+	t_check_int(json_object_to_file(t_tmp("strver.json"), doc), 0);
+	rc = run(&out, &err, base[0], t_tmp("strver.json"), NULL);
+	t_check_int(rc, 99);
+	t_check_contains(err, "strver.json: schema_version is not an integer");
+	free(out), free(err);
+	json_object_put(doc);
 
 	/* nothing in common: 77 */
 	t_fill_hist(&h, &s, 100, 1000, 0.1);

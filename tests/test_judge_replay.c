@@ -514,6 +514,61 @@ static void test_bad_input(void)
 	t_check_int(run_judge_args("--help", NULL), 0);
 }
 
+/* the file at path with "schema_version": version as its first member */
+static void put_version(const char *version)
+{
+	char buf[1 << 16];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		exit(99);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	t_check(n > 1 && n < sizeof(buf) - 1 && buf[0] == '{');
+	buf[n] = '\0';
+	f = fopen(path, "w");
+	if (!f)
+		exit(99);
+	fprintf(f, "{\"schema_version\": %s,%s", version, buf + 1);
+	fclose(f);
+}
+
+/*
+ * write_file writes no schema_version, as files of before it had none:
+ * every replay above reads such a file.  With version 1 the same file
+ * is judged the same; a newer version, or one that is not a number, is
+ * bad input, not judged by rules that may no longer be its own.
+ */
+static void test_schema_version(void)
+{
+	int n = 0;
+	char why[256];
+
+	t_run_reset("[global]\nvalidate = pi\n[resource M]\n"
+		    "[task low]\nclass = fifo:10\ncpu = 1\n"
+		    "body = lock M, run 2ms, unlock M\n"
+		    "[task high]\nclass = fifo:30\ncpu = 1\n"
+		    "body = lock M, unlock M\n");
+	t_er.tasks[0].cpu = t_er.tasks[1].cpu = 1;
+	t_er.tasks[0].hold_max[0] = 2 * MS;
+	t_run_waits(1, 0, 40, 1500 * US, 3 * US, 0);
+	t_run_waits(0, 0, 40, 10 * US, 0, 0);
+	t_check_int(il_judge_run(&t_sc, &t_er, &t_env, IL_JUDGE_PI, ck, 32, &n,
+				 why, sizeof(why)),
+		    0);
+	write_file(IL_JUDGE_PI, n, -1);
+	t_check_int(run_judge(), agreed_status(n));
+	put_version("1");
+	t_check_int(run_judge(), agreed_status(n));
+	write_file(IL_JUDGE_PI, n, -1);
+	put_version("2");
+	t_check_int(run_judge(), 2);
+	write_file(IL_JUDGE_PI, n, -1);
+	put_version("\"1\"");
+	t_check_int(run_judge(), 2);
+}
+
 /* kernel-mutex calls: their recorded costs are what decides */
 static void test_kmutex_costs(void)
 {
@@ -639,6 +694,7 @@ int main(int argc, char **argv)
 	test_kmutex_costs();
 	test_kmutex();
 	test_bad_input();
+	test_schema_version();
 	unlink(path);
 	il_scenario_free(&t_sc);
 	return t_done("judge-replay");

@@ -791,6 +791,39 @@ static void test_help_man(void)
 }
 
 /*
+ * --help=completion: the same il_opt_help call writes the table the bash
+ * completion is generated from: the usage, then every row with what its
+ * value is (a choice lists its choices, FILE and DIR metavars are files
+ * and directories), rows of a feature compiled out included
+ */
+static void test_help_completion(void)
+{
+	struct tcfg cfg;
+	char *h;
+
+	t_check_int(parse(&cfg, "--help=completion"), 2);
+	t_check_int(cfg.c.help, 1);
+	h = capture_help();
+	t_check(!strncmp(h, "usage\t[OPTIONS] [JOBFILE]\n", 26));
+	t_check_contains(h, "\noption\t--help\t-h\tflag\t\n");
+	t_check_contains(h, "\noption\t--prio\t-p\tvalue\t\n");
+	t_check_contains(h, "\noption\t--protocol\t-P\tchoice\t"
+			    "none|inherit|protect|all\n");
+	t_check_contains(h, "\noption\t--trace\t\tchoice\tauto|on|off\n");
+	t_check_contains(h, "\noption\t--json\t\tfile\t\n");
+	t_check_contains(h, "\noption\t--trace-export\t\tdir\t\n");
+	t_check_contains(h, "\noption\t--uring\t\tflag\t\n");
+	t_check(strstr(h, "Usage:") == NULL);
+	free(h);
+	/* the next parse of an argv is back to the text help */
+	t_check_int(parse(&cfg, "--help"), 2);
+	h = capture_help();
+	t_check(!strncmp(h, "Usage: test-opt", 15));
+	t_check(strstr(h, "=completion") == NULL);
+	free(h);
+}
+
+/*
  * --samples and --percentile: the target they ask for, the rule that
  * sizes it for a percentile (one sample beyond it), the larger of the two
  * when both are given, and what is refused.
@@ -981,5 +1014,6 @@ int main(void)
 	test_was_set();
 	test_too_many_rows();
 	test_help_man();
+	test_help_completion();
 	return t_done("test-opt");
 }

@@ -846,6 +846,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", PROG, err);
 		return 2;
 	}
+	/* without one: a file of before schema_version, read as version 1 */
+	if (json_object_is_type(root, json_type_object) &&
+	    il_res_check_version(root, esc(file), err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", PROG, err);
+		json_object_put(root);
+		return 2;
+	}
 	runs = get(root, "runs");
 	if (!runs || !json_object_is_type(runs, json_type_array) ||
 	    !json_object_array_length(runs)) {

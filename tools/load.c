@@ -946,6 +946,30 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 	return ret;
 }
 
+int il_res_check_version(struct json_object *root, const char *epath, char *err,
+			 size_t errlen)
+{
+	struct json_object *o;
+
+	/* absent: a file of before the member, which is version 1 */
+	if (!json_object_object_get_ex(root, "schema_version", &o))
+		return 0;
+	if (!json_object_is_type(o, json_type_int)) {
+		il_setf(err, errlen, "%s: schema_version is not an integer",
+			epath);
+		return -EINVAL;
+	}
+	/* a newer schema may mean something else by the same keys */
+	if (json_object_get_int64(o) != IL_RES_SCHEMA_VERSION) {
+		il_setf(err, errlen,
+			"%s: schema_version %lld, this tool reads version %d",
+			epath, (long long)json_object_get_int64(o),
+			IL_RES_SCHEMA_VERSION);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int il_res_set_add_json(struct il_res_set *s, struct json_object *root,
 			const char *path, char *err, size_t errlen)
 {
@@ -967,19 +991,8 @@ int il_res_set_add_json(struct il_res_set *s, struct json_object *root,
 			epath);
 		goto out;
 	}
-	if (!json_object_object_get_ex(root, "schema_version", &o) ||
-	    !json_object_is_type(o, json_type_int)) {
-		il_setf(err, errlen,
-			"%s: not an invlab result (no schema_version)", epath);
+	if (il_res_check_version(root, epath, err, errlen))
 		goto out;
-	}
-	/* a newer schema may mean something else by the same keys */
-	if (json_object_get_int64(o) != 1) {
-		il_setf(err, errlen,
-			"%s: schema_version %lld, this tool reads version 1",
-			epath, (long long)json_object_get_int64(o));
-		goto out;
-	}
 	if (!json_object_object_get_ex(root, "program", &o) ||
 	    !json_object_is_type(o, json_type_string)) {
 		il_setf(err, errlen, "%s: no \"program\" string", epath);

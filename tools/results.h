@@ -201,6 +201,17 @@ int il_res_set_add_json(struct il_res_set *s, struct json_object *root,
 struct json_object;
 struct json_object *il_res_parse_file(const char *path, uint64_t max, char *err,
 				      size_t errlen, int *ret);
+/*
+ * The schema_version of a parsed result (docs/results.md): a file
+ * without one was written before the member was documented and reads as
+ * version 1; any other value than IL_RES_SCHEMA_VERSION (a newer schema
+ * may mean something else by the same keys) or a value that is not an
+ * integer is refused.  0, or -EINVAL with "PATH: ..." in err (epath:
+ * the path, escaped).
+ */
+#define IL_RES_SCHEMA_VERSION 1
+int il_res_check_version(struct json_object *root, const char *epath, char *err,
+			 size_t errlen);
 void il_res_set_free(struct il_res_set *s);
 /* the group for scenario/configuration (file ignored unless per_file) */
 const struct il_res_group *il_res_set_find(const struct il_res_set *s,

@@ -32,6 +32,7 @@
 #include <invlab/strbuf.h>
 #include <invlab/time.h>
 
+#include "results.h"
 #include "timeline.h"
 
 /* ---- reading ------------------------------------------------------------ */
@@ -264,6 +265,11 @@ int il_tl_read(const char *path, const char *config, uint64_t max_input,
 	if (!root || !runs || !json_object_is_type(runs, json_type_array)) {
 		il_setf(err, errlen, "%s: not an invlab result (no runs)",
 			path);
+		json_object_put(root);
+		return -EINVAL;
+	}
+	/* a file without schema_version is of before it: version 1 */
+	if (il_res_check_version(root, path, err, errlen)) {
 		json_object_put(root);
 		return -EINVAL;
 	}

@@ -68,8 +68,15 @@
 
 #define COMMON(field) offsetof(struct il_common_cfg, field)
 
-/* --help=man met by the last parse of an argv in this thread */
-static _Thread_local bool help_as_man;
+/* what --help writes: the text, or what the hidden --help=man and
+ * --help=completion ask for; set by the last parse of an argv in this
+ * thread */
+enum help_form {
+	HELP_TEXT,
+	HELP_MAN,
+	HELP_COMPLETION,
+};
+static _Thread_local enum help_form help_form;
 
 const struct il_opt il_common_opts[] = {
 	{
@@ -889,9 +896,11 @@ static int parse_long(int argc, char **argv, int i, struct parse_ctx *c)
 	if (ret)
 		return ret;
 	if (o->type == IL_OPT_FLAG) {
-		/* the hidden --help=man: the OPTIONS section as roff */
-		if (eq && !strcmp(o->name, "help") && !strcmp(eq + 1, "man")) {
-			help_as_man = true;
+		/* the hidden --help=man: the OPTIONS section as roff;
+		 * --help=completion: the table for bash completion */
+		if (eq && !strcmp(o->name, "help") &&
+		    (!strcmp(eq + 1, "man") || !strcmp(eq + 1, "completion"))) {
+			help_form = eq[1] == 'm' ? HELP_MAN : HELP_COMPLETION;
 			eq = NULL;
 		}
 		if (eq) {
@@ -975,7 +984,7 @@ int il_opt_parse(int argc, char **argv, const struct il_opt *const *tables,
 		return ret;
 	if (argc < 1 || !argv)
 		return 1;
-	help_as_man = false;
+	help_form = HELP_TEXT;
 
 	/*
 	 * w: where the next option goes.  Operands met on the way are left
@@ -1162,8 +1171,12 @@ void il_opt_help(FILE *out, const char *prog, const char *usage,
 	char left[128], text[1024];
 	int col = 0;
 
-	if (help_as_man) {
+	if (help_form == HELP_MAN) {
 		il_opt_man(out, tables);
+		return;
+	}
+	if (help_form == HELP_COMPLETION) {
+		il_opt_completion(out, usage, tables);
 		return;
 	}
 	fprintf(out, "Usage: %s %s\n", prog ? prog : "PROG",
@@ -1244,6 +1257,53 @@ void il_opt_man(FILE *out, const struct il_opt *const *tables)
 				il_appendf(text, sizeof(text), ".");
 			roff_escape(out, text);
 			fputc('\n', out);
+		}
+	}
+}
+
+/*
+ * What a value of o is, for completion: a file, a directory, one of
+ * its choices (a CHOICE row, or a metavar that lists them: "on|off"),
+ * or anything.
+ */
+static const char *value_kind(const struct il_opt *o)
+{
+	const char *m = o->metavar ? o->metavar : "";
+
+	if (o->type == IL_OPT_FLAG)
+		return "flag";
+	if (o->type == IL_OPT_CHOICE)
+		return "choice";
+	if (strstr(m, "DIR"))
+		return "dir";
+	if (strstr(m, "FILE") || strstr(m, "PATH"))
+		return "file";
+	if (strchr(m, '|') &&
+	    strspn(m, "abcdefghijklmnopqrstuvwxyz0123456789|-") == strlen(m))
+		return "choice";
+	return "value";
+}
+
+void il_opt_completion(FILE *out, const char *usage,
+		       const struct il_opt *const *tables)
+{
+	/* one line: a usage of several ("   or: PROG ...") joined */
+	fputs("usage\t", out);
+	for (const char *p = usage ? usage : "[OPTIONS]"; *p; p++)
+		fputc(*p == '\n' || *p == '\t' ? ' ' : *p, out);
+	fputc('\n', out);
+	for (const struct il_opt *const *t = tables; t && *t; t++) {
+		for (const struct il_opt *o = *t; o->name; o++) {
+			const char *kind = value_kind(o);
+			const char *choices = "";
+
+			if (!strcmp(kind, "choice"))
+				choices = o->type == IL_OPT_CHOICE ? o->choices
+								   : o->metavar;
+			fprintf(out, "option\t--%s\t", o->name);
+			if (o->short_name)
+				fprintf(out, "-%c", o->short_name);
+			fprintf(out, "\t%s\t%s\n", kind, choices);
 		}
 	}
 }

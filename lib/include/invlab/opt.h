@@ -33,7 +33,9 @@
  * The man pages' OPTIONS sections are generated from the tables at build
  * time: "PROG --help=man" (hidden: not listed by --help) sets the help
  * flag like --help, and the program's own il_opt_help call then writes
- * the roff of il_opt_man instead of the text help.
+ * the roff of il_opt_man instead of the text help.  The bash completion
+ * is generated the same way, from "PROG --help=completion"
+ * (il_opt_completion).
  */
 #ifndef INVLAB_OPT_H
 #define INVLAB_OPT_H
@@ -222,6 +224,17 @@ void il_opt_help(FILE *out, const char *prog, const char *usage,
  * then per row a .TP entry, its help as a sentence with what --help adds
  * (choices, default, range). */
 void il_opt_man(FILE *out, const struct il_opt *const *tables);
+/*
+ * Write the options for a completion generator (the hidden
+ * "--help=completion", which il_opt_help turns into this call): a line
+ * "usage<TAB>USAGE", then a line a row,
+ * "option<TAB>--name<TAB>-x<TAB>KIND<TAB>CHOICES" (-x empty without a
+ * short name), KIND flag, choice (CHOICES: "auto|on|off"), file, dir
+ * (by the metavar: FILE, PATH, DIR) or value.  Rows of a feature
+ * compiled out are listed: they are options, refused with the reason.
+ */
+void il_opt_completion(FILE *out, const char *usage,
+		       const struct il_opt *const *tables);
 /* The text of choice number idx of a CHOICE row ("inherit"), in buf. */
 const char *il_opt_choice_name(const struct il_opt *o, int idx, char *buf,
 			       size_t len);
