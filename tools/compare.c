@@ -2326,7 +2326,7 @@ static int load_sides(struct cmp *c, char *err, size_t len)
 			struct json_object *root;
 			int ret;
 
-			root = il_res_parse_file(*p, c->cfg->max_input, err,
+			root = il_res_parse_lean(*p, c->cfg->max_input, err,
 						 len, &ret);
 			if (!root)
 				return il_res_load_status(ret);
