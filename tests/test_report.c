@@ -12,6 +12,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -751,9 +752,47 @@ static void test_afile(void)
 	umask(old_mask);
 }
 
+/* compact for a file or a pipe, pretty for a terminal (a person) */
+static void test_json_terminal(void)
+{
+	struct il_json j;
+	int fds[2], m = posix_openpt(O_RDWR | O_NOCTTY);
+	FILE *f;
+
+	t_check_int(pipe(fds), 0);
+	f = fdopen(fds[1], "w");
+	il_json_init(&j, f);
+	t_check(!j.pretty);
+	fclose(f);
+	close(fds[0]);
+	f = tmpfile();
+	il_json_init(&j, f);
+	t_check(!j.pretty);
+	fclose(f);
+	/* a pseudo-terminal, where the system has them */
+	if (m < 0 || grantpt(m) || unlockpt(m) || !ptsname(m)) {
+		printf("# no pseudo-terminal here: the terminal case not "
+		       "checked\n");
+		if (m >= 0)
+			close(m);
+		return;
+	}
+	f = fopen(ptsname(m), "w");
+	t_check(f != NULL);
+	if (f) {
+		il_json_init(&j, f);
+		t_check(j.pretty);
+		il_json_set_pretty(&j, false);
+		t_check(!j.pretty);
+		fclose(f);
+	}
+	close(m);
+}
+
 int main(void)
 {
 	test_json_layout();
+	test_json_terminal();
 	test_json_report();
 	test_tap();
 	test_ktap();
