@@ -10,11 +10,15 @@
  * them.  So before json-c parses a file for those tools, one pass over
  * its text checks it as JSON and copies it without the judge inputs
  * (their job_text aside, which --by reads) and without the white space
- * of a pretty file.  The pass builds nothing and copies tokens as they
- * are, so the values json-c then reads are the file's own.
+ * of a pretty file.  It copies tokens as they are, so the values json-c
+ * then reads are the file's own, with one exception: the [lo, count]
+ * pairs of a histogram's bins, most of what is left and three json-c
+ * objects each, it reads itself into a table and leaves their index in
+ * their place (a "bins" that is a number in the file makes it refuse
+ * the file, so that an index is always its own).
  *
  * The pass vouches only for strict JSON.  Whatever it does not take
- * (broken text, json-c's extensions, escaped names where it cuts, deep
+ * (broken text, json-c's extensions, escaped member names, deep
  * nesting) is parsed whole, as before, so that what json-c accepts and
  * the messages it gives do not change.
  */
