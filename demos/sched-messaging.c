@@ -362,6 +362,8 @@ static int messaging(int argc, char **argv, const struct il_common_cfg **common)
 		}
 		json = true;
 		il_json_init(&j, af.f);
+		if (cfg.common.json_pretty)
+			il_json_set_pretty(&j, true);
 		il_report_begin(&j, &ri);
 		/* the swept option is the runs', not the scenario's */
 		il_json_begin_object(&j, "scenario");

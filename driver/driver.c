@@ -159,6 +159,8 @@ static int run_all(struct session *s, int argc, char **argv)
 		}
 		s->json = true;
 		il_json_init(&s->j, s->af.f);
+		if (d->c->json_pretty)
+			il_json_set_pretty(&s->j, true);
 		il_report_begin(&s->j, &ri);
 		if (f->json_head)
 			f->json_head(d, &s->j);

@@ -37,20 +37,61 @@ result)
 	rc=$?
 	skip_if_77 $rc "$tmp/out"
 	check $rc "exit 0 (every run completed): $rc"
-	grep -q '"program": "sched-messaging"' "$tmp/r.json"
+	pycheck "$tmp/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["program"] == "sched-messaging", d["program"]
+PY
 	check $? "a result file"
-	[ "$(grep -c '"wall_ns": [1-9]' "$tmp/r.json")" -eq 2 ]
+	pycheck "$tmp/r.json" <<'PY'
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+assert len(runs) == 2 and all(r["wall_ns"] > 0 for r in runs), runs
+PY
 	check $? "two runs, each with its wall time"
-	[ "$(grep -c '"completed": true' "$tmp/r.json")" -eq 2 ]
+	pycheck "$tmp/r.json" <<'PY'
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+assert [r["completed"] for r in runs] == [True, True], runs
+PY
 	check $? "both completed"
 	for k in context_switches cpu_migrations sched_switch sched_wakeup \
 		sched_migrate_task cycles instructions cache_misses \
 		voluntary_switches involuntary_switches; do
-		grep -Eq "\"$k\": ([0-9]+|\"not supported\"|\"not available\")" \
-			"$tmp/r.json"
+		pycheck "$tmp/r.json" "$k" <<'PY'
+import json, sys
+k = sys.argv[2]
+# a count, or a string saying why not, wherever the run has the counter
+def values(o):
+    if isinstance(o, dict):
+        for key, v in o.items():
+            if key == k:
+                yield v
+            yield from values(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from values(v)
+got = list(values(json.load(open(sys.argv[1]))["runs"]))
+assert got, "no " + k
+assert all((isinstance(v, int) and not isinstance(v, bool)) or
+           v in ("not supported", "not available") for v in got), got
+PY
 		check $? "counter $k: a count or why not"
 	done
-	grep -Eq '"voluntary_switches": [1-9]' "$tmp/r.json"
+	pycheck "$tmp/r.json" <<'PY'
+import json, sys
+def values(o, k):
+    if isinstance(o, dict):
+        for key, v in o.items():
+            if key == k:
+                yield v
+            yield from values(v, k)
+    elif isinstance(o, list):
+        for v in o:
+            yield from values(v, k)
+got = list(values(json.load(open(sys.argv[1]))["runs"], "voluntary_switches"))
+assert any(isinstance(v, int) and v > 0 for v in got), got
+PY
 	check $? "receivers that block switch voluntarily"
 	grep -q 'Total time: ' "$tmp/out"
 	check $? "the text report has the wall time"
@@ -67,7 +108,10 @@ bound)
 	ms=$(elapsed_ms "$t0")
 	check $((rc != 1)) "exit 1 (the run did not complete): $rc"
 	check $((ms > 20000)) "ended within 20 s of a 500 ms bound: $ms ms"
-	grep -q '"completed": false' "$tmp/r.json"
+	pycheck "$tmp/r.json" <<'PY'
+import json, sys
+assert json.load(open(sys.argv[1]))["runs"][0]["completed"] is False
+PY
 	check $? "the run is marked not completed"
 	grep -q 'within the bound' "$tmp/out"
 	check $? "and says why"
@@ -84,7 +128,10 @@ sigterm)
 	rc=$?
 	skip_if_77 $rc "$tmp/out"
 	check $((rc != 143)) "exit 143 on SIGTERM: $rc"
-	grep -q '"interrupted": true' "$tmp/r.json"
+	pycheck "$tmp/r.json" <<'PY'
+import json, sys
+assert json.load(open(sys.argv[1]))["interrupted"] is True
+PY
 	check $? "the JSON says interrupted"
 	check_schema "$tmp/r.json"
 	sleep 0.2

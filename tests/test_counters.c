@@ -220,11 +220,11 @@ static void test_add_json(void)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
 	fclose(f);
-	t_check_contains(buf, "\"context_switches\": 15");
-	t_check_contains(buf, "\"cycles\": \"not supported\"");
-	t_check_contains(buf, "\"sched_switch\": \"not available\"");
-	t_check_contains(buf, "\"fallback\": [");
-	t_check_contains(buf, "\"scaled\": [");
+	t_check_contains(buf, "\"context_switches\":15");
+	t_check_contains(buf, "\"cycles\":\"not supported\"");
+	t_check_contains(buf, "\"sched_switch\":\"not available\"");
+	t_check_contains(buf, "\"fallback\":[");
+	t_check_contains(buf, "\"scaled\":[");
 	t_check(!strstr(buf, "run_delay_ns"));
 
 	il_counters_line(&a, line, sizeof(line));

@@ -231,7 +231,7 @@ static void test_order_and_by(const char *tool, char *base, char *cand)
 		free(out), free(err);
 		rc = t_run_tool(three, &out, &err);
 		t_check_int(rc, 1);
-		t_check_int((int)t_count(out, "\"side\": \"cand2\""), 3);
+		t_check_int((int)t_count(out, "\"side\":\"cand2\""), 3);
 		free(out), free(err);
 	}
 }

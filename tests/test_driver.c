@@ -446,12 +446,12 @@ int main(void)
 	text = slurp(file);
 	t_check(text != NULL);
 	if (text) {
-		t_check_contains(text, "\"configuration\": \"one\"");
-		t_check_contains(text, "\"configuration\": \"two\"");
+		t_check_contains(text, "\"configuration\":\"one\"");
+		t_check_contains(text, "\"configuration\":\"two\"");
 		t_check_contains(text, "\"checks\"");
 		t_check_contains(text, "\"judge_inputs\"");
-		t_check_contains(text, "\"interrupted\": false");
-		t_check_contains(text, "\"return_code\": 1");
+		t_check_contains(text, "\"interrupted\":false");
+		t_check_contains(text, "\"return_code\":1");
 		t_check_contains(text, "run 200us");
 	}
 	free(text);
@@ -490,10 +490,10 @@ int main(void)
 	text = slurp(path);
 	t_check(text != NULL);
 	if (text) {
-		t_check_contains(text, "\"configuration\": \"two\"");
-		t_check_contains(text, "\"verdict\": \"SKIP\"");
-		t_check_contains(text, "\"skipped\": \"resource 'M': fake");
-		t_check_contains(text, "\"return_code\": 0");
+		t_check_contains(text, "\"configuration\":\"two\"");
+		t_check_contains(text, "\"verdict\":\"SKIP\"");
+		t_check_contains(text, "\"skipped\":\"resource 'M': fake");
+		t_check_contains(text, "\"return_code\":0");
 	}
 	free(text);
 	configs[0].set[0] = "M.protocol=inherit";
@@ -517,20 +517,20 @@ int main(void)
 	text = slurp(path);
 	t_check(text != NULL);
 	if (text) {
-		t_check_contains(text, "\"ended_by\": \"samples\"");
-		t_check_contains(text, "\"samples_target\": 3,");
-		t_check_contains(text, "\"samples_of\": \"a's waits\"");
-		t_check_contains(text, "\"duration_bound_ns\": 100000000,");
-		t_check(!strstr(text, "\"ended_by\": \"duration\""));
+		t_check_contains(text, "\"ended_by\":\"samples\"");
+		t_check_contains(text, "\"samples_target\":3,");
+		t_check_contains(text, "\"samples_of\":\"a's waits\"");
+		t_check_contains(text, "\"duration_bound_ns\":100000000,");
+		t_check(!strstr(text, "\"ended_by\":\"duration\""));
 	}
 	free(text);
 	t_check_int(run("--samples=1000", "--json", path), 0);
 	text = slurp(path);
 	t_check(text != NULL);
 	if (text) {
-		t_check_contains(text, "\"ended_by\": \"duration\"");
-		t_check_contains(text, "\"samples_target\": 1000,");
-		t_check(!strstr(text, "\"ended_by\": \"samples\""));
+		t_check_contains(text, "\"ended_by\":\"duration\"");
+		t_check_contains(text, "\"samples_target\":1000,");
+		t_check(!strstr(text, "\"ended_by\":\"samples\""));
 	}
 	free(text);
 	/* no target: the duration ended it, and there is no target */
@@ -538,8 +538,8 @@ int main(void)
 	text = slurp(path);
 	t_check(text != NULL);
 	if (text) {
-		t_check_contains(text, "\"ended_by\": \"duration\"");
-		t_check_contains(text, "\"samples_target\": null");
+		t_check_contains(text, "\"ended_by\":\"duration\"");
+		t_check_contains(text, "\"samples_target\":null");
 	}
 	free(text);
 	unlink(path);
@@ -610,20 +610,20 @@ int main(void)
 		text = slurp(path);
 		t_check(text != NULL);
 		if (text) {
-			const char *two = strstr(text, "\"configuration\": "
+			const char *two = strstr(text, "\"configuration\":"
 						       "\"two\"");
 
-			t_check_contains(text, "\"ended_by\": \"samples\"");
-			t_check_contains(text, "\"samples_target\": 4,");
-			t_check_contains(text, "\"duration_bound_ns\": "
+			t_check_contains(text, "\"ended_by\":\"samples\"");
+			t_check_contains(text, "\"samples_target\":4,");
+			t_check_contains(text, "\"duration_bound_ns\":"
 					       "5000000000,");
 			t_check(two != NULL);
 			if (two) {
-				t_check_contains(two, "\"ended_by\": "
+				t_check_contains(two, "\"ended_by\":"
 						      "\"duration\"");
-				t_check_contains(two, "\"samples_target\": "
+				t_check_contains(two, "\"samples_target\":"
 						      "null");
-				t_check_contains(two, "\"duration_bound_ns\": "
+				t_check_contains(two, "\"duration_bound_ns\":"
 						      "150000000,");
 			}
 		}

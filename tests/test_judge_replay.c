@@ -59,6 +59,7 @@ static void write_file(unsigned mask, int n, int flip)
 		rec.declared[i] = t_env.declared[i];
 	}
 	il_json_init(&j, f);
+	il_json_set_pretty(&j, true); /* the tests below edit it as text */
 	il_json_begin_object(&j, NULL);
 	il_json_begin_array(&j, "runs");
 	il_json_begin_object(&j, NULL);

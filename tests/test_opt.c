@@ -388,7 +388,7 @@ static void test_lookup(void)
 	const struct il_opt *o = il_opt_find(tables, "protocol");
 
 	t_check(o != NULL && o->type == IL_OPT_CHOICE);
-	t_check(il_opt_find(tables, "duration") == &il_common_opts[7]);
+	t_check(il_opt_find(tables, "duration") == &il_common_opts[8]);
 	/* --exit-status's choices in the order of enum il_exit_style */
 	o = il_opt_find(tables, "exit-status");
 	t_check_str(

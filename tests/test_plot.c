@@ -739,11 +739,11 @@ static void test_untrusted(void)
 
 		write_result(t_tmp("badck.json"), &rb, 1);
 		j = t_read_file(t_tmp("badck.json"));
-		at = j ? strstr(j, "\"bound_ns\": 1234567") : NULL;
+		at = j ? strstr(j, "\"bound_ns\":1234567") : NULL;
 		t_check(at != NULL);
 		if (at) {
 			/* the number becomes a string of the same length */
-			static const char str[] = "\"bound_ns\": \"12345\"";
+			static const char str[] = "\"bound_ns\":\"12345\"";
 
 			memcpy(at, str, sizeof(str) - 1);
 			t_check_int(t_write_text(t_tmp("badck.json"), j), 0);

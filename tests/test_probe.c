@@ -436,10 +436,10 @@ static void test_report(void)
 	il_probe_json(&j, &s);
 	il_json_end_object(&j);
 	fclose(f);
-	t_check_contains(buf, "\"status\": \"ran\"");
-	t_check_contains(buf, "\"probe_cyclictest_ns\": {");
-	t_check_contains(buf, "\"probe_cyclictest_cpu1_ns\": {");
-	t_check_contains(buf, "\"overflow\": 0");
+	t_check_contains(buf, "\"status\":\"ran\"");
+	t_check_contains(buf, "\"probe_cyclictest_ns\":{");
+	t_check_contains(buf, "\"probe_cyclictest_cpu1_ns\":{");
+	t_check_contains(buf, "\"overflow\":0");
 	free(buf);
 	buf = NULL;
 
@@ -454,8 +454,8 @@ static void test_report(void)
 	il_json_end_object(&j);
 	il_probe_report(f, "", &s);
 	fclose(f);
-	t_check_contains(buf, "\"status\": \"skipped\"");
-	t_check_contains(buf, "\"reason\": \"cyclictest is not in PATH\"");
+	t_check_contains(buf, "\"status\":\"skipped\"");
+	t_check_contains(buf, "\"reason\":\"cyclictest is not in PATH\"");
 	t_check(!strstr(buf, "probe_cyclictest_ns"));
 	t_check_contains(
 		buf, "probe cyclictest: skipped: cyclictest is not in PATH");

@@ -12,6 +12,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,14 +47,16 @@ static char *mem_text(FILE *f, char **buf)
 
 /* ------------------------------------------------------------------ */
 
-static void test_json_layout(void)
+/* the same document, pretty or compact */
+static char *layout_text(bool pretty, char **buf)
 {
 	struct il_json j;
-	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = open_memstream(buf, &len);
 
 	il_json_init(&j, f);
+	if (pretty)
+		il_json_set_pretty(&j, true);
 	il_json_begin_object(&j, NULL);
 	il_json_int(&j, "a", -3);
 	il_json_begin_array(&j, "b");
@@ -72,23 +75,61 @@ static void test_json_layout(void)
 	il_json_str(&j, "n", NULL);
 	il_json_end_object(&j);
 	t_check_int(il_json_error(&j), 0);
-	t_check_str(mem_text(f, &buf), "{\n"
-				       "  \"a\": -3,\n"
-				       "  \"b\": [\n"
-				       "    \"x\",\n"
-				       "    null,\n"
-				       "    true\n"
-				       "  ],\n"
-				       "  \"c\": {},\n"
-				       "  \"d\": 0.1,\n"
-				       "  \"inf\": null,\n"
-				       "  \"nan\": null,\n"
-				       "  \"u\": 18446744073709551615,\n"
-				       "  \"i\": -9223372036854775808,\n"
-				       "  \"s\": \"a\\\"\\\\\\n\\u0001\",\n"
-				       "  \"n\": null\n"
-				       "}\n");
+	return mem_text(f, buf);
+}
+
+static void test_json_layout(void)
+{
+	struct il_json j;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	/* compact by default: no white space but the final newline */
+	t_check_str(layout_text(false, &buf),
+		    "{\"a\":-3,\"b\":[\"x\",null,true],\"c\":{},\"d\":0.1,"
+		    "\"inf\":null,\"nan\":null,\"u\":18446744073709551615,"
+		    "\"i\":-9223372036854775808,"
+		    "\"s\":\"a\\\"\\\\\\n\\u0001\",\"n\":null}\n");
 	free(buf);
+	buf = NULL;
+	t_check_str(layout_text(true, &buf),
+		    "{\n"
+		    "  \"a\": -3,\n"
+		    "  \"b\": [\n"
+		    "    \"x\",\n"
+		    "    null,\n"
+		    "    true\n"
+		    "  ],\n"
+		    "  \"c\": {},\n"
+		    "  \"d\": 0.1,\n"
+		    "  \"inf\": null,\n"
+		    "  \"nan\": null,\n"
+		    "  \"u\": 18446744073709551615,\n"
+		    "  \"i\": -9223372036854775808,\n"
+		    "  \"s\": \"a\\\"\\\\\\n\\u0001\",\n"
+		    "  \"n\": null\n"
+		    "}\n");
+	free(buf);
+
+	/* a histogram's bins, compact and pretty */
+	for (int pretty = 0; pretty < 2; pretty++) {
+		struct il_hist h;
+
+		il_hist_init(&h);
+		il_hist_record(&h, 7);
+		il_hist_record(&h, 7);
+		f = open_memstream(&buf, &len);
+		il_json_init(&j, f);
+		il_json_set_pretty(&j, pretty);
+		il_json_begin_object(&j, NULL);
+		il_json_hist(&j, "x_ns", &h);
+		il_json_end_object(&j);
+		t_check_contains(mem_text(f, &buf),
+				 pretty ? "\"bins\": [\n      [7, 2]\n    ]"
+					: "\"bins\":[[7,2]]}");
+		free(buf);
+	}
 
 	/* doubles: short when exact, 17 digits when needed, C locale */
 	f = open_memstream(&buf, &len);
@@ -99,8 +140,8 @@ static void test_json_layout(void)
 	il_json_double(&j, NULL, 1e300);
 	il_json_double(&j, NULL, -0.25);
 	il_json_end_array(&j);
-	t_check_str(mem_text(f, &buf), "[\n  1.5,\n  0.33333333333333331,\n"
-				       "  1e+300,\n  -0.25\n]\n");
+	t_check_str(mem_text(f, &buf),
+		    "[1.5,0.33333333333333331,1e+300,-0.25]\n");
 	free(buf);
 
 	/* errors are sticky and reported */
@@ -401,14 +442,14 @@ static void check_parsed(const char *text, const struct il_sysinfo *si,
 		}
 	}
 	t_check(!bad && !depth && !in_str);
-	t_check_contains(text, "\"schema_version\": 1,");
-	t_check_contains(text, "\"program\": \"test-report\"");
-	t_check_contains(text, "\"p999\": null");
-	t_check_contains(text, "\"return_code\": 3");
+	t_check_contains(text, "\"schema_version\":1,");
+	t_check_contains(text, "\"program\":\"test-report\"");
+	t_check_contains(text, "\"p999\":null");
+	t_check_contains(text, "\"return_code\":3");
 	uname(&u);
-	snprintf(want, sizeof(want), "\"release\": \"%s\"", u.release);
+	snprintf(want, sizeof(want), "\"release\":\"%s\"", u.release);
 	t_check_contains(text, want);
-	snprintf(want, sizeof(want), "\"count\": %llu",
+	snprintf(want, sizeof(want), "\"count\":%llu",
 		 (unsigned long long)h->count);
 	t_check_contains(text, want);
 	(void)si;
@@ -434,8 +475,8 @@ static void test_json_report(void)
 	text = write_report(NULL, &h, &empty);
 	t_check(text != NULL);
 	if (text) {
-		t_check_contains(text, "\"kernel\": {");
-		t_check_contains(text, "\"cpus_online\": ");
+		t_check_contains(text, "\"kernel\":{");
+		t_check_contains(text, "\"cpus_online\":");
 	}
 	free(text);
 }
@@ -632,12 +673,12 @@ static void test_afile(void)
 	snprintf(path, sizeof(path), "%s/out.json", dir);
 	t_check_int(il_afile_open(&a, path), 0);
 	t_check(a.f != NULL);
-	fputs("{\"v\": 1}\n", a.f);
+	fputs("{\"v\":1}\n", a.f);
 	list_dir(dir, names, sizeof(names));
 	t_check(!strncmp(names, "out.json.tmp.", 13) && !strchr(names, ' '));
 	t_check_int(il_afile_commit(&a), 0);
 	t_check(a.f == NULL && a.tmp == NULL && a.path == NULL);
-	t_check_str(slurp(path), "{\"v\": 1}\n");
+	t_check_str(slurp(path), "{\"v\":1}\n");
 	list_dir(dir, names, sizeof(names));
 	t_check_str(names, "out.json");
 	t_check(!stat(path, &st) && (st.st_mode & 0777) == 0644);
@@ -711,9 +752,47 @@ static void test_afile(void)
 	umask(old_mask);
 }
 
+/* compact for a file or a pipe, pretty for a terminal (a person) */
+static void test_json_terminal(void)
+{
+	struct il_json j;
+	int fds[2], m = posix_openpt(O_RDWR | O_NOCTTY);
+	FILE *f;
+
+	t_check_int(pipe(fds), 0);
+	f = fdopen(fds[1], "w");
+	il_json_init(&j, f);
+	t_check(!j.pretty);
+	fclose(f);
+	close(fds[0]);
+	f = tmpfile();
+	il_json_init(&j, f);
+	t_check(!j.pretty);
+	fclose(f);
+	/* a pseudo-terminal, where the system has them */
+	if (m < 0 || grantpt(m) || unlockpt(m) || !ptsname(m)) {
+		printf("# no pseudo-terminal here: the terminal case not "
+		       "checked\n");
+		if (m >= 0)
+			close(m);
+		return;
+	}
+	f = fopen(ptsname(m), "w");
+	t_check(f != NULL);
+	if (f) {
+		il_json_init(&j, f);
+		t_check(j.pretty);
+		il_json_set_pretty(&j, false);
+		t_check(!j.pretty);
+		fclose(f);
+	}
+	close(m);
+}
+
 int main(void)
 {
 	test_json_layout();
+	test_json_terminal();
 	test_json_report();
 	test_tap();
 	test_ktap();

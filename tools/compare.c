@@ -69,6 +69,7 @@ struct cfg {
 	int quiet;
 	int format;
 	const char *json;
+	int json_pretty;
 	struct il_strlist label;
 	const char *by;
 	const char *metric;
@@ -108,6 +109,11 @@ static const struct il_opt opts[] = {
 	  .metavar = "FILE",
 	  .help = "also write the comparison as JSON to FILE ('-' for stdout), "
 		  "complete or not at all" },
+	{ .name = "json-pretty",
+	  .type = IL_OPT_FLAG,
+	  .offset = O(json_pretty),
+	  .help = "indent the JSON (--json, --format json), a member a line; "
+		  "by default it is compact unless it goes to a terminal" },
 	{ .name = "label",
 	  .short_name = 'l',
 	  .type = IL_OPT_LIST,
@@ -1961,6 +1967,8 @@ static int write_json(FILE *f, const struct cmp *c, int rc)
 	size_t worst, side;
 
 	il_json_init(&j, f);
+	if (c->cfg->json_pretty)
+		il_json_set_pretty(&j, true);
 	il_json_begin_object(&j, NULL);
 	il_json_int(&j, "schema_version", IL_JSON_SCHEMA_VERSION);
 	il_json_str(&j, "program", "invlab-compare");
@@ -2318,7 +2326,7 @@ static int load_sides(struct cmp *c, char *err, size_t len)
 			struct json_object *root;
 			int ret;
 
-			root = il_res_parse_file(*p, c->cfg->max_input, err,
+			root = il_res_parse_lean(*p, c->cfg->max_input, err,
 						 len, &ret);
 			if (!root)
 				return il_res_load_status(ret);

@@ -527,7 +527,7 @@ int il_ctr_cmp_build_sides(char *const *paths, const int *nfiles, int nsides,
 	}
 	for (int k = 0, f = 0; k < nsides && !ret; k++)
 		for (int i = 0; i < nfiles[k] && !ret; i++, f++) {
-			struct json_object *root = il_res_parse_file(
+			struct json_object *root = il_res_parse_lean(
 				paths[f], max_input, err, len, &ret);
 
 			if (!root) {

@@ -42,6 +42,7 @@ struct cfg {
 	int version;
 	const char *from;
 	const char *output;
+	int json_pretty;
 	const char *configuration;
 	int per_thread;
 	int nsecs;
@@ -73,6 +74,11 @@ static const struct il_opt opts[] = {
 	  .metavar = "FILE",
 	  .help = "where to write the result file ('-' for stdout); checked "
 		  "before any input is read, written complete or not at all" },
+	{ .name = "json-pretty",
+	  .type = IL_OPT_FLAG,
+	  .offset = O(json_pretty),
+	  .help = "indent the result file, a member a line; by default it "
+		  "is compact unless it goes to a terminal" },
 	{ .name = "configuration",
 	  .short_name = 'c',
 	  .type = IL_OPT_STRING,
@@ -459,7 +465,7 @@ static void write_kv(struct il_json *j, const struct il_imp_kv *kv)
 		il_json_str(j, kv->key, kv->value);
 }
 
-static int write_result(FILE *f, int argc, char **argv,
+static int write_result(FILE *f, bool pretty, int argc, char **argv,
 			const struct il_imp_result *res, enum il_imp_format fmt,
 			const struct il_sysinfo *si, char **files, int nfiles)
 {
@@ -473,6 +479,8 @@ static int write_result(FILE *f, int argc, char **argv,
 
 	clock_gettime(CLOCK_REALTIME, &ri.start);
 	il_json_init(&j, f);
+	if (pretty)
+		il_json_set_pretty(&j, true);
 	il_report_begin(&j, &ri);
 	il_json_begin_object(&j, "source");
 	il_json_str(&j, "tool", res->program);
@@ -606,8 +614,8 @@ int main(int argc, char **argv)
 		il_imp_result_free(&res);
 		return 99;
 	}
-	ret = write_result(af.f, argc, argv, &res, fmt, &si, argv + first,
-			   argc - first);
+	ret = write_result(af.f, cfg.json_pretty, argc, argv, &res, fmt, &si,
+			   argv + first, argc - first);
 	if (ret)
 		il_afile_abort(&af);
 	else

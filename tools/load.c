@@ -28,6 +28,7 @@
 
 #include "escape.h"
 #include "format.h"
+#include "lean.h"
 #include "merge.h"
 #include "results.h"
 
@@ -66,11 +67,57 @@ static int get_u64(struct json_object *o, uint64_t *v)
 	return 0;
 }
 
+/*
+ * The bins of a file read lean (il_res_parse_lean): the pairs the cut
+ * read itself, kept with the document (json-c's user data of its root),
+ * whose "bins" members are then their index.  NULL: a document read
+ * whole, whose bins are all arrays.
+ */
+static void free_bins(struct json_object *o, void *b)
+{
+	(void)o;
+	il_lean_bins_free(b);
+	free(b);
+}
+
+static const struct il_lean_bins *lean_bins(struct json_object *root)
+{
+	return root ? json_object_get_userdata(root) : NULL;
+}
+
+static int hist_from_json(struct json_object *o, const struct il_lean_bins *lb,
+			  struct il_hist *h, const char *what, char *err,
+			  size_t errlen);
+
 int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
 			  const char *what, char *err, size_t errlen)
 {
+	return hist_from_json(o, NULL, h, what, err, errlen);
+}
+
+/* pair i of a histogram's bins, json-c's or the cut's; false: no pair */
+static bool bin_pair(struct array_list *al, const uint64_t *pair, size_t i,
+		     uint64_t *lo, uint64_t *c)
+{
+	struct array_list *b;
+
+	if (pair) {
+		*lo = pair[2 * i];
+		*c = pair[2 * i + 1];
+		return true;
+	}
+	b = json_object_get_array(al->array[i]);
+	return b && b->length == 2 && !get_u64(b->array[0], lo) &&
+	       !get_u64(b->array[1], c);
+}
+
+static int hist_from_json(struct json_object *o, const struct il_lean_bins *lb,
+			  struct il_hist *h, const char *what, char *err,
+			  size_t errlen)
+{
 	struct json_object *bins, *m;
-	struct array_list *al;
+	struct array_list *al = NULL;
+	const uint64_t *pair = NULL;
 	uint64_t count, total = 0, v;
 	size_t n;
 	int ret;
@@ -84,24 +131,38 @@ int il_res_hist_from_json(struct json_object *o, struct il_hist *h,
 		il_setf(err, errlen, "%s.count: missing or not a count", what);
 		return -EINVAL;
 	}
-	if (!json_object_object_get_ex(o, "bins", &bins) ||
-	    !json_object_is_type(bins, json_type_array)) {
+	if (!json_object_object_get_ex(o, "bins", &bins)) {
 		il_setf(err, errlen, "%s.bins: missing or not an array", what);
 		return -EINVAL;
 	}
-	/*
-	 * The bins are most of a result file: their arrays are read as
-	 * json-c lays them out (arraylist.h), a call a pair rather than one
-	 * an element, since a lab compares thousands of files.
-	 */
-	al = json_object_get_array(bins);
-	n = al->length;
+	/* read lean: an index the cut gave (no file has a number there) */
+	if (lb && json_object_is_type(bins, json_type_int)) {
+		int64_t k = json_object_get_int64(bins);
+
+		if (k < 0 || (uint64_t)k >= lb->n) {
+			il_setf(err, errlen, "%s.bins: missing or not an array",
+				what);
+			return -EINVAL;
+		}
+		pair = lb->pair + 2 * lb->first[k];
+		n = lb->first[k + 1] - lb->first[k];
+	} else if (!json_object_is_type(bins, json_type_array)) {
+		il_setf(err, errlen, "%s.bins: missing or not an array", what);
+		return -EINVAL;
+	} else {
+		/*
+		 * The bins are most of a result file: their arrays are read
+		 * as json-c lays them out (arraylist.h), a call a pair rather
+		 * than one an element, since a lab compares thousands of
+		 * files.
+		 */
+		al = json_object_get_array(bins);
+		n = al->length;
+	}
 	for (size_t i = 0; i < n; i++) {
-		struct array_list *b = json_object_get_array(al->array[i]);
 		uint64_t lo, c;
 
-		if (!b || b->length != 2 || get_u64(b->array[0], &lo) ||
-		    get_u64(b->array[1], &c)) {
+		if (!bin_pair(al, pair, i, &lo, &c)) {
 			il_setf(err, errlen,
 				"%s.bins[%zu]: not a [lo_ns, count] pair", what,
 				i);
@@ -306,9 +367,42 @@ static int line_of(const char *buf, size_t off)
 	return line;
 }
 
+/*
+ * The text cut for the result tools (lean.h) parsed, when the cut takes
+ * it and json-c reads it whole; NULL otherwise (the caller then parses
+ * the text as it is, for json-c's own verdict and message on it).
+ */
+static struct json_object *parse_lean(struct json_tokener *tok, const char *buf,
+				      size_t len)
+{
+	struct il_lean_bins *bins = calloc(1, sizeof(*bins));
+	struct json_object *root = NULL;
+	char *cut = malloc(len + 1);
+	size_t n;
+
+	if (cut && bins && !il_lean_cut(buf, len, cut, &n, bins)) {
+		root = json_tokener_parse_ex(tok, cut, (int)n);
+		if (root &&
+		    (json_tokener_get_error(tok) != json_tokener_success ||
+		     json_tokener_get_parse_end(tok) != n ||
+		     !json_object_is_type(root, json_type_object))) {
+			json_object_put(root);
+			root = NULL;
+		}
+		json_tokener_reset(tok);
+	}
+	free(cut);
+	/* the root keeps the bins the cut read, and frees them */
+	if (root)
+		json_object_set_userdata(root, bins, free_bins);
+	else if (bins)
+		free_bins(NULL, bins);
+	return root;
+}
+
 static struct json_object *parse(const char *file, const char *path,
-				 uint64_t max, char *err, size_t errlen,
-				 int *ret)
+				 uint64_t max, bool lean, char *err,
+				 size_t errlen, int *ret)
 {
 	struct json_tokener *tok;
 	struct json_object *root;
@@ -331,6 +425,12 @@ static struct json_object *parse(const char *file, const char *path,
 		*ret = -ENOMEM;
 		il_setf(err, errlen, "%s: out of memory", path);
 		return NULL;
+	}
+	root = lean ? parse_lean(tok, buf, len) : NULL;
+	if (root) {
+		json_tokener_free(tok);
+		free(buf);
+		return root;
 	}
 	root = json_tokener_parse_ex(tok, buf, (int)len);
 	je = json_tokener_get_error(tok);
@@ -597,6 +697,7 @@ struct walk {
 	size_t run;
 	bool commit;
 	struct il_hist *h;
+	const struct il_lean_bins *lb; /* read lean: the cut's bins */
 	size_t nhists; /* histograms (and counts) of this file so far */
 	char *err;
 	size_t errlen;
@@ -650,7 +751,7 @@ static int walk_hists(struct walk *w, struct json_object *obj,
 		}
 		snprintf(what, sizeof(what), "%s: runs[%zu].%s%s%s", w->path,
 			 w->run, at, at[0] ? "." : "", ekey);
-		ret = il_res_hist_from_json(val, w->h, what, w->err, w->errlen);
+		ret = hist_from_json(val, w->lb, w->h, what, w->err, w->errlen);
 		if (!ret && w->commit)
 			ret = added(w,
 				    __il_res_add_hist(w->s, w->g, name, w->h));
@@ -809,6 +910,7 @@ static int walk_runs(struct il_res_set *s, struct json_object *root,
 			  .path = path,
 			  .commit = commit,
 			  .h = h,
+			  .lb = lean_bins(root),
 			  .err = err,
 			  .errlen = errlen };
 
@@ -916,8 +1018,8 @@ static int read_scenario(struct il_res_set *s, struct il_res_file *f,
 	return 0;
 }
 
-struct json_object *il_res_parse_file(const char *path, uint64_t max, char *err,
-				      size_t errlen, int *ret)
+static struct json_object *parse_file(const char *path, uint64_t max, bool lean,
+				      char *err, size_t errlen, int *ret)
 {
 	struct json_object *root;
 	char *epath = il_res_escape(path, strlen(path));
@@ -927,9 +1029,21 @@ struct json_object *il_res_parse_file(const char *path, uint64_t max, char *err,
 		*ret = -ENOMEM;
 		return NULL;
 	}
-	root = parse(path, epath, max, err, errlen, ret);
+	root = parse(path, epath, max, lean, err, errlen, ret);
 	free(epath);
 	return root;
+}
+
+struct json_object *il_res_parse_file(const char *path, uint64_t max, char *err,
+				      size_t errlen, int *ret)
+{
+	return parse_file(path, max, false, err, errlen, ret);
+}
+
+struct json_object *il_res_parse_lean(const char *path, uint64_t max, char *err,
+				      size_t errlen, int *ret)
+{
+	return parse_file(path, max, true, err, errlen, ret);
 }
 
 int il_res_set_load(struct il_res_set *s, const char *path, char *err,
@@ -938,7 +1052,7 @@ int il_res_set_load(struct il_res_set *s, const char *path, char *err,
 	struct json_object *root;
 	int ret;
 
-	root = il_res_parse_file(path, s->max_input, err, errlen, &ret);
+	root = il_res_parse_lean(path, s->max_input, err, errlen, &ret);
 	if (!root)
 		return ret;
 	ret = il_res_set_add_json(s, root, path, err, errlen);

@@ -294,7 +294,7 @@ int plot_read_bounds(struct plot *p, char *const *paths, size_t nbase,
 		struct json_object *root;
 		int ret;
 
-		root = il_res_parse_file(paths[i], p->cfg->max_input, err,
+		root = il_res_parse_lean(paths[i], p->cfg->max_input, err,
 					 errlen, &ret);
 		if (!root)
 			return ret;

@@ -171,7 +171,8 @@ struct il_res_set {
 
 void il_res_set_init(struct il_res_set *s, bool per_file);
 /*
- * Read one result file and add its runs to s.  Returns 0, -ENOENT (and
+ * Read one result file (lean: il_res_parse_lean) and add its runs to s.
+ * Returns 0, -ENOENT (and
  * the other errnos of open/read) when the file cannot be read, -EINVAL
  * when it is not a regular file, not JSON or not an invlab result,
  * -EFBIG when it is larger than s->max_input, -E2BIG when it would take
@@ -200,6 +201,17 @@ int il_res_set_add_json(struct il_res_set *s, struct json_object *root,
  */
 struct json_object;
 struct json_object *il_res_parse_file(const char *path, uint64_t max, char *err,
+				      size_t errlen, int *ret);
+/*
+ * The same for a tool that reads no run's "judge_inputs" but its
+ * "job_text" (compare, gate, plot: all but invlab-judge): those are cut
+ * from the text before it is parsed (lean.h), which is most of a
+ * result file's bytes and of the time taken to read it.  A text the cut
+ * does not take is parsed whole, so a file reads, or is refused with
+ * the same message, as with il_res_parse_file.  il_res_set_load reads
+ * this way.
+ */
+struct json_object *il_res_parse_lean(const char *path, uint64_t max, char *err,
 				      size_t errlen, int *ret);
 /*
  * The schema_version of a parsed result (docs/results.md): a file

@@ -139,6 +139,14 @@ const struct il_opt il_common_opts[] = {
 			"report goes to stderr)",
 	},
 	{
+		.name = "json-pretty",
+		.type = IL_OPT_FLAG,
+		.offset = COMMON(json_pretty),
+		.help = "with --json, indent the JSON, a member a line (the "
+			"same data; by default it is compact, on one line, "
+			"unless it goes to a terminal)",
+	},
+	{
 		.name = "duration",
 		.short_name = 'd',
 		.type = IL_OPT_DURATION,

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <invlab/hist.h>
 #include <invlab/json.h>
@@ -39,11 +40,13 @@ static void putn(struct il_json *j, const char *s, size_t n)
 		j->err = -EIO;
 }
 
-static void indent(struct il_json *j, int depth)
+/* a new line and the indentation of depth, when pretty */
+static void newline(struct il_json *j, int depth)
 {
-	int i;
-
-	for (i = 0; i < depth; i++)
+	if (!j->pretty)
+		return;
+	put(j, "\n");
+	for (int i = 0; i < depth; i++)
 		put(j, "  ");
 }
 
@@ -134,8 +137,9 @@ static void put_string(struct il_json *j, const char *str)
 }
 
 /*
- * Separator, newline, indentation and "key": before every value.  Returns
- * false when nothing must be written (error, or no writer at all).
+ * Separator, newline, indentation and "key": before every value (pretty;
+ * compact, the separator and "key" alone).  Returns false when nothing
+ * must be written (error, or no writer at all).
  */
 static bool prefix(struct il_json *j, const char *key)
 {
@@ -144,13 +148,12 @@ static bool prefix(struct il_json *j, const char *key)
 	if (j->depth > 0) {
 		if (!j->first[j->depth])
 			put(j, ",");
-		put(j, "\n");
-		indent(j, j->depth);
+		newline(j, j->depth);
 	}
 	j->first[j->depth] = false;
 	if (key) {
 		put_string(j, key);
-		put(j, ": ");
+		put(j, j->pretty ? ": " : ":");
 	}
 	return !j->err;
 }
@@ -164,6 +167,15 @@ void il_json_init(struct il_json *j, FILE *f)
 	j->first[0] = true;
 	if (!f)
 		j->err = -EINVAL;
+	/* a terminal is read by a person; fileno() is -1 for a memory stream */
+	else if (fileno(f) >= 0 && isatty(fileno(f)))
+		j->pretty = true;
+}
+
+void il_json_set_pretty(struct il_json *j, bool pretty)
+{
+	if (j)
+		j->pretty = pretty;
 }
 
 static void begin(struct il_json *j, const char *key, const char *open)
@@ -188,10 +200,8 @@ static void end(struct il_json *j, const char *close)
 		return;
 	}
 	/* an empty container stays on one line: {} or [] */
-	if (!j->first[j->depth]) {
-		put(j, "\n");
-		indent(j, j->depth - 1);
-	}
+	if (!j->first[j->depth])
+		newline(j, j->depth - 1);
 	put(j, close);
 	j->depth--;
 	if (!j->depth)
@@ -356,9 +366,9 @@ void il_json_hist(struct il_json *j, const char *key, const struct il_hist *h)
 	il_json_uint(j, "overflow", h->overflow);
 
 	/*
-	 * Non-empty bins as [lo, count] pairs, one per line, so runs can be
-	 * merged and re-analysed later; the guard bounds the walk even if
-	 * the iterator misbehaves.
+	 * Non-empty bins as [lo, count] pairs (one a line when pretty), so
+	 * runs can be merged and re-analysed later; the guard bounds the
+	 * walk even if the iterator misbehaves.
 	 */
 	il_json_begin_array(j, "bins");
 	for (guard = 0; guard <= IL_HIST_NBUCKETS &&
@@ -368,8 +378,10 @@ void il_json_hist(struct il_json *j, const char *key, const struct il_hist *h)
 
 		if (!prefix(j, NULL))
 			break;
-		snprintf(buf, sizeof(buf), "[%" PRIu64 ", %" PRIu64 "]", lo,
-			 count);
+		snprintf(buf, sizeof(buf),
+			 j->pretty ? "[%" PRIu64 ", %" PRIu64 "]"
+				   : "[%" PRIu64 ",%" PRIu64 "]",
+			 lo, count);
 		put(j, buf);
 	}
 	il_json_end_array(j);

@@ -15,18 +15,27 @@
 #define IL_JSON_MAX_DEPTH 32
 
 /*
- * Streaming JSON writer with two-space indentation.  key is the member
- * name inside an object and NULL inside an array or at the top.  Strings
- * are escaped.  Errors are sticky: check il_json_error() at the end.
+ * Streaming JSON writer.  key is the member name inside an object and
+ * NULL inside an array or at the top.  Strings are escaped.  Errors are
+ * sticky: check il_json_error() at the end.
+ *
+ * Compact by default (no white space but the newline after the top-level
+ * value: a lab keeps thousands of result files, and a reader parses every
+ * byte), pretty (a member a line, two spaces a level) when f is a
+ * terminal or il_json_set_pretty asks for it (--json-pretty).  The two
+ * carry the same data; only the white space differs.
  */
 struct il_json {
 	FILE *f;
 	int depth;
 	int err;
+	bool pretty;
 	bool first[IL_JSON_MAX_DEPTH];
 };
 
 void il_json_init(struct il_json *j, FILE *f);
+/* pretty or compact from here on; call it before the first value */
+void il_json_set_pretty(struct il_json *j, bool pretty);
 void il_json_begin_object(struct il_json *j, const char *key);
 void il_json_end_object(struct il_json *j);
 void il_json_begin_array(struct il_json *j, const char *key);

@@ -112,6 +112,7 @@ struct il_common_cfg {
 	int ktap;	 /* --ktap; the TAP paths run too (demo_args) */
 	int exit_status; /* --exit-status: enum il_exit_style */
 	const char *json;
+	int json_pretty; /* --json-pretty: il_json_set_pretty */
 	uint64_t duration_ns;
 	int64_t samples; /* --samples N; 0: none (il_opt_samples) */
 	int percentile;	 /* --percentile: 0 off, 1 p99, 2 p999, 3 p9999 */
