@@ -465,6 +465,46 @@ class TestKernel(Tmp):
             os.chdir(cwd)
         self.assertEqual(k.label, 'linux')
 
+    def test_tree_image(self):
+        # vng -r takes a tree's bzImage for the tree; so does --kernel
+        self.write('linux/arch/x86/boot/bzImage', b'MZ')
+        self.write('linux/.config', 'CONFIG_9P_FS=y\n')
+        self.write('linux/include/config/kernel.release', '6.18.0-rc1\n')
+        img = os.path.join(self.dir, 'linux/arch/x86/boot/bzImage')
+        k = vm.resolve_kernel(img, self.dir)
+        self.assertEqual((k.kind, k.release, k.spec), ('tree', '6.18.0-rc1',
+                                                       img))
+        self.assertEqual(k.config, os.path.join(self.dir, 'linux/.config'))
+        self.assertEqual(k.modules, os.path.join(self.dir, 'linux'))
+        # without the tree's .config it is an image alone
+        os.unlink(os.path.join(self.dir, 'linux/.config'))
+        self.assertEqual(vm.resolve_kernel(img, self.dir).kind, 'image')
+
+    def test_vng_built_tree(self):
+        # vng -b builds in the tree and links its modules under
+        # .virtme_mods, whose 'build' points back at the tree: each
+        # module is found once, in the tree, and the walk ends
+        t = os.path.join(self.dir, 'linux')
+        self.write('linux/arch/x86/boot/bzImage', b'MZ')
+        self.write('linux/.config', 'CONFIG_VIRTIO_PCI=y\n'
+                   'CONFIG_NET_9P_VIRTIO=m\nCONFIG_9P_FS=m\n')
+        self.write('linux/net/9p/9pnet.ko', b'\0depends=\0')
+        self.write('linux/net/9p/9pnet_virtio.ko', b'\0depends=9pnet\0')
+        self.write('linux/fs/9p/9p.ko', b'\0depends=9pnet\0')
+        mods = os.path.join(t, '.virtme_mods/lib/modules/0.0.0')
+        os.makedirs(os.path.join(mods, 'kernel/fs/9p'))
+        os.symlink(t, os.path.join(mods, 'build'))
+        os.symlink(os.path.join(t, 'fs/9p/9p.ko'),
+                   os.path.join(mods, 'kernel/fs/9p/9p.ko'))
+        k = vm.resolve_kernel(t, self.dir)
+        self.assertEqual(k.kind, 'tree')
+        self.assertEqual(vm.index_modules(k.modules), {
+            '9pnet': os.path.join(t, 'net/9p/9pnet.ko'),
+            '9pnet_virtio': os.path.join(t, 'net/9p/9pnet_virtio.ko'),
+            '9p': os.path.join(t, 'fs/9p/9p.ko')})
+        self.assertEqual([n for n, _ in vm.share_modules(k)],
+                         ['9pnet', '9pnet_virtio', '9p'])
+
     def test_arm64_tree(self):
         self.write('la/arch/arm64/boot/Image', b'ARMd')
         k = vm.resolve_kernel(os.path.join(self.dir, 'la'), self.dir, 'arm64')
@@ -1214,6 +1254,76 @@ class TestQemu(unittest.TestCase):
             self.assertEqual(vm.main(['--kernel', 'A', '--numa', '9',
                                       '--suite']), vm.EXIT_USAGE)
         self.assertIn('1..8', err.getvalue())
+
+    def test_numa_vng(self):
+        # vng's --numa: one node a time, MEM[,cpus=FIRST[-LAST]]...
+        self.assertEqual(vm.parse_numa('512M,cpus=0-1'), (512, [(0, 1)]))
+        self.assertEqual(vm.parse_numa('1G,cpus=2'), (1024, [(2, 2)]))
+        self.assertEqual(vm.parse_numa('256m,cpus=0,cpus=3-4'),
+                         (256, [(0, 0), (3, 4)]))
+        self.assertEqual(vm.parse_numa('128M'), (128, []))
+        # a bare number is still invlab's N nodes split evenly
+        self.assertEqual(vm.parse_numa('2'), 2)
+        for bad in ('512', '0M', '512K', '512M,cpus=1-0', '512M,cpu=0',
+                    '512M,cpus=', 'M,cpus=0', '512M,cpus=0,', '9', '0'):
+            with self.assertRaises(vm.argparse.ArgumentTypeError, msg=bad):
+                vm.parse_numa(bad)
+        # taken as given: memory and CPUs need not be even
+        layout = [(768, [(0, 0)]), (256, [(1, 1)])]
+        cmd = vm.qemu_command('q', 'tcg', '/k', '/i', '/s', '/c', 2, 1024,
+                              '', numa=2, numa_layout=layout)
+        self.assertEqual(self.numa(cmd), [
+            ('memory-backend-ram,id=m0,size=768M',
+             'node,nodeid=0,cpus=0,memdev=m0'),
+            ('memory-backend-ram,id=m1,size=256M',
+             'node,nodeid=1,cpus=1,memdev=m1')])
+        # several ranges in one node; a node with memory and no CPU
+        self.assertEqual(vm.numa_options(2, 4, 1024, [
+            (512, [(0, 0), (2, 3)]), (256, [(1, 1)]), (256, [])]), [
+            '-object', 'memory-backend-ram,id=m0,size=512M',
+            '-numa', 'node,nodeid=0,cpus=0,cpus=2-3,memdev=m0',
+            '-object', 'memory-backend-ram,id=m1,size=256M',
+            '-numa', 'node,nodeid=1,cpus=1,memdev=m1',
+            '-object', 'memory-backend-ram,id=m2,size=256M',
+            '-numa', 'node,nodeid=2,memdev=m2'])
+        # the checks: memory adds up, every CPU in exactly one node
+        self.assertIsNone(vm.check_numa_layout(layout, 2, 1024))
+        self.assertIn('1000M in all, --memory is 1024M',
+                      vm.check_numa_layout([(744, [(0, 0)]),
+                                            (256, [(1, 1)])], 2, 1024))
+        self.assertIn('1025M in all', vm.check_numa_layout(
+            [(769, [(0, 0)]), (256, [(1, 1)])], 2, 1024))
+        self.assertIn('CPU 1 in no node', vm.check_numa_layout(
+            [(1024, [(0, 0)])], 2, 1024))
+        self.assertIn('CPU 1 is in node 0 and node 1', vm.check_numa_layout(
+            [(512, [(0, 1)]), (512, [(1, 1)])], 2, 1024))
+        self.assertIn('node 1 has CPU 2', vm.check_numa_layout(
+            [(512, [(0, 1)]), (512, [(2, 2)])], 2, 1024))
+        self.assertIsNone(vm.check_numa_layout(
+            [(128, [(n, n)]) for n in range(8)], 8, 1024))
+        self.assertIn('9 nodes, at most 8', vm.check_numa_layout(
+            [(128, [])] * 9, 1, 1152))
+        # on the command line
+        base = ['--kernel', 'A', '--suite']
+        a = vm.parse_args(base + ['--numa', '768M,cpus=0',
+                                  '--numa', '256M,cpus=1'])
+        self.assertEqual((a.numa, a.numa_layout), (2, layout))
+        a = vm.parse_args(base + ['--numa', '1G,cpus=0-1'])
+        self.assertEqual((a.numa, a.numa_layout), (1, [(1024, [(0, 1)])]))
+        a = vm.parse_args(base + ['--numa', '2'])
+        self.assertEqual((a.numa, a.numa_layout), (2, []))
+        # a node of memory alone, as vng allows
+        a = vm.parse_args(base + ['--numa', '512M,cpus=0-1',
+                                  '--numa', '512M'])
+        self.assertEqual(a.numa_layout, [(512, [(0, 1)]), (512, [])])
+        for bad in (['--numa', '2', '--numa', '512M,cpus=0'],
+                    ['--numa', '2', '--numa', '2'],
+                    ['--numa', '512M,cpus=0', '--numa', '256M,cpus=1'],
+                    ['--numa', '512M,cpus=0', '--numa', '512M,cpus=0'],
+                    ['--numa', '512M,cpus=0-1', '--numa', '512M',
+                     '--memory', '2G']):
+            with self.assertRaises(vm.UsageError, msg=bad):
+                vm.parse_args(base + bad)
 
     def test_arm64(self):
         cmd = vm.qemu_command('q', 'tcg', '/k', '/i', '/s', '/c', 2, 1024,
