@@ -79,8 +79,13 @@ fi
 # a program a script needs is not installed (a build without json-c):
 # that case is a SKIP naming it, not an error
 rm -f "$prefix/bin/invlab-judge"
-"$suite" --only judge-replay -o "$tmp/out" --junit "$tmp/j.xml" \
-	>"$tmp/tap" 2>"$tmp/err"
+# nor anywhere on PATH (a machine may have the package installed: the
+# suite takes a program from PATH when its prefix has none)
+nojudge=$(printf '%s\n' "$PATH" | tr ':' '\n' | while read -r d; do
+	[ -n "$d" ] && [ ! -x "$d/invlab-judge" ] && printf '%s:' "$d"
+done)
+PATH=${nojudge%:} "$suite" --only judge-replay -o "$tmp/out" \
+	--junit "$tmp/j.xml" >"$tmp/tap" 2>"$tmp/err"
 rc=$?
 check "judge-replay without invlab-judge: exit 77 (got $rc)" [ "$rc" = 77 ]
 check "the skip names what is missing" \
