@@ -156,6 +156,11 @@ def dry_run(defn, defn_dir, suite, tmp, cases, params, lava=True):
     fake(os.path.join(lbin, "lava-test-raise"),
          'echo "raise $*" >>"%s"\n' % log)
     env = dict(os.environ)
+    # only the stand-in prefix: an invlab installed on this machine (the
+    # Debian package) would be found on PATH and run for real
+    env["PATH"] = ":".join(
+        d for d in env.get("PATH", "").split(":")
+        if d and not os.access(os.path.join(d, "invlab-suite"), os.X_OK))
     if lava:
         env["PATH"] = lbin + ":" + env["PATH"]
     values = {k: str(v) for k, v in defn.get("params", {}).items()}
