@@ -1349,6 +1349,20 @@ static void test_jobs_edf_cbs(void)
 		t_check_int(l[4], 3 * MS + 400 * US);
 		t_check_int(l[6], 0);
 	}
+	/* of each wait, what the reservation's throttle took: job 0 from
+	 * its Q (6 ms) to its next period (14), job 1 from its release;
+	 * none where the model was dropped (job 2) or never throttled
+	 * (job 4); job 6 from 62 to 70 ms */
+	t_check(t_er.tasks[d].job_throttled_seq != NULL);
+	if (t_er.tasks[d].job_throttled_seq) {
+		const uint64_t *th = t_er.tasks[d].job_throttled_seq;
+
+		t_check_int(th[0], 8 * MS);
+		t_check_int(th[1], 4 * MS);
+		t_check_int(th[2], 0);
+		t_check_int(th[4], 0);
+		t_check_int(th[6], 8 * MS);
+	}
 	t_er.trace = NULL;
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	il_trace_free(&tr);

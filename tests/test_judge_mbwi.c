@@ -1586,6 +1586,28 @@ static void test_misses_backlog(void)
 	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
 	t_check_contains(ck[0].c.evidence,
 			 "trace: 4 late misses with the kernel's choice");
+	/* what its reservation's throttle took of the wait is its own too:
+	 * 1 ns of it makes up the short */
+	{
+		uint64_t th[T_MAX_JOBS] = { 0 };
+
+		r->job_throttled_seq = th;
+		th[6] = 1;
+		t_check_int(judge(&n), 0);
+		t_check_contains(
+			ck[0].c.evidence,
+			"trace: 5 late misses with the kernel's choice");
+		/* but the kernel's choice must still be more than a held
+		 * vCPU shows, however much was throttled */
+		th[9] = 100 * MS;
+		lo[9] = 10 * US;
+		t_check_int(judge(&n), 0);
+		t_check_contains(
+			ck[0].c.evidence,
+			"trace: 4 late misses with the kernel's choice");
+		lo[9] = 10 * US + 1;
+		r->job_throttled_seq = NULL;
+	}
 	lo[6]++;
 	/* job 9: the kernel's choice no more than the calibration attests
 	 * nothing, however much is carried */

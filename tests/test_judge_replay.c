@@ -339,6 +339,26 @@ static void test_mbwi(void)
 		t_er.tasks[2].job_later_seq = lo;
 		replay(IL_JUDGE_MBWI, 4);
 		t_check_int(ck[0].c.by_trace, 1);
+		/* the seventh, what the reservation's throttle took of the
+		 * wait (its own time): 20 ms of the kernel's choice covers
+		 * 22 ms of lateness with 2 ms of it, and the file says so */
+		{
+			static uint64_t th[30];
+
+			for (int k = 4; k < 30; k += 5)
+				lo[k] = 20 * MS;
+			replay(IL_JUDGE_MBWI, 4);
+			t_check_int(ck[0].c.verdict != IL_FAIL, 1);
+			t_er.tasks[2].job_throttled_seq = th;
+			for (int k = 4; k < 30; k += 5)
+				th[k] = 2 * MS;
+			replay(IL_JUDGE_MBWI, 4);
+			t_check_int(ck[0].c.verdict, IL_FAIL);
+			t_check_int(ck[0].c.by_trace, 1);
+			t_er.tasks[2].job_throttled_seq = NULL;
+			for (int k = 4; k < 30; k += 5)
+				lo[k] = 25 * MS;
+		}
 		/* foreign tasks ran longer than each late job was late:
 		 * set aside within the fair server's default budget, late
 		 * beyond the one the file records (1 ns a period) */

@@ -970,6 +970,7 @@ struct edf_ctx {
 	bool throttled; /* its reservation throttled: nothing is */
 	const struct il_trace_stalls *stalls; /* NULL: none known */
 	uint64_t *foreign; /* adds what tasks outside the set ran meanwhile */
+	uint64_t *throttled_ns; /* adds the waits its reservation throttled */
 };
 
 static const struct il_sched *sched_of(const struct edf_ctx *e, int j)
@@ -1176,9 +1177,13 @@ static uint64_t edf_wait_cbs(const struct work *w, struct edf_ctx *e,
 
 	e->dl = c->dl;
 	if (x < c->thr) {
+		uint64_t to = y < c->thr ? y : c->thr;
+
 		e->throttled = true;
-		sum += edf_wait(w, e, cpu, x, y < c->thr ? y : c->thr);
+		sum += edf_wait(w, e, cpu, x, to);
 		e->throttled = false;
+		if (e->throttled_ns)
+			*e->throttled_ns += to - x;
 		x = c->thr;
 	}
 	e->budget = !lost;
@@ -1222,13 +1227,15 @@ static int edf_state_at(const struct il_trace *t, int pid, uint64_t ts)
  * woken, asleep), then each switch and wakeup of it.
  */
 static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
-			int cpu, uint64_t a, uint64_t b, uint64_t *foreign)
+			int cpu, uint64_t a, uint64_t b, uint64_t *foreign,
+			uint64_t *throttled)
 {
 	const struct il_trace *t = w->t;
 	const struct il_sched *s = sched_of(e0, e0->self);
 	uint64_t q = s->runtime_ns, d = s->deadline_ns, tick = e0->er->tick_ns;
 	struct edf_ctx e = *e0;
 	struct cbs_state c = { .dl = e0->dl, .used = e0->used, .thr = e0->thr };
+	uint64_t thr_ns = 0;
 	int st = edf_state_at(t, pid, a);
 	uint64_t since = a, sum = 0, waited = 0;
 	/* woken for this job already: its first switch says so too (it
@@ -1236,6 +1243,8 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 	bool woken = false;
 	/* the trace left the reservation's model: no budget is assumed */
 	bool lost = !q;
+
+	e.throttled_ns = &thr_ns;
 
 	for (size_t k = rec_from(t, a, false); k < t->n && t->rec[k].ts <= b;
 	     k++) {
@@ -1313,6 +1322,7 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 	/* every CPU it could use counted: never more than it waited */
 	if (*foreign > waited)
 		*foreign = waited;
+	*throttled = thr_ns < waited ? thr_ns : waited;
 	return sum < waited ? sum : waited;
 }
 
@@ -1406,6 +1416,8 @@ int il_attribute_edf(const struct il_scenario *sc,
 	for (int i = 0; i < er->ntasks; i++) {
 		free(er->tasks[i].job_later_seq);
 		er->tasks[i].job_later_seq = NULL;
+		free(er->tasks[i].job_throttled_seq);
+		er->tasks[i].job_throttled_seq = NULL;
 	}
 	if (!er->trace || er->trace->lost)
 		return 0;
@@ -1432,8 +1444,10 @@ int il_attribute_edf(const struct il_scenario *sc,
 		/* a second attribution replaces the first's */
 		free(r->job_later_seq);
 		r->job_later_seq = calloc(r->njob_cpu, sizeof(uint64_t));
+		free(r->job_throttled_seq);
+		r->job_throttled_seq = calloc(r->njob_cpu, sizeof(uint64_t));
 		at = calloc(r->njob_cpu, sizeof(*at));
-		if (!r->job_later_seq || !at) {
+		if (!r->job_later_seq || !r->job_throttled_seq || !at) {
 			free(at);
 			ret = -ENOMEM;
 			break;
@@ -1462,7 +1476,8 @@ int il_attribute_edf(const struct il_scenario *sc,
 			e.foreign = &fo;
 			fo = 0;
 			r->job_later_seq[k] =
-				edf_job(&w, &e, r->tid, r->cpu, a, b, &fo);
+				edf_job(&w, &e, r->tid, r->cpu, a, b, &fo,
+					&r->job_throttled_seq[k]);
 			/* a missed job: what foreign tasks ran while it
 			 * waited, not over all of it */
 			if (r->job_foreign_seq)

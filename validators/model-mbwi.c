@@ -404,7 +404,15 @@ static bool late_per_job(const struct il_engine_result *er,
 			 * this job's window is measured, the task's own, and
 			 * leaves the rest of the lateness to explain
 			 */
+			/*
+			 * and the time its reservation was throttled, by
+			 * the kernel's rules, is the reservation's own too
+			 * (the queue behind it, not the kernel's choice,
+			 * made it wait)
+			 */
 			carried = backlog_run(r, k);
+			if (r->job_throttled_seq && lo != IL_EDF_UNSEEN)
+				carried += r->job_throttled_seq[k];
 			if (lo != IL_EDF_UNSEEN &&
 			    lo > host + m->inherit + m->eps &&
 			    lo + carried >= x - (m->eps + host + fo)) {

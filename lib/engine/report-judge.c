@@ -155,8 +155,9 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 	else
 		il_json_null(j, "declared");
 	/* each job: [cpu, start, end, release] and, from the trace, its
-	 * foreign time (engine.h, job_foreign_seq) and then its EDF
-	 * inversion (job_later_seq) */
+	 * foreign time (engine.h, job_foreign_seq), then its EDF inversion
+	 * (job_later_seq) and the wait its reservation throttled
+	 * (job_throttled_seq) */
 	il_json_begin_array(j, "job_seq");
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		il_json_begin_array(j, NULL);
@@ -170,6 +171,8 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 							: 0);
 		if (r->job_later_seq)
 			il_json_uint(j, NULL, r->job_later_seq[k]);
+		if (r->job_later_seq && r->job_throttled_seq)
+			il_json_uint(j, NULL, r->job_throttled_seq[k]);
 		il_json_end_array(j);
 	}
 	il_json_end_array(j);

@@ -102,6 +102,13 @@ struct il_task_result {
 	 * miss is the kernel's doing when this is not 0.
 	 */
 	uint64_t *job_later_seq;
+	/*
+	 * And of that wait, the time its reservation was throttled by the
+	 * kernel's rules (il_attribute_edf: a Q run, until its next period):
+	 * the reservation's own time, not the kernel's choice (NULL: not
+	 * known)
+	 */
+	uint64_t *job_throttled_seq;
 	size_t njob_cpu, job_cpu_cap;
 	/*
 	 * Only in a result read back without its trace (invlab-judge): the
