@@ -140,6 +140,25 @@ def install(tmp, suite, cases):
     return prefix
 
 
+def path_without_invlab(tmp):
+    """a PATH of links to every program on PATH but invlab's: the dry
+    runs see only their stand-in prefix, not an invlab installed on this
+    machine (the Debian package), which would run for real"""
+    pdir = os.path.join(tmp, "path-bin")
+    if not os.path.isdir(pdir):
+        os.makedirs(pdir)
+        for d in os.environ.get("PATH", "").split(":"):
+            if not d or not os.path.isdir(d):
+                continue
+            for b in os.listdir(d):
+                f = os.path.join(d, b)
+                link = os.path.join(pdir, b)
+                if (not b.startswith("invlab") and os.access(f, os.X_OK)
+                        and not os.path.lexists(link)):
+                    os.symlink(f, link)
+    return pdir
+
+
 def dry_run(defn, defn_dir, suite, tmp, cases, params, lava=True):
     """LAVA's run.sh: cd to the definition's repository, params as
     shell variables, the steps; returns (process, calls, result.txt)"""
@@ -156,11 +175,7 @@ def dry_run(defn, defn_dir, suite, tmp, cases, params, lava=True):
     fake(os.path.join(lbin, "lava-test-raise"),
          'echo "raise $*" >>"%s"\n' % log)
     env = dict(os.environ)
-    # only the stand-in prefix: an invlab installed on this machine (the
-    # Debian package) would be found on PATH and run for real
-    env["PATH"] = ":".join(
-        d for d in env.get("PATH", "").split(":")
-        if d and not os.access(os.path.join(d, "invlab-suite"), os.X_OK))
+    env["PATH"] = path_without_invlab(tmp)
     if lava:
         env["PATH"] = lbin + ":" + env["PATH"]
     values = {k: str(v) for k, v in defn.get("params", {}).items()}

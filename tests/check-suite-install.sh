@@ -80,11 +80,18 @@ fi
 # that case is a SKIP naming it, not an error
 rm -f "$prefix/bin/invlab-judge"
 # nor anywhere on PATH (a machine may have the package installed: the
-# suite takes a program from PATH when its prefix has none)
-nojudge=$(printf '%s\n' "$PATH" | tr ':' '\n' | while read -r d; do
-	[ -n "$d" ] && [ ! -x "$d/invlab-judge" ] && printf '%s:' "$d"
-done)
-PATH=${nojudge%:} "$suite" --only judge-replay -o "$tmp/out" \
+# suite takes a program from PATH when its prefix has none): PATH is a
+# directory of links to every other program on it
+mkdir "$tmp/path"
+printf '%s\n' "$PATH" | tr ':' '\n' | while read -r d; do
+	[ -d "$d" ] || continue
+	for f in "$d"/*; do
+		b=${f##*/}
+		[ "$b" != invlab-judge ] && [ -x "$f" ] &&
+			[ ! -e "$tmp/path/$b" ] && ln -s "$f" "$tmp/path/$b"
+	done
+done
+PATH=$tmp/path "$suite" --only judge-replay -o "$tmp/out" \
 	--junit "$tmp/j.xml" >"$tmp/tap" 2>"$tmp/err"
 rc=$?
 check "judge-replay without invlab-judge: exit 77 (got $rc)" [ "$rc" = 77 ]
