@@ -1250,6 +1250,8 @@ static void test_jobs_edf_idle(void)
 	t_check_int(fo[0], 2 * MS);
 	free(t_er.tasks[d].job_later_seq);
 	t_er.tasks[d].job_later_seq = NULL;
+	free(t_er.tasks[d].job_throttled_seq);
+	t_er.tasks[d].job_throttled_seq = NULL;
 	t_er.tasks[d].job_foreign_seq = NULL;
 	t_er.trace = NULL;
 	il_trace_free(&tr);

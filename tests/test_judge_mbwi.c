@@ -1310,6 +1310,22 @@ static void test_misses_overran(void)
 	t_check_contains(ck[0].c.evidence,
 			 "2 misses of a job charged more than Q (up to "
 			 "2.00ms of CPU), or queued behind one");
+	/* as late as the two periods 2 ms + 1 ns spans at Q 2 ms a
+	 * period (16 ms, with the calibration's 10 us) and no later: job
+	 * 6 1 ns beyond is judged as any other miss */
+	t_run_job_resp(d, 6, 24 * MS + 10 * US);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_run_job_resp(d, 6, 24 * MS + 10 * US + 1);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	t_check_contains(ck[0].c.evidence, "1 miss of a job charged");
+	/* a second overrun in the queue adds its periods */
+	r->job_cpu_seq[6] = 2 * MS + 1;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	r->job_cpu_seq[6] = MS;
+	t_run_job_resp(d, 6, 19 * MS);
 	/* job 5 at D + 10 us exactly: not late, so not one of them; job
 	 * 6 still is */
 	t_run_job_resp(d, 5, 8 * MS + 10 * US);
@@ -1334,14 +1350,15 @@ static void test_misses_overran(void)
 	t_check_int(verdict(n, "isolation"), IL_FAIL);
 	/*
 	 * One burst bounded by the silence counts the late misses only:
-	 * job 5 over Q and 52 ms late is set aside; job 20, 12 ms late,
+	 * job 5, 13 ms of CPU (seven periods of Q) and 52 ms late, is set
+	 * aside; job 20, 12 ms late,
 	 * is the one late miss: one stall of 5.995 ms covers 2 x 5.995 +
 	 * 0.01, one of 5.994 ms does not
 	 */
 	t_run_reset(job);
 	run();
 	r = &t_er.tasks[d];
-	r->job_cpu_seq[5] = 2 * MS + 1;
+	r->job_cpu_seq[5] = 13 * MS;
 	t_run_job_resp(d, 5, 60 * MS);
 	t_run_job_resp(d, 20, 20 * MS);
 	t_er.trace_silence_ns = 5995 * US;

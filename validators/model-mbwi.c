@@ -86,8 +86,11 @@ struct mbwi_model {
 	 * must, and its backlog followed.  A vCPU the host held while the
 	 * task ran counts as its run time (measured here: a 1.5 ms job
 	 * read 13.5 ms).  Outside the guarantee, which is for jobs within
-	 * Q: neither late nor kept.  most_overran: the most CPU time of
-	 * such a job.
+	 * Q: neither late nor kept, as late as the periods the overrun
+	 * spans (ceil(CPU / Q) periods each, summed along the queue) and
+	 * no later: beyond that the overrun explains nothing, and the miss
+	 * is judged as any other.  most_overran: the most CPU time of such
+	 * a job.
 	 */
 	size_t overran;
 	uint64_t most_overran;
@@ -323,6 +326,7 @@ static bool late_per_job(const struct il_engine_result *er,
 	uint64_t *wake = NULL, c = mt->wcet_ns ? mt->wcet_ns : mt->cpu_max_ns;
 	long nwake = 0;
 	bool owed = false;
+	uint64_t owed_allow = 0;
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
@@ -340,8 +344,14 @@ static bool late_per_job(const struct il_engine_result *er,
 		/* a job charged over Q, and the jobs queued behind it; only
 		 * a task that ran under its reservation was throttled */
 		if (reserved && r->job_cpu_seq[k] > mt->runtime_ns) {
+			uint64_t q = mt->runtime_ns;
+
+			if (!owed)
+				owed_allow = 0;
 			owed = true;
 			over = r->job_cpu_seq[k];
+			/* the periods its CPU time spans at Q a period */
+			owed_allow += (over + q - 1) / q * mt->period_ns;
 		} else if (!k || rel >= r->job_end_seq[k - 1]) {
 			owed = false;
 		}
@@ -364,7 +374,7 @@ static bool late_per_job(const struct il_engine_result *er,
 			/* within the calibration: met when the trace saw
 			 * nothing of the kernel's in it */
 			mt->misses_kept += lo <= m->eps;
-		} else if (owed) {
+		} else if (owed && x <= m->eps + owed_allow) {
 			m->overran++;
 			if (over > m->most_overran)
 				m->most_overran = over;
