@@ -966,7 +966,7 @@ struct edf_ctx {
 	/* of its current Q, what it had run at the job's release, and
 	 * until when its reservation was throttled then (0: it was not) */
 	uint64_t used, thr;
-	bool budget; /* the job has run less than its Q: idle is the kernel's */
+	bool budget; /* not throttled, the model kept: idle is the kernel's */
 	bool throttled; /* its reservation throttled: nothing is */
 	const struct il_trace_stalls *stalls; /* NULL: none known */
 	uint64_t *foreign; /* adds what tasks outside the set ran meanwhile */
