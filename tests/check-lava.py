@@ -119,8 +119,13 @@ def install(tmp, suite, cases):
                       ("configs.json", CONFIGS_RESULT),
                       ("interrupted.json",
                        dict(PROGRAM_RESULT, interrupted=True))):
+        # compact, as the programs write by default, but for one file
+        # as --json-pretty writes it: both are read
         with open(os.path.join(prefix, "share", "invlab", name), "w") as f:
-            json.dump(doc, f, indent=2)
+            if name == "job.json":
+                json.dump(doc, f, indent=2)
+            else:
+                json.dump(doc, f, separators=(",", ":"))
     # fake EXIT [RESULT-FILE]: writes that file (or {}) to --json, its
     # arguments to args.log
     fake(os.path.join(prefix, "bin", "fake"),

@@ -138,10 +138,10 @@ send_results() {
 # (validators/expect.c) reads it, here in awk: as expected is "pass", a
 # SKIP "skip", UNDECIDED where PASS was expected "unknown", anything
 # else "fail"; a run nothing was expected of (measured, not judged) has
-# no verdict line.  The files are written one member a line, which is
-# all this reads.
+# no verdict line.  The file is read one member a line (json_lines):
+# what --json-pretty writes, and what the compact default is made into.
 figures() { # case name, result file
-	awk -v case_name="$1" '
+	json_lines "$2" | awk -v case_name="$1" '
 	function clean(s) { gsub(/[^A-Za-z0-9._-]/, "_", s); return s }
 	function ms(v) { return sprintf("%.3f", v / 1000000) }
 	{
@@ -267,7 +267,46 @@ figures() { # case name, result file
 			if ((s in v) && v[s] ~ /^[0-9.]+$/)
 				print name "-" st[i] " pass " ms(v[s]) " ms"
 		}
-	}' "$2"
+	}'
+}
+
+# A JSON file one member a line, as --json-pretty writes it: a line
+# break after each "{", "[" and "," and before each "}" and "]" outside
+# a string (the programs write compact JSON unless asked otherwise)
+json_lines() { # file
+	awk '{
+		n = length($0)
+		out = ""
+		for (i = 1; i <= n; i++) {
+			c = substr($0, i, 1)
+			if (str) {
+				out = out c
+				if (esc)
+					esc = 0
+				else if (c == "\\")
+					esc = 1
+				else if (c == "\"")
+					str = 0
+				continue
+			}
+			if (c == "\"") {
+				str = 1
+				out = out c
+			} else if (c == "{" || c == "[" || c == ",") {
+				print out c
+				out = ""
+			} else if (c == "}" || c == "]") {
+				if (out ~ /[^ \t]/)
+					print out
+				out = c
+			} else if (c == " " && out == "") {
+				continue
+			} else
+				out = out c
+		}
+		if (out != "")
+			print out
+	}' "$1"
 }
 
 # result.txt from the suite's JSON summary (one case a line there):
