@@ -1371,6 +1371,81 @@ static void test_jobs_edf_cbs(void)
 }
 
 /*
+ * What a run used is what the kernel charged (cbs_run): d (Q 2 ms,
+ * D = P = 10 ms) alone on CPU 1.  Job 0 runs from 0 to 8.5 ms on the
+ * trace, the host holding the vCPU for most of it; the kernel charges
+ * it 2.5 ms (its accounts), throttles it at once until its next period,
+ * 10 ms, and moves its deadline to 20 ms with 1.5 ms left.  Job 1,
+ * woken at 10 ms, runs that 1.5 ms, is throttled at 11.5 ms until 20 ms
+ * (the CPU idles) and ends at 20.5 ms: late by 0.5 ms, none of it the
+ * kernel's choice, 8.5 ms throttled.  Read by the run's length (8.5 ms,
+ * more than a tick past Q: the model dropped, a fresh Q at 10 ms), the
+ * idle would be the kernel's; and so it is when the kernel's own
+ * accounts say it charged all 8.5 ms (it did not throttle at its Q):
+ * 8.5 ms, none throttled.  Without any account the run's length counts,
+ * as before.
+ */
+static void edf_charge_run(uint64_t acct0, uint64_t acct1, uint64_t later,
+			   uint64_t throttled)
+{
+	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
+	uint64_t B;
+	int d;
+
+	t_run_reset("[global]\nvalidate = mbwi\n"
+		    "[task d]\nclass = deadline:2ms/10ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\nbody = run 2ms\n");
+	d = t_task("d");
+	t_er.tick_ns = 4 * MS; /* HZ 250: the kernel throttles at a tick */
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[d].cpu = 1;
+	t_run_jobs(d, 3, 10 * MS, 2 * MS, 2 * MS);
+	t_run_job_resp(d, 0, 8 * MS + 500 * US);
+	t_run_job_resp(d, 1, 10 * MS + 500 * US);
+	il_trace_free(&tr);
+	B = t_er.t_start_ns;
+	tr.t0_ns = B - MS;
+	tr.t1_ns = B + 30 * MS;
+	wake_at(B, HIGH);
+	sw(B, 0, 120, HIGH, -1, 0);
+	if (acct0) {
+		acct(B + 4 * MS, HIGH, acct0 / 2);
+		acct(B + 8 * MS + 400 * US, HIGH, acct0 - acct0 / 2);
+	}
+	sw(B + 8 * MS + 500 * US, HIGH, -1, 0, 120, 0);
+	wake_at(B + 10 * MS, HIGH);
+	sw(B + 10 * MS, 0, 120, HIGH, -1, 0);
+	if (acct1)
+		acct(B + 11 * MS + 400 * US, HIGH, acct1);
+	sw(B + 11 * MS + 500 * US, HIGH, -1, 0, 120, 1);
+	sw(B + 20 * MS, 0, 120, HIGH, -1, 0);
+	sw(B + 20 * MS + 500 * US, HIGH, -1, 0, 120, 0);
+	il_trace_sort(&tr);
+	t_er.trace = &tr;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	t_check(t_er.tasks[d].job_later_seq != NULL &&
+		t_er.tasks[d].job_throttled_seq != NULL);
+	if (t_er.tasks[d].job_later_seq && t_er.tasks[d].job_throttled_seq) {
+		t_check_int(t_er.tasks[d].job_later_seq[1], later);
+		t_check_int(t_er.tasks[d].job_throttled_seq[1], throttled);
+	}
+	t_er.trace = NULL;
+	t_er.tick_ns = 0;
+	il_trace_free(&tr);
+}
+
+static void test_jobs_edf_charge(void)
+{
+	/* charged 2.5 ms of an 8.5 ms run: the throttle is the kernel's
+	 * keeping of the reservation */
+	edf_charge_run(2500 * US, 1500 * US, 0, 8500 * US);
+	/* charged all of it: the kernel did not throttle at Q */
+	edf_charge_run(8500 * US, 1500 * US, 8500 * US, 0);
+	/* no accounts: the run's length */
+	edf_charge_run(0, 0, 8500 * US, 0);
+}
+
+/*
  * The kernel's own deadline for a job woken late (CBS's wakeup rule, as
  * edf_job applies it): d (Q 2 ms, D 4 ms, P 10 ms) and e (Q 1 ms, D 6
  * ms, P 20 ms), both released together on CPU 1, e's deadline 2 ms
@@ -1743,6 +1818,7 @@ int main(void)
 	test_jobs_edf();
 	test_jobs_edf_wakeup();
 	test_jobs_edf_cbs();
+	test_jobs_edf_charge();
 	test_jobs_edf_stall();
 	test_jobs_edf_idle();
 	test_cross_cpu_request();

@@ -1116,15 +1116,58 @@ static uint64_t edf_wait(const struct work *w, const struct edf_ctx *e, int cpu,
  * starts from what the reservation carries, not from a fresh deadline
  * and Q: the kernel ranks it after the tasks whose deadlines fall before
  * the one it carries, and leaves it throttled with the CPU idle.
- * The state is carried only while the trace agrees with it: a task
- * switched in while throttled, or run more than a tick past its Q (the
- * kernel's accounting differs from the switches', or it did not
- * throttle), starts again from its next event.  at[k].dl is 0 when the
+ * What a run used is what the kernel charged for it (cbs_run: its own
+ * run-time accounts, not the run's length, which a vCPU the host held
+ * stretches).  The state is carried only while the trace agrees with
+ * it: a task switched in while throttled, or charged more than a tick
+ * past its Q (the kernel did not throttle it), starts again from its
+ * next event.  at[k].dl is 0 when the
  * trace has nothing of the task before the release.
  */
 struct cbs_state {
 	uint64_t dl, used, thr;
 };
+
+/*
+ * What the kernel charged the reservation for a run from since: its own
+ * run-time accounts of the task (sched_stat_runtime, with the host's
+ * steal left out where the kernel leaves it out) when the trace has them
+ * for this run, else the run's length on the trace.  A vCPU the host
+ * held while the task ran stretches the run, not what it was charged.
+ */
+struct cbs_run {
+	uint64_t acc, last; /* accounted so far, up to last */
+	bool seen;	    /* an account of this run is on the trace */
+	bool unknown;	    /* one of unknown size: the run's length counts */
+};
+
+static void cbs_run_account(struct cbs_run *u, const struct il_trace_rec *r,
+			    uint64_t since)
+{
+	uint64_t run;
+
+	if (r->next_pid < 0)
+		u->unknown = true;
+	if (u->unknown)
+		return;
+	run = (uint64_t)r->next_pid;
+	/* the first account of a run may reach back before since */
+	if (r->ts > since && run > r->ts - since)
+		run = r->ts - since;
+	else if (r->ts <= since)
+		run = 0;
+	u->acc += run;
+	u->last = r->ts;
+	u->seen = true;
+}
+
+static uint64_t cbs_charge(const struct cbs_run *u, uint64_t since,
+			   uint64_t ts)
+{
+	if (!u->seen || u->unknown || ts < u->last)
+		return ts > since ? ts - since : 0;
+	return u->acc + (ts - u->last);
+}
 
 /* the reservation after it ran (used) up to ts */
 static void cbs_ran(struct cbs_state *c, const struct il_sched *s, uint64_t ts)
@@ -1243,6 +1286,7 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 	bool woken = false;
 	/* the trace left the reservation's model: no budget is assumed */
 	bool lost = !q;
+	struct cbs_run u = { 0 };
 
 	e.throttled_ns = &thr_ns;
 
@@ -1264,9 +1308,14 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 			woken = true;
 			st = EDF_RUNNING;
 			since = r->ts;
+			u = (struct cbs_run){ 0 };
+		} else if (r->kind == IL_TR_RUNTIME && r->prev_pid == pid) {
+			if (st == EDF_RUNNING || st < 0)
+				cbs_run_account(&u, r, since);
 		} else if (r->kind == IL_TR_SWITCH && r->prev_pid == pid) {
 			if (st == EDF_RUNNING || st < 0)
-				c.used += r->ts - since;
+				c.used += cbs_charge(&u, since, r->ts);
+			u = (struct cbs_run){ 0 };
 			woken = true;
 			/*
 			 * Each Q it ran moves its deadline a period on
@@ -1333,6 +1382,7 @@ static void cbs_walk(const struct il_trace *t, int pid,
 	struct cbs_state c = { 0 };
 	uint64_t q = s->runtime_ns, d = s->deadline_ns, since = 0;
 	bool seen = false, running = false, waiting = false;
+	struct cbs_run u = { 0 };
 	size_t k = 0;
 
 	if (!q || !d)
@@ -1346,7 +1396,7 @@ static void cbs_walk(const struct il_trace *t, int pid,
 			struct cbs_state x = c;
 
 			if (running && rel[k] > since)
-				x.used += rel[k] - since;
+				x.used += cbs_charge(&u, since, rel[k]);
 			cbs_ran(&x, s, rel[k]);
 			if (x.thr <= rel[k])
 				x.thr = 0;
@@ -1361,9 +1411,13 @@ static void cbs_walk(const struct il_trace *t, int pid,
 			seen = running = true;
 			waiting = false;
 			since = ts;
+			u = (struct cbs_run){ 0 };
+		} else if (r->kind == IL_TR_RUNTIME && r->prev_pid == pid &&
+			   running) {
+			cbs_run_account(&u, r, since);
 		} else if (r->kind == IL_TR_SWITCH && r->prev_pid == pid) {
 			if (running && ts > since)
-				c.used += ts - since;
+				c.used += cbs_charge(&u, since, ts);
 			if (c.used > q + tick)
 				seen = false;
 			cbs_ran(&c, s, ts);
