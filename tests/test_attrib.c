@@ -1443,6 +1443,10 @@ static void test_jobs_edf_charge(void)
 	edf_charge_run(8500 * US, 1500 * US, 8500 * US, 0);
 	/* no accounts: the run's length */
 	edf_charge_run(0, 0, 8500 * US, 0);
+	/* an account reaching back past the run's start (the first after
+	 * a release that found the task running does): only what falls
+	 * in the run counts, 1.4 ms of 6 */
+	edf_charge_run(2500 * US, 6 * MS, 0, 8500 * US);
 }
 
 /*
