@@ -131,6 +131,10 @@ class TestCell(unittest.TestCase):
         self.assertEqual(fl.cell(77, []), 'SKIP')
         self.assertEqual(fl.cell(99, [('r', 'PASS', 'PASS')]), 'BROKEN')
         self.assertEqual(fl.cell(2, []), 'BROKEN')
+        # 3: done, one check UNDECIDED, the rest as expected
+        self.assertEqual(fl.cell(3, [('r', 'UNDECIDED', 'PASS'),
+                                     ('s', 'PASS', 'PASS')]), 'UNDECIDED')
+        self.assertEqual(fl.cell(4, [('r', 'PASS', 'PASS')]), 'BROKEN')
 
     def test_verdicts(self):
         P, F, U = 'PASS', 'FAIL', 'UNDECIDED'
