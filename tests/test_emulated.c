@@ -417,11 +417,90 @@ static void test_mbwi(void)
 	t_check_int(il_emu_apply(&t_sc, &t_er, 1, ck, 1), 0);
 	t_check_int(ck[0].c.verdict, IL_FAIL);
 	t_er.trace = NULL;
+	il_trace_free(&tr);
+}
+
+/*
+ * A bandwidth FAIL under emulation stands when it is the kernel's own
+ * charge of a task nothing can lend a budget to: one that takes no lock
+ * and calls no kernel mutex, its run-time accounts on the trace (late
+ * ones already taken off by the check) or kept in the result file
+ */
+static void own_charge_lost(const char *body, bool accounts, bool traced,
+			    uint64_t lost, int want)
+{
+	struct il_trace tr = { .lost = lost };
+	struct il_trace_rec r = { .ts = 1000,
+				  .kind = IL_TR_RUNTIME,
+				  .prev_pid = 4242,
+				  .next_pid = 3000000 };
+	struct il_judged ck[1];
+	char job[256];
+
+	snprintf(job, sizeof(job),
+		 "[resource R]\nprotocol = inherit\n"
+		 "[resource K]\ntype = rename\ndir = /tmp\n"
+		 "[task tauA]\nclass = deadline:2ms/8ms/8ms\nbody = %s\n"
+		 "[task tauB]\nclass = deadline:2ms/8ms/8ms\n"
+		 "body = lock R, run 1ms, unlock R\n",
+		 body);
+	t_run_reset(job);
+	t_er.tasks[0].tid = 4242;
+	t_er.tasks[0].naccounts = accounts && !traced ? 12 : 0;
+	if (accounts && traced)
+		t_check_int(il_trace_add(&tr, &r), 0);
+	/* the other task's accounts are not tauA's */
+	r.prev_pid = 4343;
+	if (traced)
+		t_check_int(il_trace_add(&tr, &r), 0);
+	t_er.trace = traced ? &tr : NULL;
+	memset(ck, 0, sizeof(ck));
+	ck[0].c = fail();
+	ck[0].validator = "mbwi";
+	snprintf(ck[0].task, sizeof(ck[0].task), "tauA bandwidth");
+	il_emu_apply(&t_sc, &t_er, 1, ck, 1);
+	t_check_int(ck[0].c.verdict, want);
+	if (want == IL_FAIL)
+		t_check_contains(ck[0].c.evidence,
+				 "the kernel's FAIL, also under emulation: "
+				 "the task takes no lock");
+	else
+		t_check_contains(ck[0].c.evidence, "undecided under emulation");
+	t_er.trace = NULL;
+	t_er.tasks[0].naccounts = 0;
+	il_trace_free(&tr);
+}
+
+static void own_charge_case(const char *body, bool accounts, bool traced,
+			    int want)
+{
+	own_charge_lost(body, accounts, traced, 0, want);
+}
+
+static void test_mbwi_own_charge(void)
+{
+	/* a trace that lost events may have lost the late accounts too */
+	own_charge_lost("run 1ms", true, true, 2, IL_UNDECIDED);
+	/* lock-free, accounts on the trace: the kernel's */
+	own_charge_case("run 1ms", true, true, IL_FAIL);
+	/* kept in the result file (read back without the trace) */
+	own_charge_case("run 1ms", true, false, IL_FAIL);
+	/* no accounts of its own: late ticks unmeasured */
+	own_charge_case("run 1ms", false, true, IL_UNDECIDED);
+	own_charge_case("run 1ms", false, false, IL_UNDECIDED);
+	/* a lock: a waiter may lend it its budget (deadline inheritance,
+	 * invisible on the trace: the prio stays -1) */
+	own_charge_case("lock R, run 1ms, unlock R", true, true, IL_UNDECIDED);
+	own_charge_case("run 1ms, lock R, run 1ms, unlock R", true, false,
+			IL_UNDECIDED);
+	/* a kernel mutex: with proxy execution a donor's budget pays */
+	own_charge_case("run 1ms, call K", true, true, IL_UNDECIDED);
 }
 
 int main(void)
 {
 	test_mbwi();
+	test_mbwi_own_charge();
 	test_by_trace();
 	test_not_emulated();
 	test_other_verdicts();

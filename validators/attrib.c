@@ -1161,8 +1161,7 @@ static void cbs_run_account(struct cbs_run *u, const struct il_trace_rec *r,
 	u->seen = true;
 }
 
-static uint64_t cbs_charge(const struct cbs_run *u, uint64_t since,
-			   uint64_t ts)
+static uint64_t cbs_charge(const struct cbs_run *u, uint64_t since, uint64_t ts)
 {
 	if (!u->seen || u->unknown || ts < u->last)
 		return ts > since ? ts - since : 0;
