@@ -1385,8 +1385,8 @@ static void test_jobs_edf_cbs(void)
  * 8.5 ms, none throttled.  Without any account the run's length counts,
  * as before.
  */
-static void edf_charge_run(uint64_t acct0, uint64_t acct1, uint64_t later,
-			   uint64_t throttled)
+static void edf_charge_run2(uint64_t acct0, uint64_t acct1a, uint64_t acct1,
+			    uint64_t end1, uint64_t later, uint64_t throttled)
 {
 	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
 	uint64_t B;
@@ -1415,9 +1415,11 @@ static void edf_charge_run(uint64_t acct0, uint64_t acct1, uint64_t later,
 	sw(B + 8 * MS + 500 * US, HIGH, -1, 0, 120, 0);
 	wake_at(B + 10 * MS, HIGH);
 	sw(B + 10 * MS, 0, 120, HIGH, -1, 0);
+	if (acct1a)
+		acct(B + 10 * MS + 500 * US, HIGH, acct1a);
 	if (acct1)
-		acct(B + 11 * MS + 400 * US, HIGH, acct1);
-	sw(B + 11 * MS + 500 * US, HIGH, -1, 0, 120, 1);
+		acct(B + end1 - 100 * US, HIGH, acct1);
+	sw(B + end1, HIGH, -1, 0, 120, 1);
 	sw(B + 20 * MS, 0, 120, HIGH, -1, 0);
 	sw(B + 20 * MS + 500 * US, HIGH, -1, 0, 120, 0);
 	il_trace_sort(&tr);
@@ -1434,19 +1436,32 @@ static void edf_charge_run(uint64_t acct0, uint64_t acct1, uint64_t later,
 	il_trace_free(&tr);
 }
 
+static void edf_charge_run(uint64_t acct0, uint64_t acct1, uint64_t end1,
+			   uint64_t later, uint64_t throttled)
+{
+	edf_charge_run2(acct0, 0, acct1, end1, later, throttled);
+}
+
 static void test_jobs_edf_charge(void)
 {
+	const uint64_t E1 = 11 * MS + 500 * US; /* job 1 throttled */
+
 	/* charged 2.5 ms of an 8.5 ms run: the throttle is the kernel's
 	 * keeping of the reservation */
-	edf_charge_run(2500 * US, 1500 * US, 0, 8500 * US);
+	edf_charge_run(2500 * US, 1500 * US, E1, 0, 8500 * US);
 	/* charged all of it: the kernel did not throttle at Q */
-	edf_charge_run(8500 * US, 1500 * US, 8500 * US, 0);
+	edf_charge_run(8500 * US, 1500 * US, E1, 8500 * US, 0);
 	/* no accounts: the run's length */
-	edf_charge_run(0, 0, 8500 * US, 0);
+	edf_charge_run(0, 0, E1, 8500 * US, 0);
 	/* an account reaching back past the run's start (the first after
 	 * a release that found the task running does): only what falls
 	 * in the run counts, 1.4 ms of 6 */
-	edf_charge_run(2500 * US, 6 * MS, 0, 8500 * US);
+	edf_charge_run(2500 * US, 6 * MS, E1, 0, 8500 * US);
+	/* a kernel that charges job 1 1.4 ms for a 1 ms run (two
+	 * accounts, 0.5 and 0.9 ms) and throttles it at 11 ms: no more
+	 * than the run counts (0.5 + 1 ms of Q), and the idle to 20 ms is
+	 * the kernel's */
+	edf_charge_run2(2500 * US, 500 * US, 900 * US, 11 * MS, 9 * MS, 0);
 }
 
 /*

@@ -1132,8 +1132,9 @@ struct cbs_state {
  * What the kernel charged the reservation for a run from since: its own
  * run-time accounts of the task (sched_stat_runtime, with the host's
  * steal left out where the kernel leaves it out) when the trace has them
- * for this run, else the run's length on the trace.  A vCPU the host
- * held while the task ran stretches the run, not what it was charged.
+ * for this run, at most the run's length; else that length.  A vCPU
+ * the host held while the task ran stretches the run, not what it was
+ * charged.
  */
 struct cbs_run {
 	uint64_t acc, last; /* accounted so far, up to last */
@@ -1163,9 +1164,15 @@ static void cbs_run_account(struct cbs_run *u, const struct il_trace_rec *r,
 
 static uint64_t cbs_charge(const struct cbs_run *u, uint64_t since, uint64_t ts)
 {
+	uint64_t len = ts > since ? ts - since : 0, acc;
+
 	if (!u->seen || u->unknown || ts < u->last)
-		return ts > since ? ts - since : 0;
-	return u->acc + (ts - u->last);
+		return len;
+	/* never more than the run: a kernel that charges a task for
+	 * time it did not run throttles it early, and that is its fault,
+	 * not the reservation's keeping */
+	acc = u->acc + (ts - u->last);
+	return acc < len ? acc : len;
 }
 
 /* the reservation after it ran (used) up to ts */
