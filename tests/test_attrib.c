@@ -1385,8 +1385,15 @@ static void test_jobs_edf_cbs(void)
  * 8.5 ms, none throttled.  Without any account the run's length counts,
  * as before.
  */
-static void edf_charge_run2(uint64_t acct0, uint64_t acct1a, uint64_t acct1,
-			    uint64_t end1, uint64_t later, uint64_t throttled)
+struct charge_case {
+	uint64_t acct0[2];	   /* job 0's accounts, at 4 and 8.4 ms */
+	uint64_t acct1a, acct1;	   /* job 1's, at 10.5 ms and end1 - 0.1 */
+	uint64_t end1;		   /* job 1 throttled */
+	uint64_t resume1;	   /* and switched in again (20 ms) */
+	uint64_t later, throttled; /* expected of job 1 */
+};
+
+static void edf_charge(const struct charge_case *cc)
 {
 	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
 	uint64_t B;
@@ -1401,67 +1408,104 @@ static void edf_charge_run2(uint64_t acct0, uint64_t acct1a, uint64_t acct1,
 	t_er.tasks[d].cpu = 1;
 	t_run_jobs(d, 3, 10 * MS, 2 * MS, 2 * MS);
 	t_run_job_resp(d, 0, 8 * MS + 500 * US);
-	t_run_job_resp(d, 1, 10 * MS + 500 * US);
+	t_run_job_resp(d, 1, cc->resume1 - 10 * MS + 500 * US);
 	il_trace_free(&tr);
 	B = t_er.t_start_ns;
 	tr.t0_ns = B - MS;
-	tr.t1_ns = B + 30 * MS;
+	tr.t1_ns = B + cc->resume1 + 10 * MS;
 	wake_at(B, HIGH);
 	sw(B, 0, 120, HIGH, -1, 0);
-	if (acct0) {
-		acct(B + 4 * MS, HIGH, acct0 / 2);
-		acct(B + 8 * MS + 400 * US, HIGH, acct0 - acct0 / 2);
-	}
+	if (cc->acct0[0])
+		acct(B + 4 * MS, HIGH, cc->acct0[0]);
+	if (cc->acct0[1])
+		acct(B + 8 * MS + 400 * US, HIGH, cc->acct0[1]);
 	sw(B + 8 * MS + 500 * US, HIGH, -1, 0, 120, 0);
 	wake_at(B + 10 * MS, HIGH);
 	sw(B + 10 * MS, 0, 120, HIGH, -1, 0);
-	if (acct1a)
-		acct(B + 10 * MS + 500 * US, HIGH, acct1a);
-	if (acct1)
-		acct(B + end1 - 100 * US, HIGH, acct1);
-	sw(B + end1, HIGH, -1, 0, 120, 1);
-	sw(B + 20 * MS, 0, 120, HIGH, -1, 0);
-	sw(B + 20 * MS + 500 * US, HIGH, -1, 0, 120, 0);
+	if (cc->acct1a)
+		acct(B + 10 * MS + 500 * US, HIGH, cc->acct1a);
+	if (cc->acct1)
+		acct(B + cc->end1 - 100 * US, HIGH, cc->acct1);
+	sw(B + cc->end1, HIGH, -1, 0, 120, 1);
+	sw(B + cc->resume1, 0, 120, HIGH, -1, 0);
+	sw(B + cc->resume1 + 500 * US, HIGH, -1, 0, 120, 0);
 	il_trace_sort(&tr);
 	t_er.trace = &tr;
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_check(t_er.tasks[d].job_later_seq != NULL &&
 		t_er.tasks[d].job_throttled_seq != NULL);
 	if (t_er.tasks[d].job_later_seq && t_er.tasks[d].job_throttled_seq) {
-		t_check_int(t_er.tasks[d].job_later_seq[1], later);
-		t_check_int(t_er.tasks[d].job_throttled_seq[1], throttled);
+		t_check_int(t_er.tasks[d].job_later_seq[1], cc->later);
+		t_check_int(t_er.tasks[d].job_throttled_seq[1], cc->throttled);
 	}
 	t_er.trace = NULL;
 	t_er.tick_ns = 0;
 	il_trace_free(&tr);
 }
 
-static void edf_charge_run(uint64_t acct0, uint64_t acct1, uint64_t end1,
-			   uint64_t later, uint64_t throttled)
-{
-	edf_charge_run2(acct0, 0, acct1, end1, later, throttled);
-}
-
 static void test_jobs_edf_charge(void)
 {
-	const uint64_t E1 = 11 * MS + 500 * US; /* job 1 throttled */
+	const uint64_t E1 = 11 * MS + 500 * US, R1 = 20 * MS;
+	const struct charge_case cases[] = {
+		/* charged 2.5 ms of an 8.5 ms run: the throttle is the
+		 * kernel's keeping of the reservation */
+		{ { 1250 * US, 1250 * US },
+		  0,
+		  1500 * US,
+		  E1,
+		  R1,
+		  0,
+		  8500 * US },
+		/* charged all of it by ticks on time: the kernel did not
+		 * throttle at Q */
+		{ { 4250 * US, 4250 * US },
+		  0,
+		  1500 * US,
+		  E1,
+		  R1,
+		  8500 * US,
+		  0 },
+		/* no accounts: the run's length */
+		{ { 0, 0 }, 0, 0, E1, R1, 8500 * US, 0 },
+		/* an account reaching back past the run's start (the first
+		 * after a release that found the task running does): only
+		 * what falls in the run counts, 1.4 ms of 6 */
+		{ { 1250 * US, 1250 * US }, 0, 6 * MS, E1, R1, 0, 8500 * US },
+		/* a kernel that charges job 1 1.4 ms for a 1 ms run (two
+		 * accounts, 0.5 and 0.9 ms) and throttles it at 11 ms: no
+		 * more than the run counts (0.5 + 1 ms of Q), and the idle
+		 * to 20 ms is the kernel's */
+		{ { 1250 * US, 1250 * US },
+		  500 * US,
+		  900 * US,
+		  11 * MS,
+		  R1,
+		  9 * MS,
+		  0 },
+		/*
+		 * charged all 8.5 ms, 8.4 of them in one account: the tick
+		 * that would have throttled it came 4.4 ms late (a vCPU the
+		 * host held), and the kernel throttled it then, its
+		 * deadline four periods on (50 ms) with 1.5 ms left: job 1
+		 * runs that, is throttled until 50 ms, and the 38.5 ms the
+		 * CPU idles are the reservation's own (read as a kernel that
+		 * did not throttle, they would be the kernel's choice)
+		 */
+		{ { 0, 8400 * US }, 0, 1500 * US, E1, 50 * MS, 0, 38500 * US },
+		/* the same within job 1: 6.5 ms charged from 10 ms, 6.4 in
+		 * one account (2.4 ms late): throttled at 16.5 ms until its
+		 * next period, 20 ms, with 1 ms left: 3.5 ms its own */
+		{ { 1250 * US, 1250 * US },
+		  0,
+		  6400 * US,
+		  16 * MS + 500 * US,
+		  R1,
+		  0,
+		  3500 * US },
+	};
 
-	/* charged 2.5 ms of an 8.5 ms run: the throttle is the kernel's
-	 * keeping of the reservation */
-	edf_charge_run(2500 * US, 1500 * US, E1, 0, 8500 * US);
-	/* charged all of it: the kernel did not throttle at Q */
-	edf_charge_run(8500 * US, 1500 * US, E1, 8500 * US, 0);
-	/* no accounts: the run's length */
-	edf_charge_run(0, 0, E1, 8500 * US, 0);
-	/* an account reaching back past the run's start (the first after
-	 * a release that found the task running does): only what falls
-	 * in the run counts, 1.4 ms of 6 */
-	edf_charge_run(2500 * US, 6 * MS, E1, 0, 8500 * US);
-	/* a kernel that charges job 1 1.4 ms for a 1 ms run (two
-	 * accounts, 0.5 and 0.9 ms) and throttles it at 11 ms: no more
-	 * than the run counts (0.5 + 1 ms of Q), and the idle to 20 ms is
-	 * the kernel's */
-	edf_charge_run2(2500 * US, 500 * US, 900 * US, 11 * MS, 9 * MS, 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		edf_charge(&cases[i]);
 }
 
 /*

@@ -1120,8 +1120,8 @@ static uint64_t edf_wait(const struct work *w, const struct edf_ctx *e, int cpu,
  * run-time accounts, not the run's length, which a vCPU the host held
  * stretches).  The state is carried only while the trace agrees with
  * it: a task switched in while throttled, or charged more than a tick
- * past its Q (the kernel did not throttle it), starts again from its
- * next event.  at[k].dl is 0 when the
+ * past its Q but for what late ticks charged (the kernel did not
+ * throttle it), starts again from its next event.  at[k].dl is 0 when the
  * trace has nothing of the task before the release.
  */
 struct cbs_state {
@@ -1138,12 +1138,16 @@ struct cbs_state {
  */
 struct cbs_run {
 	uint64_t acc, last; /* accounted so far, up to last */
-	bool seen;	    /* an account of this run is on the trace */
-	bool unknown;	    /* one of unknown size: the run's length counts */
+	/* of acc, what accounts longer than a tick had past it: the tick
+	 * that would have throttled came late (a vCPU the host held, or
+	 * interrupts off), so the kernel could not throttle sooner */
+	uint64_t late;
+	bool seen;    /* an account of this run is on the trace */
+	bool unknown; /* one of unknown size: the run's length counts */
 };
 
 static void cbs_run_account(struct cbs_run *u, const struct il_trace_rec *r,
-			    uint64_t since)
+			    uint64_t since, uint64_t tick)
 {
 	uint64_t run;
 
@@ -1158,8 +1162,18 @@ static void cbs_run_account(struct cbs_run *u, const struct il_trace_rec *r,
 	else if (r->ts <= since)
 		run = 0;
 	u->acc += run;
+	if (tick && run > tick)
+		u->late += run - tick;
 	u->last = r->ts;
 	u->seen = true;
+}
+
+/* of a run's charge, what came with late ticks (cbs_run.late) */
+static uint64_t cbs_late(const struct cbs_run *u, uint64_t charge)
+{
+	if (!u->seen || u->unknown)
+		return 0;
+	return u->late < charge ? u->late : charge;
 }
 
 static uint64_t cbs_charge(const struct cbs_run *u, uint64_t since, uint64_t ts)
@@ -1293,6 +1307,7 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 	/* the trace left the reservation's model: no budget is assumed */
 	bool lost = !q;
 	struct cbs_run u = { 0 };
+	uint64_t late = 0;
 
 	e.throttled_ns = &thr_ns;
 
@@ -1317,10 +1332,13 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 			u = (struct cbs_run){ 0 };
 		} else if (r->kind == IL_TR_RUNTIME && r->prev_pid == pid) {
 			if (st == EDF_RUNNING || st < 0)
-				cbs_run_account(&u, r, since);
+				cbs_run_account(&u, r, since, tick);
 		} else if (r->kind == IL_TR_SWITCH && r->prev_pid == pid) {
+			uint64_t ch = 0;
+
 			if (st == EDF_RUNNING || st < 0)
-				c.used += cbs_charge(&u, since, r->ts);
+				c.used += ch = cbs_charge(&u, since, r->ts);
+			late = cbs_late(&u, ch);
 			u = (struct cbs_run){ 0 };
 			woken = true;
 			/*
@@ -1328,10 +1346,11 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 			 * (the reservation's own rule, CBS), after a
 			 * throttle until its next period: what runs then
 			 * is the kernel keeping the reservation, not an
-			 * inversion.  More than a tick past its Q, the
-			 * kernel did not throttle it as the model does.
+			 * inversion.  More than a tick past its Q, but for
+			 * the ticks that came late, the kernel did not
+			 * throttle it as the model does.
 			 */
-			if (c.used > q + tick)
+			if (c.used > q + tick + late)
 				lost = true;
 			if (q)
 				cbs_ran(&c, s, r->ts);
@@ -1420,11 +1439,13 @@ static void cbs_walk(const struct il_trace *t, int pid,
 			u = (struct cbs_run){ 0 };
 		} else if (r->kind == IL_TR_RUNTIME && r->prev_pid == pid &&
 			   running) {
-			cbs_run_account(&u, r, since);
+			cbs_run_account(&u, r, since, tick);
 		} else if (r->kind == IL_TR_SWITCH && r->prev_pid == pid) {
+			uint64_t ch = 0;
+
 			if (running && ts > since)
-				c.used += cbs_charge(&u, since, ts);
-			if (c.used > q + tick)
+				c.used += ch = cbs_charge(&u, since, ts);
+			if (c.used > q + tick + cbs_late(&u, ch))
 				seen = false;
 			cbs_ran(&c, s, ts);
 			running = false;

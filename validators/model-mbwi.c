@@ -322,11 +322,13 @@ static bool late_per_job(const struct il_engine_result *er,
 			 struct il_mbwi_task *mt, struct mbwi_model *m,
 			 bool reserved)
 {
-	uint64_t late = 0, worst = 0, unattested = 0, over = 0;
+	uint64_t late = 0, worst = 0, unattested = 0, over = 0, owed_allow;
 	uint64_t *wake = NULL, c = mt->wcet_ns ? mt->wcet_ns : mt->cpu_max_ns;
 	long nwake = 0;
 	bool owed = false;
-	uint64_t owed_allow = 0;
+	/* the queue the job is in: its first job's release, the CPU time
+	 * of its jobs so far */
+	uint64_t q_rel = 0, q_work = 0;
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
@@ -341,19 +343,33 @@ static bool late_per_job(const struct il_engine_result *er,
 
 		if (resp > worst)
 			worst = resp;
-		/* a job charged over Q, and the jobs queued behind it; only
-		 * a task that ran under its reservation was throttled */
+		/*
+		 * A job charged over Q, and the jobs queued behind it; only
+		 * a task that ran under its reservation was throttled.  A
+		 * queue starts at a job released after the one before
+		 * ended; from its release the reservation gives Q a
+		 * period, so its jobs' CPU time W, at Q a period, is done
+		 * ceil(W / Q) periods on, one more for the budget the first
+		 * found part spent: no job of it is later than that
+		 * (owed_allow), however many of them overran.
+		 */
+		if (!k || rel >= r->job_end_seq[k - 1]) {
+			owed = false;
+			q_rel = rel;
+			q_work = 0;
+		}
+		q_work += r->job_cpu_seq[k];
 		if (reserved && r->job_cpu_seq[k] > mt->runtime_ns) {
-			uint64_t q = mt->runtime_ns;
-
-			if (!owed)
-				owed_allow = 0;
 			owed = true;
 			over = r->job_cpu_seq[k];
-			/* the periods its CPU time spans at Q a period */
-			owed_allow += (over + q - 1) / q * mt->period_ns;
-		} else if (!k || rel >= r->job_end_seq[k - 1]) {
-			owed = false;
+		}
+		owed_allow = 0;
+		if (owed) {
+			uint64_t q = mt->runtime_ns;
+			uint64_t by =
+				q_rel + (q_work + q - 1) / q * mt->period_ns;
+
+			owed_allow = by > rel ? by - rel : 0;
 		}
 		if (resp <= mt->deadline_ns)
 			continue;
