@@ -188,6 +188,25 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 	il_format_duration(p, sizeof(p), in->period_ns);
 	il_format_duration(s_, sizeof(s_), st);
 	il_format_duration(l_, sizeof(l_), lt);
+	/* excused by the steal summed period by period: the same window
+	 * with its steal taken once */
+	if ((wn.excess_ns <= 0 || (uint64_t)wn.excess_ns <= slack) &&
+	    in->steal_window && in->steal_ns) {
+		uint64_t once =
+			in->steal_window(in->steal_ctx, w->first, w->count);
+		uint64_t left = w->consumed_ns, nq;
+
+		left = left > lt ? left - lt : 0;
+		left = left > once ? left - once : 0;
+		if (__builtin_mul_overflow((uint64_t)w->count, in->runtime_ns,
+					   &nq))
+			return -ERANGE;
+		if (left > nq && left - nq > slack && left - nq <= INT64_MAX) {
+			wn = *w;
+			wn.consumed_ns = left;
+			wn.excess_ns = (int64_t)(left - nq);
+		}
+	}
 	if (wn.excess_ns <= 0 || (uint64_t)wn.excess_ns <= slack) {
 		out->verdict = IL_UNDECIDED;
 		il_format_duration(x, sizeof(x), *over - in->tick_ns);

@@ -677,6 +677,20 @@ static long kept_late_ticks(const struct il_task_result *r, uint64_t tick_ns,
 	return r->naccounts;
 }
 
+/* the steal over a window of a task's periods, as one span */
+struct steal_span {
+	const struct il_engine_result *er;
+	uint64_t t0, period;
+};
+
+static uint64_t steal_window(const void *ctx, size_t first, size_t count)
+{
+	const struct steal_span *s = ctx;
+	uint64_t a = s->t0 + first * s->period;
+
+	return il_steal_between(s->er, a, a + count * s->period);
+}
+
 static int bandwidth(const struct il_scenario *sc,
 		     const struct il_engine_result *er,
 		     const struct il_judge_env *env, struct mbwi_model *m,
@@ -689,6 +703,7 @@ static int bandwidth(const struct il_scenario *sc,
 	struct il_judged *c;
 	char task[IL_NAME_MAX];
 	uint64_t *cons, *stolen, *late;
+	struct steal_span span;
 	size_t np;
 	int ret, err;
 
@@ -719,6 +734,11 @@ static int bandwidth(const struct il_scenario *sc,
 	}
 	bw.steal_ns = stolen;
 	bw.steal_step_ns = m->step;
+	span = (struct steal_span){ .er = er,
+				    .t0 = er->t_start_ns + t->k.offset_ns,
+				    .period = t->k.period_ns };
+	bw.steal_window = steal_window;
+	bw.steal_ctx = &span;
 	/* each period's tick lateness, when the trace holds the task's
 	 * run-time accounts */
 	late = np ? calloc(np, sizeof(*late)) : NULL;
