@@ -42,6 +42,14 @@ case $rc in
 3) echo "ok 1 - inherit: UNDECIDED (expected PASS) # SKIP undecided: measured noise could explain it"
 	echo "1..1" ;;
 1) echo "not ok 1 - inherit: FAIL (expected PASS)"; echo "1..1" ;;
+# exit 1 whose one check off is a negative control UNDECIDED
+u) rc=1
+	echo "ok 1 - inherit: PASS (expected PASS)"
+	echo "not ok 2 - none: UNDECIDED (expected FAIL)"; echo "1..2" ;;
+# and beside it a FAIL
+m) rc=1
+	echo "not ok 1 - inherit: FAIL (expected PASS)"
+	echo "not ok 2 - none: UNDECIDED (expected FAIL)"; echo "1..2" ;;
 *) echo "ok 1 - inherit: PASS (expected PASS) try $k"; echo "1..1" ;;
 esac
 exit "$rc"
@@ -95,6 +103,24 @@ check "and one plan" [ "$(plans)" = 1 ]
 strict=
 run 3 1
 check "UNDECIDED, then not as expected: exit 1" [ "$rc" = 1 -a "$tries" = 2 ]
+# a negative control UNDECIDED (exit 1, nothing else off): as 3
+run u 0
+check "a control UNDECIDED, then a pass: tried again, exit 0" \
+	[ "$rc" = 0 -a "$tries" = 2 ]
+check "said as such" grep -q '^# try 1: a negative control UNDECIDED' "$tmp/out"
+run u u u
+check "a control UNDECIDED in all three tries: a skip, never an OK" \
+	[ "$rc" = 0 -a "$tries" = 3 -a "$(grep -c '^ok' "$tmp/out")" = 0 ]
+check "the skip plan says so" \
+	grep -q '^1\.\.0 # SKIP UNDECIDED in all 3 tries (exit 3 each time): none: UNDECIDED (expected FAIL)' "$tmp/out"
+strict=fail
+run u u u
+check "INVLAB_UNDECIDED=fail: a control UNDECIDED every time fails" \
+	[ "$rc" = 1 -a "$tries" = 3 ]
+strict=
+run m 0
+check "a control UNDECIDED beside a FAIL: exit 1, not tried again" \
+	[ "$rc" = 1 -a "$tries" = 1 ]
 
 # --result: the case's result file, validated after its own test points
 here=$(dirname "$taprun")

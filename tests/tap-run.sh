@@ -6,7 +6,9 @@
 # 77 becomes 0 and meson shows the case as skipped, with its reason.
 #
 # Exit 3 is "as expected, but a check where PASS was expected is
-# UNDECIDED" (docs/exit-status.md): on a noisy host a healthy kernel
+# UNDECIDED" (docs/exit-status.md), and so is, here, an exit 1 whose only
+# checks not as expected are negative controls that read UNDECIDED
+# (where FAIL was expected): on a noisy host a healthy kernel
 # gets one now and then, a kernel that is wrong in a way the host's
 # noise could hide gets it every time.  So the case runs again, at most
 # twice more: a try that ends 0 passes the case, the undecided tries'
@@ -52,6 +54,17 @@ while :; do
 		"$@" >"$out"
 	fi
 	rc=$?
+	# a negative control that read UNDECIDED (the program's exit 1
+	# with every check not as expected an UNDECIDED where FAIL was
+	# expected): the host's noise covered what it is there to show,
+	# which is no more its failure than its pass: as 3
+	if [ "$rc" -eq 1 ] &&
+		grep -q '^not ok [0-9]* - .*: UNDECIDED (expected FAIL)' "$out" &&
+		! grep '^not ok ' "$out" | grep -qv ': UNDECIDED (expected FAIL)'; then
+		echo "# try $try: a negative control UNDECIDED, nothing else off: as exit 3"
+		sed -i 's/^\(not ok [0-9]* - .*: UNDECIDED (expected FAIL)\)$/ok\1 # SKIP undecided: a check where FAIL was expected is UNDECIDED/; s/^oknot ok/ok/' "$out"
+		rc=3
+	fi
 	[ "$rc" -eq 3 ] && [ "$try" -lt "$tries" ] || break
 	echo "# try $try of at most $tries ended 3: as expected, but UNDECIDED; its output:"
 	sed -e '/^TAP version/d' -e 's/^/#   /' "$out"
