@@ -1438,6 +1438,10 @@ static void edf_charge(const struct charge_case *cc)
 		t_check_int(t_er.tasks[d].job_later_seq[1], cc->later);
 		t_check_int(t_er.tasks[d].job_throttled_seq[1], cc->throttled);
 	}
+	free(t_er.tasks[d].job_later_seq);
+	t_er.tasks[d].job_later_seq = NULL;
+	free(t_er.tasks[d].job_throttled_seq);
+	t_er.tasks[d].job_throttled_seq = NULL;
 	t_er.trace = NULL;
 	t_er.tick_ns = 0;
 	il_trace_free(&tr);
