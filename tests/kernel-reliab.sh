@@ -309,8 +309,24 @@ pair)
 	check $? "neither run waited for the other's CPU (PIDs $a, $b)"
 	[ "$rca" -eq 0 ]
 	check $? "pi-classic -p inherit: the verdict expected (exit $rca)"
-	[ "$rcb" -eq 0 ]
-	check $? "kmutex throttled: the verdict this kernel should give (exit $rcb)"
+	# kmutex throttled is this kernel's negative control where proxy
+	# execution is off (FAIL expected): when the host's noise made it
+	# UNDECIDED, and nothing else is off, it is neither a pass nor a
+	# failure, and the case ends 3 so that tap-run.sh runs it again
+	km_undecided=1
+	[ "$rcb" -eq 1 ] && pycheck "$tmp/km.json" <<'PY' || km_undecided=0
+import json, sys
+off = [r for r in json.load(open(sys.argv[1]))["runs"]
+       if r["verdict"] != r["expected"]]
+sys.exit(0 if off and all(r["verdict"] == "UNDECIDED" and
+                          r["expected"] == "FAIL" for r in off) else 1)
+PY
+	if [ "$km_undecided" = 1 ]; then
+		undecided_control "kmutex throttled: UNDECIDED (expected FAIL)"
+	else
+		[ "$rcb" -eq 0 ]
+		check $? "kmutex throttled: the verdict this kernel should give (exit $rcb)"
+	fi
 	pycheck "$tmp/pc.json" "$tmp/km.json" <<'PY'
 import json, sys
 a = json.load(open(sys.argv[1]))
@@ -319,7 +335,10 @@ for d in (a, b):
     for r in d["runs"]:
         print("# %s %s: %s, expected %s" % (d["program"], r["configuration"],
               r["verdict"], r["expected"]))
-        assert r["verdict"] == r["expected"], r["configuration"]
+        # a negative control UNDECIDED is said above (tried again)
+        assert r["verdict"] == r["expected"] or (
+            d is b and r["verdict"] == "UNDECIDED" and
+            r["expected"] == "FAIL"), r["configuration"]
 assert a["program"] == "pi-classic" and b["program"] == "kmutex"
 assert a["runs"] and b["runs"]
 assert not a["interrupted"] and not b["interrupted"]
@@ -389,4 +408,4 @@ nopriv)
 	;;
 esac
 echo "1..$n"
-exit $fail
+script_exit
