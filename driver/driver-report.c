@@ -546,7 +546,8 @@ void __drv_report_run(struct session *s, struct drv_run *r)
 	drv_print_checks(d, r, s->out);
 	if (r->er->probe && r->er->probe->status != IL_PROBE_RAN &&
 	    !d->probe_said) {
-		fprintf(stderr, "%s: probe cyclictest %s: %s\n", f->prog,
+		fprintf(stderr, "%s: probe %s %s: %s\n", f->prog,
+			il_probe_name(r->er->probe->tool),
 			r->er->probe->status == IL_PROBE_SKIPPED ? "skipped"
 								 : "failed",
 			r->er->probe->reason);

@@ -17,11 +17,20 @@
 #                                      cyclictest stopped
 #                                      and reaped, its figures kept in
 #                                      the partial result
+#   kernel-probe.sh PROGRAM timerlat   pi-classic -p inherit --probe
+#                                      timerlat (rtla): its histogram per
+#                                      CPU where the kernel has the
+#                                      timerlat tracer; where it has not,
+#                                      a skip of the probe that says so,
+#                                      the run's verdicts unchanged; no
+#                                      tracefs mount or instance of it
+#                                      left either way
 #   kernel-probe.sh PROGRAM histogram [GATE COMPARE PLOT]: the result
 #   tools, when built, take the probe's histograms as any other
 #
 # Exits 77 (SKIP) with the reason when SCHED_FIFO is not available or
-# cyclictest is not installed (histogram, sigterm, sigint).
+# cyclictest is not installed (histogram, sigterm, sigint), or rtla
+# (timerlat).
 set -u
 prog=$1
 mode=$2
@@ -106,6 +115,69 @@ PY
 		[ "$prc" -eq 0 ] && grep -q "<svg" "$tmp/probe.svg"
 		check $? "invlab-plot draws probe_cyclictest_cpu${c}_ns (exit $prc)"
 	fi
+	;;
+timerlat)
+	if ! command -v rtla >/dev/null; then
+		echo "1..0 # SKIP rtla (Debian's rtla package) is not installed"
+		exit 77
+	fi
+	# rtla mounts tracefs where nothing is, in its own namespace: the
+	# usual place stays as it was
+	mounted0=$(grep -c " /sys/kernel/tracing tracefs " /proc/self/mounts)
+	"$prog" $lw -p inherit -d "$dur" --probe timerlat --json "$tmp/out.json" \
+		>"$tmp/stdout" 2>"$tmp/stderr"
+	rc=$?
+	skip_if_77 $rc "$tmp/stderr"
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ]
+	check $? "ran to its verdicts (exit $rc; timing is not judged here)"
+	pycheck "$tmp/out.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]
+p = r["probe"]
+assert p["name"] == "timerlat", p
+assert p["command"].startswith("rtla timerlat hist -c "), p
+if p["status"] == "skipped":
+    # a kernel without the tracer: said, and nothing of it in the run
+    assert p["reason"] == ("the kernel has no timerlat tracer "
+                           "(CONFIG_TIMERLAT_TRACER)"), p
+    assert not [k for k in r if k.startswith("probe_timerlat")], list(r)
+    print("# this kernel has no timerlat tracer: the probe skipped")
+    sys.exit(0)
+assert p["status"] == "ran", p
+assert p["priority"] == 31, p["priority"]
+cpus = [t["cpu"] for t in p["threads"]]
+assert cpus, p
+for c in cpus:
+    h = r["probe_timerlat_cpu%d_ns" % c]
+    assert h["count"] > 100, (c, h["count"])
+    assert h["max"] >= h["min"], h
+    assert h["count"] == sum(b[1] for b in h["bins"]), h
+all_ = r["probe_timerlat_ns"]
+assert all_["count"] == sum(t["cycles"] for t in p["threads"]), all_
+print("# timerlat on cpus %s: %d wakeups, max %d ns, overflow %d" %
+      (p["cpus"], all_["count"], all_["max"], all_["overflow"]))
+PY
+	check $? "the result holds timerlat's histogram per CPU, or says the kernel has no timerlat tracer"
+	check_schema "$tmp/out.json"
+	if grep -q "^probe timerlat: skipped: " "$tmp/stdout"; then
+		grep -q "probe timerlat skipped: the kernel has no timerlat tracer" \
+			"$tmp/stderr"
+		check $? "the skip and its reason are said: $(grep -m1 probe "$tmp/stderr")"
+	else
+		grep -q "^  cpu [0-9]*: [0-9]* wakeups, p50 .*, p99 .*, max .*, overflow [0-9]*$" \
+			"$tmp/stdout"
+		check $? "the report has a line per CPU: $(grep -m1 'wakeups' "$tmp/stdout")"
+	fi
+	mounted=$(grep -c " /sys/kernel/tracing tracefs " /proc/self/mounts)
+	[ "$mounted" -eq "$mounted0" ]
+	check $? "no tracefs mount of it left at /sys/kernel/tracing ($mounted0 before, $mounted after)"
+	left=
+	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -d "$d/instances/timerlat_hist" ] && left="$d/instances/timerlat_hist"
+	done
+	[ -z "$left" ]
+	check $? "no tracefs instance of rtla's left${left:+ ($left)}"
 	;;
 missing)
 	# the same run with and without the probe, cyclictest out of reach

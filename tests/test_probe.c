@@ -11,6 +11,7 @@
  *   test-probe tests/data/probe
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,30 @@ static void test_parse(void)
 	bad("cyclictest=-p80", "'-p80' is not KEY=VALUE");
 	bad("cyclictest=prio=", "prio: no value");
 	bad("cyclictest==3", "is not KEY=VALUE");
+
+	/* timerlat: rtla's, the same keys, text only */
+	t_check_int(parse("timerlat", &o), 0);
+	t_check(o.enabled);
+	t_check_int(o.tool, IL_PROBE_TIMERLAT);
+	t_check_int(o.format, IL_PROBE_TEXT);
+	t_check_int(o.interval_ns, IL_PROBE_INTERVAL_DEF_NS);
+	t_check_int(parse("timerlat=prio=90,policy=rr,tune=on,cpus=1", &o), 0);
+	t_check_int(o.tool, IL_PROBE_TIMERLAT);
+	t_check_int(o.prio, 90);
+	t_check_int(o.rr, 1);
+	t_check(o.tune);
+	t_check_int(o.ncpus, 1);
+	t_check_int(parse("timerlat=format=text", &o), 0);
+	t_check_int(parse("cyclictest", &o), 0);
+	t_check_int(o.tool, IL_PROBE_CYCLICTEST);
+	t_check_int(o.format, IL_PROBE_JSON);
+	bad("timerlat=format=json", "format: rtla timerlat prints only text");
+	bad("timerlat=", "nothing after 'timerlat='");
+	bad("timerlt", "unknown probe 'timerlt'; did you mean 'timerlat'?");
+	bad("rtla", "(probes: cyclictest, timerlat)");
+	bad("timerlat=prio=100", "prio: 100 is out of range (1 to 99)");
+	t_check_str(il_probe_name(IL_PROBE_TIMERLAT), "timerlat");
+	t_check_str(il_probe_name(IL_PROBE_CYCLICTEST), "cyclictest");
 }
 
 static void test_cpulist(void)
@@ -408,6 +433,236 @@ static void test_text(void)
 	free(text);
 }
 
+/* text with line `line` (1-based) replaced by repl */
+static char *with_line(const char *text, int line, const char *repl)
+{
+	static char out[8192];
+	const char *p = text;
+	size_t n = 0;
+
+	for (int l = 1; *p; l++) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p + 1) : strlen(p);
+
+		if (l == line)
+			n += (size_t)snprintf(out + n, sizeof(out) - n, "%s\n",
+					      repl);
+		else
+			n += (size_t)snprintf(out + n, sizeof(out) - n, "%.*s",
+					      (int)len, p);
+		p += len;
+	}
+	return out;
+}
+
+static void bad_tl(const char *text, const char *needle)
+{
+	err[0] = '\0';
+	t_check_int(il_probe_read_timerlat(text, &r, err, sizeof(err)),
+		    -EINVAL);
+	t_check_contains(err, needle);
+	/* nothing half-read is left */
+	t_check_int(r.n, 0);
+	t_check_int(r.all.count, 0);
+}
+
+/* whether this kernel has the timerlat tracer, as far as this process
+ * can tell: 1, 0, or -1 (tracefs not readable here) */
+static int host_timerlat(void)
+{
+	static const char *const at[] = {
+		"/sys/kernel/tracing/available_tracers",
+		"/sys/kernel/debug/tracing/available_tracers",
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		char buf[4096] = "";
+		FILE *f = fopen(at[i], "r");
+		size_t n;
+
+		if (!f)
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		return strstr(buf, "timerlat") != NULL;
+	}
+	return -1;
+}
+
+/*
+ * timerlat's start: rtla not in PATH, a skip that says so; a stand-in
+ * rtla that fails at once: on a kernel without the tracer it never runs
+ * (a skip naming the tracer), on one with it its failure is said, and
+ * its command line is rtla's
+ */
+static void test_start_timerlat(void)
+{
+	static struct il_scenario sc;
+	char bin[] = "/tmp/invlab-test-probe-XXXXXX", script[600];
+	struct il_probe_result *res = NULL;
+	struct il_probe *p = NULL;
+	struct il_probe_opts o;
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	int has = host_timerlat();
+	FILE *f;
+
+	t_check_int(parse("timerlat=cpus=0,prio=70", &o), 0);
+	setenv("PATH", "/nonexistent", 1);
+	t_check_int(il_probe_start(&o, &sc, NULL, 1000000000, NULL, &p, &res),
+		    0);
+	t_check(!p);
+	t_check(res && res->status == IL_PROBE_SKIPPED);
+	if (res)
+		t_check_contains(res->reason, "rtla is not in PATH");
+	il_probe_result_delete(res);
+
+	if (!mkdtemp(bin))
+		exit(99);
+	snprintf(script, sizeof(script), "%s/rtla", bin);
+	f = fopen(script, "w");
+	if (!f)
+		exit(99);
+	fprintf(f, "#!/bin/sh\necho 'Failed to enable the timerlat tracer' "
+		   ">&2\nexit 1\n");
+	fclose(f);
+	chmod(script, 0755);
+	setenv("PATH", bin, 1);
+	t_check_int(il_probe_start(&o, &sc, NULL, 1000000000, NULL, &p, &res),
+		    0);
+	t_check(!p);
+	t_check(res != NULL);
+	if (res) {
+		bool skipped = res->status == IL_PROBE_SKIPPED;
+
+		t_check_contains(res->command,
+				 "rtla timerlat hist -c 0 -p 1000 -P f:70 "
+				 "-E 10000 -b 1 --no-irq -d 7");
+		/* tracefs not readable here: either, each said as it is */
+		if (has == 0 || (has < 0 && skipped)) {
+			t_check_int(res->status, IL_PROBE_SKIPPED);
+			t_check_str(res->reason,
+				    "the kernel has no timerlat tracer "
+				    "(CONFIG_TIMERLAT_TRACER)");
+		} else {
+			t_check_int(res->status, IL_PROBE_FAILED);
+			t_check_contains(res->reason,
+					 "timerlat ended at its start (exit "
+					 "status 1): Failed to enable the "
+					 "timerlat tracer");
+		}
+	}
+	il_probe_result_delete(res);
+	unlink(script);
+	rmdir(bin);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+}
+
+/*
+ * rtla timerlat hist's text (fixtures in rtla's layout, README.md): the
+ * thread columns only, each CPU from its column's name, overflows at
+ * the thread's max, figures checked against the summary
+ */
+static void test_timerlat(void)
+{
+	char *two = load("tl-2cpu.txt"), *irq = load("tl-irq.txt");
+	uint64_t v;
+
+	t_check_int(il_probe_read_timerlat(two, &r, err, sizeof(err)), 0);
+	t_check_int(r.n, 2);
+	t_check_int(r.cpu[0].cpu, 0);
+	t_check_int(r.cpu[1].cpu, 1);
+	t_check_int(r.cpu[0].cycles, 4969);
+	t_check_int(r.cpu[0].overflow, 0);
+	t_check_int(r.cpu[1].cycles, 4839);
+	t_check_int(r.cpu[1].overflow, 3);
+	t_check_int(r.cpu[1].h.overflow, 3);
+	t_check_int(r.cpu[0].h.min, 1000);
+	t_check_int(r.cpu[0].h.max, 23000);
+	/* the overflows sit at the exact max: p100 is 250 us, not 41 */
+	t_check_int(r.cpu[1].h.max, 250000);
+	t_check_int(r.all.count, 4969 + 4839);
+	t_check_int(il_hist_percentile(&r.cpu[0].h, 0.5, &v), 0);
+	t_check_int(v, 3000);
+
+	/* IRQ columns passed over, a thread that counted nothing kept */
+	t_check_int(il_probe_read_timerlat(irq, &r, err, sizeof(err)), 0);
+	t_check_int(r.n, 2);
+	t_check_int(r.cpu[0].cpu, 2);
+	t_check_int(r.cpu[1].cpu, 5);
+	t_check_int(r.cpu[0].cycles, 1000);
+	t_check_int(r.cpu[0].h.count, 1000);
+	t_check_int(r.cpu[0].h.max, 6000);
+	t_check_int(r.cpu[1].cycles, 0);
+	t_check_int(r.all.count, 1000);
+
+	/* each figure checked: lines 4 Index, 5.. buckets, then over,
+	 * count, min, avg, max (lines 15 to 19 of tl-2cpu.txt) */
+	bad_tl("", "no 'Index' line");
+	bad_tl("# RTLA timerlat histogram\n", "no 'Index' line");
+	bad_tl(with_line(two, 4, "Index   IRQ-000   IRQ-001"),
+	       "no Thr-N column");
+	bad_tl(with_line(two, 4, "Index   Thr-000   Foo-001"),
+	       "not IRQ-N, Thr-N or Usr-N");
+	bad_tl(with_line(two, 4, "Index   Thr-000   Thr-x"),
+	       "CPU is not a number in range");
+	bad_tl(with_line(two, 4, "Index   Thr-000   Thr-000"), "Thr-000 twice");
+	bad_tl(with_line(two, 2, "# Time unit is nanoseconds (ns)"),
+	       "in nanoseconds");
+	bad_tl(with_line(two, 4, "# no index"), "figures before the 'Index'");
+	bad_tl(with_line(two, 3, "Index   Thr-000   Thr-001"),
+	       "a second 'Index' line");
+	bad_tl(with_line(two, 6, "2          2310"), "not a histogram line");
+	bad_tl(with_line(two, 6, "2          2310      1150    7"),
+	       "not a histogram line");
+	bad_tl(with_line(two, 6, "2          2310      x"),
+	       "not a histogram line");
+	/* a bucket line after the summary */
+	bad_tl(with_line(two, 19, "max:         23       250\n3 1 1"),
+	       "a histogram line after the summary");
+	bad_tl(with_line(two, 15, "# over"), "no 'over:' line");
+	bad_tl(with_line(two, 16, "# count"), "no 'count:' line");
+	bad_tl(with_line(two, 19, "# max"), "no 'max:' line");
+	bad_tl(with_line(two, 16, "count:     4969"),
+	       "'count:' does not give one figure per column (2)");
+	bad_tl(with_line(two, 15, "over:         0         -"),
+	       "'over:' does not give one figure per column");
+	bad_tl(with_line(two, 17, "min:          1         1\nmin: 1 1"),
+	       "a second 'min:' line");
+	/* count against the histogram and over: one off either way */
+	bad_tl(with_line(two, 16, "count:     4970      4839"),
+	       "Thr-000: its histogram holds 4969 samples and 0 are over "
+	       "it, but count says 4970");
+	bad_tl(with_line(two, 15, "over:         0         4"),
+	       "Thr-001: its histogram holds 4836 samples and 4 are over");
+	bad_tl(with_line(two, 15, "over:      5000         3"),
+	       "Thr-000: its histogram holds");
+	/* a count without figures, figures without a count */
+	bad_tl(with_line(two, 17, "min:          -         1"),
+	       "Thr-000: count 4969 but min, avg and max missing");
+	bad_tl(with_line(irq, 11,
+			 "min:          0         1         0    "
+			 "     0"),
+	       "Thr-005: count 0 but min, avg and max given");
+	/* the summary's figures must fit the histogram (finish) */
+	bad_tl(with_line(two, 17, "min:          2         1"),
+	       "do not fit its histogram");
+	bad_tl(with_line(two, 19, "max:         23        30"),
+	       "overflows, but max 30 us is inside the histogram");
+	/* other words of rtla's are passed over */
+	t_check_int(il_probe_read_timerlat(
+			    with_line(two, 19,
+				      "max:         23       250\nALL:  Thr\n"
+				      "rtla timerlat hit stop tracing"),
+			    &r, err, sizeof(err)),
+		    0);
+	t_check_int(r.n, 2);
+	free(two);
+	free(irq);
+}
+
 static void test_report(void)
 {
 	static struct il_probe_result s;
@@ -670,8 +925,10 @@ int main(int argc, char **argv)
 	test_prio();
 	test_json();
 	test_text();
+	test_timerlat();
 	test_report();
 	test_start();
+	test_start_timerlat();
 	test_run();
 	return t_done("probe");
 }

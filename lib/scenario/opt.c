@@ -279,9 +279,10 @@ const struct il_opt il_common_opts[] = {
 		.name = "probe",
 		.type = IL_OPT_STRING,
 		.offset = COMMON(probe),
-		.metavar = "cyclictest[=OPTS]",
-		.help = "run cyclictest beside each configuration and keep "
-			"its histogram per CPU (probe_cyclictest_ns); by "
+		.metavar = "cyclictest|timerlat[=OPTS]",
+		.help = "run cyclictest (or rtla's timerlat) beside each "
+			"configuration and keep its histogram per CPU "
+			"(probe_cyclictest_ns, probe_timerlat_ns); by "
 			"default on the scenario's CPUs at one priority above "
 			"the scenario's highest (99 at most), so that it shows "
 			"what the system gives a real-time task while the "
@@ -289,11 +290,12 @@ const struct il_opt il_common_opts[] = {
 			"OPTS: prio=1..99, policy=fifo|rr, "
 			"interval=50us..100ms "
 			"(1ms), limit=1ms..100ms (10ms, the histogram's "
-			"range), cpus=LIST, format=json|text, tune=off|on "
+			"range), cpus=LIST, format=json|text (timerlat: "
+			"text), tune=off|on "
 			"(off: --default-system), e.g. "
 			"cyclictest=prio=80,interval=500us; skipped with the "
-			"reason when cyclictest is not installed "
-			"(docs/probes.md)",
+			"reason when the tool is not installed or the kernel "
+			"has no timerlat tracer (docs/probes.md)",
 	},
 	{
 		.name = "trace-export",

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The pure half of the probes (probe.h): the --probe option's value, the
- * probe's default priority, and cyclictest's output read back into
- * histograms.  Nothing here runs anything, so all of it is unit-tested
- * from fixtures cyclictest wrote (tests/data/probe/).
+ * probe's default priority, and cyclictest's and rtla timerlat's output
+ * read back into histograms.  Nothing here runs anything, so all of it is
+ * unit-tested from fixtures cyclictest wrote (tests/data/probe/).
  *
  * cyclictest's --json file (rt-tests 2.x) is read by a small reader of
  * its own rather than a JSON library: the demos run on devices that have
@@ -134,6 +134,12 @@ static int set_key(struct il_probe_opts *o, const char *k, const char *v,
 		return parse_cpus(v, o, err, len);
 	if (!strcmp(k, "format")) {
 		ret = choice(k, v, "json", "text", &x, err, len);
+		if (!ret && !x && o->tool == IL_PROBE_TIMERLAT) {
+			il_setf(err, len,
+				"format: rtla timerlat prints only text "
+				"(format=text)");
+			return -EINVAL;
+		}
 		o->format = x ? IL_PROBE_TEXT : IL_PROBE_JSON;
 		return ret;
 	}
@@ -157,10 +163,11 @@ static int set_key(struct il_probe_opts *o, const char *k, const char *v,
 int il_probe_parse(const char *spec, struct il_probe_opts *o, char *err,
 		   size_t len)
 {
-	static const char *const probes[] = { "cyclictest" };
+	static const char *const probes[] = { "cyclictest", "timerlat" };
 	char buf[512], *p, *next;
 	const char *eq;
 	size_t nl;
+	int tool = -1;
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ns = IL_PROBE_INTERVAL_DEF_NS;
@@ -169,20 +176,27 @@ int il_probe_parse(const char *spec, struct il_probe_opts *o, char *err,
 		spec = "";
 	eq = strchr(spec, '=');
 	nl = eq ? (size_t)(eq - spec) : strlen(spec);
-	if (nl != strlen("cyclictest") || strncmp(spec, "cyclictest", nl)) {
+	for (int i = 0; i < 2; i++)
+		if (nl == strlen(probes[i]) && !strncmp(spec, probes[i], nl))
+			tool = i;
+	if (tool < 0) {
 		char name[64];
 		const char *near;
 
 		snprintf(name, sizeof(name), "%.*s", (int)(nl < 63 ? nl : 63),
 			 spec);
-		near = il_suggest(name, probes, 1);
+		near = il_suggest(name, probes, 2);
 		il_setf(err, len,
-			"unknown probe '%s'%s%s%s (probes: cyclictest)", name,
-			near ? "; did you mean '" : "", near ? near : "",
+			"unknown probe '%s'%s%s%s (probes: cyclictest, "
+			"timerlat)",
+			name, near ? "; did you mean '" : "", near ? near : "",
 			near ? "'?" : "");
 		return -EINVAL;
 	}
 	o->enabled = true;
+	o->tool = tool == 1 ? IL_PROBE_TIMERLAT : IL_PROBE_CYCLICTEST;
+	if (o->tool == IL_PROBE_TIMERLAT)
+		o->format = IL_PROBE_TEXT;
 	if (!eq)
 		return 0;
 	if (strlen(eq + 1) >= sizeof(buf)) {
@@ -193,8 +207,9 @@ int il_probe_parse(const char *spec, struct il_probe_opts *o, char *err,
 	strcpy(buf, eq + 1);
 	if (!buf[0]) {
 		il_setf(err, len,
-			"nothing after 'cyclictest=' (KEY=VALUE,...; keys: "
-			"prio, policy, interval, limit, cpus, format, tune)");
+			"nothing after '%s=' (KEY=VALUE,...; keys: "
+			"prio, policy, interval, limit, cpus, format, tune)",
+			probes[tool]);
 		return -EINVAL;
 	}
 	/*
@@ -837,6 +852,273 @@ int il_probe_read_text(const char *text, const int *cpus, int ncpus,
 		ret = finish(&r->cpu[t], t, inbins + sum[3][t], sum[0][t],
 			     sum[2][t], (double)sum[1][t], err, len);
 		if (ret)
+			goto fail;
+	}
+	end(r);
+	return 0;
+fail:
+	begin(r);
+	return -EINVAL;
+}
+
+/* ---- rtla timerlat hist's text ---------------------------------------------
+ */
+
+/* at most this many columns: IRQ, Thr and Usr of each CPU */
+#define TL_COLS (3 * IL_PROBE_MAX_CPUS)
+/* "-" in a summary line: a column that counted nothing */
+#define TL_NONE UINT64_MAX
+
+const char *il_probe_name(enum il_probe_tool tool)
+{
+	return tool == IL_PROBE_TIMERLAT ? "timerlat" : "cyclictest";
+}
+
+/* the figures of a line from p (each a number or, when dash, "-"), max
+ * of them at most; how many, *bad when something else is there */
+static int tl_numbers(const char *p, uint64_t *v, int max, bool dash, bool *bad)
+{
+	int n = 0;
+
+	*bad = false;
+	for (;;) {
+		char *end;
+
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		if (!*p || *p == '\n')
+			return n;
+		if (n == max) {
+			*bad = true;
+			return n;
+		}
+		if (dash && *p == '-' &&
+		    (p[1] == ' ' || p[1] == '\t' || p[1] == '\n' || !p[1])) {
+			v[n++] = TL_NONE;
+			p++;
+			continue;
+		}
+		if (!isdigit((unsigned char)*p)) {
+			*bad = true;
+			return n;
+		}
+		errno = 0;
+		v[n] = strtoull(p, &end, 10);
+		if (errno || v[n] > UINT64_MAX >> 12) {
+			*bad = true;
+			return n;
+		}
+		n++;
+		p = end;
+	}
+}
+
+/* the "Index" line: each column's CPU when it is a Thr-NNN one, else -1;
+ * how many columns, or -1 (*why says) */
+static int tl_columns(const char *p, int *thr_cpu, const char **why)
+{
+	int n = 0;
+
+	p += strlen("Index");
+	for (;;) {
+		int kind, cpu = 0, digits = 0;
+
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		if (!*p || *p == '\n')
+			return n;
+		if (n == TL_COLS) {
+			*why = "more columns than invlab reads";
+			return -1;
+		}
+		if (!strncmp(p, "IRQ-", 4))
+			kind = 0;
+		else if (!strncmp(p, "Thr-", 4))
+			kind = 1;
+		else if (!strncmp(p, "Usr-", 4))
+			kind = 2;
+		else {
+			*why = "a column that is not IRQ-N, Thr-N or Usr-N";
+			return -1;
+		}
+		for (p += 4; isdigit((unsigned char)*p) && digits < 6;
+		     p++, digits++)
+			cpu = cpu * 10 + (*p - '0');
+		if (!digits || cpu >= IL_MAX_CPUS ||
+		    !(*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+		      !*p)) {
+			*why = "a column whose CPU is not a number in range";
+			return -1;
+		}
+		thr_cpu[n++] = kind == 1 ? cpu : -1;
+	}
+}
+
+int il_probe_read_timerlat(const char *text, struct il_probe_result *r,
+			   char *err, size_t len)
+{
+	/* the summary lines, in rtla's order after the histogram's */
+	static const char *const sums[] = { "over:", "count:", "min:", "avg:",
+					    "max:" };
+	uint64_t sum[5][TL_COLS];
+	int thr_cpu[TL_COLS], thr_of[TL_COLS], nsum[5] = { 0 };
+	int ncol = -1, line = 0;
+	bool ns_unit = false;
+
+	begin(r);
+	for (const char *p = text; p && *p;
+	     p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		uint64_t v[TL_COLS + 1];
+		const char *why = NULL;
+		bool bad;
+		int n, k;
+
+		line++;
+		if (!strncmp(p, "# Time unit is nanoseconds", 26))
+			ns_unit = true;
+		if (*p == '#')
+			continue;
+		if (!strncmp(p, "Index", 5)) {
+			if (ncol >= 0) {
+				il_setf(err, len,
+					"line %d: a second 'Index' "
+					"line",
+					line);
+				goto fail;
+			}
+			ncol = tl_columns(p, thr_cpu, &why);
+			if (ncol < 0) {
+				il_setf(err, len, "line %d: %s", line, why);
+				goto fail;
+			}
+			r->n = 0;
+			for (int c = 0; c < ncol; c++) {
+				thr_of[c] = -1;
+				if (thr_cpu[c] < 0)
+					continue;
+				for (int t = 0; t < r->n; t++)
+					if (r->cpu[t].cpu == thr_cpu[c]) {
+						il_setf(err, len,
+							"line %d: Thr-%03d "
+							"twice",
+							line, thr_cpu[c]);
+						goto fail;
+					}
+				if (r->n == IL_PROBE_MAX_CPUS) {
+					il_setf(err, len,
+						"line %d: more than %d "
+						"threads",
+						line, IL_PROBE_MAX_CPUS);
+					goto fail;
+				}
+				thr_of[c] = r->n;
+				r->cpu[r->n++].cpu = thr_cpu[c];
+			}
+			continue;
+		}
+		for (k = 0; k < 5; k++)
+			if (!strncmp(p, sums[k], strlen(sums[k])))
+				break;
+		if (k == 5 && !isdigit((unsigned char)*p))
+			/* rtla's other words (a newer one's "ALL:"
+			 * summary, its notes on missed events) */
+			continue;
+		if (ncol < 0) {
+			il_setf(err, len,
+				"line %d: figures before the 'Index' line "
+				"(rtla timerlat hist prints it first, unless "
+				"--no-header or --no-index)",
+				line);
+			goto fail;
+		}
+		if (k < 5) {
+			if (nsum[k]) {
+				il_setf(err, len, "line %d: a second '%s' line",
+					line, sums[k]);
+				goto fail;
+			}
+			n = tl_numbers(p + strlen(sums[k]), sum[k], TL_COLS,
+				       k >= 2, &bad);
+			if (bad || n != ncol) {
+				il_setf(err, len,
+					"line %d: '%s' does not give one "
+					"figure per column (%d)",
+					line, sums[k], ncol);
+				goto fail;
+			}
+			nsum[k] = n;
+			continue;
+		}
+		if (nsum[0] || nsum[1]) {
+			il_setf(err, len,
+				"line %d: a histogram line after the summary",
+				line);
+			goto fail;
+		}
+		n = tl_numbers(p, v, TL_COLS + 1, false, &bad);
+		if (bad || n != ncol + 1) {
+			il_setf(err, len,
+				"line %d: not a histogram line (the bucket, "
+				"then one count per column: %d)",
+				line, ncol);
+			goto fail;
+		}
+		for (int c = 0; c < ncol; c++)
+			if (thr_of[c] >= 0 &&
+			    add_us(&r->cpu[thr_of[c]].h, v[0], v[c + 1])) {
+				il_setf(err, len, "line %d: counts overflow",
+					line);
+				goto fail;
+			}
+	}
+	if (ns_unit) {
+		il_setf(err, len,
+			"its figures are in nanoseconds (rtla's -n); invlab "
+			"reads microseconds");
+		goto fail;
+	}
+	if (ncol < 0 || !r->n) {
+		il_setf(err, len,
+			ncol < 0 ? "no 'Index' line: not rtla timerlat hist's "
+				   "output"
+				 : "no Thr-N column (rtla's --no-thread?)");
+		goto fail;
+	}
+	for (int k = 0; k < 5; k++)
+		if (nsum[k] != ncol) {
+			il_setf(err, len, "no '%s' line", sums[k]);
+			goto fail;
+		}
+	for (int c = 0; c < ncol; c++) {
+		int t = thr_of[c];
+		struct il_probe_cpu *pc;
+		uint64_t cnt = sum[1][c];
+		int nnone;
+
+		if (t < 0)
+			continue;
+		pc = &r->cpu[t];
+		nnone = (sum[2][c] == TL_NONE) + (sum[3][c] == TL_NONE) +
+			(sum[4][c] == TL_NONE);
+		if (cnt ? nnone != 0 : nnone != 3) {
+			il_setf(err, len,
+				"Thr-%03d: count %" PRIu64 " but min, avg "
+				"and max %s",
+				pc->cpu, cnt, cnt ? "missing" : "given");
+			goto fail;
+		}
+		if (cnt < sum[0][c] || pc->h.count != cnt - sum[0][c]) {
+			il_setf(err, len,
+				"Thr-%03d: its histogram holds %" PRIu64
+				" samples and %" PRIu64
+				" are over it, but count says %" PRIu64,
+				pc->cpu, pc->h.count, sum[0][c], cnt);
+			goto fail;
+		}
+		if (!cnt)
+			continue;
+		if (finish(pc, t, cnt, sum[2][c], sum[4][c], (double)sum[3][c],
+			   err, len))
 			goto fail;
 	}
 	end(r);

@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * Running the probe (probe.h): cyclictest beside the measured part of an
- * engine run, and what it saw in the run's result.
+ * Running the probe (probe.h): cyclictest or rtla's timerlat beside the
+ * measured part of an engine run, and what it saw in the run's result.
  *
  *   cyclictest -q -m -t N -a CPUS -p PRIO --policy=fifo -i US -h LIMIT_US
  *              -D SECONDS [--default-system] --json=/dev/fd/3
+ *   rtla timerlat hist -c CPUS -p US -P f:PRIO -E LIMIT_US -b 1 --no-irq
+ *              -d SECONDS [--dma-latency 0]
+ *
+ * rtla runs in a mount namespace of its own, where tracefs is mounted
+ * for it when nothing is, so that no mount of it outlives it; the child
+ * looks there for the timerlat tracer first, and a kernel without one is
+ * a skip with that reason.  rtla makes a tracefs instance of its own
+ * ("timerlat_hist") and removes it when it ends: it is stopped with
+ * SIGINT, and gets SIGINT too when the demo dies outright, never
+ * SIGKILL unless it does not end within 3 s.
  *
  * The engine starts it once the scenario's threads are ready and stops it
  * once they are gone (engine.c), so it covers the measured part and a
@@ -35,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -55,15 +66,21 @@
 /* how long it may take to have its threads running, and to stop */
 #define START_NS (2 * IL_NSEC_PER_SEC)
 #define STOP_NS	 IL_NSEC_PER_SEC
+/* rtla: reading what is left and removing its instance */
+#define STOP_RTLA_NS (3 * IL_NSEC_PER_SEC)
+
+/* the child's exit status when the kernel has no timerlat tracer */
+#define NO_TRACER 78
 
 struct il_probe {
+	enum il_probe_tool tool;
 	pid_t pid;
 	int out, err, json; /* its stdout, stderr and --json file */
 	int ncpus;
 	int cpus[IL_PROBE_MAX_CPUS];
 };
 
-/* cyclictest in PATH, into buf: 0 or -ENOENT */
+/* name in PATH, into buf: 0 or -ENOENT */
 static int find_in_path(const char *name, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
@@ -218,9 +235,43 @@ static void describe_exit(int status, char *buf, size_t len)
 		snprintf(buf, len, "status %#x", status);
 }
 
+/*
+ * In the child, before rtla: a mount namespace of its own (nothing it
+ * mounts outlives it) with tracefs at /sys/kernel/tracing, and the
+ * timerlat tracer in it; else _exit(NO_TRACER).  Only system calls.
+ */
+static void timerlat_ns(void)
+{
+	static const char at[] = "/sys/kernel/tracing";
+	static const char want[] = "timerlat";
+	char buf[4096];
+	ssize_t n, got = 0;
+	int fd;
+
+	if (!unshare(CLONE_NEWNS))
+		mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+	fd = open("/sys/kernel/tracing/available_tracers", O_RDONLY);
+	if (fd < 0 && !mount("tracefs", at, "tracefs", 0, NULL))
+		fd = open("/sys/kernel/tracing/available_tracers", O_RDONLY);
+	if (fd < 0)
+		return; /* rtla says why */
+	while (got < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	for (char *p = buf; *p; p++)
+		if (!strncmp(p, want, sizeof(want) - 1) &&
+		    (p == buf || p[-1] == ' ') &&
+		    (p[sizeof(want) - 1] == ' ' ||
+		     p[sizeof(want) - 1] == '\n' || !p[sizeof(want) - 1]))
+			return;
+	_exit(NO_TRACER);
+}
+
 /* the child, after fork: only what is safe there, then exec */
-static void child(const char *path, char *const argv[], int out, int err,
-		  int json, pid_t parent)
+static void child(enum il_probe_tool tool, const char *path, char *const argv[],
+		  int out, int err, int json, pid_t parent)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t none;
@@ -230,18 +281,21 @@ static void child(const char *path, char *const argv[], int out, int err,
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	sigaction(SIGINT, &dfl, NULL);
 	sigaction(SIGTERM, &dfl, NULL);
-	/* not the caller's class: cyclictest's main thread is not measured
+	/* not the caller's class: the probe's own main thread is not measured
 	 * and must not compete with the scenario */
 	sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ 0 });
 	setpriority(PRIO_PROCESS, 0, 0);
 	setpgid(0, 0);
-	/* dies with the thread that started it (the engine's caller) */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* dies with the thread that started it (the engine's caller);
+	 * rtla is asked to end, so that it removes its tracefs instance */
+	prctl(PR_SET_PDEATHSIG, tool == IL_PROBE_TIMERLAT ? SIGINT : SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
 	if (nul < 0 || dup2(nul, 0) < 0 || dup2(out, 1) < 0 ||
 	    dup2(err, 2) < 0 || dup2(json, 3) < 0)
 		_exit(127);
+	if (tool == IL_PROBE_TIMERLAT)
+		timerlat_ns();
 		/* nothing else of the demo's: its run locks, its trace */
 #ifdef SYS_close_range
 	if (syscall(SYS_close_range, 4u, ~0u, 0u))
@@ -272,6 +326,7 @@ static struct il_probe_result *new_result(const struct il_probe_opts *o,
 
 	if (!r)
 		return NULL;
+	r->tool = o->tool;
 	r->prio = prio;
 	r->rr = o->rr;
 	r->interval_ns = o->interval_ns;
@@ -287,57 +342,15 @@ static struct il_probe_result *new_result(const struct il_probe_opts *o,
 	return r;
 }
 
-int il_probe_start(const struct il_probe_opts *o, const struct il_scenario *sc,
-		   const unsigned long *mask, uint64_t duration_ns,
-		   const int *stop, struct il_probe **pp,
-		   struct il_probe_result **res)
+/* cyclictest's command line, in a[] and argv[] (NULL-terminated) */
+static void cyclictest_argv(const struct il_probe_opts *o,
+			    const struct il_probe_result *r, int ncpus,
+			    char *cpus, uint64_t duration_ns, char a[][32],
+			    char **argv)
 {
-	char path[4096], cpus[128], a[8][32], *argv[24], why[200];
-	const size_t lbits = 8 * sizeof(unsigned long);
-	struct il_probe_result *r;
-	struct il_probe *p;
-	uint64_t deadline;
-	int argc = 0, status;
-	pid_t parent = getpid();
+	int argc = 0;
 
-	*pp = NULL;
-	*res = NULL;
-	if (!o || !o->enabled)
-		return 0;
-	r = new_result(o, il_probe_prio(o, sc));
-	p = calloc(1, sizeof(*p));
-	if (!r || !p) {
-		free(r);
-		free(p);
-		return -ENOMEM;
-	}
-	*res = r;
-	p->out = p->err = p->json = -1;
-	if (o->ncpus) {
-		p->ncpus = o->ncpus;
-		memcpy(p->cpus, o->cpus, sizeof(p->cpus));
-	} else {
-		for (int c = 0; c < IL_MAX_CPUS && p->ncpus < IL_PROBE_MAX_CPUS;
-		     c++)
-			if (mask ? mask[c / lbits] >> (c % lbits) & 1
-				 : il_cpu_is_online(c))
-				p->cpus[p->ncpus++] = c;
-	}
-	il_probe_cpulist(p->cpus, p->ncpus, cpus, sizeof(cpus));
-	if (!p->ncpus) {
-		r->status = IL_PROBE_SKIPPED;
-		il_setf(r->reason, sizeof(r->reason), "no CPU to run on");
-		close_all(p);
-		return 0;
-	}
-	if (find_in_path("cyclictest", path, sizeof(path))) {
-		r->status = IL_PROBE_SKIPPED;
-		il_setf(r->reason, sizeof(r->reason),
-			"cyclictest is not in PATH (it comes with rt-tests)");
-		close_all(p);
-		return 0;
-	}
-	snprintf(a[0], sizeof(a[0]), "-t%d", p->ncpus);
+	snprintf(a[0], sizeof(a[0]), "-t%d", ncpus);
 	snprintf(a[1], sizeof(a[1]), "-p%d", r->prio);
 	snprintf(a[2], sizeof(a[2]), "-i%" PRIu64, o->interval_ns / 1000);
 	snprintf(a[3], sizeof(a[3]), "-h%" PRIu64, o->limit_ns / 1000);
@@ -363,7 +376,137 @@ int il_probe_start(const struct il_probe_opts *o, const struct il_scenario *sc,
 		argv[argc++] = "--histfile=/dev/null";
 	}
 	argv[argc] = NULL;
-	for (int i = 0; i < argc; i++)
+}
+
+/*
+ * rtla timerlat hist's: its threads (the kernel's) at the probe's
+ * priority on cpus, a bucket per microsecond up to the limit, the
+ * threads' latency only
+ */
+static void timerlat_argv(const struct il_probe_opts *o,
+			  const struct il_probe_result *r, char *cpus,
+			  uint64_t duration_ns, char a[][32], char **argv)
+{
+	int argc = 0;
+
+	snprintf(a[0], sizeof(a[0]), "%" PRIu64, o->interval_ns / 1000);
+	snprintf(a[1], sizeof(a[1]), "%c:%d", o->rr ? 'r' : 'f', r->prio);
+	snprintf(a[2], sizeof(a[2]), "%" PRIu64, o->limit_ns / 1000);
+	snprintf(a[3], sizeof(a[3]), "%" PRIu64,
+		 (uint64_t)(duration_ns / IL_NSEC_PER_SEC + 6));
+	argv[argc++] = "rtla";
+	argv[argc++] = "timerlat";
+	argv[argc++] = "hist";
+	argv[argc++] = "-c";
+	argv[argc++] = cpus;
+	argv[argc++] = "-p";
+	argv[argc++] = a[0];
+	argv[argc++] = "-P";
+	argv[argc++] = a[1];
+	argv[argc++] = "-E";
+	argv[argc++] = a[2];
+	argv[argc++] = "-b";
+	argv[argc++] = "1";
+	argv[argc++] = "--no-irq";
+	argv[argc++] = "-d";
+	argv[argc++] = a[3];
+	if (o->tune) {
+		argv[argc++] = "--dma-latency";
+		argv[argc++] = "0";
+	}
+	argv[argc] = NULL;
+}
+
+/* the kernel's timerlat threads ("timerlat/N"), from /proc */
+static int timerlat_threads(void)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char path[64], comm[32] = "";
+		ssize_t k;
+		int fd;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/comm", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		k = read(fd, comm, sizeof(comm) - 1);
+		close(fd);
+		if (k > 9 && !strncmp(comm, "timerlat/", 9))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int il_probe_start(const struct il_probe_opts *o, const struct il_scenario *sc,
+		   const unsigned long *mask, uint64_t duration_ns,
+		   const int *stop, struct il_probe **pp,
+		   struct il_probe_result **res)
+{
+	char path[4096], cpus[128], a[8][32], *argv[24], why[200];
+	const size_t lbits = 8 * sizeof(unsigned long);
+	struct il_probe_result *r;
+	struct il_probe *p;
+	uint64_t deadline;
+	const char *name = il_probe_name(o ? o->tool : IL_PROBE_CYCLICTEST);
+	int status, before = 0;
+	pid_t parent = getpid();
+
+	*pp = NULL;
+	*res = NULL;
+	if (!o || !o->enabled)
+		return 0;
+	r = new_result(o, il_probe_prio(o, sc));
+	p = calloc(1, sizeof(*p));
+	if (!r || !p) {
+		free(r);
+		free(p);
+		return -ENOMEM;
+	}
+	*res = r;
+	p->tool = o->tool;
+	p->out = p->err = p->json = -1;
+	if (o->ncpus) {
+		p->ncpus = o->ncpus;
+		memcpy(p->cpus, o->cpus, sizeof(p->cpus));
+	} else {
+		for (int c = 0; c < IL_MAX_CPUS && p->ncpus < IL_PROBE_MAX_CPUS;
+		     c++)
+			if (mask ? mask[c / lbits] >> (c % lbits) & 1
+				 : il_cpu_is_online(c))
+				p->cpus[p->ncpus++] = c;
+	}
+	il_probe_cpulist(p->cpus, p->ncpus, cpus, sizeof(cpus));
+	if (!p->ncpus) {
+		r->status = IL_PROBE_SKIPPED;
+		il_setf(r->reason, sizeof(r->reason), "no CPU to run on");
+		close_all(p);
+		return 0;
+	}
+	if (find_in_path(o->tool == IL_PROBE_TIMERLAT ? "rtla" : "cyclictest",
+			 path, sizeof(path))) {
+		r->status = IL_PROBE_SKIPPED;
+		il_setf(r->reason, sizeof(r->reason),
+			o->tool == IL_PROBE_TIMERLAT
+				? "rtla is not in PATH (Debian's rtla package)"
+				: "cyclictest is not in PATH (it comes with "
+				  "rt-tests)");
+		close_all(p);
+		return 0;
+	}
+	if (o->tool == IL_PROBE_TIMERLAT)
+		timerlat_argv(o, r, cpus, duration_ns, a, argv);
+	else
+		cyclictest_argv(o, r, p->ncpus, cpus, duration_ns, a, argv);
+	for (int i = 0; argv[i]; i++)
 		il_appendf(r->command, sizeof(r->command), "%s%s", i ? " " : "",
 			   argv[i]);
 
@@ -380,6 +523,8 @@ int il_probe_start(const struct il_probe_opts *o, const struct il_scenario *sc,
 		close_all(p);
 		return 0;
 	}
+	if (o->tool == IL_PROBE_TIMERLAT)
+		before = timerlat_threads();
 	p->pid = fork();
 	if (p->pid < 0) {
 		r->status = IL_PROBE_FAILED;
@@ -389,37 +534,53 @@ int il_probe_start(const struct il_probe_opts *o, const struct il_scenario *sc,
 		return 0;
 	}
 	if (!p->pid)
-		child(path, argv, p->out, p->err, p->json, parent);
+		child(o->tool, path, argv, p->out, p->err, p->json, parent);
 	r->pid = p->pid;
-	/* running once its main thread and every measuring one are there,
-	 * and a couple of intervals went by */
+	/* running once its main thread and every measuring one are there
+	 * (rtla's: the kernel's timerlat/N threads), and a couple of
+	 * intervals went by */
 	deadline = il_now_ns() + START_NS;
 	for (;;) {
-		int n = nthreads(p->pid);
+		int n = o->tool == IL_PROBE_TIMERLAT
+				? timerlat_threads() - before
+				: nthreads(p->pid) - 1;
 
 		if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
 			char line[160];
 
+			p->pid = 0;
+			if (o->tool == IL_PROBE_TIMERLAT && WIFEXITED(status) &&
+			    WEXITSTATUS(status) == NO_TRACER) {
+				r->status = IL_PROBE_SKIPPED;
+				il_setf(r->reason, sizeof(r->reason),
+					"the kernel has no timerlat tracer "
+					"(CONFIG_TIMERLAT_TRACER)");
+				close_all(p);
+				return 0;
+			}
 			describe_exit(status, why, sizeof(why));
 			last_line(p->err, line, sizeof(line));
 			r->status = IL_PROBE_FAILED;
 			il_setf(r->reason, sizeof(r->reason),
-				"cyclictest ended at its start (%s)%s%s", why,
+				"%s ended at its start (%s)%s%s", name, why,
 				line[0] ? ": " : "", line);
-			p->pid = 0;
 			close_all(p);
 			return 0;
 		}
-		if (n > p->ncpus)
+		if (n >= p->ncpus)
 			break;
 		if (il_now_ns() >= deadline ||
 		    (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))) {
-			kill_reap(p->pid, &status);
+			if (o->tool != IL_PROBE_TIMERLAT ||
+			    (kill(p->pid, SIGINT),
+			     !reap_until(p->pid, il_now_ns() + STOP_RTLA_NS,
+					 &status)))
+				kill_reap(p->pid, &status);
 			r->status = IL_PROBE_FAILED;
 			il_setf(r->reason, sizeof(r->reason),
-				"cyclictest had not started its %d threads "
+				"%s had not started its %d threads "
 				"after 2 s, or the run was stopped",
-				p->ncpus);
+				name, p->ncpus);
 			close_all(p);
 			return 0;
 		}
@@ -439,11 +600,17 @@ void il_probe_stop(struct il_probe *p, struct il_probe_result *r)
 	if (!p)
 		return;
 	kill(p->pid, SIGINT);
-	if (!reap_until(p->pid, il_now_ns() + STOP_NS, &status)) {
+	if (!reap_until(p->pid,
+			il_now_ns() + (p->tool == IL_PROBE_TIMERLAT
+					       ? STOP_RTLA_NS
+					       : STOP_NS),
+			&status)) {
 		kill_reap(p->pid, &status);
 		r->status = IL_PROBE_FAILED;
 		il_setf(r->reason, sizeof(r->reason),
-			"cyclictest did not end within 1 s of SIGINT: killed");
+			"%s did not end within %d s of SIGINT: killed",
+			il_probe_name(p->tool),
+			p->tool == IL_PROBE_TIMERLAT ? 3 : 1);
 		close_all(p);
 		return;
 	}
@@ -455,7 +622,9 @@ void il_probe_stop(struct il_probe *p, struct il_probe_result *r)
 		close_all(p);
 		return;
 	}
-	ret = r->format == IL_PROBE_JSON
+	ret = p->tool == IL_PROBE_TIMERLAT
+		      ? il_probe_read_timerlat(text, r, err, sizeof(err))
+	      : r->format == IL_PROBE_JSON
 		      ? il_probe_read_json(text, r, err, sizeof(err))
 		      : il_probe_read_text(text, p->cpus, p->ncpus, r, err,
 					   sizeof(err));
@@ -467,8 +636,9 @@ void il_probe_stop(struct il_probe *p, struct il_probe_result *r)
 		describe_exit(status, why, sizeof(why));
 		last_line(p->err, line, sizeof(line));
 		r->status = IL_PROBE_FAILED;
-		il_setf(r->reason, sizeof(r->reason), "cyclictest (%s): %s%s%s",
-			why, err, line[0] ? "; it said: " : "", line);
+		il_setf(r->reason, sizeof(r->reason), "%s (%s): %s%s%s",
+			il_probe_name(p->tool), why, err,
+			line[0] ? "; it said: " : "", line);
 	} else {
 		r->status = IL_PROBE_RAN;
 	}
@@ -514,7 +684,7 @@ void il_probe_report(FILE *f, const char *pfx, const struct il_probe_result *r)
 	if (!r)
 		return;
 	if (r->status != IL_PROBE_RAN) {
-		fprintf(f, "%sprobe cyclictest: %s: %s\n", pfx,
+		fprintf(f, "%sprobe %s: %s: %s\n", pfx, il_probe_name(r->tool),
 			status_name(r->status), r->reason);
 		return;
 	}
@@ -522,8 +692,9 @@ void il_probe_report(FILE *f, const char *pfx, const struct il_probe_result *r)
 		list[i] = r->cpu[i].cpu;
 	il_probe_cpulist(list, r->n, cpus, sizeof(cpus));
 	il_format_duration(iv, sizeof(iv), r->interval_ns);
-	fprintf(f, "%sprobe cyclictest (%s %d, every %s, cpus %s):\n", pfx,
-		r->rr ? "RR" : "FIFO", r->prio, iv, cpus);
+	fprintf(f, "%sprobe %s (%s %d, every %s, cpus %s):\n", pfx,
+		il_probe_name(r->tool), r->rr ? "RR" : "FIFO", r->prio, iv,
+		cpus);
 	for (int i = 0; i < r->n; i++) {
 		const struct il_probe_cpu *c = &r->cpu[i];
 		char a[24], b[24], m[24];
@@ -547,7 +718,7 @@ void il_probe_json(struct il_json *j, const struct il_probe_result *r)
 	if (!r)
 		return;
 	il_json_begin_object(j, "probe");
-	il_json_str(j, "name", "cyclictest");
+	il_json_str(j, "name", il_probe_name(r->tool));
 	il_json_str(j, "status", status_name(r->status));
 	if (r->reason[0])
 		il_json_str(j, "reason", r->reason);
@@ -580,10 +751,11 @@ void il_probe_json(struct il_json *j, const struct il_probe_result *r)
 	if (r->status != IL_PROBE_RAN)
 		return;
 	/* histograms at the run's top level: the result tools take them */
-	il_json_hist(j, "probe_cyclictest_ns", &r->all);
+	snprintf(key, sizeof(key), "probe_%s_ns", il_probe_name(r->tool));
+	il_json_hist(j, key, &r->all);
 	for (int i = 0; i < r->n; i++) {
-		snprintf(key, sizeof(key), "probe_cyclictest_cpu%d_ns",
-			 r->cpu[i].cpu);
+		snprintf(key, sizeof(key), "probe_%s_cpu%d_ns",
+			 il_probe_name(r->tool), r->cpu[i].cpu);
 		il_json_hist(j, key, &r->cpu[i].h);
 	}
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: cyclictest's output read back (probe.h).
+ * libFuzzer target: cyclictest's and rtla timerlat's output read back
+ * (probe.h).
  *
- * The input is given to both readers, the --json one and the -h text one
- * (for two CPUs).  Checked besides "no crash": the documented returns; a
- * refusal leaves no thread and says why; what is accepted is a histogram
- * of its own (count = cycles, overflow within it, bins adding up to it,
- * min <= max), and every CPU's together hold every thread's samples.
+ * The input is given to the three readers, cyclictest's --json one and
+ * -h text one (for two CPUs), and rtla timerlat hist's.  Checked besides
+ * "no crash": the documented returns; a refusal leaves no thread and
+ * says why; what is accepted is a histogram of its own (count = cycles,
+ * overflow within it, bins adding up to it, min <= max), and every CPU's
+ * together hold every thread's samples.
  *
  *   build-fuzz/tests/fuzz/fuzz-probe tests/fuzz/corpus/probe
  */
@@ -72,6 +74,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(ret, &r, err);
 	err[0] = '\0';
 	ret = il_probe_read_text(text, cpus, 2, &r, err, sizeof(err));
+	check(ret, &r, err);
+	err[0] = '\0';
+	ret = il_probe_read_timerlat(text, &r, err, sizeof(err));
 	check(ret, &r, err);
 	free(text);
 	return 0;

@@ -3,7 +3,9 @@
  * Probes: a standard measuring program run beside each configuration of a
  * run, its figures read back into the run's result (docs/probes.md).
  *
- * The one probe is cyclictest (rt-tests): one measuring thread per CPU of
+ * Two probes: cyclictest (rt-tests) and rtla's timerlat (below).
+ *
+ * cyclictest: one measuring thread per CPU of
  * the scenario, at a real-time priority, started once the scenario's
  * threads are ready and stopped once they are gone, so it covers the
  * measured part.  Its histogram comes back per CPU as struct il_hist
@@ -13,9 +15,18 @@
  * maximum and are counted in il_hist.overflow, so a percentile that falls
  * among them is not available (hist.h) rather than a guess.
  *
+ * timerlat: `rtla timerlat hist` (the kernel's timerlat tracer: a
+ * kernel thread per CPU woken by a timer each interval, at the priority
+ * asked for), its thread-latency histogram per CPU read back from its
+ * text output, in whole microseconds too, samples past the histogram's
+ * range ("over:") counted as overflows in the same way.  It needs a
+ * kernel built with CONFIG_TIMERLAT_TRACER; without one it is skipped
+ * with that reason.
+ *
  * The option's syntax, parsed by il_probe_parse:
  *
  *   cyclictest[=KEY=VALUE[,KEY=VALUE...]]
+ *   timerlat[=KEY=VALUE[,KEY=VALUE...]]
  *
  *   prio=N          1..99; default: one above the scenario's highest
  *                   real-time priority (99 at most)
@@ -25,9 +36,11 @@
  *   cpus=LIST       CPU list ("0,2-3": a value may hold commas); default
  *                   the CPUs the scenario's tasks run on
  *   format=json|text  what is read back: --json, or the -h text
+ *                   (timerlat: text only)
  *   tune=on|off     off (default): --default-system, cyclictest leaves
  *                   power management alone; on: it holds
  *                   /dev/cpu_dma_latency at 0 as it does by default
+ *                   (timerlat: --dma-latency 0)
  *
  * Library rules: nothing prints or exits; the running side (probe.c)
  * records what went wrong in the result instead of failing the run.
@@ -62,11 +75,17 @@ enum il_probe_format {
 	IL_PROBE_TEXT,
 };
 
+enum il_probe_tool {
+	IL_PROBE_CYCLICTEST = 0,
+	IL_PROBE_TIMERLAT,
+};
+
 /* What --probe asked for. */
 struct il_probe_opts {
-	bool enabled; /* cyclictest was asked for */
-	int prio;     /* 0: above the scenario */
-	int rr;	      /* SCHED_RR instead of SCHED_FIFO */
+	bool enabled; /* a probe was asked for */
+	enum il_probe_tool tool;
+	int prio; /* 0: above the scenario */
+	int rr;	  /* SCHED_RR instead of SCHED_FIFO */
 	uint64_t interval_ns;
 	uint64_t limit_ns;
 	int ncpus; /* 0: the scenario's CPUs */
@@ -91,6 +110,7 @@ struct il_probe_cpu {
 
 /* What the probe saw during one run. */
 struct il_probe_result {
+	enum il_probe_tool tool;
 	enum il_probe_status status;
 	char reason[256];  /* skipped or failed: why */
 	char command[512]; /* the command line it ran as */
@@ -131,6 +151,18 @@ int il_probe_read_json(const char *text, struct il_probe_result *r, char *err,
 		       size_t len);
 int il_probe_read_text(const char *text, const int *cpus, int ncpus,
 		       struct il_probe_result *r, char *err, size_t len);
+/*
+ * `rtla timerlat hist`'s output read back (microseconds): the "Index"
+ * line's Thr-NNN columns (IRQ-NNN and Usr-NNN ones are passed over), a
+ * line per bucket, then "over:", "count:", "min:", "avg:" and "max:"
+ * with a figure per column ("-" where a column counted nothing); the
+ * CPU of each thread is the one its column names.  0, or -EINVAL with
+ * what is wrong in err.
+ */
+int il_probe_read_timerlat(const char *text, struct il_probe_result *r,
+			   char *err, size_t len);
+/* "cyclictest", "timerlat" */
+const char *il_probe_name(enum il_probe_tool tool);
 /* "0-1,3" for a list of CPUs, in buf */
 const char *il_probe_cpulist(const int *cpus, int n, char *buf, size_t len);
 
@@ -168,9 +200,9 @@ void il_probe_result_delete(struct il_probe_result *res);
 void il_probe_report(FILE *f, const char *pfx, const struct il_probe_result *r);
 /*
  * The members of a run's JSON object: "probe" (what ran, how, or why
- * not), and the histograms probe_cyclictest_ns (every CPU) and
- * probe_cyclictest_cpuN_ns, which the result tools take as any
- * histogram.  Nothing for NULL.
+ * not), and the histograms probe_NAME_ns (every CPU) and
+ * probe_NAME_cpuN_ns (NAME cyclictest or timerlat), which the result
+ * tools take as any histogram.  Nothing for NULL.
  */
 void il_probe_json(struct il_json *j, const struct il_probe_result *r);
 
