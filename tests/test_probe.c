@@ -619,8 +619,13 @@ static void test_timerlat(void)
 	       "not a histogram line");
 	bad_tl(with_line(two, 6, "2          2310      x"),
 	       "not a histogram line");
+	/* an Index line without columns is still the Index line */
+	bad_tl(with_line(two, 3, "Index"), "a second 'Index' line");
 	/* a bucket line after the summary */
 	bad_tl(with_line(two, 19, "max:         23       250\n3 1 1"),
+	       "a histogram line after the summary");
+	/* right after over:, before count: */
+	bad_tl(with_line(two, 15, "over:         0         3\n3 1 1"),
 	       "a histogram line after the summary");
 	bad_tl(with_line(two, 15, "# over"), "no 'over:' line");
 	bad_tl(with_line(two, 16, "# count"), "no 'count:' line");
