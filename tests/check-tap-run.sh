@@ -41,7 +41,9 @@ case $rc in
 77) echo "1..0 # SKIP no SCHED_FIFO here" ;;
 3) echo "ok 1 - inherit: UNDECIDED (expected PASS) # SKIP undecided: measured noise could explain it"
 	echo "1..1" ;;
-1) echo "not ok 1 - inherit: FAIL (expected PASS)"; echo "1..1" ;;
+1) echo "not ok 1 - inherit: FAIL (expected PASS)"
+	echo "#   12 waits over the bound"; echo "ok 2 - none"
+	echo "#   not a reason"; echo "1..2" ;;
 # exit 1 whose one check off is a negative control UNDECIDED
 u) rc=1
 	echo "ok 1 - inherit: PASS (expected PASS)"
@@ -73,6 +75,17 @@ check "a skip: exit 0 for meson, one try" [ "$rc" = 0 -a "$tries" = 1 ]
 check "the skip plan kept" grep -q '^1\.\.0 # SKIP no SCHED_FIFO' "$tmp/out"
 run 1
 check "not as expected: exit 1, not tried again" [ "$rc" = 1 -a "$tries" = 1 ]
+# meson shows a failed test's stderr: why it failed must be there
+rm -f "$tmp/count"
+INVLAB_RETRY_PAUSE=0 sh "$taprun" "$tmp/case" "$tmp/count" 1 \
+	>/dev/null 2>"$tmp/err"
+check "a failure's not-ok line and its comments on stderr, nothing else" \
+	[ "$(cat "$tmp/err")" = "not ok 1 - inherit: FAIL (expected PASS)
+#   12 waits over the bound" ]
+rm -f "$tmp/count"
+INVLAB_RETRY_PAUSE=0 sh "$taprun" "$tmp/case" "$tmp/count" 0 \
+	>/dev/null 2>"$tmp/err"
+check "a pass: nothing on stderr" [ ! -s "$tmp/err" ]
 run 3 0
 check "UNDECIDED, then a pass: exit 0 on the second try" \
 	[ "$rc" = 0 -a "$tries" = 2 ]

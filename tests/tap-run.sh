@@ -44,6 +44,15 @@ trap 'rm -f "$out" ${res:+"$res"}' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# A failed case's "not ok" lines and the comments under each, on stderr
+# too: meson shows a failed TAP test's stderr, not its TAP, so without
+# this a log says that a case failed and not why.
+why_on_stderr() {
+	awk '/^not ok / { on = 1; n = 0; print; next }
+	     on && /^#/ && n < 60 { n++; print; next }
+	     { on = 0 }' "$out" >&2
+}
+
 echo "TAP version 13"
 try=1
 while :; do
@@ -90,6 +99,7 @@ plan=$(grep -E '^1\.\.[0-9]+$' "$out" | tail -n 1)
 if [ -z "$res" ] || [ "$rc" -eq 77 ] || [ -z "$plan" ]; then
 	sed '/^TAP version/d' "$out"
 	[ "$rc" -eq 77 ] && exit 0
+	[ "$rc" -ne 0 ] && why_on_stderr
 	exit "$rc"
 fi
 # the program's test points, then the result file's, then the plan
@@ -115,4 +125,5 @@ else
 	fi
 fi
 echo "1..$k"
+[ "$rc" -ne 0 ] && why_on_stderr
 exit "$rc"
