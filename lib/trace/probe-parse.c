@@ -730,8 +730,14 @@ int il_probe_read_json(const char *text, struct il_probe_result *r, char *err,
 /* ---- the -h text -----------------------------------------------------------
  */
 
-/* the numbers after "# Name:" on a line, n of them at most; how many */
-static int numbers(const char *p, uint64_t *v, int max, bool *bad)
+/*
+ * The figures of a line from p, max of them at most: each a number or,
+ * when dash (timerlat's columns of a CPU without them), "-", read as
+ * TL_NONE; a '#' or the line's end (a CR before it taken as blank) ends
+ * them.  How many; *bad when something else is there.
+ */
+#define TL_NONE UINT64_MAX
+static int numbers(const char *p, uint64_t *v, int max, bool dash, bool *bad)
 {
 	int n = 0;
 
@@ -739,11 +745,22 @@ static int numbers(const char *p, uint64_t *v, int max, bool *bad)
 	for (;;) {
 		char *end;
 
-		while (*p == ' ' || *p == '\t')
+		while (*p == ' ' || *p == '\t' || *p == '\r')
 			p++;
 		if (!*p || *p == '\n' || *p == '#')
 			return n;
-		if (!isdigit((unsigned char)*p) || n == max) {
+		if (n == max) {
+			*bad = true;
+			return n;
+		}
+		if (dash && *p == '-' &&
+		    (p[1] == ' ' || p[1] == '\t' || p[1] == '\r' ||
+		     p[1] == '\n' || !p[1])) {
+			v[n++] = TL_NONE;
+			p++;
+			continue;
+		}
+		if (!isdigit((unsigned char)*p)) {
 			*bad = true;
 			return n;
 		}
@@ -789,8 +806,9 @@ int il_probe_read_text(const char *text, const int *cpus, int ncpus,
 
 				if (strncmp(p, sums[k], l))
 					continue;
-				nsum[k] = numbers(p + l, sum[k],
-						  IL_PROBE_MAX_CPUS, &bad);
+				nsum[k] =
+					numbers(p + l, sum[k],
+						IL_PROBE_MAX_CPUS, false, &bad);
 				if (bad || (nt >= 0 && nsum[k] != nt)) {
 					il_setf(err, len,
 						"line %d: '%s' does not give "
@@ -804,7 +822,7 @@ int il_probe_read_text(const char *text, const int *cpus, int ncpus,
 		}
 		if (!isdigit((unsigned char)*p))
 			continue;
-		n = numbers(p, v, IL_PROBE_MAX_CPUS + 1, &bad);
+		n = numbers(p, v, IL_PROBE_MAX_CPUS + 1, false, &bad);
 		if (!hist || bad || n < 2 || (nt >= 0 && n - 1 != nt)) {
 			il_setf(err, len,
 				"line %d: not a histogram line (the bucket, "
@@ -867,50 +885,9 @@ fail:
 /* at most this many columns: IRQ, Thr and Usr of each CPU */
 #define TL_COLS (3 * IL_PROBE_MAX_CPUS)
 /* "-" in a summary line: a column that counted nothing */
-#define TL_NONE UINT64_MAX
-
 const char *il_probe_name(enum il_probe_tool tool)
 {
 	return tool == IL_PROBE_TIMERLAT ? "timerlat" : "cyclictest";
-}
-
-/* the figures of a line from p (each a number or, when dash, "-"), max
- * of them at most; how many, *bad when something else is there */
-static int tl_numbers(const char *p, uint64_t *v, int max, bool dash, bool *bad)
-{
-	int n = 0;
-
-	*bad = false;
-	for (;;) {
-		char *end;
-
-		while (*p == ' ' || *p == '\t' || *p == '\r')
-			p++;
-		if (!*p || *p == '\n')
-			return n;
-		if (n == max) {
-			*bad = true;
-			return n;
-		}
-		if (dash && *p == '-' &&
-		    (p[1] == ' ' || p[1] == '\t' || p[1] == '\n' || !p[1])) {
-			v[n++] = TL_NONE;
-			p++;
-			continue;
-		}
-		if (!isdigit((unsigned char)*p)) {
-			*bad = true;
-			return n;
-		}
-		errno = 0;
-		v[n] = strtoull(p, &end, 10);
-		if (errno || v[n] > UINT64_MAX >> 12) {
-			*bad = true;
-			return n;
-		}
-		n++;
-		p = end;
-	}
 }
 
 /* the "Index" line: each column's CPU when it is a Thr-NNN one, else -1;
@@ -1037,8 +1014,8 @@ int il_probe_read_timerlat(const char *text, struct il_probe_result *r,
 					line, sums[k]);
 				goto fail;
 			}
-			n = tl_numbers(p + strlen(sums[k]), sum[k], TL_COLS,
-				       k >= 2, &bad);
+			n = numbers(p + strlen(sums[k]), sum[k], TL_COLS,
+				    k >= 2, &bad);
 			if (bad || n != ncol) {
 				il_setf(err, len,
 					"line %d: '%s' does not give one "
@@ -1055,7 +1032,7 @@ int il_probe_read_timerlat(const char *text, struct il_probe_result *r,
 				line);
 			goto fail;
 		}
-		n = tl_numbers(p, v, TL_COLS + 1, false, &bad);
+		n = numbers(p, v, TL_COLS + 1, false, &bad);
 		if (bad || n != ncol + 1) {
 			il_setf(err, len,
 				"line %d: not a histogram line (the bucket, "
