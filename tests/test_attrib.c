@@ -1242,6 +1242,14 @@ static void test_jobs_edf_idle(void)
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	if (t_er.tasks[d].job_later_seq)
 		t_check_int(t_er.tasks[d].job_later_seq[2], 6500 * US + 1);
+	/* job 2 released while job 1 still ran (queued behind it): its
+	 * budget is the model's alone, the thread never slept to renew
+	 * it, and the idle CPU is no longer the kernel's choice */
+	t_run_job_resp(d, 1, 10 * MS + 1);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	if (t_er.tasks[d].job_later_seq)
+		t_check_int(t_er.tasks[d].job_later_seq[2], 0);
+	t_run_job_resp(d, 1, 1500 * US);
 	/* not pinned: CPU 0 idle too, but the job waited 8.4 ms */
 	t_er.tasks[d].cpu = -1;
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
@@ -1742,6 +1750,113 @@ static void test_jobs_edf_stall(void)
 }
 
 /*
+ * Another task behind on its jobs ranks nowhere.  d (Q 2 ms, D 5 ms, P
+ * 10 ms, released at 30 ms) waits 30..34 ms while b (Q 4 ms, D = P =
+ * 10 ms, jobs of 3 ms from 0) runs 31..34 ms, a foreign deadline task
+ * before it; b's job 3, released at 30 ms, is nominally due at 40 ms,
+ * after d's 35 ms:
+ *   b's job 0 still running at 30 ms (held off since 1 ms), its jobs
+ *     1..3 queued behind it: the kernel ranks it by a deadline the
+ *     trace does not give (10 ms here, from its wakeup at 0, moved a
+ *     period on for each Q it ran): nothing is its choice, whether b
+ *     ran before (v 0) or not (v 1);
+ *   b keeping up (each job ended by the next one's release, job 2
+ *     exactly at it, b woken at 30 ms for job 3): 3 ms of the kernel's
+ *     choice;
+ *   b's second job released (at 26 ms) while its first still ran:
+ *     behind already, nothing.
+ */
+static void test_jobs_edf_backlog(void)
+{
+	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
+	const uint64_t ends[5] = { 33, 38, 41, 44, 47 };
+	int d, f, b;
+	uint64_t B;
+
+	t_run_reset("[global]\nvalidate = mbwi\n"
+		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
+		    "[task d]\nclass = deadline:2ms/5ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\noffset = 30ms\n"
+		    "body = run 2ms\n"
+		    "[task b]\nclass = deadline:4ms/10ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\nbody = run 3ms\n");
+	f = t_task("f");
+	d = t_task("d");
+	b = t_task("b");
+	t_er.tasks[f].tid = LOW;
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[b].tid = MEDIUM;
+	for (int i = 0; i < 3; i++)
+		t_er.tasks[i].cpu = 1;
+	t_run_jobs(d, 1, 10 * MS, 6 * MS, 2 * MS);
+	t_run_jobs(b, 5, 10 * MS, 3 * MS, 3 * MS);
+	for (int v = 0; v < 3; v++) {
+		for (size_t k = 0; k < 5; k++)
+			t_run_job_resp(b, k,
+				       v < 2	? (ends[k] - 10 * k) * MS
+				       : k == 2 ? 10 * MS
+						: (k == 3 ? 4 : 3) * MS);
+		il_trace_free(&tr);
+		B = t_er.t_start_ns;
+		tr.t0_ns = B - MS;
+		tr.t1_ns = B + 50 * MS;
+		if (v == 0) {
+			wake_at(B, MEDIUM);
+			sw(B, 0, 120, MEDIUM, -1, 0);
+			sw(B + MS, MEDIUM, -1, 900, -1, 1);
+		} else {
+			sw(B, 0, 120, 900, -1, 0);
+			if (v == 2)
+				wake_at(B + 30 * MS, MEDIUM);
+		}
+		wake_at(B + 30 * MS, HIGH);
+		sw(B + 31 * MS, 900, -1, MEDIUM, -1, 0);
+		sw(B + 34 * MS, MEDIUM, -1, HIGH, -1, 1);
+		sw(B + 36 * MS, HIGH, -1, MEDIUM, -1, 0);
+		il_trace_sort(&tr);
+		t_er.trace = &tr;
+		t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+		t_check(t_er.tasks[d].job_later_seq != NULL);
+		if (t_er.tasks[d].job_later_seq)
+			t_check_int(t_er.tasks[d].job_later_seq[0],
+				    v == 2 ? 3 * MS : 0);
+	}
+	/* b behind from its second job: offset 16 ms, job 1 due at 36 ms */
+	t_run_reset("[global]\nvalidate = mbwi\n"
+		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
+		    "[task d]\nclass = deadline:2ms/5ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\noffset = 30ms\n"
+		    "body = run 2ms\n"
+		    "[task b]\nclass = deadline:4ms/10ms/10ms\ncpu = 1\n"
+		    "activation = periodic\nperiod = 10ms\noffset = 16ms\n"
+		    "body = run 3ms\n");
+	t_er.tasks[f].tid = LOW;
+	t_er.tasks[d].tid = HIGH;
+	t_er.tasks[b].tid = MEDIUM;
+	for (int i = 0; i < 3; i++)
+		t_er.tasks[i].cpu = 1;
+	t_run_jobs(d, 1, 10 * MS, 6 * MS, 2 * MS);
+	t_run_jobs(b, 2, 10 * MS, 18 * MS, 3 * MS);
+	il_trace_free(&tr);
+	B = t_er.t_start_ns;
+	tr.t0_ns = B - MS;
+	tr.t1_ns = B + 50 * MS;
+	sw(B, 0, 120, 900, -1, 0);
+	wake_at(B + 30 * MS, HIGH);
+	sw(B + 31 * MS, 900, -1, MEDIUM, -1, 0);
+	sw(B + 34 * MS, MEDIUM, -1, HIGH, -1, 1);
+	sw(B + 36 * MS, HIGH, -1, MEDIUM, -1, 0);
+	il_trace_sort(&tr);
+	t_er.trace = &tr;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	if (t_er.tasks[d].job_later_seq)
+		t_check_int(t_er.tasks[d].job_later_seq[0], 0);
+	t_er.trace = NULL;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	il_trace_free(&tr);
+}
+
+/*
  * The holder's priority is its own last switch's, not that of whoever
  * ran last on its CPU: low (nice 0, CPU 1) is preempted by a foreign
  * FIFO 50 task, high requests from CPU 0 meanwhile, then a foreign fair
@@ -1887,6 +2002,7 @@ int main(void)
 	test_jobs_edf_cbs();
 	test_jobs_edf_charge();
 	test_jobs_edf_stall();
+	test_jobs_edf_backlog();
 	test_jobs_edf_idle();
 	test_cross_cpu_request();
 	test_donor_migrated();

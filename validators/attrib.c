@@ -952,10 +952,26 @@ static int jobs_foreign(const struct il_scenario *sc,
  * Absolute deadlines are the nominal ones (release + D), the waiting
  * job's moved a period on for each Q it ran and renewed as the wakeup + D
  * when it was woken after its release or past its deadline (edf_job: the
- * kernel's own rules, replenishment and CBS's wakeup); another task's
- * kernel deadline can only be later than its nominal one, except while it
+ * kernel's own rules, replenishment and CBS's wakeup).  Another task's
+ * kernel deadline is no earlier than its current job's nominal one while
+ * it keeps up (each job woken at or after its release), except while it
  * holds a lock a task of earlier deadline waits for (deadline
  * inheritance): a section, bounded by L, is what that can add.
+ *
+ * Not so for a task behind on its jobs (a backlog: a job released before
+ * the one before it ended, so the thread never slept and no wakeup
+ * renewed its reservation): the kernel moves its deadline a period on
+ * for each Q it runs, and jobs that use less than Q leave it before the
+ * nominal deadline of the jobs it works on, further with each job, while
+ * the model's account of it drifts from the kernel's with nothing to set
+ * it right.  Such a task ranks nowhere: nothing it runs is the kernel's
+ * choice.  And a job released in a backlog of its own task has no budget
+ * assumed: the CPU idle or a lower class outside the set running while
+ * it waits is not the kernel's choice (the model's budget, not renewed
+ * since the backlog began, is not the kernel's).  A pause or a stall
+ * that holds up the whole set leaves every task behind, and the kernel
+ * working the backlogs off in its own order read against the model as a
+ * pattern of inversions (docs/m-bwi.md).
  */
 struct edf_ctx {
 	const struct il_scenario *sc;
@@ -967,6 +983,8 @@ struct edf_ctx {
 	 * until when its reservation was throttled then (0: it was not) */
 	uint64_t used, thr;
 	bool budget; /* not throttled, the model kept: idle is the kernel's */
+	/* released while the job before still ran: no budget is assumed */
+	bool queued;
 	bool throttled; /* its reservation throttled: nothing is */
 	const struct il_trace_stalls *stalls; /* NULL: none known */
 	uint64_t *foreign; /* adds what tasks outside the set ran meanwhile */
@@ -985,6 +1003,7 @@ static bool ranks_below(const struct edf_ctx *e, int j, uint64_t ts)
 	const struct il_sched *s = sched_of(e, j);
 	const struct il_task_result *r = &e->er->tasks[j];
 	size_t lo = 0, hi = r->njob_cpu;
+	uint64_t dl;
 
 	if (s->policy != IL_SCHED_DEADLINE)
 		return true;
@@ -1001,7 +1020,11 @@ static bool ranks_below(const struct edf_ctx *e, int j, uint64_t ts)
 	/* between two jobs it runs no job: nothing to rank */
 	if (!lo || r->job_end_seq[lo - 1] < ts)
 		return false;
-	return r->job_rel_seq[lo - 1] + s->deadline_ns > e->dl;
+	/* behind on its jobs: released before the one before it ended */
+	if (lo >= 2 && r->job_end_seq[lo - 2] > r->job_rel_seq[lo - 1])
+		return false;
+	dl = r->job_rel_seq[lo - 1] + s->deadline_ns;
+	return dl > e->dl;
 }
 
 static int task_of_pid(const struct il_engine_result *er, int pid)
@@ -1249,7 +1272,7 @@ static uint64_t edf_wait_cbs(const struct work *w, struct edf_ctx *e,
 			*e->throttled_ns += to - x;
 		x = c->thr;
 	}
-	e->budget = !lost;
+	e->budget = !lost && !e->queued;
 	return sum + edf_wait(w, e, cpu, x, y);
 }
 
@@ -1548,7 +1571,10 @@ int il_attribute_edf(const struct il_scenario *sc,
 				continue;
 			}
 			/* what it had run of its current Q, and the
-			 * deadline its reservation carried, when later */
+			 * deadline its reservation carried, when later;
+			 * released while the job before still ran, no
+			 * budget is assumed */
+			e.queued = k && r->job_end_seq[k - 1] > a;
 			e.dl = a + s->deadline_ns;
 			e.used = at[k].used;
 			e.thr = at[k].thr;
