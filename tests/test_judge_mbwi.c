@@ -1638,13 +1638,37 @@ static void test_misses_backlog(void)
 	t_check_contains(ck[0].c.evidence,
 			 "trace: 4 late misses with the kernel's choice");
 	lo[9] = 10 * US + 1;
-	/* job 5 not the kernel's: those behind it still are, each on its
-	 * own account */
+	/* job 5 not the kernel's (a pause, a stall): job 6 behind it
+	 * carries none of it and is 1 ms short; those behind job 6 carry
+	 * what the kernel's choice made of its lateness, each on its own
+	 * account */
 	lo[5] = 0;
 	t_check_int(judge(&n), 0);
 	t_check_contains(ck[0].c.evidence,
-			 "trace: 4 late misses with the kernel's choice");
+			 "trace: 3 late misses with the kernel's choice");
+	t_check_contains(ck[0].c.evidence,
+			 "2 with nothing measured to explain them");
+	/* the queue a pause left, worked off with next to nothing of the
+	 * kernel's choice in each job: however much each carries, none is
+	 * the kernel's */
+	for (size_t k = 6; k <= 9; k++)
+		lo[k] = 100 * US;
+	t_check_int(judge(&n), 0);
+	t_check_contains(ck[0].c.evidence,
+			 "trace: 0 late misses with the kernel's choice");
+	/* behind job 5 the kernel's, the others still need their own
+	 * choice beyond what they carry: job 5 alone */
 	lo[5] = 32 * MS - 10 * US;
+	t_check_int(judge(&n), 0);
+	t_check_contains(ck[0].c.evidence,
+			 "trace: 1 late misses with the kernel's choice");
+	for (size_t k = 6; k <= 9; k++) {
+		uint64_t end = r->job_rel_seq[5] + (40 + k - 5) * MS;
+
+		lo[k] = end - r->job_rel_seq[k] - 8 * MS - (k - 5) * MS -
+			10 * US;
+	}
+	lo[9] = 10 * US + 1;
 	/* the carry counts a queued job's CPU time, not its wall time:
 	 * job 5 ran 1 ms of its 40; 2 ms carries 1 ms more to each */
 	r->job_cpu_seq[5] = 2 * MS;
@@ -1660,6 +1684,47 @@ static void test_misses_backlog(void)
 	t_check_int(judge(&n), 0);
 	t_check_contains(ck[0].c.evidence,
 			 "trace: 0 late misses with the kernel's choice");
+	{
+		uint64_t th[T_MAX_JOBS] = { 0 };
+
+		r->job_throttled_seq = th;
+		/* job 6 not behind (job 5 met): its throttle is its own
+		 * whatever the job before was, and makes up its 1 ms */
+		th[6] = MS;
+		t_check_int(judge(&n), 0);
+		t_check_contains(
+			ck[0].c.evidence,
+			"trace: 1 late misses with the kernel's choice");
+		/*
+		 * What a job behind another carries is capped by how late
+		 * the kernel's choice made that one, its carry included,
+		 * and no later than it was: job 5 late by 32 ms, the
+		 * kernel's; job 6 (late 25 ms) by 10 us of its own and
+		 * 31 ms carried; job 7, ending at 110 ms (late 46 ms),
+		 * carries 32 ms, capped at job 6's 25 ms: with 18 ms of
+		 * its own 3 ms short, with 22 ms the kernel's
+		 */
+		t_run_job_resp(d, 5, 40 * MS);
+		th[6] = 30 * MS;
+		lo[6] = 10 * US + 1;
+		th[7] = 30 * MS;
+		lo[7] = 18 * MS;
+		for (size_t k = 7; k <= 9; k++)
+			t_run_job_resp(d, k,
+				       r->job_rel_seq[5] + (63 + k) * MS -
+					       r->job_rel_seq[k]);
+		lo[8] = lo[9] = 0;
+		t_check_int(judge(&n), 0);
+		t_check_contains(
+			ck[0].c.evidence,
+			"trace: 2 late misses with the kernel's choice");
+		lo[7] = 22 * MS;
+		t_check_int(judge(&n), 0);
+		t_check_contains(
+			ck[0].c.evidence,
+			"trace: 3 late misses with the kernel's choice");
+		r->job_throttled_seq = NULL;
+	}
 	r->job_later_seq = NULL;
 }
 

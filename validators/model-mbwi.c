@@ -329,6 +329,9 @@ static bool late_per_job(const struct il_engine_result *er,
 	/* the queue the job is in: its first job's release, the CPU time
 	 * of its jobs so far */
 	uint64_t q_rel = 0, q_work = 0;
+	/* of the job before's lateness, what the kernel's choice makes
+	 * up on the trace (0: it met its deadline or was set aside) */
+	uint64_t kdelay = 0;
 
 	if (er->nsteal < 2 || !r->njob_cpu || r->njob_cpu != r->jobs)
 		return false;
@@ -340,7 +343,12 @@ static bool late_per_job(const struct il_engine_result *er,
 		uint64_t rel = r->job_rel_seq[k], end = r->job_end_seq[k];
 		uint64_t resp = end > rel ? end - rel : 0, x, st, host, lo, fo;
 		uint64_t carried;
+		/* released before the one before it ended: queued behind
+		 * it, as late as the kernel's choice made it, or not */
+		bool behind = k && rel < r->job_end_seq[k - 1];
+		uint64_t by_kernel = kdelay;
 
+		kdelay = 0;
 		if (resp > worst)
 			worst = resp;
 		/*
@@ -436,9 +444,21 @@ static bool late_per_job(const struct il_engine_result *er,
 			 * (the queue behind it, not the kernel's choice,
 			 * made it wait)
 			 */
+			/*
+			 * Behind a job, no more of the carry than the
+			 * kernel's choice made that job late: a queue a
+			 * stall or a pause made is not the kernel's doing,
+			 * and the thread working it off, throttled at Q a
+			 * period, leaves its jobs late by the queue with
+			 * next to nothing of the kernel's choice in them
+			 */
 			carried = backlog_run(r, k);
 			if (r->job_throttled_seq && lo != IL_EDF_UNSEEN)
 				carried += r->job_throttled_seq[k];
+			if (behind && carried > by_kernel)
+				carried = by_kernel;
+			if (lo != IL_EDF_UNSEEN)
+				kdelay = lo + carried < x ? lo + carried : x;
 			if (lo != IL_EDF_UNSEEN &&
 			    lo > host + m->inherit + m->eps &&
 			    lo + carried >= x - (m->eps + host + fo)) {
