@@ -1244,11 +1244,17 @@ static void test_jobs_edf_idle(void)
 		t_check_int(t_er.tasks[d].job_later_seq[2], 6500 * US + 1);
 	/* job 2 released while job 1 still ran (queued behind it): its
 	 * budget is the model's alone, the thread never slept to renew
-	 * it, and the idle CPU is no longer the kernel's choice */
+	 * it, and the idle CPU is not in the kernel's choice */
 	t_run_job_resp(d, 1, 10 * MS + 1);
 	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	if (t_er.tasks[d].job_later_seq)
 		t_check_int(t_er.tasks[d].job_later_seq[2], 0);
+	/* kept apart, for the judge to count in a queue the kernel made */
+	t_check(t_er.tasks[d].job_budget_seq != NULL);
+	if (t_er.tasks[d].job_budget_seq) {
+		t_check_int(t_er.tasks[d].job_budget_seq[2], 6500 * US + 1);
+		t_check_int(t_er.tasks[d].job_budget_seq[0], 0);
+	}
 	t_run_job_resp(d, 1, 1500 * US);
 	/* not pinned: CPU 0 idle too, but the job waited 8.4 ms */
 	t_er.tasks[d].cpu = -1;
@@ -1256,10 +1262,19 @@ static void test_jobs_edf_idle(void)
 	if (t_er.tasks[d].job_later_seq)
 		t_check_int(t_er.tasks[d].job_later_seq[0], 8400 * US);
 	t_check_int(fo[0], 2 * MS);
+	/* queued, both CPUs idle: its budget's share no more than it
+	 * waited (6.5 ms and 1 ns) */
+	t_run_job_resp(d, 1, 10 * MS + 1);
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	if (t_er.tasks[d].job_budget_seq)
+		t_check_int(t_er.tasks[d].job_budget_seq[2], 6500 * US + 1);
+	t_run_job_resp(d, 1, 1500 * US);
 	free(t_er.tasks[d].job_later_seq);
 	t_er.tasks[d].job_later_seq = NULL;
 	free(t_er.tasks[d].job_throttled_seq);
 	t_er.tasks[d].job_throttled_seq = NULL;
+	free(t_er.tasks[d].job_budget_seq);
+	t_er.tasks[d].job_budget_seq = NULL;
 	t_er.tasks[d].job_foreign_seq = NULL;
 	t_er.trace = NULL;
 	il_trace_free(&tr);
@@ -1450,6 +1465,8 @@ static void edf_charge(const struct charge_case *cc)
 	t_er.tasks[d].job_later_seq = NULL;
 	free(t_er.tasks[d].job_throttled_seq);
 	t_er.tasks[d].job_throttled_seq = NULL;
+	free(t_er.tasks[d].job_budget_seq);
+	t_er.tasks[d].job_budget_seq = NULL;
 	t_er.trace = NULL;
 	t_er.tick_ns = 0;
 	il_trace_free(&tr);
@@ -1822,6 +1839,8 @@ static void test_jobs_edf_backlog(void)
 				    v == 2 ? 3 * MS : 0);
 	}
 	/* b behind from its second job: offset 16 ms, job 1 due at 36 ms */
+	t_er.trace = NULL;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
 	t_run_reset("[global]\nvalidate = mbwi\n"
 		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
 		    "[task d]\nclass = deadline:2ms/5ms/10ms\ncpu = 1\n"

@@ -397,12 +397,14 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 		struct json_object *j = json_object_array_get_idx(a, k);
 		size_t m = json_object_array_length(j);
 
-		/* the fifth, foreign time, the sixth, EDF inversion, and
-		 * the seventh, throttled, in every job or in none */
-		if ((m < 4 || m > 7) ||
+		/* the fifth, foreign time, the sixth, EDF inversion, the
+		 * seventh, throttled, and the eighth, a queued job's
+		 * budget, in every job or in none */
+		if ((m < 4 || m > 8) ||
 		    (k && (m >= 5) != !!r->job_foreign_seq) ||
 		    (k && (m >= 6) != !!r->job_later_seq) ||
-		    (k && (m == 7) != !!r->job_throttled_seq)) {
+		    (k && (m >= 7) != !!r->job_throttled_seq) ||
+		    (k && (m == 8) != !!r->job_budget_seq)) {
 			snprintf(err, len, "task %s: job %zu is malformed",
 				 r->name, k);
 			return -EINVAL;
@@ -417,8 +419,13 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 			snprintf(err, len, "%s", strerror(ENOMEM));
 			return -ENOMEM;
 		}
-		if (m == 7 && !k &&
+		if (m >= 7 && !k &&
 		    !(r->job_throttled_seq = calloc(n, sizeof(uint64_t)))) {
+			snprintf(err, len, "%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		if (m == 8 && !k &&
+		    !(r->job_budget_seq = calloc(n, sizeof(uint64_t)))) {
 			snprintf(err, len, "%s", strerror(ENOMEM));
 			return -ENOMEM;
 		}
@@ -430,8 +437,10 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 			r->job_foreign_seq[k] = elem(j, 4);
 		if (m >= 6)
 			r->job_later_seq[k] = elem(j, 5);
-		if (m == 7)
+		if (m >= 7)
 			r->job_throttled_seq[k] = elem(j, 6);
+		if (m == 8)
+			r->job_budget_seq[k] = elem(j, 7);
 	}
 	r->njob_cpu = r->job_cpu_cap = n;
 	locks = array(o, "locks", err, len);
@@ -505,6 +514,7 @@ static void run_free(struct run *rn)
 		free(r->job_foreign_seq);
 		free(r->job_later_seq);
 		free(r->job_throttled_seq);
+		free(r->job_budget_seq);
 		free(r->long_acct_ts);
 		free(r->long_acct_run);
 		for (int l = 0; l < r->nlocks; l++) {

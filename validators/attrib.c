@@ -985,6 +985,10 @@ struct edf_ctx {
 	bool budget; /* not throttled, the model kept: idle is the kernel's */
 	/* released while the job before still ran: no budget is assumed */
 	bool queued;
+	/* queued, with the model's budget: what that budget alone would
+	 * make the kernel's is added to *budget_ns instead */
+	bool claim;
+	uint64_t *budget_ns;
 	bool throttled; /* its reservation throttled: nothing is */
 	const struct il_trace_stalls *stalls; /* NULL: none known */
 	uint64_t *foreign; /* adds what tasks outside the set ran meanwhile */
@@ -1070,6 +1074,13 @@ static uint64_t edf_piece_on(int c, const struct edf_ctx *e, int pid, int prio,
 {
 	uint64_t v = edf_piece(e, pid, prio, x, y), st;
 
+	/* the CPU idle, or a lower class outside the set, while a queued
+	 * job had the model's budget */
+	if (!v && e->claim && e->budget_ns && !e->throttled && y > x &&
+	    (!pid || (prio >= 0 && task_of_pid(e->er, pid) < 0))) {
+		st = il_trace_stalled(e->stalls, c, x, y);
+		*e->budget_ns += y - x > st ? y - x - st : 0;
+	}
 	if (!v)
 		return 0;
 	st = il_trace_stalled(e->stalls, c, x, y);
@@ -1273,6 +1284,7 @@ static uint64_t edf_wait_cbs(const struct work *w, struct edf_ctx *e,
 		x = c->thr;
 	}
 	e->budget = !lost && !e->queued;
+	e->claim = !lost && e->queued;
 	return sum + edf_wait(w, e, cpu, x, y);
 }
 
@@ -1314,14 +1326,14 @@ static int edf_state_at(const struct il_trace *t, int pid, uint64_t ts)
  */
 static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 			int cpu, uint64_t a, uint64_t b, uint64_t *foreign,
-			uint64_t *throttled)
+			uint64_t *throttled, uint64_t *budget)
 {
 	const struct il_trace *t = w->t;
 	const struct il_sched *s = sched_of(e0, e0->self);
 	uint64_t q = s->runtime_ns, d = s->deadline_ns, tick = e0->er->tick_ns;
 	struct edf_ctx e = *e0;
 	struct cbs_state c = { .dl = e0->dl, .used = e0->used, .thr = e0->thr };
-	uint64_t thr_ns = 0;
+	uint64_t thr_ns = 0, bud = 0;
 	int st = edf_state_at(t, pid, a);
 	uint64_t since = a, sum = 0, waited = 0;
 	/* woken for this job already: its first switch says so too (it
@@ -1333,6 +1345,7 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 	uint64_t late = 0;
 
 	e.throttled_ns = &thr_ns;
+	e.budget_ns = &bud;
 
 	for (size_t k = rec_from(t, a, false); k < t->n && t->rec[k].ts <= b;
 	     k++) {
@@ -1420,7 +1433,11 @@ static uint64_t edf_job(const struct work *w, const struct edf_ctx *e0, int pid,
 	if (*foreign > waited)
 		*foreign = waited;
 	*throttled = thr_ns < waited ? thr_ns : waited;
-	return sum < waited ? sum : waited;
+	if (sum > waited)
+		sum = waited;
+	/* with the kernel's choice, never more than it waited */
+	*budget = bud < waited - sum ? bud : waited - sum;
+	return sum;
 }
 
 static void cbs_walk(const struct il_trace *t, int pid,
@@ -1522,6 +1539,8 @@ int il_attribute_edf(const struct il_scenario *sc,
 		er->tasks[i].job_later_seq = NULL;
 		free(er->tasks[i].job_throttled_seq);
 		er->tasks[i].job_throttled_seq = NULL;
+		free(er->tasks[i].job_budget_seq);
+		er->tasks[i].job_budget_seq = NULL;
 	}
 	if (!er->trace || er->trace->lost)
 		return 0;
@@ -1550,8 +1569,11 @@ int il_attribute_edf(const struct il_scenario *sc,
 		r->job_later_seq = calloc(r->njob_cpu, sizeof(uint64_t));
 		free(r->job_throttled_seq);
 		r->job_throttled_seq = calloc(r->njob_cpu, sizeof(uint64_t));
+		free(r->job_budget_seq);
+		r->job_budget_seq = calloc(r->njob_cpu, sizeof(uint64_t));
 		at = calloc(r->njob_cpu, sizeof(*at));
-		if (!r->job_later_seq || !r->job_throttled_seq || !at) {
+		if (!r->job_later_seq || !r->job_throttled_seq ||
+		    !r->job_budget_seq || !at) {
 			free(at);
 			ret = -ENOMEM;
 			break;
@@ -1584,7 +1606,8 @@ int il_attribute_edf(const struct il_scenario *sc,
 			fo = 0;
 			r->job_later_seq[k] =
 				edf_job(&w, &e, r->tid, r->cpu, a, b, &fo,
-					&r->job_throttled_seq[k]);
+					&r->job_throttled_seq[k],
+					&r->job_budget_seq[k]);
 			/* a missed job: what foreign tasks ran while it
 			 * waited, not over all of it */
 			if (r->job_foreign_seq)

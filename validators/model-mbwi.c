@@ -347,6 +347,7 @@ static bool late_per_job(const struct il_engine_result *er,
 		 * it, as late as the kernel's choice made it, or not */
 		bool behind = k && rel < r->job_end_seq[k - 1];
 		uint64_t by_kernel = kdelay;
+		bool trust;
 
 		kdelay = 0;
 		if (resp > worst)
@@ -450,8 +451,27 @@ static bool late_per_job(const struct il_engine_result *er,
 			 * stall or a pause made is not the kernel's doing,
 			 * and the thread working it off, throttled at Q a
 			 * period, leaves its jobs late by the queue with
-			 * next to nothing of the kernel's choice in them
+			 * next to nothing of the kernel's choice in them.
+			 * Nor does a queued job's own account (its deadline
+			 * and budget by a model no wakeup renewed since the
+			 * queue began) count for more than that, unless the
+			 * queue is the kernel's: the job before late past
+			 * this one's release by no more than the kernel's
+			 * choice made it.  Then the budget the model gave
+			 * it counts too (the CPU idle, a lower class outside
+			 * the set): a thief that starves a reservation
+			 * queues its jobs so; after a pause or a stall the
+			 * model has drifted.
 			 */
+			trust = !behind || lo == IL_EDF_UNSEEN ||
+				by_kernel + m->eps >=
+					r->job_end_seq[k - 1] - rel;
+			if (behind && lo != IL_EDF_UNSEEN && trust) {
+				if (r->job_budget_seq)
+					lo += r->job_budget_seq[k];
+			} else if (!trust && lo > by_kernel) {
+				lo = by_kernel;
+			}
 			carried = backlog_run(r, k);
 			if (r->job_throttled_seq && lo != IL_EDF_UNSEEN)
 				carried += r->job_throttled_seq[k];
@@ -459,6 +479,8 @@ static bool late_per_job(const struct il_engine_result *er,
 				carried = by_kernel;
 			if (lo != IL_EDF_UNSEEN)
 				kdelay = lo + carried < x ? lo + carried : x;
+			if (!trust && kdelay > by_kernel)
+				kdelay = by_kernel;
 			if (lo != IL_EDF_UNSEEN &&
 			    lo > host + m->inherit + m->eps &&
 			    lo + carried >= x - (m->eps + host + fo)) {

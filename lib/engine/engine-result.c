@@ -50,10 +50,12 @@ void il_engine_result_free(struct il_engine_result *res)
 			free(r->job_foreign_seq);
 			free(r->job_later_seq);
 			free(r->job_throttled_seq);
+			free(r->job_budget_seq);
 			r->job_cpu_seq = r->job_start_seq = r->job_end_seq =
 				NULL;
 			r->job_rel_seq = r->job_foreign_seq = NULL;
 			r->job_later_seq = r->job_throttled_seq = NULL;
+			r->job_budget_seq = NULL;
 			r->njob_cpu = r->job_cpu_cap = 0;
 		}
 		for (int l = 0; l < r->nlocks; l++) {

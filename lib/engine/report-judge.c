@@ -156,8 +156,9 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 		il_json_null(j, "declared");
 	/* each job: [cpu, start, end, release] and, from the trace, its
 	 * foreign time (engine.h, job_foreign_seq), then its EDF inversion
-	 * (job_later_seq) and the wait its reservation throttled
-	 * (job_throttled_seq) */
+	 * (job_later_seq), the wait its reservation throttled
+	 * (job_throttled_seq) and, queued, the wait only its budget would
+	 * make the kernel's (job_budget_seq) */
 	il_json_begin_array(j, "job_seq");
 	for (size_t k = 0; k < r->njob_cpu; k++) {
 		il_json_begin_array(j, NULL);
@@ -173,6 +174,9 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 			il_json_uint(j, NULL, r->job_later_seq[k]);
 		if (r->job_later_seq && r->job_throttled_seq)
 			il_json_uint(j, NULL, r->job_throttled_seq[k]);
+		if (r->job_later_seq && r->job_throttled_seq &&
+		    r->job_budget_seq)
+			il_json_uint(j, NULL, r->job_budget_seq[k]);
 		il_json_end_array(j);
 	}
 	il_json_end_array(j);

@@ -109,6 +109,15 @@ struct il_task_result {
 	 * known)
 	 */
 	uint64_t *job_throttled_seq;
+	/*
+	 * For a job released while the one before still ran (queued), the
+	 * wait in which only the budget its reservation's model gives it
+	 * (not renewed since the backlog began) would make the kernel's
+	 * choice: the CPU idle, a lower class outside the set running.  Not
+	 * in job_later_seq; the judge counts it only behind a queue the
+	 * kernel's choice made (validators/model-mbwi.c).  NULL: not known.
+	 */
+	uint64_t *job_budget_seq;
 	size_t njob_cpu, job_cpu_cap;
 	/*
 	 * Only in a result read back without its trace (invlab-judge): the
