@@ -965,10 +965,12 @@ static int jobs_foreign(const struct il_scenario *sc,
  * nominal deadline of the jobs it works on, further with each job, while
  * the model's account of it drifts from the kernel's with nothing to set
  * it right.  Such a task ranks nowhere: nothing it runs is the kernel's
- * choice.  And a job released in a backlog of its own task has no budget
- * assumed: the CPU idle or a lower class outside the set running while
- * it waits is not the kernel's choice (the model's budget, not renewed
- * since the backlog began, is not the kernel's).  A pause or a stall
+ * choice.  And a job released in a backlog of its own task has its
+ * budget kept apart (job_budget_seq): the CPU idle or a lower class
+ * outside the set running while it waits is not in its kernel's choice,
+ * for the model's budget, not renewed since the backlog began, may not
+ * be the kernel's; the judge counts it only in a queue the kernel's
+ * choice made (validators/model-mbwi.c).  A pause or a stall
  * that holds up the whole set leaves every task behind, and the kernel
  * working the backlogs off in its own order read against the model as a
  * pattern of inversions (docs/m-bwi.md).
@@ -983,7 +985,7 @@ struct edf_ctx {
 	 * until when its reservation was throttled then (0: it was not) */
 	uint64_t used, thr;
 	bool budget; /* not throttled, the model kept: idle is the kernel's */
-	/* released while the job before still ran: no budget is assumed */
+	/* released while the job before still ran: its budget kept apart */
 	bool queued;
 	/* queued, with the model's budget: what that budget alone would
 	 * make the kernel's is added to *budget_ns instead */
