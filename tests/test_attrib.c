@@ -1783,30 +1783,69 @@ static void test_jobs_edf_stall(void)
  *   b's second job released (at 26 ms) while its first still ran:
  *     behind already, nothing.
  */
-static void test_jobs_edf_backlog(void)
+/* d, and b with its jobs from offset (in ms), as test_jobs_edf_backlog
+ * has them; d's index in *d */
+static void backlog_set(int offset, int njobs, uint64_t resp, int *d)
 {
-	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
-	const uint64_t ends[5] = { 33, 38, 41, 44, 47 };
-	int d, f, b;
-	uint64_t B;
+	char job[512];
 
-	t_run_reset("[global]\nvalidate = mbwi\n"
-		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
-		    "[task d]\nclass = deadline:2ms/5ms/10ms\ncpu = 1\n"
-		    "activation = periodic\nperiod = 10ms\noffset = 30ms\n"
-		    "body = run 2ms\n"
-		    "[task b]\nclass = deadline:4ms/10ms/10ms\ncpu = 1\n"
-		    "activation = periodic\nperiod = 10ms\nbody = run 3ms\n");
-	f = t_task("f");
-	d = t_task("d");
-	b = t_task("b");
-	t_er.tasks[f].tid = LOW;
-	t_er.tasks[d].tid = HIGH;
-	t_er.tasks[b].tid = MEDIUM;
+	snprintf(job, sizeof(job),
+		 "[global]\nvalidate = mbwi\n"
+		 "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
+		 "[task d]\nclass = deadline:2ms/5ms/10ms\ncpu = 1\n"
+		 "activation = periodic\nperiod = 10ms\noffset = 30ms\n"
+		 "body = run 2ms\n"
+		 "[task b]\nclass = deadline:4ms/10ms/10ms\ncpu = 1\n"
+		 "activation = periodic\nperiod = 10ms\noffset = %dms\n"
+		 "body = run 3ms\n",
+		 offset);
+	t_run_reset(job);
+	*d = t_task("d");
+	t_er.tasks[t_task("f")].tid = LOW;
+	t_er.tasks[*d].tid = HIGH;
+	t_er.tasks[t_task("b")].tid = MEDIUM;
 	for (int i = 0; i < 3; i++)
 		t_er.tasks[i].cpu = 1;
-	t_run_jobs(d, 1, 10 * MS, 6 * MS, 2 * MS);
-	t_run_jobs(b, 5, 10 * MS, 3 * MS, 3 * MS);
+	t_run_jobs(*d, 1, 10 * MS, 6 * MS, 2 * MS);
+	t_run_jobs(t_task("b"), njobs, 10 * MS, resp, 3 * MS);
+}
+
+/* the trace from 30 ms on: d woken, b (MEDIUM) after the foreign
+ * deadline task 31..34 ms, d 34..36 ms; what is the kernel's of d's job */
+static uint64_t backlog_later(uint64_t B, int d)
+{
+	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
+
+	wake_at(B + 30 * MS, HIGH);
+	sw(B + 31 * MS, 900, -1, MEDIUM, -1, 0);
+	sw(B + 34 * MS, MEDIUM, -1, HIGH, -1, 1);
+	sw(B + 36 * MS, HIGH, -1, MEDIUM, -1, 0);
+	il_trace_sort(&tr);
+	t_er.trace = &tr;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	t_check(t_er.tasks[d].job_later_seq != NULL);
+	return t_er.tasks[d].job_later_seq ? t_er.tasks[d].job_later_seq[0]
+					   : UINT64_MAX;
+}
+
+/* frees what il_attribute_edf() gave the run */
+static void backlog_done(void)
+{
+	const struct il_sched *declared[IL_MAX_TASKS] = { NULL };
+
+	t_er.trace = NULL;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	il_trace_free(&tr);
+}
+
+static void test_jobs_edf_backlog(void)
+{
+	const uint64_t ends[5] = { 33, 38, 41, 44, 47 };
+	int d, b;
+	uint64_t B;
+
+	backlog_set(0, 5, 3 * MS, &d);
+	b = t_task("b");
 	for (int v = 0; v < 3; v++) {
 		for (size_t k = 0; k < 5; k++)
 			t_run_job_resp(b, k,
@@ -1826,53 +1865,17 @@ static void test_jobs_edf_backlog(void)
 			if (v == 2)
 				wake_at(B + 30 * MS, MEDIUM);
 		}
-		wake_at(B + 30 * MS, HIGH);
-		sw(B + 31 * MS, 900, -1, MEDIUM, -1, 0);
-		sw(B + 34 * MS, MEDIUM, -1, HIGH, -1, 1);
-		sw(B + 36 * MS, HIGH, -1, MEDIUM, -1, 0);
-		il_trace_sort(&tr);
-		t_er.trace = &tr;
-		t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
-		t_check(t_er.tasks[d].job_later_seq != NULL);
-		if (t_er.tasks[d].job_later_seq)
-			t_check_int(t_er.tasks[d].job_later_seq[0],
-				    v == 2 ? 3 * MS : 0);
+		t_check_int(backlog_later(B, d), v == 2 ? 3 * MS : 0);
 	}
+	backlog_done();
 	/* b behind from its second job: offset 16 ms, job 1 due at 36 ms */
-	t_er.trace = NULL;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
-	t_run_reset("[global]\nvalidate = mbwi\n"
-		    "[task f]\nclass = other\ncpu = 1\nbody = run 1ms\n"
-		    "[task d]\nclass = deadline:2ms/5ms/10ms\ncpu = 1\n"
-		    "activation = periodic\nperiod = 10ms\noffset = 30ms\n"
-		    "body = run 2ms\n"
-		    "[task b]\nclass = deadline:4ms/10ms/10ms\ncpu = 1\n"
-		    "activation = periodic\nperiod = 10ms\noffset = 16ms\n"
-		    "body = run 3ms\n");
-	t_er.tasks[f].tid = LOW;
-	t_er.tasks[d].tid = HIGH;
-	t_er.tasks[b].tid = MEDIUM;
-	for (int i = 0; i < 3; i++)
-		t_er.tasks[i].cpu = 1;
-	t_run_jobs(d, 1, 10 * MS, 6 * MS, 2 * MS);
-	t_run_jobs(b, 2, 10 * MS, 18 * MS, 3 * MS);
-	il_trace_free(&tr);
+	backlog_set(16, 2, 18 * MS, &d);
 	B = t_er.t_start_ns;
 	tr.t0_ns = B - MS;
 	tr.t1_ns = B + 50 * MS;
 	sw(B, 0, 120, 900, -1, 0);
-	wake_at(B + 30 * MS, HIGH);
-	sw(B + 31 * MS, 900, -1, MEDIUM, -1, 0);
-	sw(B + 34 * MS, MEDIUM, -1, HIGH, -1, 1);
-	sw(B + 36 * MS, HIGH, -1, MEDIUM, -1, 0);
-	il_trace_sort(&tr);
-	t_er.trace = &tr;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
-	if (t_er.tasks[d].job_later_seq)
-		t_check_int(t_er.tasks[d].job_later_seq[0], 0);
-	t_er.trace = NULL;
-	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
-	il_trace_free(&tr);
+	t_check_int(backlog_later(B, d), 0);
+	backlog_done();
 }
 
 /*
