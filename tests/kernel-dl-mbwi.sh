@@ -187,6 +187,11 @@ pause)
 		>"$tmp/tap" 2>"$tmp/err" &
 	pid=$!
 	own_pids=$pid
+	# stopped or not, the run never outlives this script: stopped, it
+	# would keep its CPUs' locks and cgroups
+	trap 'kill -CONT $pid 2>/dev/null; kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	sleep 1.2
 	kill -STOP $pid 2>/dev/null
 	sleep 0.1
