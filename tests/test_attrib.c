@@ -1255,6 +1255,20 @@ static void test_jobs_edf_idle(void)
 		t_check_int(t_er.tasks[d].job_budget_seq[2], 6500 * US + 1);
 		t_check_int(t_er.tasks[d].job_budget_seq[0], 0);
 	}
+	/* the same queue, but job 2 ran 20..25 ms, 3 ms past its Q with no
+	 * tick to excuse it: the trace left the reservation's model, and no
+	 * budget is assumed, kept apart or not (the idle 25..28.5 ms) */
+	for (size_t k = 0; k < tr.n; k++)
+		if (tr.rec[k].kind == IL_TR_SWITCH &&
+		    tr.rec[k].ts == B + 22 * MS - 1)
+			tr.rec[k].ts = B + 25 * MS;
+	t_check_int(il_attribute_edf(&t_sc, declared, &t_er, false), 0);
+	if (t_er.tasks[d].job_budget_seq)
+		t_check_int(t_er.tasks[d].job_budget_seq[2], 0);
+	for (size_t k = 0; k < tr.n; k++)
+		if (tr.rec[k].kind == IL_TR_SWITCH &&
+		    tr.rec[k].ts == B + 25 * MS)
+			tr.rec[k].ts = B + 22 * MS - 1;
 	t_run_job_resp(d, 1, 1500 * US);
 	/* not pinned: CPU 0 idle too, but the job waited 8.4 ms */
 	t_er.tasks[d].cpu = -1;
