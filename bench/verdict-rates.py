@@ -4,13 +4,13 @@
 
 A verdict that noise can swing shows up here as a rate, which a test run
 once cannot show.  Each condition runs its demo N times (root: real-time
-classes and tracefs) and counts PASS, FAIL and UNDECIDED per
-configuration, and how many of them were decided on the trace ("trace:"
-opens the evidence) or on durations.
+classes and tracefs) and counts, per check (configuration, validator and
+task), PASS, FAIL and UNDECIDED against the verdict expected, and how
+many of them the trace decided.
 
   bench/verdict-rates.py --bin build -n 50 quiet
   bench/verdict-rates.py --bin build -n 20 fhog50 fhog15 nopi
-  bench/verdict-rates.py --bin build -n 10 quiet      # with a kernel build beside
+  bench/verdict-rates.py --bin build -n 10 quiet dlmbwi  # a build beside
 
 Conditions:
   quiet    pi-classic (none, inherit) and pi-chain --depth 3 (none,
@@ -22,6 +22,9 @@ Conditions:
            inheritance (tests/invlab-nopi.so preloaded)
   football rt-football: the game (expected PASS) and its negative control
            `pinned` (expected FAIL), always judged on the trace
+  dlmbwi   dl-mbwi's five scenarios (basic, chain, cross-cpu,
+           steal-budget, kmutex): isolation, interference and each
+           task's bandwidth
 
 Load beside it (a kernel build, say) is the caller's: this script adds
 none.  Exit status 0, 77 when not root, 2 bad usage.
@@ -37,16 +40,21 @@ import time
 
 
 def verdicts(path):
+    """(configuration, check, expected, verdict, decided on the trace)
+    for each check of each run in the result file at path"""
     with open(path) as f:
         d = json.load(f)
     out = []
     for r in d.get('runs', []):
-        ev = '; '.join(c.get('evidence', '') for c in r.get('checks', []))
-        how = ('trace' if ev.startswith('trace:') or
-               d.get('program') == 'rt-football' else 'durations')
-        v = r.get('verdict') or ','.join(c.get('verdict', '?')
-                                         for c in r.get('checks', []))
-        out.append((r['configuration'], v, how))
+        for c in r.get('checks', []):
+            name = ' '.join(x for x in (c.get('validator'), c.get('task'))
+                            if x)
+            trace = c.get('trace_decided')
+            if trace is None:  # files from before the flag
+                trace = (c.get('evidence', '').startswith('trace:') or
+                         d.get('program') == 'rt-football')
+            out.append((r['configuration'], name, c.get('expected', '?'),
+                        c.get('verdict', '?'), bool(trace)))
     return out
 
 
@@ -68,7 +76,7 @@ def main():
     ap.add_argument('-d', default='2s', help='each run\'s duration')
     ap.add_argument('conditions', nargs='*', default=['quiet'],
                     choices=['quiet', 'fhog50', 'fhog15', 'nopi',
-                             'football'])
+                             'football', 'dlmbwi'])
     a = ap.parse_args()
     if os.geteuid() != 0:
         print('SKIP: needs root (SCHED_FIFO, tracefs)')
@@ -79,6 +87,7 @@ def main():
     fhog = os.path.join(b, 'tests', 'fhog')
     shim = os.path.join(b, 'tests', 'invlab-nopi.so')
     football = os.path.join(b, 'demos', 'rt-football')
+    dlmbwi = os.path.join(b, 'demos', 'dl-mbwi')
     cpu = str(os.cpu_count() - 1)
     tmp = tempfile.mkdtemp(prefix='invlab-bench.')
     with open('/proc/loadavg') as f:
@@ -104,14 +113,18 @@ def main():
             cmds = [[pic, '-p', 'inherit', '-d', a.d]]
         elif cond == 'football':
             cmds = [[football, '-d', a.d, '--trace=on']]
-        count = collections.Counter()
+        elif cond == 'dlmbwi':
+            cmds = [[dlmbwi, '-d', a.d]]
+        count = collections.defaultdict(collections.Counter)
         t0 = time.time()
         try:
             for i in range(a.n):
                 for c in cmds:
                     prog = os.path.basename(c[0])
-                    for conf, v, how in run(c, env, tmp):
-                        count[(prog, conf, v, how)] += 1
+                    for conf, name, exp, v, trace in run(c, env, tmp):
+                        n = count[(prog, conf, name, exp)]
+                        n[v] += 1
+                        n['trace'] += trace
                 print('\r%s: %d of %d' % (cond, i + 1, a.n), end='',
                       file=sys.stderr, flush=True)
         finally:
@@ -120,8 +133,13 @@ def main():
                 hog.wait()
         print('', file=sys.stderr)
         print('%s, %d runs each, %.0f s:' % (cond, a.n, time.time() - t0))
+        print('  %-12s %-13s %-22s %-9s %4s %4s %4s %6s' %
+              ('program', 'config', 'check', 'expected', 'PASS', 'FAIL',
+               'UND', 'trace'))
         for k in sorted(count):
-            print('  %-10s %-8s %-9s on %-9s %3d' % (k + (count[k],)))
+            n = count[k]
+            print('  %-12s %-13s %-22s %-9s %4d %4d %4d %6d' %
+                  (k + (n['PASS'], n['FAIL'], n['UNDECIDED'], n['trace'])))
     return 0
 
 
