@@ -150,6 +150,49 @@ static void test_steal_between(void)
 	il_engine_result_delete(r);
 }
 
+/*
+ * CPU by CPU: of the 4 ms between 20 and 30 ms, CPU 3 lost 1 ms and
+ * CPU 5 3 ms; CPU 0 keeps no column of its own
+ */
+static void test_steal_between_on(void)
+{
+	uint64_t t[] = { 0, 10 * MS, 20 * MS, 30 * MS, 40 * MS };
+	uint64_t v[] = { 0, 0, 0, 4 * MS, 4 * MS };
+	uint64_t cv[] = { 0, 0, 0, 0, 0, 0, MS, 3 * MS, MS, 3 * MS };
+	const int three[] = { 3 }, five[] = { 5 }, both[] = { 5, 3 };
+	const int again[] = { 3, 3 }, other[] = { 3, 0 };
+	struct il_engine_result *r = il_engine_result_new();
+
+	t_check(r != NULL);
+	if (!r)
+		return;
+	r->steal_t = t;
+	r->steal_v = v;
+	r->nsteal = r->steal_cap = 5;
+	/* no columns yet: the sum, never less than was measured */
+	t_check_int(il_steal_between_on(r, three, 1, 12 * MS, 21 * MS), 4 * MS);
+	r->steal_cv = cv;
+	r->steal_ncpu = 2;
+	r->steal_cpu[0] = 3;
+	r->steal_cpu[1] = 5;
+	t_check_int(il_steal_between_on(r, three, 1, 12 * MS, 21 * MS), MS);
+	t_check_int(il_steal_between_on(r, five, 1, 12 * MS, 21 * MS), 3 * MS);
+	t_check_int(il_steal_between_on(r, both, 2, 12 * MS, 21 * MS), 4 * MS);
+	/* a CPU named twice counts once */
+	t_check_int(il_steal_between_on(r, again, 2, 12 * MS, 21 * MS), MS);
+	/* the same window edges as il_steal_between() */
+	t_check_int(il_steal_between_on(r, five, 1, 10 * MS, 20 * MS), 0);
+	t_check_int(il_steal_between_on(r, five, 1, 31 * MS, 39 * MS), 0);
+	t_check_int(il_steal_between_on(r, five, 1, 0, 100 * MS), 3 * MS);
+	/* a CPU without a column: the sum over the scenario's CPUs */
+	t_check_int(il_steal_between_on(r, other, 2, 12 * MS, 21 * MS), 4 * MS);
+	/* one point is no timeline */
+	r->nsteal = 1;
+	t_check_int(il_steal_between_on(r, five, 1, 0, 100 * MS), 0);
+	r->steal_t = r->steal_v = r->steal_cv = NULL;
+	il_engine_result_delete(r);
+}
+
 /* the heap result: zeroed, reusable after free, deleted with what it holds */
 static void test_result_new(void)
 {
@@ -494,6 +537,7 @@ int main(void)
 	test_round_simulation();
 	test_periodic();
 	test_steal_between();
+	test_steal_between_on();
 	test_result_new();
 	test_live_copy();
 	return t_done("engine");

@@ -25,7 +25,7 @@
 
 static struct il_judged ck[32];
 static char why[512];
-static uint64_t steal_t[128], steal_v[128];
+static uint64_t steal_t[128], steal_v[128], steal_cv[128 * 2];
 
 static void set(const char *assignment)
 {
@@ -70,6 +70,28 @@ static void timeline(void)
 	t_er.steal_t = steal_t;
 	t_er.steal_v = steal_v;
 	t_er.nsteal = 121;
+	t_er.steal_cv = NULL;
+	t_er.steal_ncpu = 0;
+}
+
+/* the timeline CPU by CPU too, for CPUs 0 and 1, no steal */
+static void timeline_cpus(void)
+{
+	memset(steal_cv, 0, sizeof(steal_cv));
+	t_er.steal_cv = steal_cv;
+	t_er.steal_ncpu = 2;
+	t_er.steal_cpu[0] = 0;
+	t_er.steal_cpu[1] = 1;
+}
+
+/* steal of ns on CPU cpu (0 or 1) at time at (from the start) */
+static void steal_on_at(int cpu, uint64_t at, uint64_t ns)
+{
+	for (size_t k = 0; k < t_er.nsteal; k++)
+		if (steal_t[k] >= t_er.t_start_ns + at) {
+			steal_v[k] += ns;
+			steal_cv[2 * k + (size_t)cpu] += ns;
+		}
 }
 
 /* steal of ns at time at (from the start) */
@@ -1135,6 +1157,123 @@ static void test_kmutex_calls(void)
 		       "not judged: tauB") != NULL);
 }
 
+/*
+ * The steal that counts is the steal on the CPUs that can delay a job.
+ * tauD, 12 ms late in jobs 5 and 25, 2 ms stolen in each (within the
+ * 10 us calibration, the 10 ms step and the steal: UNDECIDED at most):
+ *   partitioned on CPU 1 with the steal on CPU 0: nothing of it was
+ *     its own, FAIL; on CPU 1, UNDECIDED; tauD itself without a
+ *     partition (or its CPU not known), UNDECIDED;
+ *   global EDF, the steal on CPU 0: a job kept on a held vCPU can
+ *     delay this one on the other, UNDECIDED;
+ *   partitioned, tauA on CPU 0 sharing R1 with tauB on CPU 1, tauA
+ *     12 ms late in jobs 5 and 25, the steal on CPU 1: tauB may have
+ *     held R1 there, UNDECIDED; tauB on CPU 0 too, FAIL (tauD, on CPU
+ *     1, shares no lock with it); the same with a kernel mutex both
+ *     call.
+ * Bandwidth: a task that ran on CPU 0 alone is charged only CPU 0's
+ * steal: three periods of 6.5 ms (> 3 x 2 ms + 4 ms tick + one Q more),
+ * 10 ms of steal in each on CPU 1 leave the FAIL; on CPU 0 they may be
+ * what it was charged, UNDECIDED.
+ */
+static void test_steal_per_cpu(void)
+{
+	int n, a, b, d;
+
+	for (int v = 0; v < 3; v++) {
+		t_run_reset(job);
+		run();
+		timeline_cpus();
+		t_env.ncpus = 2;
+		d = t_task("tauD");
+		for (int i = 0; i < t_sc.ntasks; i++) {
+			t_er.tasks[i].partitioned = v < 2;
+			t_er.tasks[i].cpu = i == d ? 1 : 0;
+		}
+		late(20 * MS);
+		steal_on_at(v == 1, 50 * MS, 2 * MS);
+		steal_on_at(v == 1, 210 * MS, 2 * MS);
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "isolation"),
+			    v == 0 ? IL_FAIL : IL_UNDECIDED);
+		/* tauD without a partition of its own, beside partitions:
+		 * where it ran is not known, so every CPU's steal */
+		if (v == 0) {
+			t_er.tasks[d].partitioned = 0;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+			t_er.tasks[d].partitioned = 1;
+			t_er.tasks[d].cpu = -1;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+		}
+	}
+	t_run_reset(job);
+	run();
+	timeline_cpus();
+	t_env.ncpus = 2;
+	a = t_task("tauA");
+	b = t_task("tauB");
+	d = t_task("tauD");
+	for (int i = 0; i < t_sc.ntasks; i++) {
+		t_er.tasks[i].partitioned = 1;
+		t_er.tasks[i].cpu = i == a ? 0 : 1;
+	}
+	t_run_job_resp(a, 5, 22 * MS);
+	t_run_job_resp(a, 25, 22 * MS);
+	steal_on_at(1, 55 * MS, 2 * MS);
+	steal_on_at(1, 255 * MS, 2 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_er.tasks[b].cpu = 0;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+	/* the same through a kernel mutex both call */
+	t_run_reset("[global]\nvalidate = mbwi\n[resource K]\n"
+		    "type = rename\n"
+		    "[task tauA]\nclass = deadline:3ms/10ms/10ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 10ms\nbody = call K\n"
+		    "[task tauB]\nclass = deadline:4ms/12ms/12ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 12ms\nbody = call K\n");
+	t_run_jobs(0, 30, 10 * MS, 1500 * US, MS);
+	t_run_jobs(1, 30, 12 * MS, 1500 * US, MS);
+	timeline();
+	timeline_cpus();
+	t_env.ncpus = 2;
+	t_er.kmutex_cost_p90_ns[0] = 100 * US;
+	for (int i = 0; i < 2; i++) {
+		t_er.tasks[i].partitioned = 1;
+		t_er.tasks[i].cpu = i;
+	}
+	t_run_job_resp(0, 5, 22 * MS);
+	t_run_job_resp(0, 25, 22 * MS);
+	steal_on_at(1, 55 * MS, 2 * MS);
+	steal_on_at(1, 255 * MS, 2 * MS);
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_UNDECIDED);
+	t_er.tasks[1].cpu = 0;
+	t_check_int(judge(&n), 0);
+	t_check_int(verdict(n, "isolation"), IL_FAIL);
+
+	for (int cpu = 0; cpu < 2; cpu++) {
+		t_run_reset(job);
+		run();
+		timeline_cpus();
+		d = t_task("tauD");
+		t_er.tasks[d].cpu = 0;
+		for (int k = 3; k <= 5; k++) {
+			t_er.tasks[d].job_end_seq[k] =
+				t_er.tasks[d].job_rel_seq[k] + 7 * MS;
+			t_er.tasks[d].job_cpu_seq[k] = 6500 * US;
+			steal_on_at(cpu, (uint64_t)k * 8 * MS + MS, 10 * MS);
+		}
+		t_check_int(judge(&n), 0);
+		t_check_int(verdict(n, "tauD bandwidth"),
+			    cpu ? IL_FAIL : IL_UNDECIDED);
+	}
+	t_env.ncpus = 0;
+}
+
 static void test_bandwidth(void)
 {
 	int n, d;
@@ -1785,6 +1924,7 @@ int main(void)
 	test_misses_overran();
 	test_misses_without_timeline();
 	test_partitioned();
+	test_steal_per_cpu();
 	test_cap();
 	test_controls();
 	test_misbehaving();

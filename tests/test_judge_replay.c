@@ -513,6 +513,111 @@ static void test_mbwi(void)
 	replay(IL_JUDGE_MBWI, 4);
 }
 
+/* the file at path with its steal_cpus array replaced by list */
+static void put_steal_cpus(const char *list)
+{
+	static char buf[1 << 20];
+	const char *key = "\"steal_cpus\": [";
+	char *a, *b;
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		exit(99);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	a = strstr(buf, key);
+	b = a ? strchr(a, ']') : NULL;
+	t_check(b != NULL);
+	if (!b)
+		return;
+	f = fopen(path, "w");
+	if (!f)
+		exit(99);
+	fprintf(f, "%.*s\"steal_cpus\": [%s%s", (int)(a - buf), buf, list, b);
+	fclose(f);
+}
+
+/*
+ * Partitioned, only the steal on the CPUs that can delay a job counts:
+ * d (CPU 1, no lock) late by 12 ms in jobs 5 and 25, 2 ms stolen around
+ * each on CPU 0 alone.  The file must give the columns back, or the sum
+ * with its step would forgive both misses: FAIL from the file too.  A
+ * CPU out of range, a column that goes back, or rows without a column
+ * for each CPU named, is bad input.
+ */
+static void test_mbwi_steal_cpus(void)
+{
+	static uint64_t cv[2 * 64];
+	char why[256];
+	int n = 0;
+
+	t_run_reset("[global]\nvalidate = mbwi\n[resource R]\n"
+		    "[task a]\nclass = deadline:3ms/10ms/10ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 10ms\n"
+		    "body = lock R, run 1ms, unlock R\n"
+		    "[task b]\nclass = deadline:4ms/12ms/12ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 12ms\n"
+		    "body = lock R, run 1ms, unlock R\n"
+		    "[task d]\nclass = deadline:2ms/8ms/8ms\ncpu = any\n"
+		    "activation = periodic\nperiod = 8ms\nbody = run 1ms\n");
+	t_run_jobs(0, 30, 10 * MS, 1500 * US, MS);
+	t_run_jobs(1, 30, 12 * MS, 1500 * US, MS);
+	t_run_jobs(2, 30, 8 * MS, 1500 * US, MS);
+	t_run_job_resp(2, 5, 20 * MS);
+	t_run_job_resp(2, 25, 20 * MS);
+	for (int k = 0; k < 40; k++) {
+		uint64_t at = (uint64_t)k * 10 * MS;
+
+		steal_t[k] = t_er.t_start_ns + at;
+		steal_v[k] =
+			(at >= 50 * MS) * 2 * MS + (at >= 210 * MS) * 2 * MS;
+		cv[2 * k] = steal_v[k];
+		cv[2 * k + 1] = 0;
+	}
+	t_er.steal_t = steal_t;
+	t_er.steal_v = steal_v;
+	t_er.nsteal = 40;
+	t_er.steal_cv = cv;
+	t_er.steal_ncpu = 2;
+	t_er.steal_cpu[0] = 0;
+	t_er.steal_cpu[1] = 1;
+	t_env.ncpus = 2;
+	for (int i = 0; i < 3; i++) {
+		t_er.tasks[i].partitioned = 1;
+		t_er.tasks[i].cpu = i == 2;
+	}
+	replay(IL_JUDGE_MBWI, 5);
+	t_check_int(ck[0].c.verdict, IL_FAIL);
+	/* the same steal on d's CPU: the host's, UNDECIDED */
+	for (int k = 0; k < 40; k++) {
+		cv[2 * k + 1] = cv[2 * k];
+		cv[2 * k] = 0;
+	}
+	replay(IL_JUDGE_MBWI, 5);
+	t_check_int(ck[0].c.verdict, IL_UNDECIDED);
+	t_check_int(il_judge_run(&t_sc, &t_er, &t_env, IL_JUDGE_MBWI, ck, 32,
+				 &n, why, sizeof(why)),
+		    0);
+	t_er.steal_cpu[1] = IL_MAX_CPUS;
+	write_file(IL_JUDGE_MBWI, n, -1);
+	t_check_int(run_judge(), 2);
+	t_er.steal_cpu[1] = 1;
+	write_file(IL_JUDGE_MBWI, n, -1);
+	t_check_int(run_judge(), agreed_status(n));
+	put_steal_cpus("0, 1, 2");
+	t_check_int(run_judge(), 2);
+	cv[2 * 30 + 1] = 0;
+	write_file(IL_JUDGE_MBWI, n, -1);
+	t_check_int(run_judge(), 2);
+	t_er.steal_cv = NULL;
+	t_er.steal_ncpu = 0;
+	t_er.steal_t = t_er.steal_v = NULL;
+	t_er.nsteal = 0;
+	t_env.ncpus = 0;
+}
+
 static void test_bad_input(void)
 {
 	FILE *f = fopen(path, "w");
@@ -712,6 +817,7 @@ int main(int argc, char **argv)
 	test_pi();
 	test_chain();
 	test_mbwi();
+	test_mbwi_steal_cpus();
 	test_kmutex_costs();
 	test_kmutex();
 	test_bad_input();

@@ -525,8 +525,79 @@ static void run_free(struct run *rn)
 	}
 	free(rn->er.steal_t);
 	free(rn->er.steal_v);
+	free(rn->er.steal_cv);
 	if (rn->have_sc)
 		il_scenario_free(&rn->sc);
+}
+
+/*
+ * The timeline CPU by CPU (steal_cpus, and a column each after the
+ * time and the sum in tl): none in a file of before, or when the run
+ * kept none; a CPU out of range, a row short of its columns or a column
+ * that goes back is an error
+ */
+static int steal_cpus(struct json_object *ji, struct il_engine_result *er,
+		      struct json_object *tl, char *err, size_t len)
+{
+	struct json_object *a = get(ji, "steal_cpus");
+	size_t n = a && json_object_is_type(a, json_type_array)
+			   ? json_object_array_length(a)
+			   : 0;
+
+	er->steal_ncpu = 0;
+	if (a && !json_object_is_type(a, json_type_array)) {
+		snprintf(err, len, "'steal_cpus' is not an array");
+		return -EINVAL;
+	}
+	if (!n || !er->nsteal)
+		return 0;
+	if (n > IL_STEAL_CPUS) {
+		snprintf(err, len, "'steal_cpus' has %zu CPUs (at most %d)", n,
+			 IL_STEAL_CPUS);
+		return -EINVAL;
+	}
+	for (size_t c = 0; c < n; c++) {
+		int64_t v =
+			json_object_get_int64(json_object_array_get_idx(a, c));
+
+		if (v < 0 || v >= IL_MAX_CPUS) {
+			snprintf(err, len,
+				 "'steal_cpus' names CPU %lld (range: 0..%d)",
+				 (long long)v, IL_MAX_CPUS - 1);
+			return -EINVAL;
+		}
+		er->steal_cpu[c] = (int)v;
+	}
+	er->steal_cv = calloc(er->nsteal * n, sizeof(uint64_t));
+	if (!er->steal_cv) {
+		snprintf(err, len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < er->nsteal; k++) {
+		struct json_object *p = json_object_array_get_idx(tl, k);
+
+		if (!json_object_is_type(p, json_type_array) ||
+		    json_object_array_length(p) != 2 + n) {
+			snprintf(err, len,
+				 "'steal_timeline' point %zu has not the %zu "
+				 "columns of 'steal_cpus'",
+				 k, 2 + n);
+			return -EINVAL;
+		}
+		for (size_t c = 0; c < n; c++) {
+			er->steal_cv[k * n + c] = elem(p, 2 + c);
+			if (k && er->steal_cv[k * n + c] <
+					 er->steal_cv[(k - 1) * n + c]) {
+				snprintf(err, len,
+					 "'steal_timeline' point %zu: CPU "
+					 "%d's steal goes back",
+					 k, er->steal_cpu[c]);
+				return -EINVAL;
+			}
+		}
+	}
+	er->steal_ncpu = (int)n;
+	return 0;
 }
 
 /* what a kmutex run's judge reads besides ("kmutex"; none: not one) */
@@ -642,6 +713,8 @@ static int rebuild(struct json_object *ji, const char *text, const char *file,
 		rn->er.steal_t[k] = elem(p, 0);
 		rn->er.steal_v[k] = elem(p, 1);
 	}
+	if (steal_cpus(ji, &rn->er, a, err, len))
+		return -EINVAL;
 	static const char *const costs[] = { "kmutex_cost_ns",
 					     "kmutex_cost_p90_ns",
 					     "kmutex_cost_mean_ns" };

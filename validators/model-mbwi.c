@@ -317,10 +317,86 @@ static uint64_t draw_window(struct mbwi_model *m, uint64_t a, uint64_t b)
 	return fresh;
 }
 
+/* does task t take lock r (or call kernel-mutex resource r)? */
+static bool takes(const struct il_task *t, int r)
+{
+	for (int p = 0; p < t->nphases; p++)
+		if ((t->phases[p].kind == IL_PH_LOCK ||
+		     t->phases[p].kind == IL_PH_CALL) &&
+		    t->phases[p].res == r)
+			return true;
+	return false;
+}
+
+/* do tasks a and b of sc take a lock in common? */
+static bool share_lock(const struct il_scenario *sc, const struct il_task *a,
+		       const struct il_task *b)
+{
+	for (int r = 0; r < sc->nres; r++)
+		if (takes(a, r) && takes(b, r))
+			return true;
+	return false;
+}
+
+/* cpu into the list cpus of *n, once; false when it is full */
+static bool add_cpu(int *cpus, int *n, int cpu)
+{
+	for (int k = 0; k < *n; k++)
+		if (cpus[k] == cpu)
+			return true;
+	if (*n == IL_STEAL_CPUS)
+		return false;
+	cpus[(*n)++] = cpu;
+	return true;
+}
+
+/*
+ * The CPUs whose steal can delay a job of task i, in cpus (at most
+ * IL_STEAL_CPUS); returns how many, 0 for every CPU of the set.  A job
+ * of a task that ran in a partition runs only on its CPU, and waits
+ * only for the tasks it shares a lock with, directly or through a chain:
+ * when each of those ran in a partition too, their CPUs.  Otherwise a
+ * vCPU the host holds can delay a job anywhere: a higher-ranked job kept
+ * on it longer may preempt this one elsewhere.  (A CPU not known, -1,
+ * has no timeline of its own: every CPU's steal, il_steal_between_on.)
+ */
+static int delaying_cpus(const struct il_scenario *sc,
+			 const struct il_engine_result *er, int i, int *cpus)
+{
+	bool in[IL_MAX_TASKS] = { false };
+	int n = 0;
+
+	in[i] = true;
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (int j = 0; j < sc->ntasks; j++)
+			for (int k = 0; !in[j] && k < sc->ntasks; k++)
+				if (in[k] && share_lock(sc, &sc->tasks[j],
+							&sc->tasks[k]))
+					in[j] = grew = true;
+	}
+	for (int j = 0; j < sc->ntasks; j++) {
+		if (!in[j])
+			continue;
+		if (j >= er->ntasks || !er->tasks[j].partitioned ||
+		    !add_cpu(cpus, &n, er->tasks[j].cpu))
+			return 0;
+	}
+	return n;
+}
+
+/* the steal on cpus (n 0: the set's CPUs) between from and to */
+static uint64_t steal_on(const struct il_engine_result *er, const int *cpus,
+			 int n, uint64_t from, uint64_t to)
+{
+	return n ? il_steal_between_on(er, cpus, n, from, to)
+		 : il_steal_between(er, from, to);
+}
+
 static bool late_per_job(const struct il_engine_result *er,
 			 const struct il_task_result *r,
 			 struct il_mbwi_task *mt, struct mbwi_model *m,
-			 bool reserved)
+			 bool reserved, const int *cpus, int ncpu)
 {
 	uint64_t late = 0, worst = 0, unattested = 0, over = 0, owed_allow;
 	uint64_t *wake = NULL, c = mt->wcet_ns ? mt->wcet_ns : mt->cpu_max_ns;
@@ -383,7 +459,7 @@ static bool late_per_job(const struct il_engine_result *er,
 		if (resp <= mt->deadline_ns)
 			continue;
 		x = resp - mt->deadline_ns;
-		st = il_steal_between(er, rel, end);
+		st = steal_on(er, cpus, ncpu, rel, end);
 		/* the counter's step only where it moved */
 		host = st ? st + m->step : 0;
 		lo = r->job_later_seq ? r->job_later_seq[k] : IL_EDF_UNSEEN;
@@ -719,10 +795,12 @@ static long kept_late_ticks(const struct il_task_result *r, uint64_t tick_ns,
 	return r->naccounts;
 }
 
-/* the steal over a window of a task's periods, as one span */
+/* the steal over a window of a task's periods, as one span, on the
+ * task's CPU when it ran on one (ncpu 1), else on the set's */
 struct steal_span {
 	const struct il_engine_result *er;
 	uint64_t t0, period;
+	int cpu[1], ncpu;
 };
 
 static uint64_t steal_window(const void *ctx, size_t first, size_t count)
@@ -730,7 +808,7 @@ static uint64_t steal_window(const void *ctx, size_t first, size_t count)
 	const struct steal_span *s = ctx;
 	uint64_t a = s->t0 + first * s->period;
 
-	return il_steal_between(s->er, a, a + count * s->period);
+	return steal_on(s->er, s->cpu, s->ncpu, a, a + count * s->period);
 }
 
 static int bandwidth(const struct il_scenario *sc,
@@ -766,19 +844,21 @@ static int bandwidth(const struct il_scenario *sc,
 		snprintf(why, len, "mbwi %s: %s", task, strerror(-err));
 		return err;
 	}
-	/* each period's host steal, when the run has its timeline */
-	stolen = er->nsteal >= 2 && np ? calloc(np, sizeof(*stolen)) : NULL;
-	for (size_t p = 0; stolen && p < np; p++) {
-		uint64_t lo =
-			er->t_start_ns + t->k.offset_ns + p * t->k.period_ns;
-
-		stolen[p] = il_steal_between(er, lo, lo + t->k.period_ns);
-	}
-	bw.steal_ns = stolen;
-	bw.steal_step_ns = m->step;
+	/*
+	 * Each period's host steal, when the run has its timeline: a task
+	 * is charged the time its vCPU was held while it ran, so a task
+	 * that ran on one CPU only that CPU's
+	 */
 	span = (struct steal_span){ .er = er,
 				    .t0 = er->t_start_ns + t->k.offset_ns,
-				    .period = t->k.period_ns };
+				    .period = t->k.period_ns,
+				    .cpu = { r->cpu },
+				    .ncpu = r->cpu >= 0 };
+	stolen = er->nsteal >= 2 && np ? calloc(np, sizeof(*stolen)) : NULL;
+	for (size_t p = 0; stolen && p < np; p++)
+		stolen[p] = steal_window(&span, p, 1);
+	bw.steal_ns = stolen;
+	bw.steal_step_ns = m->step;
 	bw.steal_window = steal_window;
 	bw.steal_ctx = &span;
 	/* each period's tick lateness, when the trace holds the task's
@@ -961,6 +1041,8 @@ int il_model_mbwi(const struct il_scenario *sc,
 		struct il_mbwi_task *mt = &m->tasks[i];
 		const struct il_sched *s =
 			env->declared[i] ? env->declared[i] : &t->sched;
+		int cpus[IL_STEAL_CPUS];
+		int ncpu = delaying_cpus(sc, er, i, cpus);
 
 		mt->name = t->name;
 		if (s->policy == IL_SCHED_DEADLINE) {
@@ -976,7 +1058,8 @@ int il_model_mbwi(const struct il_scenario *sc,
 		mt->misses = r->misses;
 		if (mt->deadline_ns &&
 		    !late_per_job(er, r, mt, m,
-				  t->sched.policy == IL_SCHED_DEADLINE))
+				  t->sched.policy == IL_SCHED_DEADLINE, cpus,
+				  ncpu))
 			il_mbwi_misses_from_hist(&r->response, mt->deadline_ns,
 						 m->eps + er->steal_ns, NULL,
 						 &mt->late_misses,

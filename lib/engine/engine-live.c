@@ -64,8 +64,9 @@ static int alloc_copy(struct engine *e, const struct il_engine_result *res)
 /* the copy's view of what it shares with res, taken off before a free */
 static void drop_shared(struct il_engine_result *c)
 {
-	c->steal_t = c->steal_v = NULL;
+	c->steal_t = c->steal_v = c->steal_cv = NULL;
 	c->nsteal = c->steal_cap = 0;
+	c->steal_ncpu = 0;
 	for (int i = 0; i < c->ntasks; i++) {
 		struct il_task_result *d = &c->tasks[i];
 
@@ -100,6 +101,9 @@ __il_live_copy(struct engine *e, const struct il_engine_result *res)
 	c->t_start_ns = res->t_start_ns;
 	c->steal_t = res->steal_t;
 	c->steal_v = res->steal_v;
+	c->steal_cv = res->steal_cv;
+	c->steal_ncpu = res->steal_ncpu;
+	memcpy(c->steal_cpu, res->steal_cpu, sizeof(c->steal_cpu));
 	c->nsteal = res->nsteal;
 	c->steal_cap = res->steal_cap;
 	c->elapsed_ns = res->elapsed_ns;

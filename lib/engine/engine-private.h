@@ -183,8 +183,11 @@ void __il_memory_where(struct engine *e, struct il_engine_result *res);
 int __il_calibrate_kmutex(struct engine *e, struct il_engine_result *res, int r,
 			  char *m, size_t len);
 uint64_t __il_steal_now(struct engine *e);
-void __il_steal_sample(struct il_engine_result *res, uint64_t t,
-		       uint64_t steal);
+uint64_t __il_steal_read(struct engine *e, const struct il_engine_result *res,
+			 uint64_t *per);
+void __il_steal_cpus(struct engine *e, struct il_engine_result *res);
+void __il_steal_sample(struct il_engine_result *res, uint64_t t, uint64_t steal,
+		       const uint64_t *per);
 void __il_settle_foreign(struct engine *e, struct il_engine_result *res,
 			 uint64_t steal);
 

@@ -26,8 +26,10 @@ void il_engine_result_free(struct il_engine_result *res)
 	}
 	free(res->steal_t);
 	free(res->steal_v);
-	res->steal_t = res->steal_v = NULL;
+	free(res->steal_cv);
+	res->steal_t = res->steal_v = res->steal_cv = NULL;
 	res->nsteal = res->steal_cap = 0;
+	res->steal_ncpu = 0;
 	free(res->round_t);
 	free(res->round_end_t);
 	res->round_t = res->round_end_t = NULL;

@@ -287,7 +287,7 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 {
 	uint64_t duration =
 		o && o->duration_ns ? o->duration_ns : sc->g.duration_ns;
-	uint64_t steal0, next, t0;
+	uint64_t steal0, steal, next, t0, per[IL_STEAL_CPUS] = { 0 };
 	struct il_tracer *tr = NULL;
 	struct il_counters ctr[IL_MAX_TASKS];
 	bool counting = false;
@@ -389,7 +389,8 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		goto stop;
 	/* the groups' accounts, from the start of the measured part */
 	accounts = e->ncg && read_accounts(e, res, false, charged0, own0);
-	steal0 = __il_steal_now(e);
+	__il_steal_cpus(e, res);
+	steal0 = __il_steal_read(e, res, per);
 	t0 = il_now_ns();
 	e->t_start = t0 + IL_NSEC_PER_MSEC;
 	e->t_end = e->t_start + duration;
@@ -403,20 +404,31 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 		res->steal_cap = (size_t)(duration / STEAL_SLICE_NS) + 64;
 		res->steal_t = calloc(res->steal_cap, sizeof(*res->steal_t));
 		res->steal_v = calloc(res->steal_cap, sizeof(*res->steal_v));
+		res->steal_cv =
+			res->steal_ncpu
+				? calloc(res->steal_cap *
+						 (size_t)res->steal_ncpu,
+					 sizeof(*res->steal_cv))
+				: NULL;
 		if (!res->steal_t || !res->steal_v) {
 			free(res->steal_t);
 			free(res->steal_v);
-			res->steal_t = res->steal_v = NULL;
+			free(res->steal_cv);
+			res->steal_t = res->steal_v = res->steal_cv = NULL;
 			res->steal_cap = 0;
 		}
-		__il_steal_sample(res, t0, steal0);
+		/* without the CPUs' own columns: the sum alone */
+		if (!res->steal_cv)
+			res->steal_ncpu = 0;
+		__il_steal_sample(res, t0, steal0, per);
 		while (!stopping(e) && il_now_ns() < e->t_end &&
 		       !(got = have_samples(e, res))) {
 			il_sleep_until(il_now_ns() + STEAL_SLICE_NS < e->t_end
 					       ? il_now_ns() + STEAL_SLICE_NS
 					       : e->t_end,
 				       e->ext_stop);
-			__il_steal_sample(res, il_now_ns(), __il_steal_now(e));
+			steal = __il_steal_read(e, res, per);
+			__il_steal_sample(res, il_now_ns(), steal, per);
 			progress(e, o, res);
 		}
 	}
@@ -483,9 +495,10 @@ int il_engine_run(const struct il_scenario *sc, const struct il_engine_opts *o,
 	 * starts another job, those under way finish */
 	if (got)
 		__atomic_store_n(&e->t_end, il_now_ns(), __ATOMIC_RELAXED);
-	res->steal_ns = sub0(__il_steal_now(e), steal0);
+	steal = __il_steal_read(e, res, per);
+	res->steal_ns = sub0(steal, steal0);
 	if (!e->per_round)
-		__il_steal_sample(res, il_now_ns(), steal0 + res->steal_ns);
+		__il_steal_sample(res, il_now_ns(), steal, per);
 	res->elapsed_ns = sub0(il_now_ns(), e->t_start);
 	ret = 0;
 stop:

@@ -262,12 +262,21 @@ void il_report_judge_inputs(struct il_json *j, const struct il_scenario *sc,
 			       : er->trace_silence_ns);
 	il_json_bool(j, "hung", er->hung != 0);
 	il_json_str(j, "trace_note", er->trace_note);
-	/* the steal timeline: [time, cumulative steal] */
+	/* the steal timeline: [time, cumulative steal, then that of each
+	 * of steal_cpus alone] */
+	il_json_begin_array(j, "steal_cpus");
+	for (int c = 0; er->steal_cv && c < er->steal_ncpu; c++)
+		il_json_int(j, NULL, er->steal_cpu[c]);
+	il_json_end_array(j);
 	il_json_begin_array(j, "steal_timeline");
 	for (size_t k = 0; k < er->nsteal; k++) {
 		il_json_begin_array(j, NULL);
 		il_json_uint(j, NULL, er->steal_t[k]);
 		il_json_uint(j, NULL, er->steal_v[k]);
+		for (int c = 0; er->steal_cv && c < er->steal_ncpu; c++)
+			il_json_uint(j, NULL,
+				     er->steal_cv[k * (size_t)er->steal_ncpu +
+						  (size_t)c]);
 		il_json_end_array(j);
 	}
 	il_json_end_array(j);

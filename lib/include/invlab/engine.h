@@ -45,6 +45,8 @@
 
 /* job_later_seq of a missed job outside the trace's window */
 #define IL_EDF_UNSEEN UINT64_MAX
+/* the most CPUs whose steal a run keeps one by one */
+#define IL_STEAL_CPUS 8
 
 /* one lock phase's measurements */
 struct il_lock_result {
@@ -219,6 +221,15 @@ struct il_engine_result {
 	 */
 	uint64_t *steal_t, *steal_v;
 	size_t nsteal, steal_cap;
+	/*
+	 * The same timeline CPU by CPU, for the scenario's CPUs when it
+	 * has at most IL_STEAL_CPUS of them (none for a run on every CPU
+	 * or on more): CPU steal_cpu[c]'s cumulative steal at steal_t[k]
+	 * is steal_cv[k * steal_ncpu + c] (il_steal_between_on()).
+	 */
+	int steal_ncpu;
+	int steal_cpu[IL_STEAL_CPUS];
+	uint64_t *steal_cv;
 	uint64_t elapsed_ns;
 	/*
 	 * What ended the run, its bound (the duration) and its sample
@@ -396,6 +407,17 @@ int il_engine_ended(const struct il_engine_result *res, char *buf, size_t len);
  */
 uint64_t il_steal_between(const struct il_engine_result *res, uint64_t from,
 			  uint64_t to);
+
+/*
+ * The same on the n CPUs of cpus only, from the timeline CPU by CPU:
+ * what the host took from those vCPUs, not from the scenario's others.
+ * When one of them has no timeline of its own (an older result file, a
+ * run on every CPU), il_steal_between(): never less than what was
+ * measured on them.
+ */
+uint64_t il_steal_between_on(const struct il_engine_result *res,
+			     const int *cpus, int n, uint64_t from,
+			     uint64_t to);
 
 /*
  * Idle wakeup latency of a thread of class s on cpu (-1: unpinned):
