@@ -1967,6 +1967,78 @@ static void test_holder_prio_back(void)
 }
 
 /*
+ * A foreign task ranks at the priority the kernel ran it at each moment.
+ * low (FIFO 10, CPU 1) is preempted by rcuc-like FLOW (FIFO 1) while
+ * high (FIFO 30, CPU 0) waits; FLOW runs 4 ms:
+ *   never raised: 4 ms of inversion by a task outside the scenario (the
+ *     kernel ran FIFO 1 over a ready FIFO 10 holder);
+ *   raised to high's priority by PI for 3 ms of it (a task of high's
+ *     rank blocked on a kernel lock it held: a sleeping spinlock under
+ *     PREEMPT_RT): those 3 ms rank with high, interference; 1 ms stays;
+ *   raised only to FIFO 20, below high: all 4 ms still inversion.
+ */
+static void test_foreign_pi_boost(void)
+{
+	static const struct il_attr_task two[] = {
+		{ HIGH, IL_ROLE_WAITER, 0 },
+		{ LOW, IL_ROLE_HOLDER, 1 },
+	};
+	struct il_attr_input tin = {
+		.tasks = two,
+		.ntasks = 2,
+		.waiter_rank = 130,
+		.boosts = true,
+	};
+	struct il_attr_summary a;
+	struct il_wait_sample one;
+	uint64_t b = T0;
+
+	for (int v = 0; v < 3; v++) {
+		il_trace_free(&tr);
+		tr.t0_ns = T0 - MS;
+		tr.t1_ns = T0 + 100 * MS;
+		sw_on(1, b, 0, 120, LOW, kp(10));
+		sw_on(0, b + 200 * US, 0, 120, HIGH, kp(30));
+		sw_on(0, b + 300 * US, HIGH, kp(30), 0, 120);
+		prev_runnable = 1; /* preempted, not asleep */
+		sw_on(1, b + MS, LOW, kp(10), FLOW, kp(1));
+		/* another task's priority changes on CPU 0 meanwhile:
+		 * nothing of FLOW's */
+		setprio(b + 2 * MS, 700, kp(40), kp(45));
+		if (v) {
+			setprio(b + 1500 * US, FLOW, kp(1),
+				v == 1 ? kp(30) : kp(20));
+			setprio(b + 4500 * US, FLOW, v == 1 ? kp(30) : kp(20),
+				kp(1));
+		}
+		sw_on(1, b + 5 * MS, FLOW, kp(1), LOW, kp(10));
+		prev_runnable = 0;
+		sw_on(1, b + 6 * MS, LOW, kp(10), 0, 120);
+		sw_on(0, b + 6 * MS + 10 * US, 0, 120, HIGH, kp(30));
+		il_trace_sort(&tr);
+		one = (struct il_wait_sample){ .delay_ns = 6 * MS,
+					       .t_ns = b + 200 * US,
+					       .t_req_ns = b + 300 * US };
+		t_check_int(il_attribute(&tin, &tr, &one, 1, &one, &a), 0);
+		t_check_int(a.flow_ns, v == 1 ? MS : 4 * MS);
+		t_check_int(a.fhigh_ns, v == 1 ? 3 * MS : 0);
+		t_check_int(one.lower_ns, v == 1 ? MS : 4 * MS);
+		if (v == 1) {
+			/* named twice: at each priority it ran at */
+			t_check_int(a.nnamed, 2);
+			for (uint32_t i = 0; i < a.nnamed; i++) {
+				const struct il_attr_named *f = &a.named[i];
+
+				t_check_int(f->pid, FLOW);
+				t_check_int(f->boosted, f->kprio == kp(30));
+				t_check_int(f->higher, f->kprio == kp(30));
+				t_check_int(f->ns, f->higher ? 3 * MS : MS);
+			}
+		}
+	}
+}
+
+/*
  * A lower task already running when the holder it keeps off the CPU
  * wakes (the pi-chain middle owner, blocked further down the chain, woken
  * while the hog runs): the CPU had to act on a reschedule, and until it
@@ -2052,6 +2124,7 @@ int main(void)
 	test_fair_tail();
 	test_named_text();
 	test_holder_prio_back();
+	test_foreign_pi_boost();
 	test_lag_unseen();
 	test_not_used();
 	test_roles();

@@ -187,6 +187,9 @@ static int load_attr(struct json_object *lo, struct il_lock_result *lr,
 			nm->kprio =
 				(int16_t)json_object_get_int(get(x, "kprio"));
 			nm->higher = json_object_get_boolean(get(x, "higher"));
+			/* absent in older files: not raised */
+			nm->boosted =
+				json_object_get_boolean(get(x, "boosted"));
 			nm->ns = opt_u(x, "ns");
 			nm->worst_ns = opt_u(x, "worst_ns");
 			nm->waits = opt_u(x, "waits");

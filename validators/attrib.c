@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <invlab/attrib.h>
+#include <invlab/strbuf.h>
 #include <invlab/time.h>
 
 #include "model.h"
@@ -64,24 +65,28 @@ static const struct il_attr_task *scenario_task(const struct il_attr_input *in,
 	return NULL;
 }
 
-/* this wait's time per foreign task, merged into w->named after it */
+/* this wait's time per foreign task and priority it ran at, merged
+ * into w->named after it */
 struct wait_named {
 	int pid, kprio;
+	bool boosted;
 	uint64_t ns, counted;
 };
 
 static void add_foreign(struct wait_named *wn, size_t *nwn, size_t cap, int pid,
-			int kprio, uint64_t ns, uint64_t counted)
+			int kprio, bool boosted, uint64_t ns, uint64_t counted)
 {
 	for (size_t i = 0; i < *nwn; i++)
-		if (wn[i].pid == pid) {
+		if (wn[i].pid == pid && wn[i].kprio == kprio) {
 			wn[i].ns += ns;
 			wn[i].counted += counted;
+			wn[i].boosted |= boosted;
 			return;
 		}
 	if (*nwn < cap) {
 		wn[*nwn].pid = pid;
 		wn[*nwn].kprio = kprio;
+		wn[*nwn].boosted = boosted;
 		wn[*nwn].ns = ns;
 		wn[*nwn].counted = counted;
 		(*nwn)++;
@@ -94,7 +99,8 @@ static void merge_named(struct work *w, const struct wait_named *wn, size_t nwn)
 		struct il_attr_named *a = NULL;
 
 		for (size_t i = 0; i < w->nnamed && !a; i++)
-			if (w->named[i].pid == wn[k].pid)
+			if (w->named[i].pid == wn[k].pid &&
+			    w->named[i].kprio == wn[k].kprio)
 				a = &w->named[i];
 		if (!a && w->nnamed < WORK_NAMED) {
 			const struct il_trace_task *tk =
@@ -115,6 +121,7 @@ static void merge_named(struct work *w, const struct wait_named *wn, size_t nwn)
 		}
 		a->ns += wn[k].ns;
 		a->counted_ns += wn[k].counted;
+		a->boosted |= wn[k].boosted;
 		a->waits++;
 		if (wn[k].ns > a->worst_ns)
 			a->worst_ns = wn[k].ns;
@@ -207,16 +214,43 @@ static uint64_t unseen_in(const struct work *w, int c, uint64_t x, uint64_t y)
  * the ticks say.  Before it, pid ran while a holder was ready and not
  * boosted above it: the kernel's choice, where the CPU ticked.
  */
+static size_t rec_from(const struct il_trace *t, uint64_t ts, bool strict);
+
+/* the part [x, y] of a piece a task outside the scenario ran at kprio
+ * (boosted: raised there by the kernel's priority inheritance) */
+static void account_foreign(const struct work *w, struct split *sp, int c,
+			    uint64_t x, uint64_t y, int pid, int kprio,
+			    bool boosted, bool holder_fair, uint64_t ask,
+			    struct wait_named *wn, size_t *nwn, size_t cap)
+{
+	uint64_t m = ask < x ? x : ask < y ? ask : y;
+	uint64_t ns = y - x;
+	int rank = il_attr_rank(kprio);
+
+	if (!ns)
+		return;
+	if (rank >= w->in->waiter_rank) {
+		sp->fhigh += ns;
+		add_foreign(wn, nwn, cap, pid, kprio, boosted, ns, 0);
+	} else if (rank >= 100 || (holder_fair && w->in->boosts)) {
+		sp->flow += ns;
+		sp->unseen += unseen_in(w, c, x, m) + (y - m);
+		add_foreign(wn, nwn, cap, pid, kprio, boosted, ns, ns);
+	} else {
+		sp->fair += ns;
+		add_foreign(wn, nwn, cap, pid, kprio, boosted, ns, 0);
+	}
+}
+
 static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 		    uint64_t y, int pid, int kprio, bool holder_fair,
 		    uint64_t ask, struct wait_named *wn, size_t *nwn,
 		    size_t cap)
 {
-	uint64_t m = ask < x ? x : ask < y ? ask : y;
-
 	const struct il_attr_task *st = scenario_task(w->in, pid);
-	uint64_t ns = y - x;
-	int rank;
+	uint64_t m = ask < x ? x : ask < y ? ask : y;
+	uint64_t ns = y - x, from = x;
+	bool boosted = false;
 
 	if (!ns)
 		return;
@@ -242,18 +276,28 @@ static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 		}
 		return;
 	}
-	rank = il_attr_rank(kprio);
-	if (rank >= w->in->waiter_rank) {
-		sp->fhigh += ns;
-		add_foreign(wn, nwn, cap, pid, kprio, ns, 0);
-	} else if (rank >= 100 || (holder_fair && w->in->boosts)) {
-		sp->flow += ns;
-		sp->unseen += unseen_in(w, c, x, m) + (y - m);
-		add_foreign(wn, nwn, cap, pid, kprio, ns, ns);
-	} else {
-		sp->fair += ns;
-		add_foreign(wn, nwn, cap, pid, kprio, ns, 0);
+	/*
+	 * A task outside the scenario runs at the priority the kernel gives
+	 * it at each moment: one its priority inheritance raised (a task of
+	 * the scenario blocked on a kernel lock it held, a sleeping spinlock
+	 * under PREEMPT_RT, say) ranks as raised until it is lowered again.
+	 * Each PI change of it within the piece ends a part at the priority
+	 * it changed from; the switch that ends the piece gives the last.
+	 */
+	for (size_t k = rec_from(w->t, x, true);
+	     k < w->t->n && w->t->rec[k].ts < y; k++) {
+		const struct il_trace_rec *r = &w->t->rec[k];
+
+		if (r->kind != IL_TR_PI_SETPRIO || r->prev_pid != pid)
+			continue;
+		account_foreign(w, sp, c, from, r->ts, pid, r->prev_prio,
+				r->next_prio > r->prev_prio, holder_fair, ask,
+				wn, nwn, cap);
+		from = r->ts;
+		boosted = r->next_prio < r->prev_prio;
 	}
+	account_foreign(w, sp, c, from, y, pid, kprio, boosted, holder_fair,
+			ask, wn, nwn, cap);
 }
 
 /* the first record at or after ts (after it when strict), or t->n */
@@ -1688,6 +1732,8 @@ static size_t foreign_part(const struct il_attr_summary *a, const char *waiter,
 		}
 		shown++;
 		il_trace_class_name(f->kprio, fc, sizeof(fc));
+		if (f->boosted)
+			il_appendf(fc, sizeof(fc), " by PI");
 		il_format_duration(d, sizeof(d), f->ns);
 		il_format_duration(k, sizeof(k), f->counted_ns);
 		off += (size_t)snprintf(

@@ -90,6 +90,7 @@ static void attr_obj(struct il_json *j, const struct il_lock_result *lr)
 		il_json_str(j, "comm", f->comm);
 		il_json_int(j, "kprio", f->kprio);
 		il_json_bool(j, "higher", f->higher != 0);
+		il_json_bool(j, "boosted", f->boosted != 0);
 		il_json_uint(j, "ns", f->ns);
 		il_json_uint(j, "worst_ns", f->worst_ns);
 		il_json_uint(j, "waits", f->waits);

@@ -112,6 +112,9 @@ struct il_attr_named {
 	int32_t pid;
 	int16_t kprio;	/* the kernel priority it ran at */
 	uint8_t higher; /* at or above the waiter: interference */
+	/* kprio was one the kernel's priority inheritance had raised it
+	 * to (a sched_pi_setprio before, and its lowering after) */
+	uint8_t boosted;
 	char comm[16];
 	uint64_t ns;	   /* its time inside the waits */
 	uint64_t worst_ns; /* in one wait */
