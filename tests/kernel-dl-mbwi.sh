@@ -337,6 +337,29 @@ partition)
 	grep -q "cpu 1 (partition)" "$tmp/tap"
 	check $? "--partition: cross-cpu's holder ran in CPU 1's partition"
 	check_schema "$tmp/out.json"
+	# the steal timeline CPU by CPU, which a partitioned job is judged
+	# by: a column for each CPU of the partitions (when at most 8), each
+	# cumulative, adding up at every point to the sum over them, which
+	# is what the judge had before
+	pycheck "$tmp/out.json" <<'PY'
+import json, os, sys
+for run in json.load(open(sys.argv[1]))["runs"]:
+    ji = run["judge_inputs"]
+    cpus, tl = ji["steal_cpus"], ji["steal_timeline"]
+    n = os.cpu_count()
+    assert cpus == sorted(set(cpus)), cpus
+    assert set(cpus) <= set(range(n)), cpus
+    assert cpus or n > 8, cpus
+    assert len(tl) > 100, len(tl)
+    for k, row in enumerate(tl):
+        assert len(row) == 2 + len(cpus), (k, row)
+        if cpus:
+            assert row[1] == sum(row[2:]), (k, row)
+        if k:
+            assert all(a >= b for a, b in zip(row[1:], tl[k - 1][1:])), \
+                (k, row)
+PY
+	check $? "--partition: the steal timeline has a cumulative column per CPU adding up to the sum"
 	left=$(leftover_cgroups "invlab-$pid")
 	[ -z "$left" ]
 	check $? "--partition: no invlab-$pid cpuset left behind${left:+ ($left)}"
