@@ -399,9 +399,45 @@ class TestTools(unittest.TestCase):
 
     def test_lists(self):
         names = [t[0] for t in ik.TOOLS + ik.FETCH_TOOLS]
-        for t in ('make', 'gcc', 'flex', 'bison', 'bc', 'gelf.h',
+        for t in ('make', 'gcc', 'flex', 'bison', 'bc', 'gawk', 'gelf.h',
                   'openssl/ssl.h', 'xz', 'dpkg-deb', 'apt-get'):
             self.assertIn(t, names)
+        self.assertEqual(ik.MAKE_AWK, 'AWK=gawk')
+
+
+class TestRepath(unittest.TestCase):
+    def test_records_follow_the_tree(self):
+        """kbuild's records (.cmd, .d) that name the tree by its absolute
+        path name the new one, times kept; objects and other files are
+        left as they are, as is a record naming neither"""
+        with tempfile.TemporaryDirectory() as d:
+            old, new = os.path.join(d, 'old'), os.path.join(d, 'new')
+            obj = os.path.join(new, 'invlab-obj', 'tools', 'objtool')
+            os.makedirs(obj)
+            files = {
+                '.check.o.cmd': 'cmd_%s/invlab-obj/tools/objtool/check.o '
+                                ':= gcc %s/tools/objtool/check.c\n'
+                                % (old, old),
+                'check.o.d': '%s/invlab-obj/x.o: %s/x.c\n' % (old, old),
+                'check.o': '\0debug %s/tools/objtool/check.c\0' % old,
+                'notes.txt': 'built in %s/\n' % old,
+                '.other.o.cmd': 'cmd_x.o := gcc ../x.c %s-not/x.c\n' % old,
+            }
+            for f, text in files.items():
+                with open(os.path.join(obj, f), 'w') as fh:
+                    fh.write(text)
+                os.utime(os.path.join(obj, f), ns=(10**18, 10**18))
+            ik.repath(os.path.join(new, 'invlab-obj'), old, new)
+            for f, text in files.items():
+                p = os.path.join(obj, f)
+                with open(p) as fh:
+                    got = fh.read()
+                if f in ('.check.o.cmd', 'check.o.d'):
+                    self.assertEqual(got, text.replace(old + '/', new + '/'))
+                    self.assertNotIn(old + '/', got)
+                else:
+                    self.assertEqual(got, text)
+                self.assertEqual(os.stat(p).st_mtime_ns, 10**18)
 
 
 def run_main(argv):
