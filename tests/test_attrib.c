@@ -1973,9 +1973,14 @@ static void test_holder_prio_back(void)
  *   never raised: 4 ms of inversion by a task outside the scenario (the
  *     kernel ran FIFO 1 over a ready FIFO 10 holder);
  *   raised to high's priority by PI for 3 ms of it (a task of high's
- *     rank blocked on a kernel lock it held: a sleeping spinlock under
- *     PREEMPT_RT): those 3 ms rank with high, interference; 1 ms stays;
- *   raised only to FIFO 20, below high: all 4 ms still inversion.
+ *     rank blocked on a kernel lock it held, a sleeping spinlock under
+ *     PREEMPT_RT; or a kernel raising the wrong task): all 4 ms still
+ *     counted, those 3 ms not witnessed as the kernel's choice (unseen:
+ *     UNDECIDED at most, never PASS);
+ *   raised only to FIFO 20, below high: 4 ms of inversion, witnessed;
+ *   FIFO 40 of its own, above high, raised to 50: interference;
+ *   raised to 30, then 40, then lowered: its own priority is the one
+ *     before the first raise, so 3 ms unseen and none interference.
  */
 static void test_foreign_pi_boost(void)
 {
@@ -1988,12 +1993,16 @@ static void test_foreign_pi_boost(void)
 		.ntasks = 2,
 		.waiter_rank = 130,
 		.boosts = true,
+		.tick_ns = MS,
 	};
 	struct il_attr_summary a;
 	struct il_wait_sample one;
 	uint64_t b = T0;
 
-	for (int v = 0; v < 3; v++) {
+	for (int v = 0; v < 5; v++) {
+		/* FLOW's own priority: FIFO 1, or FIFO 40 (above high) */
+		int own = v == 3 ? kp(40) : kp(1);
+
 		il_trace_free(&tr);
 		tr.t0_ns = T0 - MS;
 		tr.t1_ns = T0 + 100 * MS;
@@ -2001,17 +2010,27 @@ static void test_foreign_pi_boost(void)
 		sw_on(0, b + 200 * US, 0, 120, HIGH, kp(30));
 		sw_on(0, b + 300 * US, HIGH, kp(30), 0, 120);
 		prev_runnable = 1; /* preempted, not asleep */
-		sw_on(1, b + MS, LOW, kp(10), FLOW, kp(1));
+		sw_on(1, b + MS, LOW, kp(10), FLOW, own);
 		/* another task's priority changes on CPU 0 meanwhile:
 		 * nothing of FLOW's */
 		setprio(b + 2 * MS, 700, kp(40), kp(45));
-		if (v) {
+		if (v == 1 || v == 2) {
 			setprio(b + 1500 * US, FLOW, kp(1),
 				v == 1 ? kp(30) : kp(20));
 			setprio(b + 4500 * US, FLOW, v == 1 ? kp(30) : kp(20),
 				kp(1));
+		} else if (v == 3) {
+			setprio(b + 1500 * US, FLOW, kp(40), kp(50));
+			setprio(b + 4500 * US, FLOW, kp(50), kp(40));
+		} else if (v == 4) {
+			setprio(b + 1500 * US, FLOW, kp(1), kp(30));
+			setprio(b + 2500 * US, FLOW, kp(30), kp(40));
+			setprio(b + 4500 * US, FLOW, kp(40), kp(1));
 		}
-		sw_on(1, b + 5 * MS, FLOW, kp(1), LOW, kp(10));
+		/* FLOW's CPU ticked all through: witnessed */
+		for (int t = 2; t <= 5; t++)
+			acct(b + (uint64_t)t * MS, FLOW, MS);
+		sw_on(1, b + 5 * MS, FLOW, own, LOW, kp(10));
 		prev_runnable = 0;
 		sw_on(1, b + 6 * MS, LOW, kp(10), 0, 120);
 		sw_on(0, b + 6 * MS + 10 * US, 0, 120, HIGH, kp(30));
@@ -2020,19 +2039,22 @@ static void test_foreign_pi_boost(void)
 					       .t_ns = b + 200 * US,
 					       .t_req_ns = b + 300 * US };
 		t_check_int(il_attribute(&tin, &tr, &one, 1, &one, &a), 0);
-		t_check_int(a.flow_ns, v == 1 ? MS : 4 * MS);
-		t_check_int(a.fhigh_ns, v == 1 ? 3 * MS : 0);
-		t_check_int(one.lower_ns, v == 1 ? MS : 4 * MS);
+		t_check_int(a.flow_ns, v == 3 ? 0 : 4 * MS);
+		t_check_int(a.fhigh_ns, v == 3 ? 4 * MS : 0);
+		t_check_int(one.lower_ns, v == 3 ? 0 : 4 * MS);
+		t_check_int(one.unseen_ns, v == 1 || v == 4 ? 3 * MS : 0);
 		if (v == 1) {
-			/* named twice: at each priority it ran at */
+			/* named twice: at each priority it ran at, neither
+			 * higher than high */
 			t_check_int(a.nnamed, 2);
 			for (uint32_t i = 0; i < a.nnamed; i++) {
 				const struct il_attr_named *f = &a.named[i];
 
 				t_check_int(f->pid, FLOW);
 				t_check_int(f->boosted, f->kprio == kp(30));
-				t_check_int(f->higher, f->kprio == kp(30));
-				t_check_int(f->ns, f->higher ? 3 * MS : MS);
+				t_check_int(f->higher, 0);
+				t_check_int(f->counted_ns,
+					    f->boosted ? 3 * MS : MS);
 			}
 		}
 	}

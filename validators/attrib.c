@@ -110,8 +110,10 @@ static void merge_named(struct work *w, const struct wait_named *wn, size_t nwn)
 			memset(a, 0, sizeof(*a));
 			a->pid = wn[k].pid;
 			a->kprio = (int16_t)wn[k].kprio;
-			a->higher =
-				il_attr_rank(wn[k].kprio) >= w->in->waiter_rank;
+			/* raised to it from below: counted, not higher */
+			a->higher = il_attr_rank(wn[k].kprio) >=
+					    w->in->waiter_rank &&
+				    !wn[k].counted;
 			snprintf(a->comm, sizeof(a->comm), "%s",
 				 tk && tk->comm[0] ? tk->comm : "?");
 		}
@@ -214,22 +216,40 @@ static uint64_t unseen_in(const struct work *w, int c, uint64_t x, uint64_t y)
  * the ticks say.  Before it, pid ran while a holder was ready and not
  * boosted above it: the kernel's choice, where the CPU ticked.
  */
+static void account(const struct work *w, struct split *sp, int c, uint64_t x,
+		    uint64_t y, int pid, int kprio, bool holder_fair,
+		    uint64_t ask, struct wait_named *wn, size_t *nwn,
+		    size_t cap);
+
 static size_t rec_from(const struct il_trace *t, uint64_t ts, bool strict);
 
-/* the part [x, y] of a piece a task outside the scenario ran at kprio
- * (boosted: raised there by the kernel's priority inheritance) */
+/*
+ * The part [x, y] of a piece a task outside the scenario ran at kprio;
+ * own: its priority when not raised by the kernel's priority inheritance
+ * (kprio when it was not).  A part raised from below the waiter to its
+ * rank or above is what PI on a kernel lock does, and what a kernel that
+ * raises the wrong task does too: counted as below the waiter, but not
+ * witnessed as the kernel's choice (unseen), so it can make a verdict
+ * UNDECIDED, never PASS.
+ */
 static void account_foreign(const struct work *w, struct split *sp, int c,
-			    uint64_t x, uint64_t y, int pid, int kprio,
-			    bool boosted, bool holder_fair, uint64_t ask,
+			    uint64_t x, uint64_t y, int pid, int kprio, int own,
+			    bool holder_fair, uint64_t ask,
 			    struct wait_named *wn, size_t *nwn, size_t cap)
 {
 	uint64_t m = ask < x ? x : ask < y ? ask : y;
 	uint64_t ns = y - x;
 	int rank = il_attr_rank(kprio);
+	bool boosted = own != kprio;
 
 	if (!ns)
 		return;
-	if (rank >= w->in->waiter_rank) {
+	if (boosted && rank >= w->in->waiter_rank &&
+	    il_attr_rank(own) < w->in->waiter_rank) {
+		sp->flow += ns;
+		sp->unseen += ns;
+		add_foreign(wn, nwn, cap, pid, kprio, true, ns, ns);
+	} else if (rank >= w->in->waiter_rank) {
 		sp->fhigh += ns;
 		add_foreign(wn, nwn, cap, pid, kprio, boosted, ns, 0);
 	} else if (rank >= 100 || (holder_fair && w->in->boosts)) {
@@ -250,7 +270,7 @@ static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 	const struct il_attr_task *st = scenario_task(w->in, pid);
 	uint64_t m = ask < x ? x : ask < y ? ask : y;
 	uint64_t ns = y - x, from = x;
-	bool boosted = false;
+	int own = -1; /* its own priority, once a raise in the piece shows it */
 
 	if (!ns)
 		return;
@@ -290,14 +310,19 @@ static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 
 		if (r->kind != IL_TR_PI_SETPRIO || r->prev_pid != pid)
 			continue;
+		/* before its first raise it had its own; before a lowering
+		 * with none seen, no more than where it was lowered to */
 		account_foreign(w, sp, c, from, r->ts, pid, r->prev_prio,
-				r->next_prio > r->prev_prio, holder_fair, ask,
-				wn, nwn, cap);
+				own >= 0		      ? own
+				: r->next_prio < r->prev_prio ? r->prev_prio
+							      : r->next_prio,
+				holder_fair, ask, wn, nwn, cap);
+		if (own < 0 && r->next_prio < r->prev_prio)
+			own = r->prev_prio;
 		from = r->ts;
-		boosted = r->next_prio < r->prev_prio;
 	}
-	account_foreign(w, sp, c, from, y, pid, kprio, boosted, holder_fair,
-			ask, wn, nwn, cap);
+	account_foreign(w, sp, c, from, y, pid, kprio, own >= 0 ? own : kprio,
+			holder_fair, ask, wn, nwn, cap);
 }
 
 /* the first record at or after ts (after it when strict), or t->n */
@@ -1741,10 +1766,23 @@ static size_t foreign_part(const struct il_attr_summary *a, const char *waiter,
 			"; %llu waits delayed by %s (pid %d, %s): %s, %s "
 			"priority than %s (%s): ",
 			(unsigned long long)f->waits, f->comm, f->pid, fc, d,
-			f->higher ? "higher" : "lower", waiter, wc);
+			f->higher ? "higher"
+			: f->boosted && il_attr_rank(f->kprio) >=
+						il_attr_rank(wprio)
+				? "raised from a lower"
+				: "lower",
+			waiter, wc);
 		if (off >= len)
 			break;
-		if (f->higher)
+		if (f->boosted && !f->higher &&
+		    il_attr_rank(f->kprio) >= il_attr_rank(wprio))
+			off += (size_t)snprintf(
+				buf + off, len - off,
+				"counted as below it, not shown to be the "
+				"kernel's choice (PI on a kernel lock does "
+				"this, "
+				"and so does a kernel raising the wrong task)");
+		else if (f->higher)
 			off += (size_t)snprintf(buf + off, len - off,
 						"interference, not inversion");
 		else if (il_attr_rank(f->kprio) >= 100)
