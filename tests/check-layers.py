@@ -79,15 +79,28 @@ def objects(build, top):
     return out
 
 
-def symbols(obj):
-    """(defined, used) global symbol sets of one object."""
-    res = subprocess.run(['nm', '--defined-only', '-g', obj],
-                         capture_output=True, text=True, check=True)
-    defined = {ln.split()[-1] for ln in res.stdout.splitlines() if ln.strip()}
-    res = subprocess.run(['nm', '-u', obj], capture_output=True, text=True,
-                         check=True)
-    used = {ln.split()[-1] for ln in res.stdout.splitlines() if ln.strip()}
-    return defined, used
+NM_LINE = re.compile(r'^(.*):([0-9a-fA-F]+)?\s+(\S)\s+(\S+)$')
+
+
+def symbols(objs):
+    """{object: (defined, used) global symbol sets}, for every object in
+    objs, from nm runs of many objects each: nm's start-up (its plugins)
+    costs more than reading an object, so one run an object took most of
+    this check's time.  With --print-file-name every line names its
+    object; a line with an address is a definition, one without (U, and
+    an undefined weak w or v) a use."""
+    objs = list(objs)
+    out = {o: (set(), set()) for o in objs}
+    for i in range(0, len(objs), 256):
+        chunk = objs[i:i + 256]
+        res = subprocess.run(['nm', '--print-file-name', '-g'] + chunk,
+                             capture_output=True, text=True, check=True)
+        for ln in res.stdout.splitlines():
+            m = NM_LINE.match(ln)
+            if not m or m.group(1) not in out:
+                continue
+            out[m.group(1)][0 if m.group(2) else 1].add(m.group(4))
+    return out
 
 
 def sccs(nodes, edges):
@@ -150,8 +163,9 @@ def main(argv):
 
     definer = {}
     uses = {}
+    syms = symbols(objs[s] for s in sorted(objs))
     for src, obj in sorted(objs.items()):
-        d, u = symbols(obj)
+        d, u = syms[obj]
         uses[src] = u
         for s in d:
             definer.setdefault(s, src)
