@@ -20,7 +20,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "1..0 # SKIP needs root (kernel-reliab.sh runs the programs)"
 	exit 77
 fi
-if ! command -v python3 >/dev/null 2>&1; then
+if ! command -v "${INVLAB_PYTHON:-python3}" >/dev/null 2>&1; then
 	echo "1..0 # SKIP no python3 here"
 	exit 77
 fi
@@ -48,7 +48,7 @@ json.dump(d, open(out, "w"))
 sys.exit(rc)
 EOS
 mk() { # name real exit verdicts
-	printf '#!/bin/sh\nexec python3 %s %s %s %s "$@"\n' "$tmp/standin.py" \
+	printf '#!/bin/sh\nexec ${INVLAB_PYTHON:-python3} %s %s %s %s "$@"\n' "$tmp/standin.py" \
 		"$2" "$3" "$4" >"$tmp/$1"
 	chmod +x "$tmp/$1"
 }

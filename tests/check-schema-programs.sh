@@ -23,7 +23,7 @@ n=0
 fail=0
 
 echo "TAP version 13"
-if ! python3 -c 'import jsonschema' 2>/dev/null; then
+if ! "${INVLAB_PYTHON:-python3}" -c 'import jsonschema' 2>/dev/null; then
 	echo "1..0 # SKIP no python3-jsonschema here"
 	exit 77
 fi
@@ -31,7 +31,7 @@ fi
 # valid DESCRIPTION FILE: the file validates (the errors as comments)
 valid() {
 	n=$((n + 1))
-	if python3 "$here/check-schema.py" "$2" >"$tmp/why" 2>&1; then
+	if "${INVLAB_PYTHON:-python3}" "$here/check-schema.py" "$2" >"$tmp/why" 2>&1; then
 		echo "ok $n - $1"
 	else
 		sed 's/^/# /' "$tmp/why"

@@ -66,8 +66,8 @@ check "the script's own checks under it" \
 check "the JSON summary: 1 passed" grep -q '"passed": 1,' "$tmp/s.json"
 # the installed validator finds the installed schema (a SKIP where
 # python3-jsonschema is not here)
-if python3 -c 'import jsonschema' 2>/dev/null; then
-	python3 "$libexec/check-schema.py" "$tmp/s.json" >"$tmp/schema" 2>&1
+if "${INVLAB_PYTHON:-python3}" -c 'import jsonschema' 2>/dev/null; then
+	"${INVLAB_PYTHON:-python3}" "$libexec/check-schema.py" "$tmp/s.json" >"$tmp/schema" 2>&1
 	st=$?
 	sed 's/^/# /' "$tmp/schema"
 	check "the installed check-schema.py validates the summary" [ "$st" = 0 ]
@@ -91,7 +91,7 @@ printf '%s\n' "$PATH" | tr ':' '\n' | while read -r d; do
 			[ ! -e "$tmp/path/$b" ] && ln -s "$f" "$tmp/path/$b"
 	done
 done
-PATH=$tmp/path "$suite" --only judge-replay -o "$tmp/out" \
+INVLAB_PYTHON= PATH=$tmp/path "$suite" --only judge-replay -o "$tmp/out" \
 	--junit "$tmp/j.xml" >"$tmp/tap" 2>"$tmp/err"
 rc=$?
 check "judge-replay without invlab-judge: exit 77 (got $rc)" [ "$rc" = 77 ]
@@ -101,7 +101,8 @@ check "the skip names what is missing" \
 check "JUnit: a skipped test case" grep -q '<skipped message=".*invlab-judge' \
 	"$tmp/j.xml"
 
-# busybox alone, as on a device: no python3, no util-linux
+# busybox alone, as on a device: no python3 (and no INVLAB_PYTHON, the
+# tests' Python meson names), no util-linux
 bb=$(command -v busybox)
 if [ -z "$bb" ]; then
 	echo "ok $((n + 1)) - busybox sh # SKIP busybox is not installed"
@@ -116,7 +117,7 @@ else
 	for a in $("$bb" --list); do
 		ln -s "$bb" "$tmp/bb/$a"
 	done
-	PATH=$tmp/bb TMPDIR=$tmp "$bb" sh "$suite" \
+	INVLAB_PYTHON= PATH=$tmp/bb TMPDIR=$tmp "$bb" sh "$suite" \
 		--only 'pi-classic-[ln][io][vp]*' -o "$tmp/out-bb" \
 		--junit "$tmp/bb.xml" >"$tmp/tap" 2>"$tmp/err"
 	rc=$?

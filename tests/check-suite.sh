@@ -82,9 +82,9 @@ cases() { printf '%s\n' "$@" >"$tmp/cases"; }
 # python3 or its jsonschema module
 here=$(dirname "$0")
 check_schema() {
-	why=$(python3 "$here/check-schema.py" "$2" 2>&1)
+	why=$("${INVLAB_PYTHON:-python3}" "$here/check-schema.py" "$2" 2>&1)
 	st=$?
-	command -v python3 >/dev/null 2>&1 || st=77 why="no python3 here"
+	command -v "${INVLAB_PYTHON:-python3}" >/dev/null 2>&1 || st=77 why="no python3 here"
 	if [ "$st" = 77 ]; then
 		n=$((n + 1))
 		echo "ok $n - $1 # SKIP $why"

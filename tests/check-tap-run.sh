@@ -148,7 +148,7 @@ echo "ok 1 - inherit: PASS (expected PASS)"
 echo "1..1"
 EOS
 chmod +x "$tmp/prog"
-python3 - "$tmp/good.json" "$tmp/bad.json" <<'PY'
+"${INVLAB_PYTHON:-python3}" - "$tmp/good.json" "$tmp/bad.json" <<'PY'
 import json, sys
 d = {"schema_version": 1, "program": "p", "version": "0", "command_line": ["p"],
      "start_time": "2026-01-01T00:00:00Z", "end_time": "2026-01-01T00:00:01Z",
@@ -158,7 +158,7 @@ json.dump(d, open(sys.argv[1], "w"))
 d["runs"][0]["verdict"] = "GOOD"
 json.dump(d, open(sys.argv[2], "w"))
 PY
-if [ $? -ne 0 ] || ! python3 -c 'import jsonschema' 2>/dev/null ||
+if [ $? -ne 0 ] || ! "${INVLAB_PYTHON:-python3}" -c 'import jsonschema' 2>/dev/null ||
 	[ ! -f "$here/check-schema.py" ]; then
 	n=$((n + 1))
 	echo "ok $n - --result # SKIP no python3-jsonschema or no check-schema.py"

@@ -109,10 +109,10 @@ desc="its result file validates against the schema"
 if [ ! -s "$res" ]; then
 	echo "not ok $k - $desc: no result file written (exit $rc)"
 	[ "$rc" -eq 0 ] && rc=1
-elif ! command -v python3 >/dev/null 2>&1; then
+elif ! command -v "${INVLAB_PYTHON:-python3}" >/dev/null 2>&1; then
 	echo "ok $k - $desc # SKIP no python3 here"
 else
-	why=$(python3 "$(dirname "$0")/check-schema.py" "$res" 2>&1)
+	why=$("${INVLAB_PYTHON:-python3}" "$(dirname "$0")/check-schema.py" "$res" 2>&1)
 	st=$?
 	if [ "$st" -eq 0 ]; then
 		echo "ok $k - $desc"

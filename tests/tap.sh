@@ -340,12 +340,12 @@ wait_for() {
 # never a traceback, so the check is a plain "not ok".  Without python3
 # (a device) it returns 77: the check is a SKIP with the reason.
 pycheck() {
-	if ! command -v python3 >/dev/null 2>&1; then
+	if ! command -v "${INVLAB_PYTHON:-python3}" >/dev/null 2>&1; then
 		skip_why="no python3 here to read the result file"
 		cat >/dev/null
 		return 77
 	fi
-	python3 -c '
+	"${INVLAB_PYTHON:-python3}" -c '
 import sys
 src = sys.stdin.read()
 sys.argv = ["check"] + sys.argv[1:]
@@ -368,13 +368,13 @@ except BaseException as e:
 check_schema() {
 	names=
 	for f; do names="$names ${f##*/}"; done
-	if ! command -v python3 >/dev/null 2>&1; then
+	if ! command -v "${INVLAB_PYTHON:-python3}" >/dev/null 2>&1; then
 		skip_why="no python3 here to validate the result files"
 		check 77 "the result files validate against the schema:$names"
 		skip_why=
 		return 0
 	fi
-	why=$(python3 "$(dirname "$0")/check-schema.py" "$@" 2>&1)
+	why=$("${INVLAB_PYTHON:-python3}" "$(dirname "$0")/check-schema.py" "$@" 2>&1)
 	st=$?
 	if [ $st -eq 77 ]; then
 		skip_why=$why
