@@ -1980,7 +1980,13 @@ static void test_holder_prio_back(void)
  *   raised only to FIFO 20, below high: 4 ms of inversion, witnessed;
  *   FIFO 40 of its own, above high, raised to 50: interference;
  *   raised to 30, then 40, then lowered: its own priority is the one
- *     before the first raise, so 3 ms unseen and none interference.
+ *     before the first raise, so 3 ms unseen and none interference;
+ *   raised to 30 before its piece began, or at the moment it began:
+ *     raised all through, so 4 ms unseen and none interference;
+ *   raised before the trace began, lowered to FIFO 1 after 3.5 ms of
+ *     it: those 3.5 ms unseen;
+ *   raised to 30 at the very moment it was switched out (the switch
+ *     naming the raised priority): the 4 ms ran at FIFO 1, witnessed.
  */
 static void test_foreign_pi_boost(void)
 {
@@ -1999,9 +2005,15 @@ static void test_foreign_pi_boost(void)
 	struct il_wait_sample one;
 	uint64_t b = T0;
 
-	for (int v = 0; v < 5; v++) {
+	for (int v = 0; v < 9; v++) {
 		/* FLOW's own priority: FIFO 1, or FIFO 40 (above high) */
 		int own = v == 3 ? kp(40) : kp(1);
+		/* what it ran at when switched in, and out: raised to
+		 * high's FIFO 30 before its piece (5), at its start (7),
+		 * before the trace began (8), or at its very end, the switch
+		 * out naming the raised one (6) */
+		int in_p = v == 5 || v == 7 || v == 8 ? kp(30) : own;
+		int out_p = v >= 5 && v <= 7 ? kp(30) : own;
 
 		il_trace_free(&tr);
 		tr.t0_ns = T0 - MS;
@@ -2010,7 +2022,11 @@ static void test_foreign_pi_boost(void)
 		sw_on(0, b + 200 * US, 0, 120, HIGH, kp(30));
 		sw_on(0, b + 300 * US, HIGH, kp(30), 0, 120);
 		prev_runnable = 1; /* preempted, not asleep */
-		sw_on(1, b + MS, LOW, kp(10), FLOW, own);
+		if (v == 5)
+			setprio(b + 500 * US, FLOW, kp(1), kp(30));
+		else if (v == 7)
+			setprio(b + MS, FLOW, kp(1), kp(30));
+		sw_on(1, b + MS, LOW, kp(10), FLOW, in_p);
 		/* another task's priority changes on CPU 0 meanwhile:
 		 * nothing of FLOW's */
 		setprio(b + 2 * MS, 700, kp(40), kp(45));
@@ -2022,6 +2038,11 @@ static void test_foreign_pi_boost(void)
 		} else if (v == 3) {
 			setprio(b + 1500 * US, FLOW, kp(40), kp(50));
 			setprio(b + 4500 * US, FLOW, kp(50), kp(40));
+		} else if (v == 8) {
+			/* a change that keeps its priority (another waiter
+			 * on top), then lowered back to FIFO 1 */
+			setprio(b + 2 * MS, FLOW, kp(30), kp(30));
+			setprio(b + 4500 * US, FLOW, kp(30), kp(1));
 		} else if (v == 4) {
 			setprio(b + 1500 * US, FLOW, kp(1), kp(30));
 			setprio(b + 2500 * US, FLOW, kp(30), kp(40));
@@ -2030,7 +2051,11 @@ static void test_foreign_pi_boost(void)
 		/* FLOW's CPU ticked all through: witnessed */
 		for (int t = 2; t <= 5; t++)
 			acct(b + (uint64_t)t * MS, FLOW, MS);
-		sw_on(1, b + 5 * MS, FLOW, own, LOW, kp(10));
+		if (v == 6)
+			setprio(b + 5 * MS, FLOW, kp(1), kp(30));
+		sw_on(1, b + 5 * MS, FLOW, out_p, LOW, kp(10));
+		if (v >= 5 && v <= 7)
+			setprio(b + 5 * MS + 5 * US, FLOW, kp(30), kp(1));
 		prev_runnable = 0;
 		sw_on(1, b + 6 * MS, LOW, kp(10), 0, 120);
 		sw_on(0, b + 6 * MS + 10 * US, 0, 120, HIGH, kp(30));
@@ -2042,7 +2067,13 @@ static void test_foreign_pi_boost(void)
 		t_check_int(a.flow_ns, v == 3 ? 0 : 4 * MS);
 		t_check_int(a.fhigh_ns, v == 3 ? 4 * MS : 0);
 		t_check_int(one.lower_ns, v == 3 ? 0 : 4 * MS);
-		t_check_int(one.unseen_ns, v == 1 || v == 4 ? 3 * MS : 0);
+		/* raised from below high for the whole piece: none of it
+		 * interference, none witnessed; raised only at its end
+		 * (6): what ran before at FIFO 1 is the kernel's choice */
+		t_check_int(one.unseen_ns, v == 1 || v == 4   ? 3 * MS
+					   : v == 5 || v == 7 ? 4 * MS
+					   : v == 8	      ? 3500 * US
+							      : 0);
 		if (v == 1) {
 			/* named twice: at each priority it ran at, neither
 			 * higher than high */

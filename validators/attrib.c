@@ -8,6 +8,7 @@
  * thread id for the scenario's tasks and by priority for the others.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,8 @@ struct work {
 	/* per CPU, its run-time accounts (IL_TR_RUNTIME made there): with
 	 * its switches, the records that show it was running */
 	struct cpu_index *acct;
+	/* every CPU's priority-inheritance changes (IL_TR_PI_SETPRIO) */
+	struct cpu_index pi;
 	int ncpus;
 	struct il_attr_named named[WORK_NAMED];
 	size_t nnamed;
@@ -224,9 +227,36 @@ static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 static size_t rec_from(const struct il_trace *t, uint64_t ts, bool strict);
 
 /*
+ * pid's own priority as far as the trace shows it, INT_MIN when the
+ * kernel's priority inheritance never changed it: the lowest priority
+ * any of its PI changes took it from or left it at.  PI raises a task
+ * above its own and gives that back, so what ran above this was raised:
+ * before a piece began, at its start or in it, and whether the trace
+ * began before the raise or not.  Its own priority changed meanwhile
+ * leaves the higher one counted as raised: never as interference, so
+ * UNDECIDED at most.
+ */
+static int own_prio(const struct work *w, int pid)
+{
+	int own = INT_MIN;
+
+	for (size_t i = 0; i < w->pi.n; i++) {
+		const struct il_trace_rec *r = &w->t->rec[w->pi.ix[i]];
+
+		if (r->prev_pid != pid)
+			continue;
+		if (r->prev_prio > own)
+			own = r->prev_prio;
+		if (r->next_prio > own)
+			own = r->next_prio;
+	}
+	return own;
+}
+
+/*
  * The part [x, y] of a piece a task outside the scenario ran at kprio;
  * own: its priority when not raised by the kernel's priority inheritance
- * (kprio when it was not).  A part raised from below the waiter to its
+ * (own_prio).  A part raised from below the waiter to its
  * rank or above is what PI on a kernel lock does, and what a kernel that
  * raises the wrong task does too: counted as below the waiter, but not
  * witnessed as the kernel's choice (unseen), so it can make a verdict
@@ -240,7 +270,7 @@ static void account_foreign(const struct work *w, struct split *sp, int c,
 	uint64_t m = ask < x ? x : ask < y ? ask : y;
 	uint64_t ns = y - x;
 	int rank = il_attr_rank(kprio);
-	bool boosted = own != kprio;
+	bool boosted = kprio < own;
 
 	if (!ns)
 		return;
@@ -270,7 +300,7 @@ static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 	const struct il_attr_task *st = scenario_task(w->in, pid);
 	uint64_t m = ask < x ? x : ask < y ? ask : y;
 	uint64_t ns = y - x, from = x;
-	int own = -1; /* its own priority, once a raise in the piece shows it */
+	int own;
 
 	if (!ns)
 		return;
@@ -296,33 +326,28 @@ static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 		}
 		return;
 	}
+	own = own_prio(w, pid);
 	/*
 	 * A task outside the scenario runs at the priority the kernel gives
 	 * it at each moment: one its priority inheritance raised (a task of
 	 * the scenario blocked on a kernel lock it held, a sleeping spinlock
 	 * under PREEMPT_RT, say) ranks as raised until it is lowered again.
 	 * Each PI change of it within the piece ends a part at the priority
-	 * it changed from; the switch that ends the piece gives the last.
+	 * it changed from (a change at y too, whether the switch at y came
+	 * first or not); the switch that ends the piece gives the last.
 	 */
 	for (size_t k = rec_from(w->t, x, true);
-	     k < w->t->n && w->t->rec[k].ts < y; k++) {
+	     k < w->t->n && w->t->rec[k].ts <= y; k++) {
 		const struct il_trace_rec *r = &w->t->rec[k];
 
 		if (r->kind != IL_TR_PI_SETPRIO || r->prev_pid != pid)
 			continue;
-		/* before its first raise it had its own; before a lowering
-		 * with none seen, no more than where it was lowered to */
-		account_foreign(w, sp, c, from, r->ts, pid, r->prev_prio,
-				own >= 0		      ? own
-				: r->next_prio < r->prev_prio ? r->prev_prio
-							      : r->next_prio,
+		account_foreign(w, sp, c, from, r->ts, pid, r->prev_prio, own,
 				holder_fair, ask, wn, nwn, cap);
-		if (own < 0 && r->next_prio < r->prev_prio)
-			own = r->prev_prio;
 		from = r->ts;
 	}
-	account_foreign(w, sp, c, from, y, pid, kprio, own >= 0 ? own : kprio,
-			holder_fair, ask, wn, nwn, cap);
+	account_foreign(w, sp, c, from, y, pid, kprio, own, holder_fair, ask,
+			wn, nwn, cap);
 }
 
 /* the first record at or after ts (after it when strict), or t->n */
@@ -668,11 +693,26 @@ static int build_index(struct work *w)
 		}
 	}
 	free(count);
+	for (size_t i = 0, cap = 0; i < t->n; i++) {
+		size_t *ix;
+
+		if (t->rec[i].kind != IL_TR_PI_SETPRIO)
+			continue;
+		if (w->pi.n == cap) {
+			cap = cap ? 2 * cap : 64;
+			ix = realloc(w->pi.ix, cap * sizeof(*ix));
+			if (!ix)
+				return -ENOMEM;
+			w->pi.ix = ix;
+		}
+		w->pi.ix[w->pi.n++] = i;
+	}
 	return 0;
 }
 
 static void free_index(struct work *w)
 {
+	free(w->pi.ix);
 	for (int c = 0; c < w->ncpus && w->cpus; c++)
 		free(w->cpus[c].ix);
 	for (int c = 0; c < w->ncpus && w->acct; c++)
