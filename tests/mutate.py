@@ -439,6 +439,61 @@ def apply(src, p):
 # Equivalent mutants
 # ---------------------------------------------------------------------
 
+def relocate_equivalent(path, stale, keys):
+    """Move each stale entry of path (its line number in the file, its
+    FILE, LINE, COL) to the line that now has the text LINE had when the
+    entry was written (git blame of the entry), the two lines around it
+    settling a tie; (moved, unresolved) as lists of messages.  The file
+    is rewritten, atomically, only when something moved."""
+    lines = Path(path).read_text().split("\n")
+    cur_text, moved, unresolved = {}, [], []
+
+    def git(*a):
+        r = subprocess.run(["git", "-C", str(ROOT)] + list(a),
+                           capture_output=True, text=True)
+        return r.stdout if r.returncode == 0 else None
+
+    rel = os.path.relpath(os.path.abspath(path), ROOT)
+    for no, f, line, col in stale:
+        blame = git("blame", "-L", "%d,%d" % (no, no), "--porcelain", rel)
+        commit = blame.split()[0] if blame else None
+        old = git("show", "%s:%s" % (commit, f)) if commit else None
+        if old is None or line > len(old.split("\n")):
+            unresolved.append("%s:%d: %s:%d:%d: not found as written" %
+                              (path, no, f, line, col))
+            continue
+        old = old.split("\n")
+        ctx = old[max(0, line - 3):line + 2]
+        if f not in cur_text:
+            cur_text[f] = (ROOT / f).read_text().split("\n")
+        cur = cur_text[f]
+        hits = [i + 1 for i, t in enumerate(cur) if t == old[line - 1]]
+        if len(hits) > 1:
+            score = sorted(((sum(a == b for a, b in zip(
+                cur[max(0, i - 3):i + 2], ctx)), i) for i in hits),
+                reverse=True)
+            if score[0][0] > score[1][0]:
+                hits = [score[0][1]]
+        new_key = "%s:%d:%d" % (f, hits[0], col) if len(hits) == 1 else None
+        if new_key not in keys:
+            unresolved.append("%s:%d: %s:%d:%d: %s" % (
+                path, no, f, line, col,
+                "its line is gone" if not hits else
+                "%d lines have its text" % len(hits) if len(hits) > 1 else
+                "no decision point at line %d" % hits[0]))
+            continue
+        lines[no - 1] = lines[no - 1].replace("%s:%d:%d" % (f, line, col),
+                                              new_key, 1)
+        moved.append("%s:%d: %s:%d:%d -> line %d" %
+                     (path, no, f, line, col, hits[0]))
+    if moved:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as out:
+            out.write("\n".join(lines))
+        os.replace(tmp, path)
+    return moved, unresolved
+
+
 def read_equivalent(path):
     entries = {}
     with open(path) as f:
@@ -451,7 +506,7 @@ def read_equivalent(path):
                 die("%s:%d: expected FILE:LINE:COL REASON" % (path, no))
             key = "%s:%s:%s" % (os.path.normpath(m.group(1)), m.group(2),
                                 m.group(3))
-            entries[key] = (m.group(4).strip(), "%s:%d" % (path, no))
+            entries[key] = (m.group(4).strip(), "%s:%d" % (path, no), no)
     return entries
 
 
@@ -610,11 +665,17 @@ def parse_args():
     ap.add_argument("--jobs", "-j", type=int, default=1, metavar="J",
                     help="ninja and meson test parallelism (default 1)")
     ap.add_argument("--list", action="store_true",
-                    help="list the mutation points and exit; builds "
-                    "nothing")
+                    help="list the mutation points and exit (1 when an "
+                    "--equivalent entry is stale); builds nothing")
     ap.add_argument("--equivalent", metavar="FILE",
                     help="known-equivalent mutants: FILE:LINE:COL REASON "
                     "per line, not run, not counted")
+    ap.add_argument("--fix-equivalent", action="store_true",
+                    help="move the --equivalent file's stale entries to "
+                    "the line that now has the text their line had when "
+                    "they were written (git blame), and exit: 0 when "
+                    "none is left stale, 1 when some must be moved by "
+                    "hand; builds nothing")
     ap.add_argument("--ops", default="rel,eq,logic",
                     help="mutant kinds, comma-separated: rel (< <= > >=), "
                     "eq (== !=), logic (&& ||), not (drop a unary !); "
@@ -714,15 +775,34 @@ def main():
         changed = changed_lines(args.changed, files)
         points = [p for p in points if p.line in changed.get(p.file, ())]
     keys = {p.key for p in points}
-    for key, (reason, where) in sorted(equiv.items()):
+    stale, nstale = [], 0
+    for key, (reason, where, no) in sorted(equiv.items()):
         f = key.split(":")[0]
         if key not in keys and f in files and not args.changed:
-            print("%s: stale entry %s: no decision point there" %
+            if args.fix_equivalent:
+                _, line, col = key.rsplit(":", 2)
+                stale.append((no, f, int(line), int(col)))
+                continue
+            print("%s: stale entry %s: no decision point there "
+                  "(--fix-equivalent moves it after its line)" %
                   (where, key), file=sys.stderr)
+            nstale += 1
         elif not (ROOT / f).is_file():
             # a file renamed or removed: its entries moved with the code
             print("%s: stale entry %s: no such file" % (where, key),
                   file=sys.stderr)
+            nstale += 1
+    if args.fix_equivalent:
+        if not args.equivalent:
+            die("--fix-equivalent: which file? (--equivalent FILE)")
+        moved, unresolved = relocate_equivalent(args.equivalent, stale, keys)
+        for m in moved:
+            print("moved " + m)
+        for u in unresolved:
+            print("not moved " + u, file=sys.stderr)
+        print("# %d stale entries: %d moved, %d left to move by hand" %
+              (len(stale), len(moved), len(unresolved)))
+        return 1 if unresolved else 0
     excluded = [p for p in points if p.key in equiv]
     candidates = [p for p in points if p.key not in equiv]
 
@@ -739,7 +819,9 @@ def main():
             print("# %s: %d points" % (f, per.get(f, 0)))
         print("# %d points, %d listed as equivalent" %
               (len(points), len(excluded)))
-        return 0
+        if nstale:
+            print("# %d stale entries in %s" % (nstale, args.equivalent))
+        return 1 if nstale else 0
 
     chosen = candidates
     if args.sample is not None and args.sample < len(candidates):
