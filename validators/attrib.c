@@ -42,6 +42,10 @@ struct cpu_index {
 	size_t n;
 };
 
+struct pid_own {
+	int pid, own;
+};
+
 struct work {
 	const struct il_attr_input *in;
 	const struct il_trace *t;
@@ -49,8 +53,10 @@ struct work {
 	/* per CPU, its run-time accounts (IL_TR_RUNTIME made there): with
 	 * its switches, the records that show it was running */
 	struct cpu_index *acct;
-	/* every CPU's priority-inheritance changes (IL_TR_PI_SETPRIO) */
-	struct cpu_index pi;
+	/* each task the kernel's priority inheritance changed, by pid: its
+	 * own priority (own_prio) */
+	struct pid_own *own;
+	size_t nown;
 	int ncpus;
 	struct il_attr_named named[WORK_NAMED];
 	size_t nnamed;
@@ -238,19 +244,24 @@ static size_t rec_from(const struct il_trace *t, uint64_t ts, bool strict);
  */
 static int own_prio(const struct work *w, int pid)
 {
-	int own = INT_MIN;
+	size_t lo = 0, hi = w->nown;
 
-	for (size_t i = 0; i < w->pi.n; i++) {
-		const struct il_trace_rec *r = &w->t->rec[w->pi.ix[i]];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (r->prev_pid != pid)
-			continue;
-		if (r->prev_prio > own)
-			own = r->prev_prio;
-		if (r->next_prio > own)
-			own = r->next_prio;
+		if (w->own[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return own;
+	return lo < w->nown && w->own[lo].pid == pid ? w->own[lo].own : INT_MIN;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct pid_own *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
 /*
@@ -651,7 +662,7 @@ static int by_ns(const void *a, const void *b)
 static int build_index(struct work *w)
 {
 	const struct il_trace *t = w->t;
-	size_t *count;
+	size_t *count, m;
 	int maxc = -1;
 
 	for (size_t i = 0; i < t->n; i++)
@@ -693,26 +704,43 @@ static int build_index(struct work *w)
 		}
 	}
 	free(count);
+	/* own_prio's table: a task's PI changes, then the lowest of each */
 	for (size_t i = 0, cap = 0; i < t->n; i++) {
-		size_t *ix;
+		const struct il_trace_rec *r = &t->rec[i];
+		struct pid_own *grown;
 
-		if (t->rec[i].kind != IL_TR_PI_SETPRIO)
+		if (r->kind != IL_TR_PI_SETPRIO)
 			continue;
-		if (w->pi.n == cap) {
+		if (w->nown == cap) {
 			cap = cap ? 2 * cap : 64;
-			ix = realloc(w->pi.ix, cap * sizeof(*ix));
-			if (!ix)
+			grown = realloc(w->own, cap * sizeof(*grown));
+			if (!grown)
 				return -ENOMEM;
-			w->pi.ix = ix;
+			w->own = grown;
 		}
-		w->pi.ix[w->pi.n++] = i;
+		w->own[w->nown++] = (struct pid_own){
+			r->prev_pid, r->prev_prio > r->next_prio ? r->prev_prio
+								 : r->next_prio
+		};
 	}
+	if (w->nown)
+		qsort(w->own, w->nown, sizeof(*w->own), by_pid);
+	m = w->nown ? 1 : 0;
+	for (size_t i = 1; i < w->nown; i++) {
+		if (w->own[m - 1].pid == w->own[i].pid) {
+			if (w->own[i].own > w->own[m - 1].own)
+				w->own[m - 1].own = w->own[i].own;
+		} else {
+			w->own[m++] = w->own[i];
+		}
+	}
+	w->nown = m;
 	return 0;
 }
 
 static void free_index(struct work *w)
 {
-	free(w->pi.ix);
+	free(w->own);
 	for (int c = 0; c < w->ncpus && w->cpus; c++)
 		free(w->cpus[c].ix);
 	for (int c = 0; c < w->ncpus && w->acct; c++)
