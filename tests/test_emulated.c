@@ -421,10 +421,13 @@ static void test_mbwi(void)
 }
 
 /*
- * A bandwidth FAIL under emulation stands when it is the kernel's own
- * charge of a task nothing can lend a budget to: one that takes no lock
- * and calls no kernel mutex, its run-time accounts on the trace (late
- * ones already taken off by the check) or kept in the result file
+ * A bandwidth FAIL under emulation is UNDECIDED, for every task: a
+ * lock-free one's own charge, its late accounts taken off, went past
+ * n x Q + tick on the healthy 7.2 kernel under TCG too (probe1 of
+ * dl-mbwi steal-budget, 5.28 ms beyond, in 1 of 3 boots on a loaded
+ * host), as far as the seeded fault that never throttles went (5.2 and
+ * 7.4 ms): such a FAIL is not shown to be the kernel's.  Nothing of
+ * the task's shape or of its accounts makes it stand.
  */
 static void own_charge_lost(const char *body, bool accounts, bool traced,
 			    uint64_t lost, int want)
@@ -460,12 +463,9 @@ static void own_charge_lost(const char *body, bool accounts, bool traced,
 	snprintf(ck[0].task, sizeof(ck[0].task), "tauA bandwidth");
 	il_emu_apply(&t_sc, &t_er, 1, ck, 1);
 	t_check_int(ck[0].c.verdict, want);
-	if (want == IL_FAIL)
-		t_check_contains(ck[0].c.evidence,
-				 "the kernel's FAIL, also under emulation: "
-				 "the task takes no lock");
-	else
-		t_check_contains(ck[0].c.evidence, "undecided under emulation");
+	t_check_contains(ck[0].c.evidence, "undecided under emulation");
+	if (traced && !lost)
+		t_check_contains(ck[0].c.evidence, "a tick the host made late");
 	t_er.trace = NULL;
 	t_er.tasks[0].naccounts = 0;
 	il_trace_free(&tr);
@@ -481,10 +481,10 @@ static void test_mbwi_own_charge(void)
 {
 	/* a trace that lost events may have lost the late accounts too */
 	own_charge_lost("run 1ms", true, true, 2, IL_UNDECIDED);
-	/* lock-free, accounts on the trace: the kernel's */
-	own_charge_case("run 1ms", true, true, IL_FAIL);
-	/* kept in the result file (read back without the trace) */
-	own_charge_case("run 1ms", true, false, IL_FAIL);
+	/* lock-free, accounts on the trace, or kept in the result file
+	 * (read back without the trace): not the kernel's for that */
+	own_charge_case("run 1ms", true, true, IL_UNDECIDED);
+	own_charge_case("run 1ms", true, false, IL_UNDECIDED);
 	/* no accounts of its own: late ticks unmeasured */
 	own_charge_case("run 1ms", false, true, IL_UNDECIDED);
 	own_charge_case("run 1ms", false, false, IL_UNDECIDED);

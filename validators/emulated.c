@@ -42,15 +42,6 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 			   "cannot change); ");
 		return IL_EMU_KERNEL;
 	}
-	if (in->mbwi_traced == 2 && in->mbwi_own_charge) {
-		prepend(c, "the kernel's FAIL, also under emulation: the task "
-			   "takes no lock (nothing lends it a budget) and "
-			   "what it consumed is the kernel's own charge, every "
-			   "account the host made late taken off (host "
-			   "preemption stretches an account, it does not keep "
-			   "a task running past its charged budget); ");
-		return IL_EMU_KERNEL;
-	}
 	if (in->traced > 0 && in->explained > 0 && in->boosted == 0 &&
 	    !in->window_bound) {
 		il_format_duration(d, sizeof(d), in->lower_ns);
@@ -77,7 +68,8 @@ enum il_emu_effect il_emu_check(const struct il_emu_input *in,
 			   "host makes them)"
 		 : in->mbwi_traced == 2
 			 ? " (a budget is spent on the guest's clock, which "
-			   "runs on while the host holds a vCPU)"
+			   "runs on while the host holds a vCPU, and a tick "
+			   "the host made late lets a task run on past it)"
 		 : !in->traced ? " (no trace of the order of events)"
 		 : in->window_bound
 			 ? " (the bound is the fair server's window, spent "
@@ -113,37 +105,6 @@ uint64_t il_emu_explained(const struct il_wait_sample *s, size_t n,
 	if (lower_ns)
 		*lower_ns = sum;
 	return count;
-}
-
-/*
- * Is the bandwidth check "NAME bandwidth" of a task that takes no lock
- * and calls no kernel mutex, with its run-time accounts on the trace or
- * kept in the result (il_emu_input.mbwi_own_charge)?
- */
-static int own_charge(const struct il_scenario *sc,
-		      const struct il_engine_result *er, const char *check)
-{
-	const char *end = strstr(check, " bandwidth");
-	char name[IL_NAME_MAX];
-	const struct il_task *t;
-	int i;
-
-	if (!end || (size_t)(end - check) >= sizeof(name))
-		return 0;
-	memcpy(name, check, (size_t)(end - check));
-	name[end - check] = '\0';
-	i = il_scenario_task(sc, name);
-	if (i < 0 || i >= er->ntasks)
-		return 0;
-	t = &sc->tasks[i];
-	for (int k = 0; k < t->nphases; k++)
-		if (t->phases[k].kind == IL_PH_LOCK ||
-		    t->phases[k].kind == IL_PH_CALL)
-			return 0;
-	if (er->trace)
-		return il_trace_late_ticks(er->trace, er->tasks[i].tid, 1, 1, 1,
-					   NULL, 0) > 0;
-	return er->tasks[i].naccounts > 0;
 }
 
 int il_emu_apply(const struct il_scenario *sc,
@@ -191,13 +152,6 @@ int il_emu_apply(const struct il_scenario *sc,
 		    er->trace && !er->trace->lost)
 			in.mbwi_traced =
 				strstr(ck[k].task, " bandwidth") ? 2 : 1;
-		if (ck[k].validator && !strcmp(ck[k].validator, "mbwi") &&
-		    (!er->trace || !er->trace->lost) &&
-		    strstr(ck[k].task, " bandwidth")) {
-			in.mbwi_own_charge = own_charge(sc, er, ck[k].task);
-			if (in.mbwi_own_charge)
-				in.mbwi_traced = 2;
-		}
 		in.football_traced = ck[k].validator &&
 				     !strcmp(ck[k].validator, "football") &&
 				     er->trace && !er->trace->lost;

@@ -57,17 +57,6 @@ struct il_emu_input {
 	 * miss (by_trace), and the reason names what the trace left open.
 	 */
 	int mbwi_traced;
-	/*
-	 * A bandwidth check (mbwi_traced 2) of a task that takes no lock
-	 * and calls no kernel mutex (nothing boosts it or lends it a
-	 * budget) with its run-time accounts on the trace (or kept in the
-	 * result file): what it consumed is the kernel's own charge (its
-	 * CPU clock), every account the host made late (a vCPU held past a
-	 * tick) already taken off.  Host preemption stretches an account;
-	 * it never keeps a task running past the budget the kernel charged
-	 * it: the FAIL stands.
-	 */
-	int mbwi_own_charge;
 	/* an rt-football check of a traced run (its FAIL on a pattern of
 	 * waits past the tolerance is by_trace; one on a few is timing) */
 	int football_traced;
@@ -84,9 +73,9 @@ enum il_emu_effect {
  *  - emulated != 1, or c->verdict is not FAIL: unchanged (host preemption
  *    only lengthens what is measured, so a PASS stays a PASS, and a
  *    negative control that did not fail is still a finding);
- *  - traced > 0, explained > 0 and boosted == 0, or a bandwidth check
- *    with mbwi_own_charge: the FAIL stands, the evidence starts with
- *    why ("the kernel's FAIL, also under emulation: ...");
+ *  - traced > 0, explained > 0 and boosted == 0: the FAIL stands, the
+ *    evidence starts with why ("the kernel's FAIL, also under
+ *    emulation: ...");
  *  - otherwise UNDECIDED, the evidence starting with the reason and
  *    keeping the timing evidence after "was FAIL: ".
  * Returns the effect; IL_EMU_NONE also for NULL arguments.
