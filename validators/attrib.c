@@ -232,6 +232,13 @@ static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 
 static size_t rec_from(const struct il_trace *t, uint64_t ts, bool strict);
 
+static int by_pid(const void *a, const void *b)
+{
+	const struct pid_own *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
 /*
  * pid's own priority as far as the trace shows it, INT_MIN when the
  * kernel's priority inheritance never changed it: the lowest priority
@@ -244,24 +251,12 @@ static size_t rec_from(const struct il_trace *t, uint64_t ts, bool strict);
  */
 static int own_prio(const struct work *w, int pid)
 {
-	size_t lo = 0, hi = w->nown;
+	const struct pid_own key = { .pid = pid };
+	const struct pid_own *hit = w->nown ? bsearch(&key, w->own, w->nown,
+						      sizeof(*w->own), by_pid)
+					    : NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (w->own[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < w->nown && w->own[lo].pid == pid ? w->own[lo].own : INT_MIN;
-}
-
-static int by_pid(const void *a, const void *b)
-{
-	const struct pid_own *x = a, *y = b;
-
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
+	return hit ? hit->own : INT_MIN;
 }
 
 /*
