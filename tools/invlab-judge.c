@@ -481,11 +481,14 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 		}
 		for (size_t k = 0; k < n; k++) {
 			struct json_object *w = json_object_array_get_idx(s, k);
+			size_t nw = json_object_is_type(w, json_type_array)
+					    ? json_object_array_length(w)
+					    : 0;
 
 			/* the fifth, the wait's start, from version 2's
-			 * later files on */
-			if (json_object_array_length(w) != 4 &&
-			    json_object_array_length(w) != 5) {
+			 * later files on; the sixth, its lock request,
+			 * later still */
+			if (nw < 4 || nw > 6) {
 				snprintf(err, len,
 					 "task %s: wait %zu is malformed",
 					 r->name, k);
@@ -495,8 +498,10 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 			lr->samples[k].foreign_ns = elem(w, 1);
 			lr->samples[k].lower_ns = elem(w, 2);
 			lr->samples[k].timed_out = elem(w, 3) != 0;
-			if (json_object_array_length(w) == 5)
+			if (nw >= 5)
 				lr->samples[k].t_ns = elem(w, 4);
+			if (nw == 6)
+				lr->samples[k].t_req_ns = elem(w, 5);
 		}
 		lr->nsamples = lr->cap = n;
 		if (load_attr(lo, lr, r->name, err, len))

@@ -190,7 +190,8 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 		il_json_uint(j, "late", lr->late);
 		il_json_bool(j, "exact_foreign", lr->exact_foreign != 0);
 		il_json_hist(j, "blocked_ns", &lr->blocked);
-		/* each wait: [delay, foreign, lower, timed_out] */
+		/* each wait: [delay, foreign, lower, timed_out, start,
+		 * request] */
 		il_json_begin_array(j, "samples");
 		for (size_t k = 0; k < lr->nsamples; k++) {
 			const struct il_wait_sample *s = &lr->samples[k];
@@ -201,6 +202,7 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 			il_json_uint(j, NULL, s->lower_ns);
 			il_json_uint(j, NULL, s->timed_out ? 1 : 0);
 			il_json_uint(j, NULL, s->t_ns);
+			il_json_uint(j, NULL, s->t_req_ns);
 			il_json_end_array(j);
 		}
 		il_json_end_array(j);
