@@ -1411,6 +1411,158 @@ static void test_bandwidth_late_tick(void)
 }
 
 /*
+ * The holder's time while a deadline waiter was blocked on its lock
+ * (il_bw_input.lent_ns): tauA (Q 3 ms) runs 14 ms of CPU in its period
+ * 3, 11 ms beyond Q against tick 4 + one Q more + noise.  tauB (Q 4 ms)
+ * blocked 4 ms on R1 in that period covers 4 of it: UNDECIDED, never
+ * PASS.  Blocked 9 ms it still lends at most its Q.  Where it must not
+ * apply: its request later than its release, a wait in another period,
+ * one that timed out, before the periods, no inheritance on the lock, a
+ * holder that does not take it, a waiter run without its reservation,
+ * the holder's own wait, a kernel mutex.
+ */
+static void test_bandwidth_lent(void)
+{
+	struct il_sched db = { .policy = IL_SCHED_DEADLINE,
+			       .runtime_ns = 4 * MS,
+			       .deadline_ns = 12 * MS,
+			       .period_ns = 12 * MS };
+	struct il_wait_sample *s;
+	uint64_t rel;
+	int n, a, b, d;
+
+	static const char km[] = "[global]\n"
+				 "validate = mbwi\n"
+				 "[resource K]\n"
+				 "type = rename\n"
+				 "[task tauA]\n"
+				 "class = deadline:3ms/10ms/10ms\n"
+				 "cpu = any\n"
+				 "activation = periodic\n"
+				 "period = 10ms\n"
+				 "body = call K\n"
+				 "[task tauB]\n"
+				 "class = deadline:4ms/12ms/12ms\n"
+				 "cpu = any\n"
+				 "activation = periodic\n"
+				 "period = 12ms\n"
+				 "body = call K\n"
+				 "[task tauD]\n"
+				 "class = deadline:2ms/8ms/8ms\n"
+				 "cpu = any\n"
+				 "activation = periodic\n"
+				 "period = 8ms\n"
+				 "body = run 1ms\n";
+
+	for (int v = 0; v < 11; v++) {
+		t_run_reset(v == 10 ? km : job);
+		if (v == 6)
+			set("R1.protocol=none");
+		if (v == 8)
+			set("tauB.class=other");
+		run();
+		a = t_task("tauA");
+		b = t_task("tauB");
+		d = t_task("tauD");
+		rel = t_er.tasks[a].job_rel_seq[3];
+		t_er.tasks[a].job_cpu_seq[3] = 14 * MS;
+		t_er.tasks[a].job_end_seq[3] = rel + 9500 * US;
+		t_run_waits(v == 9 ? a : b, 0, 30, 4 * MS, 0, 0);
+		s = &t_er.tasks[v == 9 ? a : b].locks[0]->samples[3];
+		s->t_ns = rel + 500 * US;
+		s->t_req_ns = rel + 500 * US;
+		if (v == 8) {
+			t_env.declared[b] = &db;
+			t_env.unreserved = b;
+		}
+		switch (v) {
+		case 0: /* the excess within the blocked time */
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_UNDECIDED);
+			t_check_contains(find(n, "tauA bandwidth")->c.evidence,
+					 "deadline tasks were blocked for "
+					 "4.00ms in those periods on locks "
+					 "tauA holds");
+			/* without the wait: FAIL */
+			t_er.tasks[b].nlocks = 0;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			t_check_contains(find(n, "tauA bandwidth")->c.evidence,
+					 "reservation was exceeded");
+			break;
+		case 1: /* blocked 9 ms: lends at most Q 4 ms */
+			s->delay_ns = 9 * MS;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_UNDECIDED);
+			t_er.tasks[a].job_cpu_seq[3] = 15 * MS;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			t_check_contains(find(n, "tauA bandwidth")->c.evidence,
+					 "periods 3..3 consumed 11.0ms with");
+			break;
+		case 2: /* asked 3.5 ms after the release: blocked 0.5 ms */
+			s->t_req_ns = rel + 4 * MS;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			/* the request unknown (an older file): from the
+			 * release */
+			s->t_req_ns = 0;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_UNDECIDED);
+			break;
+		case 3: /* a wait in period 10 */
+			s->t_ns = s->t_req_ns = rel + 70 * MS;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			break;
+		case 4: /* one that timed out */
+			s->timed_out = 1;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			break;
+		case 5: /* before the periods: nothing */
+			s->t_ns = s->t_req_ns = t_er.t_start_ns - 10 * MS;
+			s->delay_ns = 5 * MS;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			/* and, nothing lent, no word of it */
+			t_check(!strstr(find(n, "tauA bandwidth")->c.evidence,
+					"deadline waiters"));
+			break;
+		case 6: /* a mutex without inheritance */
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			break;
+		case 7: /* tauD takes no lock: its excess stays */
+			t_er.tasks[a].job_cpu_seq[3] = MS;
+			t_er.tasks[d].job_cpu_seq[4] = 13 * MS;
+			t_er.tasks[d].job_end_seq[4] =
+				t_er.tasks[d].job_rel_seq[4] + 7 * MS;
+			s->t_ns = s->t_req_ns = t_er.tasks[d].job_rel_seq[4];
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_PASS);
+			t_check_int(verdict(n, "tauD bandwidth"), IL_FAIL);
+			break;
+		case 8: /* tauB run without its reservation: no deadline
+			 * to inherit */
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			break;
+		case 9: /* tauA's own wait lends it nothing (13 ms: its
+			 * own Q off would cover it) */
+			t_er.tasks[a].job_cpu_seq[3] = 13 * MS;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			break;
+		case 10: /* a kernel mutex: no PI futex */
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			break;
+		}
+	}
+}
+
+/*
  * A late miss of a job the kernel charged more than Q (its CPU time),
  * or of one queued behind it (released before the one before ended):
  * the reservation throttled it, outside the guarantee, so neither late
@@ -1934,6 +2086,7 @@ int main(void)
 	test_kmutex_calls();
 	test_bandwidth();
 	test_bandwidth_late_tick();
+	test_bandwidth_lent();
 	il_scenario_free(&t_sc);
 	return t_done("judge-mbwi");
 }

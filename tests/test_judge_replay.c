@@ -504,6 +504,37 @@ static void test_mbwi(void)
 		t_er.tasks[0].job_cpu_seq[10] = MS;
 		t_env.steal_step_ns = step;
 	}
+	/*
+	 * a's job 10 reads 12.5 ms of CPU while b waits for R from 0.5 ms
+	 * after a's release, asking at 4 ms, until 6 ms: blocked 2 ms,
+	 * which leaves a FAIL (taken from the release, 5.5 ms, at most b's
+	 * Q 4 ms, it would be UNDECIDED).  The file keeps the request.
+	 */
+	{
+		uint64_t rel = t_er.tasks[0].job_rel_seq[10];
+		struct il_wait_sample *w;
+
+		uint64_t step = t_env.steal_step_ns;
+
+		/* the steal counter read to the microsecond, as above */
+		t_env.steal_step_ns = US;
+		t_run_waits(1, 0, 30, 0, 0, 0);
+		w = &t_er.tasks[1].locks[0]->samples[5];
+		w->t_ns = rel + 500 * US;
+		w->t_req_ns = rel + 4 * MS;
+		w->delay_ns = 5500 * US;
+		t_er.tasks[0].job_cpu_seq[10] = 12 * MS + 500 * US;
+		replay(IL_JUDGE_MBWI, 4);
+		t_check_int(ck[2].c.verdict, IL_FAIL);
+		t_check_str(ck[2].task, "a bandwidth");
+		w->t_req_ns = 0;
+		replay(IL_JUDGE_MBWI, 4);
+		t_check_int(ck[2].c.verdict, IL_UNDECIDED);
+		t_check_contains(ck[2].c.evidence, "blocked for 4.00ms");
+		t_er.tasks[1].nlocks = 0;
+		t_er.tasks[0].job_cpu_seq[10] = MS;
+		t_env.steal_step_ns = step;
+	}
 	/* partitioned */
 	for (int i = 0; i < 3; i++) {
 		t_er.tasks[i].partitioned = 1;

@@ -137,12 +137,36 @@ static uint64_t fail_slack(const struct il_bw_input *in)
 	return in->unaligned ? sat_add(s, in->runtime_ns) : s;
 }
 
-/* what of period k is not the task's: the host's steal and the lateness
- * of the tick, each as far as measured */
+/* what of period k is not the task's: the host's steal, the lateness
+ * of the tick and the time lent by blocked deadline waiters, each as far
+ * as measured */
 static uint64_t not_task(const struct il_bw_input *in, size_t k)
 {
-	return sat_add(in->steal_ns ? in->steal_ns[k] : 0,
-		       in->late_tick_ns ? in->late_tick_ns[k] : 0);
+	return sat_add(sat_add(in->steal_ns ? in->steal_ns[k] : 0,
+			       in->late_tick_ns ? in->late_tick_ns[k] : 0),
+		       in->lent_ns ? in->lent_ns[k] : 0);
+}
+
+/* what was taken off, for the evidence: "the host's steal, the ticks'
+ * lateness and the time lent" as far as each was measured */
+static void taken_names(const struct il_bw_input *in, char *buf, size_t len)
+{
+	const char *part[3];
+	size_t n = 0, off = 0;
+
+	if (in->steal_ns)
+		part[n++] = "the host's steal";
+	if (in->late_tick_ns)
+		part[n++] = "the ticks' lateness";
+	if (in->lent_ns)
+		part[n++] = "the time deadline waiters blocked on its locks";
+	buf[0] = '\0';
+	for (size_t k = 0; k < n; k++)
+		addf(buf, len, &off, "%s%s",
+		     !k		 ? ""
+		     : k + 1 < n ? ", "
+				 : " and ",
+		     part[k]);
 }
 
 /*
@@ -156,8 +180,10 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 		     size_t n, struct il_bw_window *w, struct il_check *out,
 		     struct il_bw_window *worst, uint64_t *over, size_t *off)
 {
-	char c[24], q[24], t[24], e[24], x[24], p[24], s_[24], l_[24];
+	char c[24], q[24], t[24], e[24], x[24], p[24], s_[24], l_[24], b_[24];
+	char names[128];
 	uint64_t *net = malloc(n * sizeof(*net)), st = 0, all = 0, lt = 0;
+	uint64_t ln = 0;
 	uint64_t slack = fail_slack(in);
 	const char *task = in->task ? in->task : "task";
 	struct il_bw_window wn;
@@ -174,6 +200,7 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 	for (size_t k = w->first; k < w->first + w->count; k++) {
 		st = sat_add(st, in->steal_ns ? in->steal_ns[k] : 0);
 		lt = sat_add(lt, in->late_tick_ns ? in->late_tick_ns[k] : 0);
+		ln = sat_add(ln, in->lent_ns ? in->lent_ns[k] : 0);
 	}
 	ret = il_bw_worst_window(net, n, in->runtime_ns, &wn);
 	free(net);
@@ -188,6 +215,7 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 	il_format_duration(p, sizeof(p), in->period_ns);
 	il_format_duration(s_, sizeof(s_), st);
 	il_format_duration(l_, sizeof(l_), lt);
+	il_format_duration(b_, sizeof(b_), ln);
 	/* excused by the steal summed period by period: the same window
 	 * with its steal taken once */
 	if ((wn.excess_ns <= 0 || (uint64_t)wn.excess_ns <= slack) &&
@@ -197,6 +225,7 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 		uint64_t left = w->consumed_ns, nq;
 
 		left = left > lt ? left - lt : 0;
+		left = left > ln ? left - ln : 0;
 		left = left > once ? left - once : 0;
 		if (__builtin_mul_overflow((uint64_t)w->count, in->runtime_ns,
 					   &nq))
@@ -234,9 +263,20 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 			     "held, or interrupts off), so its throttle came "
 			     "as much later",
 			     in->steal_ns ? "; and" : "", task, l_);
+		if (in->steal_ns || lt)
+			addf(out->evidence, sizeof(out->evidence), off,
+			     ", and a thread's CPU clock counts that time");
+		if (ln)
+			addf(out->evidence, sizeof(out->evidence), off,
+			     "%s deadline tasks were blocked for %s in those "
+			     "periods on locks %s holds (at most their Q a "
+			     "job), and a PI futex runs its holder on its "
+			     "waiter's deadline and runtime, not throttled "
+			     "(deadline inheritance), so some of its time may "
+			     "have been theirs",
+			     in->steal_ns || lt ? "; and" : "", b_, task);
 		addf(out->evidence, sizeof(out->evidence), off,
-		     ", and a thread's CPU clock counts that time: within "
-		     "the reservation with it taken off%s",
+		     ": within the reservation with it taken off%s",
 		     in->unaligned ? " (and one Q more: the periods are the "
 				     "task's, not the kernel's)"
 				   : "");
@@ -249,14 +289,11 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 		return ret;
 	*off = 0;
 	il_format_duration(c, sizeof(c), w->consumed_ns);
+	taken_names(in, names, sizeof(names));
 	addf(out->evidence, sizeof(out->evidence), off,
 	     "%s (Q %s every %s): periods %zu..%zu consumed %s with %s "
 	     "taken off",
-	     task, q, p, w->first, w->first + w->count - 1, c,
-	     in->steal_ns && in->late_tick_ns
-		     ? "the host's steal and the ticks' lateness"
-	     : in->steal_ns ? "the host's steal"
-			    : "the ticks' lateness");
+	     task, q, p, w->first, w->first + w->count - 1, c, names);
 	return 0;
 }
 
@@ -299,7 +336,8 @@ static int check_bandwidth_(const struct il_bw_input *in,
 	     "%s (Q %s every %s): periods %zu..%zu consumed %s", task, q, p,
 	     w.first, w.first + w.count - 1, c);
 
-	if (over > fail_slack(in) && (in->steal_ns || in->late_tick_ns)) {
+	if (over > fail_slack(in) &&
+	    (in->steal_ns || in->late_tick_ns || in->lent_ns)) {
 		ret = taken_off(in, consumed_ns, n, &w, out, worst, &over,
 				&off);
 		if (ret || out->verdict == IL_UNDECIDED)

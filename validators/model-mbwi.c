@@ -811,6 +811,74 @@ static uint64_t steal_window(const void *ctx, size_t first, size_t count)
 	return steal_on(s->er, s->cpu, s->ncpu, a, a + count * s->period);
 }
 
+/* the overlap of [a, b) and [lo, hi) */
+static uint64_t overlap(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
+{
+	uint64_t s = a > lo ? a : lo, e = b < hi ? b : hi;
+
+	return e > s ? e - s : 0;
+}
+
+/*
+ * The time in each of task i's np periods (from t0, period long) it may
+ * have run on a deadline waiter's parameters (il_bw_input.lent_ns): the
+ * judged waits of another task run as SCHED_DEADLINE on a pthread mutex
+ * with priority inheritance that task i takes, from the request (or,
+ * read back from an older file, the release) to the acquisition, each
+ * at most the waiter's runtime, laid on the periods in time order.
+ * Returns the array (calloc; the caller frees it), NULL when nothing was
+ * lent or memory ran out (nothing taken off).
+ */
+static uint64_t *lent_per_period(const struct il_scenario *sc,
+				 const struct il_engine_result *er, int i,
+				 uint64_t t0, uint64_t period, size_t np)
+{
+	uint64_t *out = np ? calloc(np, sizeof(*out)) : NULL;
+	bool any = false;
+
+	for (int w = 0; out && w < sc->ntasks; w++) {
+		const struct il_sched *ws = &sc->tasks[w].sched;
+		const struct il_task_result *r = &er->tasks[w];
+
+		if (w == i || ws->policy != IL_SCHED_DEADLINE)
+			continue;
+		for (int l = 0; l < r->nlocks; l++) {
+			const struct il_lock_result *lr = r->locks[l];
+			const struct il_resource *res = &sc->res[lr->res];
+
+			if (!takes(&sc->tasks[i], lr->res) ||
+			    res->k.type != IL_RES_MUTEX ||
+			    res->k.protocol != IL_PROTO_INHERIT)
+				continue;
+			for (size_t k = 0; k < lr->nsamples; k++) {
+				const struct il_wait_sample *s =
+					&lr->samples[k];
+				uint64_t a =
+					s->t_req_ns ? s->t_req_ns : s->t_ns;
+				uint64_t b = s->t_ns + s->delay_ns;
+				uint64_t left = ws->runtime_ns;
+
+				for (size_t p = 0;
+				     s->t_ns && !s->timed_out && p < np; p++) {
+					uint64_t lo = t0 + p * period;
+					uint64_t part =
+						overlap(a, b, lo, lo + period);
+
+					part = part < left ? part : left;
+					out[p] += part;
+					left -= part;
+					any |= part != 0;
+				}
+			}
+		}
+	}
+	if (!any) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
 static int bandwidth(const struct il_scenario *sc,
 		     const struct il_engine_result *er,
 		     const struct il_judge_env *env, struct mbwi_model *m,
@@ -822,7 +890,7 @@ static int bandwidth(const struct il_scenario *sc,
 	struct il_bw_input bw = { 0 };
 	struct il_judged *c;
 	char task[IL_NAME_MAX];
-	uint64_t *cons, *stolen, *late;
+	uint64_t *cons, *stolen, *late, *lent;
 	struct steal_span span;
 	size_t np;
 	int ret, err;
@@ -875,7 +943,11 @@ static int bandwidth(const struct il_scenario *sc,
 		late = NULL;
 	}
 	bw.late_tick_ns = late;
+	lent = lent_per_period(sc, er, i, er->t_start_ns + t->k.offset_ns,
+			       t->k.period_ns, np);
+	bw.lent_ns = lent;
 	ret = il_check_bandwidth(&bw, cons, np, &c->c, NULL);
+	free(lent);
 	free(late);
 	free(stolen);
 	free(cons);

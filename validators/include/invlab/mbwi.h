@@ -105,6 +105,19 @@ struct il_bw_input {
 	 */
 	const uint64_t *late_tick_ns;
 	/*
+	 * The time in each period the task may have run on another
+	 * reservation's parameters (NULL: none measured), as many as the
+	 * consumption: a deadline task was blocked on a pthread mutex this
+	 * task takes, and a PI futex gives its holder the waiter's deadline
+	 * and runtime, replenished and not throttled (deadline inheritance),
+	 * so a holder behind its releases can run past its Q while a waiter
+	 * blocks on it.  The waiter's blocked time, at most its Q per
+	 * blocked job (what M-BWI lets a holder take from a waiter's
+	 * reservation): an upper bound, the holder need not have run all of
+	 * it.
+	 */
+	const uint64_t *lent_ns;
+	/*
 	 * The periods are the task's own (t0 + k P, from its releases),
 	 * not the kernel's: the CBS replenishes at a wakeup past the
 	 * deadline (now + D) and at the deadline of a throttled task, so
@@ -122,11 +135,13 @@ struct il_bw_input {
 /*
  * Judge per-period consumption against n * Q + tick over every window:
  *  - the worst window exceeds n * Q + tick + noise, with the host steal
- *    of its periods and the ticks' lateness taken off: FAIL;
+ *    of its periods, the ticks' lateness and the time lent taken off:
+ *    FAIL;
  *  - it exceeds it only with that steal counted, or with the steal off
  *    by no more than one steal_step_ns past it on a host that stole
  *    during the run, or only with the ticks' lateness (late_tick_ns)
- *    counted: UNDECIDED;
+ *    or the time lent by blocked deadline waiters (lent_ns) counted:
+ *    UNDECIDED;
  *  - it exceeds n * Q + tick only by measurement noise: UNDECIDED;
  *  - with unaligned set, it exceeds n * Q + tick + noise by no more
  *    than one Q (with steal and lateness taken off as above): UNDECIDED;
