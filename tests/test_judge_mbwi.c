@@ -1454,7 +1454,7 @@ static void test_bandwidth_lent(void)
 				 "period = 8ms\n"
 				 "body = run 1ms\n";
 
-	for (int v = 0; v < 11; v++) {
+	for (int v = 0; v < 12; v++) {
 		t_run_reset(v == 10 ? km : job);
 		if (v == 6)
 			set("R1.protocol=none");
@@ -1557,6 +1557,22 @@ static void test_bandwidth_lent(void)
 		case 10: /* a kernel mutex: no PI futex */
 			t_check_int(judge(&n), 0);
 			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			break;
+		case 11: /* a wait running past tauA's last period (29)
+			  * lends what falls in it, 2 of its 5 ms: 12 ms
+			  * there less 2 is 7 ms beyond Q, within the bound
+			  * with one Q more */
+			t_er.tasks[a].job_cpu_seq[3] = MS;
+			s->t_ns = s->t_req_ns =
+				t_er.tasks[a].job_rel_seq[29] + 8 * MS;
+			s->delay_ns = 5 * MS;
+			t_er.tasks[a].job_cpu_seq[29] = 12 * MS;
+			t_er.tasks[a].job_end_seq[29] =
+				t_er.tasks[a].job_rel_seq[29] + 7 * MS;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_UNDECIDED);
+			t_check_contains(find(n, "tauA bandwidth")->c.evidence,
+					 "blocked for 2.00ms");
 			break;
 		}
 	}

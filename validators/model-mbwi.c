@@ -857,9 +857,13 @@ static uint64_t *lent_per_period(const struct il_scenario *sc,
 					s->t_req_ns ? s->t_req_ns : s->t_ns;
 				uint64_t b = s->t_ns + s->delay_ns;
 				uint64_t left = ws->runtime_ns;
+				/* only the periods it overlaps: a run's waits
+				 * and periods both grow with its length */
+				size_t p = a > t0 ? (a - t0) / period : 0;
 
-				for (size_t p = 0;
-				     s->t_ns && !s->timed_out && p < np; p++) {
+				for (; s->t_ns && !s->timed_out && p < np &&
+				       t0 + p * period < b;
+				     p++) {
 					uint64_t lo = t0 + p * period;
 					uint64_t part =
 						overlap(a, b, lo, lo + period);
