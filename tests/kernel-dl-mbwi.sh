@@ -179,29 +179,41 @@ PY
 	check_schema "$tmp/json"
 	;;
 pause)
-	# the whole run stopped for 100 ms some 1.2 s in (SIGSTOP, then
-	# SIGCONT), as a guest the host holds: every task falls behind, and
-	# the kernel working the backlogs off in its own order must not read
-	# as inversions (docs/m-bwi.md: a healthy kernel's isolation FAILED
-	# so in 6 runs of 6 before the backlog rules).  Isolation PASS or
-	# UNDECIDED; the pause itself is not measured
-	"$prog" steal-budget --overrun 0 -d 2s --tap --json "$tmp/out.json" \
-		>"$tmp/tap" 2>"$tmp/err" &
-	pid=$!
-	own_pids=$pid
-	# stopped or not, the run never outlives this script: stopped, it
+	# stopped or not, a run never outlives this script: stopped, it
 	# would keep its CPUs' locks and cgroups
-	trap 'kill -CONT $pid 2>/dev/null; kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+	pid=
+	trap '[ -z "$pid" ] || { kill -CONT $pid; kill $pid; } 2>/dev/null; rm -rf "$tmp"' EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
-	sleep 1.2
-	kill -STOP $pid 2>/dev/null
-	sleep 0.1
-	kill -CONT $pid 2>/dev/null
-	wait $pid
-	rc=$?
-	skip_if_77 $rc "$tmp/tap"
-	sed -n 's/^\(\(not \)*ok [0-9]* - .*\)/# \1/p' "$tmp/tap"
+	# run_paused FIRST TIMES GAP ARGS...: PROGRAM ARGS --tap into
+	# $tmp/tap, stopped for 100 ms TIMES times (SIGSTOP, then SIGCONT),
+	# FIRST s in and GAP s apart, as a guest the host holds; rc its exit
+	# status, its test points relayed as comments
+	run_paused() {
+		first=$1 times=$2 gap=$3
+		shift 3
+		"$prog" "$@" --tap >"$tmp/tap" 2>"$tmp/err" &
+		pid=$!
+		own_pids=$pid
+		sleep "$first"
+		while [ "$times" -gt 0 ]; do
+			kill -STOP $pid 2>/dev/null
+			sleep 0.1
+			kill -CONT $pid 2>/dev/null
+			sleep "$gap"
+			times=$((times - 1))
+		done
+		wait $pid
+		rc=$?
+		skip_if_77 $rc "$tmp/tap"
+		sed -n 's/^\(\(not \)*ok [0-9]* - .*\)/# \1/p' "$tmp/tap"
+	}
+	# the whole run stopped once, 1.2 s in: every task falls behind,
+	# and the kernel working the backlogs off in its own order must not
+	# read as inversions (docs/m-bwi.md: a healthy kernel's isolation
+	# FAILED so in 6 runs of 6 before the backlog rules).  Isolation
+	# PASS or UNDECIDED; the pause itself is not measured
+	run_paused 1.2 1 0 steal-budget --overrun 0 -d 2s --json "$tmp/out.json"
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ]
 	check $? "paused 100 ms: the run ends with its verdicts (exit 0, 1 or 3; got $rc)"
 	grep -q -- "- steal-budget mbwi isolation: \(PASS\|UNDECIDED\) " "$tmp/tap"
@@ -212,21 +224,7 @@ pause)
 	# (deadline inheritance), and runs past its Q: read FAIL in 3 of 3
 	# such runs before the waiter's blocked time was taken off
 	# (docs/m-bwi.md).  Its bandwidth PASS or UNDECIDED, never FAIL
-	"$prog" cross-cpu -d 2s --tap --json "$tmp/cross.json" \
-		>"$tmp/tap" 2>"$tmp/err" &
-	pid=$!
-	own_pids=$pid
-	sleep 0.8
-	for _ in 1 2; do
-		kill -STOP $pid 2>/dev/null
-		sleep 0.1
-		kill -CONT $pid 2>/dev/null
-		sleep 0.4
-	done
-	wait $pid
-	rc=$?
-	skip_if_77 $rc "$tmp/tap"
-	sed -n 's/^\(\(not \)*ok [0-9]* - .*\)/# \1/p' "$tmp/tap"
+	run_paused 0.8 2 0.4 cross-cpu -d 2s --json "$tmp/cross.json"
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ]
 	check $? "cross-cpu paused twice: the run ends with its verdicts (exit 0, 1 or 3; got $rc)"
 	grep -q -- "- cross-cpu mbwi holder bandwidth: \(PASS\|UNDECIDED\) " "$tmp/tap"
