@@ -1175,6 +1175,32 @@ class TestQemu(unittest.TestCase):
         self.assertEqual(kvm[kvm.index('-accel') + 1], 'kvm')
         self.assertEqual(cmd[cmd.index('-M') + 1], 'pc')
 
+    def test_tcg_tsc(self):
+        def cl(accel, append, arch='x86_64'):
+            cmd = vm.qemu_command('q', accel, '/k', '/i', '/s', '/c', 2,
+                                  1024, append, arch)
+            return cmd[cmd.index('-append') + 1].split()
+
+        # an x86 guest under TCG: the TSC trusted, before --append's
+        words = cl('tcg', 'preempt=full')
+        self.assertIn('tsc=reliable', words)
+        self.assertLess(words.index('tsc=reliable'),
+                        words.index('preempt=full'))
+        self.assertIn('tsc=reliable', cl('tcg', ''))
+        # not under KVM, not on arm64 (no TSC)
+        self.assertNotIn('tsc=reliable', cl('kvm', ''))
+        self.assertNotIn('tsc=reliable', cl('kvm', 'preempt=full'))
+        self.assertFalse([w for w in cl('tcg', '', 'arm64')
+                          if w.startswith('tsc=')])
+        # a tsc= of --append's decides, alone
+        for given in ('tsc=unstable', 'x=1 tsc=reliable', 'tsc=nowatchdog'):
+            words = cl('tcg', given)
+            self.assertEqual([w for w in words if w.startswith('tsc=')],
+                             [w for w in given.split()
+                              if w.startswith('tsc=')], given)
+        # a word that merely contains it is not one
+        self.assertIn('tsc=reliable', cl('tcg', 'notsc=1'))
+
     def numa(self, cmd):
         """[(backend, node)] option pairs of cmd, in order."""
         out = []
