@@ -1577,6 +1577,68 @@ static void test_woken_current(void)
 	t_check_int(il_trace_accounted(&tr, 0, T0, T0 + 8 * MS), 0);
 }
 
+/*
+ * il_trace_on_cpu(): DEF0 on CPU 0 from before the span (its first
+ * switch is away, at 3 ms), again [5, 6] ms, then on CPU 1 from 9 ms to
+ * the end; DEF1 never switched.  Each boundary and each unknown.
+ */
+static void test_on_cpu(void)
+{
+	reset();
+	tr.t1_ns = T0 + 20 * MS;
+	sw(T0 + 3 * MS, 0, DEF0, OFF0, 1);
+	sw(T0 + 5 * MS, 0, OFF0, DEF0, 0);
+	sw(T0 + 6 * MS, 0, DEF0, 0, 0);
+	sw(T0 + 9 * MS, 1, FAN, DEF0, 0);
+	il_trace_sort(&tr);
+	/* on from the start: [1, 3] + [5, 6] + [9, 10] */
+	t_check_int(il_trace_on_cpu(&tr, DEF0, T0 + MS, T0 + 10 * MS), 4 * MS);
+	/* within one run, and off throughout */
+	t_check_int(il_trace_on_cpu(&tr, DEF0, T0 + 5100 * US, T0 + 5900 * US),
+		    800 * US);
+	t_check_int(il_trace_on_cpu(&tr, DEF0, T0 + 6 * MS, T0 + 9 * MS), 0);
+	t_check_int(il_trace_on_cpu(&tr, DEF0, T0 + 7 * MS, T0 + 8 * MS), 0);
+	/* a span starting at a switch in, and one ending at it */
+	t_check_int(il_trace_on_cpu(&tr, DEF0, T0 + 5 * MS, T0 + 8 * MS), MS);
+	t_check_int(il_trace_on_cpu(&tr, DEF0, T0 + 4 * MS, T0 + 5 * MS), 0);
+	/* after the last switch, still on: to the span's end */
+	t_check_int(il_trace_on_cpu(&tr, DEF0, T0 + 12 * MS, T0 + 20 * MS),
+		    8 * MS);
+	/* before the first switch, which is away: on */
+	t_check_int(il_trace_on_cpu(&tr, DEF0, T0, T0 + 2 * MS), 2 * MS);
+	/* the other task and the fan: off before their first switch in */
+	t_check_int(il_trace_on_cpu(&tr, OFF0, T0 + MS, T0 + 4 * MS), MS);
+	t_check_int(il_trace_on_cpu(&tr, FAN, T0 + 10 * MS, T0 + 11 * MS), 0);
+	/* an empty span; a span ending at a switch away, off after it */
+	t_check_int(il_trace_on_cpu(&tr, DEF0, T0 + 2 * MS, T0 + 2 * MS), 0);
+	t_check_int(il_trace_on_cpu(&tr, DEF0, T0 + 6 * MS, T0 + 8 * MS), 0);
+	/* OFF0 before its first switch, which is to it: off */
+	t_check_int(il_trace_on_cpu(&tr, OFF0, T0 + MS, T0 + 2 * MS), 0);
+	/* switches missing from the trace: OFF1 switched in twice (on from
+	 * the first), FOREIGN switched away twice (off from the first) */
+	sw(T0 + 12 * MS, 0, 0, OFF1, 0);
+	sw(T0 + 13 * MS, 1, 0, OFF1, 0);
+	sw(T0 + 15 * MS, 1, OFF1, 0, 0);
+	sw(T0 + 12 * MS, 0, FOREIGN, 0, 0);
+	sw(T0 + 14 * MS, 1, FOREIGN, 0, 0);
+	il_trace_sort(&tr);
+	t_check_int(il_trace_on_cpu(&tr, OFF1, T0 + 11 * MS, T0 + 16 * MS),
+		    3 * MS);
+	t_check_int(il_trace_on_cpu(&tr, FOREIGN, T0 + 13 * MS, T0 + 15 * MS),
+		    0);
+	/* what the trace cannot tell */
+	t_check(il_trace_on_cpu(&tr, DEF1, T0 + MS, T0 + 2 * MS) == UINT64_MAX);
+	t_check(il_trace_on_cpu(&tr, DEF0, T0 - 1, T0 + 2 * MS) == UINT64_MAX);
+	t_check(il_trace_on_cpu(&tr, DEF0, T0, T0 + 20 * MS + 1) == UINT64_MAX);
+	t_check(il_trace_on_cpu(&tr, DEF0, T0 + 2 * MS, T0 + MS) == UINT64_MAX);
+	t_check(il_trace_on_cpu(NULL, DEF0, T0, T0 + MS) == UINT64_MAX);
+	t_check(il_trace_on_cpu(&tr, 0, T0, T0 + MS) == UINT64_MAX);
+	tr.lost = 1;
+	t_check(il_trace_on_cpu(&tr, DEF0, T0 + MS, T0 + 2 * MS) == UINT64_MAX);
+	tr.lost = 0;
+	tr.t1_ns = 0;
+}
+
 /* where il_trace_fill_idle() puts a switch back, and where not */
 static void test_fill_idle(void)
 {
@@ -1691,6 +1753,7 @@ int main(void)
 	test_late_ticks();
 	test_silence();
 	test_woken_current();
+	test_on_cpu();
 	il_trace_free(&tr);
 	return t_done("football");
 }

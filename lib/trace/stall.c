@@ -410,6 +410,62 @@ uint64_t il_trace_accounted(const struct il_trace *t, int pid, uint64_t x,
 	return sum;
 }
 
+/* pid's part in switch record r: 1 switched in, -1 switched out, 0 none */
+static int switch_of(const struct il_trace_rec *r, int pid)
+{
+	if (r->kind != IL_TR_SWITCH)
+		return 0;
+	if (r->next_pid == pid)
+		return 1;
+	return r->prev_pid == pid ? -1 : 0;
+}
+
+uint64_t il_trace_on_cpu(const struct il_trace *t, int pid, uint64_t x,
+			 uint64_t y)
+{
+	size_t first;
+	uint64_t sum = 0, since = x;
+	int on = -1; /* unknown */
+
+	if (!t || pid <= 0 || t->lost || y < x || x < t->t0_ns || y > t->t1_ns)
+		return UINT64_MAX;
+	first = il_trace_rec_from(t, x, false);
+	/* the state at x: the last switch of pid before it */
+	for (size_t k = first; on < 0 && k-- > 0;) {
+		int w = switch_of(&t->rec[k], pid);
+
+		if (w)
+			on = w > 0;
+	}
+	for (size_t k = first; k < t->n && t->rec[k].ts <= y; k++) {
+		int w = switch_of(&t->rec[k], pid);
+
+		if (!w)
+			continue;
+		if (on < 0) /* none before x: the first after tells */
+			on = w < 0;
+		if (w > 0 && !on)
+			since = t->rec[k].ts;
+		else if (w < 0 && on)
+			sum += t->rec[k].ts - since;
+		on = w > 0;
+	}
+	if (on < 0) {
+		/* no switch of pid up to y: one after y tells, else none */
+		for (size_t k = first; on < 0 && k < t->n; k++) {
+			int w = switch_of(&t->rec[k], pid);
+
+			if (w)
+				on = w < 0;
+		}
+		if (on < 0)
+			return UINT64_MAX;
+	}
+	if (on)
+		sum += y - since;
+	return sum;
+}
+
 uint64_t il_trace_silence(const struct il_trace *t, int ncpus)
 {
 	uint64_t *last, most = 0;

@@ -314,6 +314,18 @@ uint64_t il_trace_accounted(const struct il_trace *t, int pid, uint64_t x,
 			    uint64_t y);
 
 /*
+ * The time pid was on a CPU in [x, y] by the trace's switches: from each
+ * switch to it to the next switch away from it, clipped to [x, y].  Its
+ * state at x is the one its last switch before x left; with none, the
+ * opposite of its first switch after x.  An upper bound on what it ran
+ * (a sleep the kernel idled through in its context counts as running).
+ * UINT64_MAX when the trace cannot tell: none, events lost, [x, y] not
+ * inside what was traced, or no switch of pid at all.
+ */
+uint64_t il_trace_on_cpu(const struct il_trace *t, int pid, uint64_t x,
+			 uint64_t y);
+
+/*
  * Building a trace (the reader, and fixtures in tests): append a record
  * (kept in time order by il_trace_sort()), note a task's comm and
  * priority.  0 or -ENOMEM.
