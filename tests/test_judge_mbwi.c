@@ -1454,7 +1454,7 @@ static void test_bandwidth_lent(void)
 				 "period = 8ms\n"
 				 "body = run 1ms\n";
 
-	for (int v = 0; v < 12; v++) {
+	for (int v = 0; v < 13; v++) {
 		t_run_reset(v == 10 ? km : job);
 		if (v == 6)
 			set("R1.protocol=none");
@@ -1480,9 +1480,9 @@ static void test_bandwidth_lent(void)
 			t_check_int(judge(&n), 0);
 			t_check_int(verdict(n, "tauA bandwidth"), IL_UNDECIDED);
 			t_check_contains(find(n, "tauA bandwidth")->c.evidence,
-					 "deadline tasks were blocked for "
-					 "4.00ms in those periods on locks "
-					 "tauA holds");
+					 "tauA ran up to 4.00ms in those "
+					 "periods while deadline tasks were "
+					 "blocked on locks it holds");
 			/* without the wait: FAIL */
 			t_er.tasks[b].nlocks = 0;
 			t_check_int(judge(&n), 0);
@@ -1572,8 +1572,49 @@ static void test_bandwidth_lent(void)
 			t_check_int(judge(&n), 0);
 			t_check_int(verdict(n, "tauA bandwidth"), IL_UNDECIDED);
 			t_check_contains(find(n, "tauA bandwidth")->c.evidence,
-					 "blocked for 2.00ms");
+					 "ran up to 2.00ms");
 			break;
+		case 12: /* the trace: tauA on a CPU 0.5 ms of the 4 ms
+			  * tauB blocked lends 0.5 ms: FAIL */
+		{
+			struct il_trace tr = { 0 };
+			struct il_trace_rec sw = { .kind = IL_TR_SWITCH };
+
+			t_er.tasks[a].tid = 4242;
+			tr.t0_ns = t_er.t_start_ns;
+			tr.t1_ns = rel + 100 * MS;
+			sw.ts = rel + 100 * US;
+			sw.prev_pid = 4242;
+			sw.next_pid = 77;
+			t_check_int(il_trace_add(&tr, &sw), 0);
+			sw.ts = rel + 4 * MS;
+			sw.prev_pid = 77;
+			sw.next_pid = 4242;
+			t_check_int(il_trace_add(&tr, &sw), 0);
+			il_trace_sort(&tr);
+			t_er.trace = &tr;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_FAIL);
+			t_check_contains(find(n, "tauA bandwidth")->c.evidence,
+					 "periods 3..3 consumed 13.5ms with");
+			/* on throughout: the 4 ms, UNDECIDED */
+			tr.rec[1].ts = rel + 500 * US;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_UNDECIDED);
+			/* a trace that lost events, or another task's
+			 * switches only: the blocked time, UNDECIDED */
+			tr.rec[1].ts = rel + 4 * MS;
+			tr.lost = 1;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_UNDECIDED);
+			tr.lost = 0;
+			t_er.tasks[a].tid = 4343;
+			t_check_int(judge(&n), 0);
+			t_check_int(verdict(n, "tauA bandwidth"), IL_UNDECIDED);
+			t_er.trace = NULL;
+			il_trace_free(&tr);
+			break;
+		}
 		}
 	}
 }

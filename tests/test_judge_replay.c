@@ -530,7 +530,7 @@ static void test_mbwi(void)
 		w->t_req_ns = 0;
 		replay(IL_JUDGE_MBWI, 4);
 		t_check_int(ck[2].c.verdict, IL_UNDECIDED);
-		t_check_contains(ck[2].c.evidence, "blocked for 4.00ms");
+		t_check_contains(ck[2].c.evidence, "ran up to 4.00ms");
 		t_er.tasks[1].nlocks = 0;
 		t_er.tasks[0].job_cpu_seq[10] = MS;
 		t_env.steal_step_ns = step;

@@ -159,7 +159,8 @@ static void taken_names(const struct il_bw_input *in, char *buf, size_t len)
 	if (in->late_tick_ns)
 		part[n++] = "the ticks' lateness";
 	if (in->lent_ns)
-		part[n++] = "the time deadline waiters blocked on its locks";
+		part[n++] = "what it ran while deadline waiters blocked on "
+			    "its locks";
 	buf[0] = '\0';
 	for (size_t k = 0; k < n; k++)
 		addf(buf, len, &off, "%s%s",
@@ -268,13 +269,13 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 			     ", and a thread's CPU clock counts that time");
 		if (ln)
 			addf(out->evidence, sizeof(out->evidence), off,
-			     "%s deadline tasks were blocked for %s in those "
-			     "periods on locks %s holds (at most their Q a "
-			     "job), and a PI futex runs its holder on its "
-			     "waiter's deadline and runtime, not throttled "
-			     "(deadline inheritance), so some of its time may "
-			     "have been theirs",
-			     in->steal_ns || lt ? "; and" : "", b_, task);
+			     "%s %s ran up to %s in those periods while "
+			     "deadline tasks were blocked on locks it holds "
+			     "(at most their Q a job), and a PI futex runs its "
+			     "holder on its waiter's deadline and runtime, not "
+			     "throttled (deadline inheritance), so some of its "
+			     "time may have been theirs",
+			     in->steal_ns || lt ? "; and" : "", task, b_);
 		addf(out->evidence, sizeof(out->evidence), off,
 		     ": within the reservation with it taken off%s",
 		     in->unaligned ? " (and one Q more: the periods are the "

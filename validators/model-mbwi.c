@@ -825,9 +825,12 @@ static uint64_t overlap(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
  * judged waits of another task run as SCHED_DEADLINE on a pthread mutex
  * with priority inheritance that task i takes, from the request (or,
  * read back from an older file, the release) to the acquisition, each
- * at most the waiter's runtime, laid on the periods in time order.
- * Returns the array (calloc; the caller frees it), NULL when nothing was
- * lent or memory ran out (nothing taken off).
+ * at most the waiter's runtime, laid on the periods in time order.  With
+ * the trace, each piece is at most the time task i was on a CPU in it
+ * (il_trace_on_cpu): a holder that did not run while the waiter blocked
+ * ran on nobody's parameters but its own.  Returns the array (calloc;
+ * the caller frees it), NULL when nothing was lent or memory ran out
+ * (nothing taken off).
  */
 static uint64_t *lent_per_period(const struct il_scenario *sc,
 				 const struct il_engine_result *er, int i,
@@ -865,9 +868,17 @@ static uint64_t *lent_per_period(const struct il_scenario *sc,
 				       t0 + p * period < b;
 				     p++) {
 					uint64_t lo = t0 + p * period;
-					uint64_t part =
-						overlap(a, b, lo, lo + period);
+					uint64_t hi = lo + period;
+					uint64_t part = overlap(a, b, lo, hi);
+					uint64_t ran = UINT64_MAX;
 
+					if (part)
+						ran = il_trace_on_cpu(
+							er->trace,
+							er->tasks[i].tid,
+							a > lo ? a : lo,
+							b < hi ? b : hi);
+					part = ran < part ? ran : part;
 					part = part < left ? part : left;
 					out[p] += part;
 					left -= part;
