@@ -340,6 +340,44 @@ static int long_accounts(struct json_object *o, struct il_task_result *r,
 	return 0;
 }
 
+/*
+ * The deboost ledger the trace gave (engine.h il_deboost): absent from
+ * files written without a trace or before it, and then nothing to judge
+ */
+static int deboost_of(struct json_object *o, struct il_task_result *r,
+		      char *err, size_t len)
+{
+	struct json_object *d = get(o, "deboost");
+	struct il_deboost *b = &r->deboost;
+	int64_t own, ran;
+	char why[128] = "not an object";
+
+	if (!d || is_null(d))
+		return 0;
+	if (!json_object_is_type(d, json_type_object) ||
+	    unum(d, "gaps", &b->gaps, why, sizeof(why)) ||
+	    unum(d, "after_boost", &b->after_boost, why, sizeof(why)) ||
+	    unum(d, "missed", &b->missed, why, sizeof(why)) ||
+	    unum(d, "lost_events", &b->lost, why, sizeof(why)) ||
+	    num(d, "own_prio", &own, why, sizeof(why)) ||
+	    num(d, "missed_prio", &ran, why, sizeof(why)) ||
+	    unum(d, "missed_at_ns", &b->missed_at_ns, why, sizeof(why)) ||
+	    unum(d, "missed_late_ns", &b->missed_late_ns, why, sizeof(why))) {
+		snprintf(err, len, "task %s: 'deboost': %s", r->name, why);
+		return -EINVAL;
+	}
+	if (own < -1 || own > 139 || ran < -1 || ran > 139) {
+		snprintf(err, len,
+			 "task %s: 'deboost': a priority out of -1..139",
+			 r->name);
+		return -EINVAL;
+	}
+	b->own_prio = (int32_t)own;
+	b->missed_prio = (int32_t)ran;
+	b->traced = 1;
+	return 0;
+}
+
 static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 		   size_t len)
 {
@@ -379,7 +417,7 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 	     k < json_object_array_length(a) && k < IL_MAX_RESOURCES;
 	     k++)
 		r->hold_p50[k] = elem(a, k);
-	if (long_accounts(o, r, err, len))
+	if (long_accounts(o, r, err, len) || deboost_of(o, r, err, len))
 		return -EINVAL;
 	a = array(o, "job_seq", err, len);
 	if (!a)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <invlab/attrib.h>
+#include <invlab/deboost.h>
 #include <invlab/strbuf.h>
 #include <invlab/time.h>
 
@@ -1776,6 +1777,12 @@ int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
 		};
 		struct il_lock_result *lr;
 
+		/* the holder's gaps between sections (deboost.h) */
+		if (r->sect_from_seq && r->sect_to_seq)
+			il_deboost_tally(er->trace, r->tid,
+					 il_attr_kprio(&sc->tasks[i].sched),
+					 r->sect_from_seq, r->sect_to_seq,
+					 r->nsect, &r->deboost);
 		if (!r->nlocks || !r->locks[0] || !r->locks[0]->nsamples)
 			continue;
 		lr = r->locks[0];

@@ -220,7 +220,7 @@ int il_model_chain(const struct il_scenario *sc,
 		return ret;
 	}
 	(*n)++;
-	return 0;
+	return il_model_deboost(sc, er, "chain", out, max, n, why, len);
 }
 
 bool il_judge_chain_fair_head(const struct il_scenario *sc, const char *head,

@@ -46,6 +46,17 @@ int il_model_push(struct il_judged *out, int max, int *n, const char *val,
 		  struct il_judged **slot);
 
 /*
+ * The deboost check (deboost.h) of every task of sc whose sections the
+ * trace showed it raised in, after the model's own checks, as validator
+ * val, task "<name> deboost", expected to PASS whatever the job expects
+ * (no configuration keeps a boost on purpose).  0 or -ENOSPC.
+ */
+int il_model_deboost(const struct il_scenario *sc,
+		     const struct il_engine_result *er, const char *val,
+		     struct il_judged *out, int max, int *n, char *why,
+		     size_t len);
+
+/*
  * Judge the n waits s of task w on the trace first (order.h), with
  * tolerance_ns and the per-wait steal of er; when the trace cannot
  * decide, out is left with no verdict and *why_not says why, and

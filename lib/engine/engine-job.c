@@ -388,6 +388,10 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 				dl = rt_deadline(e->sc->g.timeout_ns);
 			hold_from[ph->res] = me->lean ? 0 : il_thread_cpu_ns();
 			t_req = il_now_ns();
+			/* a section begins: the deboost check's ledger */
+			if (!call && !held && !me->lean && r->sect_from_seq &&
+			    r->nsect < r->sect_cap)
+				r->sect_from_seq[r->nsect] = t_req;
 			if (first_lock && me->idx == e->boost_from) {
 				__atomic_store_n(&e->boost_req, t_req,
 						 __ATOMIC_RELAXED);
@@ -540,6 +544,13 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 
 			pthread_mutex_unlock(e->mtx[ph->res]);
 			held &= ~(1u << ph->res);
+			/* and ends, once the unlock of the last has returned */
+			if (!held && !me->lean && r->sect_to_seq &&
+			    r->nsect < r->sect_cap) {
+				r->sect_to_seq[r->nsect] = il_now_ns();
+				__atomic_store_n(&r->nsect, r->nsect + 1,
+						 __ATOMIC_RELEASE);
+			}
 			c = il_thread_cpu_ns();
 			if (r->hold[ph->res]) {
 				uint64_t h = sub0(c, hold_from[ph->res]);

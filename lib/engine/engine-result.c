@@ -9,6 +9,7 @@
  */
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <invlab/engine.h>
 #include <invlab/membind.h>
@@ -60,6 +61,15 @@ void il_engine_result_free(struct il_engine_result *res)
 			r->job_budget_seq = NULL;
 			r->njob_cpu = r->job_cpu_cap = 0;
 		}
+		if (r->sect_from_seq || r->sect_to_seq || r->sect_cap) {
+			if (own) {
+				free(r->sect_from_seq);
+				free(r->sect_to_seq);
+			}
+			r->sect_from_seq = r->sect_to_seq = NULL;
+			r->nsect = r->sect_cap = 0;
+		}
+		memset(&r->deboost, 0, sizeof(r->deboost));
 		for (int l = 0; l < r->nlocks; l++) {
 			free(r->locks[l]->traced);
 			if (own) {

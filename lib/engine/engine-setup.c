@@ -446,6 +446,15 @@ static void *take(struct carve *c, size_t n)
 	return p;
 }
 
+/* a lock phase (not a call): its sections are the deboost's ledger */
+static bool takes_locks(const struct il_task *t)
+{
+	for (int p = 0; p < t->nphases; p++)
+		if (t->phases[p].kind == IL_PH_LOCK)
+			return true;
+	return false;
+}
+
 /* what a task's region holds: a guard page, its stack, its buffers */
 static size_t region_size(const struct il_task *t, size_t cap, size_t seq_cap)
 {
@@ -454,6 +463,8 @@ static size_t region_size(const struct il_task *t, size_t cap, size_t seq_cap)
 
 	if (seq_cap)
 		n += 4 * carve_size(seq_cap * sizeof(uint64_t));
+	if (takes_locks(t))
+		n += 2 * carve_size(cap * sizeof(uint64_t));
 	for (int p = 0; p < t->nphases; p++) {
 		const struct il_phase *ph = &t->phases[p];
 
@@ -518,6 +529,13 @@ int __il_alloc_results(struct engine *e, struct il_engine_result *res,
 				take(&c, seq_cap * sizeof(*r->job_end_seq));
 			if (!r->job_cpu_seq || !r->job_start_seq ||
 			    !r->job_end_seq || !r->job_rel_seq)
+				return -ENOMEM;
+		}
+		if (takes_locks(t)) {
+			r->sect_cap = cap;
+			r->sect_from_seq = take(&c, cap * sizeof(uint64_t));
+			r->sect_to_seq = take(&c, cap * sizeof(uint64_t));
+			if (!r->sect_from_seq || !r->sect_to_seq)
 				return -ENOMEM;
 		}
 		for (int p = 0; p < t->nphases; p++) {

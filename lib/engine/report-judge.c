@@ -151,6 +151,21 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 	}
 	il_json_hist(j, "calib_ns", rec->calib[i]);
 	accounts(j, t, r->tid, rec->tick_ns);
+	/* the deboost check's ledger, from the trace (engine.h) */
+	if (r->deboost.traced) {
+		const struct il_deboost *d = &r->deboost;
+
+		il_json_begin_object(j, "deboost");
+		il_json_uint(j, "gaps", d->gaps);
+		il_json_uint(j, "after_boost", d->after_boost);
+		il_json_uint(j, "missed", d->missed);
+		il_json_uint(j, "lost_events", d->lost);
+		il_json_int(j, "own_prio", d->own_prio);
+		il_json_int(j, "missed_prio", d->missed_prio);
+		il_json_uint(j, "missed_at_ns", d->missed_at_ns);
+		il_json_uint(j, "missed_late_ns", d->missed_late_ns);
+		il_json_end_object(j);
+	}
 	if (rec->declared[i])
 		sched_obj(j, "declared", rec->declared[i]);
 	else

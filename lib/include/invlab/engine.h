@@ -66,6 +66,28 @@ struct il_lock_result {
 	struct il_attr_summary attr;
 };
 
+/*
+ * What the trace showed of a lock holder between its sections, the
+ * deboost check's ledger (validators' il_attribute_run fills it, a result
+ * file keeps it).  A gap runs from the return of the unlock that left the
+ * task holding nothing to its next lock request; its first record is the
+ * first switch (or priority change) of the task in it.
+ */
+struct il_deboost {
+	uint64_t gaps;	      /* gaps whose first record the trace holds */
+	uint64_t after_boost; /* of them, after a section it ran raised in */
+	/* gaps whose first record is a switch showing the task above its
+	 * own priority, with no priority change by the kernel since the
+	 * unlock: the boost outlived every lock */
+	uint64_t missed;
+	uint64_t lost;		 /* events the trace lost (then no FAIL) */
+	int32_t own_prio;	 /* its own kernel priority */
+	int32_t missed_prio;	 /* the first missed gap's: what it ran at */
+	uint64_t missed_at_ns;	 /* that record's time (CLOCK_MONOTONIC) */
+	uint64_t missed_late_ns; /* and how long after the unlock it was */
+	int traced;		 /* 1: filled from a trace */
+};
+
 struct il_task_result {
 	char name[IL_NAME_MAX];
 	int tid; /* its thread's id (0: never started) */
@@ -121,6 +143,16 @@ struct il_task_result {
 	 */
 	uint64_t *job_budget_seq;
 	size_t njob_cpu, job_cpu_cap;
+	/*
+	 * A task that takes locks: its sections in order, when, holding
+	 * none, it requested one (sect_from_seq) and when its unlock of the
+	 * last it held returned (sect_to_seq), CLOCK_MONOTONIC; a section
+	 * the run's stop cut short is not kept.  Not kept in lean runs.
+	 * NULL: no lock phase.  deboost: what the trace showed between them.
+	 */
+	uint64_t *sect_from_seq, *sect_to_seq;
+	size_t nsect, sect_cap;
+	struct il_deboost deboost;
 	/*
 	 * Only in a result read back without its trace (invlab-judge): the
 	 * task's run-time accounts the trace held (naccounts; 0: none, no
