@@ -107,15 +107,20 @@ void km_run_note(struct drv *d, const struct drv_run *r, FILE *f,
 	il_table_cell(&table, "%s", s);
 	if (!r->nck)
 		il_table_cell(&table, "-");
-	else
-		il_table_cell(&table, "%s%s",
-			      il_verdict_name(r->ck[0].c.verdict),
-			      km_cur.out.informational ? " (informational)"
-			      : r->ck[0].c.verdict == r->ck[0].expected ? ""
-			      : demo_as_expected(r->ck[0].c.verdict,
-						 r->ck[0].expected, NULL)
-				      ? " (undecided)"
-				      : " (unexpected)");
+	else {
+		char v[96];
+
+		snprintf(v, sizeof(v), "%s%s",
+			 il_verdict_name(r->ck[0].c.verdict),
+			 km_cur.out.informational ? " (informational)"
+			 : r->ck[0].c.verdict == r->ck[0].expected ? ""
+			 : demo_as_expected(r->ck[0].c.verdict,
+					    r->ck[0].expected, NULL)
+				 ? " (undecided)"
+				 : " (unexpected)");
+		drv_other_checks_cell(r, v, sizeof(v));
+		il_table_cell(&table, "%s", v);
+	}
 	il_format_duration(cost, sizeof(cost), r->er->kmutex_cost_ns[km_cur.k]);
 	fprintf(f,
 		"%s  %s%s: uncontended cost %s (%s); contender calls %" PRIu64

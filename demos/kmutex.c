@@ -159,6 +159,11 @@ static int judge(struct drv *d, struct drv_run *r, char *why, size_t len)
 	r->kmutex = &km_cur.rec;
 	ret = il_km_judge_run(r->sc, r->er, &r->env, &km_cur.rec, r->ck,
 			      &r->nck, &km_cur.out, why, len);
+	/* a judged case: where fg and the others ran (a donor is sent
+	 * back to its CPU before it runs) */
+	if (!ret && r->nck)
+		ret = il_judge_affinity(r->sc, r->er, "kmutex", r->ck,
+					DRV_MAX_CHECKS, &r->nck, why, len);
 	if (!ret && r->nck)
 		snprintf(r->expect_why, sizeof(r->expect_why), "%s",
 			 km_cur.out.expect_why);

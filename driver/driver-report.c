@@ -42,7 +42,12 @@ void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f)
 		bool und,
 			ok = demo_as_expected(k->c.verdict, k->expected, &und);
 
-		if (d->fam->subject)
+		if (d->fam->subject && strcmp(k->task, d->fam->subject))
+			/* a check of another task (a holder's deboost)
+			 * says whose it is */
+			snprintf(what, sizeof(what), "%s%s, %s", name, r->tag,
+				 k->task);
+		else if (d->fam->subject)
 			snprintf(what, sizeof(what), "%s%s", name, r->tag);
 		else if (tap || d->nconfigs > 1)
 			snprintf(what, sizeof(what), "%s%s %s %s", name, r->tag,
@@ -287,6 +292,21 @@ static void keep_row(struct drv *d, const struct drv_run *r)
 				 und
 			 ? " (undecided)"
 			 : " (unexpected)");
+	drv_other_checks_cell(r, w->cell[c], 48);
+}
+
+void drv_other_checks_cell(const struct drv_run *r, char *buf, size_t len)
+{
+	for (int i = 1; i < r->nck; i++) {
+		const struct il_judged *k = &r->ck[i];
+
+		if (k->c.verdict == k->expected ||
+		    il_expect(k->c.verdict, k->expected) == IL_OUT_INFO)
+			continue;
+		il_appendf(buf, len, "; %s %s", k->task,
+			   il_verdict_name(k->c.verdict));
+		return;
+	}
 }
 
 /*

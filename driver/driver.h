@@ -254,6 +254,13 @@ void drv_ended_cell(const struct il_engine_result *er, char *buf, size_t len);
 void drv_print_short(const struct drv *d, FILE *f, const char *pfx, double p);
 /* The verdict lines of a run (text or TAP). */
 void drv_print_checks(struct drv *d, const struct drv_run *r, FILE *f);
+/*
+ * For a table's verdict cell, which is the first check's: "; fg affinity
+ * FAIL" appended to buf for the first later check (a holder's deboost, a
+ * task's affinity) not as expected, so that the row does not read PASS
+ * over it; nothing when there is none.
+ */
+void drv_other_checks_cell(const struct drv_run *r, char *buf, size_t len);
 /* Each task's figures as a table (deadline tasks: dl_tasks_print). */
 void drv_print_tasks(FILE *f, const struct il_scenario *sc,
 		     const struct il_engine_result *er, const char *pfx);

@@ -398,6 +398,41 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* a table's verdict cell names a later check not as expected */
+static void test_other_checks_cell(void)
+{
+	static struct drv_run r;
+	char cell[48];
+
+	memset(&r, 0, sizeof(r));
+	r.nck = 3;
+	for (int i = 0; i < 3; i++) {
+		r.ck[i].c.verdict = r.ck[i].expected = IL_PASS;
+		snprintf(r.ck[i].task, sizeof(r.ck[i].task), "t%d", i);
+	}
+	snprintf(cell, sizeof(cell), "PASS");
+	drv_other_checks_cell(&r, cell, sizeof(cell));
+	t_check_str(cell, "PASS");
+	/* the first check's own verdict is the cell's already */
+	r.ck[0].c.verdict = IL_FAIL;
+	drv_other_checks_cell(&r, cell, sizeof(cell));
+	t_check_str(cell, "PASS");
+	/* the first later one not as expected, once */
+	r.ck[2].c.verdict = IL_FAIL;
+	drv_other_checks_cell(&r, cell, sizeof(cell));
+	t_check_str(cell, "PASS; t2 FAIL");
+	r.ck[1].c.verdict = IL_UNDECIDED;
+	snprintf(cell, sizeof(cell), "PASS");
+	drv_other_checks_cell(&r, cell, sizeof(cell));
+	t_check_str(cell, "PASS; t1 UNDECIDED");
+	/* informational: nothing expected, nothing to say */
+	r.ck[1].expected = IL_NONE;
+	r.ck[2].c.verdict = IL_PASS;
+	snprintf(cell, sizeof(cell), "PASS");
+	drv_other_checks_cell(&r, cell, sizeof(cell));
+	t_check_str(cell, "PASS");
+}
+
 int main(void)
 {
 	const char *(*protect_missing)(enum il_protocol) = drv_protocol_missing;
@@ -405,6 +440,7 @@ int main(void)
 	char *text;
 	int fd;
 
+	test_other_checks_cell();
 	/* the exit status is the expectation rule's */
 	t_check_int(outcome(IL_PASS, IL_PASS), 0);
 	t_check_int(judged, 2);

@@ -378,6 +378,40 @@ static int deboost_of(struct json_object *o, struct il_task_result *r,
 	return 0;
 }
 
+/* and the affinity ledger (engine.h il_affinity), likewise optional */
+static int affinity_of(struct json_object *o, struct il_task_result *r,
+		       char *err, size_t len)
+{
+	struct json_object *x = get(o, "affinity");
+	struct il_affinity *a = &r->affinity;
+	int64_t cpu, out;
+	char why[128] = "not an object";
+
+	if (!x || is_null(x))
+		return 0;
+	if (!json_object_is_type(x, json_type_object) ||
+	    unum(x, "runs", &a->runs, why, sizeof(why)) ||
+	    unum(x, "away", &a->away, why, sizeof(why)) ||
+	    unum(x, "returned", &a->returned, why, sizeof(why)) ||
+	    unum(x, "outside", &a->outside, why, sizeof(why)) ||
+	    num(x, "cpu", &cpu, why, sizeof(why)) ||
+	    num(x, "outside_cpu", &out, why, sizeof(why)) ||
+	    unum(x, "outside_at_ns", &a->outside_at_ns, why, sizeof(why)) ||
+	    unum(x, "outside_late_ns", &a->outside_late_ns, why, sizeof(why))) {
+		snprintf(err, len, "task %s: 'affinity': %s", r->name, why);
+		return -EINVAL;
+	}
+	if (cpu < 0 || cpu >= IL_MAX_CPUS || out < 0 || out >= IL_MAX_CPUS) {
+		snprintf(err, len, "task %s: 'affinity': a CPU out of 0..%d",
+			 r->name, IL_MAX_CPUS - 1);
+		return -EINVAL;
+	}
+	a->cpu = (int32_t)cpu;
+	a->outside_cpu = (int32_t)out;
+	a->traced = 1;
+	return 0;
+}
+
 static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 		   size_t len)
 {
@@ -417,7 +451,8 @@ static int task_of(struct json_object *o, struct run *rn, int i, char *err,
 	     k < json_object_array_length(a) && k < IL_MAX_RESOURCES;
 	     k++)
 		r->hold_p50[k] = elem(a, k);
-	if (long_accounts(o, r, err, len) || deboost_of(o, r, err, len))
+	if (long_accounts(o, r, err, len) || deboost_of(o, r, err, len) ||
+	    affinity_of(o, r, err, len))
 		return -EINVAL;
 	a = array(o, "job_seq", err, len);
 	if (!a)
@@ -867,6 +902,11 @@ static int judge_run(struct json_object *run, int idx, const char *text,
 
 		ret = il_km_judge_run(&rn->sc, &rn->er, &rn->env, &rn->km, ck,
 				      &n, &kmo, why, sizeof(why));
+		/* a judged case: where fg ran, as the demo judges it */
+		if (!ret && n)
+			ret = il_judge_affinity(&rn->sc, &rn->er, "kmutex", ck,
+						MAX_CHECKS, &n, why,
+						sizeof(why));
 	} else {
 		ret = il_judge_run(&rn->sc, &rn->er, &rn->env, rn->mask, ck,
 				   MAX_CHECKS, &n, why, sizeof(why));

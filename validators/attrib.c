@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <invlab/affinity.h>
 #include <invlab/attrib.h>
 #include <invlab/deboost.h>
 #include <invlab/strbuf.h>
@@ -1783,6 +1784,10 @@ int il_attribute_run(const struct il_scenario *sc, struct il_engine_result *er)
 					 il_attr_kprio(&sc->tasks[i].sched),
 					 r->sect_from_seq, r->sect_to_seq,
 					 r->nsect, &r->deboost);
+		/* and where a task pinned to one CPU ran (affinity.h) */
+		if (r->cpu >= 0 && !r->partitioned)
+			il_affinity_tally(er->trace, r->tid, r->cpu,
+					  er->t_start_ns, &r->affinity);
 		if (!r->nlocks || !r->locks[0] || !r->locks[0]->nsamples)
 			continue;
 		lr = r->locks[0];

@@ -220,7 +220,9 @@ int il_model_chain(const struct il_scenario *sc,
 		return ret;
 	}
 	(*n)++;
-	return il_model_deboost(sc, er, "chain", out, max, n, why, len);
+	ret = il_model_deboost(sc, er, "chain", out, max, n, why, len);
+	return ret ? ret
+		   : il_judge_affinity(sc, er, "chain", out, max, n, why, len);
 }
 
 bool il_judge_chain_fair_head(const struct il_scenario *sc, const char *head,

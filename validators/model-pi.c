@@ -189,7 +189,13 @@ int il_model_pi(const struct il_scenario *sc, const struct il_engine_result *er,
 		}
 		(*n)++;
 	}
-	return il_model_deboost(sc, er, "pi", out, max, n, why, len);
+	{
+		int ret = il_model_deboost(sc, er, "pi", out, max, n, why, len);
+
+		return ret ? ret
+			   : il_judge_affinity(sc, er, "pi", out, max, n, why,
+					       len);
+	}
 }
 
 enum il_verdict il_judge_pi_so_far(const struct il_wait_sample *s, size_t n,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <invlab/affinity.h>
 #include <invlab/deboost.h>
 #include <invlab/order.h>
 #include <invlab/strbuf.h>
@@ -84,6 +85,32 @@ int il_model_deboost(const struct il_scenario *sc,
 		    ck.verdict == IL_NONE)
 			continue;
 		snprintf(name, sizeof(name), "%s deboost", sc->tasks[i].name);
+		ret = il_model_push(out, max, n, val, name, why, len, &c);
+		if (ret)
+			return ret;
+		c->c = ck;
+		c->expected = IL_PASS;
+		(*n)++;
+	}
+	return 0;
+}
+
+int il_judge_affinity(const struct il_scenario *sc,
+		      const struct il_engine_result *er, const char *val,
+		      struct il_judged *out, int max, int *n, char *why,
+		      size_t len)
+{
+	for (int i = 0; i < sc->ntasks && i < er->ntasks; i++) {
+		char name[IL_NAME_MAX + 16];
+		struct il_judged *c;
+		struct il_check ck;
+		int ret;
+
+		if (il_check_affinity(&er->tasks[i].affinity, sc->tasks[i].name,
+				      &ck) ||
+		    ck.verdict == IL_NONE)
+			continue;
+		snprintf(name, sizeof(name), "%s affinity", sc->tasks[i].name);
 		ret = il_model_push(out, max, n, val, name, why, len, &c);
 		if (ret)
 			return ret;

@@ -70,6 +70,7 @@ void il_engine_result_free(struct il_engine_result *res)
 			r->nsect = r->sect_cap = 0;
 		}
 		memset(&r->deboost, 0, sizeof(r->deboost));
+		memset(&r->affinity, 0, sizeof(r->affinity));
 		for (int l = 0; l < r->nlocks; l++) {
 			free(r->locks[l]->traced);
 			if (own) {

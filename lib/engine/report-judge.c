@@ -166,6 +166,21 @@ static void task_obj(struct il_json *j, const struct il_task_result *r,
 		il_json_uint(j, "missed_late_ns", d->missed_late_ns);
 		il_json_end_object(j);
 	}
+	/* and the affinity check's (engine.h) */
+	if (r->affinity.traced) {
+		const struct il_affinity *a = &r->affinity;
+
+		il_json_begin_object(j, "affinity");
+		il_json_uint(j, "runs", a->runs);
+		il_json_uint(j, "away", a->away);
+		il_json_uint(j, "returned", a->returned);
+		il_json_uint(j, "outside", a->outside);
+		il_json_int(j, "cpu", a->cpu);
+		il_json_int(j, "outside_cpu", a->outside_cpu);
+		il_json_uint(j, "outside_at_ns", a->outside_at_ns);
+		il_json_uint(j, "outside_late_ns", a->outside_late_ns);
+		il_json_end_object(j);
+	}
 	if (rec->declared[i])
 		sched_obj(j, "declared", rec->declared[i]);
 	else

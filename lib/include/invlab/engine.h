@@ -88,6 +88,26 @@ struct il_deboost {
 	int traced;		 /* 1: filled from a trace */
 };
 
+/*
+ * What the trace showed of where a task pinned to one CPU ran, the
+ * affinity check's ledger (validators' il_attribute_run fills it, a
+ * result file keeps it): from the run's start, its switches in, the
+ * migrations that took it off its CPU (a proxy-execution donor moved to
+ * its lock owner's CPU) and whether it next ran back on its own CPU.
+ */
+struct il_affinity {
+	uint64_t runs;		  /* switches to it */
+	uint64_t away;		  /* migrations off its CPU */
+	uint64_t returned;	  /* of those, next run on its own CPU */
+	uint64_t outside;	  /* runs on another CPU */
+	int32_t cpu;		  /* its CPU */
+	int32_t outside_cpu;	  /* the first run elsewhere: where */
+	uint64_t outside_at_ns;	  /* and when (CLOCK_MONOTONIC) */
+	uint64_t outside_late_ns; /* and how long after it was moved off its
+				     CPU (0: not moved, as far as seen) */
+	int traced;		  /* 1: filled from a trace */
+};
+
 struct il_task_result {
 	char name[IL_NAME_MAX];
 	int tid; /* its thread's id (0: never started) */
@@ -153,6 +173,7 @@ struct il_task_result {
 	uint64_t *sect_from_seq, *sect_to_seq;
 	size_t nsect, sect_cap;
 	struct il_deboost deboost;
+	struct il_affinity affinity; /* pinned to one CPU, with a trace */
 	/*
 	 * Only in a result read back without its trace (invlab-judge): the
 	 * task's run-time accounts the trace held (naccounts; 0: none, no

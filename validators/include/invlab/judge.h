@@ -118,6 +118,18 @@ void il_judge_calib_of(const struct il_scenario *sc,
 		       const struct il_engine_result *er, int task,
 		       struct il_judge_calib *c);
 /*
+ * The affinity check (affinity.h) of every task of sc pinned to one CPU
+ * whose ledger shows it moved off its CPU or running elsewhere, appended
+ * to out as validator val, task "<name> affinity", expected to PASS:
+ * the pi and chain models add them, the kmutex judge's callers after
+ * il_km_judge_run.  0 or -ENOSPC (why said).
+ */
+int il_judge_affinity(const struct il_scenario *sc,
+		      const struct il_engine_result *er, const char *val,
+		      struct il_judged *out, int max, int *n, char *why,
+		      size_t len) IL_MUST_CHECK;
+
+/*
  * Every check of the run for the validators in mask, appended to out
  * (at most max; *n counts them).  Each check has a verdict other than
  * IL_NONE, and its expected verdict (the job's `expect` unless the
