@@ -243,9 +243,13 @@ static int taken_off(const struct il_bw_input *in, const uint64_t *consumed_ns,
 		addf(out->evidence, sizeof(out->evidence), off,
 		     ", %s beyond %zu x %s + %s tick (noise %s), but", x,
 		     w->count, q, t, e);
-		if (in->steal_ns)
+		/* nothing seen stolen is no steal: what the counter read */
+		if (in->steal_ns && st)
 			addf(out->evidence, sizeof(out->evidence), off,
 			     " the host stole %s in those periods", s_);
+		else if (in->steal_ns)
+			addf(out->evidence, sizeof(out->evidence), off,
+			     " the steal counter read 0ns in those periods");
 		if (all > 0 && in->steal_step_ns) {
 			char step[24];
 
