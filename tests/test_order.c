@@ -429,6 +429,75 @@ static void test_magnitude(void)
 }
 
 /*
+ * Magnitude in a wait within the bound: the lower tasks the kernel chose
+ * while a holder waited (summed over the CPUs, each an inversion there)
+ * for longer than the whole bound broke the protocol even though the
+ * wait itself kept within it (a late boost on pi-chain: 44.2 ms of it in
+ * a wait of 26.6 ms, bound 29.8 ms, read PASS).  At the bound it is not
+ * one; the host's measured part comes off first; without a bound, none.
+ */
+static void test_whole_bound(void)
+{
+	struct il_order_input in = input();
+	struct il_check c;
+
+	clean();
+	w[4].delay_ns = 2 * MS;
+	w[4].lower_ns = 2 * MS + 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check_int(c.by_trace, 1);
+	t_check_contains(c.evidence, "in 1 of 8 waits a task below high ran "
+				     "longer than the whole bound 2.00ms");
+	t_check_contains(c.evidence, "in a wait of 2.00ms");
+	t_check_contains(c.evidence, "though the wait kept within the bound");
+	/* a wait of any size within it */
+	w[4].delay_ns = 100 * US;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	/* at the bound: not past it (the durations then judge) */
+	w[4].lower_ns = 2 * MS;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	/* the host's part off first: unrecorded time, or steal, the
+	 * larger of the two */
+	w[4].lower_ns = 3 * MS;
+	w[4].unseen_ns = 1 * MS;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	w[4].unseen_ns = 1 * MS - 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check_contains(c.evidence, "the worst 2.00ms of 3.00ms");
+	w[4].unseen_ns = 0;
+	steal[4] = 1 * MS;
+	in.steal_ns = steal;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	w[4].unseen_ns = 1 * MS - 1;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	steal[4] = 1 * MS - 1;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	steal[4] = 0;
+	in.steal_ns = NULL;
+	w[4].unseen_ns = 0;
+	/* the worst of several is named, each counted */
+	w[2].lower_ns = 2500 * US;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check_contains(c.evidence, "in 2 of 8 waits");
+	t_check_contains(c.evidence, "the worst 3.00ms of 3.00ms");
+	w[2].lower_ns = 4 * MS;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check_contains(c.evidence, "the worst 4.00ms of 4.00ms");
+	/* at a tie the first is named */
+	w[2].lower_ns = 3 * MS;
+	t_check_int(judge(&in, N, &c), IL_FAIL);
+	t_check_contains(c.evidence, "of 3.00ms in a wait of 1.00ms");
+	/* an untraced wait: the trace decides nothing */
+	w[3].traced = 0;
+	t_check_int(judge(&in, N, &c), IL_NONE);
+	w[3].traced = 1;
+	/* no bound known: no such rule */
+	in.bound_ns = 0;
+	t_check(judge(&in, N, &c) != IL_FAIL ||
+		strstr(c.evidence, "the whole bound") == NULL);
+}
+
+/*
  * After the order check deferred, the durations judge; a duration FAIL
  * stands only where the trace could not see.  One window past the
  * tolerance in 8 waits, in a wait past the bound: the trace saw every
@@ -558,6 +627,7 @@ int main(void)
 	test_durations();
 	test_rare();
 	test_magnitude();
+	test_whole_bound();
 	test_set_aside();
 	test_pass();
 	test_fail();
