@@ -30,6 +30,16 @@
 #                        inheritance the holder is boosted and does not
 #                        FAIL; under SHIM it is never boosted, and the
 #                        foreign fair task's time in its place must FAIL
+#   kernel-trace.sh PI-CLASSIC FHOG keepboost SHIM  inheritance kept, and
+#                        the C library (INVLAB_NOPI_KEEPBOOST) leaves the
+#                        holder at high's priority after each unlock, as a
+#                        kernel that misses the deboost does: low deboost
+#                        FAILs; the same run without it PASSes
+#   kernel-trace.sh PI-CLASSIC FHOG moved SHIM INVLAB-RUN  low and high pinned
+#                        to two CPUs, and the C library (INVLAB_NOPI_MOVE)
+#                        moves each to high's CPU after its first unlock, as
+#                        a kernel that never sends a donor back leaves it:
+#                        low affinity FAILs; without it, no affinity FAIL
 #   kernel-trace.sh PI-CLASSIC FHOG dl-foreign  a foreign SCHED_DEADLINE
 #                        task (20 ms every 50 ms, on whichever CPU the
 #                        kernel gives it) beside inheritance: it ranks
@@ -255,6 +265,73 @@ nopi-every)
 	check $? "inheritance lost in one wait of 50 FAILs, by the window's size"
 	grep -q "holder boosted" "$tmp/out"
 	check $? "the trace shows the other waits boosted"
+	;;
+keepboost)
+	shim=${4:-}
+	if [ ! -f "$shim" ]; then
+		echo "1..0 # SKIP the preload ${shim:-(none given)} is not there (a static build)"
+		exit 77
+	fi
+	run_pi --protocol inherit
+	sed 's/^/# /' "$tmp/out" | tail -3
+	grep -q "^inherit, low deboost: PASS" "$tmp/out"
+	check $? "without the fault the deboost PASSes (exit $rc)"
+	INVLAB_NOPI_KEEPBOOST=30 LD_PRELOAD=$shim run_pi --protocol inherit
+	sed 's/^/# /' "$tmp/out" | tail -3
+	[ "$rc" -eq 1 ]
+	check $? "a boost kept past the unlock: exit 1 (got $rc)"
+	grep -q "^inherit, low deboost: FAIL, expected PASS: .*after giving back its last lock, low ran above its own FIFO 10 in [0-9]* of [0-9]* gaps the trace showed, first at FIFO 30" "$tmp/out"
+	check $? "the deboost FAILs, naming the priority low kept"
+	grep -q "; low deboost FAIL" "$tmp/out"
+	check $? "and the table's row says so beside high's verdict"
+	;;
+moved)
+	shim=${4:-}
+	run=${5:-}
+	if [ ! -f "$shim" ]; then
+		echo "1..0 # SKIP the preload ${shim:-(none given)} is not there (a static build)"
+		exit 77
+	fi
+	if [ "$cpu" -lt 1 ]; then
+		echo "1..0 # SKIP one CPU: nowhere to move a task to"
+		exit 77
+	fi
+	other=$((cpu - 1))
+	# low on one CPU, high on the other: the trace records both
+	cat >"$tmp/moved.job" <<EOF
+[global]
+description = a holder and its waiter pinned to two CPUs
+validate = pi
+[resource M]
+protocol = inherit
+[task low]
+class = fifo:10
+cpu = $other
+activation = round
+offset = 0
+body = lock M, signal held, run 2ms, unlock M
+[task high]
+class = fifo:30
+cpu = $cpu
+activation = round
+offset = 500us
+body = wait held, lock M, unlock M
+EOF
+	"$run" "$tmp/moved.job" --duration 1500ms --trace=on >"$tmp/out" 2>&1
+	rc=$?
+	skip_if_77 $rc "$tmp/out"
+	sed 's/^/# /' "$tmp/out" | grep -i affinity | head -2
+	! grep -q "affinity: FAIL" "$tmp/out"
+	check $? "without the fault no affinity FAIL (exit $rc)"
+	INVLAB_NOPI_MOVE=$cpu LD_PRELOAD=$shim "$run" "$tmp/moved.job" \
+		--duration 1500ms --trace=on >"$tmp/out" 2>&1
+	rc=$?
+	skip_if_77 $rc "$tmp/out"
+	sed 's/^/# /' "$tmp/out" | grep -i affinity | head -2
+	[ "$rc" -eq 1 ]
+	check $? "a pinned task moved: exit 1 (got $rc)"
+	grep -q "low affinity: FAIL, expected PASS: .*low, pinned to CPU $other, ran on CPU $cpu" "$tmp/out"
+	check $? "low's affinity FAILs, naming both CPUs"
 	;;
 fair-holder)
 	shim=${4:-}

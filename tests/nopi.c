@@ -13,12 +13,25 @@
  * go to a plain shadow mutex instead.  An intermittent fault: a kernel
  * that drops a boost now and then.
  *
+ * Two more faults keep inheritance and break what follows it, each a
+ * C library's doing that stands in for the kernel's:
+ *  - INVLAB_NOPI_KEEPBOOST=PRIO (1..99): after a real-time thread gives
+ *    back an inheritance mutex, its SCHED_FIFO/RR priority is set to PRIO
+ *    when it is below: the boost outlives the lock, as a kernel that
+ *    misses the deboost leaves it (the deboost check must FAIL);
+ *  - INVLAB_NOPI_MOVE=CPU: after a thread first gives back one, it is
+ *    moved to CPU, whatever its affinity was: a pinned task then runs
+ *    elsewhere, as a donor a kernel never sent back does (the affinity
+ *    check must FAIL).
+ *
  *   LD_PRELOAD=build/tests/invlab-nopi.so build/demos/pi-classic -p inherit
  *   INVLAB_NOPI_EVERY=50 LD_PRELOAD=... build/demos/pi-classic -p inherit
+ *   INVLAB_NOPI_KEEPBOOST=30 LD_PRELOAD=... build/demos/pi-classic -p inherit
  */
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -42,6 +55,14 @@ static pthread_mutex_t shadows_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread unsigned char held_plain[SLOTS];
 
 static long every = -1; /* -1 not read yet, 0 always plain */
+/* the faults after the unlock: 0 / -1 none */
+static int keepboost, move_cpu = -1;
+/* a mode that keeps the real protocols */
+static int passthrough;
+/* the inheritance mutexes made (keepboost, move) */
+static pthread_mutex_t *inherit_m[SLOTS];
+static int ninherit;
+static __thread int moved;
 static int (*real_setprotocol)(pthread_mutexattr_t *, int);
 static int (*real_init)(pthread_mutex_t *, const pthread_mutexattr_t *);
 static int (*real_timedlock)(pthread_mutex_t *, const struct timespec *);
@@ -60,9 +81,17 @@ static void setup(void)
 	real_lock = dlsym(RTLD_NEXT, "pthread_mutex_lock");
 	real_unlock = dlsym(RTLD_NEXT, "pthread_mutex_unlock");
 	every = e && *e && !*end && n >= 1 && n <= 1000000 ? n : 0;
-	if (every && (!real_setprotocol || !real_init || !real_timedlock ||
-		      !real_lock || !real_unlock))
-		every = 0; /* cannot pass through: plain, as without it */
+	e = getenv("INVLAB_NOPI_KEEPBOOST");
+	n = e ? strtol(e, &end, 10) : 0;
+	keepboost = e && *e && !*end && n >= 1 && n <= 99 ? (int)n : 0;
+	e = getenv("INVLAB_NOPI_MOVE");
+	n = e ? strtol(e, &end, 10) : -1;
+	move_cpu = e && *e && !*end && n >= 0 && n < CPU_SETSIZE ? (int)n : -1;
+	passthrough = every || keepboost || move_cpu >= 0;
+	if (passthrough && (!real_setprotocol || !real_init ||
+			    !real_timedlock || !real_lock || !real_unlock))
+		/* cannot pass through: plain, as without it */
+		every = keepboost = passthrough = 0, move_cpu = -1;
 }
 
 static void once(void)
@@ -89,7 +118,7 @@ int pthread_mutexattr_setprotocol(pthread_mutexattr_t *a, int protocol)
 			told[i] = protocol;
 			break;
 		}
-	return every ? real_setprotocol(a, protocol) : 0;
+	return passthrough ? real_setprotocol(a, protocol) : 0;
 }
 
 int pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a, int *protocol)
@@ -104,8 +133,14 @@ int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 
 	once();
 	ret = real_init(m, a);
-	if (ret || !every || !a || told_of(a) != PTHREAD_PRIO_INHERIT)
+	if (ret || !passthrough || !a || told_of(a) != PTHREAD_PRIO_INHERIT)
 		return ret;
+	real_lock(&shadows_lock);
+	if (ninherit < SLOTS)
+		inherit_m[ninherit++] = m;
+	real_unlock(&shadows_lock);
+	if (!every)
+		return 0;
 	real_lock(&shadows_lock);
 	if (nshadows < SLOTS) {
 		struct shadow *s = &shadows[nshadows];
@@ -169,6 +204,38 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 	return take(m, NULL);
 }
 
+static int inherits(const pthread_mutex_t *m)
+{
+	for (int i = 0; i < ninherit; i++)
+		if (inherit_m[i] == m)
+			return 1;
+	return 0;
+}
+
+/* the faults after an inheritance mutex is given back */
+static void after_unlock(const pthread_mutex_t *m)
+{
+	struct sched_param sp;
+	int pol;
+
+	if ((!keepboost && move_cpu < 0) || !inherits(m))
+		return;
+	if (keepboost && !pthread_getschedparam(pthread_self(), &pol, &sp) &&
+	    (pol == SCHED_FIFO || pol == SCHED_RR) &&
+	    sp.sched_priority < keepboost) {
+		sp.sched_priority = keepboost;
+		pthread_setschedparam(pthread_self(), pol, &sp);
+	}
+	if (move_cpu >= 0 && !moved) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(move_cpu, &set);
+		moved = 1;
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+}
+
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
 	int i, ret;
@@ -176,8 +243,12 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 
 	once();
 	i = every ? slot_of(m) : -1;
-	if (i < 0)
-		return real_unlock(m);
+	if (i < 0) {
+		ret = real_unlock(m);
+		if (!ret)
+			after_unlock(m);
+		return ret;
+	}
 	s = &shadows[i];
 	ret = real_unlock(held_plain[i] ? &s->plain : m);
 	real_lock(&s->guard);

@@ -97,7 +97,7 @@ static void test_returned(void)
 	moved(T0 + MS, 0, 1);
 	t_check_int(judge(&a, &c), IL_UNDECIDED);
 	t_check_contains(c.evidence, "after only 0 of 1 moves off it "
-				     "(need 1)");
+				     "(need 1): where it ran meanwhile");
 	/* one seen back is */
 	runs(T0 + 2 * MS, 0);
 	t_check_int(judge(&a, &c), IL_PASS);
@@ -140,8 +140,9 @@ static void test_outside(void)
 	t_check_int(a.returned, 5);
 	t_check_int(c.worst_ns, 1500 * US);
 	t_check_contains(c.evidence, "fg, pinned to CPU 0, ran on CPU 1 "
-				     "1.50ms after the kernel moved it there");
-	t_check_contains(c.evidence, "1 of its 12 runs were off its CPU");
+				     "1.50ms after a migration took it off");
+	t_check_contains(c.evidence, "1 of its 12 runs were off it: the "
+				     "kernel ran it outside its affinity");
 	/* on another CPU with no move seen: outside its affinity all the
 	 * same */
 	reset();

@@ -79,9 +79,10 @@ int il_check_affinity(const struct il_affinity *p, const char *task,
 					   p->outside_late_ns);
 			snprintf(out->evidence, sizeof(out->evidence),
 				 "%s, pinned to CPU %d, ran on CPU %d %s after "
-				 "the kernel moved it there, and %llu of its "
-				 "%llu runs were off its CPU: it was not sent "
-				 "back before it ran (the return migration)",
+				 "a migration took it off its CPU, and %llu of "
+				 "its %llu runs were off it: the kernel ran it "
+				 "outside its affinity (a donor moved off its "
+				 "CPU is sent back before it runs)",
 				 task, p->cpu, p->outside_cpu, late,
 				 (unsigned long long)p->outside,
 				 (unsigned long long)p->runs);
@@ -109,8 +110,10 @@ int il_check_affinity(const struct il_affinity *p, const char *task,
 	}
 	out->verdict = IL_UNDECIDED;
 	snprintf(out->evidence, sizeof(out->evidence),
-		 "%s ran only on its CPU %d, but was seen back there after "
-		 "only %llu of %llu moves off it (need %d)",
+		 "%s ran only on its CPU %d as far as the trace shows, but "
+		 "was seen back there after only %llu of %llu moves off it "
+		 "(need %d): where it ran meanwhile the trace does not say "
+		 "(it records the scenario's CPUs)",
 		 task, p->cpu, (unsigned long long)p->returned,
 		 (unsigned long long)p->away, IL_AFFINITY_MIN_RETURNS);
 	return 0;
