@@ -77,7 +77,9 @@ struct il_wait_sample {
 	 * run-time account) for longer than a tick, less that tick (a busy
 	 * CPU accounts its task at every tick, so only there can the host
 	 * have held the vCPU), and what followed a holder's wakeup or boost
-	 * while the lower task already ran (the CPU's lag in acting on it).
+	 * while the lower task already ran (the CPU's lag in acting on it):
+	 * up to two ticks of it, and past them only where the CPU recorded
+	 * nothing.
 	 */
 	uint64_t unseen_ns;
 };
