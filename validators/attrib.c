@@ -347,7 +347,8 @@ static void account(const struct work *w, struct split *sp, int c, uint64_t x,
 			break;
 		case IL_ROLE_LOWER:
 			sp->lower += ns;
-			sp->unseen += unseen_in(w, c, x, m) + lag_in(w, c, m, y);
+			sp->unseen +=
+				unseen_in(w, c, x, m) + lag_in(w, c, m, y);
 			break;
 		default:
 			sp->higher += ns;
