@@ -69,22 +69,25 @@ int il_model_push(struct il_judged *out, int max, int *n, const char *val,
 	return 0;
 }
 
-int il_model_deboost(const struct il_scenario *sc,
-		     const struct il_engine_result *er, const char *val,
-		     struct il_judged *out, int max, int *n, char *why,
-		     size_t len)
+/* a per-task check of the trace's ledgers, as check "<name> <what>",
+ * expected to PASS; a task with nothing to judge (NONE) gets none */
+static int per_task(const struct il_scenario *sc,
+		    const struct il_engine_result *er, const char *val,
+		    const char *what, bool deboost, struct il_judged *out,
+		    int max, int *n, char *why, size_t len)
 {
 	for (int i = 0; i < sc->ntasks && i < er->ntasks; i++) {
 		const struct il_task_result *r = &er->tasks[i];
+		const char *task = sc->tasks[i].name;
 		char name[IL_NAME_MAX + 16];
 		struct il_judged *c;
 		struct il_check ck;
-		int ret;
+		int ret = deboost ? il_check_deboost(&r->deboost, task, &ck)
+				  : il_check_affinity(&r->affinity, task, &ck);
 
-		if (il_check_deboost(&r->deboost, sc->tasks[i].name, &ck) ||
-		    ck.verdict == IL_NONE)
+		if (ret || ck.verdict == IL_NONE)
 			continue;
-		snprintf(name, sizeof(name), "%s deboost", sc->tasks[i].name);
+		snprintf(name, sizeof(name), "%s %s", task, what);
 		ret = il_model_push(out, max, n, val, name, why, len, &c);
 		if (ret)
 			return ret;
@@ -95,30 +98,20 @@ int il_model_deboost(const struct il_scenario *sc,
 	return 0;
 }
 
+int il_model_deboost(const struct il_scenario *sc,
+		     const struct il_engine_result *er, const char *val,
+		     struct il_judged *out, int max, int *n, char *why,
+		     size_t len)
+{
+	return per_task(sc, er, val, "deboost", true, out, max, n, why, len);
+}
+
 int il_judge_affinity(const struct il_scenario *sc,
 		      const struct il_engine_result *er, const char *val,
 		      struct il_judged *out, int max, int *n, char *why,
 		      size_t len)
 {
-	for (int i = 0; i < sc->ntasks && i < er->ntasks; i++) {
-		char name[IL_NAME_MAX + 16];
-		struct il_judged *c;
-		struct il_check ck;
-		int ret;
-
-		if (il_check_affinity(&er->tasks[i].affinity, sc->tasks[i].name,
-				      &ck) ||
-		    ck.verdict == IL_NONE)
-			continue;
-		snprintf(name, sizeof(name), "%s affinity", sc->tasks[i].name);
-		ret = il_model_push(out, max, n, val, name, why, len, &c);
-		if (ret)
-			return ret;
-		c->c = ck;
-		c->expected = IL_PASS;
-		(*n)++;
-	}
-	return 0;
+	return per_task(sc, er, val, "affinity", false, out, max, n, why, len);
 }
 
 int il_model_order(const struct il_engine_result *er, const char *waiter,
