@@ -540,17 +540,10 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 			break;
 		}
 		case IL_PH_UNLOCK: {
-			uint64_t c;
+			uint64_t c, now;
 
 			pthread_mutex_unlock(e->mtx[ph->res]);
 			held &= ~(1u << ph->res);
-			/* and ends, once the unlock of the last has returned */
-			if (!held && !me->lean && r->sect_to_seq &&
-			    r->nsect < r->sect_cap) {
-				r->sect_to_seq[r->nsect] = il_now_ns();
-				__atomic_store_n(&r->nsect, r->nsect + 1,
-						 __ATOMIC_RELEASE);
-			}
 			c = il_thread_cpu_ns();
 			if (r->hold[ph->res]) {
 				uint64_t h = sub0(c, hold_from[ph->res]);
@@ -560,7 +553,18 @@ static void run_job(struct trt *me, uint64_t rel, uint32_t k)
 					__atomic_store_n(&r->hold_max[ph->res],
 							 h, __ATOMIC_RELAXED);
 			}
-			observe(me, il_now_ns(), c);
+			now = il_now_ns();
+			observe(me, now, c);
+			/* and ends, once the unlock of the last has returned:
+			 * the clock read observe takes, no other (a moment
+			 * late, so a gap starts after the unlock, never
+			 * before) */
+			if (!held && !me->lean && r->sect_to_seq &&
+			    r->nsect < r->sect_cap) {
+				r->sect_to_seq[r->nsect] = now;
+				__atomic_store_n(&r->nsect, r->nsect + 1,
+						 __ATOMIC_RELEASE);
+			}
 			break;
 		}
 		}
