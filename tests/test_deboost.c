@@ -175,12 +175,27 @@ static void test_not_missed(void)
 	reset();
 	section(0, false);
 	section(1, false);
-	/* before section 1's first switch: a setprio in gap 0 */
+	/* before section 1's first switch: a setprio in gap 0, which
+	 * raised it: that gap decides nothing, neither missed nor seen */
 	setprio(T0 + 2050 * US, HIGH, HIGH);
 	tally(&d);
-	t_check_int((int)d.gaps, 2);
+	t_check_int((int)d.gaps, 1);
 	t_check_int((int)d.missed, 1);
 	t_check_int(d.missed_at_ns, T0 + 12100 * US);
+	/* one to its own priority (the deboost, late on our clock) is a
+	 * deboost seen; one to just above it is not */
+	reset();
+	section(0, false);
+	setprio(T0 + 2050 * US, HIGH, OWN);
+	tally(&d);
+	t_check_int((int)d.gaps, 1);
+	t_check_int((int)d.missed, 0);
+	reset();
+	section(0, false);
+	setprio(T0 + 2050 * US, HIGH, OWN - 1);
+	tally(&d);
+	t_check_int((int)d.gaps, 0);
+	t_check_int((int)d.missed, 0);
 	/* at its own priority exactly: given back */
 	reset();
 	section(0, true);

@@ -61,12 +61,16 @@ void il_deboost_tally(const struct il_trace *t, int pid, int own,
 
 			if (p == INT32_MAX)
 				continue;
+			/* a priority change first that raised it: the
+			 * kernel's own doing since the unlock (a lock of
+			 * its own), which decides nothing either way; one to
+			 * its own priority is the deboost, a little late on
+			 * our clock */
+			if (r->kind != IL_TR_SWITCH && p < own)
+				break;
 			d->gaps++;
 			d->after_boost += raised;
-			/* a priority change first: the kernel's own doing
-			 * since the unlock (a lock of its own, or the
-			 * deboost itself a little late on our clock) */
-			if (r->kind == IL_TR_SWITCH && p < own) {
+			if (p < own) {
 				if (!d->missed) {
 					d->missed_prio = p;
 					d->missed_at_ns = r->ts;
